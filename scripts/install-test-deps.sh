@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the system packages the tests need on Debian/Ubuntu: Chromium (the browser tests drive it through
+# playwright-core; never `npx playwright install`) and Python's openpyxl (an independent reader for exported .xlsx).
+set -euo pipefail
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+/usr/bin/python3 -c 'import openpyxl' 2>/dev/null || need+=(python3-openpyxl)
+if [ ${#need[@]} -eq 0 ]; then
+  echo "Test dependencies present: chromium, python3-openpyxl"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "Installing: ${need[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+[ -x /usr/bin/chromium ] || { echo "chromium did not install" >&2; exit 1; }
+/usr/bin/python3 -c 'import openpyxl' || { echo "python3-openpyxl did not install" >&2; exit 1; }

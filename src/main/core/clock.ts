@@ -1,0 +1,27 @@
+/** Time as a dependency, so tests control expiry and backoff without sleeping. */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number
+  /** Resolves after `ms`, or rejects with the signal's reason when aborted first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason)
+        return
+      }
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      }, ms)
+      const onAbort = (): void => {
+        clearTimeout(timer)
+        reject(signal?.reason)
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+    }),
+}

@@ -1,0 +1,161 @@
+/**
+ * The app window's security settings as pure data, so tests can hold the shell to Electron's security checklist
+ * without starting Electron. `src/main/window.ts` applies exactly these values.
+ */
+
+/** The privileged scheme the packaged renderer is served from (checklist: prefer a custom protocol to file://). */
+export const APP_SCHEME = 'rosterdesk-app'
+export const APP_HOST = 'rosterdesk'
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`
+
+export interface SecureWebPreferences {
+  readonly preload: string
+  readonly contextIsolation: true
+  readonly sandbox: true
+  readonly nodeIntegration: false
+  readonly nodeIntegrationInWorker: false
+  readonly nodeIntegrationInSubFrames: false
+  readonly webSecurity: true
+  readonly allowRunningInsecureContent: false
+  readonly webviewTag: false
+  readonly experimentalFeatures: false
+  readonly navigateOnDragDrop: false
+  readonly spellcheck: false
+}
+
+export function secureWebPreferences(preloadPath: string): SecureWebPreferences {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+  }
+}
+
+/**
+ * The production policy allows nothing but the app's own files. The development policy additionally lets Vite's
+ * dev server inject its React refresh preamble and open its hot-reload socket; it is never used when packaged.
+ */
+export function contentSecurityPolicy(mode: 'production' | 'development', devServerOrigin?: string): string {
+  const self = "'self'"
+  const directives: Record<string, string[]> = {
+    'default-src': ["'none'"],
+    'script-src': [self],
+    'style-src': [self],
+    'img-src': [self, 'data:'],
+    'font-src': [self],
+    'connect-src': [self],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'object-src': ["'none'"],
+  }
+  if (mode === 'development' && devServerOrigin) {
+    const ws = devServerOrigin.replace(/^http/, 'ws')
+    directives['script-src']?.push("'unsafe-inline'", devServerOrigin)
+    directives['style-src']?.push("'unsafe-inline'", devServerOrigin)
+    directives['connect-src']?.push(devServerOrigin, ws)
+  }
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ')
+}
+
+/** The origins whose pages belong to the app: the custom protocol, or Vite's dev server in development. */
+export function appOrigins(devServerUrl: string | undefined): string[] {
+  const origins = [APP_ORIGIN]
+  if (devServerUrl) origins.push(new URL(devServerUrl).origin)
+  return origins
+}
+
+export function isAppUrl(url: string, origins: readonly string[]): boolean {
+  const origin = originOf(url)
+  return origin !== undefined && origins.includes(origin)
+}
+
+/** `will-navigate`: the app is a single page, so any navigation away from its own origin is refused. */
+export function shouldBlockNavigation(targetUrl: string, origins: readonly string[]): boolean {
+  return !isAppUrl(targetUrl, origins)
+}
+
+/**
+ * `setWindowOpenHandler`: the app never opens windows. Sign-in opens the system browser from main with a URL main
+ * built itself, so nothing the page asks for is forwarded to `shell.openExternal`.
+ */
+export function windowOpenDecision(): { action: 'deny' } {
+  return { action: 'deny' }
+}
+
+/**
+ * Every IPC message must come from the app's own top-level page in a window main created. Subframes, other
+ * origins (say, after a navigation slipped through) and unknown webContents are refused.
+ */
+export interface IpcSenderFacts {
+  readonly webContentsId: number
+  readonly frameUrl: string | undefined
+  readonly isMainFrame: boolean
+}
+
+export function isTrustedIpcSender(
+  sender: IpcSenderFacts,
+  trustedWebContentsIds: ReadonlySet<number>,
+  origins: readonly string[],
+): boolean {
+  return (
+    trustedWebContentsIds.has(sender.webContentsId) &&
+    sender.isMainFrame &&
+    sender.frameUrl !== undefined &&
+    isAppUrl(sender.frameUrl, origins)
+  )
+}
+
+/**
+ * Maps a request on the app protocol to a file inside the renderer folder, refusing anything that would leave it
+ * (`..`, encoded separators, absolute paths) and any host but the app's.
+ */
+export function resolveAppFile(
+  requestUrl: string,
+  rendererDir: string,
+  sep: '/' | '\\' = '/',
+): string | undefined {
+  let url: URL
+  try {
+    url = new URL(requestUrl)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) return undefined
+  let pathname: string
+  try {
+    pathname = decodeURIComponent(url.pathname)
+  } catch {
+    return undefined
+  }
+  if (pathname === '/' || pathname === '') pathname = '/index.html'
+  const segments = pathname.split('/').filter((s) => s.length > 0)
+  if (
+    segments.some((s) => s === '..' || s === '.' || s.includes('\\') || s.includes('\0') || s.includes(':'))
+  ) {
+    return undefined
+  }
+  const base = rendererDir.endsWith(sep) ? rendererDir.slice(0, -1) : rendererDir
+  return [base, ...segments].join(sep)
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url)
+    // Custom schemes have an opaque origin ("null") in the URL API; compare scheme and host instead.
+    return parsed.origin !== 'null' ? parsed.origin : `${parsed.protocol}//${parsed.host}`
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Channel names only, free of zod, so the sandboxed preload can allowlist channels without bundling schemas.
+ * `ipc-contract.ts` checks at compile time that its maps have exactly these keys.
+ */
+export const INVOKE_CHANNELS = [
+  'app:get-info',
+  'auth:get-state',
+  'auth:sign-in',
+  'auth:cancel-sign-in',
+  'auth:sign-out',
+  'settings:get',
+  'settings:update',
+  'settings:set-client-secret',
+  'sync:start',
+  'sync:cancel',
+  'sync:get-status',
+  'employees:query',
+  'employees:get',
+  'employees:columns',
+  'export:start',
+  'export:cancel',
+  'export:show-in-folder',
+] as const
+
+export const EVENT_CHANNELS = ['auth:changed', 'sync:progress', 'sync:finished', 'export:progress'] as const
+
+export type InvokeChannelName = (typeof INVOKE_CHANNELS)[number]
+export type EventChannelName = (typeof EVENT_CHANNELS)[number]
+
+export function isInvokeChannel(value: unknown): value is InvokeChannelName {
+  return typeof value === 'string' && (INVOKE_CHANNELS as readonly string[]).includes(value)
+}
+
+export function isEventChannel(value: unknown): value is EventChannelName {
+  return typeof value === 'string' && (EVENT_CHANNELS as readonly string[]).includes(value)
+}

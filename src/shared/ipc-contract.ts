@@ -1,0 +1,117 @@
+import { z } from 'zod'
+import {
+  appInfoSchema,
+  authStateSchema,
+  columnInfoSchema,
+  employeeDetailSchema,
+  employeeQuerySchema,
+  exportProgressSchema,
+  exportRequestSchema,
+  exportResultSchema,
+  queryResultSchema,
+  settingsPatchSchema,
+  settingsViewSchema,
+  syncProgressSchema,
+  syncRunSummarySchema,
+  syncStatusSchema,
+} from './domain'
+import type { EventChannelName, InvokeChannelName } from './ipc-channels'
+
+/**
+ * The one IPC contract. Main registers a handler for every invoke channel, the preload exposes one function per
+ * channel, and the browser test bridge implements the same map, so none of them can drift.
+ *
+ * Directions are separate maps (GitHub Desktop mixes them in one); names are `domain:verb`.
+ */
+
+const noArgs = z.tuple([])
+
+export const invokeChannels = {
+  'app:get-info': { args: noArgs, result: appInfoSchema },
+
+  'auth:get-state': { args: noArgs, result: authStateSchema },
+  /** Opens the system browser; resolves when the callback has been handled, refused, cancelled or timed out. */
+  'auth:sign-in': { args: noArgs, result: authStateSchema },
+  'auth:cancel-sign-in': { args: noArgs, result: authStateSchema },
+  'auth:sign-out': { args: noArgs, result: authStateSchema },
+
+  'settings:get': { args: noArgs, result: settingsViewSchema },
+  'settings:update': { args: z.tuple([settingsPatchSchema]), result: settingsViewSchema },
+  /** Write-only: the secret goes to the secret store and never comes back. */
+  'settings:set-client-secret': { args: z.tuple([z.string().min(1).max(4096)]), result: settingsViewSchema },
+
+  'sync:start': { args: noArgs, result: syncRunSummarySchema },
+  'sync:cancel': { args: noArgs, result: z.boolean() },
+  'sync:get-status': { args: noArgs, result: syncStatusSchema },
+
+  'employees:query': { args: z.tuple([employeeQuerySchema]), result: queryResultSchema },
+  'employees:get': { args: z.tuple([z.string().min(1).max(100)]), result: employeeDetailSchema.nullable() },
+  'employees:columns': { args: noArgs, result: z.array(columnInfoSchema) },
+
+  /** Asks main for a save location (native dialog), then writes the file. */
+  'export:start': { args: z.tuple([exportRequestSchema]), result: exportResultSchema },
+  'export:cancel': { args: noArgs, result: z.boolean() },
+  /** Reveals the last file this session exported; takes no path so the renderer cannot name one. */
+  'export:show-in-folder': { args: noArgs, result: z.boolean() },
+} as const
+
+export const eventChannels = {
+  'auth:changed': authStateSchema,
+  'sync:progress': syncProgressSchema,
+  'sync:finished': syncRunSummarySchema,
+  'export:progress': exportProgressSchema,
+} as const
+
+export type InvokeChannel = keyof typeof invokeChannels
+export type EventChannel = keyof typeof eventChannels
+export type InvokeArgs<C extends InvokeChannel> = z.input<(typeof invokeChannels)[C]['args']>
+export type InvokeResult<C extends InvokeChannel> = z.output<(typeof invokeChannels)[C]['result']>
+export type EventPayload<C extends EventChannel> = z.output<(typeof eventChannels)[C]>
+
+export const IPC_ERROR_CODES = [
+  'validation',
+  'not-signed-in',
+  'auth',
+  'network',
+  'service',
+  'busy',
+  'cancelled',
+  'storage',
+  'not-found',
+  'config',
+  'internal',
+] as const
+export const ipcErrorSchema = z.strictObject({
+  code: z.enum(IPC_ERROR_CODES),
+  /** Worded for a payroll clerk: what happened and what to do next. */
+  message: z.string(),
+})
+export type IpcError = z.infer<typeof ipcErrorSchema>
+
+/** Errors cross IPC as values: Electron flattens thrown errors into an unhelpful string. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError }
+
+export function ipcResultSchema<T extends z.ZodType>(value: T) {
+  return z.discriminatedUnion('ok', [
+    z.strictObject({ ok: z.literal(true), value }),
+    z.strictObject({ ok: z.literal(false), error: ipcErrorSchema }),
+  ])
+}
+
+/**
+ * The API the preload exposes as `window.rosterdesk`: one function per invoke channel plus one subscription
+ * per event channel. Derived from the contract so every implementation has exactly this shape.
+ */
+export type RosterDeskApi = {
+  invoke<C extends InvokeChannel>(channel: C, ...args: InvokeArgs<C>): Promise<IpcResult<InvokeResult<C>>>
+  on<C extends EventChannel>(channel: C, listener: (payload: EventPayload<C>) => void): () => void
+}
+
+// Compile-time proof that the zod-free name lists and the schema maps agree, in both directions.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never
+export const channelNamesAgree: [
+  Same<InvokeChannel, InvokeChannelName>,
+  Same<EventChannel, EventChannelName>,
+] = [true, true]
+
+export { EVENT_CHANNELS, INVOKE_CHANNELS, isEventChannel, isInvokeChannel } from './ipc-channels'

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import {
+  APP_ORIGIN,
+  appOrigins,
+  contentSecurityPolicy,
+  isTrustedIpcSender,
+  resolveAppFile,
+  secureWebPreferences,
+  shouldBlockNavigation,
+  windowOpenDecision,
+} from '../../../src/main/core/shell/window-policy'
+
+describe('window security policy (Electron security checklist)', () => {
+  it('isolates and sandboxes the renderer and never gives it Node', () => {
+    const prefs = secureWebPreferences('/app/out/preload/index.js')
+    expect(prefs).toMatchObject({
+      preload: '/app/out/preload/index.js',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+    })
+  })
+
+  it('ships a production CSP that allows only the app itself', () => {
+    const csp = contentSecurityPolicy('production')
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain("script-src 'self';")
+    expect(csp).toContain("connect-src 'self';")
+    expect(csp).toContain("object-src 'none'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).not.toMatch(/unsafe-(inline|eval)/)
+    expect(csp).not.toMatch(/https?:|\*/)
+  })
+
+  it('loosens the CSP only in development, and only for the dev server', () => {
+    const csp = contentSecurityPolicy('development', 'http://localhost:5173')
+    expect(csp).toContain("script-src 'self' 'unsafe-inline' http://localhost:5173")
+    expect(csp).toContain("connect-src 'self' http://localhost:5173 ws://localhost:5173")
+    expect(csp).not.toContain('unsafe-eval')
+  })
+
+  it('blocks navigation to anything but the app pages', () => {
+    const origins = appOrigins(undefined)
+    expect(shouldBlockNavigation(`${APP_ORIGIN}/index.html`, origins)).toBe(false)
+    expect(shouldBlockNavigation('https://evil.example/phish', origins)).toBe(true)
+    expect(shouldBlockNavigation('file:///etc/passwd', origins)).toBe(true)
+    expect(shouldBlockNavigation('rosterdesk-app://other-host/index.html', origins)).toBe(true)
+    expect(shouldBlockNavigation('not a url', origins)).toBe(true)
+    expect(shouldBlockNavigation('http://localhost:5173/', origins)).toBe(true)
+    expect(shouldBlockNavigation('http://localhost:5173/', appOrigins('http://localhost:5173'))).toBe(false)
+  })
+
+  it('denies every window.open and never forwards page URLs to the system browser', () => {
+    expect(windowOpenDecision()).toEqual({ action: 'deny' })
+  })
+
+  it('trusts IPC only from the main frame of a known window showing an app page', () => {
+    const trusted = new Set([7])
+    const origins = appOrigins(undefined)
+    const ok = { webContentsId: 7, frameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true }
+    expect(isTrustedIpcSender(ok, trusted, origins)).toBe(true)
+    expect(isTrustedIpcSender({ ...ok, webContentsId: 8 }, trusted, origins)).toBe(false)
+    expect(isTrustedIpcSender({ ...ok, isMainFrame: false }, trusted, origins)).toBe(false)
+    expect(isTrustedIpcSender({ ...ok, frameUrl: 'https://evil.example/' }, trusted, origins)).toBe(false)
+    expect(isTrustedIpcSender({ ...ok, frameUrl: undefined }, trusted, origins)).toBe(false)
+  })
+
+  it('serves renderer files from the app protocol without escaping the renderer folder', () => {
+    const dir = '/app/out/renderer'
+    expect(resolveAppFile(`${APP_ORIGIN}/`, dir)).toBe('/app/out/renderer/index.html')
+    expect(resolveAppFile(`${APP_ORIGIN}/assets/index-abc.js`, dir)).toBe(
+      '/app/out/renderer/assets/index-abc.js',
+    )
+    // The URL parser already folds `..`; what remains must still resolve inside the folder.
+    expect(resolveAppFile(`${APP_ORIGIN}/../../etc/passwd`, dir)).toBe('/app/out/renderer/etc/passwd')
+    expect(resolveAppFile(`${APP_ORIGIN}/assets/%2e%2e/%2e%2e/secret`, dir)).toBe('/app/out/renderer/secret')
+    expect(resolveAppFile(`${APP_ORIGIN}/assets/%2e%2e%2f%2e%2e%2fsecret`, dir)).toBeUndefined()
+    expect(resolveAppFile(`${APP_ORIGIN}/a%5cb`, dir)).toBeUndefined()
+    expect(resolveAppFile('rosterdesk-app://elsewhere/index.html', dir)).toBeUndefined()
+    expect(resolveAppFile('https://rosterdesk/index.html', dir)).toBeUndefined()
+    expect(resolveAppFile(`${APP_ORIGIN}/assets/x.js`, 'C:\\app\\renderer', '\\')).toBe(
+      'C:\\app\\renderer\\assets\\x.js',
+    )
+  })
+})
