@@ -1,0 +1,129 @@
+import { parseArgs } from 'node:util'
+import { TOKEN_STYLES } from './behaviours'
+import type { SandboxBehavioursPatch, TokenStyle } from './behaviours'
+import type { SandboxOptions } from './server'
+
+export const USAGE = `Usage: npm run sandbox -- [options]
+  --port N               listen on 127.0.0.1:N (default: a free port)
+  --size N               number of employees (default 2500)
+  --seed N               data and fault seed (default 1)
+  --token-style S        ${TOKEN_STYLES.join(' | ')}
+  --token-ttl SECONDS    access token lifetime (default 3600)
+  --max-page-size N      largest page served, or 'none' (default 1000)
+  --latency MS           delay added to every /employees/list response
+  --rate-limit P         probability of 429 per list request
+  --retry-after S        Retry-After seconds on 429 (default 1)
+  --fail-5xx P           probability of an HTML 502/503 per list request
+  --truncate P           probability of a truncated JSON body per list request
+  --churn A,R,N          on each of the next N list requests add A rows at the front, remove R
+  --tenant-required      refuse list requests without vnd.a1.tenant-id
+  --reject-refresh       the refresh endpoint answers invalid_grant
+  --no-rotate-refresh    refreshes keep the old refresh token instead of issuing a new one
+  --redirect-uri URI     register a redirect URI (repeatable; replaces the defaults)
+  --lifetime SECONDS     stop after this long
+  --log                  log requests to stderr`
+
+/** A bad command line: reported as one line on stderr, exit code 2. */
+export class UsageError extends Error {}
+
+function integer(
+  name: string,
+  text: string | undefined,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  if (text === undefined) return undefined
+  const value = Number(text)
+  if (!/^-?[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `between ${min} and ${max}`
+    throw new UsageError(`--${name} must be a whole number ${range}, got '${text}'`)
+  }
+  return value
+}
+
+function number(name: string, text: string | undefined, min: number, max = Infinity): number | undefined {
+  if (text === undefined) return undefined
+  const value = Number(text)
+  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
+    throw new UsageError(`--${name} must be a number between ${min} and ${max}, got '${text}'`)
+  }
+  return value
+}
+
+function tokenStyle(text: string | undefined): TokenStyle | undefined {
+  if (text === undefined) return undefined
+  const style = TOKEN_STYLES.find((s) => s === text)
+  if (style === undefined) throw new UsageError(`--token-style must be one of ${TOKEN_STYLES.join(', ')}`)
+  return style
+}
+
+/** Turns the command line into sandbox options; throws UsageError with a one-line message. */
+export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
+  let values
+  try {
+    values = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        port: { type: 'string' },
+        size: { type: 'string' },
+        seed: { type: 'string' },
+        'token-style': { type: 'string' },
+        'token-ttl': { type: 'string' },
+        'max-page-size': { type: 'string' },
+        latency: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'retry-after': { type: 'string' },
+        'fail-5xx': { type: 'string' },
+        truncate: { type: 'string' },
+        churn: { type: 'string' },
+        'tenant-required': { type: 'boolean' },
+        'reject-refresh': { type: 'boolean' },
+        'no-rotate-refresh': { type: 'boolean' },
+        'redirect-uri': { type: 'string', multiple: true },
+        lifetime: { type: 'string' },
+        log: { type: 'boolean' },
+      },
+    }).values
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+  if (values.help === true) return 'help'
+
+  const maxPageSizeText = values['max-page-size']
+  const behaviours: SandboxBehavioursPatch = {
+    tokenStyle: tokenStyle(values['token-style']),
+    accessTokenTtlSeconds: integer('token-ttl', values['token-ttl'], 1),
+    maxPageSize: maxPageSizeText === 'none' ? null : integer('max-page-size', maxPageSizeText, 1),
+    latencyMs: number('latency', values.latency, 0),
+    faults: {
+      rateLimit: number('rate-limit', values['rate-limit'], 0, 1),
+      rateLimitRetryAfterSeconds: integer('retry-after', values['retry-after'], 0),
+      serverErrorHtml: number('fail-5xx', values['fail-5xx'], 0, 1),
+      truncatedJson: number('truncate', values.truncate, 0, 1),
+    },
+    tenantRequired: values['tenant-required'] === true ? true : undefined,
+    rejectRefresh: values['reject-refresh'] === true ? true : undefined,
+    refreshTokenOnRefresh: values['no-rotate-refresh'] === true ? false : undefined,
+  }
+  const churnText = values.churn
+  if (churnText !== undefined) {
+    const parts = churnText.split(',')
+    if (parts.length !== 3) throw new UsageError(`--churn must be add,remove,requests, got '${churnText}'`)
+    const [add, remove, listRequests] = parts.map((part) => integer('churn', part.trim(), 0) ?? 0)
+    behaviours.churn = { add: add ?? 0, remove: remove ?? 0, listRequests: listRequests ?? 0 }
+  }
+  const lifetimeSeconds = number('lifetime', values.lifetime, 0)
+  if (lifetimeSeconds === 0) throw new UsageError('--lifetime must be more than 0 seconds')
+  return {
+    port: integer('port', values.port, 0, 65535),
+    size: integer('size', values.size, 0),
+    seed: integer('seed', values.seed, 0),
+    redirectUris: values['redirect-uri'],
+    behaviours,
+    lifetimeMs: lifetimeSeconds === undefined ? undefined : lifetimeSeconds * 1000,
+    log: values.log === true ? (line) => process.stderr.write(`${line}\n`) : undefined,
+  }
+}

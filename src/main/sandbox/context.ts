@@ -1,0 +1,34 @@
+import type { SandboxBehaviours } from './behaviours'
+import type { RegisteredClient } from './clients'
+import type { Dataset } from './dataset'
+import type { GrantStore } from './grants'
+import type { SelectionCache } from './selection'
+
+export interface SandboxStats {
+  /** Every HTTP request, whatever the path or outcome. */
+  requests: number
+  /** Requests to /employees/list, whatever the outcome. */
+  listRequests: number
+  /** POSTs to the code exchange endpoint, whatever the outcome. */
+  codeExchanges: number
+  /** POSTs to the refresh endpoint, whatever the outcome. */
+  refreshes: number
+  /** 429s, HTML 5xx and truncated bodies served on purpose. */
+  faultsInjected: number
+}
+
+/** State shared by the request handlers of one sandbox instance. */
+export interface SandboxContext {
+  readonly client: RegisteredClient
+  readonly tenantId: string
+  readonly grants: GrantStore
+  readonly dataset: Dataset
+  readonly selections: SelectionCache
+  readonly stats: SandboxStats
+  /** Separate seeded streams, so turning churn on does not change the fault sequence and vice versa. */
+  readonly faultRandom: () => number
+  readonly churnRandom: () => number
+  behaviours: SandboxBehaviours
+  /** List requests that will still churn the dataset. */
+  churnRemaining: number
+}

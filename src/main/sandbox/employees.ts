@@ -1,0 +1,139 @@
+import type { IncomingMessage } from 'node:http'
+import type { SandboxContext } from './context'
+import { delay, html, json, jsonError } from './http'
+import type { Reply } from './http'
+import { parseListQuery } from './list-query'
+
+export const TENANT_HEADER = 'vnd.a1.tenant-id'
+
+type Fault = { kind: 'none' } | { kind: 'reply'; reply: Reply } | { kind: 'truncate'; fraction: number }
+
+/** Section 4.4. Latency is added to every outcome, errors included, as a slow network would. */
+export async function listEmployees(
+  ctx: SandboxContext,
+  req: IncomingMessage,
+  params: URLSearchParams,
+): Promise<Reply> {
+  ctx.stats.listRequests++
+  const latencyMs = ctx.behaviours.latencyMs
+  const reply = answer(ctx, req, params)
+  await delay(latencyMs)
+  return reply
+}
+
+function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchParams): Reply {
+  const authProblem = checkBearer(ctx, req.headers.authorization)
+  if (authProblem !== null) return authProblem
+  const tenantProblem = checkTenant(ctx, req.headers[TENANT_HEADER])
+  if (tenantProblem !== null) return tenantProblem
+
+  const fault = drawFault(ctx)
+  if (fault.kind === 'reply') return fault.reply
+
+  const parsed = parseListQuery(params)
+  if (!parsed.ok) return jsonError(400, { error: 'invalid_request', message: parsed.message })
+  const query = parsed.query
+
+  // Churn counts only requests that get as far as reading data, the ones a paging client relies on.
+  const churn = ctx.behaviours.churn
+  if (churn !== null && ctx.churnRemaining > 0) {
+    ctx.churnRemaining--
+    ctx.dataset.churn(churn.add, churn.remove, ctx.churnRandom)
+  }
+
+  const b = ctx.behaviours
+  const requested = query.limit ?? b.defaultPageSize
+  const limit = b.maxPageSize === null ? requested : Math.min(requested, b.maxPageSize)
+  const selection = ctx.selections.select(query.filter, query.sortColumn, query.sortOrder)
+  const totalCount = selection.count
+  const totalPages = Math.ceil(totalCount / limit)
+  const rows = []
+  const start = (query.page - 1) * limit
+  const end = Math.min(start + limit, totalCount)
+  for (let position = start; position < end; position++) {
+    rows.push(ctx.dataset.generator.row(selection.idAt(position)))
+  }
+  const reply = json(200, { rows, totalCount, totalPages, limit, currentPage: query.page })
+  if (fault.kind === 'truncate') {
+    ctx.stats.faultsInjected++
+    const cut = Math.max(1, Math.floor(reply.body.length * fault.fraction))
+    return { ...reply, body: reply.body.slice(0, cut), note: 'fault: truncated JSON' }
+  }
+  return reply
+}
+
+function unauthorized(description: string): Reply {
+  return jsonError(
+    401,
+    { error: 'invalid_token', error_description: description },
+    { 'www-authenticate': 'Bearer error="invalid_token"' },
+  )
+}
+
+function checkBearer(ctx: SandboxContext, header: string | undefined): Reply | null {
+  if (header === undefined) return unauthorized('An access token is required')
+  const token = /^Bearer +([^\s]+)\s*$/i.exec(header)?.[1]
+  if (token === undefined) return unauthorized('The Authorization header must be Bearer <token>')
+  switch (ctx.grants.checkAccess(token)) {
+    case 'valid':
+      return null
+    case 'expired':
+      return unauthorized('The access token expired')
+    case 'unknown':
+      return unauthorized('The access token is not recognised')
+  }
+}
+
+function checkTenant(ctx: SandboxContext, header: string | string[] | undefined): Reply | null {
+  if (header === undefined) {
+    if (!ctx.behaviours.tenantRequired) return null
+    return jsonError(403, { error: 'tenant_forbidden', message: `The ${TENANT_HEADER} header is required` })
+  }
+  const value = Array.isArray(header) ? header.join(', ') : header
+  if (value === ctx.tenantId) return null
+  return jsonError(403, { error: 'tenant_forbidden', message: 'This token has no access to that tenant' })
+}
+
+/**
+ * Two draws every time, whatever the probabilities, so the sequence for a seed does not shift when a
+ * test changes one probability.
+ */
+function drawFault(ctx: SandboxContext): Fault {
+  const f = ctx.behaviours.faults
+  const which = ctx.faultRandom()
+  const detail = ctx.faultRandom()
+  if (which < f.rateLimit) {
+    ctx.stats.faultsInjected++
+    return {
+      kind: 'reply',
+      reply: {
+        ...jsonError(
+          429,
+          { error: 'rate_limited', message: 'Too many requests; retry after the time in Retry-After' },
+          { 'retry-after': String(f.rateLimitRetryAfterSeconds) },
+        ),
+        note: 'fault: rate limit',
+      },
+    }
+  }
+  if (which < f.rateLimit + f.serverErrorHtml) {
+    ctx.stats.faultsInjected++
+    const status = detail < 0.5 ? 502 : 503
+    return { kind: 'reply', reply: { ...proxyErrorPage(status), note: `fault: HTML ${status}` } }
+  }
+  if (which < f.rateLimit + f.serverErrorHtml + f.truncatedJson) {
+    return { kind: 'truncate', fraction: 0.2 + 0.6 * detail }
+  }
+  return { kind: 'none' }
+}
+
+function proxyErrorPage(status: 502 | 503): Reply {
+  const title = status === 502 ? '502 Bad Gateway' : '503 Service Temporarily Unavailable'
+  const reply = html(
+    status,
+    `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
+      `<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+  )
+  // A proxy page carries none of the service's own headers.
+  return { ...reply, headers: { 'content-type': 'text/html', server: 'nginx' } }
+}
