@@ -2,7 +2,14 @@
  * Where the client secret and tokens live. The Electron adapter encrypts with safeStorage; when the OS offers no
  * secure store it keeps them in memory only and says so (`persistent: false`). Core never sees how.
  */
-export const SECRET_KEYS = ['clientSecret', 'accessToken', 'refreshToken', 'accessTokenExpiresAt'] as const
+export const SECRET_KEYS = [
+  'clientSecret',
+  'accessToken',
+  'refreshToken',
+  'accessTokenExpiresAt',
+  /** Which service and client the tokens were issued by (JSON), so they are never sent to another address. */
+  'tokenContext',
+] as const
 export type SecretKey = (typeof SECRET_KEYS)[number]
 
 export interface SecretStore {

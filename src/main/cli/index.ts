@@ -1,0 +1,77 @@
+import { runExportCommand } from './export-command'
+import { runLoginCommand } from './login-command'
+import { runSearchCommand } from './search-command'
+import { runStatusCommand } from './status-command'
+import { runSyncCommand } from './sync-command'
+
+/**
+ * The headless CLI: `npm run --silent cli -- <command> [options]`. Each command lives in its own
+ * `<command>-command.ts` and is one row of COMMANDS below.
+ */
+
+/** What every command receives; commands declare the same shape structurally, so none imports this file. */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream
+  readonly stderr: NodeJS.WritableStream
+  readonly env: NodeJS.ProcessEnv
+  readonly platform: NodeJS.Platform
+}
+
+export interface CliCommand {
+  /** One line for the help text. */
+  readonly summary: string
+  /** Resolves with the exit code: 0 success, 1 failure, 2 bad usage. */
+  readonly run: (args: readonly string[], io: CliIo) => Promise<number>
+}
+
+export const COMMANDS: Readonly<Record<string, CliCommand>> = {
+  login: { summary: 'Sign in through the browser and write the tokens to a file.', run: runLoginCommand },
+  sync: { summary: 'Sync every employee into the cache file (--db).', run: runSyncCommand },
+  search: { summary: 'Search the employees in a cache file.', run: runSearchCommand },
+  status: { summary: 'Show what a cache file holds and how its last sync went.', run: runStatusCommand },
+  export: { summary: 'Write the matching employees to an .xlsx or .csv file.', run: runExportCommand },
+}
+
+function helpText(): string {
+  const rows = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(10)}${command.summary}`)
+  return ['Usage: npm run --silent cli -- <command> [options]', '', 'Commands:', ...rows, ''].join('\n')
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const io: CliIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    platform: process.platform,
+  }
+  const [name, ...args] = argv
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout.write(helpText())
+    return name === undefined ? 2 : 0
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
+  if (!command) {
+    io.stderr.write(`Unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}.\n`)
+    return 2
+  }
+  return command.run(args, io)
+}
+
+/** Exits once both streams are drained, so the last line is never lost and idle sockets do not hold the exit. */
+function exitAfterFlush(code: number): void {
+  let pending = 2
+  const done = (): void => {
+    pending -= 1
+    if (pending === 0) process.exit(code)
+  }
+  process.stdout.write('', done)
+  process.stderr.write('', done)
+}
+
+main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
+  // Last resort: commands report their own errors; this never prints the error's text, which could hold a secret.
+  process.stderr.write(
+    `RosterDesk CLI failed unexpectedly (${error instanceof Error ? error.name : 'unknown error'}).\n`,
+  )
+  exitAfterFlush(1)
+})

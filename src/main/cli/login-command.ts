@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { AuthService } from '../core/auth/auth-service'
+import { isLoopbackRedirectUri } from '../core/auth/callback-url'
+import { writeTokenFile } from '../core/auth/token-file'
+import { readStoredTokens } from '../core/auth/token-manager'
+import { systemClock } from '../core/clock'
+import { toIpcError } from '../core/errors'
+import { MemorySecretStore } from '../core/secrets/secret-store'
+import { redirectUriProblem, validateSettingsPatch } from '../core/settings/settings-validation'
+
+/** What a CLI command gets from the dispatcher (the same shape as `CliIo` in index.ts). */
+export interface LoginIo {
+  readonly stdout: NodeJS.WritableStream
+  readonly stderr: NodeJS.WritableStream
+  readonly env: NodeJS.ProcessEnv
+  readonly platform: NodeJS.Platform
+}
+
+/** A CLI sign-in waits this long for the browser. */
+export const CLI_SIGN_IN_TIMEOUT_MS = 5 * 60_000
+
+export const LOGIN_USAGE =
+  'Usage: login --base-url URL --client-id ID --redirect-uri http://127.0.0.1:PORT/callback --token-file FILE ' +
+  '[--scope S] [--tenant T] [--no-open]   (client secret in ROSTERDESK_CLIENT_SECRET)'
+
+/**
+ * `login`: the app's sign-in flow on the command line, receiving the browser's answer on a loopback port (the
+ * CLI has no custom scheme registered with the OS), then writing the tokens to a 0600 file for the other
+ * commands. With --no-open the authorize URL is the first line of stdout, for a person or a test to follow.
+ * Exit codes: 0 signed in, 1 sign-in failed, 2 bad usage.
+ */
+export async function runLoginCommand(args: readonly string[], io: LoginIo): Promise<number> {
+  const fail = (code: number, message: string): number => {
+    io.stderr.write(`${message.replace(/\s*\n\s*/g, ' ')}\n`)
+    return code
+  }
+  let values: Record<string, string | boolean | undefined>
+  try {
+    values = parseArgs({
+      args: [...args],
+      options: {
+        'base-url': { type: 'string' },
+        'client-id': { type: 'string' },
+        'redirect-uri': { type: 'string' },
+        'token-file': { type: 'string' },
+        scope: { type: 'string', default: 'read' },
+        tenant: { type: 'string', default: '' },
+        'no-open': { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values
+  } catch (error) {
+    return fail(2, `${error instanceof Error ? error.message : 'Unreadable arguments.'} ${LOGIN_USAGE}`)
+  }
+  const text = (name: string): string => (typeof values[name] === 'string' ? (values[name] as string) : '')
+  for (const name of ['base-url', 'client-id', 'redirect-uri', 'token-file']) {
+    if (text(name).trim() === '') return fail(2, `Missing --${name}. ${LOGIN_USAGE}`)
+  }
+  const checked = validateSettingsPatch({
+    baseUrls: { staging: '', production: text('base-url') },
+    clientId: text('client-id'),
+    scopes: text('scope'),
+    tenantId: text('tenant'),
+  })
+  if (!checked.ok) return fail(2, Object.values(checked.fieldErrors)[0] ?? 'Invalid arguments.')
+  const redirectUri = text('redirect-uri').trim()
+  const problem = redirectUriProblem(redirectUri)
+  if (problem !== undefined || !isLoopbackRedirectUri(redirectUri)) {
+    return fail(
+      2,
+      `login needs a loopback redirect URI such as http://127.0.0.1:8765/callback (RFC 8252 §7.3); ` +
+        `the command line cannot receive ${problem === undefined ? 'custom-scheme links' : 'this address'}.`,
+    )
+  }
+  const clientSecret = io.env.ROSTERDESK_CLIENT_SECRET ?? ''
+  if (clientSecret === '') {
+    return fail(2, 'Set ROSTERDESK_CLIENT_SECRET to the client secret (it is never taken as an argument).')
+  }
+  const tokenFile = resolve(text('token-file'))
+  const settings = checked.settings
+
+  const secrets = new MemorySecretStore()
+  await secrets.set('clientSecret', clientSecret)
+  const auth = await AuthService.create({
+    fetch: (input, init) => fetch(input, init),
+    clock: systemClock,
+    secrets,
+    environment: () => ({
+      environment: 'production',
+      baseUrl: settings.baseUrls.production,
+      clientId: settings.clientId,
+      redirectUri,
+      scopes: settings.scopes,
+      tenantId: settings.tenantId,
+    }),
+    openExternal: (url) => (values['no-open'] === true ? writeLine(io.stdout, url) : openInBrowser(url, io)),
+    signInTimeoutMs: CLI_SIGN_IN_TIMEOUT_MS,
+  })
+
+  const onInterrupt = (): void => {
+    auth.cancelSignIn()
+  }
+  process.once('SIGINT', onInterrupt)
+  try {
+    const state = await auth.signIn()
+    if (state.status !== 'signed-in') return fail(1, state.error ?? 'Sign-in was cancelled.')
+    const tokens = await readStoredTokens(secrets)
+    if (!tokens) return fail(1, 'The sign-in finished without tokens. Try again.')
+    await writeTokenFile(tokenFile, {
+      baseUrl: tokens.context.baseUrl,
+      clientId: tokens.context.clientId,
+      redirectUri,
+      tenantId: settings.tenantId,
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken ?? null,
+      expiresAt: tokens.expiresAt === undefined ? null : new Date(tokens.expiresAt).toISOString(),
+    })
+    await writeLine(io.stdout, `Signed in. Tokens written to ${tokenFile}.`)
+    return 0
+  } catch (error) {
+    return fail(1, toIpcError(error).message)
+  } finally {
+    process.removeListener('SIGINT', onInterrupt)
+  }
+}
+
+/** Writes one line and waits until it left the process, so a reader of the pipe sees it before anything else. */
+function writeLine(stream: NodeJS.WritableStream, line: string): Promise<void> {
+  return new Promise((resolveWrite, reject) => {
+    stream.write(`${line}\n`, (error) => (error ? reject(error) : resolveWrite()))
+  })
+}
+
+/**
+ * Opens the URL with the platform's opener. If none works the URL is printed instead, so the clerk can paste it:
+ * the sign-in keeps waiting either way.
+ */
+function openInBrowser(url: string, io: LoginIo): Promise<void> {
+  const [command, args, verbatim] =
+    io.platform === 'darwin'
+      ? ['open', [url], false]
+      : io.platform === 'win32'
+        ? // `start` is a cmd built-in; the quotes keep cmd from reading the URL's & as a command separator.
+          ['cmd', ['/d', '/s', '/c', `start "" "${url}"`], true]
+        : ['xdg-open', [url], false]
+  return new Promise((resolveOpen) => {
+    const child = spawn(command, args, {
+      stdio: 'ignore',
+      detached: true,
+      windowsVerbatimArguments: verbatim,
+    })
+    child.once('error', () => {
+      io.stderr.write('Could not start a web browser. Open this address to sign in:\n')
+      void writeLine(io.stdout, url).then(resolveOpen, resolveOpen)
+    })
+    child.once('spawn', () => {
+      child.unref()
+      resolveOpen()
+    })
+  })
+}

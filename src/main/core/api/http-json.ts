@@ -1,0 +1,210 @@
+import { RosterDeskError, cancelledError } from '../errors'
+import type { FetchLike } from './fetch-like'
+
+/** How long one request (headers and body) may take before it counts as a network failure. */
+export const DEFAULT_HTTP_TIMEOUT_MS = 30_000
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** One JSON request. `what` names the service in clerk-readable messages ("the payroll service"). */
+export interface HttpJsonRequest {
+  readonly url: string
+  readonly method?: HttpMethod
+  readonly headers?: Readonly<Record<string, string>>
+  /** Serialised as the JSON body, with Content-Type application/json. */
+  readonly json?: unknown
+  readonly timeoutMs?: number
+  readonly signal?: AbortSignal
+  readonly what?: string
+}
+
+/** A response whose body was read. `body` is the parsed JSON, or undefined when the body was empty or not JSON. */
+export interface HttpJsonResponse {
+  readonly status: number
+  readonly ok: boolean
+  readonly headers: Headers
+  readonly body: unknown
+  /** False when a body was present but was not JSON (an HTML error page, a truncated document). */
+  readonly bodyIsJson: boolean
+}
+
+/**
+ * A non-2xx answer as a RosterDeskError, with what a caller needs to decide what to do next: the status, the
+ * parsed body (for OAuth `error` fields) and the server's Retry-After wish.
+ */
+export class HttpStatusError extends RosterDeskError {
+  readonly status: number
+  readonly body: unknown
+  /** Milliseconds the server asked us to wait (Retry-After), when it said. */
+  readonly retryAfterMs: number | undefined
+
+  constructor(
+    response: HttpJsonResponse,
+    message: string,
+    options: { code: RosterDeskError['code']; retryable: boolean; retryAfterMs?: number },
+  ) {
+    super(options.code, message, { retryable: options.retryable, detail: `HTTP ${response.status}` })
+    this.name = 'HttpStatusError'
+    this.status = response.status
+    this.body = response.body
+    this.retryAfterMs = options.retryAfterMs
+  }
+}
+
+export function isHttpStatusError(value: unknown): value is HttpStatusError {
+  return value instanceof HttpStatusError
+}
+
+/**
+ * Sends one request and reads its JSON body, whatever the status. Throws RosterDeskError only when no usable
+ * answer arrived: 'cancelled' when the caller's signal aborted, 'network' (retryable) for connection failures
+ * and timeouts, 'service' (retryable) for a 2xx whose body is not JSON. Non-2xx answers are returned so the
+ * caller can read OAuth error bodies or Retry-After; `ensureOk` turns them into errors.
+ */
+export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): Promise<HttpJsonResponse> {
+  const what = request.what ?? 'the payroll service'
+  const timeoutMs = request.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS
+  if (request.signal?.aborted) throw cancelledError('The request')
+
+  const timeout = new AbortController()
+  const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs)
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal
+  const headers: Record<string, string> = { Accept: 'application/json', ...request.headers }
+  if (request.json !== undefined) headers['Content-Type'] = 'application/json'
+
+  try {
+    const response = await fetch(request.url, {
+      method: request.method ?? (request.json === undefined ? 'GET' : 'POST'),
+      headers,
+      body: request.json === undefined ? undefined : JSON.stringify(request.json),
+      signal,
+      redirect: 'manual',
+    })
+    const text = await response.text()
+    const parsed = parseJsonText(text)
+    if (response.ok && !parsed.isJson) {
+      throw new RosterDeskError(
+        'service',
+        `${capitalise(what)} sent an answer RosterDesk could not read. Try again in a moment.`,
+        { retryable: true, detail: `HTTP ${response.status}: body is not JSON (${text.length} characters)` },
+      )
+    }
+    return {
+      status: response.status,
+      ok: response.ok,
+      headers: response.headers,
+      body: parsed.value,
+      bodyIsJson: parsed.isJson,
+    }
+  } catch (error) {
+    if (error instanceof RosterDeskError) throw error
+    if (request.signal?.aborted) throw cancelledError('The request')
+    if (timeout.signal.aborted) {
+      throw new RosterDeskError(
+        'network',
+        `${capitalise(what)} did not answer within ${seconds(timeoutMs)}. Check the connection and try again.`,
+        { retryable: true, detail: 'timeout', cause: error },
+      )
+    }
+    throw new RosterDeskError(
+      'network',
+      `RosterDesk could not reach ${what}. Check the network connection and the service address, then try again.`,
+      { retryable: true, detail: describeNetworkError(error), cause: error },
+    )
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Returns the response when it is 2xx; otherwise throws its `statusError`. */
+export function ensureOk(response: HttpJsonResponse, what = 'the payroll service'): HttpJsonResponse {
+  if (response.ok) return response
+  throw statusError(response, what)
+}
+
+/** `requestJson` followed by `ensureOk`. */
+export async function requestJsonOk(fetch: FetchLike, request: HttpJsonRequest): Promise<HttpJsonResponse> {
+  return ensureOk(await requestJson(fetch, request), request.what)
+}
+
+/**
+ * Classifies a non-2xx status: 401/403 'auth', 404 'not-found', 408/429/5xx retryable 'service' (429 and 503
+ * with Retry-After), every other 4xx a non-retryable 'service' error (the request itself is wrong).
+ */
+export function statusError(
+  response: HttpJsonResponse,
+  what = 'the payroll service',
+  now = Date.now(),
+): HttpStatusError {
+  const status = response.status
+  const name = capitalise(what)
+  if (status === 401 || status === 403) {
+    return new HttpStatusError(
+      response,
+      `${name} refused RosterDesk's sign-in (HTTP ${status}). Sign in again.`,
+      {
+        code: 'auth',
+        retryable: false,
+      },
+    )
+  }
+  if (status === 404) {
+    return new HttpStatusError(
+      response,
+      `${name} does not know this address (HTTP 404). Check the service address in Settings.`,
+      {
+        code: 'not-found',
+        retryable: false,
+      },
+    )
+  }
+  if (status === 429 || status === 408 || status >= 500) {
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now)
+    const message =
+      status === 429
+        ? `${name} asked RosterDesk to slow down (HTTP 429). It will try again shortly.`
+        : `${name} had a problem (HTTP ${status}). Try again in a few minutes.`
+    return new HttpStatusError(response, message, { code: 'service', retryable: true, retryAfterMs })
+  }
+  return new HttpStatusError(response, `${name} rejected the request (HTTP ${status}).`, {
+    code: 'service',
+    retryable: false,
+  })
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === null || value === undefined) return undefined
+  const trimmed = value.trim()
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
+  const date = Date.parse(trimmed)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - now)
+}
+
+function parseJsonText(text: string): { isJson: boolean; value: unknown } {
+  if (text.trim() === '') return { isJson: true, value: undefined }
+  try {
+    return { isJson: true, value: JSON.parse(text) as unknown }
+  } catch {
+    return { isJson: false, value: undefined }
+  }
+}
+
+/** The error's kind for logs: undici puts the useful code (ECONNREFUSED, ENOTFOUND) on `cause`. */
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return 'network error'
+  const cause: unknown = error.cause
+  if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string')
+    return cause.code
+  return error.name
+}
+
+function seconds(ms: number): string {
+  const value = Math.max(1, Math.round(ms / 1000))
+  return value === 1 ? '1 second' : `${value} seconds`
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}

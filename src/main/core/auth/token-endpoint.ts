@@ -1,0 +1,126 @@
+import type { FetchLike } from '../api/fetch-like'
+import { requestJson, statusError, type HttpJsonResponse } from '../api/http-json'
+import { RosterDeskError } from '../errors'
+import { normalizeBaseUrl } from '../settings/settings-validation'
+import { parseTokenResponse, type TokenSet } from './token-response'
+
+/** Code exchange (spec 4.2) carries `oauthv1`; refresh (spec 4.3) carries `oauth` with no version. */
+export const TOKEN_PATH = '/openapi/oauthv1/token'
+export const REFRESH_PATH = '/openapi/oauth/token'
+
+/** The application's registration with the service: what both token requests send besides the grant. */
+export interface ClientCredentials {
+  readonly baseUrl: string
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly redirectUri: string
+}
+
+/** The service turned the refresh token down for good: the clerk must sign in again. */
+export class RefreshRejectedError extends RosterDeskError {
+  constructor(status: number) {
+    super('not-signed-in', 'Your sign-in has expired. Sign in again to continue.', {
+      detail: `refresh refused with HTTP ${status}`,
+    })
+    this.name = 'RefreshRejectedError'
+  }
+}
+
+/**
+ * Exchanges an authorization code for tokens: a JSON body with the service's camelCase names, not RFC 6749's
+ * form-encoded snake_case.
+ */
+export async function exchangeAuthorizationCode(
+  fetch: FetchLike,
+  credentials: ClientCredentials,
+  code: string,
+  signal?: AbortSignal,
+): Promise<TokenSet> {
+  const response = await requestJson(fetch, {
+    url: `${normalizeBaseUrl(credentials.baseUrl)}${TOKEN_PATH}`,
+    method: 'POST',
+    json: {
+      code,
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      redirectUri: credentials.redirectUri,
+      grantType: 'authorization_code',
+    },
+    signal,
+  })
+  if (!response.ok) throw exchangeError(response)
+  return parseTokenResponse(response.body)
+}
+
+/**
+ * Trades the refresh token for new tokens. The spec sends `grantType: 'authorization_code'` here too, with the
+ * refresh token beside it; we follow it. 400/401/403 mean the refresh token (or client) is no longer accepted and
+ * become RefreshRejectedError; network failures and 5xx stay retryable and leave the clerk signed in.
+ */
+export async function refreshTokens(
+  fetch: FetchLike,
+  credentials: ClientCredentials,
+  refreshToken: string,
+  signal?: AbortSignal,
+): Promise<TokenSet> {
+  const response = await requestJson(fetch, {
+    url: `${normalizeBaseUrl(credentials.baseUrl)}${REFRESH_PATH}`,
+    method: 'POST',
+    json: {
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      redirectUri: credentials.redirectUri,
+      grantType: 'authorization_code',
+      refreshToken,
+    },
+    signal,
+  })
+  if (response.status === 400 || response.status === 401 || response.status === 403) {
+    throw new RefreshRejectedError(response.status)
+  }
+  if (!response.ok) throw statusError(response)
+  return parseTokenResponse(response.body)
+}
+
+/** The OAuth `error` code of an error body (RFC 6749 §5.2), top level or wrapped; undefined when absent. */
+export function oauthErrorCode(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined
+  const record = body as Record<string, unknown>
+  if (typeof record.error === 'string') return record.error.slice(0, 64)
+  const data = record.data
+  if (
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as Record<string, unknown>).error === 'string'
+  ) {
+    return ((data as Record<string, unknown>).error as string).slice(0, 64)
+  }
+  return undefined
+}
+
+function exchangeError(response: HttpJsonResponse): RosterDeskError {
+  const code = oauthErrorCode(response.body)
+  const detail = `code exchange refused with HTTP ${response.status}${code ? ` (${code})` : ''}`
+  if (code === 'invalid_client' || response.status === 401) {
+    return new RosterDeskError(
+      'auth',
+      'The payroll service did not accept the client ID or client secret. Check them in Settings, then sign in again.',
+      { detail },
+    )
+  }
+  if (code === 'invalid_grant') {
+    return new RosterDeskError(
+      'auth',
+      'The payroll service did not accept the sign-in (the code expired or was already used). Sign in again.',
+      { detail },
+    )
+  }
+  if (response.status >= 400 && response.status < 500) {
+    return new RosterDeskError(
+      'auth',
+      `The payroll service refused the sign-in (HTTP ${response.status}${code ? `, ${code}` : ''}). Check the client ID, secret and redirect URI in Settings.`,
+      { detail },
+    )
+  }
+  return statusError(response)
+}

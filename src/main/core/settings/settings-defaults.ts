@@ -1,0 +1,31 @@
+import type { Settings } from '../../../shared/domain'
+
+/** Bumped whenever the persisted layout changes; `migrateSettings` brings older layouts forward. */
+export const SETTINGS_VERSION = 1
+
+/**
+ * A private-use URI scheme in reverse-domain form with a single slash and no authority, as RFC 8252 §7.1 asks of
+ * native apps; the OS hands it to RosterDesk, never to a web site.
+ */
+export const DEFAULT_REDIRECT_URI = 'com.rosterdesk.app:/oauth/callback'
+
+/**
+ * First-run settings. The spec only names placeholders for the Staging and Production addresses, so they start
+ * empty and the clerk (or their IT team) enters them; Demo needs nothing because it talks to the in-app sandbox.
+ */
+export const DEFAULT_SETTINGS: Settings = {
+  environment: 'demo',
+  baseUrls: { staging: '', production: '' },
+  clientId: '',
+  redirectUri: DEFAULT_REDIRECT_URI,
+  scopes: 'read',
+  tenantId: '',
+  pageSize: 500,
+  concurrency: 4,
+  trackedPayCycles: [],
+}
+
+/** A fresh copy, so callers can never mutate the shared defaults. */
+export function defaultSettings(): Settings {
+  return structuredClone(DEFAULT_SETTINGS)
+}
