@@ -178,6 +178,7 @@ export type SyncStatus = z.infer<typeof syncStatusSchema>
 // ---- Export ---------------------------------------------------------------------------------------------
 
 export const exportFormatSchema = z.enum(['xlsx', 'csv'])
+export type ExportFormat = z.infer<typeof exportFormatSchema>
 export const exportRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('view'),

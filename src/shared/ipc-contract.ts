@@ -85,6 +85,8 @@ export const ipcErrorSchema = z.strictObject({
   code: z.enum(IPC_ERROR_CODES),
   /** Worded for a payroll clerk: what happened and what to do next. */
   message: z.string(),
+  /** For 'validation' errors of a form: a message per field (e.g. `pageSize`, `baseUrls.staging`). */
+  fieldErrors: z.record(z.string(), z.string()).optional(),
 })
 export type IpcError = z.infer<typeof ipcErrorSchema>
 

@@ -11,13 +11,25 @@ export class RosterDeskError extends Error {
   readonly detail: string | undefined
   /** Whether trying again later could succeed (network blips, 5xx, 429). */
   readonly retryable: boolean
+  /** Per-field messages for a form ('validation' errors only). */
+  readonly fieldErrors: Readonly<Record<string, string>> | undefined
 
-  constructor(code: ErrorCode, message: string, options: { detail?: string; retryable?: boolean; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: {
+      detail?: string
+      retryable?: boolean
+      cause?: unknown
+      fieldErrors?: Record<string, string>
+    } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'RosterDeskError'
     this.code = code
     this.detail = options.detail
     this.retryable = options.retryable ?? false
+    this.fieldErrors = options.fieldErrors
   }
 }
 
@@ -37,9 +49,14 @@ export function isAbortError(value: unknown): boolean {
 
 /** The contract's error value: what crosses IPC and what the CLI prints. Unknown errors are not echoed verbatim. */
 export function toIpcError(error: unknown): IpcError {
-  if (error instanceof RosterDeskError) return { code: error.code, message: error.message }
+  if (error instanceof RosterDeskError) {
+    return error.fieldErrors === undefined
+      ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, fieldErrors: { ...error.fieldErrors } }
+  }
   return {
     code: 'internal',
-    message: 'Something went wrong inside RosterDesk. Try again; if it keeps happening, send the log to support.',
+    message:
+      'Something went wrong inside RosterDesk. Try again; if it keeps happening, send the log to support.',
   }
 }

@@ -1,0 +1,146 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ExportFormat } from '../../../shared/domain'
+import type { FetchLike } from '../api/fetch-like'
+import { AuthService } from '../auth/auth-service'
+import { openCacheDatabase, type CacheDatabase } from '../cache/cache-database'
+import { systemClock, type Clock } from '../clock'
+import { defaultExportFileName } from '../export/export-file-name'
+import { ExportService } from '../export/export-service'
+import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
+import type { AppLogger } from '../log/redact'
+import { QueryEngine } from '../query/query-engine'
+import type { SecretStore } from '../secrets/secret-store'
+import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-environment'
+import type { SettingsStore } from '../settings/settings-store'
+import { SyncService } from '../sync/sync-service'
+import { createHandlers } from './handlers'
+
+export interface AppCoreDeps {
+  readonly appInfo: { readonly name: string; readonly version: string; readonly platform: string }
+  /** Per-user data folder; the employee cache lives in `<dataDir>/cache`. */
+  readonly dataDir: string
+  readonly settings: SettingsStore
+  readonly secrets: SecretStore
+  readonly fetch: FetchLike
+  readonly clock?: Clock
+  /** Opens the system browser (Electron: shell.openExternal). Only ever given the authorize URL. */
+  readonly openExternal: (url: string) => Promise<void>
+  /** The in-app sandbox Demo talks to, already started. */
+  readonly demo: { readonly environment: DemoEnvironment; close(): Promise<void> }
+  readonly events: EventSink
+  readonly logger: AppLogger
+  /** Electron-ABI better-sqlite3 binding in development (see adapters/sqlite-binding.ts). */
+  readonly nativeBinding?: string
+  /** Native save dialog; undefined when the clerk cancels it. */
+  readonly chooseExportPath: (defaultName: string, format: ExportFormat) => Promise<string | undefined>
+  /** Reveals a file in Explorer/Finder. */
+  readonly revealFile: (path: string) => void
+  /** Jitter source for sync backoff. */
+  readonly random?: () => number
+}
+
+export interface AppCore {
+  readonly handlers: InvokeHandlers
+  readonly auth: AuthService
+  readonly sync: SyncService
+  readonly queries: QueryEngine
+  readonly exports: ExportService
+  /** For deep links the shell receives (custom-scheme sign-in callbacks). */
+  handleCallbackUrl(url: string): Promise<boolean>
+  close(): Promise<void>
+}
+
+export const CACHE_FILE_NAME = 'employees.sqlite'
+
+/**
+ * The composition root of everything that is not Electron: the Electron main and the browser-test harness both
+ * build the app from here, so the renderer is tested against exactly the services it runs on.
+ */
+export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
+  const clock = deps.clock ?? systemClock
+  const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
+  const auth = await AuthService.create({
+    fetch: deps.fetch,
+    clock,
+    secrets: deps.secrets,
+    environment,
+    openExternal: deps.openExternal,
+    logger: deps.logger,
+  })
+
+  const cacheDir = join(deps.dataDir, 'cache')
+  mkdirSync(cacheDir, { recursive: true })
+  const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME), {
+    ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }),
+  })
+  const sync = new SyncService({
+    cache,
+    fetch: deps.fetch,
+    tokens: auth.tokens,
+    clock,
+    random: deps.random ?? Math.random,
+  })
+  const queries = new QueryEngine(cache)
+  const exports = new ExportService({
+    queries,
+    clock,
+    context: () => {
+      const resolved = environment()
+      const lastComplete = sync.getStatus().lastComplete
+      return {
+        environment: resolved.environment,
+        tenantId: resolved.tenantId,
+        syncedAt: lastComplete ? new Date(lastComplete.endedAt) : null,
+        appVersion: deps.appInfo.version,
+      }
+    },
+  })
+
+  const unsubscribe = [
+    // Tokens are bound to one service and client; reload re-reads which ones apply after a settings change.
+    deps.settings.onChange(() => void auth.reload()),
+    auth.onChange((state) => deps.events.emit('auth:changed', state)),
+    sync.onProgress((progress) => deps.events.emit('sync:progress', progress)),
+    sync.onFinished((summary) => {
+      deps.logger.info(`Sync ${summary.status}: ${summary.stored} of ${summary.totalCount} employees`)
+      deps.events.emit('sync:finished', summary)
+    }),
+  ]
+
+  const handlers = createHandlers({
+    appInfo: deps.appInfo,
+    settings: deps.settings,
+    secrets: deps.secrets,
+    auth,
+    sync,
+    queries,
+    exports,
+    environment,
+    events: deps.events,
+    clock,
+    chooseExportPath: deps.chooseExportPath,
+    revealFile: deps.revealFile,
+    defaultExportFileName,
+  })
+
+  let closed = false
+  return {
+    handlers,
+    auth,
+    sync,
+    queries,
+    exports,
+    handleCallbackUrl: (url) => auth.handleCallbackUrl(url),
+    async close() {
+      if (closed) return
+      closed = true
+      for (const stop of unsubscribe) stop()
+      sync.cancel()
+      exports.cancel()
+      auth.cancelSignIn()
+      cache.close()
+      await deps.demo.close()
+    },
+  }
+}

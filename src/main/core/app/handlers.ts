@@ -1,0 +1,121 @@
+import type { AppInfo, ExportFormat, ExportRequest, SettingsView } from '../../../shared/domain'
+import type { AuthService } from '../auth/auth-service'
+import type { Clock } from '../clock'
+import { RosterDeskError } from '../errors'
+import type { ExportService } from '../export/export-service'
+import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
+import type { QueryEngine } from '../query/query-engine'
+import type { SecretStore } from '../secrets/secret-store'
+import type { ResolvedEnvironment } from '../settings/resolve-environment'
+import type { SettingsStore } from '../settings/settings-store'
+import { buildSettingsView } from '../settings/settings-view'
+import type { SyncService } from '../sync/sync-service'
+
+export interface HandlerDeps {
+  readonly appInfo: Omit<AppInfo, 'environment'>
+  readonly settings: SettingsStore
+  readonly secrets: SecretStore
+  readonly auth: AuthService
+  readonly sync: SyncService
+  readonly queries: QueryEngine
+  readonly exports: ExportService
+  readonly environment: () => ResolvedEnvironment
+  readonly events: EventSink
+  readonly clock: Pick<Clock, 'now'>
+  readonly chooseExportPath: (defaultName: string, format: ExportFormat) => Promise<string | undefined>
+  readonly revealFile: (path: string) => void
+  readonly defaultExportFileName: (request: ExportRequest, now: Date) => string
+}
+
+/**
+ * One handler per contract channel. Arguments arrive validated by dispatchInvoke; handlers translate between
+ * the contract and the services and add the rules that belong to the app rather than to one service (a sync
+ * needs a signed-in user; the save location comes from main's dialog, never from the renderer).
+ */
+export function createHandlers(deps: HandlerDeps): InvokeHandlers {
+  const settingsView = async (): Promise<SettingsView> =>
+    buildSettingsView(deps.settings.get(), {
+      hasClientSecret: (await deps.secrets.get('clientSecret')) !== undefined,
+      persistent: deps.secrets.persistent,
+    })
+
+  return {
+    'app:get-info': async () => ({ ...deps.appInfo, environment: deps.settings.get().environment }),
+
+    'auth:get-state': async () => deps.auth.getState(),
+    'auth:sign-in': () => deps.auth.signIn(),
+    'auth:cancel-sign-in': async () => deps.auth.cancelSignIn(),
+    'auth:sign-out': () => deps.auth.signOut(),
+
+    'settings:get': settingsView,
+    'settings:update': async (patch) => {
+      if (deps.sync.isRunning) {
+        throw new RosterDeskError(
+          'busy',
+          'Settings cannot change while a sync is running. Wait or cancel it.',
+        )
+      }
+      const result = deps.settings.update(patch)
+      if (!result.ok) {
+        const fields = Object.keys(result.fieldErrors)
+        throw new RosterDeskError(
+          'validation',
+          `Check ${fields.length === 1 ? 'this field' : 'these fields'}: ${fields.join(', ')}.`,
+          { fieldErrors: result.fieldErrors as Record<string, string> },
+        )
+      }
+      return settingsView()
+    },
+    'settings:set-client-secret': async (secret) => {
+      await deps.secrets.set('clientSecret', secret)
+      return settingsView()
+    },
+
+    'sync:start': async () => {
+      if (deps.auth.getState().status !== 'signed-in') {
+        throw new RosterDeskError(
+          'not-signed-in',
+          'Sign in before syncing. Your cached employees stay available.',
+        )
+      }
+      const settings = deps.settings.get()
+      const resolved = deps.environment()
+      return deps.sync.start({
+        baseUrl: resolved.baseUrl,
+        ...(resolved.tenantId === '' ? {} : { tenantId: resolved.tenantId }),
+        pageSize: settings.pageSize,
+        concurrency: settings.concurrency,
+        trackedPayCycles: settings.trackedPayCycles,
+      })
+    },
+    'sync:cancel': async () => deps.sync.cancel(),
+    'sync:get-status': async () => deps.sync.getStatus(),
+
+    'employees:query': async (query) => deps.queries.query(query),
+    'employees:get': async (uuid) => deps.queries.getEmployee(uuid),
+    'employees:columns': async () => deps.queries.listColumns(),
+
+    'export:start': async (request) => {
+      if (deps.exports.isRunning) {
+        throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')
+      }
+      const filePath = await deps.chooseExportPath(
+        deps.defaultExportFileName(request, new Date(deps.clock.now())),
+        request.format,
+      )
+      if (filePath === undefined) return { status: 'cancelled' }
+      return deps.exports.exportToFile({
+        request,
+        filePath,
+        onProgress: (progress) => deps.events.emit('export:progress', progress),
+      })
+    },
+    'export:cancel': async () => deps.exports.cancel(),
+    'export:show-in-folder': async () => {
+      const file = deps.exports.lastExportedFile()
+      if (file === undefined) return false
+      deps.revealFile(file)
+      return true
+    },
+  }
+}
