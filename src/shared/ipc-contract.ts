@@ -9,7 +9,7 @@ import {
   exportRequestSchema,
   exportResultSchema,
   queryResultSchema,
-  settingsPatchSchema,
+  type SettingsPatch,
   settingsViewSchema,
   syncProgressSchema,
   syncRunSummarySchema,
@@ -25,6 +25,10 @@ import type { EventChannelName, InvokeChannelName } from './ipc-channels'
  */
 
 const noArgs = z.tuple([])
+const settingsPatchArgSchema = z.custom<SettingsPatch>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'Settings must be an object of fields.',
+)
 
 export const invokeChannels = {
   'app:get-info': { args: noArgs, result: appInfoSchema },
@@ -36,7 +40,11 @@ export const invokeChannels = {
   'auth:sign-out': { args: noArgs, result: authStateSchema },
 
   'settings:get': { args: noArgs, result: settingsViewSchema },
-  'settings:update': { args: z.tuple([settingsPatchSchema]), result: settingsViewSchema },
+  /**
+   * The patch is only checked to be an object here: main validates every field with messages written for the
+   * clerk (per field, all at once), which a schema-level refusal could not give.
+   */
+  'settings:update': { args: z.tuple([settingsPatchArgSchema]), result: settingsViewSchema },
   /** Write-only: the secret goes to the secret store and never comes back. */
   'settings:set-client-secret': { args: z.tuple([z.string().min(1).max(4096)]), result: settingsViewSchema },
 

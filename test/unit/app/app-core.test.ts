@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { EventChannel } from '../../../src/shared/ipc-contract'
+import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
+import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
+import { createLogger } from '../../../src/main/core/log/redact'
+import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
+import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
+import type { SandboxHandle } from '../../../src/main/sandbox'
+import { answerConsent } from '../../helpers/consent'
+import { startTestSandbox } from '../../helpers/sandbox'
+
+interface Harness {
+  core: AppCore
+  sandbox: SandboxHandle
+  events: Array<{ channel: EventChannel; payload: unknown }>
+  logs: string[]
+  secrets: MemorySecretStore
+  backend: MemoryKeyValueBackend
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>
+  savePath: { next: string | undefined }
+  revealed: string[]
+}
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function startApp(): Promise<Harness> {
+  const sandbox = await startTestSandbox({ size: 300 })
+  const dataDir = mkdtempSync(join(tmpdir(), 'rosterdesk-app-'))
+  const events: Harness['events'] = []
+  const logs: string[] = []
+  const secrets = new MemorySecretStore()
+  const backend = new MemoryKeyValueBackend()
+  const savePath: Harness['savePath'] = { next: undefined }
+  const revealed: string[] = []
+  const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
+  const core = await createAppCore({
+    appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
+    dataDir,
+    settings: new SettingsStore(backend),
+    secrets,
+    fetch: (input, init) => fetch(input, init),
+    // The system browser: the clerk approves, and the OS hands the custom-scheme redirect back to the app.
+    openExternal: async (url) => {
+      const callback = await answerConsent(url, 'approve')
+      setTimeout(() => void core.handleCallbackUrl(callback), 0)
+    },
+    demo: { environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials }, close: async () => undefined },
+    events: sink,
+    logger: createLogger((level, line) => logs.push(`${level} ${line}`)),
+    chooseExportPath: async () => savePath.next,
+    revealFile: (path) => revealed.push(path),
+  })
+  cleanups.push(async () => {
+    await core.close()
+    await sandbox.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+  const invoke = async (channel: string, ...args: unknown[]): Promise<unknown> => {
+    const result = await dispatchInvoke(core.handlers, channel, args)
+    if (!result.ok) throw Object.assign(new Error(result.error.message), { ipc: result.error })
+    return result.value
+  }
+  return { core, sandbox, events, logs, secrets, backend, invoke, savePath, revealed }
+}
+
+describe('the app core behind IPC (demo environment, real sandbox)', () => {
+  it('signs in, syncs, queries and exports through the contract handlers', async () => {
+    const app = await startApp()
+    expect(await app.invoke('app:get-info')).toMatchObject({ name: 'RosterDesk', environment: 'demo' })
+    expect(await app.invoke('auth:get-state')).toMatchObject({ status: 'signed-out', environment: 'demo' })
+
+    const signedIn = await app.invoke('auth:sign-in')
+    expect(signedIn).toMatchObject({ status: 'signed-in', tenantId: 'tenant-demo' })
+    expect(app.events.some((e) => e.channel === 'auth:changed')).toBe(true)
+
+    const summary = (await app.invoke('sync:start')) as { status: string; stored: number; totalCount: number }
+    expect(summary).toMatchObject({ status: 'complete', stored: 300, totalCount: 300 })
+    expect(app.events.some((e) => e.channel === 'sync:finished')).toBe(true)
+
+    const all = (await app.invoke('employees:query', { limit: 5, facets: true })) as {
+      total: number
+      rows: Array<Record<string, unknown>>
+      facets: { status: Array<{ value: string; count: number }> }
+    }
+    expect(all.total).toBe(300)
+    expect(all.rows).toHaveLength(5)
+    expect(all.facets.status.reduce((sum, f) => sum + f.count, 0)).toBe(300)
+    const first = all.rows[0]!
+    expect(first).toHaveProperty('employeeNumber')
+    const detail = (await app.invoke('employees:get', first['UUID'])) as { row: Record<string, unknown> }
+    expect(detail.row).toEqual(first)
+
+    const columns = (await app.invoke('employees:columns')) as Array<{ key: string; known: boolean }>
+    expect(columns.find((c) => c.key === 'UUID')?.known).toBe(true)
+    expect(columns.find((c) => c.key === 'hireDate')?.known).toBe(false)
+
+    // The clerk cancels the save dialog: nothing is written and nothing is revealed.
+    const exportRequest = { kind: 'view', query: {}, columns: ['lastName', 'firstName'], format: 'csv' }
+    expect(await app.invoke('export:start', exportRequest)).toEqual({ status: 'cancelled' })
+    expect(await app.invoke('export:show-in-folder')).toBe(false)
+
+    const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-export-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    app.savePath.next = join(dir, 'view.csv')
+    expect(await app.invoke('export:start', exportRequest)).toEqual({
+      status: 'written',
+      rows: 300,
+      fileName: 'view.csv',
+    })
+    expect(await app.invoke('export:show-in-folder')).toBe(true)
+    expect(app.revealed).toEqual([join(dir, 'view.csv')])
+
+    expect(await app.invoke('auth:sign-out')).toMatchObject({ status: 'signed-out' })
+    // Cached employees stay browsable after signing out.
+    expect(((await app.invoke('employees:query', { limit: 1 })) as { total: number }).total).toBe(300)
+  })
+
+  it('refuses a sync before sign-in with a message a clerk can act on', async () => {
+    const app = await startApp()
+    await expect(app.invoke('sync:start')).rejects.toMatchObject({
+      ipc: { code: 'not-signed-in', message: expect.stringMatching(/Sign in/) },
+    })
+  })
+
+  it('returns per-field messages for invalid settings and keeps the old ones', async () => {
+    const app = await startApp()
+    const before = await app.invoke('settings:get')
+    await expect(app.invoke('settings:update', { pageSize: 0, concurrency: 99 })).rejects.toMatchObject({
+      ipc: {
+        code: 'validation',
+        fieldErrors: { pageSize: expect.any(String), concurrency: expect.any(String) },
+      },
+    })
+    expect(await app.invoke('settings:get')).toEqual(before)
+  })
+
+  it('keeps the client secret write-only: stored, never returned, never logged, never in the settings file', async () => {
+    const app = await startApp()
+    const secret = 'super-secret-value-123'
+    const view = await app.invoke('settings:set-client-secret', secret)
+    expect(view).toMatchObject({ hasClientSecret: true, secretStorage: 'memory-only' })
+    expect(JSON.stringify(view)).not.toContain(secret)
+    expect(JSON.stringify([...app.backend.values])).not.toContain(secret)
+    expect(app.logs.join('\n')).not.toContain(secret)
+    expect(await app.secrets.get('clientSecret')).toBe(secret)
+  })
+
+  it('rejects requests that do not match the contract without running anything', async () => {
+    const app = await startApp()
+    await expect(app.invoke('employees:query', { limit: 'all' })).rejects.toMatchObject({
+      ipc: { code: 'validation' },
+    })
+    await expect(
+      app.invoke('employees:query', { sort: { column: 'lastName; DROP TABLE x', order: 'asc' } }),
+    ).rejects.toMatchObject({
+      ipc: { code: 'validation' },
+    })
+    await expect(app.invoke('shell:open', 'https://evil.example')).rejects.toMatchObject({
+      ipc: { code: 'validation' },
+    })
+    await expect(app.invoke('settings:update', { clientSecret: 'x' })).rejects.toMatchObject({
+      ipc: { code: 'validation' },
+    })
+  })
+})
