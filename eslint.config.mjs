@@ -25,6 +25,7 @@ export default tseslint.config(
   {
     ignores: [
       'out/**',
+      '.tmp/**',
       'dist/**',
       'node_modules/**',
       'coverage/**',

@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron'
+import { app, BrowserWindow, dialog, shell } from 'electron'
 import { join } from 'node:path'
 import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store'
 import { installDeepLinkHandling, protocolClientArgs, schemeOf } from './adapters/deep-link'
@@ -80,7 +80,7 @@ async function start(): Promise<void> {
     },
     revealFile: (path) => shell.showItemInFolder(path),
   })
-  registerInvokeHandlers(ipcMain, core.handlers, { webContentsIds: trustedWebContents, origins }, logger)
+  registerInvokeHandlers(core.handlers, { webContentsIds: trustedWebContents, origins }, logger)
   openWindow()
 
   deepLinks.attach((url) => {

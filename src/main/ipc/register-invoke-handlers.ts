@@ -1,4 +1,4 @@
-import type { IpcMain, IpcMainInvokeEvent } from 'electron'
+import { ipcMain, type IpcMainInvokeEvent } from 'electron'
 import { INVOKE_CHANNELS } from '../../shared/ipc-channels'
 import { dispatchInvoke, type DispatchLogger, type InvokeHandlers } from '../core/ipc/dispatch'
 import { isTrustedIpcSender } from '../core/shell/window-policy'
@@ -13,7 +13,6 @@ export interface TrustedSenders {
  * sender (Desktop's safeListener idea), then lets dispatchInvoke validate the arguments at run time.
  */
 export function registerInvokeHandlers(
-  ipcMain: IpcMain,
   handlers: InvokeHandlers,
   trusted: TrustedSenders,
   logger: DispatchLogger,
