@@ -161,6 +161,8 @@ export const syncRunSummarySchema = z.strictObject({
   requests: z.int().min(0),
   durationMs: z.number().min(0),
   error: z.string().optional(),
+  /** For a failed run, the IpcError code of its cause ('network' when the service could not be reached). */
+  errorCode: z.string().optional(),
   changes: changeReportSchema.optional(),
 })
 export type SyncRunSummary = z.infer<typeof syncRunSummarySchema>

@@ -1,0 +1,98 @@
+import { useEffect, useState } from 'react'
+import { AppHeader, type Screen } from './components/app-header'
+import { BrowseView } from './components/browse-view'
+import { EmptyState } from './components/empty-state'
+import { SecretStorageBanner } from './components/secret-storage-banner'
+import { SettingsScreen } from './components/settings-screen'
+import { SignInPanel } from './components/sign-in-panel'
+import { SyncBar } from './components/sync-bar'
+import { useAppInfo } from './hooks/use-app-info'
+import { useAuth } from './hooks/use-auth'
+import { useOnline } from './hooks/use-online'
+import { useSettings } from './hooks/use-settings'
+import { useSync } from './hooks/use-sync'
+
+/**
+ * The whole app. Before the first sync it shows the sign-in screen; once employees are saved it shows them,
+ * signed in or not, so a clerk without a network (or whose session ended) can still look people up.
+ */
+export function App() {
+  const { info, error: infoError } = useAppInfo()
+  const auth = useAuth()
+  const sync = useSync()
+  const settings = useSettings()
+  const online = useOnline()
+  const [screen, setScreen] = useState<Screen>('browse')
+  const authStatus = auth.state?.status
+  const { refresh: refreshSync } = sync
+  const { reload: reloadSettings } = settings
+
+  // Signing in or out can change the environment, tenant and saved data main reports.
+  useEffect(() => {
+    if (authStatus !== undefined && authStatus !== 'signing-in') {
+      refreshSync()
+      reloadSettings()
+    }
+  }, [authStatus, refreshSync, reloadSettings])
+
+  const offline = !online || sync.problem?.code === 'network'
+  const signedIn = authStatus === 'signed-in'
+  const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined
+
+  const settingsScreen =
+    screen === 'settings' ? <SettingsScreen settings={settings} onDone={() => setScreen('browse')} /> : null
+
+  const home = (() => {
+    if (infoError) {
+      return (
+        <EmptyState title="RosterDesk could not start" tone="error">
+          <p>{infoError}</p>
+        </EmptyState>
+      )
+    }
+    if (!auth.state || !sync.status) return <EmptyState title="Starting RosterDesk…" />
+    if (authStatus === 'signing-in' || (!signedIn && !hasData)) {
+      return (
+        <SignInPanel
+          auth={auth.state}
+          error={auth.error}
+          onSignIn={auth.signIn}
+          onCancel={auth.cancelSignIn}
+          onOpenSettings={() => setScreen('settings')}
+        />
+      )
+    }
+    return (
+      <>
+        <SyncBar sync={sync} signedIn={signedIn} onSignIn={auth.signIn} authError={auth.error} />
+        <BrowseView
+          sync={sync}
+          signedIn={signedIn}
+          onSignIn={auth.signIn}
+          trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
+        />
+      </>
+    )
+  })()
+
+  return (
+    <div className="app">
+      <AppHeader
+        info={info}
+        auth={auth.state}
+        offline={offline}
+        screen={screen}
+        onScreen={setScreen}
+        onSignOut={auth.signOut}
+      />
+      {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
+      <main className="app-main">
+        {settingsScreen}
+        {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}
+        <div className="home" hidden={screen === 'settings'}>
+          {home}
+        </div>
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,67 @@
+import type { AppInfo, AuthState } from '../../../shared/domain'
+import { environmentLabel } from './environment-label'
+import { OfflineIndicator } from './offline-indicator'
+
+export type Screen = 'browse' | 'settings'
+
+interface AppHeaderProps {
+  readonly info: AppInfo | undefined
+  readonly auth: AuthState | undefined
+  readonly offline: boolean
+  readonly screen: Screen
+  readonly onScreen: (screen: Screen) => void
+  readonly onSignOut: () => void
+}
+
+const STATUS_TEXT: Record<AuthState['status'], string> = {
+  'signed-out': 'Not signed in',
+  'signing-in': 'Signing in…',
+  'signed-in': 'Signed in',
+}
+
+/** The top bar: app name, environment, tenant, sign-in state, offline state and the way to Settings. */
+export function AppHeader({ info, auth, offline, screen, onScreen, onSignOut }: AppHeaderProps) {
+  const environment = auth?.environment ?? info?.environment
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <span className="app-name">{info?.name ?? 'RosterDesk'}</span>
+        {environment && (
+          <span
+            className={`env-badge env-${environment}`}
+            aria-label={`Environment: ${environmentLabel(environment)}`}
+          >
+            {environmentLabel(environment)}
+          </span>
+        )}
+      </div>
+      <div className="session" aria-label="Session">
+        {auth?.tenantId ? (
+          <span className="tenant">
+            Tenant <strong>{auth.tenantId}</strong>
+          </span>
+        ) : null}
+        <span className={`auth-status auth-${auth?.status ?? 'unknown'}`} role="status">
+          {auth ? STATUS_TEXT[auth.status] : 'Checking sign-in…'}
+        </span>
+        <OfflineIndicator offline={offline} />
+      </div>
+      <nav className="header-actions" aria-label="App">
+        {screen === 'settings' ? (
+          <button type="button" onClick={() => onScreen('browse')}>
+            Back to employees
+          </button>
+        ) : (
+          <button type="button" onClick={() => onScreen('settings')}>
+            Settings
+          </button>
+        )}
+        {auth?.status === 'signed-in' && (
+          <button type="button" onClick={onSignOut}>
+            Sign out
+          </button>
+        )}
+      </nav>
+    </header>
+  )
+}

@@ -1,0 +1,49 @@
+import { formatCount } from '../format/format-value'
+import type { ExportController } from '../hooks/use-export'
+
+/** Where the current or last export stands, with Cancel while it runs and "Show in folder" once written. */
+export function ExportStatus({ exporter }: { readonly exporter: ExportController }) {
+  const { state } = exporter
+  if (state.phase === 'idle') return null
+  return (
+    <div className={`export-status${state.phase === 'failed' ? ' message-error' : ''}`} role="status">
+      {state.phase === 'running' && (
+        <>
+          <span>Exporting {state.label}…</span>
+          <progress
+            aria-label="Export progress"
+            {...(state.progress && state.progress.rowsTotal > 0
+              ? { value: state.progress.rowsWritten, max: state.progress.rowsTotal }
+              : {})}
+          />
+          {state.progress && (
+            <span className="muted">
+              {formatCount(state.progress.rowsWritten)} of {formatCount(state.progress.rowsTotal)} rows
+            </span>
+          )}
+          <button type="button" onClick={exporter.cancel}>
+            Cancel export
+          </button>
+        </>
+      )}
+      {state.phase === 'written' && (
+        <>
+          <span>
+            Exported {formatCount(state.rows)} {state.rows === 1 ? 'row' : 'rows'} to{' '}
+            <strong>{state.fileName}</strong>.
+          </span>
+          <button type="button" onClick={exporter.showInFolder}>
+            Show in folder
+          </button>
+        </>
+      )}
+      {state.phase === 'cancelled' && <span>Export cancelled.</span>}
+      {state.phase === 'failed' && <span role="alert">{state.message}</span>}
+      {state.phase !== 'running' && (
+        <button type="button" className="link" onClick={exporter.dismiss}>
+          Dismiss
+        </button>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,39 @@
+import type { FacetCount } from '../../../shared/domain'
+import { formatCount } from '../format/format-value'
+
+interface FacetGroupProps {
+  readonly legend: string
+  readonly facets: readonly FacetCount[]
+  readonly selected: readonly string[]
+  readonly onToggle: (value: string) => void
+}
+
+/** One filter: a checkbox per value with how many employees have it. Chosen values stay listed even at zero. */
+export function FacetGroup({ legend, facets, selected, onToggle }: FacetGroupProps) {
+  const listed = new Set(facets.map((facet) => facet.value))
+  const values = [
+    ...facets,
+    ...selected.filter((value) => !listed.has(value)).map((value) => ({ value, count: 0 })),
+  ]
+  return (
+    <fieldset className="facet-group">
+      <legend>{legend}</legend>
+      {values.length === 0 ? <p className="muted small">None in the saved employees</p> : null}
+      {values.map((facet) => (
+        <label key={facet.value} className="facet">
+          <input
+            type="checkbox"
+            checked={selected.includes(facet.value)}
+            onChange={() => onToggle(facet.value)}
+          />
+          <span className="facet-value" title={facet.value}>
+            {facet.value === '' ? '(blank)' : facet.value}
+          </span>
+          <span className="facet-count" aria-label={`${formatCount(facet.count)} employees`}>
+            {formatCount(facet.count)}
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  )
+}

@@ -1,0 +1,43 @@
+import type { QueryResult } from '../../../shared/domain'
+import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
+import { FacetGroup } from './facet-group'
+
+interface FilterPanelProps {
+  readonly facets: QueryResult['facets']
+  readonly filters: EmployeeFilters
+  readonly onToggleStatus: (value: string) => void
+  readonly onTogglePayCycle: (value: string) => void
+  readonly onClearAll: () => void
+}
+
+/** Status and pay-cycle filters with counts from the current result, and one button to clear everything. */
+export function FilterPanel({
+  facets,
+  filters,
+  onToggleStatus,
+  onTogglePayCycle,
+  onClearAll,
+}: FilterPanelProps) {
+  return (
+    <aside className="filter-panel" aria-label="Filters">
+      <div className="filter-panel-head">
+        <h2>Filters</h2>
+        <button type="button" className="link" onClick={onClearAll} disabled={!hasFilters(filters)}>
+          Clear all
+        </button>
+      </div>
+      <FacetGroup
+        legend="Status"
+        facets={facets?.status ?? []}
+        selected={filters.statuses}
+        onToggle={onToggleStatus}
+      />
+      <FacetGroup
+        legend="Pay cycle"
+        facets={facets?.payCycle ?? []}
+        selected={filters.payCycleIds}
+        onToggle={onTogglePayCycle}
+      />
+    </aside>
+  )
+}

@@ -1,0 +1,99 @@
+import type { ColumnInfo } from '../../../shared/domain'
+import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
+import { formatCount } from '../format/format-value'
+import type { LoadedRows, RowsState } from '../hooks/use-employee-rows'
+import { EmployeeTable } from './employee-table'
+import { EmptyState } from './empty-state'
+
+interface ResultsViewProps {
+  readonly rows: RowsState & { retry: () => void }
+  readonly employeeCount: number
+  readonly filters: EmployeeFilters
+  readonly columns: readonly ColumnInfo[]
+  readonly signedIn: boolean
+  readonly syncing: boolean
+  readonly onSync: () => void
+  readonly onSignIn: () => void
+  readonly onClearFilters: () => void
+  readonly onSort: (column: string) => void
+  readonly selectedIndex: number | undefined
+  readonly onSelect: (index: number) => void
+  readonly onOpen: (index: number) => void
+}
+
+/** The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. */
+export function ResultsView(props: ResultsViewProps) {
+  const { rows, employeeCount, filters } = props
+  if (rows.status === 'error') {
+    return (
+      <EmptyState title="Could not load employees" tone="error">
+        <p>{rows.message}</p>
+        <button type="button" onClick={rows.retry}>
+          Try again
+        </button>
+      </EmptyState>
+    )
+  }
+  const loaded: LoadedRows | undefined = rows.status === 'ready' ? rows : rows.previous
+  if (!loaded) return <EmptyState title="Loading employees…" />
+  const total = loaded.cache.total
+  return (
+    <>
+      <p className="result-count" aria-live="polite">
+        {formatCount(total)} of {formatCount(employeeCount)} employees
+        {rows.status === 'loading' ? <span className="muted"> · updating…</span> : null}
+      </p>
+      {total === 0 ? <NoRows {...props} /> : null}
+      {total > 0 ? (
+        <EmployeeTable
+          cache={loaded.cache}
+          resetKey={loaded.key}
+          columns={props.columns}
+          sort={filters.sort}
+          onSort={props.onSort}
+          selectedIndex={props.selectedIndex}
+          onSelect={props.onSelect}
+          onOpen={props.onOpen}
+        />
+      ) : null}
+    </>
+  )
+}
+
+function NoRows({
+  employeeCount,
+  filters,
+  signedIn,
+  syncing,
+  onSync,
+  onSignIn,
+  onClearFilters,
+}: ResultsViewProps) {
+  if (employeeCount === 0 || !hasFilters(filters)) {
+    if (syncing)
+      return <EmptyState title="Downloading employees…">The list fills in when the sync finishes.</EmptyState>
+    return (
+      <EmptyState title="No employees saved yet">
+        <p>{signedIn ? 'Sync to download employees.' : 'Sign in, then sync to download employees.'}</p>
+        <button type="button" className="primary" onClick={signedIn ? onSync : onSignIn}>
+          {signedIn ? 'Sync now' : 'Sign in to sync'}
+        </button>
+      </EmptyState>
+    )
+  }
+  const text = filters.text.trim()
+  return (
+    <EmptyState title="No matches">
+      <p>
+        No employees match {text !== '' ? <>“{text}”</> : 'these filters'}
+        {text !== '' && (filters.statuses.length > 0 || filters.payCycleIds.length > 0)
+          ? ' with the chosen filters'
+          : ''}
+        .
+      </p>
+      <button type="button" onClick={onClearFilters}>
+        Clear filters
+      </button>
+    </EmptyState>
+  )
+}

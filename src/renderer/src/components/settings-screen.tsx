@@ -1,0 +1,198 @@
+import { useState, type FormEvent } from 'react'
+import type { Environment, Settings } from '../../../shared/domain'
+import { errorMessage } from '../api/client'
+import type { SettingsController } from '../hooks/use-settings'
+import {
+  toForm,
+  toPatch,
+  validateForm,
+  type SettingsForm,
+  type SettingsFormErrors,
+  type SettingsFormField,
+} from '../settings/settings-form'
+import { ClientSecretField } from './client-secret-field'
+import { EmptyState } from './empty-state'
+import { ENVIRONMENT_OPTIONS, environmentLabel } from './environment-label'
+import { FormField } from './form-field'
+
+interface SettingsScreenProps {
+  readonly settings: SettingsController
+  readonly onDone: () => void
+}
+
+/** Where the clerk (or IT) sets the environment, service addresses, credentials and sync options. */
+export function SettingsScreen({ settings, onDone }: SettingsScreenProps) {
+  if (settings.loadError) {
+    return (
+      <EmptyState title="Could not load the settings" tone="error">
+        <p>{settings.loadError}</p>
+        <button type="button" onClick={settings.reload}>
+          Try again
+        </button>
+      </EmptyState>
+    )
+  }
+  if (!settings.view) return <EmptyState title="Loading settings…" />
+  return (
+    <section className="settings card" aria-labelledby="settings-title">
+      <h1 id="settings-title">Settings</h1>
+      {settings.view.secretStorage === 'memory-only' ? (
+        <p className="muted">Secrets are kept only until RosterDesk quits on this computer.</p>
+      ) : null}
+      <SettingsEditor saved={settings.view.settings} onSave={settings.update} onDone={onDone} />
+      <ClientSecretField stored={settings.view.hasClientSecret} onSave={settings.setClientSecret} />
+    </section>
+  )
+}
+
+interface SettingsEditorProps {
+  readonly saved: Settings
+  readonly onSave: SettingsController['update']
+  readonly onDone: () => void
+}
+
+type Outcome = { tone: 'ok' | 'error'; text: string } | undefined
+
+/** The fields in the order the form shows them. */
+const FIELD_ORDER: readonly SettingsFormField[] = [
+  'environment',
+  'stagingUrl',
+  'productionUrl',
+  'tenantId',
+  'clientId',
+  'redirectUri',
+  'scopes',
+  'pageSize',
+  'concurrency',
+  'trackedPayCycles',
+]
+
+function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
+  const [form, setForm] = useState<SettingsForm>(() => toForm(saved))
+  const [errors, setErrors] = useState<SettingsFormErrors>({})
+  const [outcome, setOutcome] = useState<Outcome>()
+  const [saving, setSaving] = useState(false)
+
+  const change = (field: SettingsFormField, value: string): void => {
+    setForm((current) => ({ ...current, [field]: value }))
+    setOutcome(undefined)
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }))
+  }
+
+  const submit = (event: FormEvent): void => {
+    event.preventDefault()
+    const found = validateForm(form)
+    setErrors(found)
+    const firstInvalid = FIELD_ORDER.find((field) => found[field] !== undefined)
+    if (firstInvalid !== undefined) {
+      setOutcome({ tone: 'error', text: 'Some settings need attention; see the messages below each field.' })
+      // Take the clerk to the first problem, which may be below the fold at high zoom.
+      document.getElementById(`setting-${firstInvalid}`)?.focus()
+      return
+    }
+    const patch = toPatch(form, saved)
+    if (Object.keys(patch).length === 0) {
+      setOutcome({ tone: 'ok', text: 'Nothing to save: the settings are unchanged.' })
+      return
+    }
+    setSaving(true)
+    onSave(patch)
+      .then((view) => {
+        setForm(toForm(view.settings))
+        setOutcome({ tone: 'ok', text: 'Settings saved.' })
+      })
+      .catch((error: unknown) => setOutcome({ tone: 'error', text: errorMessage(error) }))
+      .finally(() => setSaving(false))
+  }
+
+  const text = (
+    field: SettingsFormField,
+    label: string,
+    hint?: string,
+    type: 'text' | 'url' | 'number' = 'text',
+  ) => (
+    <FormField id={`setting-${field}`} label={label} error={errors[field]} hint={hint}>
+      {(describedBy, invalid) => (
+        <input
+          id={`setting-${field}`}
+          type={type === 'number' ? 'text' : type}
+          inputMode={type === 'number' ? 'numeric' : undefined}
+          value={form[field]}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          spellCheck={false}
+          onChange={(event) => change(field, event.target.value)}
+        />
+      )}
+    </FormField>
+  )
+
+  return (
+    <form className="settings-form" onSubmit={submit} noValidate>
+      {outcome ? (
+        <p
+          className={outcome.tone === 'error' ? 'message message-error' : 'message message-ok'}
+          role={outcome.tone === 'error' ? 'alert' : 'status'}
+        >
+          {outcome.text}
+        </p>
+      ) : null}
+      <fieldset>
+        <legend>Payroll service</legend>
+        <FormField
+          id="setting-environment"
+          label="Environment"
+          error={errors.environment}
+          hint={
+            form.environment === 'demo'
+              ? 'Demo uses sample employees built into RosterDesk; the addresses and sign-in fields are for Staging and Production.'
+              : undefined
+          }
+        >
+          {(describedBy, invalid) => (
+            <select
+              id="setting-environment"
+              value={form.environment}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              onChange={(event) => change('environment', event.target.value as Environment)}
+            >
+              {ENVIRONMENT_OPTIONS.map((environment) => (
+                <option key={environment} value={environment}>
+                  {environmentLabel(environment)}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+        {text('stagingUrl', 'Staging address', 'For example https://staging.payroll.example.com', 'url')}
+        {text('productionUrl', 'Production address', 'For example https://payroll.example.com', 'url')}
+        {text('tenantId', 'Tenant ID', 'Leave empty if your organisation has a single tenant.')}
+      </fieldset>
+      <fieldset>
+        <legend>Sign-in</legend>
+        {text('clientId', 'Client ID')}
+        {text('redirectUri', 'Redirect URI', 'Must match the address registered for RosterDesk.')}
+        {text('scopes', 'Scopes', 'Separated by spaces or commas, for example: read')}
+      </fieldset>
+      <fieldset>
+        <legend>Sync</legend>
+        {text('pageSize', 'Page size', 'Employees per request, 1 to 10,000.', 'number')}
+        {text('concurrency', 'Parallel requests', '1 to 16.', 'number')}
+        {text(
+          'trackedPayCycles',
+          'Tracked pay cycles',
+          'Pay cycle IDs separated by commas, for example PC-2026-11-A.',
+        )}
+      </fieldset>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saving}>
+          Save settings
+        </button>
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </form>
+  )
+}

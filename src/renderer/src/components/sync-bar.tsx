@@ -1,0 +1,64 @@
+import type { SyncController } from '../hooks/use-sync'
+import { useNow } from '../hooks/use-now'
+import { formatDateTime, formatRelativeTime } from '../format/relative-time'
+import { ChangeReportView } from './change-report-view'
+import { SyncProgressBar } from './sync-progress-bar'
+
+interface SyncBarProps {
+  readonly sync: SyncController
+  readonly signedIn: boolean
+  readonly onSignIn: () => void
+  readonly authError: string | undefined
+}
+
+/** Last sync time, the Sync button (or progress and Cancel while it runs) and what the last sync changed. */
+export function SyncBar({ sync, signedIn, onSignIn, authError }: SyncBarProps) {
+  const now = useNow()
+  const last = sync.status?.lastComplete
+  return (
+    <section className="sync-bar" aria-label="Sync">
+      <span className="last-sync">
+        {last ? (
+          <>
+            Last synced{' '}
+            <time dateTime={last.endedAt} title={formatDateTime(last.endedAt)}>
+              {formatRelativeTime(last.endedAt, now)}
+            </time>
+          </>
+        ) : (
+          'Never synced'
+        )}
+      </span>
+      {sync.running ? (
+        <>
+          <SyncProgressBar progress={sync.progress} />
+          <button type="button" onClick={sync.cancel}>
+            Cancel sync
+          </button>
+        </>
+      ) : signedIn ? (
+        <button type="button" className="primary" onClick={sync.start}>
+          Sync
+        </button>
+      ) : (
+        <button type="button" className="primary" onClick={onSignIn}>
+          Sign in to sync
+        </button>
+      )}
+      {!sync.running && last?.changes ? <ChangeReportView report={last.changes} /> : null}
+      {sync.problem && !sync.running ? (
+        <span className="message message-error inline" role="alert">
+          {sync.problem.message}
+        </span>
+      ) : null}
+      {sync.cancelled && !sync.running ? (
+        <span className="muted">Sync cancelled; the saved employees are unchanged.</span>
+      ) : null}
+      {authError && !signedIn ? (
+        <span className="message message-error inline" role="alert">
+          {authError}
+        </span>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,32 @@
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+]
+
+const formatter = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+
+/**
+ * "2 hours ago", "yesterday", "just now": how long ago `iso` was, seen from `now`. Clock skew that puts the time
+ * slightly in the future still reads "just now" rather than "in 3 seconds".
+ */
+export function formatRelativeTime(iso: string, now: number): string {
+  const then = Date.parse(iso)
+  if (Number.isNaN(then)) return 'at an unknown time'
+  const seconds = Math.round((now - then) / 1000)
+  if (seconds < 45) return 'just now'
+  for (const [unit, size] of UNITS) {
+    if (seconds >= size) return formatter.format(-Math.floor(seconds / size), unit)
+  }
+  return formatter.format(-1, 'minute')
+}
+
+/** A full local date and time for tooltips next to a relative time. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  return date.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' })
+}

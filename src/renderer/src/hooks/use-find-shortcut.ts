@@ -1,0 +1,18 @@
+import { useEffect, type RefObject } from 'react'
+
+/** Ctrl+F (Cmd+F on macOS) moves the focus to the search box instead of the browser's find bar. */
+export function useFindShortcut(target: RefObject<HTMLInputElement | null>): void {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f') {
+        const input = target.current
+        if (!input) return
+        event.preventDefault()
+        input.focus()
+        input.select()
+      }
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [target])
+}

@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
+import { startTestSandbox } from '../helpers/sandbox'
+import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../helpers/harness'
+
+/**
+ * A clerk's first day, end to end: the built renderer in headless Chromium, the real app core (createAppCore)
+ * behind the harness's bridge, and the sandbox payroll service. One app session runs through the steps in
+ * order, as a person would; each step saves a screenshot under test/e2e/screenshots/.
+ */
+
+const SIZE = 5_000
+const WINDOW = { width: 1280, height: 800 }
+
+let sandbox: SandboxHandle
+let browser: LaunchedChromium
+let app: AppUnderTest
+let ui: AppPage
+let page: Page
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ size: SIZE })
+  browser = await launchChromium({ viewport: WINDOW })
+  app = await startAppUnderTest({ sandbox, browser: browser.context })
+  ui = await openApp(browser.context, app.harness)
+  page = ui.page
+}, 180_000)
+
+afterAll(async () => {
+  await app?.close()
+  await browser?.close()
+  await sandbox?.close()
+})
+
+const grid = (): Locator => page.getByRole('grid', { name: 'Employees' })
+const bodyRows = (): Locator => grid().locator('[role="row"]:not([aria-rowindex="1"])')
+
+/** The texts of one column of the rows on screen, by header label. */
+async function columnTexts(label: string): Promise<string[]> {
+  const headers = await grid().getByRole('columnheader').allTextContents()
+  const index = headers.findIndex((text) => text.replace(/[▲▼]$/, '') === label)
+  expect(index, `column ${label}`).toBeGreaterThanOrEqual(0)
+  const rows = await bodyRows().all()
+  return Promise.all(rows.map((row) => row.getByRole('gridcell').nth(index).innerText()))
+}
+
+/** N of "N of M employees". */
+async function shownCount(): Promise<number> {
+  const text = await page.getByText(/^[\d,]+ of [\d,]+ employees/).innerText()
+  return Number(text.split(' of ')[0]!.replace(/,/g, ''))
+}
+
+/** Waits until the table answers the current filters (no "updating…" marker) and returns N. */
+async function settledCount(): Promise<number> {
+  await expect
+    .poll(async () => (await page.getByText(/^[\d,]+ of [\d,]+ employees/).innerText()).includes('updating'))
+    .toBe(false)
+  return shownCount()
+}
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
+describe("a clerk's first run, through the real core and the sandbox", () => {
+  it('1. first run: app name, environment and "Not signed in", fed over IPC', async () => {
+    const header = page.getByRole('banner')
+    await header.getByText('Not signed in').waitFor()
+    expect(await header.getByText('RosterDesk', { exact: true }).isVisible()).toBe(true)
+    expect(await header.getByLabel('Environment: Demo').isVisible()).toBe(true)
+    // The test's secret store is memory-only, as on a computer without a keychain.
+    await page.getByText('This computer offers no secure password store').waitFor()
+    await ui.screenshot('ui-flow-1-first-run')
+    expect(ui.problems).toEqual([])
+  })
+
+  it('2. signs in through the consent page in the system browser', async () => {
+    await page.getByRole('button', { name: 'Sign in with your browser' }).click()
+    await page.getByText('Waiting for you to approve RosterDesk in your browser…').waitFor()
+    expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true)
+    await app.approveSignIn()
+    await page.getByRole('banner').getByText('Signed in', { exact: true }).waitFor()
+    expect(app.callbacks).toHaveLength(1)
+    await page.getByText('Sync to download employees.').waitFor()
+    expect(await page.getByRole('banner').getByText('tenant-demo').isVisible()).toBe(true)
+    await ui.screenshot('ui-flow-2-signed-in')
+    expect(ui.problems).toEqual([])
+  })
+
+  it('3. syncs with visible progress, then shows every employee and what changed', async () => {
+    // A slow service for this step, so the progress is on screen long enough to be seen.
+    sandbox.setBehaviours({ latencyMs: 600 })
+    await page.getByRole('button', { name: 'Sync now' }).click()
+    const progress = page.getByRole('progressbar', { name: 'Sync progress' })
+    await progress.waitFor()
+    await page.getByText(/page \d+( of \d+)?, [\d,]+ rows/).waitFor()
+    expect(await page.getByRole('button', { name: 'Cancel sync' }).isVisible()).toBe(true)
+    await ui.screenshot('ui-flow-3a-sync-progress')
+    sandbox.setBehaviours({ latencyMs: 0 })
+    await page.getByText(`${SIZE.toLocaleString('en')} of ${SIZE.toLocaleString('en')} employees`).waitFor({
+      timeout: 60_000,
+    })
+    await page.getByText('Last synced just now').waitFor()
+    expect(await page.getByText(`+${SIZE.toLocaleString('en')}`).isVisible()).toBe(true)
+    expect(await grid().getAttribute('aria-rowcount')).toBe(String(SIZE + 1))
+    await ui.screenshot('ui-flow-3b-synced')
+    expect(ui.problems).toEqual([])
+  })
+
+  it('4. search "smi" narrows the table to matching employees', async () => {
+    await page.getByRole('searchbox', { name: 'Search employees' }).fill('smi')
+    await expect.poll(settledCount).toBeLessThan(SIZE)
+    const count = await shownCount()
+    expect(count).toBeGreaterThan(0)
+    const rows = await bodyRows().allInnerTexts()
+    expect(rows.length).toBeGreaterThan(0)
+    for (const row of rows) expect(fold(row)).toMatch(/(^|[\s\t'.@-])smi/)
+    await ui.screenshot('ui-flow-4-search-smi')
+    await page.getByRole('searchbox', { name: 'Search employees' }).fill('')
+    await expect.poll(settledCount).toBe(SIZE)
+  })
+
+  it('5. status and pay-cycle filters narrow by their counts, and Clear all restores everything', async () => {
+    const employees = sandbox.allEmployees()
+    const status = page.getByRole('group', { name: 'Status' })
+    await status.getByRole('checkbox', { name: /^Active/ }).check()
+    const active = employees.filter((row) => row.employeeStatus === 'Active').length
+    await expect.poll(settledCount).toBe(active)
+    expect(new Set(await columnTexts('Status'))).toEqual(new Set(['Active']))
+
+    const cycles = page.getByRole('group', { name: 'Pay cycle' })
+    const firstCycle = cycles.getByRole('checkbox').first()
+    const label = (await firstCycle.locator('xpath=..').innerText()).split('\n')[0]!.trim()
+    const facetCount = Number(
+      (await firstCycle.locator('xpath=..').locator('.facet-count').innerText()).replace(/,/g, ''),
+    )
+    await firstCycle.check()
+    await expect.poll(settledCount).toBe(facetCount)
+    expect(facetCount).toBeGreaterThan(0)
+    expect(facetCount).toBeLessThan(active)
+    await ui.screenshot(`ui-flow-5-filters-active-${label}`)
+
+    await page.getByRole('button', { name: 'Clear all' }).click()
+    await expect.poll(settledCount).toBe(SIZE)
+  })
+
+  it('6. sorts by last name both ways', async () => {
+    const header = grid().getByRole('columnheader', { name: /^Last name/ })
+    await header.getByRole('button').click()
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending')
+    const expectedFirst = app.core.queries.query({
+      sort: { column: 'lastName', order: 'asc' },
+      offset: 0,
+      limit: 3,
+    })
+    const expectedLast = app.core.queries.query({
+      sort: { column: 'lastName', order: 'desc' },
+      offset: 0,
+      limit: 3,
+    })
+    const names = (result: { rows: Record<string, unknown>[] }) =>
+      result.rows.map((row) => String(row.lastName))
+    await expect
+      .poll(async () => (await columnTexts('Last name')).slice(0, 3))
+      .toEqual(names(await expectedFirst))
+    await ui.screenshot('ui-flow-6a-sort-last-name-asc')
+
+    await header.getByRole('button').click()
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending')
+    await expect
+      .poll(async () => (await columnTexts('Last name')).slice(0, 3))
+      .toEqual(names(await expectedLast))
+    expect(names(await expectedFirst)[0]).not.toBe(names(await expectedLast)[0])
+    await ui.screenshot('ui-flow-6b-sort-last-name-desc')
+  })
+
+  it('7. a row opens a detail panel with every field the service sent, extra fields included', async () => {
+    await bodyRows().nth(2).click()
+    const panel = page.getByRole('complementary')
+    await panel.getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    const uuid = (
+      await panel
+        .locator('dt', { hasText: /^UUID$/ })
+        .locator('xpath=following-sibling::dd')
+        .innerText()
+    ).trim()
+    const sent = sandbox.allEmployees().find((row) => row.UUID === uuid)
+    expect(sent, `row ${uuid} is in the sandbox`).toBeDefined()
+    const shown = await panel.locator('.detail-field').allInnerTexts()
+    expect(shown.length).toBe(Object.keys(sent!).length)
+    for (const extra of ['employeeNumber', 'email', 'department', 'costCentre']) {
+      const value = sent![extra]
+      if (typeof value === 'string' && value !== '')
+        expect(shown.some((line) => line.includes(value))).toBe(true)
+    }
+    await ui.screenshot('ui-flow-7-detail-panel')
+    // Arrow keys move the selection and the open panel follows it.
+    await page.keyboard.press('ArrowDown')
+    await expect
+      .poll(async () =>
+        (
+          await panel
+            .locator('dt', { hasText: /^UUID$/ })
+            .locator('xpath=following-sibling::dd')
+            .innerText()
+        ).trim(),
+      )
+      .not.toBe(uuid)
+    await panel.getByRole('button', { name: 'Close details' }).click()
+  })
+
+  it('8. settings: field messages for invalid values, then a saved change', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.getByRole('heading', { name: 'Settings' }).waitFor()
+    await page.getByLabel('Page size').fill('0')
+    await page.getByLabel('Staging address').fill('http://payroll.example.com')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await page.getByText('Page size must be a whole number from 1 to 10000.').waitFor()
+    await page.getByText('The Staging address must start with https://').waitFor()
+    await ui.screenshot('ui-flow-8a-settings-invalid')
+
+    await page.getByLabel('Page size').fill('250')
+    await page.getByLabel('Staging address').fill('https://staging.payroll.example.com')
+    await page.getByLabel('Tracked pay cycles').fill('PC-2026-11-A')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await page.getByText('Settings saved.').waitFor()
+    const saved = await app.core.handlers['settings:get']()
+    expect(saved.settings).toMatchObject({
+      pageSize: 250,
+      trackedPayCycles: ['PC-2026-11-A'],
+      baseUrls: { staging: 'https://staging.payroll.example.com' },
+    })
+    await ui.screenshot('ui-flow-8b-settings-saved')
+    await page.getByRole('button', { name: 'Done' }).click()
+    await page.getByRole('button', { name: 'Export roster PC-2026-11-A…' }).waitFor()
+    // The browse view kept its state while Settings was open.
+    expect(
+      await grid()
+        .getByRole('columnheader', { name: /^Last name/ })
+        .getAttribute('aria-sort'),
+    ).toBe('descending')
+    expect(ui.problems).toEqual([])
+  })
+
+  it('9. exports the current view and a tracked pay cycle roster, then shows the file', async () => {
+    await page
+      .getByRole('group', { name: 'Status' })
+      .getByRole('checkbox', { name: /^Suspended/ })
+      .check()
+    const count = await settledCount()
+    const label = `Export ${count.toLocaleString('en')} rows…`
+    await page.getByRole('button', { name: label }).click()
+    const done = page.getByText(/^Exported [\d,]+ rows? to/)
+    await done.waitFor({ timeout: 60_000 })
+    expect(await done.innerText()).toMatch(
+      new RegExp(`^Exported ${count.toLocaleString('en')} rows to .+\\.xlsx\\.$`),
+    )
+    await ui.screenshot('ui-flow-9a-exported-view')
+    await page.getByRole('button', { name: 'Show in folder' }).click()
+    await expect.poll(() => app.revealed.length).toBe(1)
+    expect(app.revealed[0]!.startsWith(app.dataDir)).toBe(true)
+
+    await page.getByRole('button', { name: 'Export roster PC-2026-11-A…' }).click()
+    await page.getByText(/^Exported [\d,]+ rows? to .*PC-2026-11-A/).waitFor({ timeout: 60_000 })
+    await page.getByRole('button', { name: 'Clear all' }).click()
+    await expect.poll(settledCount).toBe(SIZE)
+    expect(ui.problems).toEqual([])
+  })
+
+  it('10. offline: with the service gone, a sync fails plainly and the saved employees still browse', async () => {
+    await sandbox.close()
+    await page.getByRole('button', { name: 'Sync', exact: true }).click()
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /could not reach/i })
+      .waitFor({ timeout: 60_000 })
+    await page.getByRole('searchbox', { name: 'Search employees' }).fill('smi')
+    await expect.poll(settledCount).toBeLessThan(SIZE)
+    expect(await shownCount()).toBeGreaterThan(0)
+    await bodyRows().first().click()
+    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await ui.screenshot('ui-flow-10-offline-browse')
+    expect(ui.problems).toEqual([])
+    expect(app.log.join('\n')).not.toContain(sandbox.credentials.clientSecret)
+  })
+})

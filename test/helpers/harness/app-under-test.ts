@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { BrowserContext, Page } from 'playwright-core'
+import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
+import { createLogger } from '../../../src/main/core/log/redact'
+import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
+import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
+import type { SandboxHandle } from '../../../src/main/sandbox/index'
+import type { InvokeChannel } from '../../../src/shared/ipc-contract'
+import type { InvokeHandlers } from '../../../src/main/core/ipc/dispatch'
+import { createEventHub, type EventHub } from './event-hub'
+import { startHarness, type Harness } from './server'
+
+export interface AppUnderTest {
+  readonly core: AppCore
+  readonly events: EventHub
+  readonly harness: Harness
+  /** Every request the page made, in order (channel and validated arguments). */
+  readonly calls: { channel: InvokeChannel; args: unknown[] }[]
+  /** Folder for the cache and exports; deleted by close(). */
+  readonly dataDir: string
+  /** Browser tabs openExternal opened (the "system browser" showing the consent page), newest last. */
+  readonly browserPages: Page[]
+  /** Custom-scheme redirects the system browser was sent to, already handed to the core. */
+  readonly callbacks: string[]
+  /** Files the core asked the shell to reveal ("Show in folder"). */
+  readonly revealed: string[]
+  /** Log lines, for checking that nothing secret was written. */
+  readonly log: string[]
+  /** Plays the clerk in the system browser: waits for the consent tab sign-in opened and presses Approve. */
+  approveSignIn(timeoutMs?: number): Promise<void>
+  close(): Promise<void>
+}
+
+export interface AppUnderTestOptions {
+  readonly sandbox: SandboxHandle
+  /** The Chromium profile that plays the clerk's system browser. */
+  readonly browser: BrowserContext
+}
+
+/**
+ * The real app core (createAppCore, as Electron's main builds it) over a sandbox, served through the harness. The
+ * OS's part of sign-in is played the way the Electron shell's deep-link handler does it: openExternal opens the
+ * authorize URL in a Chromium tab, and when that tab is sent to the redirect URI's custom scheme, the URL goes to
+ * core.handleCallbackUrl.
+ */
+export async function startAppUnderTest(options: AppUnderTestOptions): Promise<AppUnderTest> {
+  const { sandbox, browser } = options
+  const dataDir = await mkdtemp(join(tmpdir(), 'rosterdesk-ui-'))
+  const events = createEventHub()
+  const browserPages: Page[] = []
+  const callbacks: string[] = []
+  const revealed: string[] = []
+  const log: string[] = []
+  const scheme = new URL(sandbox.credentials.redirectUri).protocol
+  let sandboxClosed = false
+  // The callback needs the core that openExternal is part of, so it is bound once the core exists.
+  let handleCallbackUrl: (url: string) => void = () => undefined
+
+  const core = await createAppCore({
+    appInfo: { name: 'RosterDesk', version: '0.1.0-test', platform: process.platform },
+    dataDir,
+    settings: new SettingsStore(new MemoryKeyValueBackend()),
+    secrets: new MemorySecretStore(),
+    fetch: (input, init) => fetch(input, init),
+    openExternal: async (url) => {
+      const page = await browser.newPage()
+      browserPages.push(page)
+      page.on('request', (request) => {
+        if (!request.url().startsWith(scheme)) return
+        callbacks.push(request.url())
+        handleCallbackUrl(request.url())
+      })
+      await page.goto(url)
+    },
+    demo: {
+      environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials },
+      close: async () => {
+        if (sandboxClosed) return
+        sandboxClosed = true
+        await sandbox.close()
+      },
+    },
+    events,
+    logger: createLogger((level, line) => log.push(`${level}: ${line}`)),
+    chooseExportPath: async (defaultName) => join(dataDir, defaultName),
+    revealFile: (path) => void revealed.push(path),
+  })
+  handleCallbackUrl = (url) => void core.handleCallbackUrl(url)
+  const calls: AppUnderTest['calls'] = []
+  const harness = await startHarness({ handlers: recordCalls(core.handlers, calls), events })
+
+  return {
+    core,
+    calls,
+    events,
+    harness,
+    dataDir,
+    browserPages,
+    callbacks,
+    revealed,
+    log,
+    async approveSignIn(timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs
+      const seen = callbacks.length
+      while (browserPages.length === 0 && Date.now() < deadline) await delay(25)
+      const consent = browserPages.at(-1)
+      if (!consent) throw new Error('Sign-in did not open the system browser')
+      await consent
+        .getByRole('button', { name: 'Approve' })
+        .click({ timeout: Math.max(1, deadline - Date.now()) })
+      while (callbacks.length === seen && Date.now() < deadline) await delay(25)
+      if (callbacks.length === seen) throw new Error('The consent page did not redirect to RosterDesk')
+    },
+    async close() {
+      for (const page of browserPages) await page.close().catch(() => undefined)
+      await harness.close()
+      await core.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The same handlers, noting each call first; the page's requests are what the tests look at. */
+function recordCalls(
+  handlers: InvokeHandlers,
+  calls: { channel: InvokeChannel; args: unknown[] }[],
+): InvokeHandlers {
+  const recorded: Partial<Record<InvokeChannel, (...args: unknown[]) => Promise<unknown>>> = {}
+  for (const channel of Object.keys(handlers) as InvokeChannel[]) {
+    const handler = handlers[channel] as (...args: unknown[]) => Promise<unknown>
+    recorded[channel] = (...args) => {
+      calls.push({ channel, args })
+      return handler(...args)
+    }
+  }
+  return recorded as InvokeHandlers
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}

@@ -1,0 +1,96 @@
+import react from '@vitejs/plugin-react'
+import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { build } from 'vite'
+
+const ROOT = resolve(__dirname, '../../..')
+/** Where `npm run build` (electron-vite) writes the renderer; the harness serves the same files. */
+export const RENDERER_OUT_DIR = join(ROOT, 'out/renderer')
+const SOURCES = [join(ROOT, 'src/renderer'), join(ROOT, 'src/shared')]
+const LOCK_DIR = join(ROOT, 'out/.renderer-build.lock')
+const LOCK_STALE_MS = 5 * 60_000
+
+async function newestMtime(path: string): Promise<number> {
+  const info = await stat(path)
+  if (!info.isDirectory()) return info.mtimeMs
+  let newest = info.mtimeMs
+  for (const entry of await readdir(path)) newest = Math.max(newest, await newestMtime(join(path, entry)))
+  return newest
+}
+
+async function builtAt(): Promise<number | undefined> {
+  try {
+    return (await stat(join(RENDERER_OUT_DIR, 'index.html'))).mtimeMs
+  } catch {
+    return undefined
+  }
+}
+
+async function isFresh(): Promise<boolean> {
+  const built = await builtAt()
+  if (built === undefined) return false
+  const sources = await Promise.all(SOURCES.map(newestMtime))
+  return Math.max(...sources) <= built
+}
+
+/**
+ * Builds the renderer exactly as electron-vite's renderer section does (same root, plugin, relative base and
+ * output folder), without main and preload, which the browser tests do not need.
+ */
+async function runViteBuild(): Promise<void> {
+  await build({
+    configFile: false,
+    root: join(ROOT, 'src/renderer'),
+    base: './',
+    mode: 'production',
+    logLevel: 'warn',
+    plugins: [react()],
+    build: {
+      outDir: RENDERER_OUT_DIR,
+      emptyOutDir: true,
+      target: 'chrome130',
+      modulePreload: { polyfill: false },
+      minify: false,
+      reportCompressedSize: false,
+      rollupOptions: { input: { index: join(ROOT, 'src/renderer/index.html') } },
+    },
+  })
+}
+
+/** Takes a directory lock so test files running in parallel workers build once; a lock left by a crash expires. */
+async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+  await mkdir(join(ROOT, 'out'), { recursive: true })
+  const deadline = Date.now() + LOCK_STALE_MS
+  for (;;) {
+    try {
+      await mkdir(LOCK_DIR)
+      break
+    } catch {
+      const lockAge = await stat(LOCK_DIR).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      )
+      if (lockAge > LOCK_STALE_MS) await rm(LOCK_DIR, { recursive: true, force: true })
+      else if (Date.now() > deadline)
+        throw new Error(`Timed out waiting for another renderer build (${LOCK_DIR})`)
+      else await new Promise((resolveWait) => setTimeout(resolveWait, 250))
+    }
+  }
+  try {
+    return await work()
+  } finally {
+    await rm(LOCK_DIR, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Makes sure `out/renderer` holds a build of the current sources: builds when index.html is missing or older than
+ * any file under src/renderer or src/shared. Returns the folder to serve.
+ */
+export async function ensureRendererBuilt(): Promise<string> {
+  if (await isFresh()) return RENDERER_OUT_DIR
+  await withBuildLock(async () => {
+    if (!(await isFresh())) await runViteBuild()
+  })
+  return RENDERER_OUT_DIR
+}

@@ -1,0 +1,119 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { EmployeeQuery } from '../../src/shared/domain'
+import { makeEmployees } from './fake/fake-employees'
+import { giveGridAViewport, renderWithCore } from './render-app'
+
+let restoreLayout: () => void
+beforeAll(() => (restoreLayout = giveGridAViewport()))
+afterAll(() => restoreLayout())
+afterEach(() => {
+  cleanup()
+  localStorage.clear()
+})
+
+const COUNT = 6_000
+
+function bodyRows(): HTMLElement[] {
+  return screen.getAllByRole('row').filter((row) => row.getAttribute('aria-rowindex') !== '1')
+}
+
+function cellText(row: HTMLElement, column: number): string {
+  return within(row).getAllByRole('gridcell')[column]!.textContent ?? ''
+}
+
+async function renderSynced() {
+  const rendered = renderWithCore({ serviceEmployees: makeEmployees(COUNT), synced: true, signedIn: true })
+  await screen.findByText(`${COUNT.toLocaleString('en')} of ${COUNT.toLocaleString('en')} employees`)
+  await waitFor(() => expect(bodyRows().length).toBeGreaterThan(0))
+  return rendered
+}
+
+function queries(calls: { channel: string; args: unknown[] }[]): EmployeeQuery[] {
+  return calls
+    .filter((call) => call.channel === 'employees:query')
+    .map((call) => call.args[0] as EmployeeQuery)
+}
+
+describe('employee table', () => {
+  it('renders only a window of the rows and says how many there are', async () => {
+    await renderSynced()
+    const grid = screen.getByRole('grid', { name: 'Employees' })
+    expect(grid.getAttribute('aria-rowcount')).toBe(String(COUNT + 1))
+    expect(bodyRows().length).toBeLessThan(80)
+    expect(bodyRows()[0]!.getAttribute('aria-rowindex')).toBe('2')
+  })
+
+  it('fetches the window it scrolls to, not everything before it', async () => {
+    const { core } = await renderSynced()
+    const grid = screen.getByRole('grid', { name: 'Employees' })
+    const rowHeight = 36
+    act(() => {
+      grid.scrollTop = 4_000 * rowHeight
+      fireEvent.scroll(grid)
+    })
+    await waitFor(() =>
+      expect(
+        queries(core.calls).some((query) => (query.offset ?? 0) >= 3_800 && (query.offset ?? 0) <= 4_100),
+      ).toBe(true),
+    )
+    const offsets = queries(core.calls).map((query) => query.offset ?? 0)
+    expect(offsets.filter((offset) => offset > 0 && offset < 3_000)).toEqual([])
+    await waitFor(() =>
+      expect(bodyRows().some((row) => row.getAttribute('aria-rowindex') === '4002')).toBe(true),
+    )
+  })
+
+  it('sorts by a column on click, ascending then descending, and marks it with aria-sort', async () => {
+    const { core } = await renderSynced()
+    const header = () => screen.getByRole('columnheader', { name: 'Employee number' })
+    fireEvent.click(within(header()).getByRole('button'))
+    await waitFor(() => expect(header().getAttribute('aria-sort')).toBe('ascending'))
+    await waitFor(() => expect(cellText(bodyRows()[0]!, 3)).toBe('000001'))
+    expect(queries(core.calls).at(-1)?.sort).toEqual({ column: 'employeeNumber', order: 'asc' })
+
+    fireEvent.click(within(header()).getByRole('button'))
+    await waitFor(() => expect(header().getAttribute('aria-sort')).toBe('descending'))
+    await waitFor(() => expect(cellText(bodyRows()[0]!, 3)).toBe(String(COUNT).padStart(6, '0')))
+    expect(screen.getByRole('columnheader', { name: 'Last name' }).getAttribute('aria-sort')).toBe('none')
+  })
+
+  it('moves the selection with the arrow keys and opens every field with Enter', async () => {
+    await renderSynced()
+    const grid = screen.getByRole('grid', { name: 'Employees' })
+    grid.focus()
+    fireEvent.keyDown(grid, { key: 'ArrowDown' })
+    fireEvent.keyDown(grid, { key: 'ArrowDown' })
+    const selected = bodyRows().find((row) => row.getAttribute('aria-selected') === 'true')!
+    expect(selected.getAttribute('aria-rowindex')).toBe('3')
+    expect(grid.getAttribute('aria-activedescendant')).toBe(selected.id)
+    const number = cellText(selected, 3)
+
+    fireEvent.keyDown(grid, { key: 'Enter' })
+    const panel = await screen.findByRole('complementary', { name: new RegExp(cellText(selected, 1)) })
+    await within(panel).findByText(number)
+    // Discovered fields the table does not show are in the panel too, with the pay-cycle memberships.
+    expect(within(panel).getByText('Manager uuid')).toBeTruthy()
+    expect(within(panel).getByText('UUID')).toBeTruthy()
+    expect(within(panel).getByRole('heading', { name: 'Pay cycles' })).toBeTruthy()
+    expect(within(panel).getAllByRole('listitem')[0]!.textContent).toMatch(/^PC-/)
+
+    fireEvent.keyDown(grid, { key: 'End' })
+    expect(bodyRows().length).toBeGreaterThan(0)
+    fireEvent.click(within(panel).getByRole('button', { name: 'Close details' }))
+    expect(screen.queryByRole('complementary', { name: /Employee|Brown|Smith/ })).toBeNull()
+  })
+
+  it('adds a discovered field as a column from the column chooser', async () => {
+    await renderSynced()
+    expect(screen.queryByRole('columnheader', { name: 'Manager uuid' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Columns' }))
+    const chooser = screen.getByRole('group', { name: 'Show columns' })
+    fireEvent.click(within(chooser).getByRole('checkbox', { name: /Manager uuid/ }))
+    expect(await screen.findByRole('columnheader', { name: 'Manager uuid' })).toBeTruthy()
+    fireEvent.click(within(chooser).getByRole('checkbox', { name: /Email/ }))
+    expect(screen.queryByRole('columnheader', { name: 'Email' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Reset columns' }))
+    expect(await screen.findByRole('columnheader', { name: 'Email' })).toBeTruthy()
+  })
+})

@@ -1,0 +1,89 @@
+import type { z } from 'zod'
+import {
+  invokeChannels,
+  isInvokeChannel,
+  type EventChannel,
+  type EventPayload,
+  type InvokeChannel,
+  type InvokeResult,
+  type IpcError,
+  type IpcResult,
+  type RosterDeskApi,
+} from '../../../src/shared/ipc-contract'
+
+/**
+ * The renderer's tests compile in the web project, which sees src/shared but not main's core; these are the same
+ * shapes as core's InvokeHandlers / EventSink / dispatchInvoke, rebuilt from the shared contract alone.
+ */
+export type FakeHandlers = {
+  [C in InvokeChannel]: (...args: z.output<(typeof invokeChannels)[C]['args']>) => Promise<InvokeResult<C>>
+}
+
+/** What a fake handler throws to answer with an IpcError, as core's RosterDeskError does. */
+export class FakeIpcError extends Error {
+  readonly code: IpcError['code']
+  constructor(code: IpcError['code'], message: string) {
+    super(message)
+    this.code = code
+  }
+}
+
+export type EventListener = <C extends EventChannel>(channel: C, payload: EventPayload<C>) => void
+
+export interface FakeEvents {
+  emit<C extends EventChannel>(channel: C, payload: EventPayload<C>): void
+  subscribe(listener: EventListener): () => void
+}
+
+export function createFakeEvents(): FakeEvents {
+  const listeners = new Set<EventListener>()
+  return {
+    emit(channel, payload) {
+      for (const listener of [...listeners]) listener(channel, payload)
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
+  }
+}
+
+/** Validates arguments against the contract and turns thrown errors into IpcError values, like dispatchInvoke. */
+async function dispatch(
+  handlers: FakeHandlers,
+  channel: unknown,
+  args: unknown[],
+): Promise<IpcResult<unknown>> {
+  if (!isInvokeChannel(channel))
+    return { ok: false, error: { code: 'validation', message: 'Unknown request.' } }
+  const parsed = invokeChannels[channel].args.safeParse(args)
+  if (!parsed.success)
+    return { ok: false, error: { code: 'validation', message: 'The request was not valid.' } }
+  try {
+    const handler = handlers[channel] as (...values: unknown[]) => Promise<unknown>
+    return { ok: true, value: await handler(...(parsed.data as unknown[])) }
+  } catch (error) {
+    if (error instanceof FakeIpcError)
+      return { ok: false, error: { code: error.code, message: error.message } }
+    return { ok: false, error: { code: 'internal', message: 'Something went wrong inside RosterDesk.' } }
+  }
+}
+
+/**
+ * A RosterDeskApi over in-process handlers, the way the preload is over ipcMain. A JSON round trip stands in for
+ * IPC's structured clone, so nothing is shared by reference between the "two processes".
+ */
+export function createFakeApi(handlers: FakeHandlers, events: FakeEvents): RosterDeskApi {
+  return {
+    invoke(channel, ...args) {
+      return dispatch(handlers, channel, JSON.parse(JSON.stringify(args)) as unknown[]).then(
+        (result) => JSON.parse(JSON.stringify(result)) as IpcResult<InvokeResult<typeof channel>>,
+      )
+    },
+    on(channel, listener) {
+      return events.subscribe((emitted, payload) => {
+        if ((emitted as EventChannel) === channel) (listener as (value: unknown) => void)(payload)
+      })
+    },
+  }
+}

@@ -1,0 +1,100 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { EmployeeQuery } from '../../src/shared/domain'
+import { makeEmployees } from './fake/fake-employees'
+import { giveGridAViewport, renderWithCore } from './render-app'
+
+let restoreLayout: () => void
+beforeAll(() => (restoreLayout = giveGridAViewport()))
+afterAll(() => restoreLayout())
+afterEach(() => {
+  cleanup()
+  localStorage.clear()
+})
+
+const COUNT = 2_000
+
+function bodyRows(): HTMLElement[] {
+  return screen.getAllByRole('row').filter((row) => row.getAttribute('aria-rowindex') !== '1')
+}
+
+function column(header: string): string[] {
+  const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
+  const index = headers.findIndex((text) => text?.startsWith(header))
+  return bodyRows().map((row) => within(row).getAllByRole('gridcell')[index]!.textContent ?? '')
+}
+
+/** The "N of M employees" line, as N. */
+function shownCount(): number {
+  const text = screen.getByText(/ of [\d,]+ employees/).textContent ?? ''
+  return Number(text.split(' of ')[0]!.replace(/,/g, ''))
+}
+
+async function renderSynced() {
+  const rendered = renderWithCore({ serviceEmployees: makeEmployees(COUNT), synced: true, signedIn: true })
+  await screen.findByText('2,000 of 2,000 employees')
+  return rendered
+}
+
+function texts(calls: { channel: string; args: unknown[] }[]): (string | undefined)[] {
+  return calls
+    .filter((call) => call.channel === 'employees:query')
+    .map((call) => (call.args[0] as EmployeeQuery).text)
+}
+
+describe('search and filters', () => {
+  it('searches once typing settles and narrows the table to matching names', async () => {
+    const { core } = await renderSynced()
+    const search = screen.getByRole('searchbox', { name: 'Search employees' })
+    fireEvent.change(search, { target: { value: 's' } })
+    fireEvent.change(search, { target: { value: 'sm' } })
+    fireEvent.change(search, { target: { value: 'smi' } })
+    await waitFor(() => expect(shownCount()).toBeLessThan(COUNT))
+    expect(shownCount()).toBeGreaterThan(0)
+    expect(column('Last name').every((name) => name.startsWith('Smith'))).toBe(true)
+    expect(texts(core.calls)).toContain('smi')
+    expect(texts(core.calls)).not.toContain('s')
+    expect(texts(core.calls)).not.toContain('sm')
+  })
+
+  it('focuses the search box on Ctrl+F', async () => {
+    await renderSynced()
+    fireEvent.keyDown(window, { key: 'f', ctrlKey: true })
+    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search employees' }))
+  })
+
+  it('filters by status and pay cycle with counts, and clears everything at once', async () => {
+    await renderSynced()
+    const status = screen.getByRole('group', { name: 'Status' })
+    const active = within(status).getByRole('checkbox', { name: /Active/ })
+    const activeCount = Number(
+      active.closest('label')!.querySelector('.facet-count')!.textContent!.replace(/,/g, ''),
+    )
+    expect(activeCount).toBeGreaterThan(0)
+    fireEvent.click(active)
+    await waitFor(() => expect(shownCount()).toBe(activeCount))
+    expect(new Set(column('Status'))).toEqual(new Set(['Active']))
+
+    const cycles = screen.getByRole('group', { name: 'Pay cycle' })
+    const monthly = within(cycles).getByRole('checkbox', { name: /PC-MONTHLY/ })
+    const monthlyCount = Number(monthly.closest('label')!.querySelector('.facet-count')!.textContent)
+    fireEvent.click(monthly)
+    await waitFor(() => expect(shownCount()).toBe(monthlyCount))
+    expect(new Set(column('Status'))).toEqual(new Set(['Active']))
+
+    fireEvent.click(screen.getByRole('button', { name: 'Clear all' }))
+    await waitFor(() => expect(shownCount()).toBe(COUNT))
+    expect((active as HTMLInputElement).checked).toBe(false)
+  })
+
+  it('says when nothing matches and offers to clear the filters', async () => {
+    await renderSynced()
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search employees' }), {
+      target: { value: 'zzzz' },
+    })
+    expect(await screen.findByText('No employees match “zzzz”.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }))
+    await waitFor(() => expect(shownCount()).toBe(COUNT))
+    expect(screen.getByRole('searchbox', { name: 'Search employees' })).toHaveProperty('value', '')
+  })
+})

@@ -1,0 +1,125 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { FakeIpcError } from './fake/fake-api'
+import { renderWithCore } from './render-app'
+
+afterEach(cleanup)
+
+async function openSettings() {
+  const rendered = renderWithCore({ serviceEmployees: [], settings: { trackedPayCycles: ['PC-2026-11-A'] } })
+  fireEvent.click(await screen.findByRole('button', { name: 'Settings' }))
+  await screen.findByRole('heading', { name: 'Settings' })
+  return rendered
+}
+
+function field(label: string): HTMLInputElement {
+  return screen.getByLabelText(label)
+}
+
+describe('settings screen', () => {
+  it('shows the saved settings, the secret only as stored or not, and every field by its label', async () => {
+    await openSettings()
+    expect(field('Environment').value).toBe('demo')
+    expect(field('Client ID').value).toBe('rosterdesk-demo')
+    expect(field('Redirect URI').value).toBe('com.rosterdesk.app:/oauth/callback')
+    expect(field('Tenant ID').value).toBe('tenant-demo')
+    expect(field('Scopes').value).toBe('read')
+    expect(field('Page size').value).toBe('500')
+    expect(field('Parallel requests').value).toBe('4')
+    expect(field('Tracked pay cycles').value).toBe('PC-2026-11-A')
+    expect(field('Staging address').value).toBe('')
+    expect(field('Production address').value).toBe('')
+    expect(field('Client secret').value).toBe('')
+    expect(screen.getByText('Not stored')).toBeTruthy()
+  })
+
+  it('marks each invalid field with a message and does not send anything', async () => {
+    const { core } = await openSettings()
+    fireEvent.change(field('Page size'), { target: { value: '0' } })
+    fireEvent.change(field('Parallel requests'), { target: { value: 'four' } })
+    fireEvent.change(field('Staging address'), { target: { value: 'http://payroll.example.com' } })
+    fireEvent.change(field('Redirect URI'), { target: { value: 'https://rosterdesk.example.com/cb' } })
+    fireEvent.change(field('Tenant ID'), { target: { value: 'my tenant' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+
+    expect(
+      await screen.findByText('Some settings need attention; see the messages below each field.'),
+    ).toBeTruthy()
+    expect(screen.getByText('Page size must be a whole number from 1 to 10000.')).toBeTruthy()
+    expect(screen.getByText('Parallel requests must be a whole number from 1 to 16.')).toBeTruthy()
+    expect(
+      screen.getByText(
+        'The Staging address must start with https:// (plain http is allowed only for this computer).',
+      ),
+    ).toBeTruthy()
+    expect(
+      screen.getByText(
+        'RosterDesk cannot receive an https redirect; use com.rosterdesk.app:/oauth/callback.',
+      ),
+    ).toBeTruthy()
+    expect(screen.getByText('The tenant ID must not contain spaces or accented letters.')).toBeTruthy()
+    expect(field('Page size').getAttribute('aria-invalid')).toBe('true')
+    expect(field('Page size').getAttribute('aria-describedby')).toContain('setting-pageSize-error')
+    expect(core.calls.map((call) => call.channel)).not.toContain('settings:update')
+
+    fireEvent.change(field('Page size'), { target: { value: '250' } })
+    expect(screen.queryByText('Page size must be a whole number from 1 to 10000.')).toBeNull()
+  })
+
+  it('asks for the address of the environment it switches to', async () => {
+    await openSettings()
+    fireEvent.change(field('Environment'), { target: { value: 'production' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(
+      await screen.findByText('Enter the Production address to use the Production environment.'),
+    ).toBeTruthy()
+  })
+
+  it('sends only what changed and confirms', async () => {
+    const { core } = await openSettings()
+    fireEvent.change(field('Page size'), { target: { value: '1000' } })
+    fireEvent.change(field('Tracked pay cycles'), { target: { value: 'PC-2026-11-A, PC-MONTHLY' } })
+    fireEvent.change(field('Staging address'), { target: { value: 'https://staging.payroll.example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByText('Settings saved.')).toBeTruthy()
+    const update = core.calls.find((call) => call.channel === 'settings:update')
+    expect(update?.args[0]).toEqual({
+      pageSize: 1000,
+      trackedPayCycles: ['PC-2026-11-A', 'PC-MONTHLY'],
+      baseUrls: { staging: 'https://staging.payroll.example.com', production: '' },
+    })
+  })
+
+  it("shows the service's message when main refuses the change", async () => {
+    const { core } = await openSettings()
+    core.handlers['settings:update'] = async () => {
+      throw new FakeIpcError('validation', 'The tenant ID tenant-x is not known to the payroll service.')
+    }
+    fireEvent.change(field('Tenant ID'), { target: { value: 'tenant-x' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The tenant ID tenant-x is not known to the payroll service.',
+    )
+    expect(field('Tenant ID').value).toBe('tenant-x')
+  })
+
+  it('stores the client secret write-only: the field empties and only "Stored" remains', async () => {
+    const { core } = await openSettings()
+    const form = screen.getByRole('form', { name: 'Store client secret' })
+    fireEvent.click(within(form).getByRole('button', { name: 'Save secret' }))
+    expect(await within(form).findByRole('alert')).toHaveProperty(
+      'textContent',
+      'Enter the client secret your IT team gave you.',
+    )
+    fireEvent.change(field('Client secret'), { target: { value: 's3cret-value' } })
+    fireEvent.click(within(form).getByRole('button', { name: 'Save secret' }))
+    expect(await within(form).findByText('Client secret saved.')).toBeTruthy()
+    await waitFor(() => expect(within(form).getByText('Stored')).toBeTruthy())
+    expect(field('Client secret').value).toBe('')
+    expect(document.body.innerHTML).not.toContain('s3cret-value')
+    expect(core.calls.find((call) => call.channel === 'settings:set-client-secret')?.args).toEqual([
+      's3cret-value',
+    ])
+  })
+})

@@ -1,0 +1,72 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { FakeIpcError } from './fake/fake-api'
+import { makeEmployees } from './fake/fake-employees'
+import { giveGridAViewport, renderWithCore } from './render-app'
+
+let restoreLayout: () => void
+beforeAll(() => (restoreLayout = giveGridAViewport()))
+afterAll(() => restoreLayout())
+afterEach(cleanup)
+
+describe('first screen and sign-in', () => {
+  it('shows the app name, the environment and "Not signed in" from main', async () => {
+    renderWithCore({ serviceEmployees: [], settings: { environment: 'staging', tenantId: 'acme' } })
+    const banner = await screen.findByRole('banner')
+    expect(within(banner).getByText('RosterDesk')).toBeTruthy()
+    expect(within(banner).getByLabelText('Environment: Staging')).toBeTruthy()
+    expect(await within(banner).findByText('Not signed in')).toBeTruthy()
+    expect(within(banner).getByText('acme')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Sign in with your browser' })).toBeTruthy()
+  })
+
+  it('warns when secrets can only be kept in memory', async () => {
+    renderWithCore({ serviceEmployees: [], secretStorage: 'memory-only' })
+    expect(
+      await screen.findByText(
+        'This computer offers no secure password store: you will need to sign in again each time RosterDesk starts.',
+      ),
+    ).toBeTruthy()
+  })
+
+  it('waits for the browser with a Cancel button, and cancelling shows why sign-in stopped', async () => {
+    const { core } = renderWithCore({ serviceEmployees: [], manualSignIn: true })
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in with your browser' }))
+    expect(await screen.findByText(/Waiting for you to approve RosterDesk in your browser/)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Sign-in was cancelled.')
+    expect(screen.getByRole('button', { name: 'Sign in with your browser' })).toBeTruthy()
+    expect(core.calls.map((call) => call.channel)).toContain('auth:cancel-sign-in')
+  })
+
+  it('shows the signed-in state, then an empty cache asks for a sync', async () => {
+    const { core } = renderWithCore({ serviceEmployees: makeEmployees(30), manualSignIn: true })
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in with your browser' }))
+    await screen.findByText(/Waiting for you/)
+    core.approveSignIn()
+    expect(await screen.findByText('Signed in')).toBeTruthy()
+    expect(await screen.findByText('Sync to download employees.')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy()
+  })
+
+  it('shows the message main worded when sign-in fails', async () => {
+    const { core } = renderWithCore({ serviceEmployees: [] })
+    core.handlers['auth:sign-in'] = async () => {
+      throw new FakeIpcError('config', 'Enter the client secret in Settings before signing in.')
+    }
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in with your browser' }))
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      'Enter the client secret in Settings before signing in.',
+    )
+  })
+
+  it('signs out from the header', async () => {
+    renderWithCore({ serviceEmployees: makeEmployees(5), synced: true, signedIn: true })
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }))
+    expect(await screen.findByText('Not signed in')).toBeTruthy()
+    // The saved employees stay browsable; syncing needs a new sign-in.
+    expect(await screen.findByRole('button', { name: 'Sign in to sync' })).toBeTruthy()
+    await waitFor(() => expect(screen.getAllByRole('row').length).toBeGreaterThan(1))
+  })
+})

@@ -1,0 +1,116 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { FakeIpcError } from './fake/fake-api'
+import { makeEmployees } from './fake/fake-employees'
+import { giveGridAViewport, renderWithCore } from './render-app'
+
+let restoreLayout: () => void
+beforeAll(() => (restoreLayout = giveGridAViewport()))
+afterAll(() => restoreLayout())
+afterEach(() => {
+  cleanup()
+  localStorage.clear()
+})
+
+function setOnline(online: boolean): void {
+  Object.defineProperty(window.navigator, 'onLine', { configurable: true, get: () => online })
+  act(() => {
+    window.dispatchEvent(new Event(online ? 'online' : 'offline'))
+  })
+}
+
+describe('sync, empty, error and offline states', () => {
+  it('asks for a sync when nothing is saved, shows pages and rows while it runs, then the employees', async () => {
+    const { core } = renderWithCore({
+      serviceEmployees: makeEmployees(1_200),
+      signedIn: true,
+      manualSync: true,
+    })
+    expect(await screen.findByText('No employees saved yet')).toBeTruthy()
+    expect(screen.getByText('Sync to download employees.')).toBeTruthy()
+    expect(screen.getByText('Never synced')).toBeTruthy()
+
+    fireEvent.click(screen.getByRole('button', { name: 'Sync now' }))
+    const progress = await screen.findByRole('progressbar', { name: 'Sync progress' })
+    expect(progress.getAttribute('max')).toBe('3')
+    expect(await screen.findByText('Downloading employees: page 1 of 3, 500 rows')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Cancel sync' })).toBeTruthy()
+
+    core.releaseSync()
+    expect(await screen.findByText('1,200 of 1,200 employees')).toBeTruthy()
+    expect(screen.getByText(/Last synced/).textContent).toBe('Last synced just now')
+    const report = screen.getByText('changes').closest('details')!
+    expect(within(report).getByText('+1,200')).toBeTruthy()
+    fireEvent.click(within(report).getByText('changes'))
+    expect(within(report).getByRole('heading', { name: 'Added' })).toBeTruthy()
+    expect(within(report).getByText('…and 1,190 more')).toBeTruthy()
+  })
+
+  it('says a cancelled sync left the saved employees as they were', async () => {
+    const { core } = renderWithCore({
+      serviceEmployees: makeEmployees(1_200),
+      synced: true,
+      signedIn: true,
+      manualSync: true,
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Sync' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel sync' }))
+    expect(await screen.findByText('Sync cancelled; the saved employees are unchanged.')).toBeTruthy()
+    expect(core.calls.map((call) => call.channel)).toContain('sync:cancel')
+    expect(screen.getByText(/Last synced/).textContent).toBe('Last synced 2 hours ago')
+  })
+
+  it('shows a failed query with what to do, and recovers on Try again', async () => {
+    const { core } = renderWithCore({ serviceEmployees: makeEmployees(50), synced: true, signedIn: true })
+    const working = core.handlers['employees:query']
+    core.handlers['employees:query'] = async () => {
+      throw new FakeIpcError(
+        'storage',
+        'RosterDesk could not read its saved employees. Sync again to rebuild them.',
+      )
+    }
+    const alert = await screen.findByRole('alert')
+    expect(within(alert).getByText('Could not load employees')).toBeTruthy()
+    expect(within(alert).getByText(/Sync again to rebuild them/)).toBeTruthy()
+    core.handlers['employees:query'] = working
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByText('50 of 50 employees')).toBeTruthy()
+  })
+
+  it('shows the offline indicator when the computer goes offline, and browsing still works', async () => {
+    renderWithCore({ serviceEmployees: makeEmployees(50), synced: true, signedIn: true })
+    await screen.findByText('50 of 50 employees')
+    expect(screen.queryByText(/Offline/)).toBeNull()
+    setOnline(false)
+    try {
+      expect(screen.getByText('Offline — showing saved employees')).toBeTruthy()
+      fireEvent.change(screen.getByRole('searchbox', { name: 'Search employees' }), {
+        target: { value: 'smith' },
+      })
+      await waitFor(() =>
+        expect(screen.getByText(/ of 50 employees/).textContent).not.toBe('50 of 50 employees'),
+      )
+    } finally {
+      setOnline(true)
+    }
+    expect(screen.queryByText(/Offline/)).toBeNull()
+  })
+
+  it('treats a sync that failed for lack of network as offline and says so', async () => {
+    renderWithCore({
+      serviceEmployees: makeEmployees(50),
+      synced: true,
+      signedIn: true,
+      syncFailure: {
+        code: 'network',
+        message: 'RosterDesk cannot reach the payroll service. Check your connection.',
+      },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Sync' }))
+    expect(
+      await screen.findByText('RosterDesk cannot reach the payroll service. Check your connection.'),
+    ).toBeTruthy()
+    expect(await screen.findByText('Offline — showing saved employees')).toBeTruthy()
+    expect(screen.getByText('50 of 50 employees')).toBeTruthy()
+  })
+})
