@@ -104,6 +104,18 @@ describe('settings screen', () => {
     expect(field('Tenant ID').value).toBe('tenant-x')
   })
 
+  it("puts main's per-field messages under the fields they name", async () => {
+    const { core } = await openSettings()
+    core.handlers['settings:update'] = async () => {
+      throw new FakeIpcError('validation', 'Check these fields: baseUrls.staging.', {
+        'baseUrls.staging': 'The Staging address could not be used.',
+      })
+    }
+    fireEvent.change(field('Staging address'), { target: { value: 'https://staging.example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByText('The Staging address could not be used.')).toBeTruthy()
+  })
+
   it('stores the client secret write-only: the field empties and only "Stored" remains', async () => {
     const { core } = await openSettings()
     const form = screen.getByRole('form', { name: 'Store client secret' })

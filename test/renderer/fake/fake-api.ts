@@ -22,9 +22,11 @@ export type FakeHandlers = {
 /** What a fake handler throws to answer with an IpcError, as core's RosterDeskError does. */
 export class FakeIpcError extends Error {
   readonly code: IpcError['code']
-  constructor(code: IpcError['code'], message: string) {
+  readonly fieldErrors: Record<string, string> | undefined
+  constructor(code: IpcError['code'], message: string, fieldErrors?: Record<string, string>) {
     super(message)
     this.code = code
+    this.fieldErrors = fieldErrors
   }
 }
 
@@ -63,8 +65,10 @@ async function dispatch(
     const handler = handlers[channel] as (...values: unknown[]) => Promise<unknown>
     return { ok: true, value: await handler(...(parsed.data as unknown[])) }
   } catch (error) {
-    if (error instanceof FakeIpcError)
-      return { ok: false, error: { code: error.code, message: error.message } }
+    if (error instanceof FakeIpcError) {
+      const base = { code: error.code, message: error.message }
+      return { ok: false, error: error.fieldErrors ? { ...base, fieldErrors: error.fieldErrors } : base }
+    }
     return { ok: false, error: { code: 'internal', message: 'Something went wrong inside RosterDesk.' } }
   }
 }

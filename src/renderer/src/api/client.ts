@@ -11,11 +11,14 @@ import type {
 /** A failed request, carrying the contract's code and the message main worded for the clerk. */
 export class ClientError extends Error {
   readonly code: IpcError['code']
+  /** Main's message per form field, for a refused settings change. */
+  readonly fieldErrors: Readonly<Record<string, string>>
 
   constructor(error: IpcError) {
     super(error.message)
     this.name = 'ClientError'
     this.code = error.code
+    this.fieldErrors = error.fieldErrors ?? {}
   }
 }
 

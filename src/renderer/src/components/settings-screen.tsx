@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react'
 import type { Environment, Settings } from '../../../shared/domain'
-import { errorMessage } from '../api/client'
+import { ClientError, errorMessage } from '../api/client'
 import type { SettingsController } from '../hooks/use-settings'
 import {
+  formErrorsFromMain,
   toForm,
   toPatch,
   validateForm,
@@ -101,7 +102,11 @@ function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
         setForm(toForm(view.settings))
         setOutcome({ tone: 'ok', text: 'Settings saved.' })
       })
-      .catch((error: unknown) => setOutcome({ tone: 'error', text: errorMessage(error) }))
+      .catch((error: unknown) => {
+        // Main checks again (it is the authority); show its words under the fields it names.
+        if (error instanceof ClientError) setErrors(formErrorsFromMain(error.fieldErrors))
+        setOutcome({ tone: 'error', text: errorMessage(error) })
+      })
       .finally(() => setSaving(false))
   }
 

@@ -18,6 +18,29 @@ export interface SettingsForm {
 export type SettingsFormField = keyof SettingsForm
 export type SettingsFormErrors = Partial<Record<SettingsFormField, string>>
 
+const FORM_FIELD_OF_SETTING: Readonly<Record<string, SettingsFormField>> = {
+  'baseUrls.staging': 'stagingUrl',
+  'baseUrls.production': 'productionUrl',
+  environment: 'environment',
+  clientId: 'clientId',
+  redirectUri: 'redirectUri',
+  scopes: 'scopes',
+  tenantId: 'tenantId',
+  pageSize: 'pageSize',
+  concurrency: 'concurrency',
+  trackedPayCycles: 'trackedPayCycles',
+}
+
+/** Main's per-field messages (keyed by settings path) placed under the form fields they belong to. */
+export function formErrorsFromMain(fieldErrors: Readonly<Record<string, string>>): SettingsFormErrors {
+  const errors: Partial<Record<SettingsFormField, string>> = {}
+  for (const [path, message] of Object.entries(fieldErrors)) {
+    const field = FORM_FIELD_OF_SETTING[path]
+    if (field !== undefined) errors[field] = message
+  }
+  return errors
+}
+
 /** The form's starting values for the saved settings. */
 export function toForm(settings: Settings): SettingsForm {
   return {
