@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util'
+
+/**
+ * Argument handling shared by the cache commands (sync, search, status): strict parsing, and one-line usage
+ * errors that name the bad option, so a script's log says what to fix.
+ */
+
+/** What a command gets from the dispatcher (the same shape as `CliIo` in index.ts). */
+export interface CacheCommandIo {
+  readonly stdout: NodeJS.WritableStream
+  readonly stderr: NodeJS.WritableStream
+  readonly env: NodeJS.ProcessEnv
+  readonly platform: NodeJS.Platform
+}
+
+/** A usage problem: exit code 2 and the message plus the command's usage line. */
+export class UsageError extends Error {}
+
+type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean }
+type ParsedValues = Record<string, string | boolean | Array<string | boolean> | undefined>
+
+export function parseCommandArgs(args: readonly string[], options: Record<string, OptionSpec>): ParsedValues {
+  try {
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false })
+      .values as ParsedValues
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : 'Unreadable arguments.')
+  }
+}
+
+export function stringOption(values: ParsedValues, name: string): string | undefined {
+  const value = values[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+export function requiredOption(values: ParsedValues, name: string): string {
+  const value = stringOption(values, name)?.trim()
+  if (value === undefined || value === '') throw new UsageError(`Missing --${name}.`)
+  return value
+}
+
+export function listOption(values: ParsedValues, name: string): string[] {
+  const value = values[name]
+  if (!Array.isArray(value)) return []
+  return value
+    .filter((item): item is string => typeof item === 'string' && item.trim() !== '')
+    .map((item) => item.trim())
+}
+
+/** A whole number within [min, max], or the fallback when the option is absent. */
+export function integerOption(
+  values: ParsedValues,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const text = stringOption(values, name)
+  if (text === undefined) return fallback
+  const value = Number(text)
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}.`)
+  }
+  return value
+}
+
+/** Writes one line (messages may span lines in the core; a script's log wants one). */
+export function writeLine(stream: NodeJS.WritableStream, text: string): void {
+  stream.write(`${text.replace(/\s*\n\s*/g, ' ')}\n`)
+}

@@ -1,0 +1,217 @@
+import { resolve } from 'node:path'
+import type { AccessTokenSource } from '../core/auth/access-token-source'
+import { silentAuthLogger } from '../core/auth/auth-logger'
+import { openTokenFileSession } from '../core/auth/token-file'
+import { TokenManager } from '../core/auth/token-manager'
+import { openCacheDatabase } from '../core/cache/cache-database'
+import type { CacheDatabase } from '../core/cache/cache-database'
+import { systemClock } from '../core/clock'
+import { RosterDeskError, toIpcError } from '../core/errors'
+import { MemorySecretStore } from '../core/secrets/secret-store'
+import { normalizeBaseUrl } from '../core/settings/settings-validation'
+import { SyncService } from '../core/sync/sync-service'
+import type { SyncRunSummary } from '../../shared/domain'
+import {
+  UsageError,
+  integerOption,
+  listOption,
+  parseCommandArgs,
+  requiredOption,
+  stringOption,
+  writeLine,
+} from './cache-command-args'
+import type { CacheCommandIo } from './cache-command-args'
+
+export const SYNC_USAGE =
+  'Usage: sync --base-url URL --client-id ID --redirect-uri URI --db FILE [--tenant ID] [--page-size N] ' +
+  '[--concurrency N] [--pay-cycle ID]... [--token-file FILE] [--json]   (client secret in ROSTERDESK_CLIENT_SECRET; ' +
+  'tokens from --token-file or ROSTERDESK_ACCESS_TOKEN / ROSTERDESK_REFRESH_TOKEN)'
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  'redirect-uri': { type: 'string' },
+  db: { type: 'string' },
+  tenant: { type: 'string' },
+  'page-size': { type: 'string' },
+  concurrency: { type: 'string' },
+  'pay-cycle': { type: 'string', multiple: true },
+  'token-file': { type: 'string' },
+  json: { type: 'boolean' },
+} as const
+
+/** Exit code of a run stopped by SIGINT/SIGTERM, as shells expect after an interrupt. */
+export const EXIT_CANCELLED = 130
+
+interface SyncArgs {
+  baseUrl: string
+  clientId: string
+  redirectUri: string
+  db: string
+  tenant: string | undefined
+  pageSize: number
+  concurrency: number
+  payCycles: string[]
+  tokenFile: string | undefined
+  json: boolean
+}
+
+/**
+ * `sync`: one complete sync of the employee list into the cache at --db. With --json, stdout carries exactly
+ * one JSON object: {status, totalCount, stored, pages, requests, durationMs, error?}. SIGINT/SIGTERM cancel the
+ * run cleanly (the cache keeps its previous snapshot). Exit codes: 0 complete, 1 failed, 2 bad usage,
+ * 130 cancelled.
+ */
+export async function runSyncCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
+  let parsed: SyncArgs
+  try {
+    parsed = parseSyncArgs(args)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      writeLine(io.stderr, `${error.message} ${SYNC_USAGE}`)
+      return 2
+    }
+    throw error
+  }
+
+  let cache: CacheDatabase | null = null
+  let service: SyncService | null = null
+  let signals = 0
+  const onSignal = (): void => {
+    signals++
+    // A second Ctrl+C means "now": the cache is safe either way, a killed run never touches the snapshot.
+    if (signals > 1) process.exit(EXIT_CANCELLED)
+    service?.cancel()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  try {
+    const { tokens, tenantId } = await tokenSource(parsed, io.env)
+    cache = openCacheDatabase(parsed.db)
+    service = new SyncService({ cache, fetch, tokens, clock: systemClock, random: Math.random })
+    const run = service.start({
+      baseUrl: parsed.baseUrl,
+      ...(tenantId === '' ? {} : { tenantId }),
+      pageSize: parsed.pageSize,
+      concurrency: parsed.concurrency,
+      trackedPayCycles: parsed.payCycles,
+    })
+    if (signals > 0) service.cancel()
+    const summary = await run
+    report(io, parsed.json, summary)
+    return summary.status === 'complete' ? 0 : summary.status === 'cancelled' ? EXIT_CANCELLED : 1
+  } catch (error) {
+    const message = toIpcError(error).message
+    if (parsed.json) {
+      writeLine(
+        io.stdout,
+        JSON.stringify({
+          status: 'failed',
+          totalCount: 0,
+          stored: 0,
+          pages: 0,
+          requests: 0,
+          durationMs: 0,
+          error: message,
+        }),
+      )
+    } else {
+      writeLine(io.stderr, `Sync failed: ${message}`)
+    }
+    return 1
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    cache?.close()
+  }
+}
+
+function parseSyncArgs(args: readonly string[]): SyncArgs {
+  const values = parseCommandArgs(args, OPTIONS)
+  const baseUrl = normalizeBaseUrl(requiredOption(values, 'base-url'))
+  if (!/^https?:\/\/[^/]/i.test(baseUrl)) throw new UsageError('--base-url must be an http(s) address.')
+  return {
+    baseUrl,
+    clientId: requiredOption(values, 'client-id'),
+    redirectUri: requiredOption(values, 'redirect-uri'),
+    db: resolve(requiredOption(values, 'db')),
+    tenant: stringOption(values, 'tenant')?.trim(),
+    pageSize: integerOption(values, 'page-size', 500, 1, 10_000),
+    concurrency: integerOption(values, 'concurrency', 4, 1, 16),
+    payCycles: listOption(values, 'pay-cycle'),
+    tokenFile: stringOption(values, 'token-file'),
+    json: values['json'] === true,
+  }
+}
+
+/**
+ * The tokens for this run: a token file written by `login` (refreshed tokens are written back to it), or an
+ * access token (and optional refresh token) from the environment, refreshed in memory only.
+ */
+async function tokenSource(
+  args: SyncArgs,
+  env: NodeJS.ProcessEnv,
+): Promise<{ tokens: AccessTokenSource; tenantId: string }> {
+  const clientSecret = env.ROSTERDESK_CLIENT_SECRET ?? ''
+  if (args.tokenFile !== undefined && args.tokenFile.trim() !== '') {
+    const session = await openTokenFileSession({
+      path: resolve(args.tokenFile),
+      clientSecret,
+      fetch,
+      clock: systemClock,
+    })
+    if (normalizeBaseUrl(session.file.baseUrl) !== args.baseUrl || session.file.clientId !== args.clientId) {
+      throw new RosterDeskError(
+        'not-signed-in',
+        `The token file was written for ${session.file.baseUrl} (client ${session.file.clientId}), not for this service. Run "login" for it.`,
+      )
+    }
+    return { tokens: session.tokens, tenantId: args.tenant ?? session.file.tenantId }
+  }
+  const accessToken = env.ROSTERDESK_ACCESS_TOKEN ?? ''
+  if (accessToken === '') {
+    throw new RosterDeskError(
+      'not-signed-in',
+      'No tokens: pass --token-file (written by the login command) or set ROSTERDESK_ACCESS_TOKEN.',
+    )
+  }
+  const refreshToken = env.ROSTERDESK_REFRESH_TOKEN ?? ''
+  const manager = new TokenManager({
+    fetch,
+    clock: systemClock,
+    secrets: new MemorySecretStore(),
+    logger: silentAuthLogger,
+    environment: () => ({ baseUrl: args.baseUrl, clientId: args.clientId, redirectUri: args.redirectUri }),
+    clientSecret: async () => clientSecret,
+    onSignedOut: () => undefined,
+  })
+  await manager.store(
+    { accessToken, ...(refreshToken === '' ? {} : { refreshToken }) },
+    { baseUrl: args.baseUrl, clientId: args.clientId },
+  )
+  return { tokens: manager, tenantId: args.tenant ?? '' }
+}
+
+function report(io: CacheCommandIo, json: boolean, summary: SyncRunSummary): void {
+  if (json) {
+    const { status, totalCount, stored, pages, requests, durationMs, error } = summary
+    const line: Record<string, unknown> = { status, totalCount, stored, pages, requests, durationMs }
+    if (status !== 'complete') line['error'] = error ?? 'The sync did not complete.'
+    writeLine(io.stdout, JSON.stringify(line))
+    return
+  }
+  if (summary.status !== 'complete') {
+    writeLine(io.stderr, `Sync ${summary.status}: ${summary.error ?? 'the sync did not complete.'}`)
+    return
+  }
+  const changes = summary.changes
+  const changeText =
+    changes === undefined
+      ? ''
+      : ` Changes: ${changes.added} added, ${changes.removed} removed, ${changes.changed} changed.`
+  writeLine(
+    io.stdout,
+    `Synced ${summary.stored} employees (${summary.pages} pages, ${summary.requests} requests) in ` +
+      `${(summary.durationMs / 1000).toFixed(1)} s.${changeText}`,
+  )
+}

@@ -1,0 +1,29 @@
+/**
+ * How the list client waits between attempts. Exponential with jitter so that four parallel page requests
+ * failing together do not all come back at the same instant; capped so a long outage does not mean hour-long
+ * silences; bounded so a broken service ends the run with a message instead of retrying forever.
+ */
+export interface RetryPolicy {
+  /** Attempts per request for failures a retry can fix (network, 5xx, 429, unreadable bodies). */
+  readonly maxAttempts: number
+  readonly baseDelayMs: number
+  readonly maxDelayMs: number
+  /** A Retry-After longer than this ends the run: the clerk is told when to try again instead. */
+  readonly maxRetryAfterMs: number
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
+  maxAttempts: 8,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 5 * 60_000,
+})
+
+/**
+ * The wait before retry number `retry` (1 for the first retry): "equal jitter", half of the exponential step
+ * fixed and half random, so waits never collapse to zero yet still spread out.
+ */
+export function backoffDelay(policy: RetryPolicy, retry: number, random: () => number): number {
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1))
+  return Math.round(step / 2 + random() * (step / 2))
+}

@@ -1,0 +1,262 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import type { SyncRunSummary } from '../../../shared/domain'
+import { RosterDeskError } from '../errors'
+import { migrateCatalog } from './catalog-schema'
+import { RunLog } from './run-log'
+import type { RunSettings } from './run-log'
+import {
+  isSnapshotBeingWritten,
+  listSnapshotFiles,
+  newSnapshotFileName,
+  removeSnapshotFile,
+  snapshotDirectoryOf,
+} from './snapshot-files'
+import { SnapshotReader } from './snapshot-reader'
+import { SnapshotWriter } from './snapshot-writer'
+import { openSqlite, storageError } from './sqlite-open'
+import type { SqliteDatabase, SqliteRuntimeOptions } from './sqlite-open'
+
+export interface OpenCacheOptions extends SqliteRuntimeOptions {
+  /** Refuse a missing or never-synced file instead of creating one (the search and status commands). */
+  readonly mustExist?: boolean
+}
+
+/** What the catalog says the cache holds now. */
+export interface CurrentSnapshotInfo {
+  readonly runId: number
+  readonly path: string
+  readonly employeeCount: number
+  readonly committedAt: string
+}
+
+/** A run that has been logged as started and may write its snapshot file. */
+export interface StartedRun {
+  readonly id: number
+  readonly startedAt: string
+  readonly snapshotPath: string
+  /** The snapshot current when the run began; the commit refuses to replace any other. */
+  readonly previousRunId: number | null
+}
+
+/**
+ * Opens (creating and migrating when allowed) the employee cache at `path`. The Electron main process passes
+ * `nativeBinding` (see scripts/electron-sqlite.mjs); the CLI and tests pass nothing.
+ */
+export function openCacheDatabase(path: string, options: OpenCacheOptions = {}): CacheDatabase {
+  const mustExist = options.mustExist ?? false
+  if (mustExist && !existsSync(path)) {
+    throw new RosterDeskError(
+      'storage',
+      `There is no employee cache at ${path}. Run a sync first, or check the path.`,
+    )
+  }
+  const runtime: SqliteRuntimeOptions =
+    options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }
+  const db = openSqlite(path, { ...runtime, fileMustExist: mustExist })
+  try {
+    migrateCatalog(db, path, !mustExist)
+    db.pragma('journal_mode = WAL')
+    // The catalog changes once per run; FULL makes each commit (the snapshot swap) durable when it returns.
+    db.pragma('synchronous = FULL')
+    db.pragma('foreign_keys = ON')
+  } catch (error) {
+    db.close()
+    throw storageError(error, path)
+  }
+  const cache = new CacheDatabase(path, db, runtime)
+  cache.sweep()
+  return cache
+}
+
+/**
+ * The employee cache: a catalog (run log + pointer to the current snapshot) and the snapshot files it points
+ * to. Everything that changes what readers see goes through `completeRun`, one catalog transaction.
+ */
+export class CacheDatabase {
+  readonly runLog: RunLog
+  private reader: SnapshotReader | null = null
+  private closed = false
+
+  constructor(
+    readonly path: string,
+    readonly db: SqliteDatabase,
+    readonly runtime: SqliteRuntimeOptions,
+  ) {
+    this.runLog = new RunLog(db)
+  }
+
+  get snapshotDirectory(): string {
+    return snapshotDirectoryOf(this.path)
+  }
+
+  currentSnapshotInfo(): CurrentSnapshotInfo | null {
+    const row = this.db
+      .prepare<{ run_id: number; file: string; employee_count: number; committed_at: string }>(
+        'SELECT run_id, file, employee_count, committed_at FROM current_snapshot WHERE id = 1',
+      )
+      .get()
+    if (row === undefined) return null
+    return {
+      runId: row.run_id,
+      path: join(this.snapshotDirectory, row.file),
+      employeeCount: row.employee_count,
+      committedAt: row.committed_at,
+    }
+  }
+
+  employeeCount(): number {
+    return this.currentSnapshotInfo()?.employeeCount ?? 0
+  }
+
+  /**
+   * A reader of the snapshot the catalog names now, or null before the first complete sync. Cheap to call
+   * before every query: it reopens only when another run (or another process) committed a newer snapshot.
+   */
+  currentSnapshot(): SnapshotReader | null {
+    this.assertOpen()
+    const info = this.currentSnapshotInfo()
+    if (info === null) {
+      this.replaceReader(null)
+      return null
+    }
+    if (this.reader !== null && this.reader.isOpen && this.reader.runId === info.runId) return this.reader
+    const reader = SnapshotReader.open(info.path, info.runId, this.runtime, (closed) =>
+      this.onReaderClosed(closed),
+    )
+    this.replaceReader(reader)
+    return reader
+  }
+
+  /**
+   * Starts a run: creates its snapshot file (already locked, so other processes see it is alive), then logs the
+   * run as running. Refuses when another live run is writing to this cache.
+   */
+  beginRun(settings: RunSettings, startedAt: Date): { run: StartedRun; writer: SnapshotWriter } {
+    this.assertOpen()
+    this.sweep()
+    if (this.runLog.running().length > 0) {
+      throw new RosterDeskError(
+        'busy',
+        'A sync of this employee cache is already running. Wait for it to finish.',
+      )
+    }
+    mkdirSync(this.snapshotDirectory, { recursive: true })
+    const file = newSnapshotFileName(startedAt.getTime())
+    const snapshotPath = join(this.snapshotDirectory, file)
+    const writer = SnapshotWriter.create(snapshotPath, this.runtime)
+    try {
+      const startedAtText = startedAt.toISOString()
+      const id = this.runLog.insertRunning(startedAtText, file, settings)
+      const previousRunId = this.currentSnapshotInfo()?.runId ?? null
+      return { run: { id, startedAt: startedAtText, snapshotPath, previousRunId }, writer }
+    } catch (error) {
+      writer.discard()
+      throw storageError(error, this.path)
+    }
+  }
+
+  /**
+   * The swap: in one transaction, the run is logged complete and the catalog names its (already durable)
+   * snapshot file. Fails, changing nothing, if another run committed since this one began.
+   */
+  completeRun(run: StartedRun, summary: SyncRunSummary, employeeCount: number): void {
+    this.assertOpen()
+    const previous = this.currentSnapshotInfo()
+    try {
+      this.db
+        .transaction(() => {
+          const current = this.currentSnapshotInfo()
+          if ((current?.runId ?? null) !== run.previousRunId) {
+            throw new RosterDeskError(
+              'busy',
+              'Another sync finished while this one was running, and its result was kept. Sync again to pick up newer changes.',
+            )
+          }
+          this.runLog.finish(summary)
+          this.db
+            .prepare(
+              `INSERT INTO current_snapshot (id, run_id, file, employee_count, committed_at) VALUES (1, ?, ?, ?, ?)
+               ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, file = excluded.file,
+                 employee_count = excluded.employee_count, committed_at = excluded.committed_at`,
+            )
+            .run(run.id, basename(run.snapshotPath), employeeCount, summary.endedAt)
+        })
+        .immediate()
+    } catch (error) {
+      throw storageError(error, this.path)
+    }
+    if (previous !== null) {
+      if (this.reader?.runId === previous.runId) this.replaceReader(null)
+      else removeSnapshotFile(previous.path)
+    }
+  }
+
+  /** Logs a failed or cancelled run. The current snapshot is not touched. */
+  endRun(summary: SyncRunSummary): void {
+    this.assertOpen()
+    try {
+      this.runLog.finish(summary)
+    } catch (error) {
+      throw storageError(error, this.path)
+    }
+  }
+
+  lastRun(): SyncRunSummary | undefined {
+    return this.runLog.last()
+  }
+
+  /** The run whose snapshot the cache holds. */
+  lastCompleteRun(): SyncRunSummary | undefined {
+    const info = this.currentSnapshotInfo()
+    return info === null ? undefined : this.runLog.get(info.runId)
+  }
+
+  /**
+   * Clears what dead runs left behind: runs still logged as running whose process is gone are marked failed,
+   * and snapshot files the catalog does not name (and no live writer holds) are deleted.
+   */
+  sweep(): void {
+    if (this.closed) return
+    for (const run of this.runLog.running()) {
+      const path = join(this.snapshotDirectory, run.snapshotFile)
+      // Files are created before runs are logged: no file, or a file no process holds, means the run died.
+      if (!existsSync(path) || !isSnapshotBeingWritten(path, this.runtime)) {
+        this.runLog.markInterrupted(run.id, new Date().toISOString())
+      }
+    }
+    const current = this.currentSnapshotInfo()
+    for (const name of listSnapshotFiles(this.snapshotDirectory)) {
+      const path = join(this.snapshotDirectory, name)
+      if (current !== null && path === current.path) continue
+      if (this.reader !== null && this.reader.isOpen && this.reader.path === path) continue
+      if (this.runLog.statusOfFile(name) === 'running') continue
+      // A file no run names yet may belong to a run starting in another process this very moment.
+      if (isSnapshotBeingWritten(path, this.runtime)) continue
+      removeSnapshotFile(path)
+    }
+  }
+
+  close(): void {
+    if (this.closed) return
+    this.replaceReader(null)
+    this.closed = true
+    this.db.close()
+  }
+
+  private replaceReader(next: SnapshotReader | null): void {
+    const previous = this.reader
+    this.reader = next
+    if (previous !== null && previous !== next) previous.markStale()
+  }
+
+  private onReaderClosed(reader: SnapshotReader): void {
+    if (this.closed) return
+    const current = this.currentSnapshotInfo()
+    if (current === null || current.path !== reader.path) removeSnapshotFile(reader.path)
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new RosterDeskError('internal', 'The employee cache was used after it was closed.')
+  }
+}

@@ -1,0 +1,145 @@
+import { changeReportSchema } from '../../../shared/domain'
+import type { ChangeReport, SyncOutcome, SyncRunSummary } from '../../../shared/domain'
+import type { SqliteDatabase } from './sqlite-open'
+
+/** The settings a run used, kept in the log so a clerk (or support) can see how a past sync was made. */
+export interface RunSettings {
+  readonly pageSize: number
+  readonly concurrency: number
+  readonly trackedPayCycles: readonly string[]
+  readonly tenantId?: string
+}
+
+interface RunRow {
+  id: number
+  started_at: string
+  ended_at: string | null
+  status: string
+  total_count: number
+  stored: number
+  pages: number
+  requests: number
+  duration_ms: number
+  error: string | null
+  change_report: string | null
+  snapshot_file: string
+}
+
+const SELECT_RUN = `SELECT id, started_at, ended_at, status, total_count, stored, pages, requests, duration_ms,
+  error, change_report, snapshot_file FROM sync_runs`
+
+/** Reads and writes the sync_runs table of the catalog. */
+export class RunLog {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  /** Logs a run as started, writing into `snapshotFile`, and returns its id. */
+  insertRunning(startedAt: string, snapshotFile: string, settings: RunSettings): number {
+    const result = this.db
+      .prepare(
+        `INSERT INTO sync_runs (started_at, status, snapshot_file, settings) VALUES (?, 'running', ?, ?)`,
+      )
+      .run(startedAt, snapshotFile, JSON.stringify(settings))
+    return Number(result.lastInsertRowid)
+  }
+
+  /** Records how a run ended. Called inside the commit transaction for complete runs. */
+  finish(summary: SyncRunSummary): void {
+    this.db
+      .prepare(
+        `UPDATE sync_runs SET ended_at = ?, status = ?, total_count = ?, stored = ?, pages = ?, requests = ?,
+           duration_ms = ?, error = ?, change_report = ? WHERE id = ?`,
+      )
+      .run(
+        summary.endedAt,
+        summary.status,
+        summary.totalCount,
+        summary.stored,
+        summary.pages,
+        summary.requests,
+        summary.durationMs,
+        summary.error ?? null,
+        summary.changes === undefined ? null : JSON.stringify(summary.changes),
+        summary.id,
+      )
+  }
+
+  /** Marks a run whose process died (no one holds its snapshot file any more) as failed. */
+  markInterrupted(id: number, endedAt: string): void {
+    this.db
+      .prepare(
+        `UPDATE sync_runs SET status = 'failed', ended_at = ?, error = ? WHERE id = ? AND status = 'running'`,
+      )
+      .run(
+        endedAt,
+        'The sync stopped unexpectedly (RosterDesk was closed or crashed). Nothing was changed.',
+        id,
+      )
+  }
+
+  /** The status of the run that wrote (or is writing) a snapshot file; undefined when no run names it. */
+  statusOfFile(snapshotFile: string): string | undefined {
+    const value = this.db
+      .prepare('SELECT status FROM sync_runs WHERE snapshot_file = ? ORDER BY id DESC LIMIT 1')
+      .pluck()
+      .get(snapshotFile)
+    return typeof value === 'string' ? value : undefined
+  }
+
+  running(): Array<{ id: number; startedAt: string; snapshotFile: string }> {
+    return this.db
+      .prepare<RunRow>(`${SELECT_RUN} WHERE status = 'running' ORDER BY id`)
+      .all()
+      .map((row) => ({ id: row.id, startedAt: row.started_at, snapshotFile: row.snapshot_file }))
+  }
+
+  get(id: number): SyncRunSummary | undefined {
+    const row = this.db.prepare<RunRow>(`${SELECT_RUN} WHERE id = ?`).get(id)
+    return row === undefined ? undefined : toSummary(row)
+  }
+
+  /** The latest finished run, whatever its outcome. */
+  last(): SyncRunSummary | undefined {
+    const row = this.db
+      .prepare<RunRow>(`${SELECT_RUN} WHERE status != 'running' ORDER BY id DESC LIMIT 1`)
+      .get()
+    return row === undefined ? undefined : toSummary(row)
+  }
+
+  /** The latest finished runs, newest first. */
+  recent(limit: number): SyncRunSummary[] {
+    return this.db
+      .prepare<RunRow>(`${SELECT_RUN} WHERE status != 'running' ORDER BY id DESC LIMIT ?`)
+      .all(limit)
+      .map(toSummary)
+  }
+}
+
+function toSummary(row: RunRow): SyncRunSummary {
+  const status: SyncOutcome =
+    row.status === 'complete' || row.status === 'cancelled' || row.status === 'failed' ? row.status : 'failed'
+  const summary: SyncRunSummary = {
+    id: row.id,
+    status,
+    startedAt: row.started_at,
+    endedAt: row.ended_at ?? row.started_at,
+    totalCount: row.total_count,
+    stored: row.stored,
+    pages: row.pages,
+    requests: row.requests,
+    durationMs: row.duration_ms,
+  }
+  if (row.error !== null) summary.error = row.error
+  const changes = parseChanges(row.change_report)
+  if (changes !== undefined) summary.changes = changes
+  return summary
+}
+
+function parseChanges(text: string | null): ChangeReport | undefined {
+  if (text === null) return undefined
+  try {
+    const parsed = changeReportSchema.safeParse(JSON.parse(text))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}

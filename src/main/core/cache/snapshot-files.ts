@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto'
+import { closeSync, fsyncSync, openSync, readdirSync, rmSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { openSqlite, sqliteCode } from './sqlite-open'
+import type { SqliteRuntimeOptions } from './sqlite-open'
+
+/**
+ * Where snapshot files live and how to tell a live one from debris. Snapshots sit in `<catalog>.snapshots/`
+ * so a sweep can list them without touching anything else in the folder.
+ */
+
+const SNAPSHOT_NAME = /^snapshot-[0-9a-z]+-[0-9a-f]+\.sqlite$/
+const SIDE_FILES = ['-journal', '-wal', '-shm'] as const
+
+export function snapshotDirectoryOf(catalogPath: string): string {
+  return `${catalogPath}.snapshots`
+}
+
+/**
+ * A fresh, unique name for a run's snapshot. Not derived from the run id: the file is created (and locked)
+ * before the run is logged, so a run logged as running always has a file whose lock tells whether it is alive.
+ */
+export function newSnapshotFileName(now: number): string {
+  return `snapshot-${now.toString(36)}-${randomBytes(6).toString('hex')}.sqlite`
+}
+
+export function isSnapshotFileName(name: string): boolean {
+  return SNAPSHOT_NAME.test(name)
+}
+
+/** Snapshot files in the directory (side files excluded); empty when the directory does not exist. */
+export function listSnapshotFiles(directory: string): string[] {
+  try {
+    return readdirSync(directory).filter(isSnapshotFileName)
+  } catch {
+    return []
+  }
+}
+
+/** Deletes a snapshot and any journal SQLite left beside it. False when the OS refused (a reader has it open). */
+export function removeSnapshotFile(path: string): boolean {
+  try {
+    rmSync(path, { force: true })
+    for (const suffix of SIDE_FILES) rmSync(path + suffix, { force: true })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Flushes a file's data to the disk. Done before the catalog names a new snapshot, so a power cut can never
+ * leave the catalog pointing at a file whose pages were still in the OS cache.
+ */
+export function fsyncFile(path: string): void {
+  const fd = openSync(path, 'r+')
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** `fsyncFile` on libuv's thread pool, so the event loop (the Electron main process) is not held meanwhile. */
+export async function fsyncFileAsync(path: string): Promise<void> {
+  const handle = await open(path, 'r+')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Makes a new directory entry durable. Windows cannot fsync directories; NTFS journals the entry itself. */
+export function fsyncDirectory(path: string): void {
+  let fd: number | undefined
+  try {
+    fd = openSync(path, 'r')
+    fsyncSync(fd)
+  } catch {
+    // Not supported on this platform: nothing more can be done.
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+/**
+ * True while a sync run is writing the file: writers hold SQLite's exclusive lock for their whole life, and the
+ * OS drops it when the process dies, so a killed run's file reads as free.
+ */
+export function isSnapshotBeingWritten(path: string, runtime: SqliteRuntimeOptions): boolean {
+  let db
+  try {
+    db = openSqlite(path, { ...runtime, fileMustExist: true, timeout: 0 })
+    db.prepare('SELECT count(*) FROM sqlite_master').get()
+    return false
+  } catch (error) {
+    const code = sqliteCode(error) ?? sqliteCode(error instanceof Error ? error.cause : undefined)
+    return code !== undefined && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+  } finally {
+    db?.close()
+  }
+}

@@ -1,0 +1,80 @@
+import { checkSnapshotFormat } from './snapshot-schema'
+import { openSqlite, storageError } from './sqlite-open'
+import type { SqliteDatabase, SqliteRuntimeOptions } from './sqlite-open'
+
+/**
+ * A read-only connection to one committed snapshot. The file never changes, so everything derived from it
+ * (the query engine's in-memory index) stays valid for the reader's whole life, keyed by `runId`.
+ *
+ * When a newer snapshot is committed, the cache marks this reader stale; it closes once the last lease (an
+ * export streaming rows, say) is released, and the cache can then delete the file.
+ */
+export class SnapshotReader {
+  readonly db: SqliteDatabase
+  private leases = 0
+  private stale = false
+  private closed = false
+  private readonly onClosed: (reader: SnapshotReader) => void
+
+  private constructor(
+    readonly runId: number,
+    readonly path: string,
+    db: SqliteDatabase,
+    onClosed: (reader: SnapshotReader) => void,
+  ) {
+    this.db = db
+    this.onClosed = onClosed
+  }
+
+  /** Opens and checks a committed snapshot file. */
+  static open(
+    path: string,
+    runId: number,
+    runtime: SqliteRuntimeOptions,
+    onClosed: (reader: SnapshotReader) => void = () => undefined,
+  ): SnapshotReader {
+    const db = openSqlite(path, { ...runtime, readonly: true, fileMustExist: true })
+    try {
+      checkSnapshotFormat(db, path)
+    } catch (error) {
+      db.close()
+      throw storageError(error, path)
+    }
+    return new SnapshotReader(runId, path, db, onClosed)
+  }
+
+  get isOpen(): boolean {
+    return !this.closed
+  }
+
+  /** Keeps the connection open until the returned function is called, even if a newer snapshot arrives. */
+  retain(): () => void {
+    this.leases++
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.leases--
+      if (this.stale && this.leases === 0) this.close()
+    }
+  }
+
+  /** A newer snapshot replaced this one: close now, or when the last lease ends. */
+  markStale(): void {
+    this.stale = true
+    if (this.leases === 0) this.close()
+  }
+
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    this.db.close()
+    this.onClosed(this)
+  }
+
+  /** A value written by the run that built this snapshot (run id, counts, tracked pay cycles). */
+  info(key: string): string | undefined {
+    const value = this.db.prepare('SELECT value FROM snapshot_info WHERE key = ?').pluck().get(key)
+    return typeof value === 'string' ? value : undefined
+  }
+}

@@ -1,0 +1,231 @@
+import type { ColumnInfo } from '../../../shared/domain'
+import { fsyncDirectory, fsyncFileAsync, removeSnapshotFile } from './snapshot-files'
+import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
+import { openSqlite, storageError } from './sqlite-open'
+import type { SqliteDatabase, SqliteRuntimeOptions } from './sqlite-open'
+import type Database from 'better-sqlite3'
+import { dirname } from 'node:path'
+
+/** Lets timers, I/O and IPC run before the next synchronous step. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
+/** Pages written between background flushes to disk. */
+const FLUSH_EVERY_BATCHES = 32
+
+/** One employee as the snapshot stores it. `id` orders rows as the service listed them. */
+export interface StagedEmployee {
+  readonly id: number
+  readonly uuid: string
+  readonly firstName: string | null
+  readonly lastName: string | null
+  readonly status: string | null
+  readonly payCycleId: string | null
+  /** The row exactly as the service sent it, as JSON text. */
+  readonly json: string
+  readonly hash: number
+  readonly change: 'added' | 'changed' | null
+  /** Field names that differ from the previous snapshot, for changed rows. */
+  readonly changedFields: readonly string[] | null
+}
+
+export interface RemovedEmployee {
+  readonly uuid: string
+  readonly name: string
+  readonly json: string
+}
+
+export interface ColumnStats extends ColumnInfo {
+  /** Rows in which the field holds a value other than null. */
+  readonly present: number
+}
+
+/** What a run knows only when every page is in: written just before the file is sealed. */
+export interface SnapshotSeal {
+  readonly columns: readonly ColumnStats[]
+  readonly removed: readonly RemovedEmployee[]
+  readonly info: Readonly<Record<string, string>>
+  /** The query engine's index of this snapshot, as named blobs (see core/query/stored-index.ts). */
+  readonly searchIndex?: ReadonlyArray<{ readonly part: string; readonly data: Buffer }>
+}
+
+/**
+ * Writes one new snapshot file. Until `seal` the file is private to the run: no journal (a crash leaves only
+ * debris the next sweep deletes, never a half-snapshot anyone reads), no fsync per batch, and an exclusive lock
+ * held for the writer's whole life so sweeps in other processes can tell it is alive.
+ */
+export class SnapshotWriter {
+  private readonly db: SqliteDatabase
+  private readonly upsert: Database.Statement
+  private readonly remove: Database.Statement
+  private readonly addMember: Database.Statement
+  private finished = false
+  private batchesSinceFlush = 0
+  private flushing: Promise<void> | null = null
+
+  private constructor(
+    readonly path: string,
+    db: SqliteDatabase,
+  ) {
+    this.db = db
+    this.upsert = db.prepare(
+      `INSERT OR REPLACE INTO employees (id, uuid, uuid_key, first_name, last_name, employee_status, pay_cycle_id,
+         row_json, row_hash, change, changed_fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    this.remove = db.prepare('DELETE FROM employees WHERE id = ?')
+    this.addMember = db.prepare(
+      'INSERT OR IGNORE INTO pay_cycle_members (pay_cycle_id, employee_id, employee_uuid) VALUES (?, ?, ?)',
+    )
+  }
+
+  /** Creates the file (replacing debris of the same name) and its tables. */
+  static create(path: string, runtime: SqliteRuntimeOptions): SnapshotWriter {
+    removeSnapshotFile(path)
+    const db = openSqlite(path, runtime)
+    try {
+      db.pragma('locking_mode = EXCLUSIVE')
+      // No rollback journal: until it is sealed the file is private to this run, and a crash leaves debris that
+      // the next sweep deletes, never a file anyone reads. better-sqlite3's defensive mode refuses OFF, so it is
+      // lifted for this one pragma only.
+      db.unsafeMode(true)
+      const journal = db.pragma('journal_mode = OFF', { simple: true })
+      db.unsafeMode(false)
+      if (journal !== 'off') throw new Error(`journal_mode stayed ${String(journal)}`)
+      db.pragma('synchronous = OFF')
+      db.pragma('cache_size = -65536')
+      db.exec(SNAPSHOT_TABLES)
+      return new SnapshotWriter(path, db)
+    } catch (error) {
+      db.close()
+      removeSnapshotFile(path)
+      throw storageError(error, path)
+    }
+  }
+
+  /** Inserts or replaces a batch of rows in one transaction (one page: a few milliseconds of blocking). */
+  writeRows(rows: readonly StagedEmployee[]): void {
+    this.flushNowAndThen()
+    this.guard(() =>
+      this.db.transaction(() => {
+        for (const row of rows) {
+          this.upsert.run(
+            row.id,
+            row.uuid,
+            row.uuid.toLowerCase(),
+            row.firstName,
+            row.lastName,
+            row.status,
+            row.payCycleId,
+            row.json,
+            row.hash,
+            row.change,
+            row.changedFields === null ? null : JSON.stringify(row.changedFields),
+          )
+        }
+      })(),
+    )
+  }
+
+  /** Removes rows a later pass proved gone. */
+  deleteRows(ids: readonly number[]): void {
+    this.guard(() =>
+      this.db.transaction(() => {
+        for (const id of ids) this.remove.run(id)
+      })(),
+    )
+  }
+
+  addPayCycleMembers(
+    payCycleId: string,
+    members: ReadonlyArray<{ readonly id: number; readonly uuid: string }>,
+  ): void {
+    this.guard(() =>
+      this.db.transaction(() => {
+        for (const member of members) this.addMember.run(payCycleId, member.id, member.uuid)
+      })(),
+    )
+  }
+
+  /**
+   * Writes the run's summary tables, builds the indexes once over all rows, marks the file as a complete
+   * snapshot and forces it to disk. The exclusive lock is kept until `close`, after the catalog commit.
+   */
+  async seal(seal: SnapshotSeal): Promise<void> {
+    // Separate steps with the event loop free in between: in the Electron main process the window keeps
+    // answering while the last (and largest) pieces of work are done, each at most one index build long.
+    this.guard(() =>
+      this.db.transaction(() => {
+        const column = this.db.prepare(
+          'INSERT INTO columns (position, key, label, kind, known, present) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        seal.columns.forEach((c, position) =>
+          column.run(position, c.key, c.label, c.kind, c.known ? 1 : 0, c.present),
+        )
+        const removed = this.db.prepare(
+          'INSERT OR REPLACE INTO removed_employees (uuid, name, row_json) VALUES (?, ?, ?)',
+        )
+        for (const r of seal.removed) removed.run(r.uuid, r.name, r.json)
+        const part = this.db.prepare('INSERT OR REPLACE INTO search_index (part, data) VALUES (?, ?)')
+        for (const p of seal.searchIndex ?? []) part.run(p.part, p.data)
+        const info = this.db.prepare('INSERT OR REPLACE INTO snapshot_info (key, value) VALUES (?, ?)')
+        for (const [key, value] of Object.entries(seal.info)) info.run(key, value)
+      })(),
+    )
+    for (const statement of SNAPSHOT_INDEXES) {
+      await yieldToEventLoop()
+      this.guard(() => this.db.exec(statement))
+    }
+    // Last: only a file with every row, table and index in place is marked as a snapshot.
+    this.guard(() => stampSnapshot(this.db))
+    if (this.flushing !== null) await this.flushing
+    await this.guardAsync(() => fsyncFileAsync(this.path))
+    fsyncDirectory(dirname(this.path))
+  }
+
+  /** Releases the file after the catalog named it (or after `discard`). */
+  close(): void {
+    if (this.finished) return
+    this.finished = true
+    this.db.close()
+  }
+
+  /** Abandons the run's file: closes and deletes it. Safe to call more than once. */
+  discard(): void {
+    try {
+      this.close()
+    } finally {
+      removeSnapshotFile(this.path)
+    }
+  }
+
+  /**
+   * Every few dozen pages, flushes what is written so far in the background (thread pool), so the fsync that
+   * seals the snapshot has little left to write and the sync's last step stays short.
+   */
+  private flushNowAndThen(): void {
+    if (++this.batchesSinceFlush < FLUSH_EVERY_BATCHES || this.flushing !== null) return
+    this.batchesSinceFlush = 0
+    this.flushing = fsyncFileAsync(this.path)
+      .catch(() => undefined)
+      .finally(() => {
+        this.flushing = null
+      })
+  }
+
+  private async guardAsync<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      throw storageError(error, this.path)
+    }
+  }
+
+  private guard<T>(work: () => T): T {
+    try {
+      return work()
+    } catch (error) {
+      throw storageError(error, this.path)
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Accent- and case-insensitive keys for names. One definition serves the snapshot writer (UUID keys) and the
+ * query engine (name tokens, sort keys), so what is indexed and what is searched can never disagree.
+ */
+
+/** Letters that Unicode decomposition leaves alone but a clerk would type without the accent. */
+const SPECIAL_FOLDS: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  ı: 'i',
+  þ: 'th',
+  ħ: 'h',
+}
+const SPECIAL_PATTERN = /[ßæœøđðłıþħ]/g
+const MARKS = /\p{M}+/gu
+/** Characters that join the parts of one name: O'Brien, Smith-Jones, St.John. */
+const JOINERS = /['’`´ʼ\-‐‑.·]/g
+const NON_WORD = /[^\p{L}\p{N}]+/u
+const PURE_WORD = /^[\p{L}\p{N}]+$/u
+
+/** Lower case, accents removed, compatibility forms unified (full-width letters, ligatures). */
+export function foldText(text: string): string {
+  // NFKD splits "é" into "e" + a combining mark, which MARKS then drops; ASCII skips all of it.
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase()
+  return text
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .replace(SPECIAL_PATTERN, (ch) => SPECIAL_FOLDS[ch] ?? ch)
+}
+
+/**
+ * The searchable tokens of one value: each word, each part of a joined word ("o'brien" gives "o" and "brien"),
+ * and the joined word without its joiners ("obrien"), so a clerk finds O'Brien by typing any of those.
+ */
+export function tokenize(text: string): string[] {
+  const folded = foldText(text)
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(folded)) return tokenizeAscii(folded)
+  const tokens = new Set<string>()
+  for (const word of folded.split(/\s+/)) {
+    if (word === '') continue
+    if (PURE_WORD.test(word)) {
+      tokens.add(word)
+      continue
+    }
+    const joined = word.replace(JOINERS, '')
+    for (const part of joined.split(NON_WORD)) if (part !== '') tokens.add(part)
+    for (const part of word.split(NON_WORD)) if (part !== '') tokens.add(part)
+  }
+  return [...tokens]
+}
+
+/** `tokenize` for folded ASCII text, with ASCII-only patterns (much faster than Unicode property classes). */
+function tokenizeAscii(folded: string): string[] {
+  const tokens = new Set<string>()
+  for (const word of folded.split(/\s+/)) {
+    if (word === '') continue
+    if (/^[a-z0-9]+$/.test(word)) {
+      tokens.add(word)
+      continue
+    }
+    for (const part of word.replace(/['`.-]/g, '').split(/[^a-z0-9]+/)) if (part !== '') tokens.add(part)
+    for (const part of word.split(/[^a-z0-9]+/)) if (part !== '') tokens.add(part)
+  }
+  return [...tokens]
+}
+
+/** One typed search word as a token prefix: folded, joiners and punctuation removed ("O'Br" → "obr"). */
+export function foldSearchWord(word: string): string {
+  return foldText(word).replace(/[^\p{L}\p{N}]+/gu, '')
+}
+
+/** The words of a search box, each folded; empty words dropped. */
+export function searchWords(text: string): string[] {
+  return text
+    .split(/\s+/)
+    .map((raw) => ({ raw, folded: foldSearchWord(raw) }))
+    .filter((word) => word.folded !== '')
+    .map((word) => word.folded)
+}

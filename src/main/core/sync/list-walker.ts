@@ -1,0 +1,199 @@
+import type { EmployeeRow } from '../../../shared/domain'
+import type { ListEnvelope } from '../api/list-envelope'
+import type { PageRequest } from '../api/employees-client'
+import { RosterDeskError, cancelledError, isAbortError } from '../errors'
+import { runBounded } from './bounded-pool'
+import { DeferredDeliveries, Speculation, fetchOrCancel, startSpeculation } from './page-pipeline'
+
+export interface PageSource {
+  fetchPage(request: PageRequest, signal?: AbortSignal): Promise<ListEnvelope>
+}
+
+/** One page as it arrived, for staging. `position` is the list position of rows[0] (0-based). */
+export interface ArrivedPage {
+  readonly pass: number
+  readonly page: number
+  readonly position: number
+  readonly rows: readonly EmployeeRow[]
+}
+
+export interface PassStart {
+  readonly pass: number
+  readonly pages: number
+  readonly totalCount: number
+  readonly limit: number
+}
+
+export interface WalkOptions {
+  /** The page size to ask for; the service may serve fewer, and the envelope's `limit` then rules. */
+  readonly pageSize: number
+  readonly concurrency: number
+  /** Full passes before giving up on a list that keeps moving. */
+  readonly maxPasses: number
+  readonly payCycleId?: string
+  readonly signal?: AbortSignal
+  readonly onPassStart?: (start: PassStart) => void
+  /** Called synchronously as each page arrives (the snapshot builder writes it at once). */
+  readonly onPage: (page: ArrivedPage) => void
+}
+
+export interface WalkResult {
+  /** The pass whose rows are the list: internally consistent and complete. */
+  readonly pass: number
+  readonly totalCount: number
+  readonly limit: number
+  readonly pages: number
+  /** The UUIDs of that pass: exactly `totalCount` distinct employees. */
+  readonly uuids: ReadonlySet<string>
+}
+
+interface PassState {
+  readonly seen: Set<string>
+  duplicates: number
+  readonly totalCounts: Set<number>
+  readonly limits: Set<number>
+  firstPage: readonly string[]
+  verify: ListEnvelope | undefined
+}
+
+/**
+ * Reads every page of one list and proves the result complete. A pass fetches page 1 (with pages 2..concurrency
+ * guessed alongside it), learns `totalCount` and the page size the service really uses, then the other pages
+ * with bounded concurrency, and finally page 1 again. The pass counts only if it is internally consistent: every page reported the same totalCount and
+ * limit, no UUID came twice, the distinct count equals totalCount, and page 1 still starts the same way.
+ *
+ * Records added or removed while paging shift the pages (rows seen twice, rows never seen) and break one of
+ * those checks; the walker then runs another full pass, starting from the page 1 it just re-read. Because a
+ * consistent pass is used on its own, employees removed during an earlier pass are not carried over. After
+ * `maxPasses` inconsistent passes the run fails and says by how many employees the counts disagree.
+ */
+export async function walkList(source: PageSource, options: WalkOptions): Promise<WalkResult> {
+  let carried: ListEnvelope | undefined
+  let last: { unique: number; totalCount: number; duplicates: number } | undefined
+  for (let pass = 1; pass <= options.maxPasses; pass++) {
+    throwIfCancelled(options.signal)
+    const speculative = carried === undefined ? startSpeculation(source, options) : new Speculation()
+    let first: ListEnvelope
+    try {
+      first = carried ?? (await fetchOrCancel(source, { page: 1, limit: options.pageSize }, options))
+    } catch (error) {
+      speculative.abandon()
+      throw error
+    }
+    carried = undefined
+    const totalCount = first.totalCount
+    const limit = first.limit
+    const pages = totalCount === 0 ? 0 : Math.ceil(totalCount / limit)
+    // Guessed pages are usable only if the service served the size we asked for; beyond the last page, never.
+    speculative.keep(limit === options.pageSize ? pages : 0)
+    const state: PassState = {
+      seen: new Set(),
+      duplicates: 0,
+      totalCounts: new Set([totalCount]),
+      limits: new Set([limit]),
+      firstPage: first.rows.map((row) => String(row['UUID'])),
+      verify: undefined,
+    }
+    options.onPassStart?.({ pass, pages, totalCount, limit })
+    const passControl = new AbortController()
+    const onAbort = (): void => passControl.abort(options.signal?.reason)
+    options.signal?.addEventListener('abort', onAbort, { once: true })
+    const deliveries = new DeferredDeliveries((error) => passControl.abort(error))
+    deliveries.add(() => deliver(pass, 1, limit, first, state, options))
+
+    // Page 1 is re-read last: a change at the front after it was first read shows up as a different page 1.
+    const tasks: number[] = []
+    for (let page = 2; page <= pages; page++) tasks.push(page)
+    if (pages > 1) tasks.push(1)
+    try {
+      await runBounded(
+        tasks,
+        options.concurrency,
+        async (page, signal) => {
+          const envelope =
+            (await speculative.take(page, signal)) ??
+            (await fetchOrCancel(source, { page, limit }, { ...options, signal }))
+          state.totalCounts.add(envelope.totalCount)
+          state.limits.add(envelope.limit)
+          if (page === 1) state.verify = envelope
+          else deliveries.add(() => deliver(pass, page, limit, envelope, state, options))
+        },
+        passControl.signal,
+      )
+    } catch (error) {
+      speculative.abandon()
+      deliveries.throwIfFailed()
+      throw isAbortError(error) || options.signal?.aborted ? cancelledError('The sync') : error
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort)
+    }
+    await deliveries.flush()
+    throwIfCancelled(options.signal)
+
+    if (isConsistent(state, totalCount)) return { pass, totalCount, limit, pages, uuids: state.seen }
+    last = {
+      unique: state.seen.size,
+      totalCount: latestTotal(state, totalCount),
+      duplicates: state.duplicates,
+    }
+    if (state.verify !== undefined && state.verify.limit === limit) carried = state.verify
+  }
+  throw unreconciledError(options, last?.unique ?? 0, last?.totalCount ?? 0, last?.duplicates ?? 0)
+}
+
+function unreconciledError(
+  options: WalkOptions,
+  unique: number,
+  expected: number,
+  duplicates: number,
+): RosterDeskError {
+  const difference = Math.abs(expected - unique)
+  const how =
+    difference === 0
+      ? `its pages kept shifting (${duplicates} employees appeared twice)`
+      : `it received ${unique} distinct employees where the service reports ${expected} (${difference} ${unique < expected ? 'missing' : 'too many'})`
+  const list =
+    options.payCycleId === undefined ? 'employee list' : `employee list of pay cycle ${options.payCycleId}`
+  return new RosterDeskError(
+    'service',
+    `The ${list} kept changing while RosterDesk read it: after ${options.maxPasses} full passes ${how}. ` +
+      'The cache was not changed; sync again in a few minutes.',
+    { detail: 'unreconciled list' },
+  )
+}
+
+function deliver(
+  pass: number,
+  page: number,
+  limit: number,
+  envelope: ListEnvelope,
+  state: PassState,
+  options: WalkOptions,
+): void {
+  for (const row of envelope.rows) {
+    const uuid = String(row['UUID'])
+    if (state.seen.has(uuid)) state.duplicates++
+    else state.seen.add(uuid)
+  }
+  options.onPage({ pass, page, position: (page - 1) * limit, rows: envelope.rows })
+}
+
+function isConsistent(state: PassState, totalCount: number): boolean {
+  if (state.totalCounts.size !== 1 || state.limits.size !== 1) return false
+  if (state.duplicates > 0 || state.seen.size !== totalCount) return false
+  if (state.verify === undefined) return true
+  // The same employees on page 1 as at the start; their order within the page is not relied on.
+  const first = new Set(state.firstPage)
+  const again = state.verify.rows
+  return again.length === state.firstPage.length && again.every((row) => first.has(String(row['UUID'])))
+}
+
+/** The count the service gave last in the pass, for the failure message. */
+function latestTotal(state: PassState, fallback: number): number {
+  return state.verify?.totalCount ?? [...state.totalCounts].pop() ?? fallback
+}
+
+/** Throws the one cancelled error when the run's signal has been aborted. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelledError('The sync')
+}

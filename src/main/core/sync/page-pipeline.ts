@@ -1,0 +1,128 @@
+import type { PageRequest } from '../api/employees-client'
+import type { ListEnvelope } from '../api/list-envelope'
+import type { PageSource, WalkOptions } from './list-walker'
+
+/** How pages move between the network and the snapshot within one pass of the list walker. */
+
+/**
+ * Stages pages just after their request's lane has sent the next request, rather than before: writing a page
+ * takes milliseconds of the one JavaScript thread, and doing it first would add that to every request's round
+ * trip. A staging failure (disk full) aborts the pass through `onFailure` and is what the pass then throws.
+ */
+export class DeferredDeliveries {
+  private readonly pending: Array<() => void> = []
+  private scheduled = false
+  private failed = false
+  private failure: unknown
+  private readonly idle: Array<() => void> = []
+
+  constructor(private readonly onFailure: (error: unknown) => void) {}
+
+  add(work: () => void): void {
+    this.pending.push(work)
+    if (!this.scheduled) {
+      this.scheduled = true
+      setImmediate(() => this.drain())
+    }
+  }
+
+  throwIfFailed(): void {
+    if (this.failed) throw this.failure
+  }
+
+  /** Resolves once every added page is staged; throws the staging failure, if any. */
+  async flush(): Promise<void> {
+    if (this.scheduled) await new Promise<void>((resolve) => this.idle.push(resolve))
+    this.throwIfFailed()
+  }
+
+  private drain(): void {
+    this.scheduled = false
+    while (this.pending.length > 0) {
+      const work = this.pending.shift() as () => void
+      if (this.failed) continue
+      try {
+        work()
+      } catch (error) {
+        this.failed = true
+        this.failure = error
+        this.onFailure(error)
+      }
+    }
+    for (const resolve of this.idle.splice(0)) resolve()
+  }
+}
+
+/**
+ * Pages 2..concurrency asked for at the same time as page 1, at the requested size, so the first round of a
+ * sync is not spent waiting for page 1 alone. They are used if page 1 shows the service served that size.
+ */
+export class Speculation {
+  private readonly pages = new Map<number, { promise: Promise<ListEnvelope>; control: AbortController }>()
+
+  add(
+    page: number,
+    start: (signal: AbortSignal) => Promise<ListEnvelope>,
+    outer: AbortSignal | undefined,
+  ): void {
+    const control = new AbortController()
+    if (outer?.aborted) control.abort()
+    else outer?.addEventListener('abort', () => control.abort(), { once: true })
+    const promise = start(control.signal)
+    // Failures surface when (and only if) the page is taken; a discarded guess must not become unhandled.
+    promise.catch(() => undefined)
+    this.pages.set(page, { promise, control })
+  }
+
+  /** Keeps guesses for pages up to `lastPage` and cancels the rest. */
+  keep(lastPage: number): void {
+    for (const [page, guess] of this.pages) {
+      if (page > lastPage) {
+        guess.control.abort()
+        this.pages.delete(page)
+      }
+    }
+  }
+
+  /** The guessed page, if there is one; undefined means "fetch it". */
+  async take(page: number, signal: AbortSignal): Promise<ListEnvelope | undefined> {
+    const guess = this.pages.get(page)
+    if (guess === undefined) return undefined
+    this.pages.delete(page)
+    const onAbort = (): void => guess.control.abort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      return await guess.promise
+    } finally {
+      signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  abandon(): void {
+    this.keep(0)
+  }
+}
+
+/** Starts the guesses for pages 2..concurrency of a list, at the requested page size. */
+export function startSpeculation(source: PageSource, options: WalkOptions): Speculation {
+  const speculation = new Speculation()
+  for (let page = 2; page <= options.concurrency; page++) {
+    speculation.add(
+      page,
+      (signal) => fetchOrCancel(source, { page, limit: options.pageSize }, { ...options, signal }),
+      options.signal,
+    )
+  }
+  return speculation
+}
+
+/** One page request, with the list's filter. */
+export async function fetchOrCancel(
+  source: PageSource,
+  request: PageRequest,
+  options: Pick<WalkOptions, 'payCycleId' | 'signal'>,
+): Promise<ListEnvelope> {
+  const withFilter =
+    options.payCycleId === undefined ? request : { ...request, payCycleId: options.payCycleId }
+  return source.fetchPage(withFilter, options.signal)
+}

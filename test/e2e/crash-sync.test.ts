@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { startTestSandbox } from '../helpers/sandbox'
+import { makeTempDir } from '../unit/cache/cache-test-helpers'
+
+/**
+ * Kills a syncing CLI process with SIGKILL at moments spread over the whole run (from the first request to past
+ * the commit) and checks, each time, that the cache opens, passes integrity_check and holds either the previous
+ * snapshot or the new one in full: never a mix, never a damaged file.
+ */
+
+const ROOT = resolve(__dirname, '..', '..')
+const KILLS = 26
+const SIZE = 3000
+
+interface Outcome {
+  readonly offsetMs: number
+  readonly killed: boolean
+  readonly holds: 'previous' | 'new'
+}
+
+function mulberry(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe('a sync killed at any moment', () => {
+  let sandbox: SandboxHandle
+  let dir: string
+  let cleanup: () => void
+  let db: string
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ size: SIZE, seed: 21, behaviours: { latencyMs: 40 } })
+    ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-crash-'))
+    db = join(dir, 'cache.db')
+  })
+  afterAll(async () => {
+    await sandbox.close()
+    cleanup()
+  })
+
+  /** Starts `cli sync`; resolves with the time of its first list request and its exit. */
+  function startSync(): { child: ChildProcess; firstRequest: Promise<number>; exit: Promise<number | null> } {
+    const tokens = sandbox.issueTokens()
+    const before = sandbox.stats().listRequests
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/main/cli/index.ts',
+        'sync',
+        '--base-url',
+        sandbox.baseUrl,
+        '--client-id',
+        sandbox.credentials.clientId,
+        '--redirect-uri',
+        sandbox.credentials.redirectUri,
+        '--db',
+        db,
+        '--page-size',
+        '100',
+        '--json',
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          ROSTERDESK_ACCESS_TOKEN: tokens.accessToken,
+          ROSTERDESK_REFRESH_TOKEN: tokens.refreshToken,
+          ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
+        },
+        stdio: 'ignore',
+      },
+    )
+    const exit = new Promise<number | null>((resolvePromise) =>
+      child.once('exit', (code) => resolvePromise(code)),
+    )
+    const firstRequest = new Promise<number>((resolvePromise) => {
+      const timer = setInterval(() => {
+        if (sandbox.stats().listRequests > before || child.exitCode !== null || child.signalCode !== null) {
+          clearInterval(timer)
+          resolvePromise(performance.now())
+        }
+      }, 1)
+    })
+    return { child, firstRequest, exit }
+  }
+
+  /** Changes the sandbox's employees between runs (one churned list request), so old and new snapshots differ. */
+  async function changeServiceData(): Promise<void> {
+    sandbox.setBehaviours({ churn: { add: 2, remove: 1, listRequests: 1 }, latencyMs: 0 })
+    const { accessToken } = sandbox.issueTokens()
+    const response = await fetch(`${sandbox.baseUrl}/employees/list?page=1&limit=1`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    })
+    await response.text()
+    sandbox.setBehaviours({ churn: null, latencyMs: 40 })
+  }
+
+  /** Opens the cache as the app would, checks its integrity, and returns its rows as canonical JSON. */
+  function openAndRead(): string[] {
+    const cache = openCacheDatabase(db)
+    try {
+      expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok')
+      const reader = cache.currentSnapshot()
+      expect(reader).not.toBeNull()
+      expect(reader!.db.pragma('integrity_check', { simple: true })).toBe('ok')
+      // Nothing but the current snapshot survives the sweep that opening runs.
+      expect(readdirSync(cache.snapshotDirectory)).toEqual([basename(reader!.path)])
+      const rows = reader!.db
+        .prepare('SELECT row_json FROM employees ORDER BY uuid')
+        .pluck()
+        .all() as string[]
+      expect(rows).toHaveLength(cache.employeeCount())
+      return rows
+    } finally {
+      cache.close()
+    }
+  }
+
+  const serviceRows = (): string[] =>
+    sandbox
+      .allEmployees()
+      .sort((a, b) => (String(a['UUID']) < String(b['UUID']) ? -1 : 1))
+      .map((row) => JSON.stringify(row))
+
+  it(`survives ${KILLS} SIGKILLs spread over the run, commit included`, async () => {
+    // A complete first sync gives every kill a previous snapshot, and measures how long a run takes.
+    const baseline = startSync()
+    const started = await baseline.firstRequest
+    expect(await baseline.exit).toBe(0)
+    const runMs = performance.now() - started
+    expect(openAndRead()).toEqual(serviceRows())
+
+    const random = mulberry(99)
+    const outcomes: Outcome[] = []
+    for (let i = 0; i < KILLS; i++) {
+      const previous = openAndRead()
+      await changeServiceData()
+      const next = serviceRows()
+      expect(next).not.toEqual(previous)
+      // Stratified over [0, 1.15 × run]: every stretch of the run gets kills, the last ones at or after the commit.
+      const offsetMs = ((i + random()) / KILLS) * runMs * 1.15
+      const run = startSync()
+      await run.firstRequest
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, offsetMs))
+      const killed = run.child.exitCode === null && run.child.kill('SIGKILL')
+      await run.exit
+      const rows = openAndRead()
+      const holds =
+        rows.length === next.length && rows.every((row, k) => row === next[k]) ? 'new' : 'previous'
+      if (holds === 'previous')
+        expect(rows, `kill ${i} at ${offsetMs.toFixed(0)} ms left a mix`).toEqual(previous)
+      if (!killed) expect(holds, `run ${i} finished but the cache does not hold its snapshot`).toBe('new')
+      outcomes.push({ offsetMs, killed, holds })
+    }
+    const killedRuns = outcomes.filter((outcome) => outcome.killed)
+    expect(killedRuns.length, JSON.stringify(outcomes)).toBeGreaterThanOrEqual(20)
+    expect(outcomes.some((outcome) => outcome.holds === 'previous')).toBe(true)
+    expect(outcomes.some((outcome) => outcome.holds === 'new')).toBe(true)
+  }, 150_000)
+})

@@ -1,0 +1,204 @@
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { CATALOG_APPLICATION_ID, CATALOG_VERSION } from '../../../src/main/core/cache/catalog-schema'
+import { SnapshotReader } from '../../../src/main/core/cache/snapshot-reader'
+import { RosterDeskError } from '../../../src/main/core/errors'
+import { fileHash, fingerprintCache, makeTempDir } from './cache-test-helpers'
+import { employee, seedSnapshot } from './seed-snapshot'
+
+const SETTINGS = { pageSize: 100, concurrency: 2, trackedPayCycles: [] }
+
+describe('openCacheDatabase', () => {
+  let dir: string
+  let cleanup: () => void
+  const open: CacheDatabase[] = []
+  beforeEach(() => ({ dir, cleanup } = makeTempDir()))
+  afterEach(() => {
+    for (const cache of open.splice(0)) cache.close()
+    cleanup()
+  })
+  const openCache = (name = 'cache.db', options = {}): CacheDatabase => {
+    const cache = openCacheDatabase(join(dir, name), options)
+    open.push(cache)
+    return cache
+  }
+
+  it('creates a WAL catalog at the current schema version, and reopening changes nothing', () => {
+    const cache = openCache()
+    expect(cache.db.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(cache.db.pragma('user_version', { simple: true })).toBe(CATALOG_VERSION)
+    expect(cache.db.pragma('application_id', { simple: true })).toBe(CATALOG_APPLICATION_ID)
+    cache.close()
+    const again = openCache()
+    expect(again.db.pragma('user_version', { simple: true })).toBe(CATALOG_VERSION)
+    expect(again.employeeCount()).toBe(0)
+    expect(again.currentSnapshot()).toBeNull()
+  })
+
+  it('refuses a SQLite file that belongs to something else, and leaves it untouched', () => {
+    const path = join(dir, 'other.db')
+    const other = new Database(path)
+    other.exec(
+      'CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5)',
+    )
+    other.close()
+    const before = fileHash(path)
+    expect(() => openCache('other.db')).toThrow(/not a RosterDesk employee cache/)
+    expect(fileHash(path)).toBe(before)
+  })
+
+  it('refuses a cache written by a newer RosterDesk', () => {
+    openCache().close()
+    const raw = new Database(join(dir, 'cache.db'))
+    raw.pragma(`user_version = ${CATALOG_VERSION + 1}`)
+    raw.close()
+    expect(() => openCache()).toThrow(/newer version of RosterDesk/)
+  })
+
+  it('with mustExist, refuses a missing file without creating one, and a damaged file', () => {
+    expect(() => openCache('missing.db', { mustExist: true })).toThrow(/no employee cache/)
+    expect(existsSync(join(dir, 'missing.db'))).toBe(false)
+    writeFileSync(join(dir, 'junk.db'), 'not a database, only text '.repeat(100))
+    const error = captureError(() => openCache('junk.db', { mustExist: true }))
+    expect(error).toBeInstanceOf(RosterDeskError)
+    expect((error as RosterDeskError).code).toBe('storage')
+    expect((error as RosterDeskError).message).toMatch(/damaged or is not a RosterDesk cache/)
+  })
+
+  it('swaps snapshots in one step and deletes the replaced file', async () => {
+    const cache = openCache()
+    const first = await seedSnapshot(cache, [employee('u-1', 'Ann', 'Lee', 'Active')])
+    const firstPath = cache.currentSnapshotInfo()?.path ?? ''
+    expect(cache.employeeCount()).toBe(1)
+    expect(cache.currentSnapshot()?.runId).toBe(first.id)
+
+    const second = await seedSnapshot(cache, [
+      employee('u-1', 'Ann', 'Lee', 'Active'),
+      employee('u-2', 'Bo', 'Ng', 'Active'),
+    ])
+    expect(cache.currentSnapshot()?.runId).toBe(second.id)
+    expect(cache.employeeCount()).toBe(2)
+    expect(existsSync(firstPath)).toBe(false)
+    expect(readdirSync(cache.snapshotDirectory)).toEqual([basename(cache.currentSnapshotInfo()?.path ?? '')])
+    expect(cache.lastCompleteRun()?.changes).toMatchObject({ added: 1, removed: 0, changed: 0 })
+  })
+
+  it('logs a failed run without touching the current snapshot', async () => {
+    const cache = openCache()
+    await seedSnapshot(cache, [employee('u-1', 'Ann', 'Lee', 'Active')])
+    const before = fingerprintCache(cache.path)
+    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    writer.discard()
+    cache.endRun({ ...summaryFor(run.id, run.startedAt), status: 'failed', error: 'The service said no.' })
+    const after = fingerprintCache(cache.path)
+    expect(after.catalog).toBe(before.catalog)
+    expect(after.snapshotBytes).toBe(before.snapshotBytes)
+    expect(after.runs.slice(0, before.runs.length)).toEqual(before.runs)
+    expect(cache.lastRun()).toMatchObject({ id: run.id, status: 'failed', error: 'The service said no.' })
+    expect(cache.lastCompleteRun()?.id).not.toBe(run.id)
+  })
+
+  it('refuses a second run while one is writing, in this process or another connection', () => {
+    const cache = openCache()
+    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    const other = openCache()
+    expect(() => other.beginRun(SETTINGS, new Date())).toThrow(/already running/)
+    writer.discard()
+    cache.endRun({ ...summaryFor(run.id, run.startedAt), status: 'cancelled' })
+    expect(() => other.beginRun(SETTINGS, new Date())).not.toThrow()
+  })
+
+  it('marks a run whose writer died as interrupted and deletes its file on the next open', async () => {
+    const cache = openCache()
+    await seedSnapshot(cache, [employee('u-1', 'Ann', 'Lee', 'Active')])
+    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    writer.close() // the lock goes, as when the process is killed; the file stays behind
+    cache.close()
+    expect(existsSync(run.snapshotPath)).toBe(true)
+
+    const reopened = openCache()
+    expect(existsSync(run.snapshotPath)).toBe(false)
+    expect(reopened.lastRun()).toMatchObject({ id: run.id, status: 'failed' })
+    expect(reopened.lastRun()?.error).toMatch(/stopped unexpectedly/)
+    expect(reopened.employeeCount()).toBe(1)
+  })
+
+  it('deletes files that no run names once nobody holds them', () => {
+    const cache = openCache()
+    const { writer } = cache.beginRun(SETTINGS, new Date())
+    writer.close()
+    cache.db.prepare('DELETE FROM sync_runs').run()
+    expect(readdirSync(cache.snapshotDirectory)).toHaveLength(1)
+    cache.sweep()
+    expect(readdirSync(cache.snapshotDirectory)).toEqual([])
+  })
+
+  it('refuses to commit over a snapshot another run committed meanwhile', () => {
+    const cache = openCache()
+    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    // Another process finished first: simulate by committing directly through a second connection.
+    const other = openCache()
+    const competing = other.db
+    competing
+      .prepare(
+        `INSERT INTO sync_runs (started_at, status, snapshot_file, settings) VALUES (?, 'complete', 'x', '{}')`,
+      )
+      .run(new Date().toISOString())
+    competing
+      .prepare(
+        `INSERT INTO current_snapshot (id, run_id, file, employee_count, committed_at) VALUES (1, last_insert_rowid(), 'x', 0, 'now')`,
+      )
+      .run()
+    expect(() => cache.completeRun(run, summaryFor(run.id, run.startedAt), 0)).toThrow(
+      /Another sync finished/,
+    )
+    writer.discard()
+  })
+
+  it('keeps a leased snapshot readable after a newer one is committed, then deletes it', async () => {
+    const cache = openCache()
+    await seedSnapshot(cache, [employee('u-1', 'Ann', 'Lee', 'Active')])
+    const reader = cache.currentSnapshot() as SnapshotReader
+    const release = reader.retain()
+    await seedSnapshot(cache, [employee('u-2', 'Bo', 'Ng', 'Active')])
+    expect(reader.isOpen).toBe(true)
+    expect(reader.db.prepare('SELECT uuid FROM employees').pluck().all()).toEqual(['u-1'])
+    release()
+    expect(reader.isOpen).toBe(false)
+    expect(existsSync(reader.path)).toBe(false)
+  })
+
+  it('never opens an unsealed snapshot file as a snapshot', () => {
+    const cache = openCache()
+    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    writer.close()
+    expect(() => SnapshotReader.open(run.snapshotPath, run.id, {})).toThrow(/incomplete/)
+  })
+})
+
+function summaryFor(id: number, startedAt: string) {
+  return {
+    id,
+    status: 'complete' as const,
+    startedAt,
+    endedAt: new Date().toISOString(),
+    totalCount: 0,
+    stored: 0,
+    pages: 0,
+    requests: 0,
+    durationMs: 0,
+  }
+}
+
+function captureError(work: () => unknown): unknown {
+  try {
+    work()
+  } catch (error) {
+    return error
+  }
+  return undefined
+}

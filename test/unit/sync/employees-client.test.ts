@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest'
+import { EmployeesClient, TENANT_HEADER } from '../../../src/main/core/api/employees-client'
+import type { EmployeesClientOptions } from '../../../src/main/core/api/employees-client'
+import { RosterDeskError } from '../../../src/main/core/errors'
+import {
+  FakeListService,
+  FakeTokens,
+  fakeClock,
+  jsonResponse,
+  makeEmployees,
+  textResponse,
+} from './sync-fakes'
+
+function setup(options: Partial<EmployeesClientOptions> & { service: FakeListService }) {
+  const tokens = new FakeTokens()
+  const time = fakeClock()
+  const client = new EmployeesClient({
+    baseUrl: 'https://payroll.example/api/',
+    fetch: options.service.fetch,
+    tokens,
+    clock: time.clock,
+    random: () => 0.5,
+    retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 },
+    ...options,
+  })
+  return { client, tokens, time }
+}
+
+/** A service answering the first `failures` requests with `answer`, then normally. */
+function failingFirst(failures: number, answer: () => Response | Promise<Response>): FakeListService {
+  return new FakeListService(makeEmployees(30), {
+    before: (request) => (request.index <= failures ? answer() : undefined),
+  })
+}
+
+async function failure(promise: Promise<unknown>): Promise<RosterDeskError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(RosterDeskError)
+  return error as RosterDeskError
+}
+
+describe('EmployeesClient', () => {
+  it('asks for one page with the bearer token, Accept and the tenant header', async () => {
+    const service = new FakeListService(makeEmployees(30))
+    const { client } = setup({ service, tenantId: 'tenant-7' })
+    const envelope = await client.fetchPage({ page: 2, limit: 10, payCycleId: 'PC-A' })
+    expect(envelope.currentPage).toBe(2)
+    const request = service.requests[0]!
+    expect(request).toMatchObject({ page: 2, limit: 10, payCycleId: 'PC-A' })
+    expect(request.headers.get('authorization')).toBe('Bearer token-1')
+    expect(request.headers.get('accept')).toBe('application/json')
+    expect(request.headers.get(TENANT_HEADER)).toBe('tenant-7')
+    expect(client.requests).toBe(1)
+  })
+
+  it('sends no tenant header when none is configured', async () => {
+    const service = new FakeListService(makeEmployees(3))
+    const { client } = setup({ service })
+    await client.fetchPage({ page: 1, limit: 10 })
+    expect(service.requests[0]!.headers.has(TENANT_HEADER)).toBe(false)
+  })
+
+  it('retries HTML 5xx pages, truncated JSON and network failures with growing, capped waits', async () => {
+    let n = 0
+    const service = failingFirst(3, () => {
+      n++
+      if (n === 1) return textResponse(502, '<html><body>Bad Gateway</body></html>')
+      if (n === 2) return textResponse(200, '{"rows":[{"UUID":"a"', 'application/json')
+      throw new TypeError('fetch failed')
+    })
+    const { client, time } = setup({ service })
+    const envelope = await client.fetchPage({ page: 1, limit: 10 })
+    expect(envelope.rows).toHaveLength(10)
+    expect(client.requests).toBe(4)
+    // Equal jitter with random() = 0.5: three quarters of base * 2^(retry - 1).
+    expect(time.sleeps).toEqual([75, 150, 300])
+  })
+
+  it('honours Retry-After on 429, in seconds or as an HTTP date', async () => {
+    const { clock } = fakeClock()
+    const date = new Date(clock.now() + 12_000).toUTCString()
+    let n = 0
+    const service = failingFirst(2, () => {
+      n++
+      return jsonResponse(429, { message: 'slow down' }, { 'retry-after': n === 1 ? '7' : date })
+    })
+    const { client, time } = setup({ service })
+    await client.fetchPage({ page: 1, limit: 10 })
+    expect(time.sleeps[0]).toBe(7000)
+    // The date is relative to the injected clock, which the first wait moved on by 7 s.
+    expect(time.sleeps[1]).toBe(5000)
+  })
+
+  it('ends the run when Retry-After asks for longer than it will wait', async () => {
+    const service = failingFirst(1, () => jsonResponse(429, {}, { 'retry-after': '3600' }))
+    const { client } = setup({ service })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.message).toMatch(/wait 60 minutes/)
+  })
+
+  it('refreshes the token once on 401 and retries with the new one', async () => {
+    const service = new FakeListService(makeEmployees(5), {
+      before: (request) =>
+        request.headers.get('authorization') === 'Bearer token-1'
+          ? jsonResponse(401, { error: 'invalid_token' })
+          : undefined,
+    })
+    const { client, tokens, time } = setup({ service })
+    await client.fetchPage({ page: 1, limit: 10 })
+    expect(tokens.refreshes).toBe(1)
+    expect(service.requests.map((r) => r.headers.get('authorization'))).toEqual([
+      'Bearer token-1',
+      'Bearer token-2',
+    ])
+    expect(time.sleeps).toEqual([])
+  })
+
+  it('gives up with a sign-in message when the renewed token is refused too', async () => {
+    const service = failingFirst(10, () => jsonResponse(401, { error: 'invalid_token' }))
+    const { client, tokens } = setup({ service })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.code).toBe('auth')
+    expect(error.message).toMatch(/Sign in again/)
+    expect(tokens.refreshes).toBe(1)
+  })
+
+  it('stops at once on 403 with a message about the tenant', async () => {
+    const service = failingFirst(10, () =>
+      jsonResponse(403, { message: 'This token has no access to that tenant' }),
+    )
+    const { client } = setup({ service, tenantId: 'wrong' })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.message).toMatch(/refused access to tenant “wrong” \(HTTP 403\)/)
+    expect(error.message).toMatch(/no access to that tenant/)
+    expect(client.requests).toBe(1)
+  })
+
+  it('stops at once on 400 and on 404, saying what to check', async () => {
+    const bad = setup({
+      service: failingFirst(10, () => jsonResponse(400, { message: 'limit is too large' })),
+    })
+    expect((await failure(bad.client.fetchPage({ page: 1, limit: 10 }))).message).toMatch(
+      /rejected RosterDesk’s request for employees \(HTTP 400\): “limit is too large”/,
+    )
+    expect(bad.client.requests).toBe(1)
+    const missing = setup({ service: failingFirst(10, () => jsonResponse(404, {})) })
+    const error = await failure(missing.client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.code).toBe('config')
+    expect(error.message).toMatch(/service address/)
+  })
+
+  it('treats bodies that are not the envelope as malformed, retries, then names the problem', async () => {
+    const bodies: unknown[] = [
+      [],
+      { rows: 'nope', totalCount: 1, totalPages: 1, limit: 10, currentPage: 1 },
+      { rows: [{ name: 'no uuid' }], totalCount: 1, totalPages: 1, limit: 10, currentPage: 1 },
+      { rows: [], totalCount: 1.5, totalPages: 1, limit: 10, currentPage: 1 },
+    ]
+    let n = 0
+    const service = failingFirst(10, () => jsonResponse(200, bodies[n++ % bodies.length]))
+    const { client } = setup({ service })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(client.requests).toBe(4)
+    expect(error.message).toMatch(/could not read \("totalCount" is missing or not a whole number\)/)
+    expect(error.message).toMatch(/tried 4 times/)
+  })
+
+  it('gives up on a service that keeps failing after the bounded attempts', async () => {
+    const service = failingFirst(100, () => textResponse(503, '<html>down</html>'))
+    const { client, time } = setup({ service })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.message).toMatch(/had a problem \(HTTP 503\).*tried 4 times/)
+    expect(time.sleeps).toHaveLength(3)
+  })
+
+  it('stops waiting when cancelled during a backoff', async () => {
+    const controller = new AbortController()
+    const service = failingFirst(100, () => {
+      controller.abort()
+      return textResponse(503, 'down')
+    })
+    const { client } = setup({ service })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }, controller.signal))
+    expect(error.code).toBe('cancelled')
+  })
+})

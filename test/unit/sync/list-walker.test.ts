@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest'
+import type { EmployeeRow } from '../../../src/shared/domain'
+import { EmployeesClient } from '../../../src/main/core/api/employees-client'
+import { RosterDeskError } from '../../../src/main/core/errors'
+import { walkList } from '../../../src/main/core/sync/list-walker'
+import type { ArrivedPage, WalkOptions } from '../../../src/main/core/sync/list-walker'
+import { FakeListService, FakeTokens, fakeClock, makeEmployees } from './sync-fakes'
+import type { FakeListOptions, ListRequest } from './sync-fakes'
+
+function client(service: FakeListService): EmployeesClient {
+  return new EmployeesClient({
+    baseUrl: 'https://payroll.example',
+    fetch: service.fetch,
+    tokens: new FakeTokens(),
+    clock: fakeClock().clock,
+    random: () => 0.5,
+  })
+}
+
+async function walk(service: FakeListService, options: Partial<WalkOptions> = {}) {
+  const pages: ArrivedPage[] = []
+  const result = await walkList(client(service), {
+    pageSize: 10,
+    concurrency: 3,
+    maxPasses: 3,
+    onPage: (page) => pages.push(page),
+    ...options,
+  })
+  return { result, pages }
+}
+
+const uuids = (rows: readonly EmployeeRow[]): string[] => rows.map((row) => String(row['UUID'])).sort()
+
+/**
+ * On list requests number `from` .. `from + requests - 1`, inserts `add` rows at the front and removes `remove`
+ * from position 3.
+ */
+function churn(add: number, remove: number, requests: number, from = 1): FakeListOptions['before'] {
+  let added = 0
+  return (request: ListRequest, service: FakeListService) => {
+    if (request.index < from || request.index >= from + requests) return undefined
+    for (let i = 0; i < add; i++)
+      service.rows.unshift({ UUID: `new-${++added}`, firstName: 'N', lastName: 'New' })
+    service.rows.splice(3, remove)
+    return undefined
+  }
+}
+
+describe('walkList', () => {
+  it('uses the page size the service really serves and fetches every page once, then page 1 again', async () => {
+    const service = new FakeListService(makeEmployees(30), { maxPageSize: 7 })
+    const { result, pages } = await walk(service, { pageSize: 50 })
+    expect(result).toMatchObject({ pass: 1, totalCount: 30, limit: 7, pages: 5 })
+    expect([...result.uuids].sort()).toEqual(uuids(service.rows))
+    // Pages 2 and 3 guessed at the asked size alongside page 1 are discarded: the service served 7, not 50.
+    expect(service.requests.map((r) => [r.page, r.limit])).toEqual([
+      [2, 50],
+      [3, 50],
+      [1, 50],
+      [2, 7],
+      [3, 7],
+      [4, 7],
+      [5, 7],
+      [1, 7],
+    ])
+    expect(pages.map((p) => p.position).sort((a, b) => a - b)).toEqual([0, 7, 14, 21, 28])
+  })
+
+  it('uses the pages guessed alongside page 1 when the service serves the size asked for', async () => {
+    const service = new FakeListService(makeEmployees(45))
+    const { result } = await walk(service)
+    expect(result).toMatchObject({ pass: 1, totalCount: 45, pages: 5 })
+    expect(service.requests.map((r) => r.page)).toEqual([2, 3, 1, 4, 5, 1])
+  })
+
+  it('keeps at most `concurrency` requests in flight', async () => {
+    const service = new FakeListService(makeEmployees(200))
+    await walk(service, { concurrency: 3 })
+    expect(service.maxInFlight).toBe(3)
+  })
+
+  it('ends with exactly the service’s set when employees are added at the front while paging', async () => {
+    const service = new FakeListService(makeEmployees(45), { before: churn(2, 0, 4) })
+    const { result } = await walk(service)
+    expect(result.pass).toBeGreaterThan(1)
+    expect(result.totalCount).toBe(53)
+    expect([...result.uuids].sort()).toEqual(uuids(service.rows))
+  })
+
+  it('does not keep employees removed while paging', async () => {
+    const service = new FakeListService(makeEmployees(45), { before: churn(0, 2, 4) })
+    const { result } = await walk(service)
+    expect(result.totalCount).toBe(37)
+    expect([...result.uuids].sort()).toEqual(uuids(service.rows))
+  })
+
+  it('notices swaps that leave the total unchanged, through the second look at page 1', async () => {
+    const service = new FakeListService(makeEmployees(45), { before: churn(1, 1, 3, 4) })
+    const { result } = await walk(service)
+    expect(result.pass).toBeGreaterThan(1)
+    expect(result.totalCount).toBe(45)
+    expect([...result.uuids].sort()).toEqual(uuids(service.rows))
+  })
+
+  it('fails, saying by how much, when the list never holds still', async () => {
+    const service = new FakeListService(makeEmployees(45), { before: churn(1, 0, 1000) })
+    const error = await walk(service).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(RosterDeskError)
+    expect((error as RosterDeskError).message).toMatch(/kept changing.*after 3 full passes.*missing/)
+  })
+
+  it('fails when pages silently skip an employee the total still counts', async () => {
+    const service = new FakeListService(makeEmployees(30), {
+      before: (request, svc) => {
+        if (request.page !== 2) return undefined
+        const rows = svc.rows.slice(10, 19)
+        return new Response(
+          JSON.stringify({ rows, totalCount: 30, totalPages: 3, limit: 10, currentPage: 2 }),
+          {
+            status: 200,
+          },
+        )
+      },
+    })
+    const error = (await walk(service).catch((e: unknown) => e)) as RosterDeskError
+    expect(error.message).toMatch(/received 29 distinct employees where the service reports 30 \(1 missing\)/)
+  })
+
+  it('finishes an empty list in its first round of requests', async () => {
+    const service = new FakeListService([])
+    const { result, pages } = await walk(service)
+    expect(result).toMatchObject({ pass: 1, totalCount: 0, pages: 0 })
+    expect(pages).toHaveLength(1)
+    expect(service.requests.map((r) => r.page)).toEqual([2, 3, 1])
+  })
+
+  it('passes the pay-cycle filter on every request', async () => {
+    const service = new FakeListService(makeEmployees(40))
+    const { result } = await walk(service, { payCycleId: 'PC-B' })
+    expect(result.totalCount).toBe(20)
+    expect(service.requests.every((r) => r.payCycleId === 'PC-B')).toBe(true)
+  })
+})

@@ -1,0 +1,176 @@
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { SyncProgress } from '../../../src/shared/domain'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { runSync } from '../../../src/main/core/sync/sync-engine'
+import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
+import { fingerprintCache, makeTempDir } from '../cache/cache-test-helpers'
+import { FakeListService, FakeTokens, fakeClock, jsonResponse, makeEmployees } from './sync-fakes'
+
+describe('runSync', () => {
+  let dir: string
+  let cleanup: () => void
+  let cache: CacheDatabase
+  beforeEach(() => {
+    ;({ dir, cleanup } = makeTempDir())
+    cache = openCacheDatabase(join(dir, 'cache.db'))
+  })
+  afterEach(() => {
+    cache.close()
+    cleanup()
+  })
+
+  const sync = (service: FakeListService, options: Partial<SyncRunOptions> = {}) =>
+    runSync(
+      { cache, fetch: service.fetch, tokens: new FakeTokens(), clock: fakeClock().clock, random: () => 0.5 },
+      { baseUrl: 'https://payroll.example', pageSize: 10, concurrency: 3, ...options },
+    )
+
+  const storedRows = (): Array<{ uuid: string; row_json: string }> =>
+    cache.currentSnapshot()!.db.prepare('SELECT uuid, row_json FROM employees ORDER BY uuid').all() as Array<{
+      uuid: string
+      row_json: string
+    }>
+
+  it('stores exactly the service’s employees, every field as sent, and reports progress', async () => {
+    const rows = makeEmployees(95)
+    const service = new FakeListService(rows)
+    const progress: SyncProgress[] = []
+    const summary = await sync(service, { onProgress: (p) => progress.push(p) })
+    expect(summary).toMatchObject({ status: 'complete', totalCount: 95, stored: 95, pages: 10, requests: 11 })
+    expect(summary.changes).toMatchObject({ added: 95, removed: 0, changed: 0 })
+    expect(summary.changes?.addedSample).toHaveLength(20)
+    const sorted = [...rows].sort((a, b) => String(a['UUID']).localeCompare(String(b['UUID'])))
+    expect(storedRows().map((r) => JSON.parse(r.row_json) as unknown)).toEqual(sorted)
+    expect(cache.lastRun()).toEqual(summary)
+    expect(cache.employeeCount()).toBe(95)
+    const listing = progress.filter((p) => p.phase === 'listing')
+    expect(listing.at(-1)).toMatchObject({ pagesDone: 10, pagesTotal: 10, rows: 95 })
+    expect(progress.at(-1)?.phase).toBe('committing')
+    const columns = cache
+      .currentSnapshot()!
+      .db.prepare('SELECT key, kind FROM columns ORDER BY position')
+      .all()
+    expect(columns).toContainEqual({ key: 'salary', kind: 'number' })
+  })
+
+  it('reports what changed since the previous snapshot and keeps the full lists in it', async () => {
+    const rows = makeEmployees(40)
+    await sync(new FakeListService(rows))
+    const next = rows.filter((row) => row['UUID'] !== 'e-000005').map((row) => ({ ...row }))
+    next[0]!['employeeStatus'] = 'Terminated'
+    next[0]!['badge'] = 'B-1'
+    next.push({ UUID: 'e-new', firstName: 'Nia', lastName: 'Moss', employeeStatus: 'Pending' })
+    const summary = await sync(new FakeListService(next))
+    expect(summary.changes).toMatchObject({
+      added: 1,
+      removed: 1,
+      changed: 1,
+      addedSample: [{ UUID: 'e-new', name: 'Nia Moss' }],
+      removedSample: [{ UUID: 'e-000005', name: 'First5 Last5' }],
+      changedSample: [{ UUID: 'e-000000', name: 'First0 Last0', fields: ['employeeStatus', 'badge'] }],
+    })
+    const db = cache.currentSnapshot()!.db
+    expect(db.prepare("SELECT uuid FROM employees WHERE change = 'added'").pluck().all()).toEqual(['e-new'])
+    expect(db.prepare("SELECT changed_fields FROM employees WHERE change = 'changed'").pluck().all()).toEqual(
+      ['["employeeStatus","badge"]'],
+    )
+    expect(db.prepare('SELECT uuid, name FROM removed_employees').all()).toEqual([
+      { uuid: 'e-000005', name: 'First5 Last5' },
+    ])
+  })
+
+  it('leaves the previous snapshot exactly as it was when a run fails for good', async () => {
+    await sync(new FakeListService(makeEmployees(50)))
+    const before = fingerprintCache(cache.path)
+    const failing = new FakeListService(makeEmployees(60), {
+      before: (request) => (request.page === 3 ? jsonResponse(403, { message: 'no access' }) : undefined),
+    })
+    const summary = await sync(failing, { tenantId: 'tenant-x' })
+    expect(summary.status).toBe('failed')
+    expect(summary.error).toMatch(/refused access to tenant “tenant-x” \(HTTP 403\)/)
+    const after = fingerprintCache(cache.path)
+    expect(after.catalog).toBe(before.catalog)
+    expect(after.snapshotLogical).toBe(before.snapshotLogical)
+    expect(after.snapshotBytes).toBe(before.snapshotBytes)
+    expect(after.runs.slice(0, before.runs.length)).toEqual(before.runs)
+    expect(after.runs).toHaveLength(before.runs.length + 1)
+    expect(readdirSync(cache.snapshotDirectory)).toHaveLength(1)
+    expect(cache.lastRun()).toMatchObject({ status: 'failed' })
+    expect(cache.employeeCount()).toBe(50)
+  })
+
+  it('cancels cleanly: previous snapshot kept, run logged as cancelled', async () => {
+    await sync(new FakeListService(makeEmployees(30)))
+    const before = fingerprintCache(cache.path)
+    const controller = new AbortController()
+    const summary = await sync(new FakeListService(makeEmployees(200)), {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.pagesDone >= 2) controller.abort()
+      },
+    })
+    expect(summary.status).toBe('cancelled')
+    expect(summary.error).toMatch(/cancelled/)
+    const after = fingerprintCache(cache.path)
+    expect(after.snapshotBytes).toBe(before.snapshotBytes)
+    expect(after.catalog).toBe(before.catalog)
+    expect(readdirSync(cache.snapshotDirectory)).toHaveLength(1)
+  })
+
+  it('drops employees that a later pass proves gone', async () => {
+    let added = 0
+    const service = new FakeListService(makeEmployees(60), {
+      before: (request, svc) => {
+        if (request.index <= 3) {
+          svc.rows.unshift({ UUID: `late-${++added}`, firstName: 'L', lastName: 'Late' })
+          svc.rows.splice(5, 2)
+        }
+        return undefined
+      },
+    })
+    const summary = await sync(service)
+    expect(summary.status).toBe('complete')
+    expect(summary.stored).toBe(service.rows.length)
+    expect(storedRows().map((r) => r.uuid)).toEqual(service.rows.map((r) => String(r['UUID'])).sort())
+  })
+
+  it('records pay-cycle membership from the filtered lists and from each row’s own field', async () => {
+    const rows = makeEmployees(30).map((row, i) => {
+      const copy = { ...row }
+      if (i % 3 === 0) delete copy['payCycleId']
+      return copy
+    })
+    const service = new FakeListService(rows, {
+      before: (request, svc) => {
+        if (request.payCycleId !== 'PC-X') return undefined
+        const members = svc.rows.slice(0, 12)
+        return jsonResponse(200, {
+          rows: members.slice((request.page - 1) * 10, request.page * 10),
+          totalCount: 12,
+          totalPages: 2,
+          limit: 10,
+          currentPage: request.page,
+        })
+      },
+    })
+    const summary = await sync(service, { trackedPayCycles: ['PC-X'] })
+    expect(summary.status).toBe('complete')
+    const db = cache.currentSnapshot()!.db
+    const listed = db
+      .prepare("SELECT employee_uuid FROM employee_pay_cycles WHERE pay_cycle_id = 'PC-X' ORDER BY 1")
+      .pluck()
+      .all()
+    expect(listed).toEqual(rows.slice(0, 12).map((r) => r['UUID']))
+    const own = db.prepare("SELECT count(*) FROM employee_pay_cycles WHERE source = 'row'").pluck().get()
+    expect(own).toBe(20)
+  })
+
+  it('refuses unusable options before logging a run', async () => {
+    await expect(sync(new FakeListService([]), { pageSize: 0 })).rejects.toThrow(/page size/)
+    await expect(sync(new FakeListService([]), { baseUrl: 'ftp://x' })).rejects.toThrow(/web address/)
+    expect(cache.lastRun()).toBeUndefined()
+  })
+})

@@ -1,0 +1,84 @@
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { SyncProgress, SyncRunSummary } from '../../../src/shared/domain'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { SyncService } from '../../../src/main/core/sync/sync-service'
+import { makeTempDir } from '../cache/cache-test-helpers'
+import { FakeListService, FakeTokens, fakeClock, makeEmployees } from './sync-fakes'
+
+describe('SyncService', () => {
+  let cleanup: () => void
+  let cache: CacheDatabase
+  beforeEach(() => {
+    const temp = makeTempDir()
+    cleanup = temp.cleanup
+    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
+  })
+  afterEach(() => {
+    cache.close()
+    cleanup()
+  })
+
+  const service = (rows = makeEmployees(80)) =>
+    new SyncService({
+      cache,
+      fetch: new FakeListService(rows).fetch,
+      tokens: new FakeTokens(),
+      clock: fakeClock().clock,
+      random: () => 0.5,
+    })
+  const options = { baseUrl: 'https://payroll.example', pageSize: 10, concurrency: 2 }
+
+  it('runs one sync at a time and reports status before, during and after', async () => {
+    const sync = service()
+    expect(sync.getStatus()).toEqual({ running: false, employeeCount: 0 })
+    const seen: SyncProgress[] = []
+    const statuses: boolean[] = []
+    const unsubscribe = sync.onProgress((progress) => {
+      seen.push(progress)
+      statuses.push(sync.getStatus().running)
+    })
+    const finished: SyncRunSummary[] = []
+    sync.onFinished((summary) => finished.push(summary))
+    const run = sync.start(options)
+    await expect(sync.start(options)).rejects.toMatchObject({ code: 'busy' })
+    const summary = await run
+    unsubscribe()
+    expect(summary.status).toBe('complete')
+    expect(finished).toEqual([summary])
+    expect(statuses.every(Boolean)).toBe(true)
+    expect(seen.length).toBeGreaterThan(1)
+    expect(sync.getStatus()).toMatchObject({
+      running: false,
+      employeeCount: 80,
+      lastRun: summary,
+      lastComplete: summary,
+    })
+    await sync.start(options)
+    expect(seen.every((p) => p.runId === summary.id)).toBe(true)
+  })
+
+  it('cancel() stops the running sync and says whether there was one', async () => {
+    const sync = service(makeEmployees(500))
+    expect(sync.cancel()).toBe(false)
+    const run = sync.start(options)
+    sync.onProgress(() => sync.cancel())
+    const summary = await run
+    expect(summary.status).toBe('cancelled')
+    expect(sync.getStatus()).toMatchObject({
+      running: false,
+      employeeCount: 0,
+      lastRun: { status: 'cancelled' },
+    })
+    expect(sync.getStatus().lastComplete).toBeUndefined()
+  })
+
+  it('keeps syncing when a progress listener throws', async () => {
+    const sync = service()
+    sync.onProgress(() => {
+      throw new Error('window closed')
+    })
+    expect((await sync.start(options)).status).toBe('complete')
+  })
+})
