@@ -1,0 +1,84 @@
+import type { SortOrder } from './sort-order'
+
+/**
+ * Picks the rows at [offset, offset + limit) of the selected rows in sort order. Two strategies, chosen by how
+ * many rows are selected:
+ * - few: sort just those rows by (rank, default position) packed into one float (a native typed-array sort);
+ * - many: walk the precomputed order and keep selected rows, stopping as soon as the window is full, which
+ *   for a broad result is after offset + limit rows rather than after sorting all of them.
+ */
+export interface WindowRequest {
+  readonly order: SortOrder
+  readonly descending: boolean
+  readonly selected: Uint8Array
+  readonly slots: Uint32Array
+  readonly total: number
+  readonly offset: number
+  readonly limit: number
+  /** Slot → position in the default order (the tie-break). */
+  readonly defaultPosition: Uint32Array
+  /** Default-order position → slot. */
+  readonly defaultOrder: Uint32Array
+}
+
+/** Below this share of all rows, sorting the selection beats walking the whole order. */
+const SORT_SELECTION_SHARE = 1 / 16
+
+export function windowSlots(request: WindowRequest): number[] {
+  const { total, offset, limit } = request
+  if (limit <= 0 || offset >= total) return []
+  const n = request.order.rank.length
+  if (total <= n * SORT_SELECTION_SHARE) return sortSelection(request).slice(offset, offset + limit)
+  return walkOrder(request, offset, Math.min(limit, total - offset))
+}
+
+/** Every selected slot in sort order (exports). */
+export function allSlotsInOrder(request: Omit<WindowRequest, 'offset' | 'limit'>): Uint32Array {
+  const n = request.order.rank.length
+  if (request.total <= n * SORT_SELECTION_SHARE)
+    return Uint32Array.from(sortSelection({ ...request, offset: 0, limit: request.total }))
+  return Uint32Array.from(walkOrder({ ...request, offset: 0, limit: request.total }, 0, request.total))
+}
+
+function sortSelection(request: WindowRequest): number[] {
+  const { order, descending, slots, total, defaultPosition, defaultOrder } = request
+  const n = order.rank.length
+  const keys = new Float64Array(total)
+  for (let i = 0; i < total; i++) {
+    const slot = slots[i] ?? 0
+    const rank = order.rank[slot] ?? 0
+    const group = descending && rank !== order.nullRank ? order.nullRank - 1 - rank : rank
+    keys[i] = group * n + (defaultPosition[slot] ?? 0)
+  }
+  keys.sort()
+  const result = new Array<number>(total)
+  for (let i = 0; i < total; i++) result[i] = defaultOrder[(keys[i] ?? 0) % n] ?? 0
+  return result
+}
+
+function walkOrder(request: WindowRequest, offset: number, wanted: number): number[] {
+  const { order, descending, selected } = request
+  const result: number[] = []
+  let skip = offset
+  const visit = (rank: number): boolean => {
+    const end = order.rankStart[rank + 1] ?? 0
+    for (let i = order.rankStart[rank] ?? 0; i < end; i++) {
+      const slot = order.order[i] ?? 0
+      if (selected[slot] !== 1) continue
+      if (skip > 0) {
+        skip--
+        continue
+      }
+      result.push(slot)
+      if (result.length >= wanted) return true
+    }
+    return false
+  }
+  if (descending) {
+    for (let rank = order.nullRank - 1; rank >= 0; rank--) if (visit(rank)) return result
+  } else {
+    for (let rank = 0; rank < order.nullRank; rank++) if (visit(rank)) return result
+  }
+  visit(order.nullRank)
+  return result
+}

@@ -1,0 +1,162 @@
+import type { SnapshotReader } from '../cache/snapshot-reader'
+import { IndexEncoder } from './index-encoder'
+import type { EncodedRows } from './index-encoder'
+import { buildNameOrder, buildSortOrder } from './sort-order'
+import type { SortOrder, SortValue } from './sort-order'
+import { TokenIndex } from './token-index'
+import { readStoredIndex, storedIndexParts } from './stored-index'
+import type { StoredIndexPart } from './stored-index'
+
+/** The typed arrays and dictionaries a SearchIndex is made of; also what is stored with a snapshot. */
+export interface SearchIndexData {
+  /** Snapshot id of each slot, ascending. */
+  readonly ids: Float64Array
+  /** Status code per slot; `statuses[code]` is the value ('' for rows without one). */
+  readonly status: Uint32Array
+  readonly statuses: readonly string[]
+  /** Pay cycles per slot as CSR: codes cycleCodes[cycleStart[slot] .. cycleStart[slot + 1]) into `cycles`. */
+  readonly cycleStart: Uint32Array
+  readonly cycleCodes: Uint32Array
+  readonly cycles: readonly string[]
+  readonly firstNames: TokenIndex
+  readonly lastNames: TokenIndex
+  /** Last name, first name, then the service's order. */
+  readonly defaultOrder: SortOrder
+}
+
+/**
+ * The in-memory side of one snapshot: what every query needs in compact typed arrays, so filtering, counting
+ * and faceting a million rows is a tight loop rather than a million B-tree lookups. Rows are addressed by slot
+ * (0..count-1, in snapshot id order); the full rows stay in SQLite and are read only for the visible window.
+ *
+ * A sync builds it while it writes the snapshot and stores it there, so opening a snapshot costs reading a few
+ * blobs; snapshots without a stored index are indexed from their columns on first use.
+ */
+export class SearchIndex implements SearchIndexData {
+  readonly ids: Float64Array
+  readonly status: Uint32Array
+  readonly statuses: readonly string[]
+  readonly cycleStart: Uint32Array
+  readonly cycleCodes: Uint32Array
+  readonly cycles: readonly string[]
+  readonly firstNames: TokenIndex
+  readonly lastNames: TokenIndex
+  readonly defaultOrder: SortOrder
+  /** statusPresent[code] === 1 when at least one row has that status; likewise cyclePresent. */
+  readonly statusPresent: Uint8Array
+  readonly cyclePresent: Uint8Array
+  /** Position of each slot in the default order, the tie-break for every other sort. */
+  readonly defaultPosition: Uint32Array
+  /** Working space for one windowed query at a time (queries are synchronous, so never shared). */
+  readonly scratch: Uint32Array
+
+  constructor(data: SearchIndexData) {
+    this.ids = data.ids
+    this.status = data.status
+    this.statuses = data.statuses
+    this.cycleStart = data.cycleStart
+    this.cycleCodes = data.cycleCodes
+    this.cycles = data.cycles
+    this.firstNames = data.firstNames
+    this.lastNames = data.lastNames
+    this.defaultOrder = data.defaultOrder
+    this.statusPresent = new Uint8Array(data.statuses.length)
+    for (const code of data.status) this.statusPresent[code] = 1
+    this.cyclePresent = new Uint8Array(data.cycles.length)
+    for (const code of data.cycleCodes) this.cyclePresent[code] = 1
+    this.scratch = new Uint32Array(data.ids.length)
+    const position = new Uint32Array(data.ids.length)
+    data.defaultOrder.order.forEach((slot, index) => {
+      position[slot] = index
+    })
+    this.defaultPosition = position
+  }
+
+  get count(): number {
+    return this.ids.length
+  }
+
+  /** Builds the index from dictionary-encoded rows (a sync's encoder, or a snapshot scan). */
+  static fromEncoded(rows: EncodedRows): SearchIndex {
+    const count = rows.ids.length
+    const extra: Array<number[] | undefined> = new Array<number[] | undefined>(count)
+    let extraCount = 0
+    for (const [slot, code] of rows.memberships) {
+      if (code === 0 || rows.cycle[slot] === code) continue
+      const list = extra[slot] ?? []
+      if (list.includes(code)) continue
+      list.push(code)
+      extra[slot] = list
+      extraCount++
+    }
+    const cycleStart = new Uint32Array(count + 1)
+    const cycleCodes = new Uint32Array(count + extraCount)
+    let offset = 0
+    for (let slot = 0; slot < count; slot++) {
+      cycleStart[slot] = offset
+      const own = rows.cycle[slot] ?? 0
+      if (own !== 0) cycleCodes[offset++] = own
+      for (const code of extra[slot] ?? []) cycleCodes[offset++] = code
+    }
+    cycleStart[count] = offset
+    return new SearchIndex({
+      ids: rows.ids,
+      status: rows.status,
+      statuses: rows.statusValues,
+      cycleStart,
+      cycleCodes: cycleCodes.subarray(0, offset),
+      cycles: rows.cycleValues,
+      firstNames: TokenIndex.fromCodes(rows.first, rows.firstValues),
+      lastNames: TokenIndex.fromCodes(rows.last, rows.lastValues),
+      defaultOrder: buildNameOrder(rows.last, rows.lastValues, rows.first, rows.firstValues),
+    })
+  }
+
+  /** The index stored with a snapshot, or one built from the snapshot's columns when none was stored. */
+  static load(reader: SnapshotReader): SearchIndex {
+    const stored = readStoredIndex(reader.db)
+    if (stored !== null) return new SearchIndex(stored)
+    const encoder = new IndexEncoder()
+    const scan = reader.db.prepare(
+      'SELECT id, first_name, last_name, employee_status, pay_cycle_id FROM employees ORDER BY id',
+    )
+    for (const row of scan.raw().iterate()) {
+      encoder.set(Number(row[0]), asText(row[1]), asText(row[2]), asText(row[3]), asText(row[4]))
+    }
+    const members = reader.db.prepare('SELECT employee_id, pay_cycle_id FROM pay_cycle_members').raw()
+    for (const [employeeId, payCycleId] of members.iterate()) {
+      const cycle = asText(payCycleId)
+      if (cycle !== null) encoder.addMembership(Number(employeeId), cycle)
+    }
+    return SearchIndex.fromEncoded(encoder.encode())
+  }
+
+  /** The parts to store with the snapshot this index describes. */
+  serialize(): StoredIndexPart[] {
+    return storedIndexParts(this)
+  }
+
+  /** The slot of a snapshot id, or -1. */
+  slotOf(id: number): number {
+    const ids = this.ids
+    let lo = 0
+    let hi = ids.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      const value = ids[mid] ?? 0
+      if (value === id) return mid
+      if (value < id) lo = mid + 1
+      else hi = mid - 1
+    }
+    return -1
+  }
+
+  /** An order for another column, ties kept in the default order. */
+  orderBy(values: readonly SortValue[]): SortOrder {
+    return buildSortOrder(values, this.defaultOrder.order)
+  }
+}
+
+function asText(value: unknown): string | null {
+  return typeof value === 'string' ? value : null
+}

@@ -1,0 +1,246 @@
+import type { ColumnInfo, EmployeeDetail, EmployeeRow } from '../../../shared/domain'
+import type { SnapshotReader } from '../cache/snapshot-reader'
+import { RosterDeskError } from '../errors'
+import type Database from 'better-sqlite3'
+import { UUID_MIN_PREFIX } from './match-rows'
+import type { SearchWord, WordMarker } from './match-rows'
+import { SearchIndex } from './search-index'
+import type { SortOrder, SortValue } from './sort-order'
+import { TokenIndex } from './token-index'
+
+/** Orders and column indexes are built on first use; this many of each are kept per snapshot. */
+const CACHED_ORDERS = 8
+const CACHED_COLUMN_INDEXES = 4
+
+/** Known fields with a column of their own in the snapshot: read without parsing row JSON. */
+const DEDICATED_COLUMNS: Readonly<Record<string, string>> = {
+  UUID: 'uuid',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  employeeStatus: 'employee_status',
+}
+
+/**
+ * Everything the query engine keeps for one snapshot: its reader, the search index, the column whitelist,
+ * prepared statements, and lazily built sort orders and per-column token indexes.
+ */
+export class SnapshotQueries {
+  readonly columns: readonly ColumnInfo[]
+  private readonly columnsByKey: ReadonlyMap<string, ColumnInfo>
+  private readonly rowById: Database.Statement<unknown>
+  private readonly uuidRange: Database.Statement<unknown>
+  private readonly employeeByUuid: Database.Statement<{ id: number; row_json: string }>
+  private readonly cyclesOf: Database.Statement<unknown>
+  private readonly orders = new Map<string, SortOrder>()
+  private readonly columnIndexes = new Map<string, TokenIndex>()
+
+  private constructor(
+    readonly reader: SnapshotReader,
+    readonly index: SearchIndex,
+  ) {
+    const db = reader.db
+    this.columns = db
+      .prepare<{ key: string; label: string; kind: ColumnInfo['kind']; known: number }>(
+        'SELECT key, label, kind, known FROM columns ORDER BY position',
+      )
+      .all()
+      .map((row) => ({ key: row.key, label: row.label, kind: row.kind, known: row.known === 1 }))
+    this.columnsByKey = new Map(this.columns.map((column) => [column.key, column]))
+    this.rowById = db.prepare('SELECT row_json FROM employees WHERE id = ?').pluck()
+    this.uuidRange = db.prepare('SELECT id FROM employees WHERE uuid_key >= ? AND uuid_key < ?').pluck()
+    this.employeeByUuid = db.prepare('SELECT id, row_json FROM employees WHERE uuid_key = ? AND uuid = ?')
+    this.cyclesOf = db
+      .prepare(
+        'SELECT DISTINCT pay_cycle_id FROM employee_pay_cycles WHERE employee_id = ? ORDER BY pay_cycle_id',
+      )
+      .pluck()
+  }
+
+  /** Opens a snapshot's queries; `index` is reused when the same snapshot was only reopened. */
+  static open(reader: SnapshotReader, index?: SearchIndex): SnapshotQueries {
+    return new SnapshotQueries(reader, index ?? SearchIndex.load(reader))
+  }
+
+  get runId(): number {
+    return this.reader.runId
+  }
+
+  /** The column, if the cache knows it; a clear validation error otherwise. */
+  requireColumn(key: string): ColumnInfo {
+    const column = this.columnsByKey.get(key)
+    if (column === undefined) {
+      throw new RosterDeskError('validation', `The employee cache has no column called “${key}”.`)
+    }
+    return column
+  }
+
+  rowsOfSlots(slots: ArrayLike<number>): EmployeeRow[] {
+    const rows: EmployeeRow[] = []
+    for (let i = 0; i < slots.length; i++) {
+      const json = this.rowById.get(this.index.ids[slots[i] ?? 0] ?? 0)
+      if (typeof json === 'string') rows.push(JSON.parse(json) as EmployeeRow)
+    }
+    return rows
+  }
+
+  employee(uuid: string): EmployeeDetail | null {
+    const found = this.employeeByUuid.get(uuid.toLowerCase(), uuid)
+    if (found === undefined) return null
+    const payCycleIds = this.cyclesOf
+      .all(found.id)
+      .filter((value): value is string => typeof value === 'string')
+    return { row: JSON.parse(found.row_json) as EmployeeRow, payCycleIds }
+  }
+
+  /** One page of the added, changed or removed employees of this snapshot's run, with the total. */
+  changes(kind: ChangeKind, offset: number, limit: number): ChangeListPage {
+    if (kind === 'removed') {
+      const total = Number(this.reader.db.prepare('SELECT count(*) FROM removed_employees').pluck().get())
+      const items = this.reader.db
+        .prepare<{ uuid: string; name: string }>(
+          'SELECT uuid, name FROM removed_employees ORDER BY name, uuid LIMIT ? OFFSET ?',
+        )
+        .all(limit, offset)
+        .map((row) => ({ UUID: row.uuid, name: row.name }))
+      return { total, items }
+    }
+    const total = Number(
+      this.reader.db.prepare('SELECT count(*) FROM employees WHERE change = ?').pluck().get(kind),
+    )
+    const items = this.reader.db
+      .prepare<{
+        uuid: string
+        first_name: string | null
+        last_name: string | null
+        changed_fields: string | null
+      }>(
+        'SELECT uuid, first_name, last_name, changed_fields FROM employees WHERE change = ? ORDER BY id LIMIT ? OFFSET ?',
+      )
+      .all(kind, limit, offset)
+      .map((row) => {
+        const name = [row.first_name, row.last_name].filter((part) => part !== null && part !== '').join(' ')
+        const item: ChangeListItem = { UUID: row.uuid, name: name === '' ? row.uuid : name }
+        if (kind === 'changed') item.fields = parseFields(row.changed_fields)
+        return item
+      })
+    return { total, items }
+  }
+
+  /** How one search word marks rows: names and UUIDs by default, or only the chosen column. */
+  wordMarker(column: string | undefined): WordMarker {
+    const { firstNames, lastNames } = this.index
+    if (column === undefined) {
+      return (word, mark, from) => {
+        if (word.folded !== '') {
+          lastNames.markPrefix(word.folded, mark, from)
+          firstNames.markPrefix(word.folded, mark, from)
+        }
+        if (word.uuid !== null && word.uuid.length >= UUID_MIN_PREFIX) this.markUuid(word, mark, from)
+      }
+    }
+    if (column === 'UUID') return (word, mark, from) => this.markUuid(word, mark, from)
+    const index =
+      column === 'firstName' ? firstNames : column === 'lastName' ? lastNames : this.columnIndex(column)
+    return (word, mark, from) => {
+      if (word.folded !== '') index.markPrefix(word.folded, mark, from)
+    }
+  }
+
+  /** The order of all rows by one column, built on first use. */
+  sortOrder(column: string): SortOrder {
+    if (column === 'lastName') return this.index.defaultOrder
+    const cached = this.orders.get(column)
+    if (cached !== undefined) {
+      this.orders.delete(column)
+      this.orders.set(column, cached)
+      return cached
+    }
+    const order = this.index.orderBy(this.columnValues(column))
+    remember(this.orders, column, order, CACHED_ORDERS)
+    return order
+  }
+
+  private markUuid(word: SearchWord, mark: Uint8Array, from: number): void {
+    const prefix = word.uuid ?? ''
+    if (prefix === '') return
+    const to = from + 1
+    for (const id of this.uuidRange.iterate(prefix, prefix + '\uffff')) {
+      const slot = this.index.slotOf(Number(id))
+      if (slot >= 0 && mark[slot] === from) mark[slot] = to
+    }
+  }
+
+  private columnIndex(column: string): TokenIndex {
+    const cached = this.columnIndexes.get(column)
+    if (cached !== undefined) return cached
+    const values = this.columnValues(column)
+    const index = TokenIndex.build(
+      (function* () {
+        for (let slot = 0; slot < values.length; slot++) {
+          const value = values[slot]
+          if (value !== null && value !== undefined && value !== '') yield [slot, String(value)] as const
+        }
+      })(),
+      values.length,
+    )
+    remember(this.columnIndexes, column, index, CACHED_COLUMN_INDEXES)
+    return index
+  }
+
+  /** One value per slot: the dedicated column for known fields, json_extract for discovered ones. */
+  private columnValues(column: string): SortValue[] {
+    const kind = this.requireColumn(column).kind
+    const dedicated = DEDICATED_COLUMNS[column]
+    const statement =
+      dedicated === undefined
+        ? this.reader.db.prepare('SELECT json_extract(row_json, ?) FROM employees ORDER BY id').pluck()
+        : this.reader.db.prepare(`SELECT ${dedicated} FROM employees ORDER BY id`).pluck()
+    const rows = dedicated === undefined ? statement.all(jsonPath(column)) : statement.all()
+    return rows.map((value) => toSortValue(value, kind))
+  }
+}
+
+export type ChangeKind = 'added' | 'changed' | 'removed'
+
+export interface ChangeListItem {
+  UUID: string
+  name: string
+  /** For changed employees: the fields that differ from the previous snapshot. */
+  fields?: string[]
+}
+
+export interface ChangeListPage {
+  readonly total: number
+  readonly items: ChangeListItem[]
+}
+
+function parseFields(text: string | null): string[] {
+  if (text === null) return []
+  try {
+    const value: unknown = JSON.parse(text)
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
+  } catch {
+    return []
+  }
+}
+
+/** A JSON path naming one top-level key; keys are whitelisted column names, quoted for dots and dashes. */
+function jsonPath(key: string): string {
+  return `$."${key}"`
+}
+
+function toSortValue(value: unknown, kind: ColumnInfo['kind']): SortValue {
+  if (value === null || value === undefined) return null
+  if (kind === 'boolean' && typeof value === 'number') return value === 1 ? 'true' : 'false'
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return value
+  return String(value)
+}
+
+function remember<T>(cache: Map<string, T>, key: string, value: T, limit: number): void {
+  cache.set(key, value)
+  while (cache.size > limit) {
+    const oldest = cache.keys().next()
+    if (oldest.done === true) break
+    cache.delete(oldest.value)
+  }
+}
