@@ -1,0 +1,168 @@
+import { extname, resolve } from 'node:path'
+import type { ExportRequest } from '../../shared/domain'
+import { openCacheDatabase } from '../core/cache/cache-database'
+import type { CacheDatabase } from '../core/cache/cache-database'
+import { systemClock } from '../core/clock'
+import { toIpcError } from '../core/errors'
+import { ExportService } from '../core/export/export-service'
+import { EXCEL_MAX_ROWS } from '../core/export/xlsx-writer'
+import { QueryEngine } from '../core/query/query-engine'
+import {
+  UsageError,
+  integerOption,
+  listOption,
+  parseCommandArgs,
+  requiredOption,
+  stringOption,
+  writeLine,
+} from './cache-command-args'
+import type { CacheCommandIo } from './cache-command-args'
+
+export const EXPORT_USAGE =
+  'Usage: export --db FILE --out FILE.xlsx|FILE.csv [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
+  '[--pay-cycle ID]... [--sort COLUMN] [--order asc|desc] [--columns a,b,c] [--tenant T] [--environment E] ' +
+  '[--rows-per-sheet N]'
+
+/** Exit code of an export stopped by SIGINT/SIGTERM, as shells expect after an interrupt. */
+export const EXPORT_EXIT_CANCELLED = 130
+
+const OPTIONS = {
+  db: { type: 'string' },
+  out: { type: 'string' },
+  q: { type: 'string' },
+  col: { type: 'string' },
+  status: { type: 'string', multiple: true },
+  'pay-cycle': { type: 'string', multiple: true },
+  sort: { type: 'string' },
+  order: { type: 'string' },
+  columns: { type: 'string' },
+  tenant: { type: 'string' },
+  environment: { type: 'string' },
+  'rows-per-sheet': { type: 'string' },
+} as const
+
+interface ExportArgs {
+  readonly db: string
+  readonly out: string
+  readonly format: 'xlsx' | 'csv'
+  /** Null: every column the cache knows, known fields first. */
+  readonly columns: string[] | null
+  readonly build: (columns: string[]) => ExportRequest
+  readonly tenant: string
+  readonly environment: string
+  readonly rowsPerSheet: number
+}
+
+/**
+ * `export`: writes the employees of an existing cache (never creates one) that match the filters to an .xlsx or
+ * .csv file, exactly as the app's Export button does, and prints {"rows":N,"file":"…"}. With one --pay-cycle
+ * and no other filter it is that pay cycle's roster. Exit codes: 0 written, 1 failed (no file left behind),
+ * 2 bad usage, 130 interrupted.
+ */
+export async function runExportCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
+  let parsed: ExportArgs
+  try {
+    parsed = parseExportArgs(args)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      writeLine(io.stderr, `${error.message} ${EXPORT_USAGE}`)
+      return 2
+    }
+    throw error
+  }
+  let cache: CacheDatabase | null = null
+  const controller = new AbortController()
+  const onSignal = (): void => controller.abort()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    cache = openCacheDatabase(parsed.db, { mustExist: true })
+    const queries = new QueryEngine(cache)
+    const lastComplete = cache.lastCompleteRun()
+    const service = new ExportService({
+      queries,
+      clock: systemClock,
+      context: () => ({
+        environment: parsed.environment,
+        tenantId: parsed.tenant,
+        syncedAt: lastComplete === undefined ? null : new Date(lastComplete.endedAt),
+      }),
+    })
+    const columns = parsed.columns ?? queries.listColumns().map((column) => column.key)
+    const result = await service.exportToFile({
+      request: parsed.build(columns),
+      filePath: parsed.out,
+      signal: controller.signal,
+      maxRowsPerSheet: parsed.rowsPerSheet,
+    })
+    if (result.status === 'cancelled') {
+      writeLine(io.stderr, 'Export cancelled; no file was written.')
+      return EXPORT_EXIT_CANCELLED
+    }
+    writeLine(io.stdout, JSON.stringify({ rows: result.rows, file: parsed.out }))
+    return 0
+  } catch (error) {
+    writeLine(io.stderr, `Export failed: ${toIpcError(error).message}`)
+    return 1
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    cache?.close()
+  }
+}
+
+function parseExportArgs(args: readonly string[]): ExportArgs {
+  const values = parseCommandArgs(args, OPTIONS)
+  const db = resolve(requiredOption(values, 'db'))
+  const out = resolve(requiredOption(values, 'out'))
+  const extension = extname(out).toLowerCase()
+  if (extension !== '.xlsx' && extension !== '.csv') {
+    throw new UsageError(`--out must end in .xlsx or .csv (got "${extname(out) || 'no extension'}").`)
+  }
+  const format = extension === '.xlsx' ? 'xlsx' : 'csv'
+  const order = stringOption(values, 'order')
+  if (order !== undefined && order !== 'asc' && order !== 'desc')
+    throw new UsageError('--order must be asc or desc.')
+  const sort = stringOption(values, 'sort')
+  if (order !== undefined && sort === undefined) throw new UsageError('--order needs --sort.')
+  const text = stringOption(values, 'q')
+  const column = stringOption(values, 'col')
+  if (column !== undefined && text === undefined) throw new UsageError('--col needs --q.')
+  const statuses = listOption(values, 'status')
+  const payCycleIds = listOption(values, 'pay-cycle')
+  const columnsText = stringOption(values, 'columns')
+  const columns =
+    columnsText === undefined
+      ? null
+      : columnsText
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== '')
+  if (columns !== null && columns.length === 0) throw new UsageError('--columns names no column.')
+  const roster = payCycleIds.length === 1 && text === undefined && statuses.length === 0 && sort === undefined
+  const build = (chosen: string[]): ExportRequest => {
+    if (roster) return { kind: 'roster', payCycleId: payCycleIds[0] as string, columns: chosen, format }
+    return {
+      kind: 'view',
+      query: {
+        ...(text === undefined ? {} : { text }),
+        ...(column === undefined ? {} : { column }),
+        ...(statuses.length === 0 ? {} : { statuses }),
+        ...(payCycleIds.length === 0 ? {} : { payCycleIds }),
+        ...(sort === undefined ? {} : { sort: { column: sort, order: order ?? 'asc' } }),
+      },
+      columns: chosen,
+      format,
+    }
+  }
+  return {
+    db,
+    out,
+    format,
+    columns,
+    build,
+    tenant: stringOption(values, 'tenant') ?? '',
+    environment: stringOption(values, 'environment') ?? 'not recorded',
+    rowsPerSheet: integerOption(values, 'rows-per-sheet', EXCEL_MAX_ROWS, 2, EXCEL_MAX_ROWS),
+  }
+}

@@ -1,0 +1,83 @@
+import { once } from 'node:events'
+import type { Writable } from 'node:stream'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import type { EmployeeRow, JsonValue } from '../../../shared/domain'
+import { CSV_BOM, CSV_EOL, csvField, csvLine } from './csv-format'
+import type { ExportColumn } from './export-types'
+import type { Checkpoint, FormatWriter } from './format-writer'
+
+export interface CsvWriterOptions {
+  readonly out: Writable
+  readonly columns: ReadonlyArray<ExportColumn>
+  readonly checkpoint: Checkpoint
+}
+
+/** Rows per written chunk and per event-loop turn. */
+const ROWS_PER_CHUNK = 500
+
+/**
+ * Writes UTF-8 CSV with a byte order mark and the same header text as the XLSX. Values are written as the
+ * service sent them (dates stay ISO text, which every spreadsheet recognises); only formula-looking text is
+ * neutralised (see csvField). One file, however many rows: CSV has no sheet limit.
+ */
+export class CsvWriter implements FormatWriter {
+  private readonly keys: ReadonlyArray<string>
+  private started = false
+
+  constructor(private readonly options: CsvWriterOptions) {
+    this.keys = options.columns.map((column) => column.key)
+  }
+
+  async writeBatch(rows: ReadonlyArray<EmployeeRow>): Promise<void> {
+    if (!this.started) await this.writeHeader()
+    const keys = this.keys
+    for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK) {
+      let chunk = ''
+      const end = Math.min(rows.length, start + ROWS_PER_CHUNK)
+      for (let index = start; index < end; index++) {
+        const row = rows[index] as EmployeeRow
+        let line = ''
+        for (let column = 0; column < keys.length; column++) {
+          if (column > 0) line += ','
+          line += csvField(row[keys[column] as string])
+        }
+        chunk += line + CSV_EOL
+      }
+      await this.write(chunk)
+      await nextTurn()
+      this.options.checkpoint()
+    }
+  }
+
+  async finish(): Promise<{ readonly sheets: number }> {
+    if (!this.started) await this.writeHeader()
+    this.options.checkpoint()
+    const out = this.options.out
+    out.end()
+    if (!out.writableFinished) await once(out, 'finish')
+    return { sheets: 1 }
+  }
+
+  abort(): void {
+    // Nothing is queued outside the output stream, which the engine destroys.
+  }
+
+  private async writeHeader(): Promise<void> {
+    this.started = true
+    const labels: JsonValue[] = this.options.columns.map((column) => column.label)
+    await this.write(CSV_BOM + csvLine(labels))
+  }
+
+  /** Honours the file stream's back-pressure so a slow disk cannot make memory grow. */
+  private async write(chunk: string): Promise<void> {
+    const out = this.options.out
+    if (out.write(chunk, 'utf8')) return
+    try {
+      await once(out, 'drain')
+    } catch (error) {
+      // The stream failed while we waited: the checkpoint turns that into the clerk's storage error.
+      this.options.checkpoint()
+      throw error
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import type { ExportProgress } from '../../../shared/domain'
+import { RosterDeskError, cancelledError, isAbortError } from '../errors'
+import { AtomicFile } from './atomic-file'
+import { CsvWriter } from './csv-writer'
+import type { WriteExportOptions, WriteExportResult } from './export-types'
+import type { FormatWriter } from './format-writer'
+import { EXCEL_MAX_ROWS, XlsxWriter } from './xlsx-writer'
+
+/**
+ * Writes one export file from a row source: XLSX or CSV, with progress, cancel and no partial file left
+ * behind (see AtomicFile). Runs on the calling thread in short slices, so the Electron main process keeps
+ * answering the window while a million rows are written.
+ *
+ * Throws RosterDeskError: 'cancelled' when the signal aborts, 'storage' when the file cannot be written,
+ * 'validation' for impossible options; a failing row source's own error passes through.
+ */
+export async function writeExport(options: WriteExportOptions): Promise<WriteExportResult> {
+  const maxRowsPerSheet = options.maxRowsPerSheet ?? EXCEL_MAX_ROWS
+  if (!Number.isInteger(maxRowsPerSheet) || maxRowsPerSheet < 2 || maxRowsPerSheet > EXCEL_MAX_ROWS) {
+    throw new RosterDeskError('validation', `A sheet must hold between 2 and ${EXCEL_MAX_ROWS} rows.`)
+  }
+  if (options.columns.length === 0) {
+    throw new RosterDeskError('validation', 'Choose at least one column to export.')
+  }
+  const signal = options.signal
+  if (signal?.aborted === true) throw cancelledError('The export')
+
+  const file = await AtomicFile.create(options.filePath)
+  const checkpoint = (): void => {
+    if (signal?.aborted === true) throw cancelledError('The export')
+    const failure = file.failure()
+    if (failure !== undefined) throw failure
+  }
+  const total = options.source.total
+  const rowsTotal = Number.isFinite(total) ? Math.max(0, Math.floor(total)) : 0
+  const report = (rowsWritten: number): void => {
+    const progress: ExportProgress = { rowsWritten, rowsTotal: Math.max(rowsTotal, rowsWritten) }
+    options.onProgress?.(progress)
+  }
+
+  let writer: FormatWriter | undefined
+  try {
+    writer =
+      options.format === 'xlsx'
+        ? new XlsxWriter({
+            out: file.stream,
+            columns: options.columns,
+            about: options.about,
+            maxRowsPerSheet,
+            checkpoint,
+          })
+        : new CsvWriter({ out: file.stream, columns: options.columns, checkpoint })
+    let rows = 0
+    report(0)
+    for await (const batch of options.source.batches()) {
+      checkpoint()
+      await writer.writeBatch(batch)
+      rows += batch.length
+      report(rows)
+    }
+    checkpoint()
+    const { sheets } = await writer.finish()
+    // A cancel that arrives while the file is being finished still wins: the clerk asked for no file.
+    checkpoint()
+    await file.commit()
+    return { filePath: options.filePath, rows, sheets }
+  } catch (error) {
+    writer?.abort()
+    await file.discard()
+    throw explainFailure(error, file)
+  }
+}
+
+function explainFailure(error: unknown, file: AtomicFile): unknown {
+  if (error instanceof RosterDeskError) return error
+  if (isAbortError(error)) return cancelledError('The export')
+  // A raw stream error (exceljs and archiver report the file's errors as they are) is the file's failure.
+  const failure = file.failure()
+  if (failure !== undefined) return failure
+  return new RosterDeskError(
+    'internal',
+    'RosterDesk could not finish the export file. Try again; if it keeps happening, send the log to support.',
+    { cause: error, detail: error instanceof Error ? error.message : String(error) },
+  )
+}

@@ -1,0 +1,78 @@
+import { exportRequestSchema } from '../../../shared/domain'
+import type { ColumnInfo, ExportRequest } from '../../../shared/domain'
+import { RosterDeskError } from '../errors'
+import type { RowQuery } from '../query/query-engine'
+import { exportColumnLabel } from './column-labels'
+import type { ExportAbout, ExportColumn } from './export-types'
+
+/** The parts of the About sheet that follow from the request alone. */
+export type RequestAbout = Pick<
+  ExportAbout,
+  'kind' | 'payCycleId' | 'search' | 'statuses' | 'payCycleIds' | 'sort'
+>
+
+/** What a request means for the cache: which rows, which columns, and how to describe them. */
+export interface ExportPlan {
+  readonly query: RowQuery
+  readonly columns: ReadonlyArray<ExportColumn>
+  readonly about: RequestAbout
+}
+
+/**
+ * Turns an export request into a query and the columns to write, in the clerk's order. A column the cache does
+ * not know is refused (the clerk chose from a stale list); a repeated one is written once.
+ */
+export function planExport(input: ExportRequest, available: ReadonlyArray<ColumnInfo>): ExportPlan {
+  const parsed = exportRequestSchema.safeParse(input)
+  if (!parsed.success) {
+    throw new RosterDeskError(
+      'validation',
+      'The export request is not valid. Choose the rows and columns again.',
+      {
+        detail: parsed.error.issues[0]?.message,
+      },
+    )
+  }
+  const request = parsed.data
+  const byKey = new Map(available.map((column) => [column.key, column]))
+  const columns: ExportColumn[] = []
+  const seen = new Set<string>()
+  for (const key of request.columns) {
+    if (seen.has(key)) continue
+    seen.add(key)
+    const info = byKey.get(key)
+    if (info === undefined) {
+      throw new RosterDeskError(
+        'validation',
+        `The column "${key}" is not in the employee data any more. Choose the columns again and export.`,
+      )
+    }
+    columns.push({ key, label: exportColumnLabel(key), kind: info.kind })
+  }
+
+  if (request.kind === 'roster') {
+    return {
+      query: { payCycleIds: [request.payCycleId] },
+      columns,
+      about: { kind: 'roster', payCycleId: request.payCycleId },
+    }
+  }
+  const query = request.query
+  const search =
+    query.text === undefined || query.text.trim() === ''
+      ? undefined
+      : {
+          text: query.text,
+          ...(query.column === undefined ? {} : { columnLabel: exportColumnLabel(query.column) }),
+        }
+  const about: RequestAbout = {
+    kind: 'view',
+    ...(search === undefined ? {} : { search }),
+    ...(query.statuses === undefined ? {} : { statuses: query.statuses }),
+    ...(query.payCycleIds === undefined ? {} : { payCycleIds: query.payCycleIds }),
+    ...(query.sort === undefined
+      ? {}
+      : { sort: { columnLabel: exportColumnLabel(query.sort.column), order: query.sort.order } }),
+  }
+  return { query, columns, about }
+}

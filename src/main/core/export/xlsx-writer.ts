@@ -1,0 +1,348 @@
+import ExcelJS from 'exceljs'
+import type { Style, Worksheet } from 'exceljs'
+import type { Writable } from 'node:stream'
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
+import type { EmployeeRow } from '../../../shared/domain'
+import { aboutLines } from './about-lines'
+import { cleanCellText, nestedValueText, parseIsoDate } from './cell-values'
+import { ColumnWidths } from './column-widths'
+import { columnLetter } from './column-letter'
+import {
+  abortZip,
+  onZipError,
+  rawRowSink,
+  setFilterDatabaseNames,
+  workbookStyleId,
+  zipBacklogBytes,
+} from './exceljs-internals'
+import type { FilterDatabaseName, RawRowSink } from './exceljs-internals'
+import type { ExportAbout, ExportColumn } from './export-types'
+import type { Checkpoint, FormatWriter } from './format-writer'
+import { writeAboutSheet } from './xlsx-about-sheet'
+import { DATE_STYLE, DATE_TIME_STYLE, HEADER_STYLE, NUMBER_STYLE, TEXT_STYLE } from './xlsx-styles'
+import { RowXmlBuilder } from './xlsx-row-xml'
+import type { CellScalar } from './xlsx-row-xml'
+
+/** Rows per sheet in Excel and LibreOffice, the header included. */
+export const EXCEL_MAX_ROWS = 1_048_576
+export const DATA_SHEET_NAME = 'Employees'
+export const ABOUT_SHEET_NAME = 'About this export'
+
+/** Rows sampled to size the columns before the first row is written (exceljs writes widths before any row). */
+const SAMPLE_ROWS = 1000
+/**
+ * Rows between pauses (a millisecond or two of work): the Electron main process answers the window promptly
+ * throughout, and the zip compressor, which is handed 64 KiB chunks between event-loop turns, gets a turn for
+ * about every chunk of XML written (~40 KiB per 100 rows of 8 columns), so it keeps pace.
+ */
+const ROWS_PER_TURN = 100
+/** Uncompressed XML allowed to wait for the compressor; beyond it the writer waits until it is below the low mark. */
+const ZIP_HIGH_WATER = 8 * 1024 * 1024
+const ZIP_LOW_WATER = 2 * 1024 * 1024
+
+/** The name of the n-th (1-based) data sheet: "Employees", "Employees (2)", ... */
+export function dataSheetName(index: number): string {
+  return index === 1 ? DATA_SHEET_NAME : `${DATA_SHEET_NAME} (${index})`
+}
+
+export interface XlsxWriterOptions {
+  readonly out: Writable
+  readonly columns: ReadonlyArray<ExportColumn>
+  readonly about: ExportAbout
+  /** Rows per sheet, header included. */
+  readonly maxRowsPerSheet: number
+  readonly checkpoint: Checkpoint
+  /**
+   * Render data rows directly (default) rather than through exceljs Row objects. Both produce the same cells;
+   * the exceljs path is the fallback when its internals are not as expected, and tests compare the two.
+   */
+  readonly rawRows?: boolean
+}
+
+/**
+ * Writes an .xlsx with exceljs's streaming writer: a bold, frozen, filterable header on each data sheet,
+ * typed cells (real dates, numbers, text that stays text), continuation sheets past the row limit and an
+ * "About this export" sheet last. Data rows are rendered by RowXmlBuilder (see there for why); everything else
+ * is exceljs's.
+ */
+export class XlsxWriter implements FormatWriter {
+  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter
+  private readonly keys: ReadonlyArray<string>
+  private readonly lastColumn: string
+  private readonly dataRowsPerSheet: number
+  private readonly values: Array<CellScalar | undefined>
+  private readonly styles: Array<Partial<Style> | undefined>
+  private readonly styleIds: number[]
+  private readonly rowXml: RowXmlBuilder
+  /** Workbook style ids of the data-cell styles; null when rows must go through exceljs Row objects. */
+  private readonly dataStyleIds: ReadonlyMap<Partial<Style>, number> | null
+  private rawSink: RawRowSink | null = null
+  private pendingXml = ''
+  private readonly sheetNames: string[] = []
+  private readonly filterNames: FilterDatabaseName[] = []
+  private sample: EmployeeRow[] | null = []
+  private widths: number[] = []
+  private sheet: Worksheet | undefined
+  private sheetRows = 0
+  private rows = 0
+  private sinceTurn = 0
+  private truncatedCells = 0
+  private convertedTimes = false
+  private zipFailure: unknown = undefined
+  /** Rejects when the zip or the output stream fails, so finishing can never wait for a 'finish' that won't come. */
+  private readonly failed: Promise<never>
+
+  constructor(private readonly options: XlsxWriterOptions) {
+    this.keys = options.columns.map((column) => column.key)
+    this.lastColumn = columnLetter(options.columns.length)
+    this.dataRowsPerSheet = options.maxRowsPerSheet - 1
+    this.values = new Array<CellScalar | undefined>(this.keys.length)
+    this.styles = new Array<Partial<Style> | undefined>(this.keys.length)
+    this.styleIds = new Array<number>(this.keys.length).fill(0)
+    this.rowXml = new RowXmlBuilder(this.keys.length)
+    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: options.out,
+      // Styles are needed for the header and date formats. Shared strings would keep every distinct string in
+      // memory until the end; inline strings keep memory flat however many rows there are.
+      useStyles: true,
+      useSharedStrings: false,
+      // exceljs's default already, stated on purpose: level 1 is what lets compression keep pace with the rows.
+      zip: { zlib: { level: 1 } },
+    })
+    this.workbook.creator = 'RosterDesk'
+    this.workbook.lastModifiedBy = 'RosterDesk'
+    this.workbook.created = options.about.createdAt
+    this.workbook.modified = options.about.createdAt
+    let fail: (error: unknown) => void = () => undefined
+    this.failed = new Promise<never>((_resolve, reject) => {
+      fail = reject
+    })
+    // Nobody awaits this until finish(); without a handler an early failure would be an unhandled rejection.
+    this.failed.catch(() => undefined)
+    onZipError(this.workbook, (error) => {
+      if (this.zipFailure === undefined) this.zipFailure = error
+      fail(error)
+    })
+    const out = options.out
+    out.once('error', fail)
+    out.once('close', () => {
+      if (!out.writableFinished) fail(new Error('The export file was closed before it was complete.'))
+    })
+    this.dataStyleIds = options.rawRows === false ? null : this.registerDataStyles()
+  }
+
+  private registerDataStyles(): ReadonlyMap<Partial<Style>, number> | null {
+    const ids = new Map<Partial<Style>, number>()
+    for (const style of [TEXT_STYLE, NUMBER_STYLE, DATE_STYLE, DATE_TIME_STYLE]) {
+      const id = workbookStyleId(this.workbook, style)
+      if (id === null) return null
+      ids.set(style, id)
+    }
+    return ids
+  }
+
+  async writeBatch(rows: ReadonlyArray<EmployeeRow>): Promise<void> {
+    if (this.sample !== null) {
+      for (const row of rows) this.sample.push(row)
+      if (this.sample.length >= SAMPLE_ROWS) await this.flushSample()
+      return
+    }
+    await this.writeRows(rows)
+  }
+
+  async finish(): Promise<{ readonly sheets: number }> {
+    if (this.sample !== null) await this.flushSample()
+    if (this.sheet === undefined) this.openSheet()
+    this.closeSheet()
+    this.writeAbout()
+    setFilterDatabaseNames(this.workbook, this.filterNames)
+    this.checkpoint()
+    await Promise.race([this.workbook.commit(), this.failed])
+    this.checkpoint()
+    return { sheets: this.sheetNames.length }
+  }
+
+  abort(): void {
+    abortZip(this.workbook)
+  }
+
+  private checkpoint(): void {
+    if (this.zipFailure !== undefined) throw this.zipFailure
+    this.options.checkpoint()
+  }
+
+  /** Sizes the columns from the rows held back so far, then writes them. */
+  private async flushSample(): Promise<void> {
+    const sample = this.sample ?? []
+    this.sample = null
+    const measure = new ColumnWidths(this.options.columns)
+    for (const row of sample) {
+      this.convertRow(row)
+      for (let index = 0; index < this.keys.length; index++) {
+        const value = this.values[index]
+        if (value === undefined) continue
+        const style = this.styles[index]
+        if (style === DATE_STYLE || style === DATE_TIME_STYLE)
+          measure.observeDate(index, style === DATE_TIME_STYLE)
+        else if (typeof value === 'string') measure.observeText(index, value)
+        else measure.observeChars(index, String(value).length)
+      }
+    }
+    this.widths = measure.widths()
+    // The sample was converted to measure it; counting its truncations again when writing would double them.
+    this.truncatedCells = 0
+    this.convertedTimes = false
+    await this.pause()
+    await this.writeRows(sample)
+  }
+
+  private async writeRows(rows: ReadonlyArray<EmployeeRow>): Promise<void> {
+    for (const source of rows) {
+      if (this.sheet === undefined || this.sheetRows === this.dataRowsPerSheet) this.openSheet()
+      this.convertRow(source)
+      if (this.rawSink !== null) this.appendRawRow()
+      else this.addExcelJsRow(this.sheet as Worksheet)
+      this.sheetRows++
+      this.rows++
+      if (++this.sinceTurn >= ROWS_PER_TURN) {
+        this.sinceTurn = 0
+        this.flushRawRows()
+        await this.pause()
+      }
+    }
+  }
+
+  private appendRawRow(): void {
+    const ids = this.dataStyleIds as ReadonlyMap<Partial<Style>, number>
+    for (let index = 0; index < this.keys.length; index++) {
+      const style = this.styles[index]
+      this.styleIds[index] = style === undefined ? 0 : (ids.get(style) ?? 0)
+    }
+    // Row 1 is the header: data row n of this sheet is spreadsheet row n + 1.
+    this.pendingXml += this.rowXml.row(this.sheetRows + 2, this.values, this.styleIds)
+  }
+
+  private flushRawRows(): void {
+    if (this.pendingXml === '' || this.rawSink === null) return
+    this.rawSink.write(this.pendingXml)
+    this.pendingXml = ''
+  }
+
+  private addExcelJsRow(sheet: Worksheet): void {
+    const row = sheet.addRow([])
+    for (let index = 0; index < this.keys.length; index++) {
+      const value = this.values[index]
+      if (value === undefined) continue
+      const cell = row.getCell(index + 1)
+      cell.value = value
+      cell.style = this.styles[index] as Partial<Style>
+    }
+    row.commit()
+  }
+
+  /** Lets the event loop run (IPC, zlib callbacks) and waits while the compressor is far behind. */
+  private async pause(): Promise<void> {
+    await nextTurn()
+    this.checkpoint()
+    const sheet = this.sheet
+    if (sheet === undefined || zipBacklogBytes(sheet) <= ZIP_HIGH_WATER) return
+    do {
+      await sleep(2)
+      this.checkpoint()
+    } while (zipBacklogBytes(sheet) > ZIP_LOW_WATER)
+  }
+
+  /** Fills `values` and `styles` for one row: the hot path of every export. */
+  private convertRow(source: EmployeeRow): void {
+    const keys = this.keys
+    for (let index = 0; index < keys.length; index++) {
+      const value = source[keys[index] as string]
+      let cell: CellScalar | undefined
+      let style: Partial<Style> | undefined
+      if (value === null || value === undefined) {
+        cell = undefined
+      } else if (typeof value === 'number') {
+        if (Number.isFinite(value)) {
+          cell = value
+          style = NUMBER_STYLE
+        } else {
+          cell = String(value)
+          style = TEXT_STYLE
+        }
+      } else if (typeof value === 'string') {
+        const date = parseIsoDate(value)
+        if (date !== null) {
+          cell = date.serial
+          style = date.hasTime ? DATE_TIME_STYLE : DATE_STYLE
+          if (date.convertedToUtc) this.convertedTimes = true
+        } else {
+          const cleaned = cleanCellText(value)
+          if (cleaned.truncated) this.truncatedCells++
+          cell = cleaned.text === '' ? undefined : cleaned.text
+          style = TEXT_STYLE
+        }
+      } else if (typeof value === 'boolean') {
+        cell = value
+        style = NUMBER_STYLE
+      } else {
+        // Never hand exceljs an object: it reads {formula}, {hyperlink} or {richText} as instructions.
+        const cleaned = cleanCellText(nestedValueText(value))
+        if (cleaned.truncated) this.truncatedCells++
+        cell = cleaned.text
+        style = TEXT_STYLE
+      }
+      this.values[index] = cell
+      this.styles[index] = style
+    }
+  }
+
+  private openSheet(): void {
+    if (this.sheet !== undefined) this.closeSheet()
+    const name = dataSheetName(this.sheetNames.length + 1)
+    this.sheetNames.push(name)
+    const sheet = this.workbook.addWorksheet(name, {
+      views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
+    })
+    if (this.widths.length === 0) this.widths = new ColumnWidths(this.options.columns).widths()
+    sheet.columns = this.widths.map((width) => ({ width }))
+    const header = sheet.addRow([])
+    this.options.columns.forEach((column, index) => {
+      const cell = header.getCell(index + 1)
+      cell.value = cleanCellText(column.label).text
+      cell.style = HEADER_STYLE
+    })
+    header.commit()
+    this.sheet = sheet
+    this.sheetRows = 0
+    this.rawSink = this.dataStyleIds === null ? null : rawRowSink(sheet)
+  }
+
+  private closeSheet(): void {
+    const sheet = this.sheet
+    if (sheet === undefined) return
+    this.flushRawRows()
+    this.rawSink = null
+    const lastRow = this.sheetRows + 1
+    sheet.autoFilter = `A1:${this.lastColumn}${lastRow}`
+    this.filterNames.push({
+      sheetIndex: this.sheetNames.length - 1,
+      range: `'${sheet.name.replace(/'/g, "''")}'!$A$1:$${this.lastColumn}$${lastRow}`,
+    })
+    sheet.commit()
+    this.sheet = undefined
+  }
+
+  private writeAbout(): void {
+    writeAboutSheet(
+      this.workbook.addWorksheet(ABOUT_SHEET_NAME),
+      aboutLines(this.options.about, {
+        rows: this.rows,
+        columnLabels: this.options.columns.map((column) => column.label),
+        sheetNames: this.sheetNames,
+        rowsPerSheet: this.dataRowsPerSheet,
+        truncatedCells: this.truncatedCells,
+        convertedTimes: this.convertedTimes,
+      }),
+    )
+  }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Dumps an .xlsx file as JSON using openpyxl.
+
+An independent reader for RosterDesk's export tests: openpyxl is neither exceljs nor anything the project
+wrote, so a file it reads the way we expect is a file we did not merely round-trip through our own library.
+
+Usage: xlsx-dump.py FILE.xlsx  ->  JSON on stdout
+"""
+import datetime
+import json
+import sys
+import xml.etree.ElementTree as ElementTree
+import zipfile
+
+import openpyxl
+
+
+def cell_json(cell):
+    value = cell.value
+    if isinstance(value, datetime.datetime):
+        # Round to the millisecond: serials are floating point days, so a microsecond either way is noise.
+        micro = round(value.microsecond / 1000) * 1000
+        if micro == 1000000:
+            value = value.replace(microsecond=0) + datetime.timedelta(seconds=1)
+        else:
+            value = value.replace(microsecond=micro)
+        value = value.isoformat(timespec="milliseconds")
+    elif isinstance(value, (datetime.date, datetime.time)):
+        value = value.isoformat()
+    elif isinstance(value, datetime.timedelta):
+        value = value.total_seconds()
+    return {
+        "v": value,
+        "t": cell.data_type,
+        "isDate": bool(cell.is_date),
+        "fmt": cell.number_format,
+        "bold": bool(cell.font.b) if cell.font is not None else False,
+    }
+
+
+def sheet_json(ws):
+    rows = []
+    for row in ws.iter_rows():
+        rows.append([None if c.value is None else cell_json(c) for c in row])
+    widths = {}
+    for key, dim in ws.column_dimensions.items():
+        if dim.width:
+            widths[key] = dim.width
+    return {
+        "name": ws.title,
+        "maxRow": ws.max_row,
+        "maxColumn": ws.max_column,
+        "freezePanes": ws.freeze_panes,
+        "autoFilter": ws.auto_filter.ref,
+        "columnWidths": widths,
+        "rows": rows,
+    }
+
+
+MAIN_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+
+
+def defined_names(path):
+    """Read from workbook.xml directly: openpyxl keeps sheet-local built-in names such as _FilterDatabase to itself."""
+    with zipfile.ZipFile(path) as archive:
+        root = ElementTree.fromstring(archive.read("xl/workbook.xml"))
+    names = []
+    for element in root.iter(MAIN_NS + "definedName"):
+        local = element.get("localSheetId")
+        names.append(
+            {"name": element.get("name"), "localSheetId": None if local is None else int(local), "value": element.text}
+        )
+    return names
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.stderr.write("usage: xlsx-dump.py FILE.xlsx\n")
+        return 2
+    wb = openpyxl.load_workbook(sys.argv[1])
+    json.dump(
+        {
+            "openpyxl": openpyxl.__version__,
+            "sheetNames": wb.sheetnames,
+            "definedNames": defined_names(sys.argv[1]),
+            "sheets": [sheet_json(ws) for ws in wb.worksheets],
+        },
+        sys.stdout,
+        ensure_ascii=False,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

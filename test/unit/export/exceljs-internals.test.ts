@@ -1,0 +1,47 @@
+import { PassThrough } from 'node:stream'
+import ExcelJS from 'exceljs'
+import { describe, expect, it } from 'vitest'
+import {
+  canMeasureZipBacklog,
+  rawRowSink,
+  setFilterDatabaseNames,
+  workbookStyleId,
+  zipBacklogBytes,
+} from '../../../src/main/core/export/exceljs-internals'
+
+/**
+ * Pins the exceljs 4.4 internals the export relies on. If an upgrade moves them the export still writes correct
+ * files, but memory is no longer bounded and LibreOffice loses the filter buttons: this test says so first.
+ */
+describe('exceljs internals used by the export', () => {
+  it('exposes the worksheet queue the back-pressure reads, and the defined-name model', async () => {
+    const out = new PassThrough()
+    const chunks: Buffer[] = []
+    out.on('data', (chunk: Buffer) => chunks.push(chunk))
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true })
+    const style = Object.freeze({ numFmt: '@' })
+    const id = workbookStyleId(workbook, style)
+    expect(id).toBeGreaterThan(0)
+    // Registering the same object again finds the same style (exceljs caches by identity).
+    expect(workbookStyleId(workbook, style)).toBe(id)
+    const sheet = workbook.addWorksheet('Employees')
+    expect(canMeasureZipBacklog(sheet)).toBe(true)
+    // No sink until exceljs has opened the sheet's data with a committed row.
+    expect(rawRowSink(sheet)).toBeNull()
+    sheet.addRow(['header']).commit()
+    const sink = rawRowSink(sheet)
+    expect(sink).not.toBeNull()
+    sink?.write('<row r="2"><c r="A2" t="inlineStr"><is><t>raw</t></is></c></row>')
+    for (let index = 0; index < 3000; index++) {
+      sink?.write(`<row r="${index + 3}"><c r="A${index + 3}"><v>${index}</v></c></row>`)
+    }
+    // Nothing has had an event-loop turn to compress yet, so the XML is queued.
+    expect(zipBacklogBytes(sheet)).toBeGreaterThan(100_000)
+    sheet.commit()
+    expect(setFilterDatabaseNames(workbook, [{ sheetIndex: 0, range: "'Employees'!$A$1:$C$3000" }])).toBe(
+      true,
+    )
+    await workbook.commit()
+    expect(Buffer.concat(chunks).subarray(0, 2).toString()).toBe('PK')
+  })
+})

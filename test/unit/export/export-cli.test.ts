@@ -1,0 +1,196 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { systemClock } from '../../../src/main/core/clock'
+import { RosterDeskError } from '../../../src/main/core/errors'
+import { exportColumnLabel } from '../../../src/main/core/export/column-labels'
+import { QueryEngine } from '../../../src/main/core/query/query-engine'
+import type { RowQuery } from '../../../src/main/core/query/query-engine'
+import { SyncService } from '../../../src/main/core/sync/sync-service'
+import { useTestSandbox } from '../../helpers/sandbox'
+import { aboutCells, readCsv, readXlsx } from '../../helpers/xlsx-reader'
+import { tempFolder } from './export-fixtures'
+import { expectedField } from './xlsx-expectations'
+
+const TSX = 'node_modules/.bin/tsx'
+const CLI = 'src/main/cli/index.ts'
+
+interface CliRun {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs `npm run --silent cli -- export ...` the way npm does (tsx on the CLI entry), without npm's own noise. */
+function cli(args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(TSX, [CLI, ...args], { cwd: process.cwd(), timeout: 120_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+describe('cli export', () => {
+  const sandbox = useTestSandbox({ size: 500, seed: 5 })
+  let folder: ReturnType<typeof tempFolder>
+  let db: string
+  let columnKeys: string[]
+
+  beforeAll(async () => {
+    folder = tempFolder()
+    db = join(folder.path, 'cache.db')
+    const cache = openCacheDatabase(db)
+    try {
+      const { accessToken } = sandbox().issueTokens()
+      const sync = new SyncService({
+        cache,
+        fetch,
+        clock: systemClock,
+        random: Math.random,
+        tokens: {
+          getAccessToken: async () => accessToken,
+          handleUnauthorized: async () => {
+            throw new RosterDeskError('not-signed-in', 'The test token was refused.')
+          },
+        },
+      })
+      expect((await sync.start({ baseUrl: sandbox().baseUrl, pageSize: 250 })).status).toBe('complete')
+      columnKeys = new QueryEngine(cache).listColumns().map((column) => column.key)
+    } finally {
+      cache.close()
+    }
+  })
+
+  afterAll(() => folder?.remove())
+
+  function engineRows(query: RowQuery): Array<Record<string, unknown>> {
+    const cache = openCacheDatabase(db, { mustExist: true })
+    try {
+      return [...new QueryEngine(cache).iterateRows(query)].flat()
+    } finally {
+      cache.close()
+    }
+  }
+
+  it('writes a roster with one --pay-cycle, every column by default, and prints rows and file', async () => {
+    const out = join(folder.path, 'Roster PC-2026-11-B.xlsx')
+    const run = await cli([
+      'export',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--pay-cycle',
+      'PC-2026-11-B',
+      '--tenant',
+      'tenant-demo',
+    ])
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const inCycle = sandbox()
+      .allEmployees()
+      .filter((row) => row['payCycleId'] === 'PC-2026-11-B')
+    expect(run.stdout).toBe(`${JSON.stringify({ rows: inCycle.length, file: out })}\n`)
+
+    const book = await readXlsx(out)
+    const sheet = book.sheets[0]!
+    expect(sheet.rows[0]?.map((cell) => cell?.v)).toEqual(columnKeys.map(exportColumnLabel))
+    expect(columnKeys.slice(0, 4)).toEqual(['UUID', 'firstName', 'lastName', 'employeeStatus'])
+    expect(new Set(sheet.rows.slice(1).map((row) => row[0]?.v))).toEqual(
+      new Set(inCycle.map((row) => row['UUID'])),
+    )
+    const about = aboutCells(book)
+    expect(about.get('Export')?.v).toBe('Roster of pay cycle PC-2026-11-B')
+    expect(about.get('Tenant')?.v).toBe('tenant-demo')
+  })
+
+  it('writes a filtered, sorted view as CSV with the chosen columns', async () => {
+    const out = join(folder.path, 'active.csv')
+    const run = await cli([
+      'export',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--status',
+      'Active',
+      '--status',
+      'Pending',
+      '--pay-cycle',
+      'PC-2026-11-A',
+      '--sort',
+      'lastName',
+      '--order',
+      'desc',
+      '--columns',
+      'UUID, lastName,employeeNumber',
+    ])
+    expect(run.code).toBe(0)
+    const rows = engineRows({
+      statuses: ['Active', 'Pending'],
+      payCycleIds: ['PC-2026-11-A'],
+      sort: { column: 'lastName', order: 'desc' },
+    })
+    expect(JSON.parse(run.stdout)).toEqual({ rows: rows.length, file: out })
+    const csv = await readCsv(out)
+    expect(csv.records[0]).toEqual(['UUID', 'Last name', 'Employee number'])
+    expect(csv.records.slice(1)).toEqual(
+      rows.map((row) => [
+        expectedField(row['UUID'] as string),
+        expectedField(row['lastName'] as string),
+        expectedField(row['employeeNumber'] as string),
+      ]),
+    )
+  })
+
+  it('splits a large export over sheets with --rows-per-sheet', async () => {
+    const out = join(folder.path, 'split.xlsx')
+    const run = await cli([
+      'export',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--columns',
+      'UUID',
+      '--rows-per-sheet',
+      '201',
+    ])
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout)).toEqual({ rows: 500, file: out })
+    const book = await readXlsx(out)
+    expect(book.sheetNames).toEqual(['Employees', 'Employees (2)', 'Employees (3)', 'About this export'])
+    expect(book.sheets.slice(0, 3).map((sheet) => sheet.rows.length)).toEqual([201, 201, 101])
+  })
+
+  it('refuses an unknown file type in one line with exit code 2, writing nothing', async () => {
+    const out = join(folder.path, 'roster.xls')
+    const run = await cli(['export', '--db', db, '--out', out])
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(run.stderr).toMatch(/--out must end in \.xlsx or \.csv/)
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it('fails on a missing cache without creating it or the file', async () => {
+    const missing = join(folder.path, 'nowhere.db')
+    const out = join(folder.path, 'never.xlsx')
+    const run = await cli(['export', '--db', missing, '--out', out])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^Export failed: There is no employee cache at /)
+    expect(existsSync(missing)).toBe(false)
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it('fails on a column the cache does not know, writing nothing', async () => {
+    const out = join(folder.path, 'bad-column.csv')
+    const run = await cli(['export', '--db', db, '--out', out, '--columns', 'UUID,shoeSize'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/"shoeSize" is not in the employee data/)
+    expect(existsSync(out)).toBe(false)
+  })
+})
