@@ -40,7 +40,10 @@ export async function dispatchInvoke(
 ): Promise<IpcResult<unknown>> {
   if (!isInvokeChannel(channel)) {
     logger?.warn(`IPC: refused a request on an unknown channel`)
-    return { ok: false, error: { code: 'validation', message: 'RosterDesk received a request it does not know.' } }
+    return {
+      ok: false,
+      error: { code: 'validation', message: 'RosterDesk received a request it does not know.' },
+    }
   }
   const parsed = invokeChannels[channel].args.safeParse(rawArgs)
   if (!parsed.success) {
@@ -56,7 +59,9 @@ export async function dispatchInvoke(
     return { ok: true, value }
   } catch (error) {
     if (!(error instanceof RosterDeskError)) {
-      logger?.error(`IPC: ${channel} failed unexpectedly: ${error instanceof Error ? error.name : typeof error}`)
+      logger?.error(
+        `IPC: ${channel} failed unexpectedly: ${error instanceof Error ? error.name : typeof error}`,
+      )
     }
     return { ok: false, error: toIpcError(error) }
   }
