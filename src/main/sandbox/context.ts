@@ -2,6 +2,7 @@ import type { SandboxBehaviours } from './behaviours'
 import type { RegisteredClient } from './clients'
 import type { Dataset } from './dataset'
 import type { GrantStore } from './grants'
+import type { PageBodyCache } from './page-cache'
 import type { SelectionCache } from './selection'
 
 export interface SandboxStats {
@@ -24,6 +25,7 @@ export interface SandboxContext {
   readonly grants: GrantStore
   readonly dataset: Dataset
   readonly selections: SelectionCache
+  readonly pages: PageBodyCache
   readonly stats: SandboxStats
   /** Separate seeded streams, so turning churn on does not change the fault sequence and vice versa. */
   readonly faultRandom: () => number

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { SandboxContext } from './context'
-import { delay, html, json, jsonError } from './http'
+import { delay, html, jsonError, rawJson } from './http'
 import type { Reply } from './http'
 import { parseListQuery } from './list-query'
 
@@ -44,16 +44,19 @@ function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchPara
   const b = ctx.behaviours
   const requested = query.limit ?? b.defaultPageSize
   const limit = b.maxPageSize === null ? requested : Math.min(requested, b.maxPageSize)
-  const selection = ctx.selections.select(query.filter, query.sortColumn, query.sortOrder)
-  const totalCount = selection.count
-  const totalPages = Math.ceil(totalCount / limit)
-  const rows = []
-  const start = (query.page - 1) * limit
-  const end = Math.min(start + limit, totalCount)
-  for (let position = start; position < end; position++) {
-    rows.push(ctx.dataset.generator.row(selection.idAt(position)))
-  }
-  const reply = json(200, { rows, totalCount, totalPages, limit, currentPage: query.page })
+  const body = ctx.pages.body(ctx.dataset.version, query, limit, () => {
+    const selection = ctx.selections.select(query.filter, query.sortColumn, query.sortOrder)
+    const totalCount = selection.count
+    const totalPages = Math.ceil(totalCount / limit)
+    const rows = []
+    const start = (query.page - 1) * limit
+    const end = Math.min(start + limit, totalCount)
+    for (let position = start; position < end; position++) {
+      rows.push(ctx.dataset.generator.row(selection.idAt(position)))
+    }
+    return JSON.stringify({ rows, totalCount, totalPages, limit, currentPage: query.page })
+  })
+  const reply = rawJson(200, body)
   if (fault.kind === 'truncate') {
     ctx.stats.faultsInjected++
     const cut = Math.max(1, Math.floor(reply.body.length * fault.fraction))

@@ -21,6 +21,11 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   }
 }
 
+/** A body that is already JSON text. */
+export function rawJson(status: number, body: string): Reply {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body }
+}
+
 export function jsonError(status: number, body: ErrorBody, headers: Record<string, string> = {}): Reply {
   return json(status, body, headers)
 }

@@ -13,6 +13,7 @@ import { jsonError, methodNotAllowed, notFound, writeReply } from './http'
 import type { Reply } from './http'
 import { authorizeGet, authorizePost, exchangeCode, refreshTokens } from './oauth'
 import { createRng, mix32 } from './random'
+import { PageBodyCache } from './page-cache'
 import { SelectionCache } from './selection'
 
 export interface SandboxOptions {
@@ -125,6 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     grants: new GrantStore(),
     dataset,
     selections: new SelectionCache(dataset),
+    pages: new PageBodyCache(dataset.version),
     stats: { requests: 0, listRequests: 0, codeExchanges: 0, refreshes: 0, faultsInjected: 0 },
     faultRandom: createRng(mix32(seed ^ 0x0fa17)),
     churnRandom: createRng(mix32(seed ^ 0xc4a2e)),
