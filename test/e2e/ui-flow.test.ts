@@ -276,6 +276,7 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
       .getByRole('alert')
       .filter({ hasText: /could not reach/i })
       .waitFor({ timeout: 60_000 })
+    await page.getByRole('status').filter({ hasText: 'Offline — showing saved employees' }).waitFor()
     await page.getByRole('searchbox', { name: 'Search employees' }).fill('smi')
     await expect.poll(settledCount).toBeLessThan(SIZE)
     expect(await shownCount()).toBeGreaterThan(0)

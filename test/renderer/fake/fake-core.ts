@@ -158,11 +158,13 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         events.emit('sync:finished', lastRun)
         return lastRun
       } catch (error) {
+        // As in the real core: a run that fails resolves with its summary; only a run that cannot start rejects.
         lastRun = summary(runId, 'failed', startedAt, cache.length, undefined, {
           error: (error as Error).message,
+          ...(error instanceof FakeIpcError ? { errorCode: error.code } : {}),
         })
         events.emit('sync:finished', lastRun)
-        throw error
+        return lastRun
       } finally {
         running = false
       }
@@ -227,9 +229,9 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     startedAt: string,
     stored: number,
     changes: ChangeReport | undefined,
-    extra: { error?: string; endedAt?: string } = {},
+    extra: { error?: string; errorCode?: string; endedAt?: string } = {},
   ): SyncRunSummary {
-    const { error } = extra
+    const { error, errorCode } = extra
     const endedAt = extra.endedAt ?? new Date(Math.max(now(), Date.parse(startedAt))).toISOString()
     return {
       id,
@@ -242,6 +244,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       requests: Math.ceil(stored / PAGE),
       durationMs: 0,
       ...(error === undefined ? {} : { error }),
+      ...(errorCode === undefined ? {} : { errorCode }),
       ...(changes === undefined ? {} : { changes }),
     }
   }

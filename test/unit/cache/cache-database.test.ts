@@ -39,6 +39,30 @@ describe('openCacheDatabase', () => {
     expect(again.currentSnapshot()).toBeNull()
   })
 
+  it('migrates a version 1 catalog in place, keeping its run log', () => {
+    const path = join(dir, 'v1.db')
+    const raw = new Database(path)
+    raw.pragma(`application_id = ${CATALOG_APPLICATION_ID}`)
+    raw.exec(`CREATE TABLE sync_runs (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, started_at TEXT NOT NULL, ended_at TEXT,
+      status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'failed', 'cancelled')),
+      total_count INTEGER NOT NULL DEFAULT 0, stored INTEGER NOT NULL DEFAULT 0, pages INTEGER NOT NULL DEFAULT 0,
+      requests INTEGER NOT NULL DEFAULT 0, duration_ms REAL NOT NULL DEFAULT 0, error TEXT, change_report TEXT,
+      snapshot_file TEXT NOT NULL, settings TEXT NOT NULL);
+    CREATE INDEX sync_runs_status ON sync_runs (status, id);
+    CREATE TABLE current_snapshot (id INTEGER PRIMARY KEY CHECK (id = 1),
+      run_id INTEGER NOT NULL REFERENCES sync_runs (id), file TEXT NOT NULL, employee_count INTEGER NOT NULL,
+      committed_at TEXT NOT NULL);
+    INSERT INTO sync_runs (started_at, ended_at, status, error, snapshot_file, settings)
+      VALUES ('2026-11-01T09:00:00.000Z', '2026-11-01T09:01:00.000Z', 'failed', 'Offline', 'gone.sqlite', '{}');`)
+    raw.pragma('user_version = 1')
+    raw.close()
+    const cache = openCache('v1.db')
+    expect(cache.db.pragma('user_version', { simple: true })).toBe(CATALOG_VERSION)
+    expect(cache.lastRun()).toMatchObject({ status: 'failed', error: 'Offline' })
+    expect(cache.lastRun()?.errorCode).toBeUndefined()
+  })
+
   it('refuses a SQLite file that belongs to something else, and leaves it untouched', () => {
     const path = join(dir, 'other.db')
     const other = new Database(path)

@@ -102,6 +102,21 @@ describe('runSync', () => {
     expect(cache.employeeCount()).toBe(50)
   })
 
+  it('says a run failed for lack of network, so the app can show it is offline, and remembers why', async () => {
+    await sync(new FakeListService(makeEmployees(20)))
+    const unreachable = async (): Promise<Response> => {
+      throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') })
+    }
+    const summary = await runSync(
+      { cache, fetch: unreachable, tokens: new FakeTokens(), clock: fakeClock().clock, random: () => 0.5 },
+      { baseUrl: 'https://payroll.example', pageSize: 10, retry: { maxAttempts: 2 } },
+    )
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'network' })
+    expect(summary.error).toMatch(/could not reach|network|connection/i)
+    expect(cache.lastRun()).toMatchObject({ status: 'failed', errorCode: 'network' })
+    expect(cache.employeeCount()).toBe(20)
+  })
+
   it('cancels cleanly: previous snapshot kept, run logged as cancelled', async () => {
     await sync(new FakeListService(makeEmployees(30)))
     const before = fingerprintCache(cache.path)
@@ -113,6 +128,7 @@ describe('runSync', () => {
       },
     })
     expect(summary.status).toBe('cancelled')
+    expect(summary.errorCode).toBe('cancelled')
     expect(summary.error).toMatch(/cancelled/)
     const after = fingerprintCache(cache.path)
     expect(after.snapshotBytes).toBe(before.snapshotBytes)

@@ -37,6 +37,8 @@ const MIGRATIONS: ReadonlyArray<string> = [
     committed_at TEXT NOT NULL
   );
   `,
+  // 2: the error's code (network, service, …), so the UI can tell "offline" from other failures after a restart.
+  `ALTER TABLE sync_runs ADD COLUMN error_code TEXT`,
 ]
 
 export const CATALOG_VERSION = MIGRATIONS.length

@@ -21,12 +21,13 @@ interface RunRow {
   requests: number
   duration_ms: number
   error: string | null
+  error_code: string | null
   change_report: string | null
   snapshot_file: string
 }
 
 const SELECT_RUN = `SELECT id, started_at, ended_at, status, total_count, stored, pages, requests, duration_ms,
-  error, change_report, snapshot_file FROM sync_runs`
+  error, error_code, change_report, snapshot_file FROM sync_runs`
 
 /** Reads and writes the sync_runs table of the catalog. */
 export class RunLog {
@@ -47,7 +48,7 @@ export class RunLog {
     this.db
       .prepare(
         `UPDATE sync_runs SET ended_at = ?, status = ?, total_count = ?, stored = ?, pages = ?, requests = ?,
-           duration_ms = ?, error = ?, change_report = ? WHERE id = ?`,
+           duration_ms = ?, error = ?, error_code = ?, change_report = ? WHERE id = ?`,
       )
       .run(
         summary.endedAt,
@@ -58,6 +59,7 @@ export class RunLog {
         summary.requests,
         summary.durationMs,
         summary.error ?? null,
+        summary.errorCode ?? null,
         summary.changes === undefined ? null : JSON.stringify(summary.changes),
         summary.id,
       )
@@ -129,6 +131,7 @@ function toSummary(row: RunRow): SyncRunSummary {
     durationMs: row.duration_ms,
   }
   if (row.error !== null) summary.error = row.error
+  if (row.error_code !== null) summary.errorCode = row.error_code
   const changes = parseChanges(row.change_report)
   if (changes !== undefined) summary.changes = changes
   return summary

@@ -178,11 +178,16 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
     writer.discard()
     previous?.release()
     const cancelled = options.signal?.aborted === true || isAbortError(error)
-    const summary = summaryOf(cancelled ? 'cancelled' : 'failed', {
-      error: cancelled
-        ? 'The sync was cancelled. The cache still holds the previous employees.'
-        : toIpcError(error).message,
-    })
+    const reason = toIpcError(error)
+    const summary = summaryOf(
+      cancelled ? 'cancelled' : 'failed',
+      cancelled
+        ? {
+            error: 'The sync was cancelled. The cache still holds the previous employees.',
+            errorCode: 'cancelled',
+          }
+        : { error: reason.message, errorCode: reason.code },
+    )
     try {
       deps.cache.endRun(summary)
     } catch {

@@ -20,7 +20,7 @@ export function SearchBox({ value, onChange, inputRef }: SearchBoxProps) {
         ref={inputRef}
         type="search"
         value={value}
-        placeholder={`Search by name, number, email… (${isMac ? '⌘' : 'Ctrl+'}F)`}
+        placeholder={`Search by name or UUID (${isMac ? '⌘' : 'Ctrl+'}F)`}
         autoComplete="off"
         spellCheck={false}
         onChange={(event) => onChange(event.target.value)}
