@@ -73,6 +73,28 @@ describe('walkList', () => {
     expect(service.requests.map((r) => r.page)).toEqual([2, 3, 1, 4, 5, 1])
   })
 
+  it('says when every page of a pass is staged, while the second look at page 1 is already on its way', async () => {
+    const service = new FakeListService(makeEmployees(95))
+    const events: string[] = []
+    let pageOneRequestsThen = 0
+    await walk(service, {
+      onPage: (page) => events.push(`page ${page.page}`),
+      onPagesIn: (pass) => {
+        events.push(`in ${pass}`)
+        pageOneRequestsThen = service.requests.filter((r) => r.page === 1).length
+      },
+    })
+    expect(events.filter((e) => e.startsWith('in'))).toEqual(['in 1'])
+    expect(events.at(-1)).toBe('in 1')
+    expect(events.filter((e) => e.startsWith('page'))).toHaveLength(10)
+    expect(pageOneRequestsThen).toBe(2)
+
+    const moving = new FakeListService(makeEmployees(95), { before: churn(1, 0, 1, 2) })
+    const passes: number[] = []
+    await walk(moving, { onPagesIn: (pass) => passes.push(pass) })
+    expect(passes).toEqual([1, 2])
+  })
+
   it('keeps at most `concurrency` requests in flight', async () => {
     const service = new FakeListService(makeEmployees(200))
     await walk(service, { concurrency: 3 })

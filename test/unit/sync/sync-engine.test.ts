@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SyncProgress } from '../../../src/shared/domain'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { runSync } from '../../../src/main/core/sync/sync-engine'
 import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
 import { fingerprintCache, makeTempDir } from '../cache/cache-test-helpers'
@@ -134,6 +135,40 @@ describe('runSync', () => {
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
     expect(after.catalog).toBe(before.catalog)
     expect(readdirSync(cache.snapshotDirectory)).toHaveLength(1)
+  })
+
+  it('prepares the commit while the last request is out, and still indexes rows a later pass changed', async () => {
+    const rows = makeEmployees(45)
+    let moved = false
+    const service = new FakeListService(rows, {
+      before: (request, fake) => {
+        // After the first pass is staged, the second look at page 1 finds a renamed employee: a second pass.
+        if (request.page === 1 && fake.requests.filter((r) => r.page === 1).length === 2 && !moved) {
+          moved = true
+          fake.rows[0] = { ...fake.rows[0], UUID: 'e-renamed', lastName: 'Zebedee' }
+        }
+        return undefined
+      },
+    })
+    const summary = await sync(service)
+    expect(summary).toMatchObject({ status: 'complete', stored: 45 })
+    const snapshot = cache.currentSnapshot()!
+    const indexes = snapshot.db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .pluck()
+      .all()
+    expect(indexes).toEqual(['employees_uuid', 'pay_cycle_members_employee'])
+    expect(
+      snapshot.db.prepare("SELECT count(*) FROM employees WHERE uuid_key = 'e-renamed'").pluck().get(),
+    ).toBe(1)
+    expect(snapshot.db.prepare("SELECT count(*) FROM employees WHERE uuid = 'e-000000'").pluck().get()).toBe(
+      0,
+    )
+    // The search index prepared during the first pass is stale: the one stored is built from the final rows.
+    const found = new QueryEngine(cache).query({ text: 'zebedee', offset: 0, limit: 10 })
+    expect(found.rows.map((row) => row['UUID'])).toEqual(['e-renamed'])
   })
 
   it('drops employees that a later pass proves gone', async () => {

@@ -17,6 +17,12 @@ export class IndexEncoder {
   readonly lastValues = new Dictionary()
   readonly statusValues = new Dictionary()
   readonly cycleValues = new Dictionary()
+  /** Bumped by every change, so an index built from an earlier state is known to be stale. */
+  private changes = 0
+
+  get version(): number {
+    return this.changes
+  }
 
   /** Stores (or replaces) the row with snapshot id `id` (a positive integer). */
   set(
@@ -27,6 +33,7 @@ export class IndexEncoder {
     cycle: string | null,
   ): void {
     this.ensure(id)
+    this.changes++
     this.present[id] = 1
     this.first[id] = this.firstValues.code(first)
     this.last[id] = this.lastValues.code(last)
@@ -35,11 +42,13 @@ export class IndexEncoder {
   }
 
   delete(id: number): void {
+    this.changes++
     if (id < this.present.length) this.present[id] = 0
   }
 
   /** Pay-cycle membership learnt from a filtered list. */
   addMembership(id: number, cycle: string): void {
+    this.changes++
     this.memberships.push([id, this.cycleValues.code(cycle)])
   }
 

@@ -35,6 +35,11 @@ export interface WalkOptions {
   readonly onPassStart?: (start: PassStart) => void
   /** Called synchronously as each page arrives (the snapshot builder writes it at once). */
   readonly onPage: (page: ArrivedPage) => void
+  /**
+   * Called once per pass when every page of it is staged, while the second look at page 1 may still be in
+   * flight: a moment of idle network the caller can spend preparing its commit. Throwing fails the pass.
+   */
+  readonly onPagesIn?: (pass: number) => void
 }
 
 export interface WalkResult {
@@ -54,6 +59,7 @@ interface PassState {
   readonly limits: Set<number>
   firstPage: readonly string[]
   verify: ListEnvelope | undefined
+  delivered: number
 }
 
 /**
@@ -93,13 +99,19 @@ export async function walkList(source: PageSource, options: WalkOptions): Promis
       limits: new Set([limit]),
       firstPage: first.rows.map((row) => String(row['UUID'])),
       verify: undefined,
+      delivered: 0,
     }
     options.onPassStart?.({ pass, pages, totalCount, limit })
     const passControl = new AbortController()
     const onAbort = (): void => passControl.abort(options.signal?.reason)
     options.signal?.addEventListener('abort', onAbort, { once: true })
     const deliveries = new DeferredDeliveries((error) => passControl.abort(error))
-    deliveries.add(() => deliver(pass, 1, limit, first, state, options))
+    const deliverPage = (page: number, envelope: ListEnvelope): void =>
+      deliveries.add(() => {
+        deliver(pass, page, limit, envelope, state, options)
+        if (++state.delivered === pages) options.onPagesIn?.(pass)
+      })
+    deliverPage(1, first)
 
     // Page 1 is re-read last: a change at the front after it was first read shows up as a different page 1.
     const tasks: number[] = []
@@ -116,7 +128,7 @@ export async function walkList(source: PageSource, options: WalkOptions): Promis
           state.totalCounts.add(envelope.totalCount)
           state.limits.add(envelope.limit)
           if (page === 1) state.verify = envelope
-          else deliveries.add(() => deliver(pass, page, limit, envelope, state, options))
+          else deliverPage(page, envelope)
         },
         passControl.signal,
       )

@@ -87,6 +87,7 @@ export class SnapshotBuilder {
   private pass = 0
   private collector = new ColumnCollector()
   private readonly encoder = new IndexEncoder()
+  private built: { readonly version: number; readonly index: SearchIndex } | null = null
 
   constructor(
     private readonly writer: SnapshotWriter,
@@ -131,7 +132,20 @@ export class SnapshotBuilder {
 
   /** The query engine's index of the snapshot as staged: call after `finish` and the pay cycles. */
   searchIndex(): SearchIndex {
-    return SearchIndex.fromEncoded(this.encoder.encode())
+    if (this.built?.version !== this.encoder.version) {
+      this.built = { version: this.encoder.version, index: SearchIndex.fromEncoded(this.encoder.encode()) }
+    }
+    return this.built.index
+  }
+
+  /**
+   * Work the commit would do, done while the list's last request (the second look at page 1) is still on the
+   * network: the SQL indexes (kept current by SQLite if rows change afterwards) and the search index (rebuilt
+   * at commit only if anything was staged since). Saves the commit most of its time in the usual case.
+   */
+  prepareCommit(): void {
+    this.writer.buildIndexes()
+    this.searchIndex()
   }
 
   /** Drops rows the final pass proved gone and works out what changed since the previous snapshot. */

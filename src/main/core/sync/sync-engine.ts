@@ -123,6 +123,7 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
         builder.addPage(page)
         meter.pageDone(builder.staged)
       },
+      onPagesIn: () => builder.prepareCommit(),
     })
     counters.totalCount = main.totalCount
     counters.pages = main.pages
