@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
@@ -142,10 +142,12 @@ async function runChild(variant: Variant, rows: number, file: string): Promise<v
   // process could not have answered anything. (perf_hooks' delay monitor misses a loop that never yields.)
   let lastTick = performance.now()
   let stallMs = 0
+  let sampledRss = process.memoryUsage.rss()
   const ticker = setInterval(() => {
     const now = performance.now()
     stallMs = Math.max(stallMs, now - lastTick)
     lastTick = now
+    sampledRss = Math.max(sampledRss, process.memoryUsage.rss())
   }, 10)
   const started = performance.now()
   const cpuStart = process.cpuUsage()
@@ -157,9 +159,24 @@ async function runChild(variant: Variant, rows: number, file: string): Promise<v
   const cpuMs = (cpu.user + cpu.system) / 1000
   clearInterval(ticker)
   stallMs = Math.max(stallMs, performance.now() - lastTick)
-  // maxRSS is in kilobytes: the high-water mark of the whole process, module loading included.
-  const peakRssMb = process.resourceUsage().maxRSS / 1024
+  const peakRssMb = peakRssBytes(Math.max(sampledRss, process.memoryUsage.rss())) / 1_048_576
   process.stdout.write(`${JSON.stringify({ wallMs, cpuMs, stallMs, peakRssMb })}\n`)
+}
+
+/**
+ * The process's resident high-water mark, module loading included. Not `resourceUsage().maxRSS`: on Linux that
+ * carries over the parent's resident size from before exec, so every child of a large bench process reported
+ * at least the parent's size. The kernel's VmHWM belongs to this process image alone; elsewhere, the largest
+ * RSS sampled every 10 ms.
+ */
+function peakRssBytes(sampled: number): number {
+  try {
+    const kib = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
+    if (kib !== undefined) return Number(kib) * 1024
+  } catch {
+    // Not Linux: the sampled figure is the best there is.
+  }
+  return sampled
 }
 
 function measure(variant: Variant, rows: number, folder: string): Promise<Measurement> {
