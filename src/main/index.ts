@@ -64,9 +64,10 @@ async function start(): Promise<void> {
     events: windowEventSink(() => mainWindow?.webContents),
     logger,
     nativeBinding: electronSqliteBinding(app.isPackaged, app.getAppPath()),
-    chooseExportPath: async (defaultName, format) => {
+    uiState: settingsBackend,
+    chooseExportPath: async (defaultPath, format) => {
       const options = {
-        defaultPath: defaultName,
+        defaultPath,
         filters: [
           format === 'csv'
             ? { name: 'CSV', extensions: ['csv'] }

@@ -20,8 +20,10 @@ interface Harness {
   secrets: MemorySecretStore
   backend: MemoryKeyValueBackend
   invoke(channel: string, ...args: unknown[]): Promise<unknown>
-  savePath: { next: string | undefined }
+  savePath: { next: string | undefined; offered: string[] }
   revealed: string[]
+  /** Every value a handler returned, for checking that no secret ever crosses to the renderer. */
+  results: unknown[]
 }
 
 const cleanups: Array<() => Promise<void> | void> = []
@@ -36,7 +38,8 @@ async function startApp(): Promise<Harness> {
   const logs: string[] = []
   const secrets = new MemorySecretStore()
   const backend = new MemoryKeyValueBackend()
-  const savePath: Harness['savePath'] = { next: undefined }
+  const savePath: Harness['savePath'] = { next: undefined, offered: [] }
+  const results: unknown[] = []
   const revealed: string[] = []
   const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
   const core = await createAppCore({
@@ -53,7 +56,11 @@ async function startApp(): Promise<Harness> {
     demo: { environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials }, close: async () => undefined },
     events: sink,
     logger: createLogger((level, line) => logs.push(`${level} ${line}`)),
-    chooseExportPath: async () => savePath.next,
+    chooseExportPath: async (defaultPath) => {
+      savePath.offered.push(defaultPath)
+      return savePath.next
+    },
+    uiState: backend,
     revealFile: (path) => revealed.push(path),
   })
   cleanups.push(async () => {
@@ -63,10 +70,11 @@ async function startApp(): Promise<Harness> {
   })
   const invoke = async (channel: string, ...args: unknown[]): Promise<unknown> => {
     const result = await dispatchInvoke(core.handlers, channel, args)
+    results.push(result)
     if (!result.ok) throw Object.assign(new Error(result.error.message), { ipc: result.error })
     return result.value
   }
-  return { core, sandbox, events, logs, secrets, backend, invoke, savePath, revealed }
+  return { core, sandbox, events, logs, secrets, backend, invoke, savePath, revealed, results }
 }
 
 describe('the app core behind IPC (demo environment, real sandbox)', () => {
@@ -115,6 +123,21 @@ describe('the app core behind IPC (demo environment, real sandbox)', () => {
     })
     expect(await app.invoke('export:show-in-folder')).toBe(true)
     expect(app.revealed).toEqual([join(dir, 'view.csv')])
+    // The save dialog first offers a bare name; after a file was written, the same name in that folder.
+    expect(app.savePath.offered[0]).toMatch(/^Employees \d{4}-\d{2}-\d{2}\.csv$/)
+    app.savePath.next = undefined
+    await app.invoke('export:start', exportRequest)
+    expect(app.savePath.offered.at(-1)).toBe(join(dir, app.savePath.offered[0]!))
+
+    // Nothing the renderer was given, and no log line, holds a token or the client secret.
+    const secrets = [
+      await app.secrets.get('accessToken'),
+      await app.secrets.get('refreshToken'),
+      app.sandbox.credentials.clientSecret,
+    ]
+    expect(secrets.every((s) => typeof s === 'string' && s.length > 8)).toBe(true)
+    const crossed = JSON.stringify([app.results, app.events]) + app.logs.join('\n')
+    for (const secret of secrets) expect(crossed).not.toContain(secret)
 
     expect(await app.invoke('auth:sign-out')).toMatchObject({ status: 'signed-out' })
     // Cached employees stay browsable after signing out.

@@ -6,13 +6,14 @@ import { AuthService } from '../auth/auth-service'
 import { openCacheDatabase, type CacheDatabase } from '../cache/cache-database'
 import { systemClock, type Clock } from '../clock'
 import { defaultExportFileName } from '../export/export-file-name'
+import { ExportMemory } from '../export/export-memory'
 import { ExportService } from '../export/export-service'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { AppLogger } from '../log/redact'
 import { QueryEngine } from '../query/query-engine'
 import type { SecretStore } from '../secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-environment'
-import type { SettingsStore } from '../settings/settings-store'
+import { MemoryKeyValueBackend, type KeyValueBackend, type SettingsStore } from '../settings/settings-store'
 import { SyncService } from '../sync/sync-service'
 import { createHandlers } from './handlers'
 
@@ -32,8 +33,10 @@ export interface AppCoreDeps {
   readonly logger: AppLogger
   /** Electron-ABI better-sqlite3 binding in development (see adapters/sqlite-binding.ts). */
   readonly nativeBinding?: string
-  /** Native save dialog; undefined when the clerk cancels it. */
-  readonly chooseExportPath: (defaultName: string, format: ExportFormat) => Promise<string | undefined>
+  /** Native save dialog opened at `defaultPath`; undefined when the clerk cancels it. */
+  readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
+  /** Where small UI memories (the last export folder) persist; the settings' backend in the app. */
+  readonly uiState?: KeyValueBackend
   /** Reveals a file in Explorer/Finder. */
   readonly revealFile: (path: string) => void
   /** Jitter source for sync backoff. */
@@ -116,6 +119,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     sync,
     queries,
     exports,
+    exportMemory: new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()),
     environment,
     events: deps.events,
     clock,

@@ -2,6 +2,7 @@ import type { AppInfo, ExportFormat, ExportRequest, SettingsView } from '../../.
 import type { AuthService } from '../auth/auth-service'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
+import type { ExportMemory } from '../export/export-memory'
 import type { ExportService } from '../export/export-service'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { QueryEngine } from '../query/query-engine'
@@ -19,10 +20,12 @@ export interface HandlerDeps {
   readonly sync: SyncService
   readonly queries: QueryEngine
   readonly exports: ExportService
+  readonly exportMemory: ExportMemory
   readonly environment: () => ResolvedEnvironment
   readonly events: EventSink
   readonly clock: Pick<Clock, 'now'>
-  readonly chooseExportPath: (defaultName: string, format: ExportFormat) => Promise<string | undefined>
+  /** The native save dialog, opened at `defaultPath` (a file name, in the last folder used when there is one). */
+  readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
   readonly revealFile: (path: string) => void
   readonly defaultExportFileName: (request: ExportRequest, now: Date) => string
 }
@@ -100,15 +103,17 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
         throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')
       }
       const filePath = await deps.chooseExportPath(
-        deps.defaultExportFileName(request, new Date(deps.clock.now())),
+        deps.exportMemory.defaultPath(deps.defaultExportFileName(request, new Date(deps.clock.now()))),
         request.format,
       )
       if (filePath === undefined) return { status: 'cancelled' }
-      return deps.exports.exportToFile({
+      const result = await deps.exports.exportToFile({
         request,
         filePath,
         onProgress: (progress) => deps.events.emit('export:progress', progress),
       })
+      if (result.status === 'written') deps.exportMemory.remember(filePath)
+      return result
     },
     'export:cancel': async () => deps.exports.cancel(),
     'export:show-in-folder': async () => {
