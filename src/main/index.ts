@@ -25,7 +25,7 @@ const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER
 const origins = appOrigins(devServerUrl)
 
 registerAppSchemePrivileges()
-const settingsBackend = createSettingsBackend()
+const settingsBackend = createSettingsBackend((message) => logger.warn(message))
 const settings = new SettingsStore(settingsBackend)
 const callbackSchemes = new Set(
   [schemeOf(settings.get().redirectUri), schemeOf(DEFAULT_REDIRECT_URI)].filter((s): s is string => !!s),
