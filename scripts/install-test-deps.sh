@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs the system packages the tests need on Debian/Ubuntu: Chromium (the browser tests drive it through
-# playwright-core; never `npx playwright install`) and Python's openpyxl (an independent reader for exported .xlsx).
+# playwright-core; never `npx playwright install`), Python's openpyxl (an independent reader for exported .xlsx),
+# and fonts for the scripts the sandbox's names use beyond DejaVu's (CJK, Hangul, kana; Devanagari), so the
+# browser tests' screenshots show names as a clerk's desktop would rather than empty boxes.
 set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 /usr/bin/python3 -c 'import openpyxl' 2>/dev/null || need+=(python3-openpyxl)
+dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || need+=(fonts-wqy-microhei)
+dpkg -s fonts-lohit-deva >/dev/null 2>&1 || need+=(fonts-lohit-deva)
 if [ ${#need[@]} -eq 0 ]; then
-  echo "Test dependencies present: chromium, python3-openpyxl"
+  echo "Test dependencies present: chromium, python3-openpyxl, fonts"
   exit 0
 fi
 SUDO=""
