@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
 import { createLogger } from '../../../src/main/core/log/redact'
@@ -84,7 +84,9 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     },
     events,
     logger: createLogger((level, line) => log.push(`${level}: ${line}`)),
-    chooseExportPath: async (defaultName) => join(dataDir, defaultName),
+    // The clerk accepts what the save dialog offers: the last folder used, else the data folder.
+    chooseExportPath: async (defaultPath) =>
+      isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath),
     revealFile: (path) => void revealed.push(path),
   })
   handleCallbackUrl = (url) => void core.handleCallbackUrl(url)
