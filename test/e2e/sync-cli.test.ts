@@ -154,6 +154,28 @@ describe('CLI: sync, search and status', () => {
     expect(status['changes']).toMatchObject({ added: SIZE, removed: 0, changed: 0 })
   })
 
+  it('lists every employee behind a count of the change report, a window at a time', async () => {
+    const first = onlyJson(
+      await runCli(['changes', '--db', db, '--kind', 'added', '--limit', '600', '--json']),
+    )
+    const rest = onlyJson(
+      await runCli(['changes', '--db', db, '--kind', 'added', '--offset', '600', '--json']),
+    )
+    expect(first).toMatchObject({ kind: 'added', total: SIZE })
+    const items = [...(first['items'] as Array<{ UUID: string; name: string }>), ...(rest['items'] as [])]
+    expect(items).toHaveLength(SIZE)
+    expect(new Set(items.map((item) => item.UUID)).size).toBe(SIZE)
+    expect(items.every((item) => item.name.trim() !== '')).toBe(true)
+    expect(onlyJson(await runCli(['changes', '--db', db, '--kind', 'removed', '--json']))).toEqual({
+      kind: 'removed',
+      total: 0,
+      items: [],
+    })
+    const bad = await runCli(['changes', '--db', db, '--kind', 'everything'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--kind must be one of added, removed, changed/)
+  })
+
   it('refreshes through a token file and writes the renewed tokens back (0600)', async () => {
     const tokenFile = join(dir, 'tokens.json')
     const issued = sandbox.issueTokens()

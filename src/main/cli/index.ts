@@ -1,3 +1,4 @@
+import { runChangesCommand } from './changes-command'
 import { runExportCommand } from './export-command'
 import { runLoginCommand } from './login-command'
 import { runSearchCommand } from './search-command'
@@ -29,6 +30,10 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   sync: { summary: 'Sync every employee into the cache file (--db).', run: runSyncCommand },
   search: { summary: 'Search the employees in a cache file.', run: runSearchCommand },
   status: { summary: 'Show what a cache file holds and how its last sync went.', run: runStatusCommand },
+  changes: {
+    summary: 'List the employees the last complete sync added, removed or changed.',
+    run: runChangesCommand,
+  },
   export: { summary: 'Write the matching employees to an .xlsx or .csv file.', run: runExportCommand },
 }
 
