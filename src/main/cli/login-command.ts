@@ -5,7 +5,7 @@ import { AuthService } from '../core/auth/auth-service'
 import { isLoopbackRedirectUri } from '../core/auth/callback-url'
 import { writeTokenFile } from '../core/auth/token-file'
 import { readStoredTokens } from '../core/auth/token-manager'
-import { systemClock } from '../core/clock'
+import { systemClock, type Clock } from '../core/clock'
 import { toIpcError } from '../core/errors'
 import { MemorySecretStore } from '../core/secrets/secret-store'
 import { redirectUriProblem, validateSettingsPatch } from '../core/settings/settings-validation'
@@ -16,6 +16,8 @@ export interface LoginIo {
   readonly stderr: NodeJS.WritableStream
   readonly env: NodeJS.ProcessEnv
   readonly platform: NodeJS.Platform
+  /** Tests only: time for the sign-in's expiry (the dispatcher passes none, so the system clock). */
+  readonly clock?: Clock
 }
 
 /** A CLI sign-in waits this long for the browser. */
@@ -86,7 +88,7 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
   await secrets.set('clientSecret', clientSecret)
   const auth = await AuthService.create({
     fetch: (input, init) => fetch(input, init),
-    clock: systemClock,
+    clock: io.clock ?? systemClock,
     secrets,
     environment: () => ({
       environment: 'production',
