@@ -52,53 +52,48 @@ describe('npm run sandbox (src/main/sandbox/cli.ts)', () => {
       lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
     )
     expect(config.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    const get = (key: string): string => config[key] ?? ''
-    const [baseUrl, clientId, clientSecret, redirectUri, tenantId] = [
-      'baseUrl',
-      'clientId',
-      'clientSecret',
-      'redirectUri',
-      'tenantId',
-    ].map(get) as [string, string, string, string, string]
-
-    const query = new URLSearchParams({
-      responseType: 'code',
-      clientId,
-      redirectUri,
-      scope: 'read',
-      state: 'cli-state',
-    })
-    const page = await fetch(`${baseUrl}/openapi/oauthv1/authorize?${query}`, { redirect: 'manual' })
-    const requestId = /name="requestId" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
-    const approved = await fetch(`${baseUrl}/openapi/oauthv1/authorize`, {
-      method: 'POST',
-      body: new URLSearchParams({ requestId, decision: 'approve' }),
-      redirect: 'manual',
-    })
-    const callback = new URL(approved.headers.get('location') ?? '')
-    expect(callback.searchParams.get('state')).toBe('cli-state')
-
-    const tokenResponse = await fetch(`${baseUrl}/openapi/oauthv1/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        code: callback.searchParams.get('code'),
-        clientId,
-        clientSecret,
-        redirectUri,
-        grantType: 'authorization_code',
-      }),
-    })
-    const tokens = (await tokenResponse.json()) as { access_token: string }
+    const { baseUrl, tenantId, tokens } = await signInThrough(config)
     const list = await fetch(`${baseUrl}/employees/list?limit=5`, {
       headers: {
-        authorization: `Bearer ${tokens.access_token}`,
+        authorization: `Bearer ${String(tokens['access_token'])}`,
         accept: 'application/json',
         'vnd.a1.tenant-id': tenantId,
       },
     })
     expect(list.status).toBe(200)
     expect(await list.json()).toMatchObject({ totalCount: 40, totalPages: 8, limit: 5, currentPage: 1 })
+  })
+
+  it('behaves as its options say: default size, token style, tenant header required, page-size cap, latency', async () => {
+    child = run([
+      '--lifetime',
+      '30',
+      '--token-style',
+      'camel',
+      '--tenant-required',
+      '--max-page-size',
+      '3',
+      '--latency',
+      '150',
+    ])
+    const lines = await firstLines(child, 5)
+    const config = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    )
+    const { baseUrl, tenantId, tokens } = await signInThrough(config)
+    expect(tokens).toHaveProperty('accessToken')
+    expect(tokens).not.toHaveProperty('access_token')
+    const headers = { authorization: `Bearer ${String(tokens['accessToken'])}`, accept: 'application/json' }
+    const refused = await fetch(`${baseUrl}/employees/list?limit=10`, { headers })
+    expect(refused.status).toBe(403)
+    const started = performance.now()
+    const list = await fetch(`${baseUrl}/employees/list?limit=10`, {
+      headers: { ...headers, 'vnd.a1.tenant-id': tenantId },
+    })
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140)
+    const envelope = (await list.json()) as { rows: unknown[]; totalCount: number; limit: number }
+    expect(envelope).toMatchObject({ totalCount: 2500, limit: 3, totalPages: 834 })
+    expect(envelope.rows).toHaveLength(3)
   })
 
   it('exits with code 2 and a one-line message for a bad option', async () => {
@@ -113,6 +108,51 @@ describe('npm run sandbox (src/main/sandbox/cli.ts)', () => {
     expect(stderr).toMatch(/token-style/)
   })
 })
+
+/** Plays the browser and the app against a sandbox started from the command line: consent, approve, code exchange. */
+async function signInThrough(
+  config: Record<string, string>,
+): Promise<{ baseUrl: string; tenantId: string; tokens: Record<string, unknown> }> {
+  const get = (key: string): string => config[key] ?? ''
+  const [baseUrl, clientId, clientSecret, redirectUri, tenantId] = [
+    'baseUrl',
+    'clientId',
+    'clientSecret',
+    'redirectUri',
+    'tenantId',
+  ].map(get) as [string, string, string, string, string]
+
+  const query = new URLSearchParams({
+    responseType: 'code',
+    clientId,
+    redirectUri,
+    scope: 'read',
+    state: 'cli-state',
+  })
+  const page = await fetch(`${baseUrl}/openapi/oauthv1/authorize?${query}`, { redirect: 'manual' })
+  const requestId = /name="requestId" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
+  const approved = await fetch(`${baseUrl}/openapi/oauthv1/authorize`, {
+    method: 'POST',
+    body: new URLSearchParams({ requestId, decision: 'approve' }),
+    redirect: 'manual',
+  })
+  const callback = new URL(approved.headers.get('location') ?? '')
+  expect(callback.searchParams.get('state')).toBe('cli-state')
+
+  const tokenResponse = await fetch(`${baseUrl}/openapi/oauthv1/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      code: callback.searchParams.get('code'),
+      clientId,
+      clientSecret,
+      redirectUri,
+      grantType: 'authorization_code',
+    }),
+  })
+  const tokens = (await tokenResponse.json()) as Record<string, unknown>
+  return { baseUrl, tenantId, tokens }
+}
 
 describe('sandbox command-line parsing', () => {
   it('maps every option onto sandbox options', () => {
