@@ -98,6 +98,21 @@ describe('100,000 employees through the harness and the real core', () => {
     await page.close()
   })
 
+  it('reads well at 125% zoom', async () => {
+    const { ui, page } = await open()
+    await emulateZoom(page, WINDOW, 1.25)
+    await page.getByText(total).waitFor()
+    await page.getByRole('row').nth(4).click()
+    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    expect(
+      await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
+    ).toBeLessThanOrEqual(0)
+    await expectUncovered(page, total)
+    await ui.screenshot('ui-scale-5-light-125-percent')
+    expect(ui.problems).toEqual([])
+    await page.close()
+  })
+
   it('reads well in dark mode at 150% zoom', async () => {
     const { ui, page } = await open()
     await page.emulateMedia({ colorScheme: 'dark' })
@@ -110,6 +125,7 @@ describe('100,000 employees through the harness and the real core', () => {
     expect(
       await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
     ).toBeLessThanOrEqual(0)
+    await expectUncovered(page, total)
     await ui.screenshot('ui-scale-3-dark-150-percent')
     await page.getByRole('button', { name: 'Settings' }).click()
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
@@ -118,3 +134,24 @@ describe('100,000 employees through the harness and the real core', () => {
     await page.close()
   })
 })
+
+/** The element showing `text` is what the page shows at its centre: nothing (an overlay, say) lies on top of it. */
+async function expectUncovered(page: Page, text: string): Promise<void> {
+  const label = page.getByText(text)
+  const box = await label.boundingBox()
+  expect(box).not.toBeNull()
+  const { x, y, width, height } = box!
+  // As a string, like the other page code here: the Node test tsconfig has no DOM types.
+  const onTop = await page.evaluate(
+    `(() => {
+      const text = ${JSON.stringify(text)}
+      let element = document.elementFromPoint(${x + width / 2}, ${y + height / 2})
+      // From the innermost element hit, up through the parts of the label (a <strong> inside it, say).
+      while (element && element.textContent.trim() !== text && text.includes(element.textContent.trim())) {
+        element = element.parentElement
+      }
+      return element !== null && element.textContent.trim() === text
+    })()`,
+  )
+  expect(onTop).toBe(true)
+}

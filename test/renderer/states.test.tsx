@@ -33,7 +33,9 @@ describe('sync, empty, error and offline states', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Sync now' }))
     const progress = await screen.findByRole('progressbar', { name: 'Sync progress' })
     expect(progress.getAttribute('max')).toBe('3')
-    expect(await screen.findByText('Downloading employees: page 1 of 3, 500 rows')).toBeTruthy()
+    expect(
+      await screen.findByText('Downloading employees: page 1 of 3, 500 rows (1,000 rows/s)'),
+    ).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Cancel sync' })).toBeTruthy()
 
     core.releaseSync()
