@@ -57,6 +57,22 @@ describe('search and filters', () => {
     expect(texts(core.calls)).not.toContain('sm')
   })
 
+  it('looks in one chosen column when the clerk picks it, and back in names and UUID after Clear all', async () => {
+    const { core } = await renderSynced()
+    const where = screen.getByRole('combobox', { name: 'Search in' })
+    expect((where as HTMLSelectElement).value).toBe('')
+    fireEvent.change(where, { target: { value: 'department' } })
+    const search = screen.getByRole('searchbox', { name: 'Search employees' })
+    expect(search.getAttribute('placeholder')).toMatch(/^Search by department/)
+    fireEvent.change(search, { target: { value: 'fin' } })
+    await waitFor(() => expect(shownCount()).toBe(COUNT / 4))
+    const last = core.calls.filter((call) => call.channel === 'employees:query').at(-1)
+    expect(last?.args[0]).toMatchObject({ text: 'fin', column: 'department' })
+    fireEvent.click(screen.getByRole('button', { name: 'Clear all' }))
+    await waitFor(() => expect(shownCount()).toBe(COUNT))
+    expect((where as HTMLSelectElement).value).toBe('')
+  })
+
   it('focuses the search box on Ctrl+F', async () => {
     await renderSynced()
     fireEvent.keyDown(window, { key: 'f', ctrlKey: true })

@@ -57,7 +57,7 @@ export function aboutLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
     value:
       search === undefined || search.text.trim() === ''
         ? 'None'
-        : `"${search.text}" in ${search.columnLabel ?? 'any column'}`,
+        : `"${search.text}" in ${search.columnLabel ?? 'names and UUID'}`,
   })
   lines.push({
     label: 'Sorted by',

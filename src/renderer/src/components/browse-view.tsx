@@ -63,13 +63,20 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
   }
   const clearFilters = (): void => {
     setText('')
-    setChoice((current) => ({ ...current, statuses: [], payCycleIds: [] }))
+    setChoice((current) => ({ ...current, searchColumn: undefined, statuses: [], payCycleIds: [] }))
   }
 
   return (
     <div className={`browse${detailUuid !== undefined ? ' with-detail' : ''}`}>
       <div className="toolbar">
-        <SearchBox value={text} onChange={setText} inputRef={searchRef} />
+        <SearchBox
+          value={text}
+          onChange={setText}
+          inputRef={searchRef}
+          columns={columns}
+          column={choice.searchColumn}
+          onColumnChange={(searchColumn) => setChoice((c) => ({ ...c, searchColumn }))}
+        />
         <ColumnChooser columns={columns} visible={visible} />
         <ExportBar
           total={loaded?.cache.total ?? 0}

@@ -3,6 +3,8 @@ import type { EmployeeQuery, SortOrder } from '../../../shared/domain'
 /** What the clerk chose in the browse view: everything of an employees query except the window. */
 export interface EmployeeFilters {
   readonly text: string
+  /** The one column the text is looked for in; undefined: names and UUID. */
+  readonly searchColumn: string | undefined
   readonly statuses: readonly string[]
   readonly payCycleIds: readonly string[]
   readonly sort: { readonly column: string; readonly order: SortOrder } | undefined
@@ -11,7 +13,13 @@ export interface EmployeeFilters {
 /** The query main runs for some filters, without the window. */
 export type FiltersQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
 
-export const EMPTY_FILTERS: EmployeeFilters = { text: '', statuses: [], payCycleIds: [], sort: undefined }
+export const EMPTY_FILTERS: EmployeeFilters = {
+  text: '',
+  searchColumn: undefined,
+  statuses: [],
+  payCycleIds: [],
+  sort: undefined,
+}
 
 /** True when any filter narrows the list (sorting does not). */
 export function hasFilters(filters: EmployeeFilters): boolean {
@@ -22,7 +30,10 @@ export function hasFilters(filters: EmployeeFilters): boolean {
 export function toQuery(filters: EmployeeFilters): FiltersQuery {
   const query: FiltersQuery = {}
   const text = filters.text.trim()
-  if (text !== '') query.text = text.slice(0, 200)
+  if (text !== '') {
+    query.text = text.slice(0, 200)
+    if (filters.searchColumn !== undefined) query.column = filters.searchColumn
+  }
   if (filters.statuses.length > 0) query.statuses = [...filters.statuses]
   if (filters.payCycleIds.length > 0) query.payCycleIds = [...filters.payCycleIds]
   if (filters.sort) query.sort = { column: filters.sort.column, order: filters.sort.order }
