@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 
 /**
- * Argument handling shared by the cache commands (sync, search, status): strict parsing, and one-line usage
+ * Argument handling shared by the cache commands (sync, search, status, changes, export): strict parsing, and one-line usage
  * errors that name the bad option, so a script's log says what to fix.
  */
 
@@ -16,8 +16,8 @@ export interface CacheCommandIo {
 /** A usage problem: exit code 2 and the message plus the command's usage line. */
 export class UsageError extends Error {}
 
-type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean }
-type ParsedValues = Record<string, string | boolean | Array<string | boolean> | undefined>
+export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean }
+export type ParsedValues = Record<string, string | boolean | Array<string | boolean> | undefined>
 
 export function parseCommandArgs(args: readonly string[], options: Record<string, OptionSpec>): ParsedValues {
   try {

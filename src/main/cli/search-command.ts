@@ -1,27 +1,15 @@
-import { resolve } from 'node:path'
 import { MAX_QUERY_WINDOW } from '../../shared/domain'
 import type { EmployeeQuery, EmployeeRow } from '../../shared/domain'
-import { openCacheDatabase } from '../core/cache/cache-database'
-import type { CacheDatabase } from '../core/cache/cache-database'
-import { toIpcError } from '../core/errors'
 import { QueryEngine } from '../core/query/query-engine'
-import {
-  UsageError,
-  integerOption,
-  listOption,
-  parseCommandArgs,
-  requiredOption,
-  stringOption,
-  writeLine,
-} from './cache-command-args'
-import type { CacheCommandIo } from './cache-command-args'
+import { UsageError, integerOption, listOption, stringOption, writeLine } from './cache-command-args'
+import type { CacheCommandIo, ParsedValues } from './cache-command-args'
+import { runCacheReader } from './cache-reader-command'
 
 export const SEARCH_USAGE =
   'Usage: search --db FILE [--q TEXT] [--col COLUMN] [--status TEXT]... [--pay-cycle ID]... [--sort COLUMN] ' +
   '[--order asc|desc] [--limit N] [--offset N] [--facets] [--json]'
 
 const OPTIONS = {
-  db: { type: 'string' },
   q: { type: 'string' },
   col: { type: 'string' },
   status: { type: 'string', multiple: true },
@@ -39,42 +27,29 @@ const OPTIONS = {
  * {"total":N,"rows":[…]} (plus "facets" with --facets), each row every field as the service sent it.
  * Exit codes: 0 success, 1 cache missing/damaged or query refused, 2 bad usage.
  */
-export async function runSearchCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
-  let db: string
-  let query: EmployeeQuery
-  let json: boolean
-  try {
-    const values = parseCommandArgs(args, OPTIONS)
-    db = resolve(requiredOption(values, 'db'))
-    json = values['json'] === true
-    query = buildQuery(values)
-  } catch (error) {
-    if (error instanceof UsageError) {
-      writeLine(io.stderr, `${error.message} ${SEARCH_USAGE}`)
-      return 2
-    }
-    throw error
-  }
-  let cache: CacheDatabase | null = null
-  try {
-    cache = openCacheDatabase(db, { mustExist: true })
-    const result = new QueryEngine(cache).query(query)
-    if (json) {
-      writeLine(io.stdout, JSON.stringify(result))
-    } else {
-      io.stdout.write(`${result.total} employee${result.total === 1 ? '' : 's'}\n`)
-      for (const row of result.rows) io.stdout.write(`${describe(row)}\n`)
-    }
-    return 0
-  } catch (error) {
-    writeLine(io.stderr, `Search failed: ${toIpcError(error).message}`)
-    return 1
-  } finally {
-    cache?.close()
-  }
+export function runSearchCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
+  return runCacheReader(
+    {
+      usage: SEARCH_USAGE,
+      failure: 'Search failed',
+      options: OPTIONS,
+      parse: (values) => ({ query: buildQuery(values), json: values['json'] === true }),
+      run: (cache, { query, json }) => {
+        const result = new QueryEngine(cache).query(query)
+        if (json) {
+          writeLine(io.stdout, JSON.stringify(result))
+          return
+        }
+        io.stdout.write(`${result.total} employee${result.total === 1 ? '' : 's'}\n`)
+        for (const row of result.rows) io.stdout.write(`${describe(row)}\n`)
+      },
+    },
+    args,
+    io,
+  )
 }
 
-function buildQuery(values: ReturnType<typeof parseCommandArgs>): EmployeeQuery {
+function buildQuery(values: ParsedValues): EmployeeQuery {
   const order = stringOption(values, 'order')
   if (order !== undefined && order !== 'asc' && order !== 'desc')
     throw new UsageError('--order must be asc or desc.')

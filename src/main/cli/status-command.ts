@@ -1,17 +1,9 @@
-import { resolve } from 'node:path'
 import type { SyncRunSummary } from '../../shared/domain'
-import { openCacheDatabase } from '../core/cache/cache-database'
-import type { CacheDatabase } from '../core/cache/cache-database'
-import { toIpcError } from '../core/errors'
-import { UsageError, parseCommandArgs, requiredOption, writeLine } from './cache-command-args'
+import { writeLine } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
+import { runCacheReader } from './cache-reader-command'
 
 export const STATUS_USAGE = 'Usage: status --db FILE [--json]'
-
-const OPTIONS = {
-  db: { type: 'string' },
-  json: { type: 'boolean' },
-} as const
 
 /**
  * `status`: what an existing cache holds. With --json, stdout is one object:
@@ -19,40 +11,29 @@ const OPTIONS = {
  * where `changes` is the change report of the snapshot the cache holds. Exit codes: 0, 1 missing/damaged cache,
  * 2 bad usage.
  */
-export async function runStatusCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
-  let db: string
-  let json: boolean
-  try {
-    const values = parseCommandArgs(args, OPTIONS)
-    db = resolve(requiredOption(values, 'db'))
-    json = values['json'] === true
-  } catch (error) {
-    if (error instanceof UsageError) {
-      writeLine(io.stderr, `${error.message} ${STATUS_USAGE}`)
-      return 2
-    }
-    throw error
-  }
-  let cache: CacheDatabase | null = null
-  try {
-    cache = openCacheDatabase(db, { mustExist: true })
-    const lastRun = cache.lastRun() ?? null
-    const lastComplete = cache.lastCompleteRun() ?? null
-    const status = {
-      employeeCount: cache.employeeCount(),
-      lastRun,
-      lastComplete,
-      changes: lastComplete?.changes ?? null,
-    }
-    if (json) writeLine(io.stdout, JSON.stringify(status))
-    else io.stdout.write(describe(status.employeeCount, lastRun, lastComplete))
-    return 0
-  } catch (error) {
-    writeLine(io.stderr, `Status failed: ${toIpcError(error).message}`)
-    return 1
-  } finally {
-    cache?.close()
-  }
+export function runStatusCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
+  return runCacheReader(
+    {
+      usage: STATUS_USAGE,
+      failure: 'Status failed',
+      options: { json: { type: 'boolean' } },
+      parse: (values) => ({ json: values['json'] === true }),
+      run: (cache, { json }) => {
+        const lastRun = cache.lastRun() ?? null
+        const lastComplete = cache.lastCompleteRun() ?? null
+        const status = {
+          employeeCount: cache.employeeCount(),
+          lastRun,
+          lastComplete,
+          changes: lastComplete?.changes ?? null,
+        }
+        if (json) writeLine(io.stdout, JSON.stringify(status))
+        else io.stdout.write(describe(status.employeeCount, lastRun, lastComplete))
+      },
+    },
+    args,
+    io,
+  )
 }
 
 function describe(

@@ -1,0 +1,51 @@
+import { resolve } from 'node:path'
+import { openCacheDatabase } from '../core/cache/cache-database'
+import type { CacheDatabase } from '../core/cache/cache-database'
+import { toIpcError } from '../core/errors'
+import { UsageError, parseCommandArgs, requiredOption, writeLine } from './cache-command-args'
+import type { CacheCommandIo, OptionSpec, ParsedValues } from './cache-command-args'
+
+/** A command that reads an existing cache (never creates one): status, search, changes. */
+export interface CacheReaderCommand<T> {
+  readonly usage: string
+  /** Every option but `--db`, which each of these commands takes. */
+  readonly options: Record<string, OptionSpec>
+  /** Starts the one-line message of a failure: "Search failed", say. */
+  readonly failure: string
+  /** Reads the options into what `run` needs; throws UsageError for bad usage. */
+  parse(values: ParsedValues): T
+  /** Answers from the open cache on io.stdout; throws for a failure the clerk should read. */
+  run(cache: CacheDatabase, parsed: T, io: CacheCommandIo): void
+}
+
+/** Exit codes: 0 answered, 1 cache missing or damaged or the answer refused, 2 bad usage. */
+export async function runCacheReader<T>(
+  command: CacheReaderCommand<T>,
+  args: readonly string[],
+  io: CacheCommandIo,
+): Promise<number> {
+  let db: string
+  let parsed: T
+  try {
+    const values = parseCommandArgs(args, { db: { type: 'string' }, ...command.options })
+    db = resolve(requiredOption(values, 'db'))
+    parsed = command.parse(values)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      writeLine(io.stderr, `${error.message} ${command.usage}`)
+      return 2
+    }
+    throw error
+  }
+  let cache: CacheDatabase | null = null
+  try {
+    cache = openCacheDatabase(db, { mustExist: true })
+    command.run(cache, parsed, io)
+    return 0
+  } catch (error) {
+    writeLine(io.stderr, `${command.failure}: ${toIpcError(error).message}`)
+    return 1
+  } finally {
+    cache?.close()
+  }
+}
