@@ -1,12 +1,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tokenFileSchema } from '../../src/main/core/auth/token-file'
 import { useTestSandbox } from '../helpers/sandbox'
+import { freePort } from '../helpers/free-port'
 
 /**
  * `cli login` as a script would use it: spawned with --no-open, the authorize URL read from the first line of
@@ -56,14 +56,6 @@ function runCli(args: readonly string[], env: Record<string, string | undefined>
   const timer = setTimeout(() => child.kill('SIGKILL'), 45_000)
   void done.then(() => clearTimeout(timer))
   return { child, firstLine, done }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen))
-  const port = (server.address() as { port: number }).port
-  await new Promise((resolveClose) => server.close(resolveClose))
-  return port
 }
 
 /** The browser's part over plain HTTP: consent page, the button, then the redirect to the CLI's loopback port. */

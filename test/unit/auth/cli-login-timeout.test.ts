@@ -1,16 +1,8 @@
-import { createServer } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { CLI_SIGN_IN_TIMEOUT_MS, runLoginCommand } from '../../../src/main/cli/login-command'
 import type { Clock } from '../../../src/main/core/clock'
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+import { freePort } from '../../helpers/free-port'
 
 function collect(stream: PassThrough): () => string {
   let text = ''
