@@ -147,6 +147,23 @@ export const changeReportSchema = z.strictObject({
 })
 export type ChangeReport = z.infer<typeof changeReportSchema>
 
+export const changeKindSchema = z.enum(['added', 'removed', 'changed'])
+export type ChangeKind = z.infer<typeof changeKindSchema>
+
+/** One window of a full change list (the report itself carries only a sample). */
+export const changeListPageSchema = z.strictObject({
+  total: z.int().min(0),
+  items: z.array(
+    z.strictObject({
+      UUID: z.string(),
+      name: z.string(),
+      /** For changed employees: the fields that differ from the previous snapshot. */
+      fields: z.array(z.string()).optional(),
+    }),
+  ),
+})
+export type ChangeListPage = z.infer<typeof changeListPageSchema>
+
 export const syncOutcomeSchema = z.enum(['complete', 'failed', 'cancelled'])
 export type SyncOutcome = z.infer<typeof syncOutcomeSchema>
 

@@ -17,6 +17,7 @@ export const INVOKE_CHANNELS = [
   'employees:query',
   'employees:get',
   'employees:columns',
+  'employees:changes',
   'export:start',
   'export:cancel',
   'export:show-in-folder',

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import {
   appInfoSchema,
+  changeKindSchema,
+  changeListPageSchema,
   authStateSchema,
   columnInfoSchema,
   employeeDetailSchema,
@@ -55,6 +57,11 @@ export const invokeChannels = {
   'employees:query': { args: z.tuple([employeeQuerySchema]), result: queryResultSchema },
   'employees:get': { args: z.tuple([z.string().min(1).max(100)]), result: employeeDetailSchema.nullable() },
   'employees:columns': { args: noArgs, result: z.array(columnInfoSchema) },
+  /** A window of who the last complete sync added, removed or changed: (kind, offset, limit). */
+  'employees:changes': {
+    args: z.tuple([changeKindSchema, z.int().min(0), z.int().min(1).max(1000)]),
+    result: changeListPageSchema,
+  },
 
   /** Asks main for a save location (native dialog), then writes the file. */
   'export:start': { args: z.tuple([exportRequestSchema]), result: exportResultSchema },

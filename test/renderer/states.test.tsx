@@ -45,7 +45,21 @@ describe('sync, empty, error and offline states', () => {
     expect(within(report).getByText('+1,200')).toBeTruthy()
     fireEvent.click(within(report).getByText('changes'))
     expect(within(report).getByRole('heading', { name: 'Added' })).toBeTruthy()
-    expect(within(report).getByText('…and 1,190 more')).toBeTruthy()
+    const added = within(report).getByRole('region', { name: 'Added employees' })
+    expect(within(added).getAllByRole('listitem')).toHaveLength(10)
+    expect(within(added).getByText(/…and 1,190 more/)).toBeTruthy()
+    // Every name, a window at a time, read from the cache over `employees:changes`.
+    fireEvent.click(within(added).getByRole('button', { name: 'Show 100 more' }))
+    await waitFor(() => expect(within(added).getAllByRole('listitem')).toHaveLength(100))
+    expect(within(added).getByText(/…and 1,100 more/)).toBeTruthy()
+    for (let shown = 100; shown < 1_200; shown += 100) {
+      fireEvent.click(within(added).getByRole('button', { name: 'Show 100 more' }))
+      await waitFor(() => expect(within(added).getAllByRole('listitem')).toHaveLength(shown + 100))
+    }
+    expect(within(added).queryByRole('button', { name: /more/ })).toBeNull()
+    const windows = core.calls.filter((call) => call.channel === 'employees:changes').map((call) => call.args)
+    expect(windows[0]).toEqual(['added', 0, 100])
+    expect(windows.at(-1)).toEqual(['added', 1_100, 100])
   })
 
   it('says a cancelled sync left the saved employees as they were', async () => {

@@ -1,5 +1,7 @@
 import type {
   AuthState,
+  ChangeKind,
+  ChangeListPage,
   ChangeReport,
   EmployeeRow,
   Settings,
@@ -73,6 +75,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       })
     : undefined
   let lastRun = lastComplete
+  /** The full lists behind the last complete sync's report, as the real cache keeps them. */
+  let changeLists: ChangeLists = { added: [], removed: [], changed: [] }
   let running = false
   let syncFailure = options.syncFailure
   let signInWaiter: ((outcome: 'approved' | 'cancelled') => void) | undefined
@@ -151,7 +155,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
             return lastRun
           }
         }
-        const changes = diff(cache, rows)
+        const { report: changes, lists } = diff(cache, rows)
+        changeLists = lists
         cache = [...rows]
         lastComplete = summary(runId, 'complete', startedAt, cache.length, changes)
         lastRun = lastComplete
@@ -181,6 +186,10 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return row ? { row, payCycleIds: typeof row.payCycleId === 'string' ? [row.payCycleId] : [] } : null
     },
     'employees:columns': async () => (cache.length > 0 ? columnsOf(cache) : []),
+    'employees:changes': async (kind, offset, limit) => ({
+      total: changeLists[kind].length,
+      items: changeLists[kind].slice(offset, offset + limit),
+    }),
     'export:start': async (request) => {
       exportAbort = false
       const rows =
@@ -254,7 +263,12 @@ function nameOf(row: EmployeeRow): string {
   return `${String(row.firstName ?? '')} ${String(row.lastName ?? '')}`.trim()
 }
 
-function diff(before: readonly EmployeeRow[], after: readonly EmployeeRow[]): ChangeReport {
+type ChangeLists = Record<ChangeKind, ChangeListPage['items']>
+
+function diff(
+  before: readonly EmployeeRow[],
+  after: readonly EmployeeRow[],
+): { report: ChangeReport; lists: ChangeLists } {
   const old = new Map(before.map((row) => [String(row.UUID), row]))
   const next = new Map(after.map((row) => [String(row.UUID), row]))
   const added = after.filter((row) => !old.has(String(row.UUID)))
@@ -267,14 +281,17 @@ function diff(before: readonly EmployeeRow[], after: readonly EmployeeRow[]): Ch
     )
     return fields.length > 0 ? [{ UUID: String(row.UUID), name: nameOf(row), fields }] : []
   })
-  const sample = (rows: EmployeeRow[]) =>
-    rows.slice(0, 10).map((row) => ({ UUID: String(row.UUID), name: nameOf(row) }))
+  const item = (row: EmployeeRow) => ({ UUID: String(row.UUID), name: nameOf(row) })
+  const lists: ChangeLists = { added: added.map(item), removed: removed.map(item), changed }
   return {
-    added: added.length,
-    removed: removed.length,
-    changed: changed.length,
-    addedSample: sample(added),
-    removedSample: sample(removed),
-    changedSample: changed.slice(0, 10),
+    report: {
+      added: added.length,
+      removed: removed.length,
+      changed: changed.length,
+      addedSample: lists.added.slice(0, 10),
+      removedSample: lists.removed.slice(0, 10),
+      changedSample: changed.slice(0, 10),
+    },
+    lists,
   }
 }

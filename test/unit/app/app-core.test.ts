@@ -104,6 +104,19 @@ describe('the app core behind IPC (demo environment, real sandbox)', () => {
     const detail = (await app.invoke('employees:get', first['UUID'])) as { row: Record<string, unknown> }
     expect(detail.row).toEqual(first)
 
+    const added = (await app.invoke('employees:changes', 'added', 290, 100)) as {
+      total: number
+      items: Array<{ UUID: string; name: string }>
+    }
+    expect(added.total).toBe(300)
+    expect(added.items).toHaveLength(10)
+    await expect(app.invoke('employees:changes', 'everything', 0, 10)).rejects.toMatchObject({
+      ipc: { code: 'validation' },
+    })
+    await expect(app.invoke('employees:changes', 'added', 0, 5000)).rejects.toMatchObject({
+      ipc: { code: 'validation' },
+    })
+
     const columns = (await app.invoke('employees:columns')) as Array<{ key: string; known: boolean }>
     expect(columns.find((c) => c.key === 'UUID')?.known).toBe(true)
     expect(columns.find((c) => c.key === 'hireDate')?.known).toBe(false)

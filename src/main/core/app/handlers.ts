@@ -97,6 +97,7 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'employees:query': async (query) => deps.queries.query(query),
     'employees:get': async (uuid) => deps.queries.getEmployee(uuid),
     'employees:columns': async () => deps.queries.listColumns(),
+    'employees:changes': async (kind, offset, limit) => deps.queries.listChanges(kind, offset, limit),
 
     'export:start': async (request) => {
       if (deps.exports.isRunning) {

@@ -1,4 +1,10 @@
-import type { ColumnInfo, EmployeeDetail, EmployeeRow } from '../../../shared/domain'
+import type {
+  ChangeKind,
+  ChangeListPage,
+  ColumnInfo,
+  EmployeeDetail,
+  EmployeeRow,
+} from '../../../shared/domain'
 import type { SnapshotReader } from '../cache/snapshot-reader'
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3'
@@ -200,19 +206,8 @@ export class SnapshotQueries {
   }
 }
 
-export type ChangeKind = 'added' | 'changed' | 'removed'
-
-export interface ChangeListItem {
-  UUID: string
-  name: string
-  /** For changed employees: the fields that differ from the previous snapshot. */
-  fields?: string[]
-}
-
-export interface ChangeListPage {
-  readonly total: number
-  readonly items: ChangeListItem[]
-}
+export type { ChangeKind, ChangeListPage } from '../../../shared/domain'
+type ChangeListItem = ChangeListPage['items'][number]
 
 function parseFields(text: string | null): string[] {
   if (text === null) return []
