@@ -48,8 +48,10 @@ interface ExportArgs {
   /** Null: every column the cache knows, known fields first. */
   readonly columns: string[] | null
   readonly build: (columns: string[]) => ExportRequest
-  readonly tenant: string
-  readonly environment: string
+  /** Undefined: the tenant of the sync that wrote the cache. */
+  readonly tenant: string | undefined
+  /** Undefined: the service address of the sync that wrote the cache. */
+  readonly environment: string | undefined
   readonly rowsPerSheet: number
 }
 
@@ -79,12 +81,13 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
     cache = openCacheDatabase(parsed.db, { mustExist: true })
     const queries = new QueryEngine(cache)
     const lastComplete = cache.lastCompleteRun()
+    const synced = lastComplete === undefined ? undefined : cache.runLog.settingsOf(lastComplete.id)
     const service = new ExportService({
       queries,
       clock: systemClock,
       context: () => ({
-        environment: parsed.environment,
-        tenantId: parsed.tenant,
+        environment: parsed.environment ?? synced?.baseUrl ?? 'not recorded',
+        tenantId: parsed.tenant ?? synced?.tenantId ?? '',
         syncedAt: lastComplete === undefined ? null : new Date(lastComplete.endedAt),
       }),
     })
@@ -161,8 +164,8 @@ function parseExportArgs(args: readonly string[]): ExportArgs {
     format,
     columns,
     build,
-    tenant: stringOption(values, 'tenant') ?? '',
-    environment: stringOption(values, 'environment') ?? 'not recorded',
+    tenant: stringOption(values, 'tenant'),
+    environment: stringOption(values, 'environment'),
     rowsPerSheet: integerOption(values, 'rows-per-sheet', EXCEL_MAX_ROWS, 2, EXCEL_MAX_ROWS),
   }
 }

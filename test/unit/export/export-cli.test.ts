@@ -57,7 +57,8 @@ describe('cli export', () => {
           },
         },
       })
-      expect((await sync.start({ baseUrl: sandbox().baseUrl, pageSize: 250 })).status).toBe('complete')
+      const synced = await sync.start({ baseUrl: sandbox().baseUrl, pageSize: 250, tenantId: 'tenant-demo' })
+      expect(synced.status).toBe('complete')
       columnKeys = new QueryEngine(cache).listColumns().map((column) => column.key)
     } finally {
       cache.close()
@@ -86,7 +87,7 @@ describe('cli export', () => {
       '--pay-cycle',
       'PC-2026-11-B',
       '--tenant',
-      'tenant-demo',
+      'tenant-from-the-command-line',
     ])
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
@@ -104,7 +105,16 @@ describe('cli export', () => {
     )
     const about = aboutCells(book)
     expect(about.get('Export')?.v).toBe('Roster of pay cycle PC-2026-11-B')
+    expect(about.get('Tenant')?.v).toBe('tenant-from-the-command-line')
+  })
+
+  it('says on the About sheet which service and tenant the cache was synced from, unless told otherwise', async () => {
+    const out = join(folder.path, 'defaults.xlsx')
+    const run = await cli(['export', '--db', db, '--out', out, '--columns', 'UUID,lastName'])
+    expect(run.code).toBe(0)
+    const about = aboutCells(await readXlsx(out))
     expect(about.get('Tenant')?.v).toBe('tenant-demo')
+    expect(about.get('Environment')?.v).toBe(sandbox().baseUrl)
   })
 
   it('writes a filtered, sorted view as CSV with the chosen columns', async () => {

@@ -57,6 +57,23 @@ describe('runSync', () => {
     expect(columns).toContainEqual({ key: 'salary', kind: 'number' })
   })
 
+  it('logs the settings a run used, the service address without any user info', async () => {
+    const summary = await sync(new FakeListService(makeEmployees(12)), {
+      baseUrl: 'https://clerk:hunter2@payroll.example/api/',
+      tenantId: 'tenant-7',
+      trackedPayCycles: ['PC-A'],
+    })
+    expect(summary.status).toBe('complete')
+    expect(cache.runLog.settingsOf(summary.id)).toEqual({
+      pageSize: 10,
+      concurrency: 3,
+      trackedPayCycles: ['PC-A'],
+      tenantId: 'tenant-7',
+      baseUrl: 'https://payroll.example/api',
+    })
+    expect(cache.runLog.settingsOf(9999)).toBeUndefined()
+  })
+
   it('reports what changed since the previous snapshot and keeps the full lists in it', async () => {
     const rows = makeEmployees(40)
     await sync(new FakeListService(rows))

@@ -8,6 +8,8 @@ export interface RunSettings {
   readonly concurrency: number
   readonly trackedPayCycles: readonly string[]
   readonly tenantId?: string
+  /** The service address synced from (no user info); absent in runs logged before it was recorded. */
+  readonly baseUrl?: string
 }
 
 interface RunRow {
@@ -63,6 +65,32 @@ export class RunLog {
         summary.changes === undefined ? null : JSON.stringify(summary.changes),
         summary.id,
       )
+  }
+
+  /** The settings a run was started with; undefined when the run is unknown or its record unreadable. */
+  settingsOf(id: number): RunSettings | undefined {
+    const text = this.db.prepare('SELECT settings FROM sync_runs WHERE id = ?').pluck().get(id)
+    if (typeof text !== 'string') return undefined
+    try {
+      const value: unknown = JSON.parse(text)
+      if (typeof value !== 'object' || value === null) return undefined
+      const record = value as Record<string, unknown>
+      const optionalText = (key: string): string | undefined =>
+        typeof record[key] === 'string' ? record[key] : undefined
+      const tenantId = optionalText('tenantId')
+      const baseUrl = optionalText('baseUrl')
+      return {
+        pageSize: Number(record['pageSize']),
+        concurrency: Number(record['concurrency']),
+        trackedPayCycles: Array.isArray(record['trackedPayCycles'])
+          ? record['trackedPayCycles'].filter((id): id is string => typeof id === 'string')
+          : [],
+        ...(tenantId === undefined ? {} : { tenantId }),
+        ...(baseUrl === undefined ? {} : { baseUrl }),
+      }
+    } catch {
+      return undefined
+    }
   }
 
   /** Marks a run whose process died (no one holds its snapshot file any more) as failed. */

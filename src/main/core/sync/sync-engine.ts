@@ -68,6 +68,7 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
       concurrency,
       trackedPayCycles,
       ...(options.tenantId ? { tenantId: options.tenantId } : {}),
+      baseUrl: serviceAddress(options.baseUrl),
     },
     new Date(startedAt),
   )
@@ -262,5 +263,17 @@ function checkOptions(options: SyncRunOptions, concurrency: number): void {
       'config',
       'The payroll service address is not a web address. Check it in Settings.',
     )
+  }
+}
+
+/** The base URL as the run log keeps it: never user info, which could carry a password. */
+function serviceAddress(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl)
+    url.username = ''
+    url.password = ''
+    return url.toString().replace(/\/$/, '')
+  } catch {
+    return ''
   }
 }
