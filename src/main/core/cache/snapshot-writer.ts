@@ -61,7 +61,7 @@ export class SnapshotWriter {
   private readonly remove: Database.Statement
   private readonly addMember: Database.Statement
   private finished = false
-  private indexed = false
+  private indexing: Promise<void> | null = null
   private batchesSinceFlush = 0
   private flushing: Promise<void> | null = null
 
@@ -173,13 +173,7 @@ export class SnapshotWriter {
         for (const [key, value] of Object.entries(seal.info)) info.run(key, value)
       })(),
     )
-    if (!this.indexed) {
-      for (const statement of SNAPSHOT_INDEXES) {
-        await yieldToEventLoop()
-        this.guard(() => this.db.exec(statement))
-      }
-      this.indexed = true
-    }
+    await this.buildIndexes()
     // Last: only a file with every row, table and index in place is marked as a snapshot.
     this.guard(() => stampSnapshot(this.db))
     if (this.flushing !== null) await this.flushing
@@ -188,17 +182,20 @@ export class SnapshotWriter {
   }
 
   /**
-   * Builds the snapshot's indexes now rather than in `seal` (one sorted build each; rows written later keep
-   * them current). Also starts a background flush, so the seal's fsync has less left to write.
+   * Builds the snapshot's indexes (once: later calls share the first), one sorted build each with the event
+   * loop free in between. Rows written afterwards keep them current, so this can run before the last rows are
+   * in. Also starts a background flush, so the seal's fsync has less left to write.
    */
-  buildIndexes(): void {
-    if (this.indexed) return
-    this.guard(() => {
-      for (const statement of SNAPSHOT_INDEXES) this.db.exec(statement)
-    })
-    this.indexed = true
-    this.batchesSinceFlush = FLUSH_EVERY_BATCHES
-    this.flushNowAndThen()
+  buildIndexes(): Promise<void> {
+    this.indexing ??= (async () => {
+      for (const statement of SNAPSHOT_INDEXES) {
+        await yieldToEventLoop()
+        this.guard(() => this.db.exec(statement))
+      }
+      this.batchesSinceFlush = FLUSH_EVERY_BATCHES
+      this.flushNowAndThen()
+    })()
+    return this.indexing
   }
 
   /** Releases the file after the catalog named it (or after `discard`). */

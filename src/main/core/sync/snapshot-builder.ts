@@ -141,10 +141,12 @@ export class SnapshotBuilder {
   /**
    * Work the commit would do, done while the list's last request (the second look at page 1) is still on the
    * network: the SQL indexes (kept current by SQLite if rows change afterwards) and the search index (rebuilt
-   * at commit only if anything was staged since). Saves the commit most of its time in the usual case.
+   * at commit only if anything was staged since). Saves the commit most of its time in the usual case; the
+   * event loop runs between the steps, so the app keeps answering.
    */
-  prepareCommit(): void {
-    this.writer.buildIndexes()
+  async prepareCommit(): Promise<void> {
+    await this.writer.buildIndexes()
+    await yieldToEventLoop()
     this.searchIndex()
   }
 

@@ -110,6 +110,8 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
     const meter = new ProgressMeter(run.id, deps.clock, (progress) => options.onProgress?.(progress))
     const builder = new SnapshotBuilder(writer, previous)
     const maxPasses = options.maxPasses ?? DEFAULT_MAX_PASSES
+    // Commit work started while the last request is out; awaited before the seal, which reports its failure.
+    let preparing: Promise<void> = Promise.resolve()
 
     const main = await walkList(client, {
       pageSize: options.pageSize,
@@ -124,11 +126,16 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
         builder.addPage(page)
         meter.pageDone(builder.staged)
       },
-      onPagesIn: () => builder.prepareCommit(),
+      onPagesIn: () => {
+        preparing = preparing.then(() => builder.prepareCommit())
+        // Handled at the await below; a walk that fails first must not leave it unhandled.
+        preparing.catch(() => undefined)
+      },
     })
     counters.totalCount = main.totalCount
     counters.pages = main.pages
 
+    await preparing
     await yieldToEventLoop()
     const built = builder.finish(main)
     counters.stored = built.stored
