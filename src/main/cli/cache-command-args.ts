@@ -64,6 +64,13 @@ export function integerOption(
   return value
 }
 
+/** For a UsageError: its message and the command's usage on one line, and exit code 2. Rethrows anything else. */
+export function reportUsage(error: unknown, io: CacheCommandIo, usage: string): number {
+  if (!(error instanceof UsageError)) throw error
+  writeLine(io.stderr, `${error.message} ${usage}`)
+  return 2
+}
+
 /** Writes one line (messages may span lines in the core; a script's log wants one). */
 export function writeLine(stream: NodeJS.WritableStream, text: string): void {
   stream.write(`${text.replace(/\s*\n\s*/g, ' ')}\n`)

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { openCacheDatabase } from '../core/cache/cache-database'
 import type { CacheDatabase } from '../core/cache/cache-database'
 import { toIpcError } from '../core/errors'
-import { UsageError, parseCommandArgs, requiredOption, writeLine } from './cache-command-args'
+import { parseCommandArgs, reportUsage, requiredOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, OptionSpec, ParsedValues } from './cache-command-args'
 
 /** A command that reads an existing cache (never creates one): status, search, changes. */
@@ -31,11 +31,7 @@ export async function runCacheReader<T>(
     db = resolve(requiredOption(values, 'db'))
     parsed = command.parse(values)
   } catch (error) {
-    if (error instanceof UsageError) {
-      writeLine(io.stderr, `${error.message} ${command.usage}`)
-      return 2
-    }
-    throw error
+    return reportUsage(error, io, command.usage)
   }
   let cache: CacheDatabase | null = null
   try {

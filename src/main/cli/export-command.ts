@@ -10,13 +10,14 @@ import { QueryEngine } from '../core/query/query-engine'
 import {
   UsageError,
   integerOption,
-  listOption,
   parseCommandArgs,
+  reportUsage,
   requiredOption,
   stringOption,
   writeLine,
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
+import { FILTER_OPTIONS, parseFilterOptions } from './filter-options'
 
 export const EXPORT_USAGE =
   'Usage: export --db FILE --out FILE.xlsx|FILE.csv [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
@@ -29,12 +30,7 @@ export const EXPORT_EXIT_CANCELLED = 130
 const OPTIONS = {
   db: { type: 'string' },
   out: { type: 'string' },
-  q: { type: 'string' },
-  col: { type: 'string' },
-  status: { type: 'string', multiple: true },
-  'pay-cycle': { type: 'string', multiple: true },
-  sort: { type: 'string' },
-  order: { type: 'string' },
+  ...FILTER_OPTIONS,
   columns: { type: 'string' },
   tenant: { type: 'string' },
   environment: { type: 'string' },
@@ -66,11 +62,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
   try {
     parsed = parseExportArgs(args)
   } catch (error) {
-    if (error instanceof UsageError) {
-      writeLine(io.stderr, `${error.message} ${EXPORT_USAGE}`)
-      return 2
-    }
-    throw error
+    return reportUsage(error, io, EXPORT_USAGE)
   }
   let cache: CacheDatabase | null = null
   const controller = new AbortController()
@@ -123,16 +115,7 @@ function parseExportArgs(args: readonly string[]): ExportArgs {
     throw new UsageError(`--out must end in .xlsx or .csv (got "${extname(out) || 'no extension'}").`)
   }
   const format = extension === '.xlsx' ? 'xlsx' : 'csv'
-  const order = stringOption(values, 'order')
-  if (order !== undefined && order !== 'asc' && order !== 'desc')
-    throw new UsageError('--order must be asc or desc.')
-  const sort = stringOption(values, 'sort')
-  if (order !== undefined && sort === undefined) throw new UsageError('--order needs --sort.')
-  const text = stringOption(values, 'q')
-  const column = stringOption(values, 'col')
-  if (column !== undefined && text === undefined) throw new UsageError('--col needs --q.')
-  const statuses = listOption(values, 'status')
-  const payCycleIds = listOption(values, 'pay-cycle')
+  const query = parseFilterOptions(values)
   const columnsText = stringOption(values, 'columns')
   const columns =
     columnsText === undefined
@@ -142,22 +125,18 @@ function parseExportArgs(args: readonly string[]): ExportArgs {
           .map((name) => name.trim())
           .filter((name) => name !== '')
   if (columns !== null && columns.length === 0) throw new UsageError('--columns names no column.')
-  const roster = payCycleIds.length === 1 && text === undefined && statuses.length === 0 && sort === undefined
-  const build = (chosen: string[]): ExportRequest => {
-    if (roster) return { kind: 'roster', payCycleId: payCycleIds[0] as string, columns: chosen, format }
-    return {
-      kind: 'view',
-      query: {
-        ...(text === undefined ? {} : { text }),
-        ...(column === undefined ? {} : { column }),
-        ...(statuses.length === 0 ? {} : { statuses }),
-        ...(payCycleIds.length === 0 ? {} : { payCycleIds }),
-        ...(sort === undefined ? {} : { sort: { column: sort, order: order ?? 'asc' } }),
-      },
-      columns: chosen,
-      format,
-    }
-  }
+  // One --pay-cycle and nothing else is that pay cycle's roster (the app's "Export roster…").
+  const rosterOf =
+    query.payCycleIds?.length === 1 &&
+    query.text === undefined &&
+    query.statuses === undefined &&
+    query.sort === undefined
+      ? query.payCycleIds[0]
+      : undefined
+  const build = (chosen: string[]): ExportRequest =>
+    rosterOf !== undefined
+      ? { kind: 'roster', payCycleId: rosterOf, columns: chosen, format }
+      : { kind: 'view', query, columns: chosen, format }
   return {
     db,
     out,

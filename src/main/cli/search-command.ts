@@ -1,21 +1,17 @@
 import { MAX_QUERY_WINDOW } from '../../shared/domain'
 import type { EmployeeQuery, EmployeeRow } from '../../shared/domain'
 import { QueryEngine } from '../core/query/query-engine'
-import { UsageError, integerOption, listOption, stringOption, writeLine } from './cache-command-args'
+import { integerOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, ParsedValues } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'
+import { FILTER_OPTIONS, parseFilterOptions } from './filter-options'
 
 export const SEARCH_USAGE =
   'Usage: search --db FILE [--q TEXT] [--col COLUMN] [--status TEXT]... [--pay-cycle ID]... [--sort COLUMN] ' +
   '[--order asc|desc] [--limit N] [--offset N] [--facets] [--json]'
 
 const OPTIONS = {
-  q: { type: 'string' },
-  col: { type: 'string' },
-  status: { type: 'string', multiple: true },
-  'pay-cycle': { type: 'string', multiple: true },
-  sort: { type: 'string' },
-  order: { type: 'string' },
+  ...FILTER_OPTIONS,
   limit: { type: 'string' },
   offset: { type: 'string' },
   facets: { type: 'boolean' },
@@ -50,22 +46,8 @@ export function runSearchCommand(args: readonly string[], io: CacheCommandIo): P
 }
 
 function buildQuery(values: ParsedValues): EmployeeQuery {
-  const order = stringOption(values, 'order')
-  if (order !== undefined && order !== 'asc' && order !== 'desc')
-    throw new UsageError('--order must be asc or desc.')
-  const sort = stringOption(values, 'sort')
-  if (order !== undefined && sort === undefined) throw new UsageError('--order needs --sort.')
-  const text = stringOption(values, 'q')
-  const column = stringOption(values, 'col')
-  if (column !== undefined && text === undefined) throw new UsageError('--col needs --q.')
-  const statuses = listOption(values, 'status')
-  const payCycleIds = listOption(values, 'pay-cycle')
   return {
-    ...(text === undefined ? {} : { text }),
-    ...(column === undefined ? {} : { column }),
-    ...(statuses.length === 0 ? {} : { statuses }),
-    ...(payCycleIds.length === 0 ? {} : { payCycleIds }),
-    ...(sort === undefined ? {} : { sort: { column: sort, order: order ?? 'asc' } }),
+    ...parseFilterOptions(values),
     offset: integerOption(values, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
     limit: integerOption(values, 'limit', 100, 0, MAX_QUERY_WINDOW),
     ...(values['facets'] === true ? { facets: true } : {}),

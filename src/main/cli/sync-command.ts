@@ -16,6 +16,7 @@ import {
   integerOption,
   listOption,
   parseCommandArgs,
+  reportUsage,
   requiredOption,
   stringOption,
   writeLine,
@@ -67,11 +68,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   try {
     parsed = parseSyncArgs(args)
   } catch (error) {
-    if (error instanceof UsageError) {
-      writeLine(io.stderr, `${error.message} ${SYNC_USAGE}`)
-      return 2
-    }
-    throw error
+    return reportUsage(error, io, SYNC_USAGE)
   }
 
   let cache: CacheDatabase | null = null

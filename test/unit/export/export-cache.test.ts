@@ -4,13 +4,12 @@ import type { EmployeeRow } from '../../../src/shared/domain'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { systemClock } from '../../../src/main/core/clock'
-import { RosterDeskError } from '../../../src/main/core/errors'
 import { queryRowSource } from '../../../src/main/core/export/export-query-source'
 import { ExportService } from '../../../src/main/core/export/export-service'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import type { RowQuery } from '../../../src/main/core/query/query-engine'
-import { SyncService } from '../../../src/main/core/sync/sync-service'
 import { useTestSandbox } from '../../helpers/sandbox'
+import { syncFromSandbox } from '../../helpers/sync-from-sandbox'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
 import { tempFolder } from './export-fixtures'
 import { expectDataRows, expectedField } from './xlsx-expectations'
@@ -29,21 +28,7 @@ describe('export from a synced cache', () => {
   beforeAll(async () => {
     folder = tempFolder()
     cache = openCacheDatabase(join(folder.path, 'cache.db'))
-    const { accessToken } = sandbox().issueTokens()
-    const sync = new SyncService({
-      cache,
-      fetch,
-      clock: systemClock,
-      random: Math.random,
-      tokens: {
-        getAccessToken: async () => accessToken,
-        handleUnauthorized: async () => {
-          throw new RosterDeskError('not-signed-in', 'The test token was refused.')
-        },
-      },
-    })
-    const summary = await sync.start({ baseUrl: sandbox().baseUrl, pageSize: 250, concurrency: 2 })
-    expect(summary.status).toBe('complete')
+    await syncFromSandbox(cache, sandbox(), { pageSize: 250, concurrency: 2 })
     queries = new QueryEngine(cache)
     exports = new ExportService({
       queries,

@@ -3,13 +3,11 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import { systemClock } from '../../../src/main/core/clock'
-import { RosterDeskError } from '../../../src/main/core/errors'
 import { exportColumnLabel } from '../../../src/main/core/export/column-labels'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import type { RowQuery } from '../../../src/main/core/query/query-engine'
-import { SyncService } from '../../../src/main/core/sync/sync-service'
 import { useTestSandbox } from '../../helpers/sandbox'
+import { syncFromSandbox } from '../../helpers/sync-from-sandbox'
 import { aboutCells, readCsv, readXlsx } from '../../helpers/xlsx-reader'
 import { tempFolder } from './export-fixtures'
 import { expectedField } from './xlsx-expectations'
@@ -44,21 +42,7 @@ describe('cli export', () => {
     db = join(folder.path, 'cache.db')
     const cache = openCacheDatabase(db)
     try {
-      const { accessToken } = sandbox().issueTokens()
-      const sync = new SyncService({
-        cache,
-        fetch,
-        clock: systemClock,
-        random: Math.random,
-        tokens: {
-          getAccessToken: async () => accessToken,
-          handleUnauthorized: async () => {
-            throw new RosterDeskError('not-signed-in', 'The test token was refused.')
-          },
-        },
-      })
-      const synced = await sync.start({ baseUrl: sandbox().baseUrl, pageSize: 250, tenantId: 'tenant-demo' })
-      expect(synced.status).toBe('complete')
+      await syncFromSandbox(cache, sandbox(), { pageSize: 250, tenantId: 'tenant-demo' })
       columnKeys = new QueryEngine(cache).listColumns().map((column) => column.key)
     } finally {
       cache.close()

@@ -1,0 +1,35 @@
+import type { SyncRunSummary } from '../../src/shared/domain'
+import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
+import { systemClock } from '../../src/main/core/clock'
+import { RosterDeskError } from '../../src/main/core/errors'
+import type { SyncStartOptions } from '../../src/main/core/sync/sync-service'
+import { SyncService } from '../../src/main/core/sync/sync-service'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
+
+/**
+ * Fills `cache` with one complete sync of the sandbox, through the real sync service, signed in with a token
+ * the sandbox issued (no refresh: a refused token fails the test). For tests about what comes after a sync.
+ */
+export async function syncFromSandbox(
+  cache: CacheDatabase,
+  sandbox: SandboxHandle,
+  options: Omit<SyncStartOptions, 'baseUrl'> = { pageSize: 250 },
+): Promise<SyncRunSummary> {
+  const { accessToken } = sandbox.issueTokens()
+  const sync = new SyncService({
+    cache,
+    fetch,
+    clock: systemClock,
+    random: Math.random,
+    tokens: {
+      getAccessToken: async () => accessToken,
+      handleUnauthorized: async () => {
+        throw new RosterDeskError('not-signed-in', 'The test token was refused.')
+      },
+    },
+  })
+  const summary = await sync.start({ baseUrl: sandbox.baseUrl, ...options })
+  if (summary.status !== 'complete')
+    throw new Error(`the test sync ended ${summary.status}: ${summary.error}`)
+  return summary
+}
