@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  ColumnCollector,
-  columnLabel,
-  inferKind,
-  mergeKinds,
-} from '../../../src/main/core/cache/column-inference'
+import { ColumnCollector, inferKind, mergeKinds } from '../../../src/main/core/cache/column-inference'
 
 describe('column inference', () => {
   it('infers a kind from one value; null says nothing', () => {
@@ -23,14 +18,6 @@ describe('column inference', () => {
     expect(mergeKinds('date', 'text')).toBe('text')
     expect(mergeKinds('number', 'text')).toBe('mixed')
     expect(mergeKinds('boolean', null)).toBe('boolean')
-  })
-
-  it('labels field names for column headers', () => {
-    expect(columnLabel('annualSalary')).toBe('Annual salary')
-    expect(columnLabel('managerUUID')).toBe('Manager UUID')
-    expect(columnLabel('payCycleId')).toBe('Pay cycle ID')
-    expect(columnLabel('cost_centre')).toBe('Cost centre')
-    expect(columnLabel('employeeStatus')).toBe('Status')
   })
 
   it('lists the known fields first, then discovered ones in first-seen order, with presence counts', () => {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import { exportColumnLabel } from '../../../src/main/core/export/column-labels'
+import { columnLabel } from '../../../src/main/core/cache/column-label'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import type { RowQuery } from '../../../src/main/core/query/query-engine'
 import { useTestSandbox } from '../../helpers/sandbox'
@@ -36,6 +36,8 @@ describe('cli export', () => {
   let folder: ReturnType<typeof tempFolder>
   let db: string
   let columnKeys: string[]
+  /** The headers the app's table shows for those columns. */
+  let appLabels: string[]
 
   beforeAll(async () => {
     folder = tempFolder()
@@ -43,7 +45,9 @@ describe('cli export', () => {
     const cache = openCacheDatabase(db)
     try {
       await syncFromSandbox(cache, sandbox(), { pageSize: 250, tenantId: 'tenant-demo' })
-      columnKeys = new QueryEngine(cache).listColumns().map((column) => column.key)
+      const columns = new QueryEngine(cache).listColumns()
+      columnKeys = columns.map((column) => column.key)
+      appLabels = columns.map((column) => column.label)
     } finally {
       cache.close()
     }
@@ -82,7 +86,10 @@ describe('cli export', () => {
 
     const book = await readXlsx(out)
     const sheet = book.sheets[0]!
-    expect(sheet.rows[0]?.map((cell) => cell?.v)).toEqual(columnKeys.map(exportColumnLabel))
+    // The spreadsheet's headers are the app's headers, hand-written or derived.
+    expect(sheet.rows[0]?.map((cell) => cell?.v)).toEqual(appLabels)
+    expect(appLabels).toContain('Pay cycle')
+    expect(appLabels).toEqual(columnKeys.map(columnLabel))
     expect(columnKeys.slice(0, 4)).toEqual(['UUID', 'firstName', 'lastName', 'employeeStatus'])
     expect(new Set(sheet.rows.slice(1).map((row) => row[0]?.v))).toEqual(
       new Set(inCycle.map((row) => row['UUID'])),

@@ -200,7 +200,7 @@ describe('QueryEngine', () => {
         { key: 'firstName', label: 'First name', kind: 'text', known: true },
         { key: 'lastName', label: 'Last name', kind: 'text', known: true },
         { key: 'employeeStatus', label: 'Status', kind: 'text', known: true },
-        { key: 'payCycleId', label: 'Pay cycle ID', kind: 'text', known: false },
+        { key: 'payCycleId', label: 'Pay cycle', kind: 'text', known: false },
         { key: 'salary', label: 'Salary', kind: 'mixed', known: false },
         { key: 'hireDate', label: 'Hire date', kind: 'date', known: false },
         { key: 'department', label: 'Department', kind: 'text', known: false },

@@ -1,16 +1,11 @@
 import { KNOWN_EMPLOYEE_FIELDS } from '../../../shared/domain'
 import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain'
 import type { ColumnStats } from './snapshot-writer'
+import { columnLabel } from './column-label'
 
 type ColumnKind = ColumnInfo['kind']
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
-const KNOWN_LABELS: Readonly<Record<string, string>> = {
-  UUID: 'UUID',
-  firstName: 'First name',
-  lastName: 'Last name',
-  employeeStatus: 'Status',
-}
 
 /** The kind a single value suggests; null says nothing (absent values do not make a column mixed). */
 export function inferKind(value: JsonValue | undefined): ColumnKind | null {
@@ -32,27 +27,6 @@ export function mergeKinds(a: ColumnKind | null, b: ColumnKind | null): ColumnKi
   if (b === null || a === b) return a
   if ((a === 'date' && b === 'text') || (a === 'text' && b === 'date')) return 'text'
   return 'mixed'
-}
-
-/** A readable header for a field name: "annualSalary" → "Annual salary", "managerUUID" → "Manager UUID". */
-export function columnLabel(key: string): string {
-  const known = KNOWN_LABELS[key]
-  if (known !== undefined) return known
-  const words = key
-    .replace(/[_.-]+/g, ' ')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .trim()
-    .split(/\s+/)
-    .filter((word) => word !== '')
-  return words
-    .map((word, index) => {
-      if (word.length > 1 && word === word.toUpperCase()) return word
-      const lower = word.toLowerCase()
-      if (lower === 'id' || lower === 'uuid') return lower.toUpperCase()
-      return index === 0 ? lower.charAt(0).toUpperCase() + lower.slice(1) : lower
-    })
-    .join(' ')
 }
 
 interface Tally {

@@ -2,7 +2,7 @@ import { exportRequestSchema } from '../../../shared/domain'
 import type { ColumnInfo, ExportRequest } from '../../../shared/domain'
 import { RosterDeskError } from '../errors'
 import type { RowQuery } from '../query/query-engine'
-import { exportColumnLabel } from './column-labels'
+import { columnLabel } from '../cache/column-label'
 import type { ExportAbout, ExportColumn } from './export-types'
 
 /** The parts of the About sheet that follow from the request alone. */
@@ -47,7 +47,7 @@ export function planExport(input: ExportRequest, available: ReadonlyArray<Column
         `The column "${key}" is not in the employee data any more. Choose the columns again and export.`,
       )
     }
-    columns.push({ key, label: exportColumnLabel(key), kind: info.kind })
+    columns.push({ key, label: columnLabel(key), kind: info.kind })
   }
 
   if (request.kind === 'roster') {
@@ -63,7 +63,7 @@ export function planExport(input: ExportRequest, available: ReadonlyArray<Column
       ? undefined
       : {
           text: query.text,
-          ...(query.column === undefined ? {} : { columnLabel: exportColumnLabel(query.column) }),
+          ...(query.column === undefined ? {} : { columnLabel: columnLabel(query.column) }),
         }
   const about: RequestAbout = {
     kind: 'view',
@@ -72,7 +72,7 @@ export function planExport(input: ExportRequest, available: ReadonlyArray<Column
     ...(query.payCycleIds === undefined ? {} : { payCycleIds: query.payCycleIds }),
     ...(query.sort === undefined
       ? {}
-      : { sort: { columnLabel: exportColumnLabel(query.sort.column), order: query.sort.order } }),
+      : { sort: { columnLabel: columnLabel(query.sort.column), order: query.sort.order } }),
   }
   return { query, columns, about }
 }

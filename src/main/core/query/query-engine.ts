@@ -8,7 +8,7 @@ import type {
   QueryResult,
 } from '../../../shared/domain'
 import type { CacheDatabase } from '../cache/cache-database'
-import { columnLabel } from '../cache/column-inference'
+import { columnLabel } from '../cache/column-label'
 import type { SnapshotReader } from '../cache/snapshot-reader'
 import { storageError } from '../cache/sqlite-open'
 import { RosterDeskError } from '../errors'

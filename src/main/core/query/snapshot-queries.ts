@@ -5,6 +5,7 @@ import type {
   EmployeeDetail,
   EmployeeRow,
 } from '../../../shared/domain'
+import { columnLabel } from '../cache/column-label'
 import type { SnapshotReader } from '../cache/snapshot-reader'
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3'
@@ -50,7 +51,9 @@ export class SnapshotQueries {
         'SELECT key, label, kind, known FROM columns ORDER BY position',
       )
       .all()
-      .map((row) => ({ key: row.key, label: row.label, kind: row.kind, known: row.known === 1 }))
+      // The label is worked out afresh rather than read back, so a cache synced by an older RosterDesk shows the
+      // same headers as the spreadsheets this one writes.
+      .map((row) => ({ key: row.key, label: columnLabel(row.key), kind: row.kind, known: row.known === 1 }))
     this.columnsByKey = new Map(this.columns.map((column) => [column.key, column]))
     this.rowById = db.prepare('SELECT row_json FROM employees WHERE id = ?').pluck()
     this.uuidRange = db.prepare('SELECT id FROM employees WHERE uuid_key >= ? AND uuid_key < ?').pluck()

@@ -1,7 +1,8 @@
 /**
- * Header text for exported columns. The four fields the spec shows and the extras the demo service sends get
- * hand-written labels; any other field the cache discovered is split from its camelCase name, so a clerk
- * never sees `payCycleId` at the top of a spreadsheet.
+ * The one label a field gets everywhere: the table's header, the detail panel, the column chooser and the
+ * exported spreadsheet. The four fields the spec shows and the extras the demo service sends get hand-written
+ * labels; any other field the cache discovered is split from its camelCase name, so a clerk never sees
+ * `payCycleId`.
  */
 const KNOWN_LABELS: Readonly<Record<string, string>> = {
   UUID: 'UUID',
@@ -33,7 +34,7 @@ const INITIALISMS: ReadonlySet<string> = new Set([
 ])
 
 /** A readable column header for a field name: `hireDate` → "Hire date", `managerUUID` → "Manager UUID". */
-export function exportColumnLabel(key: string): string {
+export function columnLabel(key: string): string {
   const known = KNOWN_LABELS[key]
   if (known !== undefined) return known
   const words = key
