@@ -7,6 +7,7 @@ import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { startTestSandbox } from '../helpers/sandbox'
 import { makeTempDir } from '../unit/cache/cache-test-helpers'
+import { createRng } from '../../src/main/sandbox/random'
 
 /**
  * Kills a syncing CLI process with SIGKILL at moments spread over the whole run (from the first request to past
@@ -22,17 +23,6 @@ interface Outcome {
   readonly offsetMs: number
   readonly killed: boolean
   readonly holds: 'previous' | 'new'
-}
-
-function mulberry(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 describe('a sync killed at any moment', () => {
@@ -145,7 +135,7 @@ describe('a sync killed at any moment', () => {
     const runMs = performance.now() - started
     expect(openAndRead()).toEqual(serviceRows())
 
-    const random = mulberry(99)
+    const random = createRng(99)
     const outcomes: Outcome[] = []
     for (let i = 0; i < KILLS; i++) {
       const previous = openAndRead()

@@ -8,6 +8,7 @@ import { foldSearchWord, foldText, tokenize } from '../../../src/main/core/cache
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { makeTempDir } from '../cache/cache-test-helpers'
 import { seedSnapshot } from '../cache/seed-snapshot'
+import { createRng } from '../../../src/main/sandbox/random'
 
 /**
  * The engine against a slow, obvious reference over the same rows: random queries mixing text, filters, sorts
@@ -31,16 +32,6 @@ const FIRST = ['Ann', 'Anne-Marie', 'Zoë', 'José', 'John', 'Jo', 'さくら', 
 const STATUSES = ['Active', 'Active', 'Active', 'On leave', 'Terminated', 'Pending']
 const CYCLES = ['PC-A', 'PC-B', 'PC-C']
 
-function rng(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 const pick = <T>(random: () => number, items: readonly T[]): T =>
   items[Math.floor(random() * items.length)] as T
 
@@ -204,7 +195,7 @@ describe('QueryEngine against a reference implementation', () => {
   let cleanup: () => void
   let cache: CacheDatabase
   let engine: QueryEngine
-  const random = rng(42)
+  const random = createRng(42)
   const rows = makeRows(2500, random)
   const members = new Map<string, string[]>()
   const tracked: Record<string, string[]> = { 'PC-Z': [] }
