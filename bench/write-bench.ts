@@ -52,7 +52,7 @@ function rawInsert(path: string, rows: readonly EmployeeRow[]): number {
 /** The cache's path: the sync's builder page by page (hash, change tracking, columns), then seal and fsync. */
 async function cacheWrite(path: string, rows: readonly EmployeeRow[]): Promise<number> {
   const start = performance.now()
-  const writer = SnapshotWriter.create(path, {})
+  const writer = SnapshotWriter.create(path)
   const builder = new SnapshotBuilder(writer, null)
   for (let offset = 0; offset < rows.length; offset += PAGE_SIZE) {
     builder.addPage({

@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store'
 import { installDeepLinkHandling, protocolClientArgs, schemeOf } from './adapters/deep-link'
 import { createSettingsBackend } from './adapters/electron-store-backend'
-import { electronSqliteBinding } from './adapters/sqlite-binding'
 import { createMainLogger } from './adapters/main-logger'
 import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
 import { createAppWindow } from './window'
@@ -63,7 +62,6 @@ async function start(): Promise<void> {
     demo: { environment: { baseUrl: demo.baseUrl, ...demo.credentials }, close: () => demo.close() },
     events: windowEventSink(() => mainWindow?.webContents),
     logger,
-    nativeBinding: electronSqliteBinding(app.isPackaged, app.getAppPath()),
     uiState: settingsBackend,
     chooseExportPath: async (defaultPath, format) => {
       const options = {

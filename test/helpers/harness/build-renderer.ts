@@ -4,10 +4,14 @@ import { join, resolve } from 'node:path'
 import { build } from 'vite'
 
 const ROOT = resolve(__dirname, '../../..')
-/** Where `npm run build` (electron-vite) writes the renderer; the harness serves the same files. */
-export const RENDERER_OUT_DIR = join(ROOT, 'out/renderer')
+/**
+ * Where the browser tests' build of the renderer goes: beside, never inside, the production `out/` that
+ * `npm run build` writes and electron-builder packs, so a test run cannot leave its build in an installer.
+ */
+const TEST_BUILD_DIR = join(ROOT, '.tmp/test-build')
+export const RENDERER_OUT_DIR = join(TEST_BUILD_DIR, 'renderer')
 const SOURCES = [join(ROOT, 'src/renderer'), join(ROOT, 'src/shared')]
-const LOCK_DIR = join(ROOT, 'out/.renderer-build.lock')
+const LOCK_DIR = join(TEST_BUILD_DIR, '.renderer-build.lock')
 const LOCK_STALE_MS = 5 * 60_000
 
 async function newestMtime(path: string): Promise<number> {
@@ -59,7 +63,7 @@ async function runViteBuild(): Promise<void> {
 
 /** Takes a directory lock so test files running in parallel workers build once; a lock left by a crash expires. */
 async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
-  await mkdir(join(ROOT, 'out'), { recursive: true })
+  await mkdir(TEST_BUILD_DIR, { recursive: true })
   const deadline = Date.now() + LOCK_STALE_MS
   for (;;) {
     try {
@@ -84,7 +88,7 @@ async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Makes sure `out/renderer` holds a build of the current sources: builds when index.html is missing or older than
+ * Makes sure the test build holds a build of the current sources: builds when index.html is missing or older than
  * any file under src/renderer or src/shared. Returns the folder to serve.
  */
 export async function ensureRendererBuilt(): Promise<string> {

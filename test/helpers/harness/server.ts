@@ -14,7 +14,7 @@ export interface HarnessOptions {
   readonly handlers: InvokeHandlers
   /** Where the handlers' events are emitted; the harness streams them to the page. */
   readonly events: EventHub
-  /** The built renderer to serve; by default `out/renderer`, rebuilt first when missing or stale. */
+  /** The built renderer to serve; by default the test build (.tmp/test-build/renderer), rebuilt first when missing or stale. */
   readonly rendererDir?: string
   /** The server closes itself after this long even if a test forgets to (default 10 minutes). */
   readonly lifetimeMs?: number

@@ -200,7 +200,7 @@ describe('openCacheDatabase', () => {
     const cache = openCache()
     const { run, writer } = cache.beginRun(SETTINGS, new Date())
     writer.close()
-    expect(() => SnapshotReader.open(run.snapshotPath, run.id, {})).toThrow(/incomplete/)
+    expect(() => SnapshotReader.open(run.snapshotPath, run.id)).toThrow(/incomplete/)
   })
 })
 

@@ -31,8 +31,6 @@ export interface AppCoreDeps {
   readonly demo: { readonly environment: DemoEnvironment; close(): Promise<void> }
   readonly events: EventSink
   readonly logger: AppLogger
-  /** Electron-ABI better-sqlite3 binding in development (see adapters/sqlite-binding.ts). */
-  readonly nativeBinding?: string
   /** Native save dialog opened at `defaultPath`; undefined when the clerk cancels it. */
   readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
   /** Where small UI memories (the last export folder) persist; the settings' backend in the app. */
@@ -74,9 +72,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
 
   const cacheDir = join(deps.dataDir, 'cache')
   mkdirSync(cacheDir, { recursive: true })
-  const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME), {
-    ...(deps.nativeBinding === undefined ? {} : { nativeBinding: deps.nativeBinding }),
-  })
+  const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME))
   const sync = new SyncService({
     cache,
     fetch: deps.fetch,

@@ -1,6 +1,6 @@
 /**
  * The part of better-sqlite3's API RosterDesk uses. The package ships no types and @types/better-sqlite3 is not
- * a dependency, so this declaration is the contract; it mirrors better-sqlite3 12.x.
+ * a dependency, so this declaration is the contract; it mirrors better-sqlite3 13.x.
  */
 declare module 'better-sqlite3' {
   namespace Database {
@@ -33,8 +33,6 @@ declare module 'better-sqlite3' {
       fileMustExist?: boolean
       /** Milliseconds to wait on a locked database; 0 fails at once with SQLITE_BUSY. */
       timeout?: number
-      /** Path of a better_sqlite3.node built for the running runtime (Electron's ABI differs from Node's). */
-      nativeBinding?: string
     }
 
     interface Database {

@@ -15,9 +15,9 @@ import {
 import { SnapshotReader } from './snapshot-reader'
 import { SnapshotWriter } from './snapshot-writer'
 import { openSqlite, storageError } from './sqlite-open'
-import type { SqliteDatabase, SqliteRuntimeOptions } from './sqlite-open'
+import type { SqliteDatabase } from './sqlite-open'
 
-export interface OpenCacheOptions extends SqliteRuntimeOptions {
+export interface OpenCacheOptions {
   /** Refuse a missing or never-synced file instead of creating one (the search and status commands). */
   readonly mustExist?: boolean
 }
@@ -39,10 +39,7 @@ export interface StartedRun {
   readonly previousRunId: number | null
 }
 
-/**
- * Opens (creating and migrating when allowed) the employee cache at `path`. The Electron main process passes
- * `nativeBinding` (see scripts/electron-sqlite.mjs); the CLI and tests pass nothing.
- */
+/** Opens (creating and migrating when allowed) the employee cache at `path`. */
 export function openCacheDatabase(path: string, options: OpenCacheOptions = {}): CacheDatabase {
   const mustExist = options.mustExist ?? false
   if (mustExist && !existsSync(path)) {
@@ -51,9 +48,7 @@ export function openCacheDatabase(path: string, options: OpenCacheOptions = {}):
       `There is no employee cache at ${path}. Run a sync first, or check the path.`,
     )
   }
-  const runtime: SqliteRuntimeOptions =
-    options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }
-  const db = openSqlite(path, { ...runtime, fileMustExist: mustExist })
+  const db = openSqlite(path, { fileMustExist: mustExist })
   try {
     migrateCatalog(db, path, !mustExist)
     db.pragma('journal_mode = WAL')
@@ -64,7 +59,7 @@ export function openCacheDatabase(path: string, options: OpenCacheOptions = {}):
     db.close()
     throw storageError(error, path)
   }
-  const cache = new CacheDatabase(path, db, runtime)
+  const cache = new CacheDatabase(path, db)
   cache.sweep()
   return cache
 }
@@ -81,7 +76,6 @@ export class CacheDatabase {
   constructor(
     readonly path: string,
     readonly db: SqliteDatabase,
-    readonly runtime: SqliteRuntimeOptions,
   ) {
     this.runLog = new RunLog(db)
   }
@@ -121,7 +115,7 @@ export class CacheDatabase {
       return null
     }
     if (this.reader !== null && this.reader.isOpen && this.reader.runId === info.runId) return this.reader
-    const reader = SnapshotReader.open(info.path, info.runId, this.runtime, (closed) =>
+    const reader = SnapshotReader.open(info.path, info.runId, (closed) =>
       this.onReaderClosed(closed),
     )
     this.replaceReader(reader)
@@ -144,7 +138,7 @@ export class CacheDatabase {
     mkdirSync(this.snapshotDirectory, { recursive: true })
     const file = newSnapshotFileName(startedAt.getTime())
     const snapshotPath = join(this.snapshotDirectory, file)
-    const writer = SnapshotWriter.create(snapshotPath, this.runtime)
+    const writer = SnapshotWriter.create(snapshotPath)
     try {
       const startedAtText = startedAt.toISOString()
       const id = this.runLog.insertRunning(startedAtText, file, settings)
@@ -221,7 +215,7 @@ export class CacheDatabase {
     for (const run of this.runLog.running()) {
       const path = join(this.snapshotDirectory, run.snapshotFile)
       // Files are created before runs are logged: no file, or a file no process holds, means the run died.
-      if (!existsSync(path) || !isSnapshotBeingWritten(path, this.runtime)) {
+      if (!existsSync(path) || !isSnapshotBeingWritten(path)) {
         this.runLog.markInterrupted(run.id, new Date().toISOString())
       }
     }
@@ -232,7 +226,7 @@ export class CacheDatabase {
       if (this.reader !== null && this.reader.isOpen && this.reader.path === path) continue
       if (this.runLog.statusOfFile(name) === 'running') continue
       // A file no run names yet may belong to a run starting in another process this very moment.
-      if (isSnapshotBeingWritten(path, this.runtime)) continue
+      if (isSnapshotBeingWritten(path)) continue
       removeSnapshotFile(path)
     }
   }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, readdirSync, rmSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { openSqlite, sqliteCode } from './sqlite-open'
-import type { SqliteRuntimeOptions } from './sqlite-open'
 
 /**
  * Where snapshot files live and how to tell a live one from debris. Snapshots sit in `<catalog>.snapshots/`
@@ -88,10 +87,10 @@ export function fsyncDirectory(path: string): void {
  * True while a sync run is writing the file: writers hold SQLite's exclusive lock for their whole life, and the
  * OS drops it when the process dies, so a killed run's file reads as free.
  */
-export function isSnapshotBeingWritten(path: string, runtime: SqliteRuntimeOptions): boolean {
+export function isSnapshotBeingWritten(path: string): boolean {
   let db
   try {
-    db = openSqlite(path, { ...runtime, fileMustExist: true, timeout: 0 })
+    db = openSqlite(path, { fileMustExist: true, timeout: 0 })
     db.prepare('SELECT count(*) FROM sqlite_master').get()
     return false
   } catch (error) {

@@ -1,6 +1,6 @@
 import { checkSnapshotFormat } from './snapshot-schema'
 import { openSqlite, storageError } from './sqlite-open'
-import type { SqliteDatabase, SqliteRuntimeOptions } from './sqlite-open'
+import type { SqliteDatabase } from './sqlite-open'
 
 /**
  * A read-only connection to one committed snapshot. The file never changes, so everything derived from it
@@ -30,10 +30,9 @@ export class SnapshotReader {
   static open(
     path: string,
     runId: number,
-    runtime: SqliteRuntimeOptions,
     onClosed: (reader: SnapshotReader) => void = () => undefined,
   ): SnapshotReader {
-    const db = openSqlite(path, { ...runtime, readonly: true, fileMustExist: true })
+    const db = openSqlite(path, { readonly: true, fileMustExist: true })
     try {
       checkSnapshotFormat(db, path)
     } catch (error) {

@@ -2,7 +2,7 @@ import type { ColumnInfo } from '../../../shared/domain'
 import { fsyncDirectory, fsyncFileAsync, removeSnapshotFile } from './snapshot-files'
 import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
 import { openSqlite, storageError } from './sqlite-open'
-import type { SqliteDatabase, SqliteRuntimeOptions } from './sqlite-open'
+import type { SqliteDatabase } from './sqlite-open'
 import type Database from 'better-sqlite3'
 import { dirname } from 'node:path'
 
@@ -81,9 +81,9 @@ export class SnapshotWriter {
   }
 
   /** Creates the file (replacing debris of the same name) and its tables. */
-  static create(path: string, runtime: SqliteRuntimeOptions): SnapshotWriter {
+  static create(path: string): SnapshotWriter {
     removeSnapshotFile(path)
-    const db = openSqlite(path, runtime)
+    const db = openSqlite(path)
     try {
       db.pragma('locking_mode = EXCLUSIVE')
       // No rollback journal: until it is sealed the file is private to this run, and a crash leaves debris that

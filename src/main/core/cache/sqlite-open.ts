@@ -3,13 +3,7 @@ import { RosterDeskError } from '../errors'
 
 export type SqliteDatabase = Database.Database
 
-/** How to load better-sqlite3: under Electron the main process passes an Electron-ABI binding. */
-export interface SqliteRuntimeOptions {
-  /** Path of better_sqlite3.node for the running runtime; omitted under plain Node (CLI, tests). */
-  readonly nativeBinding?: string
-}
-
-export interface SqliteOpenOptions extends SqliteRuntimeOptions {
+export interface SqliteOpenOptions {
   readonly readonly?: boolean
   readonly fileMustExist?: boolean
   /** Milliseconds to wait for a lock; 0 fails at once (used to probe whether a writer is alive). */
@@ -23,7 +17,6 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Sqlit
       readonly: options.readonly ?? false,
       fileMustExist: options.fileMustExist ?? false,
       timeout: options.timeout ?? 5000,
-      ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
     })
   } catch (error) {
     throw storageError(error, path)
