@@ -1,13 +1,14 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import { cspMetaPlugin } from './scripts/csp-meta-plugin'
 
 export default defineConfig({
   main: {
     build: {
-      // electron-store (and its `conf` dependency) ship as ESM only, so they are bundled into the
-      // CommonJS main bundle; better-sqlite3 stays external because it is a native addon.
-      externalizeDeps: { exclude: ['electron-store', 'conf'] },
+      // electron-vite keeps only package.json's `dependencies` external, and electron-builder ships exactly those
+      // in node_modules: better-sqlite3 (a native addon), electron-log and exceljs. Every other package, the
+      // ESM-only electron-store included, is a devDependency and so is bundled into the CommonJS main bundle.
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/main/index.ts') },
       },
@@ -27,6 +28,7 @@ export default defineConfig({
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
-    plugins: [react()],
+    // The production CSP <meta> is written into the built index.html only; dev gets its policy as a header.
+    plugins: [react(), cspMetaPlugin()],
   },
 })

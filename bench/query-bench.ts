@@ -6,7 +6,7 @@ import type { AppCore } from '../src/main/core/app/create-app-core'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../src/main/core/cache/cache-database'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
-import { createLogger } from '../src/main/core/log/redact'
+import { silentLogger } from '../src/main/core/log/logger'
 import { MemorySecretStore } from '../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend, SettingsStore } from '../src/main/core/settings/settings-store'
 import { EmployeeGenerator } from '../src/main/sandbox/data'
@@ -103,7 +103,7 @@ function appCoreOver(dataDir: string): Promise<AppCore> {
       close: async () => undefined,
     },
     events: { emit: () => undefined },
-    logger: createLogger(() => undefined),
+    logger: silentLogger,
     chooseExportPath: async () => undefined,
     revealFile: () => undefined,
   })

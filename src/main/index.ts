@@ -1,57 +1,132 @@
-import { app, BrowserWindow, dialog, shell } from 'electron'
+import { app, BrowserWindow, dialog, screen, shell } from 'electron'
 import { join } from 'node:path'
 import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store'
 import { installDeepLinkHandling, protocolClientArgs, schemeOf } from './adapters/deep-link'
 import { createSettingsBackend } from './adapters/electron-store-backend'
 import { createMainLogger } from './adapters/main-logger'
+import { installAppMenu } from './app-menu'
 import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
 import { createAppWindow } from './window'
 import { registerInvokeHandlers } from './ipc/register-invoke-handlers'
 import { windowEventSink } from './ipc/window-event-sink'
+import { closeLibraryChannels } from './ipc/library-channels'
 import { createAppCore, type AppCore } from './core/app/create-app-core'
 import { appOrigins } from './core/shell/window-policy'
-import { DEFAULT_REDIRECT_URI } from './core/settings/settings-defaults'
-import { SettingsStore } from './core/settings/settings-store'
+import {
+  APP_USER_MODEL_ID,
+  aboutText,
+  logsFolder,
+  startupFailureText,
+  userDataFolder,
+} from './core/shell/startup'
+import { DEFAULT_REDIRECT_URI, DEMO_REDIRECT_URI } from './core/settings/settings-defaults'
+import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from './core/settings/settings-store'
 import { startSandbox } from './sandbox'
 
 /**
- * The Electron shell: everything here is wiring. Order matters at the top level: the app scheme's privileges
- * and the deep-link listeners must exist before `ready`, because macOS delivers a cold start's callback URL
- * through `open-url` before the app is ready.
+ * The Electron shell: everything here is wiring. Order matters: the data folder is chosen before anything reads
+ * it (it also names the single-instance lock), and the app scheme's privileges and the deep-link listeners must
+ * exist before `ready`, because macOS delivers a cold start's callback URL through `open-url` before the app is
+ * ready. Any failure while starting ends in a native error box naming the log, a non-zero exit and a released
+ * lock, never in a silent process that holds the lock.
  */
-const logger = createMainLogger()
+app.setPath(
+  'userData',
+  userDataFolder(app.getPath('userData'), app.isPackaged, process.env['ROSTERDESK_USER_DATA_DIR']),
+)
+const logsDir = logsFolder(app.getPath('userData'))
+const { logger, logFilePath } = createMainLogger(logsDir)
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL']
 const origins = appOrigins(devServerUrl)
 
-registerAppSchemePrivileges()
-const settingsBackend = createSettingsBackend((message) => logger.warn(message))
-const settings = new SettingsStore(settingsBackend)
-const callbackSchemes = new Set(
-  [schemeOf(settings.get().redirectUri), schemeOf(DEFAULT_REDIRECT_URI)].filter((s): s is string => !!s),
-)
-const [primaryScheme = 'com.rosterdesk.app'] = [...callbackSchemes]
-const deepLinks = installDeepLinkHandling(app, { scheme: primaryScheme, argv: process.argv })
-
+const WINDOW_BOUNDS_KEY = 'windowBounds'
+let starting = true
 let mainWindow: BrowserWindow | undefined
+let settingsBackend: KeyValueBackend | undefined
 let core: AppCore | undefined
 const trustedWebContents = new Set<number>()
 
-if (deepLinks.primary) {
+process.on('uncaughtException', (error) => {
+  logger.error('Uncaught exception in the main process', error)
+  if (starting) failStartup(error)
+})
+process.on('unhandledRejection', (reason) => {
+  logger.error('Unhandled promise rejection in the main process', reason)
+  if (starting) failStartup(reason)
+})
+
+try {
+  boot()
+} catch (error) {
+  failStartup(error)
+}
+
+function boot(): void {
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID)
+  registerAppSchemePrivileges()
+  settingsBackend = createSettingsBackend((message) => logger.warn(message))
+  closeLibraryChannels()
+  const settings = new SettingsStore(settingsBackend)
+  const callbackSchemes = new Set(
+    [schemeOf(settings.get().redirectUri), schemeOf(DEFAULT_REDIRECT_URI)].filter((s): s is string => !!s),
+  )
+  const [primaryScheme = 'com.rosterdesk.app'] = [...callbackSchemes]
+  const deepLinks = installDeepLinkHandling(app, { scheme: primaryScheme, argv: process.argv })
+  if (!deepLinks.primary) {
+    // Another RosterDesk runs: it received our command line (and any callback URL in it) and comes forward.
+    starting = false
+    return
+  }
+  // Launching again brings the running window forward, whether or not a callback URL came with it.
+  app.on('second-instance', () => focusWindow())
+
   const [execPath, execArgs] = protocolClientArgs(process.defaultApp === true, process.execPath, process.argv)
   for (const scheme of callbackSchemes) {
     if (execPath === undefined) app.setAsDefaultProtocolClient(scheme)
     else app.setAsDefaultProtocolClient(scheme, execPath, execArgs)
   }
-  void app.whenReady().then(start, (error: unknown) => {
-    logger.error(`Startup failed: ${error instanceof Error ? error.message : String(error)}`)
-    app.quit()
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
   })
+  let closing = false
+  app.on('before-quit', (event) => {
+    if (closing || !core) return
+    closing = true
+    event.preventDefault()
+    logger.info('Quitting: stopping any sync or export first')
+    void core
+      .close()
+      .catch((error: unknown) => logger.error('Closing the app core failed', error))
+      .finally(() => app.quit())
+  })
+
+  app
+    .whenReady()
+    .then(() => start(settings, deepLinks))
+    .then(
+      () => {
+        starting = false
+        logger.info(`RosterDesk ${app.getVersion()} started`)
+      },
+      (error: unknown) => failStartup(error),
+    )
 }
 
-async function start(): Promise<void> {
+async function start(
+  settings: SettingsStore,
+  deepLinks: ReturnType<typeof installDeepLinkHandling>,
+): Promise<void> {
   serveRenderer(join(__dirname, '../renderer'))
+  installAppMenu({
+    appName: app.getName(),
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    openLogFolder: () => void shell.openPath(logsDir),
+    showAbout: () => void showAbout(),
+  })
   const secrets = await createSafeStorageSecretStore(logger)
-  const demo = await startSandbox({ port: 0, log: undefined })
+  const demo = await startSandbox({ port: 0, redirectUris: [DEMO_REDIRECT_URI] })
   core = await createAppCore({
     appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
     dataDir: app.getPath('userData'),
@@ -62,7 +137,7 @@ async function start(): Promise<void> {
     demo: { environment: { baseUrl: demo.baseUrl, ...demo.credentials }, close: () => demo.close() },
     events: windowEventSink(() => mainWindow?.webContents),
     logger,
-    uiState: settingsBackend,
+    uiState: uiState(),
     chooseExportPath: async (defaultPath, format) => {
       const options = {
         defaultPath,
@@ -91,8 +166,28 @@ async function start(): Promise<void> {
   })
 }
 
+/** Small memories of the UI (window bounds, last export folder), kept beside the settings. */
+function uiState(): KeyValueBackend {
+  return (settingsBackend ??= new MemoryKeyValueBackend())
+}
+
 function openWindow(): void {
-  const window = createAppWindow({ devServerUrl, origins, onLog: (message) => logger.warn(message) })
+  const state = uiState()
+  const window = createAppWindow({
+    devServerUrl,
+    origins,
+    onLog: (message) => logger.warn(message),
+    allowDevTools: !app.isPackaged,
+    bounds: {
+      load: () => state.get(WINDOW_BOUNDS_KEY),
+      save: (value) => state.set(WINDOW_BOUNDS_KEY, value),
+    },
+    // The primary display first: a window whose saved place is off every screen opens there.
+    displays: () => {
+      const primary = screen.getPrimaryDisplay()
+      return [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map((d) => d.workArea)
+    },
+  })
   const id = window.webContents.id
   trustedWebContents.add(id)
   window.on('closed', () => {
@@ -105,17 +200,35 @@ function openWindow(): void {
 function focusWindow(): void {
   if (!mainWindow) return
   if (mainWindow.isMinimized()) mainWindow.restore()
+  mainWindow.show()
   mainWindow.focus()
 }
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit()
-})
+async function showAbout(): Promise<void> {
+  const detail = aboutText(
+    {
+      app: app.getVersion(),
+      electron: process.versions.electron,
+      chrome: process.versions.chrome,
+      node: process.versions.node,
+    },
+    app.getPath('userData'),
+    logsDir,
+  )
+  const options = { type: 'info' as const, title: `About ${app.getName()}`, message: app.getName(), detail }
+  if (mainWindow) await dialog.showMessageBox(mainWindow, options)
+  else await dialog.showMessageBox(options)
+}
 
-let closing = false
-app.on('before-quit', (event) => {
-  if (closing || !core) return
-  closing = true
-  event.preventDefault()
-  void core.close().finally(() => app.quit())
-})
+/** Says why in a native box (usable before `ready`), frees the lock so the next launch can try, exits non-zero. */
+function failStartup(error: unknown): void {
+  starting = false
+  logger.error('RosterDesk could not start', error)
+  const text = startupFailureText(error, logFilePath)
+  try {
+    dialog.showErrorBox(text.title, text.message)
+  } finally {
+    app.releaseSingleInstanceLock()
+    app.exit(1)
+  }
+}

@@ -6,7 +6,6 @@ import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tokenFileSchema } from '../../src/main/core/auth/token-file'
 import { useTestSandbox } from '../helpers/sandbox'
-import { freePort } from '../helpers/free-port'
 
 /**
  * `cli login` as a script would use it: spawned with --no-open, the authorize URL read from the first line of
@@ -75,7 +74,10 @@ async function answer(authorizeUrl: string, decision: 'approve' | 'deny'): Promi
   return landing.text()
 }
 
-function loginArgs(port: number, tokenFile: string): string[] {
+/** No port in the redirect URI: the CLI listens on whichever port the OS gives it (RFC 8252 §7.3). */
+const LOOPBACK_REDIRECT = 'http://127.0.0.1/callback'
+
+function loginArgs(tokenFile: string): string[] {
   const sandbox = getSandbox()
   return [
     'login',
@@ -84,7 +86,7 @@ function loginArgs(port: number, tokenFile: string): string[] {
     '--client-id',
     sandbox.credentials.clientId,
     '--redirect-uri',
-    `http://127.0.0.1:${port}/callback`,
+    LOOPBACK_REDIRECT,
     '--token-file',
     tokenFile,
     '--tenant',
@@ -96,9 +98,8 @@ function loginArgs(port: number, tokenFile: string): string[] {
 describe('cli login', () => {
   it('prints the authorize URL first, receives the callback on the loopback port and writes a 0600 token file', async () => {
     const sandbox = getSandbox()
-    const port = await freePort()
     const tokenFile = join(dir, 'tokens.json')
-    const run = runCli(loginArgs(port, tokenFile), {
+    const run = runCli(loginArgs(tokenFile), {
       ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
     })
 
@@ -109,9 +110,10 @@ describe('cli login', () => {
     expect(Object.fromEntries(authorizeUrl.searchParams)).toMatchObject({
       responseType: 'code',
       clientId: 'rosterdesk-demo',
-      redirectUri: `http://127.0.0.1:${port}/callback`,
       scope: 'read',
     })
+    // The port the CLI actually listens on, read back from what it sent.
+    expect(authorizeUrl.searchParams.get('redirectUri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/)
     const landing = await answer(authorizeUrl.toString(), 'approve')
     expect(landing).toContain('You are signed in to RosterDesk. You can close this tab.')
 
@@ -136,7 +138,7 @@ describe('cli login', () => {
     expect(file).toMatchObject({
       baseUrl: sandbox.baseUrl,
       clientId: 'rosterdesk-demo',
-      redirectUri: `http://127.0.0.1:${port}/callback`,
+      redirectUri: LOOPBACK_REDIRECT,
       tenantId: 'tenant-demo',
     })
     expect(file.refreshToken).not.toBeNull()
@@ -166,7 +168,7 @@ describe('cli login', () => {
   it('exits 1 with one clear line when the clerk denies access, writing no file', async () => {
     const sandbox = getSandbox()
     const tokenFile = join(dir, 'denied.json')
-    const run = runCli(loginArgs(await freePort(), tokenFile), {
+    const run = runCli(loginArgs(tokenFile), {
       ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
     })
     const landing = await answer(await run.firstLine, 'deny')
@@ -178,10 +180,10 @@ describe('cli login', () => {
   })
 
   it('refuses to start without the client secret or with a redirect URI it cannot receive (exit 2)', async () => {
-    const args = loginArgs(1, join(dir, 'y.json'))
+    const args = loginArgs(join(dir, 'y.json'))
     args[args.indexOf('--redirect-uri') + 1] = 'com.rosterdesk.app:/oauth/callback'
     const [missingSecret, customScheme] = await Promise.all([
-      runCli(loginArgs(await freePort(), join(dir, 'x.json')), { ROSTERDESK_CLIENT_SECRET: '' }).done,
+      runCli(loginArgs(join(dir, 'x.json')), { ROSTERDESK_CLIENT_SECRET: '' }).done,
       runCli(args, { ROSTERDESK_CLIENT_SECRET: 'x' }).done,
     ])
     expect(missingSecret.code).toBe(2)

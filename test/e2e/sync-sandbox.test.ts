@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SyncRunSummary } from '../../src/shared/domain'
 import type { FetchLike } from '../../src/main/core/api/fetch-like'
 import { TENANT_HEADER } from '../../src/main/core/api/employees-client'
-import { silentAuthLogger } from '../../src/main/core/auth/auth-logger'
+import { silentLogger } from '../../src/main/core/log/logger'
 import { TokenManager } from '../../src/main/core/auth/token-manager'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
@@ -61,7 +61,7 @@ describe('sync against the sandbox', () => {
       fetch,
       clock: systemClock,
       secrets: new MemorySecretStore(),
-      logger: silentAuthLogger,
+      logger: silentLogger,
       environment: () => ({ baseUrl: handle.baseUrl, clientId, redirectUri }),
       clientSecret: async () => clientSecret,
       onSignedOut: () => undefined,

@@ -1,8 +1,11 @@
-import { createLogger, type AppLogger } from '../core/log/redact'
+import { app } from 'electron'
+import { openFileLog, type FileLog } from '../core/log/file-log'
 
-/** Main-process log: stderr with a timestamp; the OS captures it for packaged apps. No row data, no secrets. */
-export function createMainLogger(): AppLogger {
-  return createLogger((level, line) => {
-    process.stderr.write(`${new Date().toISOString()} ${level.toUpperCase()} ${line}\n`)
-  })
+/**
+ * The main process's log: `<logsDir>/main.log`, 5 MB then rotated to main.1.log … main.3.log, every line
+ * redacted; echoed to the terminal in development only. Electron's own logs folder unless the caller names one.
+ * A GUI app started from the Start menu or the Dock has no stderr, so this file is the log support asks for.
+ */
+export function createMainLogger(logsDir: string = app.getPath('logs')): FileLog {
+  return openFileLog({ logsDir, console: !app.isPackaged })
 }

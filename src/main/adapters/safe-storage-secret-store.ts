@@ -1,6 +1,7 @@
 import { app, safeStorage } from 'electron'
 import { join } from 'node:path'
-import { openSecretStore, type SecretLogger } from '../core/secrets/encrypted-file-secret-store'
+import type { Logger } from '../core/log/logger'
+import { openSecretStore } from '../core/secrets/encrypted-file-secret-store'
 import type { SecretStore } from '../core/secrets/secret-store'
 
 /** The file of OS-encrypted secrets inside the per-user app data folder. */
@@ -10,7 +11,7 @@ export const SECRET_FILE_NAME = 'secrets.json'
  * The app's SecretStore: Electron's async safeStorage over `<userData>/secrets.json`, or memory only when the OS
  * offers no real encryption (check `persistent`). Call after `app.whenReady()`.
  */
-export async function createSafeStorageSecretStore(logger?: SecretLogger): Promise<SecretStore> {
+export async function createSafeStorageSecretStore(logger?: Logger): Promise<SecretStore> {
   return openSecretStore({
     safeStorage,
     filePath: join(app.getPath('userData'), SECRET_FILE_NAME),

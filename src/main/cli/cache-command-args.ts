@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import type { Logger } from '../core/log/logger'
 
 /**
  * Argument handling shared by the cache commands (sync, search, status, changes, export): strict parsing, and one-line usage
@@ -11,6 +12,7 @@ export interface CacheCommandIo {
   readonly stderr: NodeJS.WritableStream
   readonly env: NodeJS.ProcessEnv
   readonly platform: NodeJS.Platform
+  readonly logger: Logger
 }
 
 /** A usage problem: exit code 2 and the message plus the command's usage line. */

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { openCacheDatabase } from '../core/cache/cache-database'
 import type { CacheDatabase } from '../core/cache/cache-database'
 import { toIpcError } from '../core/errors'
+import { logFailure } from '../core/log/log-failure'
 import { parseCommandArgs, reportUsage, requiredOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, OptionSpec, ParsedValues } from './cache-command-args'
 
@@ -39,6 +40,7 @@ export async function runCacheReader<T>(
     command.run(cache, parsed, io)
     return 0
   } catch (error) {
+    logFailure(io.logger, command.failure, error)
     writeLine(io.stderr, `${command.failure}: ${toIpcError(error).message}`)
     return 1
   } finally {

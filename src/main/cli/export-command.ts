@@ -6,6 +6,7 @@ import { systemClock } from '../core/clock'
 import { toIpcError } from '../core/errors'
 import { ExportService } from '../core/export/export-service'
 import { EXCEL_MAX_ROWS } from '../core/export/xlsx-writer'
+import { logFailure } from '../core/log/log-failure'
 import { QueryEngine } from '../core/query/query-engine'
 import {
   UsageError,
@@ -97,6 +98,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
     writeLine(io.stdout, JSON.stringify({ rows: result.rows, file: parsed.out }))
     return 0
   } catch (error) {
+    logFailure(io.logger, 'Export failed', error)
     writeLine(io.stderr, `Export failed: ${toIpcError(error).message}`)
     return 1
   } finally {

@@ -1,4 +1,6 @@
+import type { Logger } from '../core/log/logger'
 import { runChangesCommand } from './changes-command'
+import { createCliLogger } from './cli-logger'
 import { runExportCommand } from './export-command'
 import { runLoginCommand } from './login-command'
 import { runSearchCommand } from './search-command'
@@ -16,6 +18,8 @@ export interface CliIo {
   readonly stderr: NodeJS.WritableStream
   readonly env: NodeJS.ProcessEnv
   readonly platform: NodeJS.Platform
+  /** The log: stderr, timestamped (cli-logger.ts). */
+  readonly logger: Logger
 }
 
 export interface CliCommand {
@@ -42,12 +46,15 @@ function helpText(): string {
   return ['Usage: npm run --silent cli -- <command> [options]', '', 'Commands:', ...rows, ''].join('\n')
 }
 
+const logger = createCliLogger(process.stderr, process.env)
+
 async function main(argv: readonly string[]): Promise<number> {
   const io: CliIo = {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
     platform: process.platform,
+    logger,
   }
   const [name, ...args] = argv
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -74,9 +81,7 @@ function exitAfterFlush(code: number): void {
 }
 
 main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
-  // Last resort: commands report their own errors; this never prints the error's text, which could hold a secret.
-  process.stderr.write(
-    `RosterDesk CLI failed unexpectedly (${error instanceof Error ? error.name : 'unknown error'}).\n`,
-  )
+  // Last resort: commands report their own errors. The entry is redacted like every other.
+  logger.error('RosterDesk CLI failed unexpectedly', error)
   exitAfterFlush(1)
 })

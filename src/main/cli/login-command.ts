@@ -7,6 +7,8 @@ import { writeTokenFile } from '../core/auth/token-file'
 import { readStoredTokens } from '../core/auth/token-manager'
 import { systemClock, type Clock } from '../core/clock'
 import { toIpcError } from '../core/errors'
+import { logFailure } from '../core/log/log-failure'
+import type { Logger } from '../core/log/logger'
 import { MemorySecretStore } from '../core/secrets/secret-store'
 import { redirectUriProblem, validateSettingsPatch } from '../core/settings/settings-validation'
 
@@ -16,6 +18,7 @@ export interface LoginIo {
   readonly stderr: NodeJS.WritableStream
   readonly env: NodeJS.ProcessEnv
   readonly platform: NodeJS.Platform
+  readonly logger: Logger
   /** Tests only: time for the sign-in's expiry (the dispatcher passes none, so the system clock). */
   readonly clock?: Clock
 }
@@ -100,6 +103,7 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
     }),
     openExternal: (url) => (values['no-open'] === true ? writeLine(io.stdout, url) : openInBrowser(url, io)),
     signInTimeoutMs: CLI_SIGN_IN_TIMEOUT_MS,
+    logger: io.logger,
   })
 
   const onInterrupt = (): void => {
@@ -123,6 +127,7 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
     await writeLine(io.stdout, `Signed in. Tokens written to ${tokenFile}.`)
     return 0
   } catch (error) {
+    logFailure(io.logger, 'Login failed', error)
     return fail(1, toIpcError(error).message)
   } finally {
     process.removeListener('SIGINT', onInterrupt)

@@ -1,12 +1,13 @@
 import { resolve } from 'node:path'
 import type { AccessTokenSource } from '../core/auth/access-token-source'
-import { silentAuthLogger } from '../core/auth/auth-logger'
 import { openTokenFileSession } from '../core/auth/token-file'
 import { TokenManager } from '../core/auth/token-manager'
 import { openCacheDatabase } from '../core/cache/cache-database'
 import type { CacheDatabase } from '../core/cache/cache-database'
 import { systemClock } from '../core/clock'
 import { RosterDeskError, toIpcError } from '../core/errors'
+import { logFailure } from '../core/log/log-failure'
+import type { Logger } from '../core/log/logger'
 import { MemorySecretStore } from '../core/secrets/secret-store'
 import { normalizeBaseUrl } from '../core/settings/settings-validation'
 import { SyncService } from '../core/sync/sync-service'
@@ -83,9 +84,16 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   try {
-    const { tokens, tenantId } = await tokenSource(parsed, io.env)
+    const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger)
     cache = openCacheDatabase(parsed.db)
-    service = new SyncService({ cache, fetch, tokens, clock: systemClock, random: Math.random })
+    service = new SyncService({
+      cache,
+      fetch,
+      tokens,
+      clock: systemClock,
+      random: Math.random,
+      logger: io.logger,
+    })
     const run = service.start({
       baseUrl: parsed.baseUrl,
       ...(tenantId === '' ? {} : { tenantId }),
@@ -98,6 +106,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
     report(io, parsed.json, summary)
     return summary.status === 'complete' ? 0 : summary.status === 'cancelled' ? EXIT_CANCELLED : 1
   } catch (error) {
+    logFailure(io.logger, 'Sync failed', error)
     const message = toIpcError(error).message
     if (parsed.json) {
       writeLine(
@@ -148,6 +157,7 @@ function parseSyncArgs(args: readonly string[]): SyncArgs {
 async function tokenSource(
   args: SyncArgs,
   env: NodeJS.ProcessEnv,
+  logger: Logger,
 ): Promise<{ tokens: AccessTokenSource; tenantId: string }> {
   const clientSecret = env.ROSTERDESK_CLIENT_SECRET ?? ''
   if (args.tokenFile !== undefined && args.tokenFile.trim() !== '') {
@@ -156,6 +166,7 @@ async function tokenSource(
       clientSecret,
       fetch,
       clock: systemClock,
+      logger,
     })
     if (normalizeBaseUrl(session.file.baseUrl) !== args.baseUrl || session.file.clientId !== args.clientId) {
       throw new RosterDeskError(
@@ -177,7 +188,7 @@ async function tokenSource(
     fetch,
     clock: systemClock,
     secrets: new MemorySecretStore(),
-    logger: silentAuthLogger,
+    logger,
     environment: () => ({ baseUrl: args.baseUrl, clientId: args.clientId, redirectUri: args.redirectUri }),
     clientSecret: async () => clientSecret,
     onSignedOut: () => undefined,

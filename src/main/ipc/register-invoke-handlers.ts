@@ -1,6 +1,7 @@
 import { ipcMain, type IpcMainInvokeEvent } from 'electron'
 import { INVOKE_CHANNELS } from '../../shared/ipc-channels'
-import { dispatchInvoke, type DispatchLogger, type InvokeHandlers } from '../core/ipc/dispatch'
+import { dispatchInvoke, type InvokeHandlers } from '../core/ipc/dispatch'
+import type { Logger } from '../core/log/logger'
 import { isTrustedIpcSender } from '../core/shell/window-policy'
 
 export interface TrustedSenders {
@@ -15,7 +16,7 @@ export interface TrustedSenders {
 export function registerInvokeHandlers(
   handlers: InvokeHandlers,
   trusted: TrustedSenders,
-  logger: DispatchLogger,
+  logger: Logger,
 ): () => void {
   for (const channel of INVOKE_CHANNELS) {
     ipcMain.handle(channel, async (event: IpcMainInvokeEvent, ...args: unknown[]) => {

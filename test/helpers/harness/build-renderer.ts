@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react'
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
+import { cspMetaPlugin } from '../../../scripts/csp-meta-plugin'
 
 const ROOT = resolve(__dirname, '../../..')
 /**
@@ -10,7 +11,13 @@ const ROOT = resolve(__dirname, '../../..')
  */
 const TEST_BUILD_DIR = join(ROOT, '.tmp/test-build')
 export const RENDERER_OUT_DIR = join(TEST_BUILD_DIR, 'renderer')
-const SOURCES = [join(ROOT, 'src/renderer'), join(ROOT, 'src/shared')]
+/** What the build reads: the renderer, the contract, and the CSP the build writes into index.html. */
+const SOURCES = [
+  join(ROOT, 'src/renderer'),
+  join(ROOT, 'src/shared'),
+  join(ROOT, 'src/main/core/shell/window-policy.ts'),
+  join(ROOT, 'scripts/csp-meta-plugin.ts'),
+]
 const LOCK_DIR = join(TEST_BUILD_DIR, '.renderer-build.lock')
 const LOCK_STALE_MS = 5 * 60_000
 
@@ -38,8 +45,9 @@ async function isFresh(): Promise<boolean> {
 }
 
 /**
- * Builds the renderer exactly as electron-vite's renderer section does (same root, plugin, relative base and
- * output folder), without main and preload, which the browser tests do not need.
+ * Builds the renderer exactly as electron-vite's renderer section does (same root, plugins, relative base and
+ * output folder), without main and preload, which the browser tests do not need. The CSP plugin makes the browser
+ * tests run under the production policy's <meta> as well as the harness's header, as the packaged app does.
  */
 async function runViteBuild(): Promise<void> {
   await build({
@@ -48,7 +56,7 @@ async function runViteBuild(): Promise<void> {
     base: './',
     mode: 'production',
     logLevel: 'warn',
-    plugins: [react()],
+    plugins: [react(), cspMetaPlugin()],
     build: {
       outDir: RENDERER_OUT_DIR,
       emptyOutDir: true,
@@ -89,7 +97,7 @@ async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * Makes sure the test build holds a build of the current sources: builds when index.html is missing or older than
- * any file under src/renderer or src/shared. Returns the folder to serve.
+ * any of SOURCES. Returns the folder to serve.
  */
 export async function ensureRendererBuilt(): Promise<string> {
   if (await isFresh()) return RENDERER_OUT_DIR

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { EventChannel } from '../../../src/shared/ipc-contract'
 import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
-import { createLogger } from '../../../src/main/core/log/redact'
+import { createLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../../src/main/sandbox'
@@ -42,6 +42,8 @@ async function startApp(): Promise<Harness> {
   const results: unknown[] = []
   const revealed: string[] = []
   const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
+  // Core and dispatch log through one logger, as in the app, so the leak checks below cover both.
+  const logger = createLogger((level, line) => logs.push(`${level} ${line}`))
   const core = await createAppCore({
     appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
     dataDir,
@@ -55,7 +57,7 @@ async function startApp(): Promise<Harness> {
     },
     demo: { environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials }, close: async () => undefined },
     events: sink,
-    logger: createLogger((level, line) => logs.push(`${level} ${line}`)),
+    logger,
     chooseExportPath: async (defaultPath) => {
       savePath.offered.push(defaultPath)
       return savePath.next
@@ -69,7 +71,7 @@ async function startApp(): Promise<Harness> {
     rmSync(dataDir, { recursive: true, force: true })
   })
   const invoke = async (channel: string, ...args: unknown[]): Promise<unknown> => {
-    const result = await dispatchInvoke(core.handlers, channel, args)
+    const result = await dispatchInvoke(core.handlers, channel, args, logger)
     results.push(result)
     if (!result.ok) throw Object.assign(new Error(result.error.message), { ipc: result.error })
     return result.value

@@ -234,14 +234,17 @@ describe('AuthService preconditions and sign-out', () => {
     })
   })
 
-  it('reports a browser that cannot be opened', async () => {
-    const { auth, failOpen } = await setup()
+  it('reports a browser that cannot be opened, and logs why', async () => {
+    const { auth, failOpen, logger } = await setup()
     failOpen()
     expect(await auth.signIn()).toMatchObject({
       status: 'signed-out',
       error:
         'RosterDesk could not open your web browser. Check that a default browser is set, then try again.',
     })
+    expect(logger.lines.find((line) => line.startsWith('warn Sign-in: could not open'))).toMatch(
+      /^warn Sign-in: could not open the browser\n {2}Error: no browser\n {4}at /,
+    )
   })
 
   it('signs out, forgetting the tokens but not the client secret, and follows environment changes', async () => {

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { CLI_SIGN_IN_TIMEOUT_MS, runLoginCommand } from '../../../src/main/cli/login-command'
 import type { Clock } from '../../../src/main/core/clock'
-import { freePort } from '../../helpers/free-port'
+import { CaptureLogger } from './capture-logger'
 
 function collect(stream: PassThrough): () => string {
   let text = ''
@@ -30,7 +30,7 @@ describe('CLI login', () => {
     const stderr = new PassThrough()
     const out = collect(stdout)
     const err = collect(stderr)
-    const port = await freePort()
+    const logger = new CaptureLogger()
     const code = await runLoginCommand(
       [
         '--base-url',
@@ -38,12 +38,20 @@ describe('CLI login', () => {
         '--client-id',
         'rosterdesk-demo',
         '--redirect-uri',
-        `http://127.0.0.1:${port}/callback`,
+        // No port: the listener takes one from the OS, so no port is chosen and released before use.
+        'http://127.0.0.1/callback',
         '--token-file',
         '/nonexistent/tokens.json',
         '--no-open',
       ],
-      { stdout, stderr, env: { ROSTERDESK_CLIENT_SECRET: 'a-secret-value' }, platform: 'linux', clock },
+      {
+        stdout,
+        stderr,
+        env: { ROSTERDESK_CLIENT_SECRET: 'a-secret-value' },
+        platform: 'linux',
+        clock,
+        logger,
+      },
     )
     expect(CLI_SIGN_IN_TIMEOUT_MS).toBe(5 * 60_000)
     expect(waits).toContain(CLI_SIGN_IN_TIMEOUT_MS)
@@ -51,5 +59,8 @@ describe('CLI login', () => {
     expect(out().split('\n')[0]).toMatch(/^http:\/\/127\.0\.0\.1:9\/openapi\/oauthv1\/authorize\?/)
     expect(err()).toMatch(/did not come back within 5 minutes/)
     expect(out() + err()).not.toContain('a-secret-value')
+    // The sign-in reports to the CLI's logger, like the app's.
+    expect(logger.lines).toContain('warn Sign-in: the browser did not come back in time')
+    expect(logger.leaking(['a-secret-value'])).toEqual([])
   })
 })

@@ -7,6 +7,7 @@ import {
   openSecretStore,
   type SafeStorageLike,
 } from '../../../src/main/core/secrets/encrypted-file-secret-store'
+import { CaptureLogger } from './capture-logger'
 
 /** Stands in for Electron's safeStorage: a reversible "encryption" with a key version that can be rotated. */
 class FakeSafeStorage implements SafeStorageLike {
@@ -44,13 +45,12 @@ class FakeSafeStorage implements SafeStorageLike {
 
 let dir: string
 let filePath: string
-const warnings: string[] = []
-const logger = { warn: (message: string) => warnings.push(message) }
+let logger: CaptureLogger
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'rosterdesk-secrets-'))
   filePath = join(dir, 'userData', 'secrets.json')
-  warnings.length = 0
+  logger = new CaptureLogger()
 })
 
 afterEach(async () => {
@@ -66,8 +66,8 @@ describe('openSecretStore', () => {
     await store.set('clientSecret', 'top-secret')
     expect(await store.get('clientSecret')).toBe('top-secret')
     await expect(stat(filePath)).rejects.toThrow(/ENOENT/)
-    expect(warnings.join('\n')).toMatch(/backend basic_text/)
-    expect(warnings.join('\n')).not.toContain('top-secret')
+    expect(logger.lines.join('\n')).toMatch(/^warn Secrets: .*backend basic_text/)
+    expect(logger.leaking(['top-secret'])).toEqual([])
   })
 
   it('keeps secrets in memory when the OS offers no encryption, or before ready on Linux', async () => {
@@ -126,13 +126,22 @@ describe('EncryptedFileSecretStore', () => {
     expect(Buffer.from(json.entries.refreshToken!, 'base64').toString()).toMatch(/^v2:/)
   })
 
-  it('forgets a value it can no longer decrypt, logging only which key', async () => {
+  it('forgets a value it can no longer decrypt, logging which key and why but not the value', async () => {
     const safeStorage = new FakeSafeStorage()
-    await new EncryptedFileSecretStore({ safeStorage, filePath, platform: 'linux' }).set('accessToken', 'a-1')
+    await new EncryptedFileSecretStore({ safeStorage, filePath, platform: 'linux' }).set(
+      'accessToken',
+      'a-token-1',
+    )
     safeStorage.failDecrypt = true
     const store = new EncryptedFileSecretStore({ safeStorage, filePath, platform: 'linux', logger })
     expect(await store.get('accessToken')).toBeUndefined()
-    expect(warnings).toEqual(['Secrets: could not decrypt the stored accessToken; it was discarded'])
+    expect(logger.lines).toHaveLength(1)
+    const [line = ''] = logger.lines
+    expect(line.split('\n').slice(0, 2)).toEqual([
+      'warn Secrets: could not decrypt the stored accessToken; it was discarded',
+      '  Error: Error while decrypting the ciphertext provided to safeStorage.decryptString.',
+    ])
+    expect(logger.leaking(['a-token-1'])).toEqual([])
     expect(JSON.parse(await readFile(filePath, 'utf8'))).toEqual({ version: 1, entries: {} })
   })
 
@@ -146,7 +155,9 @@ describe('EncryptedFileSecretStore', () => {
       logger,
     })
     expect(await store.get('clientSecret')).toBeUndefined()
-    expect(warnings).toEqual(['Secrets: the secret file is damaged; starting with no stored secrets'])
+    expect(logger.lines).toEqual([
+      'warn Secrets: the secret file is damaged; starting with no stored secrets',
+    ])
   })
 
   it('deletes, and keeps every one of many concurrent writes', async () => {

@@ -202,6 +202,11 @@ describe('TokenManager', () => {
     }
     expect(await secrets.get('clientSecret')).toBe('client-secret-value')
     expect((await failure(manager.getAccessToken())).code).toBe('not-signed-in')
+    // The log says why, with the refusal's detail, and holds no token.
+    const signOut = logger.lines.find((line) => line.includes('signed out'))
+    expect(signOut).toMatch(
+      /^warn Sign-in: signed out because the service refused to renew the sign-in\n {2}RefreshRejectedError \[not-signed-in\]: .*\n {4}detail: refresh refused with HTTP 400\n/,
+    )
     expect(logger.leaking(ALL_SECRETS)).toEqual([])
   })
 

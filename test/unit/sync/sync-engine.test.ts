@@ -7,6 +7,7 @@ import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { runSync } from '../../../src/main/core/sync/sync-engine'
 import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
+import { CaptureLogger } from '../auth/capture-logger'
 import { fingerprintCache, makeTempDir } from '../cache/cache-test-helpers'
 import { FakeListService, FakeTokens, fakeClock, jsonResponse, makeEmployees } from './sync-fakes'
 
@@ -125,14 +126,30 @@ describe('runSync', () => {
     const unreachable = async (): Promise<Response> => {
       throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') })
     }
+    const logger = new CaptureLogger()
     const summary = await runSync(
-      { cache, fetch: unreachable, tokens: new FakeTokens(), clock: fakeClock().clock, random: () => 0.5 },
+      {
+        cache,
+        fetch: unreachable,
+        tokens: new FakeTokens(),
+        clock: fakeClock().clock,
+        random: () => 0.5,
+        logger,
+      },
       { baseUrl: 'https://payroll.example', pageSize: 10, retry: { maxAttempts: 2 } },
     )
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'network' })
     expect(summary.error).toMatch(/could not reach|network|connection/i)
     expect(cache.lastRun()).toMatchObject({ status: 'failed', errorCode: 'network' })
     expect(cache.employeeCount()).toBe(20)
+    // The summary keeps the clerk's words; the log keeps why, down to the socket error.
+    expect(logger.lines).toHaveLength(1)
+    const entry = logger.lines[0]!.split('\n')
+    expect(entry[0]).toBe('warn Sync failed')
+    expect(entry[1]).toMatch(/^ {2}RosterDeskError \[network\]: /)
+    expect(entry[2]).toBe('    detail: TypeError')
+    expect(entry).toContain('  caused by: TypeError: fetch failed')
+    expect(entry).toContain('  caused by: Error: connect ECONNREFUSED 127.0.0.1:9')
   })
 
   it('cancels cleanly: previous snapshot kept, run logged as cancelled', async () => {

@@ -9,7 +9,7 @@ import { defaultExportFileName } from '../export/export-file-name'
 import { ExportMemory } from '../export/export-memory'
 import { ExportService } from '../export/export-service'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
-import type { AppLogger } from '../log/redact'
+import type { Logger } from '../log/logger'
 import { QueryEngine } from '../query/query-engine'
 import type { SecretStore } from '../secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-environment'
@@ -30,7 +30,7 @@ export interface AppCoreDeps {
   /** The in-app sandbox Demo talks to, already started. */
   readonly demo: { readonly environment: DemoEnvironment; close(): Promise<void> }
   readonly events: EventSink
-  readonly logger: AppLogger
+  readonly logger: Logger
   /** Native save dialog opened at `defaultPath`; undefined when the clerk cancels it. */
   readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
   /** Where small UI memories (the last export folder) persist; the settings' backend in the app. */
@@ -79,6 +79,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     tokens: auth.tokens,
     clock,
     random: deps.random ?? Math.random,
+    logger: deps.logger,
   })
   const queries = new QueryEngine(cache)
   const exports = new ExportService({
@@ -136,9 +137,12 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       if (closed) return
       closed = true
       for (const stop of unsubscribe) stop()
+      // A quit during a sync or an export cancels it and waits until it let go of the cache: the sync keeps the
+      // previous snapshot, the export removes its partial file, and neither touches a closed database.
       sync.cancel()
       exports.cancel()
       auth.cancelSignIn()
+      await Promise.all([sync.idle(), exports.idle()])
       cache.close()
       await deps.demo.close()
     },

@@ -2,10 +2,11 @@ import type { AuthState } from '../../../shared/domain'
 import type { FetchLike } from '../api/fetch-like'
 import type { Clock } from '../clock'
 import { RosterDeskError, isRosterDeskError } from '../errors'
+import { logFailure } from '../log/log-failure'
+import { silentLogger, type Logger } from '../log/logger'
 import type { SecretStore } from '../secrets/secret-store'
 import { missingConfiguration, type ResolvedEnvironment } from '../settings/resolve-environment'
 import type { AccessTokenSource } from './access-token-source'
-import { silentAuthLogger, type AuthLogger } from './auth-logger'
 import { buildAuthorizeUrl } from './authorize-url'
 import { isLoopbackRedirectUri } from './callback-url'
 import { startLoopbackReceiver, type LoopbackPage, type LoopbackReceiver } from './loopback-receiver'
@@ -22,7 +23,7 @@ export interface AuthServiceDeps {
   environment: () => ResolvedEnvironment
   /** Opens the system browser. Only ever given the authorize URL RosterDesk built itself. */
   openExternal: (url: string) => Promise<void>
-  logger?: AuthLogger
+  logger?: Logger
   random?: RandomSource
   /** How long a sign-in waits for the browser; 10 minutes unless told. */
   signInTimeoutMs?: number
@@ -51,7 +52,7 @@ const REFUSAL_MESSAGES: Record<string, string> = {
 export class AuthService {
   readonly tokens: AccessTokenSource
   readonly #deps: AuthServiceDeps
-  readonly #logger: AuthLogger
+  readonly #logger: Logger
   readonly #registry: PendingSignInRegistry
   readonly #manager: TokenManager
   readonly #listeners = new Set<AuthStateListener>()
@@ -65,7 +66,7 @@ export class AuthService {
 
   private constructor(deps: AuthServiceDeps) {
     this.#deps = deps
-    this.#logger = deps.logger ?? silentAuthLogger
+    this.#logger = deps.logger ?? silentLogger
     this.#registry = new PendingSignInRegistry({
       clock: deps.clock,
       logger: this.#logger,
@@ -153,8 +154,8 @@ export class AuthService {
     try {
       await this.#deps.openExternal(authorizeUrl)
       this.#logger.info('Sign-in: opened the browser')
-    } catch {
-      this.#logger.warn('Sign-in: could not open the browser')
+    } catch (error) {
+      this.#logger.warn('Sign-in: could not open the browser', error)
       if (this.#registry.pending?.id === attempt.id) this.#registry.cancel()
       await finished
       this.#error =
@@ -281,9 +282,7 @@ export class AuthService {
           this.#error = undefined
           this.#logger.info('Sign-in: signed in')
         } catch (error) {
-          this.#logger.warn(
-            `Sign-in: the code exchange failed (${isRosterDeskError(error) ? (error.detail ?? error.code) : 'unexpected error'})`,
-          )
+          logFailure(this.#logger, 'Sign-in: the code exchange failed', error)
           this.#error = isRosterDeskError(error)
             ? error.message
             : 'RosterDesk could not finish the sign-in. Try again; if it keeps happening, send the log to support.'

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { RosterDeskError } from '../errors'
-import type { AuthLogger } from './auth-logger'
+import type { Logger } from '../log/logger'
 import { parseCallbackUrl } from './callback-url'
 
 /** The page the browser shows after it delivered the callback. */
@@ -26,7 +26,7 @@ export interface LoopbackReceiver {
 export async function startLoopbackReceiver(
   redirectUri: string,
   onCallback: (url: string) => Promise<LoopbackPage>,
-  logger: AuthLogger,
+  logger: Logger,
 ): Promise<LoopbackReceiver> {
   const configured = parseCallbackUrl(redirectUri)
   if (configured.kind !== 'loopback') {
@@ -55,7 +55,8 @@ export async function startLoopbackReceiver(
     }
     try {
       send(response, await onCallback(`http://${configured.host}:${boundPort}${request.url ?? '/'}`))
-    } catch {
+    } catch (error) {
+      logger.error('Sign-in: the browser came back but the callback could not be handled', error)
       send(response, {
         status: 500,
         title: 'Sign-in problem',

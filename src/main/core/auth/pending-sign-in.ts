@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { Clock } from '../clock'
-import type { AuthLogger } from './auth-logger'
+import type { Logger } from '../log/logger'
 import { matchesRedirectUri, parseCallbackUrl, readCallbackPayload } from './callback-url'
 
 /** How long the browser has to come back: long enough to find a password, short enough that a stale link dies. */
@@ -43,12 +43,12 @@ interface Attempt extends PendingSignIn {
  */
 export class PendingSignInRegistry {
   readonly #clock: Clock
-  readonly #logger: AuthLogger
+  readonly #logger: Logger
   readonly #ttlMs: number
   #current: Attempt | undefined
   #nextId = 1
 
-  constructor(deps: { clock: Clock; logger: AuthLogger; ttlMs?: number }) {
+  constructor(deps: { clock: Clock; logger: Logger; ttlMs?: number }) {
     this.#clock = deps.clock
     this.#logger = deps.logger
     this.#ttlMs = deps.ttlMs ?? SIGN_IN_TTL_MS

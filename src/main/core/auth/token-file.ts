@@ -3,10 +3,10 @@ import { z } from 'zod'
 import type { FetchLike } from '../api/fetch-like'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
+import { silentLogger, type Logger } from '../log/logger'
 import { writeFileAtomic } from '../secrets/atomic-file'
 import type { SecretKey, SecretStore } from '../secrets/secret-store'
 import type { AccessTokenSource } from './access-token-source'
-import { silentAuthLogger, type AuthLogger } from './auth-logger'
 import { TokenManager } from './token-manager'
 
 /**
@@ -127,11 +127,11 @@ export async function openTokenFileSession(options: {
   clientSecret: string
   fetch: FetchLike
   clock: Clock
-  logger?: AuthLogger
+  logger?: Logger
 }): Promise<TokenFileSession> {
   const file = await readTokenFile(options.path)
   const secrets = new TokenFileSecretStore(options.path, file, options.clientSecret)
-  const logger = options.logger ?? silentAuthLogger
+  const logger = options.logger ?? silentLogger
   const tokens = new TokenManager({
     fetch: options.fetch,
     clock: options.clock,

@@ -2,10 +2,10 @@ import { z } from 'zod'
 import type { FetchLike } from '../api/fetch-like'
 import type { Clock } from '../clock'
 import { RosterDeskError, cancelledError } from '../errors'
+import type { Logger } from '../log/logger'
 import type { SecretStore } from '../secrets/secret-store'
 import { normalizeBaseUrl } from '../settings/settings-validation'
 import type { AccessTokenSource } from './access-token-source'
-import type { AuthLogger } from './auth-logger'
 import { RefreshRejectedError, refreshTokens } from './token-endpoint'
 import type { TokenSet } from './token-response'
 
@@ -35,7 +35,7 @@ export interface TokenManagerDeps {
   fetch: FetchLike
   clock: Clock
   secrets: SecretStore
-  logger: AuthLogger
+  logger: Logger
   /** The environment RosterDesk talks to now; read at every use, so a settings change takes effect at once. */
   environment: () => TokenEnvironment
   clientSecret: () => Promise<string | undefined>
@@ -144,7 +144,7 @@ export class TokenManager implements AccessTokenSource {
     const generation = this.#generation
     const tokens = await this.#current()
     if (tokens.refreshToken === undefined) {
-      await this.#signOut('no refresh token to renew the expired access token')
+      await this.#signOut('there is no refresh token to renew the expired access token')
       throw new RosterDeskError('not-signed-in', 'Your sign-in has expired. Sign in again to continue.')
     }
     const environment = this.#deps.environment()
@@ -161,7 +161,7 @@ export class TokenManager implements AccessTokenSource {
       renewed = await refreshTokens(this.#deps.fetch, { ...environment, clientSecret }, tokens.refreshToken)
     } catch (error) {
       if (error instanceof RefreshRejectedError && generation === this.#generation) {
-        await this.#signOut(error.detail ?? 'refresh refused')
+        await this.#signOut('the service refused to renew the sign-in', error)
       }
       throw error
     }
@@ -182,8 +182,8 @@ export class TokenManager implements AccessTokenSource {
     return renewed.accessToken
   }
 
-  async #signOut(reason: string): Promise<void> {
-    this.#deps.logger.warn(`Sign-in: signed out because the service refused to renew the sign-in (${reason})`)
+  async #signOut(reason: string, refusal?: RefreshRejectedError): Promise<void> {
+    this.#deps.logger.warn(`Sign-in: signed out because ${reason}`, refusal)
     await this.clear()
     this.#deps.onSignedOut('Your sign-in has expired. Sign in again to continue.')
   }

@@ -115,9 +115,7 @@ export class CacheDatabase {
       return null
     }
     if (this.reader !== null && this.reader.isOpen && this.reader.runId === info.runId) return this.reader
-    const reader = SnapshotReader.open(info.path, info.runId, (closed) =>
-      this.onReaderClosed(closed),
-    )
+    const reader = SnapshotReader.open(info.path, info.runId, (closed) => this.onReaderClosed(closed))
     this.replaceReader(reader)
     return reader
   }

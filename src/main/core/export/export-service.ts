@@ -41,6 +41,7 @@ export interface ExportToFileOptions {
  */
 export class ExportService {
   private running: AbortController | null = null
+  private settled: Promise<void> = Promise.resolve()
   private lastFile: string | undefined
 
   constructor(private readonly deps: ExportServiceDeps) {}
@@ -52,6 +53,11 @@ export class ExportService {
   /** The file the last successful export wrote in this session. */
   lastExportedFile(): string | undefined {
     return this.lastFile
+  }
+
+  /** Resolves once no export is writing (at once when none is), after a cancelled one removed its partial file. */
+  idle(): Promise<void> {
+    return this.settled
   }
 
   /** Cancels the running export; false when none is running. */
@@ -75,6 +81,8 @@ export class ExportService {
     if (external?.aborted === true) controller.abort()
     external?.addEventListener('abort', onExternalAbort, { once: true })
     this.running = controller
+    let markSettled = (): void => undefined
+    this.settled = new Promise<void>((resolve) => (markSettled = resolve))
     try {
       const plan = planExport(options.request, this.deps.queries.listColumns())
       const context = this.deps.context()
@@ -103,6 +111,7 @@ export class ExportService {
     } finally {
       external?.removeEventListener('abort', onExternalAbort)
       this.running = null
+      markSettled()
     }
   }
 }

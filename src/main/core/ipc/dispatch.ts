@@ -8,7 +8,9 @@ import {
   type InvokeResult,
   type IpcResult,
 } from '../../../shared/ipc-contract'
-import { RosterDeskError, toIpcError } from '../errors'
+import { toIpcError } from '../errors'
+import { logFailure } from '../log/log-failure'
+import { silentLogger, type Logger } from '../log/logger'
 
 /** The arguments a handler receives: already validated and with defaults applied by the contract's schema. */
 export type HandlerArgs<C extends InvokeChannel> = z.output<(typeof invokeChannels)[C]['args']>
@@ -23,23 +25,20 @@ export interface EventSink {
   emit<C extends EventChannel>(channel: C, payload: EventPayload<C>): void
 }
 
-export interface DispatchLogger {
-  warn(message: string): void
-  error(message: string): void
-}
-
 /**
  * Validates one request against the contract, runs its handler and turns any failure into an IpcError value.
- * Argument values are never logged: they can hold personal data or, for the client secret, a secret.
+ * A failure is logged with the error (its detail, causes and stack: an unexpected one is all support gets, the
+ * clerk is only told to send the log), but argument values never are: they can hold personal data or, for the
+ * client secret, a secret.
  */
 export async function dispatchInvoke(
   handlers: InvokeHandlers,
   channel: unknown,
   rawArgs: readonly unknown[],
-  logger?: DispatchLogger,
+  logger: Logger = silentLogger,
 ): Promise<IpcResult<unknown>> {
   if (!isInvokeChannel(channel)) {
-    logger?.warn(`IPC: refused a request on an unknown channel`)
+    logger.warn(`IPC: refused a request on an unknown channel`)
     return {
       ok: false,
       error: { code: 'validation', message: 'RosterDesk received a request it does not know.' },
@@ -47,7 +46,7 @@ export async function dispatchInvoke(
   }
   const parsed = invokeChannels[channel].args.safeParse(rawArgs)
   if (!parsed.success) {
-    logger?.warn(`IPC: refused ${channel}: arguments do not match the contract`)
+    logger.warn(`IPC: refused ${channel}: arguments do not match the contract`)
     return {
       ok: false,
       error: { code: 'validation', message: describeIssues(parsed.error.issues) },
@@ -58,11 +57,7 @@ export async function dispatchInvoke(
     const value = await handler(...(parsed.data as readonly unknown[]))
     return { ok: true, value }
   } catch (error) {
-    if (!(error instanceof RosterDeskError)) {
-      logger?.error(
-        `IPC: ${channel} failed unexpectedly: ${error instanceof Error ? error.name : typeof error}`,
-      )
-    }
+    logFailure(logger, `IPC: ${channel} failed`, error)
     return { ok: false, error: toIpcError(error) }
   }
 }

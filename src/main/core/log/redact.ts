@@ -1,6 +1,7 @@
 /**
  * A last line of defence for log lines: callers already leave secrets out, but a URL or an error message from a
- * library may carry one. Query values of OAuth parameters, bearer tokens and JSON token fields are masked.
+ * library may carry one. Query values of OAuth parameters, bearer tokens and JSON token fields are masked, and so
+ * is the piece of input V8 quotes in a JSON.parse error (a token response or an employee row, cut anywhere).
  */
 const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi, '$1 [redacted]'],
@@ -12,25 +13,11 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
     /("(?:access_token|accessToken|refresh_token|refreshToken|clientSecret|client_secret|code|tkn)"\s*:\s*")[^"]*(")/gi,
     '$1[redacted]$2',
   ],
+  [/(?:\.\.\.)?"[^\n]{0,40}?"(?:\.\.\.)? is not valid JSON/g, '[input not shown] is not valid JSON'],
 ]
 
 export function redactSecrets(line: string): string {
   let out = line
   for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement)
   return out
-}
-
-/** The logger core components accept: levels only, every line passes through redactSecrets. */
-export interface AppLogger {
-  info(message: string): void
-  warn(message: string): void
-  error(message: string): void
-}
-
-export function createLogger(write: (level: 'info' | 'warn' | 'error', line: string) => void): AppLogger {
-  return {
-    info: (message) => write('info', redactSecrets(message)),
-    warn: (message) => write('warn', redactSecrets(message)),
-    error: (message) => write('error', redactSecrets(message)),
-  }
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { RosterDeskError } from '../errors'
+import type { Logger } from '../log/logger'
 import { writeFileAtomic } from './atomic-file'
 import { MemorySecretStore, SECRET_KEYS, type SecretKey, type SecretStore } from './secret-store'
 
@@ -13,17 +14,13 @@ export interface SafeStorageLike {
   getSelectedStorageBackend?(): string
 }
 
-export interface SecretLogger {
-  warn(message: string): void
-}
-
 export interface EncryptedFileSecretStoreOptions {
   safeStorage: SafeStorageLike
   /** The JSON file of ciphertexts, normally `<userData>/secrets.json`. */
   filePath: string
   /** `process.platform`; the Linux backend check applies only there. */
   platform: NodeJS.Platform
-  logger?: SecretLogger
+  logger?: Logger
 }
 
 const secretFileSchema = z.object({
@@ -78,9 +75,9 @@ export class EncryptedFileSecretStore implements SecretStore {
       let decrypted: { result: string; shouldReEncrypt: boolean }
       try {
         decrypted = await this.#options.safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'))
-      } catch {
+      } catch (error) {
         // The OS key changed (new profile, restored backup): the ciphertext is useless, so forget it.
-        this.#options.logger?.warn(`Secrets: could not decrypt the stored ${key}; it was discarded`)
+        this.#options.logger?.warn(`Secrets: could not decrypt the stored ${key}; it was discarded`, error)
         file.entries = withoutKey(file.entries, key)
         await this.#save(file)
         return undefined

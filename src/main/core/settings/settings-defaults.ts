@@ -10,6 +10,14 @@ export const SETTINGS_VERSION = 1
 export const DEFAULT_REDIRECT_URI = 'com.rosterdesk.app:/oauth/callback'
 
 /**
+ * Demo's redirect: a loopback address with no port, so RosterDesk listens on any free port for the one callback
+ * (RFC 8252 §7.3) and the built-in sandbox accepts it on every port. Unlike the private-use scheme, it needs no
+ * registration with the OS, so Demo signs in under `npm start` on every OS (macOS hands custom-scheme URLs only
+ * to a packaged app).
+ */
+export const DEMO_REDIRECT_URI = 'http://127.0.0.1/oauth/callback'
+
+/**
  * First-run settings. The spec only names placeholders for the Staging and Production addresses, so they start
  * empty and the clerk (or their IT team) enters them; Demo needs nothing because it talks to the in-app sandbox.
  */

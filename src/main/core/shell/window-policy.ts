@@ -1,6 +1,7 @@
 /**
  * The app window's security settings as pure data, so tests can hold the shell to Electron's security checklist
- * without starting Electron. `src/main/window.ts` applies exactly these values.
+ * without starting Electron. `src/main/window.ts` writes the same web preferences out literally (auditing tools
+ * read the object at `new BrowserWindow`), and `test/unit/shell/window-literal.test.ts` proves the two agree.
  */
 
 /** The privileged scheme the packaged renderer is served from (checklist: prefer a custom protocol to file://). */
@@ -21,6 +22,7 @@ export interface SecureWebPreferences {
   readonly experimentalFeatures: false
   readonly navigateOnDragDrop: false
   readonly spellcheck: false
+  readonly disableBlinkFeatures: 'Auxclick'
 }
 
 export function secureWebPreferences(preloadPath: string): SecureWebPreferences {
@@ -37,14 +39,27 @@ export function secureWebPreferences(preloadPath: string): SecureWebPreferences 
     experimentalFeatures: false,
     navigateOnDragDrop: false,
     spellcheck: false,
+    // A middle click on a link is one more way to ask for a new window; windowOpenDecision denies those anyway,
+    // and the app has no use for auxclick, so the feature is off rather than relied on to be harmless.
+    disableBlinkFeatures: 'Auxclick',
   }
 }
 
 /**
- * The production policy allows nothing but the app's own files. The development policy additionally lets Vite's
- * dev server inject its React refresh preamble and open its hot-reload socket; it is never used when packaged.
+ * The one inline script Vite's dev server adds to index.html: @vitejs/plugin-react's React Refresh preamble. The
+ * development CSP allows it by hash rather than with 'unsafe-inline', so no other inline script runs even in
+ * development. `test/e2e/renderer-csp.test.ts` hashes the preamble the dev server really serves and fails, naming
+ * the new hash, when an upgrade of the plugin changes it.
  */
-export function contentSecurityPolicy(mode: 'production' | 'development', devServerOrigin?: string): string {
+export const REACT_REFRESH_PREAMBLE_HASH = "'sha256-Z2/iFzh9VMlVkEOar1f/oSHWwQk3ve1qk/C2WdsC4Xk='"
+
+/**
+ * The production policy allows nothing but the app's own files. The development policy (the page comes from Vite's
+ * dev server, so 'self' is that server, and 'self' also matches its ws: hot-reload socket) adds only what the dev
+ * server cannot work without: the refresh preamble above, and inline styles, because Vite delivers every imported
+ * CSS file as a <style> element whose text changes with each edit. It is never used when packaged.
+ */
+export function contentSecurityPolicy(mode: 'production' | 'development'): string {
   const self = "'self'"
   const directives: Record<string, string[]> = {
     'default-src': ["'none'"],
@@ -58,11 +73,9 @@ export function contentSecurityPolicy(mode: 'production' | 'development', devSer
     'frame-ancestors': ["'none'"],
     'object-src': ["'none'"],
   }
-  if (mode === 'development' && devServerOrigin) {
-    const ws = devServerOrigin.replace(/^http/, 'ws')
-    directives['script-src']?.push("'unsafe-inline'", devServerOrigin)
-    directives['style-src']?.push("'unsafe-inline'", devServerOrigin)
-    directives['connect-src']?.push(devServerOrigin, ws)
+  if (mode === 'development') {
+    directives['script-src']?.push(REACT_REFRESH_PREAMBLE_HASH)
+    directives['style-src']?.push("'unsafe-inline'")
   }
   return Object.entries(directives)
     .map(([name, values]) => `${name} ${values.join(' ')}`)

@@ -7,6 +7,8 @@ import type { CacheDatabase, StartedRun } from '../cache/cache-database'
 import { yieldToEventLoop } from '../cache/snapshot-writer'
 import type { Clock } from '../clock'
 import { RosterDeskError, isAbortError, toIpcError } from '../errors'
+import { logFailure } from '../log/log-failure'
+import type { Logger } from '../log/logger'
 import { throwIfCancelled, walkList } from './list-walker'
 import type { WalkResult } from './list-walker'
 import { ProgressMeter } from './progress-meter'
@@ -24,6 +26,8 @@ export interface SyncDependencies {
   readonly clock: Clock
   /** [0, 1) for backoff jitter. */
   readonly random: () => number
+  /** Where a failed run's error (its detail, causes and stack) goes; the summary keeps only the clerk's message. */
+  readonly logger?: Logger
 }
 
 export interface SyncRunOptions {
@@ -197,10 +201,12 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
           }
         : { error: reason.message, errorCode: reason.code },
     )
+    if (!cancelled && deps.logger) logFailure(deps.logger, 'Sync failed', error)
     try {
       deps.cache.endRun(summary)
-    } catch {
-      // The outcome is still reported to the caller; the log gains it on the next sweep (as interrupted).
+    } catch (endError) {
+      // The outcome is still reported to the caller; the run log gains it on the next sweep (as interrupted).
+      deps.logger?.warn('Sync: could not record the end of the run in the cache', endError)
     }
     return summary
   }

@@ -65,6 +65,14 @@ export class SyncService {
     return this.running !== null
   }
 
+  /** Resolves once no run is going (at once when none is): closing the cache before that would break the run. */
+  async idle(): Promise<void> {
+    await this.running?.then(
+      () => undefined,
+      () => undefined,
+    )
+  }
+
   getStatus(): SyncStatus {
     const cache = this.deps.cache
     const lastRun = cache.lastRun()

@@ -1,0 +1,194 @@
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import ExcelJS from 'exceljs'
+import { _electron as electron, type ElectronApplication, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { answerConsent } from '../helpers/consent'
+import { findPackagedApp, listAsar, readFuses, type PackagedApp } from './packaged-app'
+
+/**
+ * The packaged app on a real desktop (Windows, macOS, or Linux under xvfb-run): the installer's app starts,
+ * signs in to its built-in Demo sandbox over a loopback redirect, syncs, and exports a workbook. The system
+ * browser and the save dialog are the two things a test cannot click, so they are replaced inside the app's
+ * main process; everything else is the shipped code. Run by `npm run test:desktop` (and the desktop workflow),
+ * never by `npm test`: it needs a packaged app and a display.
+ */
+
+const ROOT = resolve(__dirname, '../..')
+/** Screenshots for a failed CI run to show (dist/ is ignored by git, and the workflow uploads this folder). */
+const SCREENSHOTS = join(ROOT, 'dist', 'desktop-smoke')
+
+let packaged: PackagedApp
+let workDir: string
+let app: ElectronApplication
+let page: Page
+const pageErrors: string[] = []
+let employeeCount = 0
+
+/** The app's own environment, without Playwright's or a developer's NODE_OPTIONS leaking into it. */
+function launchEnv(dataDir: string): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && key !== 'NODE_OPTIONS') env[key] = value
+  }
+  // A fresh data folder: no settings, secrets or cache of a RosterDesk installed on this desktop, and its own
+  // single-instance lock.
+  env['ROSTERDESK_USER_DATA_DIR'] = dataDir
+  return env
+}
+
+async function screenshot(name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: join(SCREENSHOTS, `${process.platform}-${name}.png`) })
+}
+
+beforeAll(async () => {
+  packaged = findPackagedApp()
+  const fuses = await readFuses(packaged.fuseBinary)
+  if (!fuses['enableNodeCliInspectArguments']) {
+    // Playwright reaches Electron's main process through --inspect, which the shipped fuse turns off.
+    throw new Error(
+      `${packaged.executable} has the NodeCliInspect fuse off, as the installers ship. Package a test build with ` +
+        '`npx electron-builder --dir --publish never -c.electronFuses.enableNodeCliInspectArguments=true` first.',
+    )
+  }
+  workDir = await mkdtemp(join(tmpdir(), 'rosterdesk-desktop-'))
+  app = await electron.launch({
+    executablePath: packaged.executable,
+    args: [],
+    env: launchEnv(join(workDir, 'data')),
+    timeout: 90_000,
+  })
+  page = await app.firstWindow({ timeout: 90_000 })
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+})
+
+afterAll(async () => {
+  await app?.close()
+  // Windows may hold the app's files for a moment after it exits.
+  if (workDir) await rm(workDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 })
+})
+
+describe('the packaged RosterDesk on this desktop', () => {
+  it('is packaged as electron-builder.json says: fuses, one native addon, no sources', async () => {
+    const config = JSON.parse(await readFile(join(ROOT, 'electron-builder.json'), 'utf8')) as {
+      electronFuses: Record<string, boolean>
+    }
+    const { resetAdHocDarwinSignature: _notAFuse, ...wanted } = config.electronFuses
+    // The one difference from the installer: this build lets Playwright attach (see beforeAll).
+    expect(await readFuses(packaged.fuseBinary)).toMatchObject({
+      ...wanted,
+      enableNodeCliInspectArguments: true,
+    })
+
+    const prebuilds = join(
+      packaged.resources,
+      'app.asar.unpacked',
+      'node_modules',
+      'better-sqlite3',
+      'prebuilds',
+    )
+    expect(await readdir(prebuilds)).toEqual([`${process.platform}-${process.arch}.node`])
+
+    const files = await listAsar(join(packaged.resources, 'app.asar'))
+    expect(files).toContain('out/main/index.js')
+    expect(files).toContain('out/renderer/index.html')
+    expect(files).toContain('node_modules/better-sqlite3/lib/binding.js')
+    expect(files.filter((path) => /^(src|test|\.tools)\//.test(path))).toEqual([])
+    expect(files.filter((path) => path.startsWith('node_modules/better-sqlite3/deps/'))).toEqual([])
+  })
+
+  it('opens its window on the app, served from the packaged renderer', async () => {
+    await page.getByRole('banner').getByText('Not signed in').waitFor()
+    expect(await page.getByRole('banner').getByText('RosterDesk', { exact: true }).isVisible()).toBe(true)
+    expect(await page.getByRole('banner').getByLabel('Environment: Demo').isVisible()).toBe(true)
+    expect(page.url()).toMatch(/^rosterdesk-app:\/\/rosterdesk\//)
+    const windows = await app.evaluate(({ app: electronApp, BrowserWindow }) => ({
+      packaged: electronApp.isPackaged,
+      windows: BrowserWindow.getAllWindows().map((window) => ({
+        visible: window.isVisible(),
+        title: window.getTitle(),
+      })),
+    }))
+    expect(windows).toEqual({ packaged: true, windows: [{ visible: true, title: 'RosterDesk' }] })
+    await screenshot('1-first-window')
+    expect(pageErrors).toEqual([])
+  })
+
+  it('signs in to Demo through the browser and a loopback redirect', async () => {
+    // The system browser cannot be driven, so main's shell.openExternal records the URL instead of opening it.
+    await app.evaluate(({ shell }) => {
+      const store = globalThis as typeof globalThis & { rosterdeskOpenedUrls?: string[] }
+      store.rosterdeskOpenedUrls = []
+      shell.openExternal = async (url) => {
+        store.rosterdeskOpenedUrls?.push(url)
+      }
+    })
+    await page.getByRole('button', { name: 'Sign in with your browser' }).click()
+    await page.getByText('Waiting for you to approve RosterDesk in your browser…').waitFor()
+    const opened = async (): Promise<string[]> =>
+      app.evaluate(() => {
+        const store = globalThis as typeof globalThis & { rosterdeskOpenedUrls?: string[] }
+        return store.rosterdeskOpenedUrls ?? []
+      })
+    await expect.poll(opened).toHaveLength(1)
+    const [authorizeUrl] = await opened()
+    const authorize = new URL(authorizeUrl!)
+    // Demo is the sandbox inside the app, on this machine.
+    expect(authorize.hostname).toBe('127.0.0.1')
+    const redirectUri = authorize.searchParams.get('redirectUri') ?? ''
+    expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
+
+    // The clerk approves in the browser, which follows the redirect to the app's one-shot loopback listener.
+    const callback = await answerConsent(authorizeUrl!, 'approve')
+    expect(callback.startsWith(`${redirectUri}?`)).toBe(true)
+    const landing = await fetch(callback)
+    expect(landing.status).toBe(200)
+
+    await page.getByRole('banner').getByText('Signed in', { exact: true }).waitFor()
+    await page.getByText('Sync to download employees.').waitFor()
+    await screenshot('2-signed-in')
+    expect(pageErrors).toEqual([])
+  })
+
+  it('syncs every employee of the sandbox into the local cache', async () => {
+    await page.getByRole('button', { name: 'Sync now' }).click()
+    const synced = page.getByText(/^([1-9][\d,]*) of \1 employees$/)
+    await synced.waitFor({ timeout: 120_000 })
+    await page.getByText('Last synced just now').waitFor()
+    employeeCount = Number((await synced.innerText()).split(' of ')[0]!.replace(/,/g, ''))
+    expect(employeeCount).toBeGreaterThan(0)
+    expect(await page.getByRole('grid', { name: 'Employees' }).getAttribute('aria-rowcount')).toBe(
+      String(employeeCount + 1),
+    )
+    await screenshot('3-synced')
+    expect(pageErrors).toEqual([])
+  })
+
+  it('exports the view to an .xlsx file where the save dialog said', async () => {
+    const target = join(workDir, 'exports', 'RosterDesk smoke export.xlsx')
+    await mkdir(join(workDir, 'exports'), { recursive: true })
+    // The native save dialog cannot be clicked either, so main's dialog answers with the test's path.
+    await app.evaluate(({ dialog }, filePath) => {
+      dialog.showSaveDialog = async () => ({ canceled: false, filePath })
+    }, target)
+    const count = employeeCount.toLocaleString('en')
+    await page.getByRole('button', { name: `Export ${count} rows…` }).click()
+    await page.getByText(`Exported ${count} rows to`).waitFor({ timeout: 120_000 })
+    await screenshot('4-exported')
+
+    // A complete zip: a local file header first, the end-of-central-directory record last.
+    const file = await readFile(target)
+    expect(file.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04')
+    expect(file.lastIndexOf(Buffer.from('PK\x05\x06', 'latin1'))).toBe(file.length - 22)
+    // Nothing but the workbook is left beside it (the writer's temporary .part file is gone).
+    expect(await readdir(join(workDir, 'exports'))).toEqual(['RosterDesk smoke export.xlsx'])
+
+    const workbook = new ExcelJS.Workbook()
+    await workbook.xlsx.readFile(target)
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Employees', 'About this export'])
+    expect(workbook.getWorksheet('Employees')!.actualRowCount).toBe(employeeCount + 1)
+    expect(pageErrors).toEqual([])
+  })
+})

@@ -1,0 +1,207 @@
+import { fork, type ChildProcess } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import { APP_ORIGIN } from '../../src/main/core/shell/window-policy'
+import { MAIN_BUNDLE } from '../helpers/built-bundles'
+import type { ChildMessage, FinalRecord, IpcSender, ParentMessage } from './stand-in/protocol'
+import type { MenuItemSnapshot, RecordedWindow } from './stand-in/electron-stand-in'
+
+const ROOT = resolve(__dirname, '../..')
+const BOOT = join(__dirname, 'stand-in/boot.ts')
+
+export interface ShellSnapshot {
+  readonly setPaths: Array<{ name: string; path: string }>
+  readonly handlers: Record<string, number>
+  readonly ipcListeners: string[]
+  readonly windows: RecordedWindow[]
+  readonly sent: Array<{ channel: string; payload: unknown }>
+  readonly errorBoxes: Array<{ title: string; message: string }>
+  readonly messageBoxes: Array<{ title?: string; message: string; detail?: string }>
+  readonly openedExternal: string[]
+  readonly openedPaths: string[]
+  readonly protocolClients: string[]
+  readonly privilegedSchemes: string[]
+  readonly handledProtocols: string[]
+  readonly menu: MenuItemSnapshot[]
+  readonly lockRequested: boolean
+  readonly lockReleased: boolean
+}
+
+export interface MainProcess {
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** What the stand-in's app.exit()/quit() reported, the code Electron would exit with. */
+  readonly appExitCode: () => number | undefined
+  /** The stand-in's record as it stood at app.exit()/quit(). */
+  readonly finalRecord: () => FinalRecord | undefined
+  readonly stderr: () => string
+  snapshot(): Promise<ShellSnapshot>
+  /** Invokes a contract channel as the app's own window does. */
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>
+  invokeFrom(sender: IpcSender, channel: string, ...args: unknown[]): Promise<unknown>
+  appEvent(name: string, ...args: unknown[]): Promise<void>
+  clickMenu(...path: string[]): Promise<void>
+  setSavePath(path: string | undefined): Promise<void>
+  quit(): Promise<void>
+  /** The next event the shell sends to the window that satisfies `match` (including ones already sent). */
+  waitForEvent(channel: string, match?: (payload: unknown) => boolean, timeoutMs?: number): Promise<unknown>
+  /** The next URL the shell hands to shell.openExternal. */
+  nextOpenExternal(timeoutMs?: number): Promise<string>
+  /** Resolves when the window exists and has loaded the app. */
+  windowReady(timeoutMs?: number): Promise<RecordedWindow>
+  kill(): void
+}
+
+export interface MainProcessOptions {
+  readonly userData: string
+  readonly packaged?: boolean
+  readonly env?: Record<string, string>
+}
+
+/** Starts the built main bundle in a child process against the recording Electron stand-in. */
+export function startMainProcess(options: MainProcessOptions): MainProcess {
+  const child: ChildProcess = fork(BOOT, [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    env: {
+      ...process.env,
+      ROSTERDESK_SHELL_BUNDLE: MAIN_BUNDLE,
+      STANDIN_USER_DATA: options.userData,
+      STANDIN_PACKAGED: options.packaged === false ? '0' : '1',
+      STANDIN_APP_PATH: ROOT,
+      ...options.env,
+    },
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
+    child.on('exit', (code, signal) => resolveExit({ code, signal })),
+  )
+  // A hung child must never outlive its test file.
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), 5 * 60_000)
+  killTimer.unref()
+  void exited.then(() => clearTimeout(killTimer))
+
+  let nextId = 1
+  let appExitCode: number | undefined
+  let finalRecord: FinalRecord | undefined
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
+  const events: Array<{ channel: string; payload: unknown }> = []
+  const externals: string[] = []
+  const waiters = new Set<() => void>()
+  const wake = (): void => {
+    for (const waiter of [...waiters]) waiter()
+  }
+
+  child.on('message', (message: ChildMessage) => {
+    switch (message.type) {
+      case 'reply': {
+        const entry = pending.get(message.id)
+        pending.delete(message.id)
+        if (message.ok) entry?.resolve(message.value)
+        else entry?.reject(new Error(message.error))
+        break
+      }
+      case 'event':
+        events.push({ channel: message.channel, payload: message.payload })
+        break
+      case 'open-external':
+        externals.push(message.url)
+        break
+      case 'exit':
+        appExitCode = message.code
+        finalRecord = message.final
+        break
+      case 'booting':
+        break
+    }
+    wake()
+  })
+  void exited.then(() => {
+    for (const entry of pending.values()) entry.reject(new Error(`main process exited; stderr:\n${stderr}`))
+    pending.clear()
+    wake()
+  })
+
+  type Command = ParentMessage extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never
+  const request = (command: Command): Promise<unknown> =>
+    new Promise((resolveRequest, reject) => {
+      if (!child.connected) return reject(new Error(`main process is gone; stderr:\n${stderr}`))
+      const id = nextId++
+      pending.set(id, { resolve: resolveRequest, reject })
+      child.send({ ...command, id } as ParentMessage)
+    })
+
+  const waitUntil = <T>(probe: () => T | undefined, what: string, timeoutMs: number): Promise<T> =>
+    new Promise((resolveWait, reject) => {
+      const check = (): void => {
+        const value = probe()
+        if (value !== undefined) {
+          cleanup()
+          resolveWait(value)
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          cleanup()
+          reject(new Error(`main process exited while waiting for ${what}; stderr:\n${stderr}`))
+        }
+      }
+      const timer = setTimeout(() => {
+        cleanup()
+        reject(new Error(`timed out waiting for ${what}; stderr:\n${stderr}`))
+      }, timeoutMs)
+      const cleanup = (): void => {
+        clearTimeout(timer)
+        waiters.delete(check)
+      }
+      waiters.add(check)
+      check()
+    })
+
+  const snapshot = (): Promise<ShellSnapshot> => request({ type: 'snapshot' }) as Promise<ShellSnapshot>
+  let appWindow: RecordedWindow | undefined
+
+  const handle: MainProcess = {
+    exited,
+    appExitCode: () => appExitCode,
+    finalRecord: () => finalRecord,
+    stderr: () => stderr,
+    snapshot,
+    async invoke(channel, ...args) {
+      const window = appWindow ?? (await handle.windowReady())
+      return handle.invokeFrom(
+        { webContentsId: window.id, frameUrl: `${APP_ORIGIN}/index.html` },
+        channel,
+        ...args,
+      )
+    },
+    invokeFrom: (sender, channel, ...args) => request({ type: 'invoke', channel, args, sender }),
+    appEvent: async (name, ...args) => void (await request({ type: 'app-event', name, args })),
+    clickMenu: async (...path) => void (await request({ type: 'menu-click', path })),
+    setSavePath: async (path) => void (await request({ type: 'set-save-path', path })),
+    quit: async () => void (await request({ type: 'quit' })),
+    waitForEvent: (channel, match = () => true, timeoutMs = 60_000) =>
+      waitUntil(
+        () => events.find((event) => event.channel === channel && match(event.payload))?.payload,
+        `event ${channel}`,
+        timeoutMs,
+      ),
+    nextOpenExternal: (timeoutMs = 30_000) => {
+      const seen = externals.length
+      return waitUntil(() => externals[seen], 'shell.openExternal', timeoutMs)
+    },
+    async windowReady(timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const state = await snapshot()
+        const window = state.windows.find((w) => w.loadedUrls.length > 0)
+        if (window) {
+          appWindow = window
+          return window
+        }
+        if (Date.now() > deadline) throw new Error(`no app window after ${timeoutMs} ms; stderr:\n${stderr}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    },
+    kill: () => void child.kill('SIGKILL'),
+  }
+  return handle
+}

@@ -1,0 +1,85 @@
+import Module from 'node:module'
+import { createElectronStandIn } from './electron-stand-in'
+import type { ParentMessage, ChildMessage } from './protocol'
+
+/**
+ * The child process of a shell test: installs the Electron stand-in as the `electron` module, then loads the
+ * built main bundle named by ROSTERDESK_SHELL_BUNDLE exactly as Electron would, and answers the test's commands
+ * over the IPC channel (see protocol.ts).
+ */
+const bundle = required('ROSTERDESK_SHELL_BUNDLE')
+const standIn = createElectronStandIn({
+  userData: required('STANDIN_USER_DATA'),
+  isPackaged: process.env['STANDIN_PACKAGED'] === '1',
+  appPath: required('STANDIN_APP_PATH'),
+  version: '0.1.0-shell-test',
+})
+
+function required(name: string): string {
+  const value = process.env[name]
+  if (value === undefined || value === '') throw new Error(`boot: ${name} is not set`)
+  return value
+}
+
+function send(message: ChildMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected || !process.send) return resolve()
+    process.send(message, undefined, undefined, () => resolve())
+  })
+}
+
+standIn.onSend((channel, payload) => void send({ type: 'event', channel, payload }))
+standIn.onOpenExternal((url) => void send({ type: 'open-external', url }))
+standIn.onExit((code) => {
+  const { errorBoxes, lockReleased, setPaths } = standIn.record
+  void send({ type: 'exit', code, final: { errorBoxes, lockReleased, setPaths } }).finally(() =>
+    process.exit(code),
+  )
+})
+
+process.on('message', (raw: ParentMessage) => {
+  void answer(raw).then(
+    (value) => send({ type: 'reply', id: raw.id, ok: true, value }),
+    (error: unknown) =>
+      send({
+        type: 'reply',
+        id: raw.id,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  )
+})
+
+async function answer(message: ParentMessage): Promise<unknown> {
+  switch (message.type) {
+    case 'snapshot': {
+      const r = standIn.record
+      return { ...r, handlers: Object.fromEntries(r.handlers), menu: standIn.menuSnapshot() }
+    }
+    case 'invoke':
+      return standIn.invoke(message.channel, message.args, message.sender)
+    case 'app-event':
+      standIn.app.emit(message.name, ...message.args)
+      return null
+    case 'menu-click':
+      standIn.clickMenu(message.path)
+      return null
+    case 'set-save-path':
+      standIn.setSavePath(message.path)
+      return null
+    case 'quit':
+      ;(standIn.module['app'] as { quit(): void }).quit()
+      return null
+  }
+}
+
+// The bundle's require('electron') (and electron-store's and electron-log's) resolve to the stand-in.
+type Loader = (request: string, parent: unknown, isMain: boolean) => unknown
+const moduleWithLoader = Module as unknown as { _load: Loader }
+const originalLoad = moduleWithLoader._load
+moduleWithLoader._load = function load(request, parent, isMain) {
+  if (request === 'electron') return standIn.module
+  return originalLoad.call(this, request, parent, isMain)
+}
+const loadBundle = Module.createRequire(__filename)
+void send({ type: 'booting' }).then(() => loadBundle(bundle))

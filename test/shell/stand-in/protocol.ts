@@ -1,0 +1,34 @@
+/** Messages between a shell test and its child process running the built main bundle (boot.ts). */
+export interface IpcSender {
+  readonly webContentsId: number
+  readonly frameUrl: string
+}
+
+export type ParentMessage = { readonly id: number } & (
+  | { readonly type: 'snapshot' }
+  | {
+      readonly type: 'invoke'
+      readonly channel: string
+      readonly args: unknown[]
+      readonly sender: IpcSender
+    }
+  | { readonly type: 'app-event'; readonly name: string; readonly args: unknown[] }
+  | { readonly type: 'menu-click'; readonly path: string[] }
+  | { readonly type: 'set-save-path'; readonly path: string | undefined }
+  | { readonly type: 'quit' }
+)
+
+export type ChildMessage =
+  | { readonly type: 'booting' }
+  | { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly error: string }
+  | { readonly type: 'event'; readonly channel: string; readonly payload: unknown }
+  | { readonly type: 'open-external'; readonly url: string }
+  | { readonly type: 'exit'; readonly code: number; readonly final: FinalRecord }
+
+/** What the stand-in recorded up to the exit, sent with it because the process is gone afterwards. */
+export interface FinalRecord {
+  readonly errorBoxes: ReadonlyArray<{ title: string; message: string }>
+  readonly lockReleased: boolean
+  readonly setPaths: ReadonlyArray<{ name: string; path: string }>
+}
