@@ -4,7 +4,7 @@ import type { SyncRunSummary } from '../src/shared/domain'
 import type { AccessTokenSource } from '../src/main/core/auth/access-token-source'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { systemClock } from '../src/main/core/clock'
-import { EmployeesClient } from '../src/main/core/api/employees-client'
+import { EMPLOYEE_LIST, ListClient } from '../src/main/core/api/list-client'
 import { walkList } from '../src/main/core/sync/list-walker'
 import { runSync } from '../src/main/core/sync/sync-engine'
 import type { BenchContext, BenchSection } from './bench-kit'
@@ -74,7 +74,14 @@ async function networkOnly(
   tokens: AccessTokenSource,
   run: number,
 ): Promise<number> {
-  const client = new EmployeesClient({ baseUrl, fetch, tokens, clock: systemClock, random: Math.random })
+  const client = new ListClient({
+    endpoint: EMPLOYEE_LIST,
+    baseUrl,
+    fetch,
+    tokens,
+    clock: systemClock,
+    random: Math.random,
+  })
   const start = performance.now()
   const result = await walkList(client, {
     pageSize: PAGE_SIZE,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { environmentSchema, settingsSchema } from './settings-schema'
 
 /**
  * Domain values that cross the IPC boundary. Every one has a runtime schema because the two sides of IPC are
@@ -6,9 +7,9 @@ import { z } from 'zod'
  * because main built it from these same types.
  */
 
-export const ENVIRONMENTS = ['demo', 'staging', 'production'] as const
-export const environmentSchema = z.enum(ENVIRONMENTS)
-export type Environment = z.infer<typeof environmentSchema>
+// Environments and settings have one schema, in settings-schema.ts (zod/mini, which the renderer bundles).
+export { ENVIRONMENTS, type Environment } from './settings-rules'
+export { environmentSchema, settingsSchema, type Settings, type SettingsPatch } from './settings-schema'
 
 /** A JSON value as the payroll service sent it. Rows keep every field, known or not. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
@@ -69,12 +70,17 @@ export const queryResultSchema = z.strictObject({
 export type QueryResult = z.infer<typeof queryResultSchema>
 
 export const columnKindSchema = z.enum(['text', 'number', 'date', 'boolean', 'mixed'])
+/** How the default search finds employees by a column's values (decided in core/query/column-role.ts). */
+export const columnIdentifierSchema = z.enum(['uuid', 'number', 'email'])
+export type ColumnIdentifier = z.infer<typeof columnIdentifierSchema>
 export const columnInfoSchema = z.strictObject({
   key: z.string(),
   label: z.string(),
   kind: columnKindSchema,
   /** One of the four fields the spec shows, as opposed to one discovered in the data. */
   known: z.boolean(),
+  /** Set when the default search finds an employee by this column's value, whole or by its start. */
+  identifier: columnIdentifierSchema.optional(),
 })
 export type ColumnInfo = z.infer<typeof columnInfoSchema>
 
@@ -84,23 +90,46 @@ export const employeeDetailSchema = z.strictObject({
 })
 export type EmployeeDetail = z.infer<typeof employeeDetailSchema>
 
-// ---- Settings -------------------------------------------------------------------------------------------
+// ---- Looking up on the service --------------------------------------------------------------------------
 
-export const settingsSchema = z.strictObject({
-  environment: environmentSchema,
-  baseUrls: z.strictObject({ staging: z.string(), production: z.string() }),
-  clientId: z.string().max(200),
-  redirectUri: z.string().max(500),
-  /** Space- or comma-separated, as the spec allows. */
-  scopes: z.string().max(500),
-  tenantId: z.string().max(200),
-  pageSize: z.int().min(1).max(10_000),
-  concurrency: z.int().min(1).max(16),
-  trackedPayCycles: z.array(z.string().min(1).max(100)).max(100),
+/**
+ * A live search of the payroll service for someone the saved employees lack (hired this morning): one page per
+ * column searched, with `searchCol`/`searchVal` and `sortColumn`/`sortOrder` (rules in service-search.ts).
+ */
+export const serviceSearchRequestSchema = z.strictObject({
+  /** The clerk's text, sent as `searchVal`. */
+  text: z.string().trim().min(1, 'Type what to look up.').max(200),
+  /** The column chosen in "Search in"; absent: names, or the UUID for text that can only be one. */
+  column: columnNameSchema.optional(),
+  /** The table's order, sent as `sortColumn`/`sortOrder`; absent: by last name. */
+  sort: z.strictObject({ column: columnNameSchema, order: sortOrderSchema }).optional(),
 })
-export type Settings = z.infer<typeof settingsSchema>
-export const settingsPatchSchema = settingsSchema.partial()
-export type SettingsPatch = z.infer<typeof settingsPatchSchema>
+export type ServiceSearchRequest = z.input<typeof serviceSearchRequestSchema>
+
+export const serviceSearchResultSchema = z.strictObject({
+  /** What the service answered, column by column in the order searched, each employee once. */
+  rows: z.array(
+    z.strictObject({
+      row: employeeRowSchema,
+      /** Whether the saved employees hold this UUID too (a lookup on demand also finds people already saved). */
+      saved: z.boolean(),
+    }),
+  ),
+  /** Each column searched: how many employees the service says match, and how many its one page held. */
+  searched: z.array(
+    z.strictObject({
+      column: z.string(),
+      label: z.string(),
+      totalCount: z.int().min(0),
+      shown: z.int().min(0),
+    }),
+  ),
+  /** When the service answered (ISO 8601). */
+  fetchedAt: z.string(),
+})
+export type ServiceSearchResult = z.infer<typeof serviceSearchResultSchema>
+
+// ---- Settings -------------------------------------------------------------------------------------------
 
 /** What the renderer may see of the settings: never a secret, only whether one is stored. */
 export const settingsViewSchema = z.strictObject({
@@ -126,15 +155,40 @@ export type AuthState = z.infer<typeof authStateSchema>
 // ---- Sync -----------------------------------------------------------------------------------------------
 
 export const syncPhaseSchema = z.enum(['listing', 'reconciling', 'pay-cycles', 'committing'])
+/** Why a page request is being tried again: 429, a 5xx or unreadable answer, or no answer at all. */
+export const syncRetryReasonSchema = z.enum(['rate-limited', 'server-error', 'network'])
+export type SyncRetryReason = z.infer<typeof syncRetryReasonSchema>
+export const syncRetrySchema = z.strictObject({
+  reason: syncRetryReasonSchema,
+  /** The wait before the next attempt (Retry-After on 429, else the backoff), rounded up. */
+  retryInSeconds: z.int().min(0),
+  /** Which retry of that request this is: 1 for the first. */
+  attempt: z.int().min(1),
+})
+export type SyncRetry = z.infer<typeof syncRetrySchema>
 export const syncProgressSchema = z.strictObject({
   runId: z.int(),
   phase: syncPhaseSchema,
-  pagesDone: z.int().min(0),
-  pagesTotal: z.int().min(0),
+  /**
+   * The whole run's share done, 0 to 1: the main list and every tracked pay-cycle list on one scale. Absent
+   * until the service has said how many employees there are.
+   */
+  fraction: z.number().min(0).max(1).optional(),
+  /** Employees downloaded so far, of `rowsTotal` (0 until the service has said). */
   rows: z.int().min(0),
+  rowsTotal: z.int().min(0),
+  /** Rows received per second over the run so far, pay-cycle lists included and waits to retry left out. */
   rowsPerSecond: z.number().min(0),
+  /** Time remaining, once enough of the run has been measured to estimate it. */
+  etaSeconds: z.int().min(0).optional(),
+  /** Set while a request waits to be tried again; cleared when the next page arrives. */
+  retry: syncRetrySchema.optional(),
 })
 export type SyncProgress = z.infer<typeof syncProgressSchema>
+
+/** What `sync:start` answers at once; the run's outcome arrives later as `sync:finished` with this id. */
+export const syncStartedSchema = z.strictObject({ runId: z.int() })
+export type SyncStarted = z.infer<typeof syncStartedSchema>
 
 export const changeReportSchema = z.strictObject({
   added: z.int().min(0),
@@ -144,25 +198,74 @@ export const changeReportSchema = z.strictObject({
   addedSample: z.array(z.strictObject({ UUID: z.string(), name: z.string() })),
   removedSample: z.array(z.strictObject({ UUID: z.string(), name: z.string() })),
   changedSample: z.array(z.strictObject({ UUID: z.string(), name: z.string(), fields: z.array(z.string()) })),
+  /**
+   * The cache held no employees before this run: every one counts as added, which a clerk reads as "first sync:
+   * N employees", not as N changes. Absent in reports of runs made before it was recorded.
+   */
+  firstSync: z.boolean().optional(),
 })
 export type ChangeReport = z.infer<typeof changeReportSchema>
 
 export const changeKindSchema = z.enum(['added', 'removed', 'changed'])
 export type ChangeKind = z.infer<typeof changeKindSchema>
 
+/** One field of a changed employee, old value → new value; a side is absent when the row lacked the field. */
+export const fieldChangeSchema = z.strictObject({
+  field: z.string(),
+  before: jsonValueSchema.optional(),
+  after: jsonValueSchema.optional(),
+})
+export type FieldChange = z.infer<typeof fieldChangeSchema>
+
+/**
+ * One employee a sync added, removed or changed, as the change report lists it (src/shared/change-rules.ts has the
+ * rules). Status, pay cycle and number are the row's values after the sync; for a removed employee, its last ones.
+ */
+export const changeEntrySchema = z.strictObject({
+  UUID: z.string(),
+  name: z.string(),
+  /** The value of the data's employee-number column (its first identifier column of digits), when it has one. */
+  employeeNumber: z.string().optional(),
+  status: z.string().optional(),
+  payCycleId: z.string().optional(),
+  /** For changed employees: the fields that differ from the previous snapshot. */
+  fields: z.array(z.string()).optional(),
+  /** For changed employees: each of those fields from what to what (absent for syncs made before it was kept). */
+  changes: z.array(fieldChangeSchema).optional(),
+  /** For removed employees: the last row the cache held, so they can still be looked at. */
+  row: employeeRowSchema.optional(),
+})
+export type ChangeEntry = z.infer<typeof changeEntrySchema>
+
 /** One window of a full change list (the report itself carries only a sample). */
 export const changeListPageSchema = z.strictObject({
   total: z.int().min(0),
-  items: z.array(
-    z.strictObject({
-      UUID: z.string(),
-      name: z.string(),
-      /** For changed employees: the fields that differ from the previous snapshot. */
-      fields: z.array(z.string()).optional(),
-    }),
-  ),
+  items: z.array(changeEntrySchema),
 })
 export type ChangeListPage = z.infer<typeof changeListPageSchema>
+
+/** One complete sync in the change history (the newest 20 are kept), newest first. */
+export const changeHistoryEntrySchema = z.strictObject({
+  runId: z.int(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  /** Employees the cache held after the sync. */
+  employeeCount: z.int().min(0),
+  firstSync: z.boolean(),
+  added: z.int().min(0),
+  removed: z.int().min(0),
+  changed: z.int().min(0),
+  /**
+   * Whether the employees behind the counts can still be listed and exported: false once they were let go to
+   * keep the history's size bounded (the counts stay), and for a first sync, which lists no changes.
+   */
+  entriesKept: z.boolean(),
+  /** Where the sync read from, as its run log recorded it (absent for syncs logged before it was). */
+  environment: z.string().optional(),
+  serviceAddress: z.string().optional(),
+  tenantId: z.string().optional(),
+})
+export type ChangeHistoryEntry = z.infer<typeof changeHistoryEntrySchema>
 
 export const syncOutcomeSchema = z.enum(['complete', 'failed', 'cancelled'])
 export type SyncOutcome = z.infer<typeof syncOutcomeSchema>
@@ -208,11 +311,20 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('roster'),
     payCycleId: z.string().min(1).max(100),
+    /** The on-screen status filter, when the clerk chose to apply it; absent: every status. */
+    statuses: z.array(z.string().max(100)).min(1).max(50).optional(),
     columns: z.array(columnNameSchema).min(1).max(200),
     format: exportFormatSchema,
   }),
 ])
 export type ExportRequest = z.infer<typeof exportRequestSchema>
+
+/** "Export changes…": one sync's added, removed and changed employees (a sheet each, or one CSV). */
+export const changesExportRequestSchema = z.strictObject({
+  runId: z.int().min(1),
+  format: exportFormatSchema,
+})
+export type ChangesExportRequest = z.infer<typeof changesExportRequestSchema>
 
 export const exportProgressSchema = z.strictObject({
   rowsWritten: z.int().min(0),

@@ -1,8 +1,10 @@
 import { z } from 'zod'
 import {
   appInfoSchema,
+  changeHistoryEntrySchema,
   changeKindSchema,
   changeListPageSchema,
+  changesExportRequestSchema,
   authStateSchema,
   columnInfoSchema,
   employeeDetailSchema,
@@ -11,13 +13,17 @@ import {
   exportRequestSchema,
   exportResultSchema,
   queryResultSchema,
+  serviceSearchRequestSchema,
+  serviceSearchResultSchema,
   type SettingsPatch,
   settingsViewSchema,
   syncProgressSchema,
   syncRunSummarySchema,
+  syncStartedSchema,
   syncStatusSchema,
 } from './domain'
 import type { EventChannelName, InvokeChannelName } from './ipc-channels'
+import { IPC_ERROR_CODES } from './ipc-error-codes'
 
 /**
  * The one IPC contract. Main registers a handler for every invoke channel, the preload exposes one function per
@@ -43,14 +49,18 @@ export const invokeChannels = {
 
   'settings:get': { args: noArgs, result: settingsViewSchema },
   /**
-   * The patch is only checked to be an object here: main validates every field with messages written for the
-   * clerk (per field, all at once), which a schema-level refusal could not give.
+   * The patch is only checked to be an object here: main applies it over the current settings and checks the
+   * result with the settings schema (settings-schema.ts), answering `fieldErrors`, a clerk's message per field.
    */
   'settings:update': { args: z.tuple([settingsPatchArgSchema]), result: settingsViewSchema },
   /** Write-only: the secret goes to the secret store and never comes back. */
   'settings:set-client-secret': { args: z.tuple([z.string().min(1).max(4096)]), result: settingsViewSchema },
 
-  'sync:start': { args: noArgs, result: syncRunSummarySchema },
+  /**
+   * Answers at once with the run's id (refused with 'busy' while one is running); how the run ended arrives
+   * only as `sync:finished`, whose summary carries the same id.
+   */
+  'sync:start': { args: noArgs, result: syncStartedSchema },
   'sync:cancel': { args: noArgs, result: z.boolean() },
   'sync:get-status': { args: noArgs, result: syncStatusSchema },
 
@@ -62,6 +72,27 @@ export const invokeChannels = {
     args: z.tuple([changeKindSchema, z.int().min(0), z.int().min(1).max(1000)]),
     result: changeListPageSchema,
   },
+  /**
+   * Searches the payroll service itself, live (one page per column searched), for someone the saved employees
+   * lack; nothing it finds is saved. Refused with 'not-signed-in' when signed out.
+   */
+  'employees:search-service': {
+    args: z.tuple([serviceSearchRequestSchema]),
+    result: serviceSearchResultSchema,
+  },
+
+  /** The last 20 complete syncs, newest first, each with its counts and where it read from. */
+  'changes:history': { args: noArgs, result: z.array(changeHistoryEntrySchema) },
+  /** A window of one sync's added, removed or changed employees: (runId, kind, offset, limit). */
+  'changes:list': {
+    args: z.tuple([z.int().min(1), changeKindSchema, z.int().min(0), z.int().min(1).max(1000)]),
+    result: changeListPageSchema,
+  },
+  /**
+   * Asks main for a save location (native dialog), then writes one sync's changes; progress, cancel and "show in
+   * folder" are the export channels', and one export runs at a time whichever started it.
+   */
+  'changes:export': { args: z.tuple([changesExportRequestSchema]), result: exportResultSchema },
 
   /** Asks main for a save location (native dialog), then writes the file. */
   'export:start': { args: z.tuple([exportRequestSchema]), result: exportResultSchema },
@@ -83,19 +114,7 @@ export type InvokeArgs<C extends InvokeChannel> = z.input<(typeof invokeChannels
 export type InvokeResult<C extends InvokeChannel> = z.output<(typeof invokeChannels)[C]['result']>
 export type EventPayload<C extends EventChannel> = z.output<(typeof eventChannels)[C]>
 
-export const IPC_ERROR_CODES = [
-  'validation',
-  'not-signed-in',
-  'auth',
-  'network',
-  'service',
-  'busy',
-  'cancelled',
-  'storage',
-  'not-found',
-  'config',
-  'internal',
-] as const
+export { IPC_ERROR_CODES, isIpcErrorCode, type IpcErrorCode } from './ipc-error-codes'
 export const ipcErrorSchema = z.strictObject({
   code: z.enum(IPC_ERROR_CODES),
   /** Worded for a payroll clerk: what happened and what to do next. */

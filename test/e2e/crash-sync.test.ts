@@ -128,12 +128,17 @@ describe('a sync killed at any moment', () => {
       .map((row) => JSON.stringify(row))
 
   it(`survives ${KILLS} SIGKILLs spread over the run, commit included`, async () => {
-    // A complete first sync gives every kill a previous snapshot, and measures how long a run takes.
-    const baseline = startSync()
-    const started = await baseline.firstRequest
-    expect(await baseline.exit).toBe(0)
-    const runMs = performance.now() - started
-    expect(openAndRead()).toEqual(serviceRows())
+    // A complete first sync gives every kill a previous snapshot. The first run also warms tsx's transform cache
+    // and so runs slower than the rest; a second complete run measures how long a run really takes.
+    let runMs = Infinity
+    for (let warm = 0; warm < 2; warm++) {
+      if (warm > 0) await changeServiceData()
+      const baseline = startSync()
+      const started = await baseline.firstRequest
+      expect(await baseline.exit).toBe(0)
+      runMs = Math.min(runMs, performance.now() - started)
+      expect(openAndRead()).toEqual(serviceRows())
+    }
 
     const random = createRng(99)
     const outcomes: Outcome[] = []

@@ -168,6 +168,7 @@ describe('CLI: sync, search and status', () => {
     expect(items.every((item) => item.name.trim() !== '')).toBe(true)
     expect(onlyJson(await runCli(['changes', '--db', db, '--kind', 'removed', '--json']))).toEqual({
       kind: 'removed',
+      runId: expect.any(Number),
       total: 0,
       items: [],
     })
@@ -247,7 +248,7 @@ describe('CLI: sync, search and status', () => {
     }
     const badSize = await runCli(['sync', ...serviceArgs, '--db', db, '--page-size', 'lots'], env())
     expect(badSize.code).toBe(2)
-    expect(oneLine(badSize)).toMatch(/--page-size must be a whole number/)
+    expect(oneLine(badSize)).toMatch(/--page-size: Page size must be a whole number from 1 to 10,000\./)
 
     const missingDb = await runCli(['sync', ...serviceArgs], env())
     expect(missingDb.code).toBe(2)

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SyncRunSummary } from '../../src/shared/domain'
 import type { FetchLike } from '../../src/main/core/api/fetch-like'
-import { TENANT_HEADER } from '../../src/main/core/api/employees-client'
+import { TENANT_HEADER } from '../../src/main/core/api/list-client'
 import { silentLogger } from '../../src/main/core/log/logger'
 import { TokenManager } from '../../src/main/core/auth/token-manager'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
@@ -238,7 +238,7 @@ describe('sync against the sandbox', () => {
         requestsBefore = listBefore()
         return harness.sync({ concurrency: 1 }, malformed)
       },
-      /rejected RosterDesk’s request for employees \(HTTP 400\): “page was given more than once”/,
+      /rejected RosterDesk’s request for the employee list \(HTTP 400\): “page was given more than once”/,
     )
     expect(listBefore() - requestsBefore).toBe(1)
   })

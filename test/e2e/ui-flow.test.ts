@@ -1,9 +1,13 @@
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
+import type { SyncProgress, SyncRunSummary } from '../../src/shared/domain'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
 import { startTestSandbox } from '../helpers/sandbox'
 import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../helpers/harness'
+import { aboutCells, readXlsx, sheetNamed } from '../helpers/xlsx-reader'
 
 /**
  * A clerk's first day, end to end: the built renderer in headless Chromium, the real app core (createAppCore)
@@ -95,7 +99,7 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     await page.getByRole('button', { name: 'Sync now' }).click()
     const progress = page.getByRole('progressbar', { name: 'Sync progress' })
     await progress.waitFor()
-    await page.getByText(/page \d+( of \d+)?, [\d,]+ rows/).waitFor()
+    await page.getByText(/^Downloading employees: [\d,]+( of [\d,]+)?/).waitFor()
     expect(await page.getByRole('button', { name: 'Cancel sync' }).isVisible()).toBe(true)
     await ui.screenshot('ui-flow-3a-sync-progress')
     sandbox.setBehaviours({ latencyMs: 0 })
@@ -103,7 +107,8 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
       timeout: 60_000,
     })
     await page.getByText('Last synced just now').waitFor()
-    expect(await page.getByText(`+${SIZE.toLocaleString('en')}`).isVisible()).toBe(true)
+    // A first sync is said as such, not as 5,000 changes (the change report lists them from the next sync on).
+    expect(await page.getByText(`First sync: ${SIZE.toLocaleString('en')} employees`).isVisible()).toBe(true)
     expect(await grid().getAttribute('aria-rowcount')).toBe(String(SIZE + 1))
     await ui.screenshot('ui-flow-3b-synced')
     expect(ui.problems).toEqual([])
@@ -217,8 +222,12 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     await page.getByLabel('Page size').fill('0')
     await page.getByLabel('Staging address').fill('http://payroll.example.com')
     await page.getByRole('button', { name: 'Save settings' }).click()
-    await page.getByText('Page size must be a whole number from 1 to 10000.').waitFor()
+    await page.getByText('Page size must be a whole number from 1 to 10,000.').waitFor()
     await page.getByText('The Staging address must start with https://').waitFor()
+    // Main refuses the same input in the same words: the form and SettingsStore ask the one settings schema.
+    await expect(app.core.handlers['settings:update']({ pageSize: 0 })).rejects.toMatchObject({
+      fieldErrors: { pageSize: 'Page size must be a whole number from 1 to 10,000.' },
+    })
     await ui.screenshot('ui-flow-8a-settings-invalid')
 
     await page.getByLabel('Page size').fill('250')
@@ -234,7 +243,7 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     })
     await ui.screenshot('ui-flow-8b-settings-saved')
     await page.getByRole('button', { name: 'Done' }).click()
-    await page.getByRole('button', { name: 'Export roster PC-2026-11-A…' }).waitFor()
+    await page.getByRole('button', { name: 'Export roster…' }).waitFor()
     // The browse view kept its state while Settings was open.
     expect(
       await grid()
@@ -244,7 +253,7 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     expect(ui.problems).toEqual([])
   })
 
-  it('9. exports the current view and a tracked pay cycle roster, then shows the file', async () => {
+  it('9. exports the current view and a roster chosen from the data with the screen’s filter, then shows the file', async () => {
     await page
       .getByRole('group', { name: 'Status' })
       .getByRole('checkbox', { name: /^Suspended/ })
@@ -262,28 +271,110 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     await expect.poll(() => app.revealed.length).toBe(1)
     expect(app.revealed[0]!.startsWith(app.dataDir)).toBe(true)
 
-    await page.getByRole('button', { name: 'Export roster PC-2026-11-A…' }).click()
-    await page.getByText(/^Exported [\d,]+ rows? to .*PC-2026-11-A/).waitFor({ timeout: 60_000 })
+    // The roster: a pay cycle picked from those in the data (the tracked one first), the on-screen status filter
+    // applied, and the row count known before anything is written.
+    await page.getByRole('button', { name: 'Export roster…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Export a pay-cycle roster' })
+    const payCycle = dialog.getByLabel('Pay cycle')
+    await expect.poll(() => payCycle.inputValue()).toBe('PC-2026-11-A')
+    const applies = dialog.getByRole('checkbox', { name: 'Only the statuses filtered on screen: Suspended' })
+    expect(await applies.isChecked()).toBe(true)
+    const summary = dialog.getByText(
+      /^The roster will hold [\d,]+ employees?: pay cycle PC-2026-11-A, status Suspended\.$/,
+    )
+    await summary.waitFor()
+    const rosterRows = Number(/hold ([\d,]+)/.exec(await summary.innerText())![1]!.replace(/,/g, ''))
+    expect(rosterRows).toBeGreaterThan(0)
+    expect(rosterRows).toBeLessThan(count)
+    await ui.screenshot('ui-flow-9b-roster-dialog')
+    await dialog.getByRole('button', { name: `Export ${rosterRows.toLocaleString('en')} rows…` }).click()
+    await page
+      .getByText(new RegExp(`^Exported ${rosterRows.toLocaleString('en')} rows? to .*PC-2026-11-A`))
+      .waitFor({ timeout: 60_000 })
+    // Read back by a spreadsheet user's tool: its tab, its rows, and an About sheet that says what was applied.
+    const rosterFile = readdirSync(app.dataDir).find((name) => /^Roster PC-2026-11-A .*\.xlsx$/.test(name))
+    expect(rosterFile).toBeDefined()
+    const book = await readXlsx(join(app.dataDir, rosterFile!))
+    expect(book.sheetNames).toEqual(['Roster PC-2026-11-A', 'About this export'])
+    const rosterSheet = sheetNamed(book, 'Roster PC-2026-11-A')
+    expect(rosterSheet.rows).toHaveLength(rosterRows + 1)
+    const statusColumn = rosterSheet.rows[0]!.findIndex((cell) => cell?.v === 'Status')
+    expect(statusColumn).toBeGreaterThanOrEqual(0)
+    expect(new Set(rosterSheet.rows.slice(1).map((row) => row[statusColumn]?.v))).toEqual(
+      new Set(['Suspended']),
+    )
+    const about = aboutCells(book)
+    expect(about.get('Pay cycle')?.v).toBe('PC-2026-11-A')
+    expect(about.get('Statuses')?.v).toBe('Suspended')
+    expect(about.get('Rows')?.v).toBe(rosterRows)
     await page.getByRole('button', { name: 'Clear all' }).click()
     await expect.poll(settledCount).toBe(SIZE)
     expect(ui.problems).toEqual([])
   })
 
-  it('10. offline: with the service gone, a sync fails plainly and the saved employees still browse', async () => {
+  it('10. a busy service: the wait is named, then the sync goes on to the end on one bar', async () => {
+    const seen: { progress: SyncProgress[]; finished: SyncRunSummary[] } = { progress: [], finished: [] }
+    const off = app.events.subscribe((channel, payload) => {
+      if (channel === 'sync:progress') seen.progress.push(payload as SyncProgress)
+      if (channel === 'sync:finished') seen.finished.push(payload as SyncRunSummary)
+    })
+    // Every list request gets 429 with a 4-second Retry-After until the service is healed below; slow pages
+    // after that, so the run is measured long enough (the wait left out) to say how long is left.
+    sandbox.setBehaviours({ latencyMs: 1_200, faults: { rateLimit: 1, rateLimitRetryAfterSeconds: 4 } })
+    try {
+      await page.getByRole('button', { name: 'Sync', exact: true }).click()
+      const line = page.locator('.sync-progress-text')
+      await page.getByText(/^Service busy, retrying in [1-4] s$/).waitFor({ timeout: 10_000 })
+      expect(await line.getAttribute('class')).toContain('sync-progress-retry')
+      await ui.screenshot('ui-flow-10a-sync-retry')
+      sandbox.setBehaviours({ faults: { rateLimit: 0 } })
+      // The next page clears the wait; a few seconds of pages later the line says how long is left.
+      await page
+        .getByText(/^(Downloading employees|Reading pay cycles).*, (about .+|a few seconds) left$/)
+        .waitFor({ timeout: 15_000 })
+      expect(await line.getAttribute('class')).not.toContain('sync-progress-retry')
+      await ui.screenshot('ui-flow-10b-sync-time-left')
+      await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 30_000 })
+    } finally {
+      off()
+      sandbox.setBehaviours({ latencyMs: 0, faults: { rateLimit: 0 } })
+    }
+    const [finished] = seen.finished
+    expect(seen.finished).toHaveLength(1)
+    expect(finished).toMatchObject({ status: 'complete', stored: SIZE })
+    // Every event was about that run, the retry among them, and one bar carried it across the pay cycle's list.
+    expect(seen.progress.every((p) => p.runId === finished!.id)).toBe(true)
+    expect(seen.progress.filter((p) => p.retry !== undefined)[0]?.retry).toMatchObject({
+      reason: 'rate-limited',
+      retryInSeconds: 4,
+      attempt: 1,
+    })
+    expect(seen.progress.some((p) => p.phase === 'pay-cycles')).toBe(true)
+    const fractions = seen.progress.flatMap((p) => (p.fraction === undefined ? [] : [p.fraction]))
+    for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeGreaterThanOrEqual(fractions[i - 1]!)
+    expect(fractions.at(-1)).toBe(1)
+    expect(await page.getByRole('alert').count()).toBe(0)
+    await expect.poll(settledCount).toBe(SIZE)
+    expect(ui.problems).toEqual([])
+  })
+
+  it('11. offline: with the service gone, a sync says it is retrying, fails plainly and the saved employees still browse', async () => {
     await sandbox.close()
     await page.getByRole('button', { name: 'Sync', exact: true }).click()
+    await page.getByText('Connection lost, retrying…').waitFor({ timeout: 10_000 })
     await page
       .getByRole('alert')
+      // Eight attempts with backoff take up to about 62 s before the run gives up.
       .filter({ hasText: /could not reach/i })
-      .waitFor({ timeout: 60_000 })
+      .waitFor({ timeout: 90_000 })
     await page.getByRole('status').filter({ hasText: 'Offline — showing saved employees' }).waitFor()
     await page.getByRole('searchbox', { name: 'Search employees' }).fill('smi')
     await expect.poll(settledCount).toBeLessThan(SIZE)
     expect(await shownCount()).toBeGreaterThan(0)
     await bodyRows().first().click()
     await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
-    await ui.screenshot('ui-flow-10-offline-browse')
+    await ui.screenshot('ui-flow-11-offline-browse')
     expect(ui.problems).toEqual([])
     expect(app.log.join('\n')).not.toContain(sandbox.credentials.clientSecret)
-  })
+  }, 150_000)
 })

@@ -28,7 +28,11 @@ export interface LaunchedChromium {
  * loudly (never skips) when the binary is missing: a browser test that silently does not run proves nothing.
  */
 export async function launchChromium(
-  options: { viewport?: { width: number; height: number } } = {},
+  options: {
+    viewport?: { width: number; height: number }
+    /** The IANA zone the pages' clocks show, for tests that read times on screen; the machine's by default. */
+    timezoneId?: string
+  } = {},
 ): Promise<LaunchedChromium> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
@@ -43,6 +47,7 @@ export async function launchChromium(
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: options.viewport ?? { width: 1000, height: 720 },
+      ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
     })
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true })

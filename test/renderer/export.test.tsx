@@ -65,19 +65,83 @@ describe('exports', () => {
     await waitFor(() => expect(core.calls.at(-1)?.channel).toBe('export:show-in-folder'))
   })
 
-  it('offers a roster export per tracked pay cycle, in the chosen format', async () => {
+  it('exports a roster chosen from the pay cycles in the data, applying the screen’s status filter if asked', async () => {
     const { core } = await renderSynced()
     fireEvent.change(screen.getByLabelText('Export format'), { target: { value: 'csv' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Export roster PC-MONTHLY…' }))
-    expect((await screen.findByText(/Exported \d+ rows? to/)).textContent).toBe(
-      'Exported 175 rows to roster-PC-MONTHLY.csv.',
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Status' })).getByRole('checkbox', { name: /On leave/ }),
     )
-    expect(exportRequests(core.calls)[0]).toMatchObject({
-      kind: 'roster',
-      payCycleId: 'PC-MONTHLY',
-      format: 'csv',
+    fireEvent.click(screen.getByRole('button', { name: 'Export roster…' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Export a pay-cycle roster' })
+    const select = await within(dialog).findByLabelText('Pay cycle')
+    // Pay cycles come from the data with their sizes; the tracked ones first, in Settings' order.
+    await waitFor(() =>
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual([
+        'PC-2026-11-A (175 employees), tracked',
+        'PC-MONTHLY (175 employees), tracked',
+        'PC-2026-11-B (175 employees)',
+        'PC-2026-12-A (175 employees)',
+      ]),
+    )
+    fireEvent.change(select, { target: { value: 'PC-MONTHLY' } })
+    // The on-screen status filter applies by default, and the dialog says what the file will hold.
+    const applies = within(dialog).getByRole('checkbox', {
+      name: /Only the statuses filtered on screen: On leave/,
     })
-    expect(screen.getByRole('button', { name: 'Export roster PC-2026-11-A…' })).toBeTruthy()
+    expect(applies).toHaveProperty('checked', true)
+    expect(
+      await within(dialog).findByText(
+        'The roster will hold 25 employees: pay cycle PC-MONTHLY, status On leave.',
+      ),
+    ).toBeTruthy()
+    fireEvent.click(applies)
+    expect(
+      await within(dialog).findByText(
+        'The roster will hold 175 employees: pay cycle PC-MONTHLY, every status.',
+      ),
+    ).toBeTruthy()
+    expect(
+      within(dialog).getByText(
+        /The status filter on screen is not applied: employees of every status are included/,
+      ),
+    ).toBeTruthy()
+    fireEvent.click(applies)
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Export 25 rows…' }))
+
+    expect((await screen.findByText(/Exported \d+ rows? to/)).textContent).toBe(
+      'Exported 25 rows to roster-PC-MONTHLY.csv.',
+    )
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Export roster…' }))
+    expect(exportRequests(core.calls)).toEqual([
+      expect.objectContaining({
+        kind: 'roster',
+        payCycleId: 'PC-MONTHLY',
+        statuses: ['On leave'],
+        format: 'csv',
+      }),
+    ])
+  })
+
+  it('warns that a roster is empty and will not export it', async () => {
+    renderWithCore({ serviceEmployees: makeEmployees(5), synced: true, signedIn: true })
+    await screen.findByText('5 of 5 employees')
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Status' })).getByRole('checkbox', { name: /Suspended/ }),
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Export roster…' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Export a pay-cycle roster' })
+    fireEvent.change(await within(dialog).findByLabelText('Pay cycle'), { target: { value: 'PC-2026-11-B' } })
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'This roster is empty: no saved employee matches. Choose another pay cycle or status.',
+    )
+    expect(within(dialog).getByRole('button', { name: 'Export…' })).toHaveProperty('disabled', true)
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 
   it('shows progress with a Cancel button while the file is written, and a cancelled export', async () => {

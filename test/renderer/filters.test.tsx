@@ -57,7 +57,7 @@ describe('search and filters', () => {
     expect(texts(core.calls)).not.toContain('sm')
   })
 
-  it('looks in one chosen column when the clerk picks it, and back in names and UUID after Clear all', async () => {
+  it('looks in one chosen column when the clerk picks it, and back in names and IDs after Clear all', async () => {
     const { core } = await renderSynced()
     const where = screen.getByRole('combobox', { name: 'Search in' })
     expect((where as HTMLSelectElement).value).toBe('')

@@ -45,7 +45,7 @@ describe('settings screen', () => {
     expect(
       await screen.findByText('Some settings need attention; see the messages below each field.'),
     ).toBeTruthy()
-    expect(screen.getByText('Page size must be a whole number from 1 to 10000.')).toBeTruthy()
+    expect(screen.getByText('Page size must be a whole number from 1 to 10,000.')).toBeTruthy()
     expect(screen.getByText('Parallel requests must be a whole number from 1 to 16.')).toBeTruthy()
     expect(
       screen.getByText(
@@ -63,7 +63,7 @@ describe('settings screen', () => {
     expect(core.calls.map((call) => call.channel)).not.toContain('settings:update')
 
     fireEvent.change(field('Page size'), { target: { value: '250' } })
-    expect(screen.queryByText('Page size must be a whole number from 1 to 10000.')).toBeNull()
+    expect(screen.queryByText('Page size must be a whole number from 1 to 10,000.')).toBeNull()
   })
 
   it('asks for the address of the environment it switches to', async () => {
@@ -114,6 +114,49 @@ describe('settings screen', () => {
     fireEvent.change(field('Staging address'), { target: { value: 'https://staging.example.com' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     expect(await screen.findByText('The Staging address could not be used.')).toBeTruthy()
+  })
+
+  it('keeps employees up to date: a warning threshold, sync on launch and an interval, off unless turned on', async () => {
+    const { core } = await openSettings()
+    const group = screen.getByRole('group', { name: 'Keeping employees up to date' })
+    const threshold = within(group).getByLabelText(
+      'Warn when the data is older than (hours)',
+    ) as HTMLInputElement
+    const onLaunch = within(group).getByLabelText('Sync when RosterDesk starts') as HTMLInputElement
+    const every = within(group).getByLabelText('Sync automatically every (hours)') as HTMLInputElement
+    expect([threshold.value, onLaunch.checked, every.value]).toEqual(['24', false, '0'])
+    // The form says what the defaults are, in the clerk's words.
+    expect(within(group).getByText(/Off by default\./)).toBeTruthy()
+    expect(within(group).getByText(/^0 turns automatic syncs off \(the default\)/)).toBeTruthy()
+    expect(within(group).getByText(/1 to 720 hours, 24 by default\./)).toBeTruthy()
+
+    fireEvent.change(threshold, { target: { value: '0' } })
+    fireEvent.change(every, { target: { value: 'daily' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(
+      await within(group).findByText(
+        'Enter how many hours old the data may get before RosterDesk warns: a whole number from 1 to 720.',
+      ),
+    ).toBeTruthy()
+    expect(
+      within(group).getByText(
+        'Enter how many hours apart automatic syncs run: a whole number from 0 to 24 (0 turns them off).',
+      ),
+    ).toBeTruthy()
+    expect(every.getAttribute('aria-invalid')).toBe('true')
+    expect(core.calls.map((call) => call.channel)).not.toContain('settings:update')
+
+    fireEvent.change(threshold, { target: { value: '48' } })
+    fireEvent.click(onLaunch)
+    fireEvent.change(every, { target: { value: '4' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByText('Settings saved.')).toBeTruthy()
+    expect(core.calls.find((call) => call.channel === 'settings:update')?.args[0]).toEqual({
+      staleAfterHours: 48,
+      syncOnLaunch: true,
+      syncEveryHours: 4,
+    })
+    expect(onLaunch.checked).toBe(true)
   })
 
   it('stores the client secret write-only: the field empties and only "Stored" remains', async () => {

@@ -26,6 +26,17 @@ function value<T>(result: unknown): T {
   return r.value
 }
 
+/** Starts a sync as the window does; its outcome arrives only as the `sync:finished` event with the run's id. */
+async function syncToEnd(main: MainProcess): Promise<{ id: number; status: string; stored: number }> {
+  const { runId } = value<{ runId: number }>(await main.invoke('sync:start'))
+  expect(runId).toEqual(expect.any(Number))
+  const finished = await main.waitForEvent(
+    'sync:finished',
+    (payload) => (payload as { id?: unknown }).id === runId,
+  )
+  return finished as { id: number; status: string; stored: number }
+}
+
 const tempDirs: string[] = []
 function freshDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `rosterdesk-shell-${prefix}-`))
@@ -91,7 +102,7 @@ describe('the built main bundle', () => {
     expect(await page.text()).toContain('You are signed in')
     expect(value<{ status: string }>(await signingIn).status).toBe('signed-in')
 
-    const summary = value<{ status: string; stored: number }>(await main.invoke('sync:start'))
+    const summary = await syncToEnd(main)
     expect(summary.status).toBe('complete')
     expect(value<{ employeeCount: number }>(await main.invoke('sync:get-status')).employeeCount).toBe(
       summary.stored,
@@ -205,7 +216,7 @@ describe('the built main bundle against a Staging service', () => {
     const focused = (await main.snapshot()).windows[0]
     expect(focused?.focused).toBeGreaterThan(0)
 
-    const summary = value<{ status: string; stored: number }>(await main.invoke('sync:start'))
+    const summary = await syncToEnd(main)
     expect(summary).toMatchObject({ status: 'complete', stored: 30_000 })
 
     const target = join(exportsDir, 'roster.xlsx')
@@ -230,9 +241,8 @@ describe('the built main bundle against a Staging service', () => {
     expect(value<{ status: string }>(await again.invoke('auth:get-state')).status).toBe('signed-in')
     sandbox.setBehaviours({ latencyMs: 200 })
     try {
-      const syncing = again.invoke('sync:start')
-      void syncing.catch(() => undefined)
-      await again.waitForEvent('sync:progress')
+      const { runId } = value<{ runId: number }>(await again.invoke('sync:start'))
+      await again.waitForEvent('sync:progress', (payload) => (payload as { runId?: unknown }).runId === runId)
       await again.quit()
       expect(await again.exited).toEqual({ code: 0, signal: null })
     } finally {

@@ -6,9 +6,9 @@ import { openRecoveringUnreadable } from '../core/settings/unreadable-file'
 
 /**
  * Settings persistence: electron-store's JSON file in the user-data folder. It holds no secret (SettingsStore
- * refuses unknown fields and secrets live in the SecretStore), so plain JSON is fine here. The schema and the
- * migrations live in core (settings-validation.ts, settings-migrations.ts) rather than in electron-store's own
- * options, so that they run and are tested under plain Node, and the CLI shares them.
+ * refuses unknown fields and secrets live in the SecretStore), so plain JSON is fine here. The schema
+ * (shared/settings-schema.ts) and the migrations (core/settings/settings-migrations.ts) are not electron-store's
+ * own options, so that they run and are tested under plain Node, and the CLI and the renderer share the schema.
  */
 export function createSettingsBackend(log: (message: string) => void): KeyValueBackend {
   const store = openRecoveringUnreadable(

@@ -15,8 +15,8 @@ export interface CacheReaderCommand<T> {
   readonly failure: string
   /** Reads the options into what `run` needs; throws UsageError for bad usage. */
   parse(values: ParsedValues): T
-  /** Answers from the open cache on io.stdout; throws for a failure the clerk should read. */
-  run(cache: CacheDatabase, parsed: T, io: CacheCommandIo): void
+  /** Answers from the open cache on io.stdout; throws (or rejects) for a failure the clerk should read. */
+  run(cache: CacheDatabase, parsed: T, io: CacheCommandIo): void | Promise<void>
 }
 
 /** Exit codes: 0 answered, 1 cache missing or damaged or the answer refused, 2 bad usage. */
@@ -37,7 +37,7 @@ export async function runCacheReader<T>(
   let cache: CacheDatabase | null = null
   try {
     cache = openCacheDatabase(db, { mustExist: true })
-    command.run(cache, parsed, io)
+    await command.run(cache, parsed, io)
     return 0
   } catch (error) {
     logFailure(io.logger, command.failure, error)

@@ -82,6 +82,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
         environment: parsed.environment ?? synced?.baseUrl ?? 'not recorded',
         tenantId: parsed.tenant ?? synced?.tenantId ?? '',
         syncedAt: lastComplete === undefined ? null : new Date(lastComplete.endedAt),
+        ...(synced?.statusFilter === undefined ? {} : { statusFilter: synced.statusFilter }),
       }),
     })
     const columns = parsed.columns ?? queries.listColumns().map((column) => column.key)

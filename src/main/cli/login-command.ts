@@ -10,7 +10,10 @@ import { toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import type { Logger } from '../core/log/logger'
 import { MemorySecretStore } from '../core/secrets/secret-store'
-import { redirectUriProblem, validateSettingsPatch } from '../core/settings/settings-validation'
+import { redirectUriProblem } from '../../shared/settings-rules'
+import { serviceAddressSchema, settingsSchema } from '../../shared/settings-schema'
+import { UsageError } from './cache-command-args'
+import { settingFlag } from './setting-flags'
 
 /** What a CLI command gets from the dispatcher (the same shape as `CliIo` in index.ts). */
 export interface LoginIo {
@@ -64,13 +67,19 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
   for (const name of ['base-url', 'client-id', 'redirect-uri', 'token-file']) {
     if (text(name).trim() === '') return fail(2, `Missing --${name}. ${LOGIN_USAGE}`)
   }
-  const checked = validateSettingsPatch({
-    baseUrls: { staging: '', production: text('base-url') },
-    clientId: text('client-id'),
-    scopes: text('scope'),
-    tenantId: text('tenant'),
-  })
-  if (!checked.ok) return fail(2, Object.values(checked.fieldErrors)[0] ?? 'Invalid arguments.')
+  let service: { baseUrl: string; clientId: string; scopes: string; tenantId: string }
+  try {
+    const fields = settingsSchema.shape
+    service = {
+      baseUrl: settingFlag('base-url', serviceAddressSchema, text('base-url')),
+      clientId: settingFlag('client-id', fields.clientId, text('client-id')),
+      scopes: settingFlag('scope', fields.scopes, text('scope')),
+      tenantId: settingFlag('tenant', fields.tenantId, text('tenant')),
+    }
+  } catch (error) {
+    if (error instanceof UsageError) return fail(2, error.message)
+    throw error
+  }
   const redirectUri = text('redirect-uri').trim()
   const problem = redirectUriProblem(redirectUri)
   if (problem !== undefined || !isLoopbackRedirectUri(redirectUri)) {
@@ -85,7 +94,6 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
     return fail(2, 'Set ROSTERDESK_CLIENT_SECRET to the client secret (it is never taken as an argument).')
   }
   const tokenFile = resolve(text('token-file'))
-  const settings = checked.settings
 
   const secrets = new MemorySecretStore()
   await secrets.set('clientSecret', clientSecret)
@@ -95,11 +103,8 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
     secrets,
     environment: () => ({
       environment: 'production',
-      baseUrl: settings.baseUrls.production,
-      clientId: settings.clientId,
+      ...service,
       redirectUri,
-      scopes: settings.scopes,
-      tenantId: settings.tenantId,
     }),
     openExternal: (url) => (values['no-open'] === true ? writeLine(io.stdout, url) : openInBrowser(url, io)),
     signInTimeoutMs: CLI_SIGN_IN_TIMEOUT_MS,
@@ -119,7 +124,7 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
       baseUrl: tokens.context.baseUrl,
       clientId: tokens.context.clientId,
       redirectUri,
-      tenantId: settings.tenantId,
+      tenantId: service.tenantId,
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken ?? null,
       expiresAt: tokens.expiresAt === undefined ? null : new Date(tokens.expiresAt).toISOString(),

@@ -9,12 +9,12 @@ import { RosterDeskError, toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import type { Logger } from '../core/log/logger'
 import { MemorySecretStore } from '../core/secrets/secret-store'
-import { normalizeBaseUrl } from '../core/settings/settings-validation'
+import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import { SyncService } from '../core/sync/sync-service'
 import type { SyncRunSummary } from '../../shared/domain'
+import { normalizeBaseUrl } from '../../shared/settings-rules'
+import { serviceAddressSchema, settingsSchema } from '../../shared/settings-schema'
 import {
-  UsageError,
-  integerOption,
   listOption,
   parseCommandArgs,
   reportUsage,
@@ -23,6 +23,7 @@ import {
   writeLine,
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
+import { settingFlag } from './setting-flags'
 
 export const SYNC_USAGE =
   'Usage: sync --base-url URL --client-id ID --redirect-uri URI --db FILE [--tenant ID] [--page-size N] ' +
@@ -134,17 +135,25 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
 
 function parseSyncArgs(args: readonly string[]): SyncArgs {
   const values = parseCommandArgs(args, OPTIONS)
-  const baseUrl = normalizeBaseUrl(requiredOption(values, 'base-url'))
-  if (!/^https?:\/\/[^/]/i.test(baseUrl)) throw new UsageError('--base-url must be an http(s) address.')
+  const fields = settingsSchema.shape
+  const tenant = stringOption(values, 'tenant')
   return {
-    baseUrl,
-    clientId: requiredOption(values, 'client-id'),
-    redirectUri: requiredOption(values, 'redirect-uri'),
+    baseUrl: settingFlag('base-url', serviceAddressSchema, requiredOption(values, 'base-url')),
+    clientId: settingFlag('client-id', fields.clientId, requiredOption(values, 'client-id')),
+    redirectUri: settingFlag('redirect-uri', fields.redirectUri, requiredOption(values, 'redirect-uri')),
     db: resolve(requiredOption(values, 'db')),
-    tenant: stringOption(values, 'tenant')?.trim(),
-    pageSize: integerOption(values, 'page-size', 500, 1, 10_000),
-    concurrency: integerOption(values, 'concurrency', 4, 1, 16),
-    payCycles: listOption(values, 'pay-cycle'),
+    tenant: tenant === undefined ? undefined : settingFlag('tenant', fields.tenantId, tenant),
+    pageSize: settingFlag(
+      'page-size',
+      fields.pageSize,
+      stringOption(values, 'page-size') ?? DEFAULT_SETTINGS.pageSize,
+    ),
+    concurrency: settingFlag(
+      'concurrency',
+      fields.concurrency,
+      stringOption(values, 'concurrency') ?? DEFAULT_SETTINGS.concurrency,
+    ),
+    payCycles: settingFlag('pay-cycle', fields.trackedPayCycles, listOption(values, 'pay-cycle')),
     tokenFile: stringOption(values, 'token-file'),
     json: values['json'] === true,
   }

@@ -25,3 +25,18 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', onAbort, { once: true })
     }),
 }
+
+/** Timers as a dependency, so a schedule is tested by moving fake time instead of waiting. */
+export interface Timers {
+  /** Calls `callback` once after `ms`; the function returned cancels it if it has not run yet. */
+  after(ms: number, callback: () => void): () => void
+}
+
+export const systemTimers: Timers = {
+  after(ms, callback) {
+    const timer = setTimeout(callback, ms)
+    // A waiting schedule is no reason to keep a process alive: the app quits through close(), tests just end.
+    timer.unref()
+    return () => clearTimeout(timer)
+  },
+}

@@ -23,6 +23,13 @@ export interface ChurnBehaviour {
   listRequests: number
 }
 
+/** Changes employees' fields between syncs, as payroll does: a status or pay cycle moves, the employee stays. */
+export interface MutateBehaviour {
+  /** Employees (picked anywhere in the list) whose status and pay cycle both move on, per such request. */
+  rows: number
+  listRequests: number
+}
+
 export interface SandboxBehaviours {
   tokenStyle: TokenStyle
   accessTokenTtlSeconds: number
@@ -41,6 +48,8 @@ export interface SandboxBehaviours {
   faults: FaultBehaviours
   /** On each of the next `listRequests` list requests, add rows at the front and remove early ones. */
   churn: ChurnBehaviour | null
+  /** On each of the next `listRequests` list requests, change the status and pay cycle of `rows` employees. */
+  mutate: MutateBehaviour | null
 }
 
 /** What options and setBehaviours accept: any subset, including a subset of `faults`. */
@@ -64,6 +73,7 @@ export const DEFAULT_BEHAVIOURS: SandboxBehaviours = Object.freeze({
     truncatedJson: 0,
   }),
   churn: null,
+  mutate: null,
 }) as SandboxBehaviours
 
 function requirePositiveInteger(name: string, value: number): void {
@@ -95,6 +105,10 @@ export function validateBehaviours(b: SandboxBehaviours): void {
     requireNonNegativeInteger('churn.remove', b.churn.remove)
     requireNonNegativeInteger('churn.listRequests', b.churn.listRequests)
   }
+  if (b.mutate !== null) {
+    requireNonNegativeInteger('mutate.rows', b.mutate.rows)
+    requireNonNegativeInteger('mutate.listRequests', b.mutate.listRequests)
+  }
 }
 
 /** Applies a patch, validating the result; throws RangeError and leaves nothing half-applied. */
@@ -107,13 +121,19 @@ export function mergeBehaviours(
     ...withoutUndefined(patch),
     faults: { ...current.faults, ...withoutUndefined(patch.faults ?? {}) },
     churn: patch.churn === undefined ? current.churn : patch.churn === null ? null : { ...patch.churn },
+    mutate: patch.mutate === undefined ? current.mutate : patch.mutate === null ? null : { ...patch.mutate },
   }
   validateBehaviours(merged)
   return merged
 }
 
 export function copyBehaviours(b: SandboxBehaviours): SandboxBehaviours {
-  return { ...b, faults: { ...b.faults }, churn: b.churn === null ? null : { ...b.churn } }
+  return {
+    ...b,
+    faults: { ...b.faults },
+    churn: b.churn === null ? null : { ...b.churn },
+    mutate: b.mutate === null ? null : { ...b.mutate },
+  }
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

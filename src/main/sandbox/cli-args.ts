@@ -16,6 +16,7 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --fail-5xx P           probability of an HTML 502/503 per list request
   --truncate P           probability of a truncated JSON body per list request
   --churn A,R,N          on each of the next N list requests add A rows at the front, remove R
+  --mutate M,N           on each of the next N list requests change the status and pay cycle of M employees
   --tenant-required      refuse list requests without vnd.a1.tenant-id
   --reject-refresh       the refresh endpoint answers invalid_grant
   --no-rotate-refresh    refreshes keep the old refresh token instead of issuing a new one
@@ -79,6 +80,7 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         'fail-5xx': { type: 'string' },
         truncate: { type: 'string' },
         churn: { type: 'string' },
+        mutate: { type: 'string' },
         'tenant-required': { type: 'boolean' },
         'reject-refresh': { type: 'boolean' },
         'no-rotate-refresh': { type: 'boolean' },
@@ -114,6 +116,13 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
     if (parts.length !== 3) throw new UsageError(`--churn must be add,remove,requests, got '${churnText}'`)
     const [add, remove, listRequests] = parts.map((part) => integer('churn', part.trim(), 0) ?? 0)
     behaviours.churn = { add: add ?? 0, remove: remove ?? 0, listRequests: listRequests ?? 0 }
+  }
+  const mutateText = values.mutate
+  if (mutateText !== undefined) {
+    const parts = mutateText.split(',')
+    if (parts.length !== 2) throw new UsageError(`--mutate must be rows,requests, got '${mutateText}'`)
+    const [rows, listRequests] = parts.map((part) => integer('mutate', part.trim(), 0) ?? 0)
+    behaviours.mutate = { rows: rows ?? 0, listRequests: listRequests ?? 0 }
   }
   const lifetimeSeconds = number('lifetime', values.lifetime, 0)
   if (lifetimeSeconds === 0) throw new UsageError('--lifetime must be more than 0 seconds')

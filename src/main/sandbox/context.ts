@@ -30,7 +30,10 @@ export interface SandboxContext {
   /** Separate seeded streams, so turning churn on does not change the fault sequence and vice versa. */
   readonly faultRandom: () => number
   readonly churnRandom: () => number
+  readonly mutateRandom: () => number
   behaviours: SandboxBehaviours
   /** List requests that will still churn the dataset. */
   churnRemaining: number
+  /** List requests that will still change employees' fields. */
+  mutateRemaining: number
 }

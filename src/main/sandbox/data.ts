@@ -53,6 +53,7 @@ export const STATUS_BY_CODE: ReadonlyMap<number, string> = new Map([
 ])
 
 export const PAY_CYCLE_IDS = ['PC-MONTHLY', 'PC-2026-11-A', 'PC-2026-11-B', 'PC-2026-12-A'] as const
+const STATUS_NAMES: readonly string[] = [...STATUS_BY_CODE.values()]
 
 const STATUSES = weighted<string>([
   ['Active', 80],
@@ -139,10 +140,18 @@ type Salt = (typeof Salt)[keyof typeof Salt]
  * Indices at or beyond `baseSize` are employees added later (churn) and use the same generator.
  */
 export class EmployeeGenerator {
+  /** How many times the `mutate` behaviour moved each employee's status and pay cycle on (absent: never). */
+  private readonly revisions = new Map<number, number>()
+
   constructor(
     readonly seed: number,
     readonly baseSize: number,
   ) {}
+
+  /** Moves an employee's status and pay cycle each to the next value in their lists; every other field stays. */
+  revise(id: number): void {
+    this.revisions.set(id, (this.revisions.get(id) ?? 0) + 1)
+  }
 
   private h(salt: Salt, id: number): number {
     return hash32(this.seed, salt, id)
@@ -187,8 +196,20 @@ export class EmployeeGenerator {
     return pick(this.culture(id).last, this.h(Salt.LastName, id)).text
   }
 
-  employeeStatus(id: number): string {
+  /** The status the employee was generated with, before any `mutate`. */
+  private baseStatus(id: number): string {
     return pickWeighted(STATUSES, this.h(Salt.Status, id))
+  }
+
+  employeeStatus(id: number): string {
+    return this.revised(STATUS_NAMES, this.baseStatus(id), id)
+  }
+
+  /** `base` moved on by the employee's revisions, so each revision differs from the one before. */
+  private revised(values: readonly string[], base: string, id: number): string {
+    const revision = this.revisions.get(id) ?? 0
+    if (revision === 0) return base
+    return values[(values.indexOf(base) + revision) % values.length] ?? base
   }
 
   employeeNumber(id: number): string {
@@ -235,8 +256,9 @@ export class EmployeeGenerator {
   /** Days since 1970-01-01; orders hire dates exactly as their ISO text does. */
   hireDay(id: number): number {
     const hash = this.h(Salt.HireDate, id)
-    // Pending employees have not started yet, so their hire date lies in the future.
-    return this.employeeStatus(id) === 'Pending'
+    // Pending employees have not started yet, so their hire date lies in the future. The generated status decides,
+    // so `mutate` moves only the status and pay cycle, never the hire date.
+    return this.baseStatus(id) === 'Pending'
       ? FIRST_PENDING_DAY + (hash % 90)
       : FIRST_HIRE_DAY + (hash % (LAST_HIRE_DAY - FIRST_HIRE_DAY + 1))
   }
@@ -254,7 +276,7 @@ export class EmployeeGenerator {
   }
 
   payCycleId(id: number): string {
-    return pickWeighted(PAY_CYCLES, this.h(Salt.PayCycle, id))
+    return this.revised(PAY_CYCLE_IDS, pickWeighted(PAY_CYCLES, this.h(Salt.PayCycle, id)), id)
   }
 
   costCentre(id: number): string {

@@ -82,4 +82,23 @@ export class Dataset {
     this.length = next.length
     this.currentVersion++
   }
+
+  /**
+   * Moves the status and pay cycle of `rows` employees, picked anywhere in the list, each to its next value: the
+   * same people stay in the same order, only those two fields change (a sync reports them as changed).
+   */
+  mutate(rows: number, random: () => number): void {
+    const count = Math.min(rows, this.length)
+    if (count === 0) return
+    // Partial Fisher-Yates over the positions picks distinct employees without bias.
+    const positions = Int32Array.from({ length: this.length }, (_, i) => i)
+    for (let i = 0; i < count; i++) {
+      const j = i + Math.floor(random() * (this.length - i))
+      const chosen = positions[j] ?? i
+      positions[j] = positions[i] ?? i
+      positions[i] = chosen
+      this.generator.revise(this.idAt(chosen))
+    }
+    this.currentVersion++
+  }
 }

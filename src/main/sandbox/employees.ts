@@ -40,6 +40,11 @@ function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchPara
     ctx.churnRemaining--
     ctx.dataset.churn(churn.add, churn.remove, ctx.churnRandom)
   }
+  const mutate = ctx.behaviours.mutate
+  if (mutate !== null && ctx.mutateRemaining > 0) {
+    ctx.mutateRemaining--
+    ctx.dataset.mutate(mutate.rows, ctx.mutateRandom)
+  }
 
   const b = ctx.behaviours
   const requested = query.limit ?? b.defaultPageSize

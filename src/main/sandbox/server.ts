@@ -130,8 +130,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stats: { requests: 0, listRequests: 0, codeExchanges: 0, refreshes: 0, faultsInjected: 0 },
     faultRandom: createRng(mix32(seed ^ 0x0fa17)),
     churnRandom: createRng(mix32(seed ^ 0xc4a2e)),
+    mutateRandom: createRng(mix32(seed ^ 0x3a7e5)),
     behaviours,
     churnRemaining: behaviours.churn?.listRequests ?? 0,
+    mutateRemaining: behaviours.mutate?.listRequests ?? 0,
   }
   const log = options.log
 
@@ -190,6 +192,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setBehaviours(patch) {
       ctx.behaviours = mergeBehaviours(ctx.behaviours, patch)
       if (patch.churn !== undefined) ctx.churnRemaining = patch.churn?.listRequests ?? 0
+      if (patch.mutate !== undefined) ctx.mutateRemaining = patch.mutate?.listRequests ?? 0
     },
     issueTokens() {
       const tokens = ctx.grants.issue(client.clientId, 'read', ctx.behaviours.accessTokenTtlSeconds)

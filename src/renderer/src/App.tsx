@@ -5,12 +5,14 @@ import { EmptyState } from './components/empty-state'
 import { SecretStorageBanner } from './components/secret-storage-banner'
 import { SettingsScreen } from './components/settings-screen'
 import { SignInPanel } from './components/sign-in-panel'
+import { StaleDataBanner } from './components/stale-data-banner'
 import { SyncBar } from './components/sync-bar'
 import { useAppInfo } from './hooks/use-app-info'
 import { useAuth } from './hooks/use-auth'
 import { useOnline } from './hooks/use-online'
 import { useSettings } from './hooks/use-settings'
 import { useSync } from './hooks/use-sync'
+import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
 
 /**
  * The whole app. Before the first sync it shows the sign-in screen; once employees are saved it shows them,
@@ -64,6 +66,14 @@ export function App() {
     }
     return (
       <>
+        <StaleDataBanner
+          syncedAt={sync.status.lastComplete?.endedAt}
+          staleAfterHours={settings.view?.settings.staleAfterHours ?? FRESHNESS_DEFAULTS.staleAfterHours}
+          signedIn={signedIn}
+          running={sync.running}
+          onSyncNow={sync.start}
+          onSignIn={auth.signIn}
+        />
         <SyncBar sync={sync} signedIn={signedIn} onSignIn={auth.signIn} authError={auth.error} />
         <BrowseView
           sync={sync}

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
+import type { Clock } from '../../../src/main/core/clock'
 import { createLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
@@ -37,6 +38,8 @@ export interface AppUnderTestOptions {
   readonly sandbox: SandboxHandle
   /** The Chromium profile that plays the clerk's system browser. */
   readonly browser: BrowserContext
+  /** The core's clock (sync times, token expiry, automatic syncs); the system's unless a test sets the time. */
+  readonly clock?: Clock
 }
 
 /**
@@ -59,6 +62,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   let handleCallbackUrl: (url: string) => void = () => undefined
 
   const core = await createAppCore({
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     appInfo: { name: 'RosterDesk', version: '0.1.0-test', platform: process.platform },
     dataDir,
     settings: new SettingsStore(new MemoryKeyValueBackend()),

@@ -1,7 +1,5 @@
 import type {
   AuthState,
-  ChangeKind,
-  ChangeListPage,
   ChangeReport,
   EmployeeRow,
   Settings,
@@ -11,7 +9,11 @@ import type {
 } from '../../../src/shared/domain'
 import type { IpcError } from '../../../src/shared/ipc-contract'
 import { FakeIpcError, type FakeEvents, type FakeHandlers } from './fake-api'
+import { exportRowQuery } from '../../../src/shared/export-rows'
 import { columnsOf, runQuery } from './fake-query'
+import { FakeChanges, type FakeSyncFacts } from './fake-changes'
+import { DEFAULT_SYNC_SCOPE, FRESHNESS_DEFAULTS } from '../../../src/shared/settings-rules'
+import { fakeServiceSearch } from './fake-service-search'
 
 export interface FakeCoreOptions {
   /** The employees "on the service": a sync copies them into the cache. */
@@ -29,6 +31,13 @@ export interface FakeCoreOptions {
   readonly syncFailure?: IpcError
   /** The time "now"; the last sync of a `synced` fake ended two hours before it. */
   readonly now?: () => number
+  /** When the last sync of a `synced` fake ended, when it should be other than two hours ago (ms since epoch). */
+  readonly syncedAt?: number
+  /**
+   * Employees on the service that a `synced` cache lacks (hired since that sync): "Look up on the service" finds
+   * them, and the next sync saves them. A `syncFailure` makes the lookup fail the same way.
+   */
+  readonly hiredSinceSync?: readonly EmployeeRow[]
 }
 
 export interface FakeCore {
@@ -38,6 +47,10 @@ export interface FakeCore {
   approveSignIn(): void
   releaseSync(): void
   setSyncFailure(error: IpcError | undefined): void
+  /** Ends the session as main's token manager does when the service refuses a refresh: signed out, with why. */
+  expireSignIn(message: string): void
+  /** Replaces the employees "on the service" (joiners, leavers, edits); the next sync picks them up. */
+  setServiceEmployees(rows: readonly EmployeeRow[]): void
 }
 
 const PAGE = 500
@@ -50,6 +63,7 @@ const PAGE = 500
 export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): FakeCore {
   const now = options.now ?? Date.now
   let cache: EmployeeRow[] = options.synced ? [...options.serviceEmployees] : []
+  let service: readonly EmployeeRow[] = [...options.serviceEmployees, ...(options.hiredSinceSync ?? [])]
   let auth: AuthState = {
     status: options.signedIn ? 'signed-in' : 'signed-out',
     environment: options.settings?.environment ?? 'demo',
@@ -66,17 +80,21 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     pageSize: PAGE,
     concurrency: 4,
     trackedPayCycles: [],
+    syncScope: DEFAULT_SYNC_SCOPE,
+    ...FRESHNESS_DEFAULTS,
     ...options.settings,
   }
   let hasClientSecret = false
+  const syncedAt = options.syncedAt ?? now() - 2 * 3600_000
   let lastComplete: SyncRunSummary | undefined = options.synced
-    ? summary(1, 'complete', new Date(now() - 2 * 3600_000 - 60_000).toISOString(), cache.length, undefined, {
-        endedAt: new Date(now() - 2 * 3600_000).toISOString(),
+    ? summary(1, 'complete', new Date(syncedAt - 60_000).toISOString(), cache.length, undefined, {
+        endedAt: new Date(syncedAt).toISOString(),
       })
     : undefined
   let lastRun = lastComplete
-  /** The full lists behind the last complete sync's report, as the real cache keeps them. */
-  let changeLists: ChangeLists = { added: [], removed: [], changed: [] }
+  /** The change history (the last 20 syncs' lists), as the real cache keeps it. */
+  const changes = new FakeChanges()
+  if (lastComplete !== undefined) changes.record([], cache, syncFacts(lastComplete))
   let running = false
   let syncFailure = options.syncFailure
   let signInWaiter: ((outcome: 'approved' | 'cancelled') => void) | undefined
@@ -133,46 +151,9 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       running = true
       syncAbort = false
       const runId = (lastRun?.id ?? 0) + 1
-      const startedAt = new Date(now()).toISOString()
-      try {
-        const rows = options.serviceEmployees
-        const pagesTotal = Math.max(1, Math.ceil(rows.length / PAGE))
-        for (let page = 1; page <= pagesTotal; page += 1) {
-          if (syncFailure) throw new FakeIpcError(syncFailure.code, syncFailure.message)
-          events.emit('sync:progress', {
-            runId,
-            phase: 'listing',
-            pagesDone: page,
-            pagesTotal,
-            rows: Math.min(rows.length, page * PAGE),
-            rowsPerSecond: 1000,
-          })
-          if (page === 1 && options.manualSync) await new Promise<void>((resolve) => (syncGate = resolve))
-          else await new Promise((resolve) => setTimeout(resolve, 5))
-          if (syncAbort) {
-            lastRun = summary(runId, 'cancelled', startedAt, cache.length, undefined)
-            events.emit('sync:finished', lastRun)
-            return lastRun
-          }
-        }
-        const { report: changes, lists } = diff(cache, rows)
-        changeLists = lists
-        cache = [...rows]
-        lastComplete = summary(runId, 'complete', startedAt, cache.length, changes)
-        lastRun = lastComplete
-        events.emit('sync:finished', lastRun)
-        return lastRun
-      } catch (error) {
-        // As in the real core: a run that fails resolves with its summary; only a run that cannot start rejects.
-        lastRun = summary(runId, 'failed', startedAt, cache.length, undefined, {
-          error: (error as Error).message,
-          ...(error instanceof FakeIpcError ? { errorCode: error.code } : {}),
-        })
-        events.emit('sync:finished', lastRun)
-        return lastRun
-      } finally {
-        running = false
-      }
+      // As in the real core: the answer is the run's id at once; how it ended comes only as `sync:finished`.
+      void runSync(runId)
+      return { runId }
     },
     'sync:cancel': async () => {
       syncAbort = running
@@ -186,16 +167,30 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return row ? { row, payCycleIds: typeof row.payCycleId === 'string' ? [row.payCycleId] : [] } : null
     },
     'employees:columns': async () => (cache.length > 0 ? columnsOf(cache) : []),
-    'employees:changes': async (kind, offset, limit) => ({
-      total: changeLists[kind].length,
-      items: changeLists[kind].slice(offset, offset + limit),
-    }),
+    'employees:search-service': async (request) => {
+      if (auth.status !== 'signed-in')
+        throw new FakeIpcError('not-signed-in', 'Sign in to look employees up.')
+      if (syncFailure) throw new FakeIpcError(syncFailure.code, syncFailure.message)
+      const saved = new Set(cache.map((row) => String(row.UUID)))
+      return fakeServiceSearch(service, (uuid) => saved.has(uuid), request, now())
+    },
+    'employees:changes': async (kind, offset, limit) => changes.latestPage(kind, offset, limit),
+    'changes:history': async () => changes.history(),
+    'changes:list': async (runId, kind, offset, limit) => changes.page(runId, kind, offset, limit),
+    'changes:export': async (request) => {
+      exportAbort = false
+      const result = await changes.export(
+        request,
+        (progress) => events.emit('export:progress', progress),
+        () => exportAbort,
+      )
+      if (result.status === 'written') exported = true
+      return result
+    },
     'export:start': async (request) => {
       exportAbort = false
-      const rows =
-        request.kind === 'view'
-          ? runQuery(cache, { ...request.query, offset: 0, limit: cache.length }).rows
-          : cache.filter((row) => row.payCycleId === request.payCycleId)
+      // Which rows an export holds is the app's own rule (shared with main's export plan), over the fake cache.
+      const rows = runQuery(cache, { ...exportRowQuery(request), offset: 0, limit: cache.length }).rows
       for (let written = 0; written < rows.length; written += 100) {
         if (exportAbort) return { status: 'cancelled' }
         events.emit('export:progress', { rowsWritten: written, rowsTotal: rows.length })
@@ -211,6 +206,46 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return true
     },
     'export:show-in-folder': async () => exported,
+  }
+
+  /** One run in the background: a page at a time with progress, then its summary as `sync:finished`. */
+  async function runSync(runId: number): Promise<void> {
+    const startedAt = new Date(now()).toISOString()
+    try {
+      const rows = service
+      const pagesTotal = Math.max(1, Math.ceil(rows.length / PAGE))
+      for (let page = 1; page <= pagesTotal; page += 1) {
+        if (syncFailure) throw new FakeIpcError(syncFailure.code, syncFailure.message)
+        events.emit('sync:progress', {
+          runId,
+          phase: 'listing',
+          fraction: page / pagesTotal,
+          rows: Math.min(rows.length, page * PAGE),
+          rowsTotal: rows.length,
+          rowsPerSecond: 1000,
+        })
+        if (page === 1 && options.manualSync) await new Promise<void>((resolve) => (syncGate = resolve))
+        else await new Promise((resolve) => setTimeout(resolve, 5))
+        if (syncAbort) {
+          lastRun = summary(runId, 'cancelled', startedAt, cache.length, undefined)
+          return
+        }
+      }
+      const finished = summary(runId, 'complete', startedAt, rows.length, undefined)
+      const report = changes.record(cache, rows, syncFacts(finished))
+      cache = [...rows]
+      lastComplete = { ...finished, changes: report }
+      lastRun = lastComplete
+    } catch (error) {
+      // As in the real core: a run that fails ends with its summary; only a run that cannot start is refused.
+      lastRun = summary(runId, 'failed', startedAt, cache.length, undefined, {
+        error: (error as Error).message,
+        ...(error instanceof FakeIpcError ? { errorCode: error.code } : {}),
+      })
+    } finally {
+      running = false
+      if (lastRun !== undefined) events.emit('sync:finished', lastRun)
+    }
   }
 
   // Record every call (validated arguments, as the handler receives them).
@@ -230,6 +265,21 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     approveSignIn: () => signInWaiter?.('approved'),
     releaseSync: () => syncGate?.(),
     setSyncFailure: (error) => (syncFailure = error),
+    expireSignIn: (message) => void setAuth({ ...auth, status: 'signed-out', error: message }),
+    setServiceEmployees: (rows) => {
+      service = [...rows]
+    },
+  }
+
+  /** Where a run read from, as the real run log records it. */
+  function syncFacts(run: SyncRunSummary): FakeSyncFacts {
+    return {
+      runId: run.id,
+      startedAt: run.startedAt,
+      endedAt: run.endedAt,
+      environment: settings.environment,
+      tenantId: settings.tenantId,
+    }
   }
 
   function summary(
@@ -256,42 +306,5 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       ...(errorCode === undefined ? {} : { errorCode }),
       ...(changes === undefined ? {} : { changes }),
     }
-  }
-}
-
-function nameOf(row: EmployeeRow): string {
-  return `${String(row.firstName ?? '')} ${String(row.lastName ?? '')}`.trim()
-}
-
-type ChangeLists = Record<ChangeKind, ChangeListPage['items']>
-
-function diff(
-  before: readonly EmployeeRow[],
-  after: readonly EmployeeRow[],
-): { report: ChangeReport; lists: ChangeLists } {
-  const old = new Map(before.map((row) => [String(row.UUID), row]))
-  const next = new Map(after.map((row) => [String(row.UUID), row]))
-  const added = after.filter((row) => !old.has(String(row.UUID)))
-  const removed = before.filter((row) => !next.has(String(row.UUID)))
-  const changed = after.flatMap((row) => {
-    const previous = old.get(String(row.UUID))
-    if (!previous) return []
-    const fields = Object.keys(row).filter(
-      (key) => JSON.stringify(row[key]) !== JSON.stringify(previous[key]),
-    )
-    return fields.length > 0 ? [{ UUID: String(row.UUID), name: nameOf(row), fields }] : []
-  })
-  const item = (row: EmployeeRow) => ({ UUID: String(row.UUID), name: nameOf(row) })
-  const lists: ChangeLists = { added: added.map(item), removed: removed.map(item), changed }
-  return {
-    report: {
-      added: added.length,
-      removed: removed.length,
-      changed: changed.length,
-      addedSample: lists.added.slice(0, 10),
-      removedSample: lists.removed.slice(0, 10),
-      changedSample: changed.slice(0, 10),
-    },
-    lists,
   }
 }

@@ -6,26 +6,49 @@ import type {
   QueryResult,
 } from '../../../src/shared/domain'
 import { KNOWN_EMPLOYEE_FIELDS } from '../../../src/shared/domain'
+import { identifierColumnsOf, knownRole } from '../../../src/main/core/query/column-role'
+import type { DiscoveredIdentifierRole } from '../../../src/main/core/query/column-role'
+import {
+  parseSearchText,
+  rowIsExactMatch,
+  wordMatchesColumn,
+  wordMatchesRow,
+} from '../../../src/main/core/query/search-rules'
 
-/** Lower case without accents, so "muller" finds "Müller" as the real cache does. */
-function fold(value: string): string {
-  return value.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+/**
+ * The identifier columns of the fake cache, decided by the real rule (column-role.ts); worked out once per list
+ * of rows, which a sync replaces as a whole.
+ */
+const identifiersOfRows = new WeakMap<readonly EmployeeRow[], ReadonlyMap<string, DiscoveredIdentifierRole>>()
+function identifiersOf(rows: readonly EmployeeRow[]): ReadonlyMap<string, DiscoveredIdentifierRole> {
+  let identifiers = identifiersOfRows.get(rows)
+  if (identifiers === undefined) {
+    identifiers = identifierColumnsOf(rows)
+    identifiersOfRows.set(rows, identifiers)
+  }
+  return identifiers
 }
 
-function words(row: EmployeeRow, column: string | undefined): string[] {
-  const values = column === undefined ? Object.values(row) : [row[column]]
-  return values.flatMap((value) =>
-    typeof value === 'string' || typeof value === 'number' ? fold(String(value)).split(/[\s@.'-]+/) : [],
-  )
-}
-
-function matchesText(row: EmployeeRow, text: string | undefined, column: string | undefined): boolean {
-  const tokens = fold(text ?? '')
-    .split(/\s+/)
-    .filter((token) => token !== '')
-  if (tokens.length === 0) return true
-  const rowWords = words(row, column)
-  return tokens.every((token) => rowWords.some((word) => word.startsWith(token)))
+/**
+ * The real search rules (search-rules.ts), row by row: the default search over names, the UUID and the
+ * identifier columns, or "Search in" one column; and which rows a word names whole, to list them first.
+ */
+function textMatcher(
+  all: readonly EmployeeRow[],
+  text: string | undefined,
+  column: string | undefined,
+): { matches: (row: EmployeeRow) => boolean; exact: (row: EmployeeRow) => boolean } {
+  const words = parseSearchText(text)
+  const identifiers = identifiersOf(all)
+  return {
+    matches: (row) =>
+      words.every((word) =>
+        column === undefined
+          ? wordMatchesRow(word, row, identifiers)
+          : wordMatchesColumn(word, column, row[column], identifiers.get(column)),
+      ),
+    exact: (row) => words.length > 0 && rowIsExactMatch(words, row, identifiers, column),
+  }
 }
 
 function countBy(rows: readonly EmployeeRow[], key: string): FacetCount[] {
@@ -50,11 +73,12 @@ function compare(a: EmployeeRow, b: EmployeeRow, column: string): number {
 }
 
 /**
- * The cache's query semantics over an in-memory list, for fakes: prefix search in any word order, accent- and
- * case-insensitive; status and pay-cycle filters; facet counts that ignore their own filter; sort; a window.
+ * The cache's query semantics over an in-memory list, for fakes: the real search rules, rows a word names whole
+ * first; status and pay-cycle filters; facet counts that ignore their own filter; sort; a window.
  */
 export function runQuery(all: readonly EmployeeRow[], query: ParsedEmployeeQuery): QueryResult {
-  const byText = all.filter((row) => matchesText(row, query.text, query.column))
+  const text = textMatcher(all, query.text, query.column)
+  const byText = all.filter(text.matches)
   const inStatus = (row: EmployeeRow): boolean =>
     !query.statuses?.length || query.statuses.includes(String(row.employeeStatus))
   const inCycle = (row: EmployeeRow): boolean =>
@@ -62,8 +86,13 @@ export function runQuery(all: readonly EmployeeRow[], query: ParsedEmployeeQuery
   const matched = byText.filter((row) => inStatus(row) && inCycle(row))
   const sort = query.sort ?? { column: 'lastName', order: 'asc' as const }
   const sign = sort.order === 'asc' ? 1 : -1
+  const pinned = new Set(matched.filter(text.exact))
   const sorted = [...matched].sort(
-    (a, b) => sign * compare(a, b, sort.column) || compare(a, b, 'firstName') || compare(a, b, 'UUID'),
+    (a, b) =>
+      Number(pinned.has(b)) - Number(pinned.has(a)) ||
+      sign * compare(a, b, sort.column) ||
+      compare(a, b, 'firstName') ||
+      compare(a, b, 'UUID'),
   )
   const result: QueryResult = {
     total: matched.length,
@@ -98,6 +127,11 @@ export function columnsOf(rows: readonly EmployeeRow[]): ColumnInfo[] {
     if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return 'date'
     return 'text'
   }
+  const identifiers = identifiersOf(rows)
+  const withRole = (column: ColumnInfo): ColumnInfo => {
+    const identifier = knownRole(column.key) ?? identifiers.get(column.key)
+    return identifier === undefined ? column : { ...column, identifier }
+  }
   return [
     ...known.map((key) => ({
       key,
@@ -106,5 +140,5 @@ export function columnsOf(rows: readonly EmployeeRow[]): ColumnInfo[] {
       known: true,
     })),
     ...extras.map((key) => ({ key, label: labelOf(key), kind: kindOf(key), known: false })),
-  ]
+  ].map(withRole)
 }

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EventChannel } from '../../../src/shared/ipc-contract'
 import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
+import { systemClock, type Clock, type Timers } from '../../../src/main/core/clock'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
@@ -31,7 +32,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function startApp(): Promise<Harness> {
+async function startApp(time: { clock?: Clock; timers?: Timers } = {}): Promise<Harness> {
   const sandbox = await startTestSandbox({ size: 300 })
   const dataDir = mkdtempSync(join(tmpdir(), 'rosterdesk-app-'))
   const events: Harness['events'] = []
@@ -45,6 +46,7 @@ async function startApp(): Promise<Harness> {
   // Core and dispatch log through one logger, as in the app, so the leak checks below cover both.
   const logger = createLogger((level, line) => logs.push(`${level} ${line}`))
   const core = await createAppCore({
+    ...time,
     appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
     dataDir,
     settings: new SettingsStore(backend),
@@ -89,9 +91,21 @@ describe('the app core behind IPC (demo environment, real sandbox)', () => {
     expect(signedIn).toMatchObject({ status: 'signed-in', tenantId: 'tenant-demo' })
     expect(app.events.some((e) => e.channel === 'auth:changed')).toBe(true)
 
-    const summary = (await app.invoke('sync:start')) as { status: string; stored: number; totalCount: number }
-    expect(summary).toMatchObject({ status: 'complete', stored: 300, totalCount: 300 })
-    expect(app.events.some((e) => e.channel === 'sync:finished')).toBe(true)
+    // The answer is the run's id at once; the outcome comes only as `sync:finished` carrying that id.
+    const started = (await app.invoke('sync:start')) as { runId: number }
+    expect(started).toEqual({ runId: expect.any(Number) })
+    expect(app.events.some((e) => e.channel === 'sync:finished')).toBe(false)
+    await expect(app.invoke('sync:start')).rejects.toMatchObject({ ipc: { code: 'busy' } })
+    await vi.waitFor(() => expect(app.events.some((e) => e.channel === 'sync:finished')).toBe(true), {
+      timeout: 20_000,
+    })
+    const finished = app.events.filter((e) => e.channel === 'sync:finished').map((e) => e.payload)
+    expect(finished).toEqual([
+      expect.objectContaining({ id: started.runId, status: 'complete', stored: 300, totalCount: 300 }),
+    ])
+    const progress = app.events.filter((e) => e.channel === 'sync:progress').map((e) => e.payload)
+    expect(progress.length).toBeGreaterThan(0)
+    expect(progress.every((p) => (p as { runId: number }).runId === started.runId)).toBe(true)
 
     const all = (await app.invoke('employees:query', { limit: 5, facets: true })) as {
       total: number
@@ -157,6 +171,54 @@ describe('the app core behind IPC (demo environment, real sandbox)', () => {
     expect(await app.invoke('auth:sign-out')).toMatchObject({ status: 'signed-out' })
     // Cached employees stay browsable after signing out.
     expect(((await app.invoke('employees:query', { limit: 1 })) as { total: number }).total).toBe(300)
+  })
+
+  it('syncs on its own every N hours once signed in, through the same run as the Sync button', async () => {
+    // The wall clock moves when the test says; timers fire when the test says (those due by that clock).
+    let offset = 0
+    const clock: Clock = { now: () => Date.now() + offset, sleep: systemClock.sleep }
+    const waiting: Array<{ at: number; run: () => void }> = []
+    const timers: Timers = {
+      after(ms, run) {
+        const timer = { at: clock.now() + ms, run }
+        waiting.push(timer)
+        return () => void waiting.splice(waiting.indexOf(timer), 1)
+      },
+    }
+    const fireDue = (): void => {
+      for (const timer of waiting.filter((each) => each.at <= clock.now())) {
+        waiting.splice(waiting.indexOf(timer), 1)
+        timer.run()
+      }
+    }
+    const app = await startApp({ clock, timers })
+    // Off by default: nothing is waiting.
+    expect(waiting).toEqual([])
+    await app.invoke('settings:update', { syncEveryHours: 1 })
+    expect(waiting).toHaveLength(1)
+
+    // Due while signed out: skipped, and nothing is started.
+    offset += 3_600_000
+    fireDue()
+    expect(app.logs).toContain('info Automatic sync (every 1 hour) skipped: not signed in')
+    expect(app.events.some((e) => e.channel === 'sync:progress')).toBe(false)
+
+    await app.invoke('auth:sign-in')
+    offset += 3_600_000
+    fireDue()
+    expect(app.logs).toContain('info Automatic sync (every 1 hour): starting')
+    // The clerk's Sync meets the automatic run: one run at a time.
+    await expect(app.invoke('sync:start')).rejects.toMatchObject({ ipc: { code: 'busy' } })
+    await vi.waitFor(() => expect(app.events.some((e) => e.channel === 'sync:finished')).toBe(true), {
+      timeout: 20_000,
+    })
+    const finished = app.events.filter((e) => e.channel === 'sync:finished').map((e) => e.payload)
+    expect(finished).toEqual([expect.objectContaining({ status: 'complete', stored: 300 })])
+    // The next one is counted from the end of this run, and close() leaves nothing waiting.
+    expect(waiting).toHaveLength(1)
+    expect(waiting[0]!.at).toBeGreaterThan(clock.now())
+    await app.core.close()
+    expect(waiting).toEqual([])
   })
 
   it('refuses a sync before sign-in with a message a clerk can act on', async () => {

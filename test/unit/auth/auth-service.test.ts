@@ -264,6 +264,24 @@ describe('AuthService preconditions and sign-out', () => {
     await expect(auth.tokens.getAccessToken()).rejects.toMatchObject({ code: 'not-signed-in' })
   })
 
+  it('forgets an earlier sign-in problem once signed in again, by a sign-in or by returning to a signed-in environment', async () => {
+    const { auth, opened, failOpen, setEnvironment } = await setup()
+    const signingIn = auth.signIn()
+    await until(() => opened.length === 1)
+    await answerInBrowser(opened[0]!, 'approve')
+    await signingIn
+    // Another environment: signed out there, and a sign-in to it fails.
+    setEnvironment({ baseUrl: 'https://elsewhere.example' })
+    await auth.reload()
+    failOpen()
+    expect((await auth.signIn()).error).toMatch(/could not open your web browser/)
+    // Back to the first, whose tokens are stored: signed in, and the old message is gone rather than shown again.
+    setEnvironment({ baseUrl: getSandbox().baseUrl })
+    const state = await auth.reload()
+    expect(state.status).toBe('signed-in')
+    expect(state.error).toBeUndefined()
+  })
+
   it('words refusals for the clerk and sanitises unknown ones', () => {
     expect(refusalMessage('access_denied', 'whatever')).toBe(
       'You declined access in the browser. Sign in again when ready.',

@@ -1,10 +1,13 @@
 import type { EmployeeRow, SyncRunSummary } from '../../../src/shared/domain'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { employeeNumberColumn } from '../../../src/shared/change-rules'
+import type { ChangeLogWriter } from '../../../src/main/core/cache/change-log-file'
+import { writeChangeLog } from '../../../src/main/core/sync/change-log-build'
 import { SnapshotBuilder, loadPreviousSnapshot } from '../../../src/main/core/sync/snapshot-builder'
 
 /**
- * Commits `rows` as a new snapshot through the same writer, builder and swap a sync uses, without the network:
- * for cache and query tests that need a snapshot with exact contents.
+ * Commits `rows` as a new snapshot through the same writer, builder, change log and swap a sync uses, without the
+ * network: for cache and query tests that need a snapshot with exact contents.
  */
 export async function seedSnapshot(
   cache: CacheDatabase,
@@ -17,6 +20,7 @@ export async function seedSnapshot(
     started,
   )
   const previous = await loadPreviousSnapshot(cache.currentSnapshot())
+  let changeLog: ChangeLogWriter | null = null
   try {
     const builder = new SnapshotBuilder(writer, previous)
     builder.addPage({ pass: 1, page: 1, position: 0, rows })
@@ -30,6 +34,14 @@ export async function seedSnapshot(
     for (const [payCycleId, uuids] of Object.entries(payCycleMembers)) {
       writer.addPayCycleMembers(payCycleId, builder.membersOf(payCycleId, new Set(uuids)))
     }
+    changeLog = await writeChangeLog({
+      cache,
+      writer,
+      built,
+      runId: run.id,
+      numberColumn: employeeNumberColumn(builder.searchIndex().identifiers),
+      now: started,
+    })
     await writer.seal({
       columns: built.columns,
       removed: built.removed,
@@ -49,12 +61,14 @@ export async function seedSnapshot(
       durationMs: 1,
       changes: built.changes,
     }
-    cache.completeRun(run, summary, built.stored)
+    cache.completeRun(run, summary, built.stored, changeLog?.path)
     writer.close()
+    changeLog?.close()
     return summary
   } catch (error) {
     previous?.release()
     writer.discard()
+    changeLog?.discard()
     throw error
   }
 }

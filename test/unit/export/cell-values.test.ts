@@ -13,7 +13,12 @@ function serialOf(iso: string): number {
 
 describe('parseIsoDate', () => {
   it('reads ISO dates as whole Excel days', () => {
-    expect(parseIsoDate('2026-11-22')).toEqual({ serial: 46348, hasTime: false, convertedToUtc: false })
+    expect(parseIsoDate('2026-11-22')).toEqual({
+      serial: 46348,
+      hasTime: false,
+      convertedToUtc: false,
+      utc: false,
+    })
     expect(parseIsoDate('1900-03-01')?.serial).toBe(61)
     expect(parseIsoDate('2024-02-29')?.serial).toBe(serialOf('2024-02-29T00:00:00Z'))
     expect(parseIsoDate('9999-12-31')?.serial).toBe(serialOf('9999-12-31T00:00:00Z'))
@@ -28,17 +33,21 @@ describe('parseIsoDate', () => {
     expect(wrong).toEqual([])
   })
 
-  it('reads date-times, converting those with an offset to UTC', () => {
+  it('reads date-times, converting those with an offset to UTC and saying which are UTC', () => {
     expect(parseIsoDate('2026-11-22T10:15:30Z')).toEqual({
       serial: serialOf('2026-11-22T10:15:30Z'),
       hasTime: true,
       convertedToUtc: false,
+      utc: true,
     })
     expect(parseIsoDate('2026-11-22T10:15:00+01:00')).toEqual({
       serial: serialOf('2026-11-22T09:15:00Z'),
       hasTime: true,
       convertedToUtc: true,
+      utc: true,
     })
+    // No zone given: kept as written, and nothing claims it is UTC.
+    expect(parseIsoDate('2026-11-22T10:15')).toMatchObject({ hasTime: true, utc: false })
     expect(parseIsoDate('2026-11-22 23:30-0530')?.serial).toBeCloseTo(serialOf('2026-11-23T05:00:00Z'), 9)
     expect(parseIsoDate('2026-11-22T10:15:30.250')?.serial).toBeCloseTo(
       serialOf('2026-11-22T10:15:30.250Z'),

@@ -64,7 +64,7 @@ describe('export from a synced cache', () => {
     expect(result).toEqual({ status: 'written', rows: inCycle.length, fileName: 'Roster PC-2026-11-A.xlsx' })
 
     const book = await readXlsx(filePath)
-    const sheet = sheetNamed(book, 'Employees')
+    const sheet = sheetNamed(book, 'Roster PC-2026-11-A')
     const uuidColumn = columns.indexOf('UUID')
     const written = sheet.rows.slice(1).map((row) => row[uuidColumn]?.v)
     expect(new Set(written)).toEqual(new Set(inCycle.map((row) => row['UUID'])))

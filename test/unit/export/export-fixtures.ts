@@ -114,6 +114,8 @@ export const ABOUT: ExportAbout = {
   sort: { columnLabel: 'Hire date', order: 'desc' },
   syncedAt: new Date('2026-11-21T08:30:00Z'),
   createdAt: new Date('2026-11-22T09:45:10Z'),
+  // A zone other than the test machine's (UTC here), so the About sheet's times show they name their own.
+  timeZone: 'Europe/Berlin',
   appVersion: '0.1.0',
 }
 

@@ -4,6 +4,7 @@ import type { ColumnInfo, EmployeeRow, ExportProgress } from '../../../src/share
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { planExport } from '../../../src/main/core/export/export-plan'
 import { ExportService } from '../../../src/main/core/export/export-service'
+import { localTimeZone } from '../../../src/main/core/export/zoned-time'
 import type { RowQuery } from '../../../src/main/core/query/query-engine'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
 import { generatedRow, tempFolder } from './export-fixtures'
@@ -86,6 +87,15 @@ describe('planExport', () => {
     expect(plan.about).toEqual({ kind: 'roster', payCycleId: 'PC-2026-11-A' })
   })
 
+  it('applies the status filter a roster asks for, and says so in the About sheet’s facts', () => {
+    const plan = planExport(
+      { kind: 'roster', payCycleId: 'PC-MONTHLY', statuses: ['Active'], columns: ['UUID'], format: 'csv' },
+      COLUMNS,
+    )
+    expect(plan.query).toEqual({ payCycleIds: ['PC-MONTHLY'], statuses: ['Active'] })
+    expect(plan.about).toEqual({ kind: 'roster', payCycleId: 'PC-MONTHLY', statuses: ['Active'] })
+  })
+
   it('passes a view query through and describes its search, filters and sort', () => {
     const query = {
       text: 'smi',
@@ -150,7 +160,7 @@ describe('ExportService', () => {
     expect(progress.at(-1)).toEqual({ rowsWritten: expectedRows.length, rowsTotal: expectedRows.length })
 
     const book = await readXlsx(filePath)
-    const sheet = sheetNamed(book, 'Employees')
+    const sheet = sheetNamed(book, 'Roster PC-2026-11-A')
     expect(sheet.rows[0]?.map((cell) => cell?.v)).toEqual(['UUID', 'Last name', 'Hire date'])
     expect(sheet.rows.slice(1).map((row) => row[0]?.v)).toEqual(expectedRows.map((row) => row['UUID']))
     const about = aboutCells(book)
@@ -158,6 +168,12 @@ describe('ExportService', () => {
     expect(about.get('Environment')?.v).toBe('Production')
     expect(about.get('Tenant')?.v).toBe('tenant-acme')
     expect(about.get('Made with')?.v).toBe('RosterDesk 1.2.3')
+    // The app names no zone, so the times are in the computer's own, and say which it is.
+    const zone = `, ${localTimeZone()})`
+    expect(about.get('Data synced')?.v).toMatch(/^2026-11-22 \d{2}:00 \(UTC[+-]\d{2}:\d{2}, /)
+    expect(about.get('Data synced')?.v).toContain(zone)
+    expect(about.get('File made')?.v).toMatch(/^2026-11-22 \d{2}:00 \(UTC[+-]\d{2}:\d{2}, /)
+    expect(about.get('File made')?.v).toContain(zone)
   })
 
   it('writes a view as CSV', async () => {

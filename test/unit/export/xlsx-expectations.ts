@@ -13,7 +13,7 @@ type Comparable =
 
 /**
  * What openpyxl must read for one source value, spelled out independently of the engine: dates from
- * 1900-03-01 become date cells (UTC for values with an offset), other text stays text exactly (Text format),
+ * 1900-03-01 become date cells (in UTC, marked so, for values with a zone), other text stays text exactly (Text format),
  * except the characters XML cannot carry (dropped) and CRLF (read back as LF, as Excel stores line breaks).
  */
 export function expected(value: JsonValue | undefined): Comparable {
@@ -27,7 +27,8 @@ export function expected(value: JsonValue | undefined): Comparable {
       const real = !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
       if (real && value >= '1900-03-01') return { t: 'd', v: `${value}T00:00:00.000`, fmt: 'yyyy-mm-dd' }
     } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/.test(value)) {
-      return { t: 'd', v: new Date(value).toISOString().slice(0, 23), fmt: 'yyyy-mm-dd hh:mm:ss' }
+      // A zone given is a moment: shown in UTC, and the cell's format says UTC.
+      return { t: 'd', v: new Date(value).toISOString().slice(0, 23), fmt: 'yyyy-mm-dd hh:mm:ss "UTC"' }
     }
     // eslint-disable-next-line no-control-regex
     const text = value.replace(/\r\n/g, '\n').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')

@@ -14,11 +14,6 @@ import {
 } from './export-fixtures'
 import { expectDataRows } from './xlsx-expectations'
 
-/** The wall-clock time a cell should show for a moment, written as the clerk's local time. */
-function localIso(date: Date): string {
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 23)
-}
-
 describe('XLSX export read back with openpyxl', () => {
   let folder: ReturnType<typeof tempFolder>
   beforeEach(() => {
@@ -112,14 +107,21 @@ describe('XLSX export read back with openpyxl', () => {
     expect(text('Sorted by')).toBe('Hire date, descending')
     expect(text('Columns')).toBe(TRICKY_COLUMNS.map((column) => column.label).join(', '))
     expect(about.get('Rows')).toMatchObject({ t: 'n', v: TRICKY_ROWS.length })
+    // Times are text that carries its zone: the wall-clock time in the clerk's zone, its offset and its name.
     expect(about.get('Data synced')).toMatchObject({
-      t: 'd',
-      isDate: true,
-      v: localIso(ABOUT.syncedAt as Date),
+      t: 's',
+      isDate: false,
+      v: '2026-11-21 09:30 (UTC+01:00, Europe/Berlin)',
     })
-    expect(about.get('File made')).toMatchObject({ t: 'd', isDate: true, v: localIso(ABOUT.createdAt) })
+    expect(about.get('File made')).toMatchObject({
+      t: 's',
+      isDate: false,
+      v: '2026-11-22 10:45 (UTC+01:00, Europe/Berlin)',
+    })
     expect(text('Made with')).toBe('RosterDesk 0.1.0')
-    expect(text('Times')).toMatch(/UTC/)
+    expect(text('Times')).toBe(
+      'Date-times the service sent with a time zone are shown in UTC, marked UTC in their cells.',
+    )
     expect(about.has('Sheets')).toBe(false)
     expect(about.has('Shortened cells')).toBe(false)
   })
@@ -141,7 +143,9 @@ describe('XLSX export read back with openpyxl', () => {
       format: 'xlsx',
     })
     const book = await readXlsx(filePath)
-    const sheet = sheetNamed(book, 'Employees')
+    // A roster's tab is named for its pay cycle.
+    expect(book.sheetNames).toEqual(['Roster PC-2026-11-A', 'About this export'])
+    const sheet = sheetNamed(book, 'Roster PC-2026-11-A')
     expect(sheet.rows).toHaveLength(1)
     expect(sheet.autoFilter).toBe('A1:H1')
     const about = aboutCells(book)

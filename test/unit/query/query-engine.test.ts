@@ -196,7 +196,7 @@ describe('QueryEngine', () => {
 
     it('lists known columns first, then discovered ones with their kinds', () => {
       expect(engine.listColumns()).toEqual([
-        { key: 'UUID', label: 'UUID', kind: 'text', known: true },
+        { key: 'UUID', label: 'UUID', kind: 'text', known: true, identifier: 'uuid' },
         { key: 'firstName', label: 'First name', kind: 'text', known: true },
         { key: 'lastName', label: 'Last name', kind: 'text', known: true },
         { key: 'employeeStatus', label: 'Status', kind: 'text', known: true },
@@ -222,7 +222,7 @@ describe('QueryEngine', () => {
     })
 
     it('lists every added, changed and removed employee of the last sync', async () => {
-      expect(engine.listChanges('added', 0, 3)).toEqual({
+      expect(engine.listChanges('added', 0, 3)).toMatchObject({
         total: 7,
         items: [
           { UUID: ROWS[0]!['UUID'], name: "Seán O'Brien" },
@@ -234,14 +234,18 @@ describe('QueryEngine', () => {
       next[0]!['employeeStatus'] = 'Terminated'
       await seedSnapshot(cache, next)
       expect(engine.listChanges('added')).toEqual({ total: 0, items: [] })
-      expect(engine.listChanges('changed')).toEqual({
+      expect(engine.listChanges('changed')).toMatchObject({
         total: 1,
         items: [{ UUID: ROWS[1]!['UUID'], name: 'Zoë Ångström', fields: ['employeeStatus'] }],
       })
-      expect(engine.listChanges('removed')).toEqual({
+      // Each entry with the facts the change report shows; a removed one with its last row.
+      expect(engine.listChanges('removed')).toMatchObject({
         total: 1,
-        items: [{ UUID: ROWS[0]!['UUID'], name: "Seán O'Brien" }],
+        items: [
+          { UUID: ROWS[0]!['UUID'], name: "Seán O'Brien", status: ROWS[0]!['employeeStatus'], row: ROWS[0] },
+        ],
       })
+      expect(engine.listChanges('changed').items[0]?.status).toBe('Terminated')
       expect(() => engine.listChanges('added', -1)).toThrow(/not valid/)
     })
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_BEHAVIOURS } from '../../../src/main/sandbox/index'
-import type { SandboxHandle } from '../../../src/main/sandbox/index'
+import type { EmployeeRow, SandboxHandle } from '../../../src/main/sandbox/index'
 import { startTestSandbox, tokenResponseViaHttp, useTestSandbox, withSandbox } from '../../helpers/sandbox'
 import { getList, listOk, postJson, refreshBody } from './support'
 
@@ -215,6 +215,59 @@ describe('switchable behaviours: churn while paging', () => {
     })
     const envelope = await listOk(sandbox, sandbox.issueTokens().accessToken, { limit: 2 })
     expect(envelope.rows.map((row) => row.employeeNumber)).toEqual(['0000012', '0000011'])
+  })
+})
+
+describe('switchable behaviours: mutate between syncs', () => {
+  let sandbox: SandboxHandle
+  afterEach(async () => sandbox.close())
+
+  const byUuid = (rows: readonly EmployeeRow[]): Map<string, EmployeeRow> =>
+    new Map(rows.map((row) => [row.UUID, row]))
+
+  it('moves the status and pay cycle of that many employees on, and nothing else, on the next list request', async () => {
+    sandbox = await startTestSandbox({ size: 300, seed: 4 })
+    const token = sandbox.issueTokens().accessToken
+    const before = byUuid((await listOk(sandbox, token, { limit: 1000 })).rows)
+    sandbox.setBehaviours({ mutate: { rows: 12, listRequests: 1 } })
+    const after = (await listOk(sandbox, token, { limit: 1000 })).rows
+
+    // The same employees in the same order: only fields changed.
+    expect(after.map((row) => row.UUID)).toEqual([...before.keys()])
+    const changed = after.filter((row) => JSON.stringify(row) !== JSON.stringify(before.get(row.UUID)))
+    expect(changed).toHaveLength(12)
+    for (const row of changed) {
+      const old = before.get(row.UUID)!
+      const fields = Object.keys(row) as Array<keyof EmployeeRow>
+      const differing = fields.filter((key) => row[key] !== old[key])
+      expect(differing.sort()).toEqual(['employeeStatus', 'payCycleId'])
+    }
+    // Spread over the list, not only its first page.
+    expect(Math.max(...changed.map((row) => after.indexOf(row)))).toBeGreaterThan(100)
+    // Only the next request mutated: the list now stays as it is.
+    expect((await listOk(sandbox, token, { limit: 1000 })).rows).toEqual(after)
+  })
+
+  it('serves the mutated values to filters too, so a pay-cycle list agrees with the rows', async () => {
+    sandbox = await startTestSandbox({
+      size: 200,
+      seed: 9,
+      behaviours: { mutate: { rows: 50, listRequests: 1 } },
+    })
+    const token = sandbox.issueTokens().accessToken
+    const all = (await listOk(sandbox, token, { limit: 1000 })).rows
+    const cycle = await listOk(sandbox, token, { limit: 1000, payCycleId: 'PC-2026-11-A' })
+    expect(cycle.rows.map((row) => row.UUID)).toEqual(
+      all.filter((row) => row.payCycleId === 'PC-2026-11-A').map((row) => row.UUID),
+    )
+  })
+
+  it('rejects a negative count and reports the setting back', () => {
+    return withSandbox({ size: 5 }, async (s) => {
+      expect(() => s.setBehaviours({ mutate: { rows: -1, listRequests: 1 } })).toThrow(RangeError)
+      s.setBehaviours({ mutate: { rows: 2, listRequests: 3 } })
+      expect(s.behaviours.mutate).toEqual({ rows: 2, listRequests: 3 })
+    })
   })
 })
 

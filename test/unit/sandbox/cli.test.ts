@@ -169,6 +169,7 @@ describe('sandbox command-line parsing', () => {
       '--fail-5xx=0.2',
       '--truncate=0.3',
       '--churn=4,2,6',
+      '--mutate=7,2',
       '--tenant-required',
       '--reject-refresh',
       '--no-rotate-refresh',
@@ -191,6 +192,7 @@ describe('sandbox command-line parsing', () => {
         latencyMs: 5,
         faults: { rateLimit: 0.1, rateLimitRetryAfterSeconds: 3, serverErrorHtml: 0.2, truncatedJson: 0.3 },
         churn: { add: 4, remove: 2, listRequests: 6 },
+        mutate: { rows: 7, listRequests: 2 },
         tenantRequired: true,
         rejectRefresh: true,
         refreshTokenOnRefresh: false,
@@ -198,8 +200,15 @@ describe('sandbox command-line parsing', () => {
     })
   })
 
-  it('rejects unknown options, bad numbers and malformed churn', () => {
-    for (const args of [['--nope'], ['--port', 'x'], ['--rate-limit', '2'], ['--churn', '1,2'], ['extra']]) {
+  it('rejects unknown options, bad numbers and malformed churn or mutate', () => {
+    for (const args of [
+      ['--nope'],
+      ['--port', 'x'],
+      ['--rate-limit', '2'],
+      ['--churn', '1,2'],
+      ['--mutate', '3'],
+      ['extra'],
+    ]) {
       expect(() => parseCliArgs(args)).toThrow(UsageError)
     }
   })

@@ -37,6 +37,11 @@ describe('migrateSettings', () => {
         pageSize: 200,
         concurrency: 2,
         trackedPayCycles: ['PC-2026-11-A'],
+        // Settings that v0 did not have take their defaults.
+        syncScope: 'all',
+        staleAfterHours: 24,
+        syncOnLaunch: false,
+        syncEveryHours: 0,
       },
       fromVersion: 0,
       changed: true,
@@ -60,6 +65,21 @@ describe('migrateSettings', () => {
     })
     expect(result.resetFields.sort()).toEqual(['baseUrls.staging', 'pageSize'])
     expect(result.changed).toBe(true)
+  })
+
+  it('loads a file saved before the freshness settings existed with their defaults', () => {
+    const { staleAfterHours, syncOnLaunch, syncEveryHours, ...before } = {
+      ...DEFAULT_SETTINGS,
+      clientId: 'c',
+    }
+    expect({ staleAfterHours, syncOnLaunch, syncEveryHours }).toEqual({
+      staleAfterHours: 24,
+      syncOnLaunch: false,
+      syncEveryHours: 0,
+    })
+    const result = migrateSettings(before, 1)
+    expect(result.settings).toEqual({ ...DEFAULT_SETTINGS, clientId: 'c' })
+    expect(result).toMatchObject({ resetFields: [], changed: true })
   })
 
   it('leaves current, valid data as it is', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { settingsViewSchema } from '../../../src/shared/domain'
+import { applySettingsPatch } from '../../../src/shared/settings-schema'
 import { DEFAULT_SETTINGS } from '../../../src/main/core/settings/settings-defaults'
 import {
   missingConfiguration,
@@ -41,12 +42,12 @@ describe('SettingsStore', () => {
     })
     expect(result.ok).toBe(true)
     unsubscribe()
-    store.update({ environment: 'production' })
+    store.update({ environment: 'production', baseUrls: { production: 'https://p.example' } })
     expect(seen).toEqual(['staging'])
     const reopened = new SettingsStore(backend)
     expect(reopened.get()).toMatchObject({
       environment: 'production',
-      baseUrls: { staging: 'https://s.example' },
+      baseUrls: { staging: 'https://s.example', production: 'https://p.example' },
     })
     expect(backend.get(SETTINGS_STORAGE_KEYS.version)).toBe(1)
   })
@@ -58,6 +59,38 @@ describe('SettingsStore', () => {
     expect(result.ok).toBe(false)
     expect(store.get().clientId).toBe('')
     expect(new SettingsStore(backend).get().clientId).toBe('')
+  })
+
+  it('answers a change exactly as the shared schema does, so the form (which calls it too) agrees', () => {
+    const store = new SettingsStore(new MemoryKeyValueBackend())
+    const current = store.get()
+    for (const patch of [
+      { pageSize: '0', concurrency: 99 },
+      { baseUrls: { staging: 'http://payroll.example' }, tenantId: 'my tenant' },
+      { environment: 'staging', scopes: ' , ' },
+      { redirectUri: 'https://r.example/cb', clientSecret: 'x' },
+    ]) {
+      const answer = applySettingsPatch(patch, current)
+      expect(answer.ok).toBe(false)
+      expect(store.update(patch)).toEqual(answer)
+    }
+    expect(store.get()).toEqual(current)
+  })
+
+  it('refuses an environment without its address, yet loads a file saved that way before the rule', () => {
+    const backend = new MemoryKeyValueBackend()
+    const store = new SettingsStore(backend)
+    expect(store.update({ environment: 'production' })).toEqual({
+      ok: false,
+      fieldErrors: {
+        'baseUrls.production': 'Enter the Production address to use the Production environment.',
+      },
+    })
+    backend.set('settings', { ...DEFAULT_SETTINGS, environment: 'staging', clientId: 'c-1' })
+    backend.set('settingsVersion', 1)
+    const reopened = new SettingsStore(backend)
+    expect(reopened.get()).toMatchObject({ environment: 'staging', clientId: 'c-1' })
+    expect(reopened.loaded).toMatchObject({ changed: false, resetFields: [] })
   })
 
   it('migrates stored v0 data on load and writes it back as v1', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { EmployeesClient, TENANT_HEADER } from '../../../src/main/core/api/employees-client'
-import type { EmployeesClientOptions } from '../../../src/main/core/api/employees-client'
+import { EMPLOYEE_LIST, ListClient, TENANT_HEADER } from '../../../src/main/core/api/list-client'
+import type { ListClientOptions } from '../../../src/main/core/api/list-client'
 import { RosterDeskError } from '../../../src/main/core/errors'
+import type { RetryNotice } from '../../../src/main/core/api/retry-policy'
 import {
   FakeListService,
   FakeTokens,
@@ -11,10 +12,11 @@ import {
   textResponse,
 } from './sync-fakes'
 
-function setup(options: Partial<EmployeesClientOptions> & { service: FakeListService }) {
+function setup(options: Partial<ListClientOptions> & { service: FakeListService }) {
   const tokens = new FakeTokens()
   const time = fakeClock()
-  const client = new EmployeesClient({
+  const client = new ListClient({
+    endpoint: EMPLOYEE_LIST,
     baseUrl: 'https://payroll.example/api/',
     fetch: options.service.fetch,
     tokens,
@@ -42,7 +44,7 @@ async function failure(promise: Promise<unknown>): Promise<RosterDeskError> {
   return error as RosterDeskError
 }
 
-describe('EmployeesClient', () => {
+describe('ListClient on the employee list', () => {
   it('asks for one page with the bearer token, Accept and the tenant header', async () => {
     const service = new FakeListService(makeEmployees(30))
     const { client } = setup({ service, tenantId: 'tenant-7' })
@@ -77,6 +79,31 @@ describe('EmployeesClient', () => {
     expect(client.requests).toBe(4)
     // Equal jitter with random() = 0.5: three quarters of base * 2^(retry - 1).
     expect(time.sleeps).toEqual([75, 150, 300])
+  })
+
+  it('tells each retry before its wait: why, which retry, and how long', async () => {
+    let n = 0
+    const service = failingFirst(4, () => {
+      n++
+      if (n === 1) return jsonResponse(429, { error: 'rate_limited' }, { 'retry-after': '2' })
+      if (n === 2) return textResponse(503, '<html><body>Service Unavailable</body></html>')
+      if (n === 3) return textResponse(200, '{"rows":[{"UUID":"a"', 'application/json')
+      throw new TypeError('fetch failed')
+    })
+    const notices: RetryNotice[] = []
+    const { client, time } = setup({
+      service,
+      retry: { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 },
+      onRetry: (notice) => notices.push(notice),
+    })
+    await client.fetchPage({ page: 1, limit: 10 })
+    expect(notices).toEqual([
+      { reason: 'rate-limited', attempt: 1, delayMs: 2_000 },
+      { reason: 'server-error', attempt: 2, delayMs: 150 },
+      { reason: 'server-error', attempt: 3, delayMs: 300 },
+      { reason: 'network', attempt: 4, delayMs: 600 },
+    ])
+    expect(time.sleeps).toEqual([2_000, 150, 300, 600])
   })
 
   it('honours Retry-After on 429, in seconds or as an HTTP date', async () => {
@@ -143,7 +170,7 @@ describe('EmployeesClient', () => {
       service: failingFirst(10, () => jsonResponse(400, { message: 'limit is too large' })),
     })
     expect((await failure(bad.client.fetchPage({ page: 1, limit: 10 }))).message).toMatch(
-      /rejected RosterDesk’s request for employees \(HTTP 400\): “limit is too large”/,
+      /rejected RosterDesk’s request for the employee list \(HTTP 400\): “limit is too large”/,
     )
     expect(bad.client.requests).toBe(1)
     const missing = setup({ service: failingFirst(10, () => jsonResponse(404, {})) })

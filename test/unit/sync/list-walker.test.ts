@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../src/shared/domain'
-import { EmployeesClient } from '../../../src/main/core/api/employees-client'
+import { EMPLOYEE_LIST, ListClient } from '../../../src/main/core/api/list-client'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { walkList } from '../../../src/main/core/sync/list-walker'
 import type { ArrivedPage, WalkOptions } from '../../../src/main/core/sync/list-walker'
 import { FakeListService, FakeTokens, fakeClock, makeEmployees } from './sync-fakes'
 import type { FakeListOptions, ListRequest } from './sync-fakes'
 
-function client(service: FakeListService): EmployeesClient {
-  return new EmployeesClient({
+function client(service: FakeListService): ListClient {
+  return new ListClient({
+    endpoint: EMPLOYEE_LIST,
     baseUrl: 'https://payroll.example',
     fetch: service.fetch,
     tokens: new FakeTokens(),

@@ -6,6 +6,7 @@ import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { runSync } from '../../../src/main/core/sync/sync-engine'
+import { checkValue, serviceAddressSchema, settingsSchema } from '../../../src/shared/settings-schema'
 import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
 import { CaptureLogger } from '../auth/capture-logger'
 import { fingerprintCache, makeTempDir } from '../cache/cache-test-helpers'
@@ -49,7 +50,7 @@ describe('runSync', () => {
     expect(cache.lastRun()).toEqual(summary)
     expect(cache.employeeCount()).toBe(95)
     const listing = progress.filter((p) => p.phase === 'listing')
-    expect(listing.at(-1)).toMatchObject({ pagesDone: 10, pagesTotal: 10, rows: 95 })
+    expect(listing.at(-1)).toMatchObject({ rows: 95, rowsTotal: 95, fraction: 1 })
     expect(progress.at(-1)?.phase).toBe('committing')
     const columns = cache
       .currentSnapshot()!
@@ -58,9 +59,9 @@ describe('runSync', () => {
     expect(columns).toContainEqual({ key: 'salary', kind: 'number' })
   })
 
-  it('logs the settings a run used, the service address without any user info', async () => {
+  it('logs the settings a run used, the service address without its trailing slash', async () => {
     const summary = await sync(new FakeListService(makeEmployees(12)), {
-      baseUrl: 'https://clerk:hunter2@payroll.example/api/',
+      baseUrl: 'https://payroll.example/api/',
       tenantId: 'tenant-7',
       trackedPayCycles: ['PC-A'],
     })
@@ -159,7 +160,7 @@ describe('runSync', () => {
     const summary = await sync(new FakeListService(makeEmployees(200)), {
       signal: controller.signal,
       onProgress: (p) => {
-        if (p.pagesDone >= 2) controller.abort()
+        if (p.rows >= 20) controller.abort()
       },
     })
     expect(summary.status).toBe('cancelled')
@@ -253,9 +254,27 @@ describe('runSync', () => {
     expect(own).toBe(20)
   })
 
-  it('refuses unusable options before logging a run', async () => {
-    await expect(sync(new FakeListService([]), { pageSize: 0 })).rejects.toThrow(/page size/)
-    await expect(sync(new FakeListService([]), { baseUrl: 'ftp://x' })).rejects.toThrow(/web address/)
+  it('refuses unusable options before logging a run, by the settings schema and in its words', async () => {
+    const problemOf = (schema: Parameters<typeof checkValue>[0], value: unknown): string => {
+      const checked = checkValue(schema, value)
+      return checked.ok ? 'accepted' : checked.problem
+    }
+    await expect(sync(new FakeListService([]), { pageSize: 0 })).rejects.toMatchObject({
+      code: 'validation',
+      message: problemOf(settingsSchema.shape.pageSize, 0),
+    })
+    await expect(sync(new FakeListService([]), { concurrency: 17 })).rejects.toMatchObject({
+      code: 'validation',
+      message: 'Parallel requests must be a whole number from 1 to 16.',
+    })
+    await expect(sync(new FakeListService([]), { baseUrl: 'ftp://x' })).rejects.toMatchObject({
+      code: 'config',
+      message: `${problemOf(serviceAddressSchema, 'ftp://x')} Check it in Settings.`,
+    })
+    // A password in the address would travel with every request and into logs: refused like in Settings.
+    await expect(
+      sync(new FakeListService([]), { baseUrl: 'https://clerk:hunter2@payroll.example/api/' }),
+    ).rejects.toThrow('The service address must not contain a user name or password.')
     expect(cache.lastRun()).toBeUndefined()
   })
 })

@@ -59,6 +59,29 @@ describe('SyncService', () => {
     expect(seen.every((p) => p.runId === summary.id)).toBe(true)
   })
 
+  it('begin() answers with the run’s id while it runs; the summary with that id comes when it ends', async () => {
+    const sync = service()
+    const finished: SyncRunSummary[] = []
+    sync.onFinished((summary) => finished.push(summary))
+    const started = await sync.begin(options)
+    expect(started.runId).toEqual(expect.any(Number))
+    expect(sync.isRunning).toBe(true)
+    expect(finished).toEqual([])
+    await expect(sync.begin(options)).rejects.toMatchObject({ code: 'busy' })
+    const summary = await started.finished
+    expect(summary).toMatchObject({ id: started.runId, status: 'complete', stored: 80 })
+    expect(finished).toEqual([summary])
+    expect(sync.isRunning).toBe(false)
+  })
+
+  it('begin() rejects a run that cannot start, and is free for the next one', async () => {
+    const sync = service()
+    await expect(sync.begin({ ...options, pageSize: 0 })).rejects.toMatchObject({ code: 'validation' })
+    expect(sync.isRunning).toBe(false)
+    expect(cache.lastRun()).toBeUndefined()
+    expect((await sync.start(options)).status).toBe('complete')
+  })
+
   it('cancel() stops the running sync and says whether there was one', async () => {
     const sync = service(makeEmployees(500))
     expect(sync.cancel()).toBe(false)

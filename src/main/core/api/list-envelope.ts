@@ -1,8 +1,11 @@
-import type { EmployeeRow } from '../../../shared/domain'
+import type { JsonValue } from '../../../shared/domain'
 
-/** The paginated list envelope of spec section 2, checked. */
+/** One record of a list page, every field as the service sent it (an employee row for /employees/list). */
+export type ListRow = Record<string, JsonValue>
+
+/** The paginated list envelope of spec section 2, checked; every list endpoint answers with it (§4.5). */
 export interface ListEnvelope {
-  readonly rows: EmployeeRow[]
+  readonly rows: ListRow[]
   readonly totalCount: number
   readonly totalPages: number
   readonly limit: number
@@ -12,11 +15,12 @@ export interface ListEnvelope {
 export type EnvelopeCheck = { ok: true; envelope: ListEnvelope } | { ok: false; problem: string }
 
 /**
- * Checks a parsed body strictly: every envelope field present as a non-negative integer, `rows` an array of
- * objects each with a non-empty string UUID, and no more rows than the page size it claims. Anything else is a
- * malformed response; `problem` says what (without echoing personal data) for logs and the error message.
+ * The one envelope reader. Checks a parsed body strictly: every envelope field present as a non-negative
+ * integer, `rows` an array of objects, each with a non-empty string `idField` when the list has one (UUID for
+ * employees; other lists' fields are not shown), and no more rows than the page size it claims. Anything else is
+ * a malformed response; `problem` says what (without echoing personal data) for logs and the error message.
  */
-export function checkListEnvelope(body: unknown): EnvelopeCheck {
+export function checkListEnvelope(body: unknown, idField?: string): EnvelopeCheck {
   if (!isPlainObject(body)) return { ok: false, problem: 'the answer is not a JSON object' }
   const counts: Record<'totalCount' | 'totalPages' | 'limit' | 'currentPage', number> = {
     totalCount: 0,
@@ -42,12 +46,13 @@ export function checkListEnvelope(body: unknown): EnvelopeCheck {
   for (let i = 0; i < rows.length; i++) {
     const row: unknown = rows[i]
     if (!isPlainObject(row)) return { ok: false, problem: `row ${i + 1} of the page is not an object` }
-    const uuid = row['UUID']
-    if (typeof uuid !== 'string' || uuid.trim() === '') {
-      return { ok: false, problem: `row ${i + 1} of the page has no UUID` }
+    if (idField === undefined) continue
+    const id = row[idField]
+    if (typeof id !== 'string' || id.trim() === '') {
+      return { ok: false, problem: `row ${i + 1} of the page has no ${idField}` }
     }
   }
-  return { ok: true, envelope: { rows: rows as EmployeeRow[], ...counts } }
+  return { ok: true, envelope: { rows: rows as ListRow[], ...counts } }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,3 +1,5 @@
+import type { SyncRetryReason } from '../../../shared/domain'
+
 /**
  * How the list client waits between attempts. Exponential with jitter so that four parallel page requests
  * failing together do not all come back at the same instant; capped so a long outage does not mean hour-long
@@ -26,4 +28,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
 export function backoffDelay(policy: RetryPolicy, retry: number, random: () => number): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1))
   return Math.round(step / 2 + random() * (step / 2))
+}
+
+/** A request about to be tried again, told to whoever shows progress, so a wait never looks like a hang. */
+export interface RetryNotice {
+  readonly reason: SyncRetryReason
+  /** 1 for the first retry of the request. */
+  readonly attempt: number
+  /** The wait before it (Retry-After on 429, else `backoffDelay`). */
+  readonly delayMs: number
 }

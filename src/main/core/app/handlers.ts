@@ -1,16 +1,26 @@
-import type { AppInfo, ExportFormat, ExportRequest, SettingsView } from '../../../shared/domain'
+import type {
+  AppInfo,
+  ExportFormat,
+  ExportRequest,
+  ServiceSearchResult,
+  SettingsView,
+} from '../../../shared/domain'
 import type { AuthService } from '../auth/auth-service'
+import type { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
+import { changesExportFileName } from '../export/export-file-name'
 import type { ExportMemory } from '../export/export-memory'
 import type { ExportService } from '../export/export-service'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
+import type { ServiceSearchQuery } from '../lookup/service-search'
 import type { QueryEngine } from '../query/query-engine'
 import type { SecretStore } from '../secrets/secret-store'
 import type { ResolvedEnvironment } from '../settings/resolve-environment'
 import type { SettingsStore } from '../settings/settings-store'
 import { buildSettingsView } from '../settings/settings-view'
 import type { SyncService } from '../sync/sync-service'
+import { beginAppSync } from './begin-sync'
 
 export interface HandlerDeps {
   readonly appInfo: Omit<AppInfo, 'environment'>
@@ -19,6 +29,8 @@ export interface HandlerDeps {
   readonly auth: AuthService
   readonly sync: SyncService
   readonly queries: QueryEngine
+  /** The change report's history: the last complete syncs and whom each added, removed or changed. */
+  readonly changes: ChangeHistory
   readonly exports: ExportService
   readonly exportMemory: ExportMemory
   readonly environment: () => ResolvedEnvironment
@@ -27,6 +39,8 @@ export interface HandlerDeps {
   /** The native save dialog, opened at `defaultPath` (a file name, in the last folder used when there is one). */
   readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
   readonly revealFile: (path: string) => void
+  /** Looks employees up on the payroll service itself (core/lookup/service-search.ts). */
+  readonly searchService: (query: ServiceSearchQuery) => Promise<ServiceSearchResult>
   readonly defaultExportFileName: (request: ExportRequest, now: Date) => string
 }
 
@@ -75,21 +89,9 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     },
 
     'sync:start': async () => {
-      if (deps.auth.getState().status !== 'signed-in') {
-        throw new RosterDeskError(
-          'not-signed-in',
-          'Sign in before syncing. Your cached employees stay available.',
-        )
-      }
-      const settings = deps.settings.get()
-      const resolved = deps.environment()
-      return deps.sync.start({
-        baseUrl: resolved.baseUrl,
-        ...(resolved.tenantId === '' ? {} : { tenantId: resolved.tenantId }),
-        pageSize: settings.pageSize,
-        concurrency: settings.concurrency,
-        trackedPayCycles: settings.trackedPayCycles,
-      })
+      // Answers once the run is logged; its outcome reaches the renderer only as `sync:finished`.
+      const { runId } = await beginAppSync(deps)
+      return { runId }
     },
     'sync:cancel': async () => deps.sync.cancel(),
     'sync:get-status': async () => deps.sync.getStatus(),
@@ -97,7 +99,38 @@ export function createHandlers(deps: HandlerDeps): InvokeHandlers {
     'employees:query': async (query) => deps.queries.query(query),
     'employees:get': async (uuid) => deps.queries.getEmployee(uuid),
     'employees:columns': async () => deps.queries.listColumns(),
-    'employees:changes': async (kind, offset, limit) => deps.queries.listChanges(kind, offset, limit),
+    'employees:changes': async (kind, offset, limit) => deps.changes.latestPage(kind, offset, limit),
+
+    'changes:history': async () => deps.changes.list(),
+    'changes:list': async (runId, kind, offset, limit) => deps.changes.page(runId, kind, offset, limit),
+    'changes:export': async (request) => {
+      if (deps.exports.isRunning) {
+        throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')
+      }
+      // A sync the history no longer holds is refused before the save dialog opens.
+      const run = deps.changes.run(request.runId)
+      const filePath = await deps.chooseExportPath(
+        deps.exportMemory.defaultPath(changesExportFileName(new Date(run.endedAt), request.format)),
+        request.format,
+      )
+      if (filePath === undefined) return { status: 'cancelled' }
+      const result = await deps.exports.exportChanges({
+        request,
+        filePath,
+        onProgress: (progress) => deps.events.emit('export:progress', progress),
+      })
+      if (result.status === 'written') deps.exportMemory.remember(filePath)
+      return result
+    },
+    'employees:search-service': async (query) => {
+      if (deps.auth.getState().status !== 'signed-in') {
+        throw new RosterDeskError(
+          'not-signed-in',
+          'Sign in to look employees up on the payroll service. Your saved employees stay searchable.',
+        )
+      }
+      return deps.searchService(query)
+    },
 
     'export:start': async (request) => {
       if (deps.exports.isRunning) {

@@ -122,6 +122,8 @@ export class AuthService {
     const signedIn = await this.#manager.hasTokensForCurrentEnvironment()
     if (signedIn !== this.#signedIn) {
       this.#signedIn = signedIn
+      // Signed in again (back on an environment whose tokens are stored): an earlier sign-in problem is over.
+      if (signedIn) this.#error = undefined
       this.#emit()
     }
     return this.getState()

@@ -1,4 +1,4 @@
-import { normalizeBaseUrl, normalizeScopes } from '../settings/settings-validation'
+import { normalizeBaseUrl, normalizeScopes } from '../../../shared/settings-rules'
 
 /** Path of the authorization endpoint (spec 4.1). */
 export const AUTHORIZE_PATH = '/openapi/oauthv1/authorize'

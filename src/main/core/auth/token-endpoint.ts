@@ -1,7 +1,7 @@
 import type { FetchLike } from '../api/fetch-like'
 import { requestJson, statusError, type HttpJsonResponse } from '../api/http-json'
 import { RosterDeskError } from '../errors'
-import { normalizeBaseUrl } from '../settings/settings-validation'
+import { normalizeBaseUrl } from '../../../shared/settings-rules'
 import { parseTokenResponse, type TokenSet } from './token-response'
 
 /** Code exchange (spec 4.2) carries `oauthv1`; refresh (spec 4.3) carries `oauth` with no version. */

@@ -1,13 +1,19 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { SyncRunSummary } from '../../../shared/domain'
 import { RosterDeskError } from '../errors'
 import { migrateCatalog } from './catalog-schema'
+import { ChangeLogCatalog } from './change-log-catalog'
+import { ChangeLogWriter } from './change-log-file'
+import { changeLogsToRelease } from './change-retention'
 import { RunLog } from './run-log'
 import type { RunSettings } from './run-log'
 import {
+  changeLogDirectoryOf,
   isSnapshotBeingWritten,
+  listChangeLogFiles,
   listSnapshotFiles,
+  newChangeLogFileName,
   newSnapshotFileName,
   removeSnapshotFile,
   snapshotDirectoryOf,
@@ -70,6 +76,8 @@ export function openCacheDatabase(path: string, options: OpenCacheOptions = {}):
  */
 export class CacheDatabase {
   readonly runLog: RunLog
+  /** Which complete run has which change log (the change history; see core/changes). */
+  readonly changeLogs: ChangeLogCatalog
   private reader: SnapshotReader | null = null
   private closed = false
 
@@ -78,10 +86,15 @@ export class CacheDatabase {
     readonly db: SqliteDatabase,
   ) {
     this.runLog = new RunLog(db)
+    this.changeLogs = new ChangeLogCatalog(db)
   }
 
   get snapshotDirectory(): string {
     return snapshotDirectoryOf(this.path)
+  }
+
+  get changeLogDirectory(): string {
+    return changeLogDirectoryOf(this.path)
   }
 
   currentSnapshotInfo(): CurrentSnapshotInfo | null {
@@ -149,12 +162,32 @@ export class CacheDatabase {
   }
 
   /**
-   * The swap: in one transaction, the run is logged complete and the catalog names its (already durable)
-   * snapshot file. Fails, changing nothing, if another run committed since this one began.
+   * Creates a change log file for a run, private to the run until `completeRun` names it (a run that fails
+   * discards it; a killed one leaves debris the next sweep deletes).
    */
-  completeRun(run: StartedRun, summary: SyncRunSummary, employeeCount: number): void {
+  createChangeLog(now: Date): ChangeLogWriter {
+    this.assertOpen()
+    mkdirSync(this.changeLogDirectory, { recursive: true })
+    return ChangeLogWriter.create(join(this.changeLogDirectory, newChangeLogFileName(now.getTime())))
+  }
+
+  /** Where a complete run's change log is, or undefined when it has none (a first sync, or let go). */
+  changeLogPath(runId: number): string | undefined {
+    this.assertOpen()
+    const file = this.changeLogs.fileOf(runId)
+    return file === undefined ? undefined : join(this.changeLogDirectory, file)
+  }
+
+  /**
+   * The swap: in one transaction, the run is logged complete and the catalog names its (already durable)
+   * snapshot file and change log, and lets go of change logs beyond the history's bounds (change-retention.ts),
+   * whose files are deleted after the commit. Fails, changing nothing, if another run committed since this one
+   * began.
+   */
+  completeRun(run: StartedRun, summary: SyncRunSummary, employeeCount: number, changeLogPath?: string): void {
     this.assertOpen()
     const previous = this.currentSnapshotInfo()
+    let released: string[] = []
     try {
       this.db
         .transaction(() => {
@@ -166,6 +199,7 @@ export class CacheDatabase {
             )
           }
           this.runLog.finish(summary)
+          if (changeLogPath !== undefined) this.changeLogs.name(run.id, basename(changeLogPath))
           this.db
             .prepare(
               `INSERT INTO current_snapshot (id, run_id, file, employee_count, committed_at) VALUES (1, ?, ?, ?, ?)
@@ -173,15 +207,33 @@ export class CacheDatabase {
                  employee_count = excluded.employee_count, committed_at = excluded.committed_at`,
             )
             .run(run.id, basename(run.snapshotPath), employeeCount, summary.endedAt)
+          released = this.releaseChangeLogs()
         })
         .immediate()
     } catch (error) {
       throw storageError(error, this.path)
     }
+    for (const file of released) removeSnapshotFile(join(this.changeLogDirectory, file))
     if (previous !== null) {
       if (this.reader?.runId === previous.runId) this.replaceReader(null)
       else removeSnapshotFile(previous.path)
     }
+  }
+
+  /** Forgets the change logs the history no longer keeps; returns their file names. Inside a transaction. */
+  private releaseChangeLogs(): string[] {
+    const runs = this.changeLogs.completeRuns()
+    const release = new Set(
+      changeLogsToRelease(
+        runs.map((run) =>
+          run.changesFile === null
+            ? { runId: run.id }
+            : { runId: run.id, changeLogBytes: fileSize(join(this.changeLogDirectory, run.changesFile)) },
+        ),
+      ),
+    )
+    this.changeLogs.forget([...release])
+    return runs.flatMap((run) => (release.has(run.id) && run.changesFile !== null ? [run.changesFile] : []))
   }
 
   /** Logs a failed or cancelled run. The current snapshot is not touched. */
@@ -227,6 +279,14 @@ export class CacheDatabase {
       if (isSnapshotBeingWritten(path)) continue
       removeSnapshotFile(path)
     }
+    // Change logs: those of failed or killed runs, and those a commit let go but could not delete (open elsewhere).
+    const named = this.changeLogs.namedFiles()
+    for (const name of listChangeLogFiles(this.changeLogDirectory)) {
+      if (named.has(name)) continue
+      const path = join(this.changeLogDirectory, name)
+      if (isSnapshotBeingWritten(path)) continue
+      removeSnapshotFile(path)
+    }
   }
 
   close(): void {
@@ -250,5 +310,14 @@ export class CacheDatabase {
 
   private assertOpen(): void {
     if (this.closed) throw new RosterDeskError('internal', 'The employee cache was used after it was closed.')
+  }
+}
+
+/** A file's size in bytes; 0 when it is gone (a change log deleted behind RosterDesk's back weighs nothing). */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
   }
 }

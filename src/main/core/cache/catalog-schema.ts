@@ -39,6 +39,9 @@ const MIGRATIONS: ReadonlyArray<string> = [
   `,
   // 2: the error's code (network, service, …), so the UI can tell "offline" from other failures after a restart.
   `ALTER TABLE sync_runs ADD COLUMN error_code TEXT`,
+  // 3: the file holding a complete run's change entries (change-log-file.ts), named once its run is committed and
+  // cleared when the history lets it go; NULL for runs before this version and for first syncs.
+  `ALTER TABLE sync_runs ADD COLUMN changes_file TEXT`,
 ]
 
 export const CATALOG_VERSION = MIGRATIONS.length

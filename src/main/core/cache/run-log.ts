@@ -10,6 +10,10 @@ export interface RunSettings {
   readonly tenantId?: string
   /** The service address synced from (no user info); absent in runs logged before it was recorded. */
   readonly baseUrl?: string
+  /** The environment that address belonged to ('demo', 'staging', …), when the caller said; for the history. */
+  readonly environment?: string
+  /** The `statusFilter` every list of the run was read with ('1': active employees only); absent: everyone. */
+  readonly statusFilter?: string
 }
 
 interface RunRow {
@@ -79,6 +83,8 @@ export class RunLog {
         typeof record[key] === 'string' ? record[key] : undefined
       const tenantId = optionalText('tenantId')
       const baseUrl = optionalText('baseUrl')
+      const environment = optionalText('environment')
+      const statusFilter = optionalText('statusFilter')
       return {
         pageSize: Number(record['pageSize']),
         concurrency: Number(record['concurrency']),
@@ -87,6 +93,8 @@ export class RunLog {
           : [],
         ...(tenantId === undefined ? {} : { tenantId }),
         ...(baseUrl === undefined ? {} : { baseUrl }),
+        ...(environment === undefined ? {} : { environment }),
+        ...(statusFilter === undefined ? {} : { statusFilter }),
       }
     } catch {
       return undefined

@@ -2,17 +2,24 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, readdirSync, rmSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { openSqlite, sqliteCode } from './sqlite-open'
+import type { SqliteDatabase } from './sqlite-open'
 
 /**
  * Where snapshot files live and how to tell a live one from debris. Snapshots sit in `<catalog>.snapshots/`
- * so a sweep can list them without touching anything else in the folder.
+ * so a sweep can list them without touching anything else in the folder; the change logs of complete runs
+ * (change-log-file.ts) likewise in `<catalog>.changes/`.
  */
 
 const SNAPSHOT_NAME = /^snapshot-[0-9a-z]+-[0-9a-f]+\.sqlite$/
+const CHANGE_LOG_NAME = /^changes-[0-9a-z]+-[0-9a-f]+\.sqlite$/
 const SIDE_FILES = ['-journal', '-wal', '-shm'] as const
 
 export function snapshotDirectoryOf(catalogPath: string): string {
   return `${catalogPath}.snapshots`
+}
+
+export function changeLogDirectoryOf(catalogPath: string): string {
+  return `${catalogPath}.changes`
 }
 
 /**
@@ -25,6 +32,45 @@ export function newSnapshotFileName(now: number): string {
 
 export function isSnapshotFileName(name: string): boolean {
   return SNAPSHOT_NAME.test(name)
+}
+
+/** A fresh, unique name for a run's change log; like snapshots', never derived from the run id. */
+export function newChangeLogFileName(now: number): string {
+  return `changes-${now.toString(36)}-${randomBytes(6).toString('hex')}.sqlite`
+}
+
+/** Change logs in the directory (side files excluded); empty when the directory does not exist. */
+export function listChangeLogFiles(directory: string): string[] {
+  try {
+    return readdirSync(directory).filter((name) => CHANGE_LOG_NAME.test(name))
+  } catch {
+    return []
+  }
+}
+
+/**
+ * Creates a file a run writes before the catalog names it (its snapshot, its change log), replacing debris of the
+ * same name: an exclusive lock held until it is closed (so sweeps in other processes see it is alive), no
+ * rollback journal and no fsync per write (a crash leaves only debris the next sweep deletes, never a file anyone
+ * reads). The run forces it to disk once, when it seals it.
+ */
+export function createRunFile(path: string): SqliteDatabase {
+  removeSnapshotFile(path)
+  const db = openSqlite(path)
+  try {
+    db.pragma('locking_mode = EXCLUSIVE')
+    // better-sqlite3's defensive mode refuses journal_mode = OFF, so it is lifted for this one pragma only.
+    db.unsafeMode(true)
+    const journal = db.pragma('journal_mode = OFF', { simple: true })
+    db.unsafeMode(false)
+    if (journal !== 'off') throw new Error(`journal_mode stayed ${String(journal)}`)
+    db.pragma('synchronous = OFF')
+    return db
+  } catch (error) {
+    db.close()
+    removeSnapshotFile(path)
+    throw error
+  }
 }
 
 /** Snapshot files in the directory (side files excluded); empty when the directory does not exist. */

@@ -1,7 +1,7 @@
 import type { ColumnInfo } from '../../../shared/domain'
-import { fsyncDirectory, fsyncFileAsync, removeSnapshotFile } from './snapshot-files'
+import { createRunFile, fsyncDirectory, fsyncFileAsync, removeSnapshotFile } from './snapshot-files'
 import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
-import { openSqlite, storageError } from './sqlite-open'
+import { storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 import type Database from 'better-sqlite3'
 import { dirname } from 'node:path'
@@ -60,6 +60,7 @@ export class SnapshotWriter {
   private readonly upsert: Database.Statement
   private readonly remove: Database.Statement
   private readonly addMember: Database.Statement
+  private readonly rowJsonById: Database.Statement
   private finished = false
   private indexing: Promise<void> | null = null
   private batchesSinceFlush = 0
@@ -78,22 +79,19 @@ export class SnapshotWriter {
     this.addMember = db.prepare(
       'INSERT OR IGNORE INTO pay_cycle_members (pay_cycle_id, employee_id, employee_uuid) VALUES (?, ?, ?)',
     )
+    this.rowJsonById = db.prepare('SELECT row_json FROM employees WHERE id = ?').pluck()
   }
 
   /** Creates the file (replacing debris of the same name) and its tables. */
   static create(path: string): SnapshotWriter {
-    removeSnapshotFile(path)
-    const db = openSqlite(path)
+    let db: SqliteDatabase
     try {
-      db.pragma('locking_mode = EXCLUSIVE')
-      // No rollback journal: until it is sealed the file is private to this run, and a crash leaves debris that
-      // the next sweep deletes, never a file anyone reads. better-sqlite3's defensive mode refuses OFF, so it is
-      // lifted for this one pragma only.
-      db.unsafeMode(true)
-      const journal = db.pragma('journal_mode = OFF', { simple: true })
-      db.unsafeMode(false)
-      if (journal !== 'off') throw new Error(`journal_mode stayed ${String(journal)}`)
-      db.pragma('synchronous = OFF')
+      // Until it is sealed the file is private to this run (see createRunFile).
+      db = createRunFile(path)
+    } catch (error) {
+      throw storageError(error, path)
+    }
+    try {
       db.pragma('cache_size = -65536')
       db.exec(SNAPSHOT_TABLES)
       return new SnapshotWriter(path, db)
@@ -125,6 +123,16 @@ export class SnapshotWriter {
           )
         }
       })(),
+    )
+  }
+
+  /** The rows written under these ids, as JSON text (undefined where none is), in the same order. */
+  rowsJson(ids: readonly number[]): Array<string | undefined> {
+    return this.guard(() =>
+      ids.map((id) => {
+        const json: unknown = this.rowJsonById.get(id)
+        return typeof json === 'string' ? json : undefined
+      }),
     )
   }
 

@@ -36,13 +36,35 @@ export function foldText(text: string): string {
 }
 
 /**
+ * Spellings a clerk types for one letter, reduced to one form: German ae/oe/ue for ä/ö/ü (which folding has
+ * already made a/o/u), Scandinavian aa for å, ss for ß. Each pair keeps its first letter, so "mueller",
+ * "muller" and "müller" all read "muller". Applied to indexed tokens and typed words alike; as the pairs are read
+ * left to right and keep their first letter, the form of a typed prefix is always a prefix of the form of the
+ * whole word, so a match never disappears while the clerk is still typing. The price is a few extra matches
+ * between real spellings ("Michael" also answers "Michal"), which a search box can afford.
+ */
+const TRANSLITERATED_PAIRS = /ae|oe|ue|aa|ss/g
+
+/** A folded token or typed word in the one form both sides of a name search compare. */
+export function transliterationKey(folded: string): string {
+  return folded.replace(TRANSLITERATED_PAIRS, (pair) => pair.charAt(0))
+}
+
+/**
  * The searchable tokens of one value: each word, each part of a joined word ("o'brien" gives "o" and "brien"),
- * and the joined word without its joiners ("obrien"), so a clerk finds O'Brien by typing any of those.
+ * and the joined word without its joiners ("obrien"), so a clerk finds O'Brien by typing any of those. Tokens
+ * are in their transliteration key form (see transliterationKey).
  */
 export function tokenize(text: string): string[] {
   const folded = foldText(text)
   // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(folded)) return tokenizeAscii(folded)
+  const tokens = /^[\x00-\x7f]*$/.test(folded) ? tokenizeAscii(folded) : tokenizeUnicode(folded)
+  const keys = new Set<string>()
+  for (const token of tokens) keys.add(transliterationKey(token))
+  return [...keys]
+}
+
+function tokenizeUnicode(folded: string): Set<string> {
   const tokens = new Set<string>()
   for (const word of folded.split(/\s+/)) {
     if (word === '') continue
@@ -54,11 +76,11 @@ export function tokenize(text: string): string[] {
     for (const part of joined.split(NON_WORD)) if (part !== '') tokens.add(part)
     for (const part of word.split(NON_WORD)) if (part !== '') tokens.add(part)
   }
-  return [...tokens]
+  return tokens
 }
 
 /** `tokenize` for folded ASCII text, with ASCII-only patterns (much faster than Unicode property classes). */
-function tokenizeAscii(folded: string): string[] {
+function tokenizeAscii(folded: string): Set<string> {
   const tokens = new Set<string>()
   for (const word of folded.split(/\s+/)) {
     if (word === '') continue
@@ -69,12 +91,15 @@ function tokenizeAscii(folded: string): string[] {
     for (const part of word.replace(/['`.-]/g, '').split(/[^a-z0-9]+/)) if (part !== '') tokens.add(part)
     for (const part of word.split(/[^a-z0-9]+/)) if (part !== '') tokens.add(part)
   }
-  return [...tokens]
+  return tokens
 }
 
-/** One typed search word as a token prefix: folded, joiners and punctuation removed ("O'Br" → "obr"). */
+/**
+ * One typed search word as a token prefix: folded, joiners and punctuation removed, in transliteration key form
+ * ("O'Br" → "obr", "Mueller" → "muller").
+ */
 export function foldSearchWord(word: string): string {
-  return foldText(word).replace(/[^\p{L}\p{N}]+/gu, '')
+  return transliterationKey(foldText(word).replace(/[^\p{L}\p{N}]+/gu, ''))
 }
 
 /** The words of a search box, each folded; empty words dropped. */

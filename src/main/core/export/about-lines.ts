@@ -1,9 +1,12 @@
+import { ACTIVE_STATUS_FILTER } from '../api/list-request'
 import type { ExportAbout } from './export-types'
+import { formatZonedTime, localTimeZone } from './zoned-time'
 
-/** One line of the "About this export" sheet: a label and a value the writer types (text, number or time). */
+/** One line of the "About this export" sheet: a label and a value the writer types (text or number). */
 export interface AboutLine {
   readonly label: string
-  readonly value: string | number | Date
+  /** Times are text that names their zone (see zoned-time.ts): a date-time cell could not say it. */
+  readonly value: string | number
 }
 
 /** What only the writer knows once the rows are written. */
@@ -17,6 +20,8 @@ export interface AboutFacts {
   readonly truncatedCells: number
   /** Whether any date-time carried a time-zone offset and was converted to UTC. */
   readonly convertedTimes: boolean
+  /** A multi-part export's parts (sheet name, rows), in order. */
+  readonly sections?: ReadonlyArray<{ readonly name: string; readonly rows: number }>
 }
 
 const ENVIRONMENT_NAMES: Readonly<Record<string, string>> = {
@@ -27,6 +32,15 @@ const ENVIRONMENT_NAMES: Readonly<Record<string, string>> = {
 
 function listOrAll(values: ReadonlyArray<string> | undefined, all: string): string {
   return values === undefined || values.length === 0 ? all : values.join(', ')
+}
+
+/** What a sync's `statusFilter` kept, in words, with the parameter as sent so support can match it. */
+function scopeText(statusFilter: string): string {
+  const kept =
+    statusFilter === ACTIVE_STATUS_FILTER
+      ? 'Active employees only'
+      : `Employees of status code ${statusFilter} only`
+  return `${kept} (statusFilter=${statusFilter})`
 }
 
 /**
@@ -40,11 +54,62 @@ export function aboutLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
       value:
         about.kind === 'roster'
           ? `Roster of pay cycle ${about.payCycleId ?? ''}`.trim()
-          : 'Employee list, as filtered in RosterDesk',
+          : about.kind === 'changes'
+            ? 'Employees one sync added, removed and changed'
+            : 'Employee list, as filtered in RosterDesk',
     },
     { label: 'Environment', value: ENVIRONMENT_NAMES[about.environment] ?? about.environment },
     { label: 'Tenant', value: about.tenantId === '' ? '(none)' : about.tenantId },
   ]
+  if (about.kind === 'changes') {
+    lines.push(...changesLines(about, facts))
+  } else {
+    lines.push(...selectionLines(about, facts))
+  }
+  lines.push({ label: 'Rows', value: facts.rows })
+  if (facts.sheetNames.length > 1 && about.kind !== 'changes') {
+    lines.push({
+      label: 'Sheets',
+      value: `${facts.sheetNames.join(', ')} (at most ${facts.rowsPerSheet.toLocaleString('en-US')} rows each)`,
+    })
+  }
+  return [...lines, ...provenanceLines(about, facts)]
+}
+
+/** A changes export: where the sync read from, how many employees each sheet lists, and how to read them. */
+function changesLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
+  const lines: AboutLine[] = []
+  const counts = about.changes
+  if (counts?.serviceAddress !== undefined)
+    lines.push({ label: 'Service address', value: counts.serviceAddress })
+  if (counts !== undefined) {
+    lines.push({ label: 'Added', value: counts.added })
+    lines.push({ label: 'Removed', value: counts.removed })
+    lines.push({ label: 'Changed', value: counts.changed })
+  }
+  if (facts.sections !== undefined && facts.sections.length > 0) {
+    lines.push({
+      label: 'Sheets',
+      value: facts.sections
+        .map(
+          (section) =>
+            `${section.name} (${section.rows.toLocaleString('en-US')} ${section.rows === 1 ? 'row' : 'rows'})`,
+        )
+        .join(', '),
+    })
+  }
+  lines.push({
+    label: 'Reading it',
+    value:
+      'A changed employee has one row per field that changed, with its value before and after the sync. ' +
+      'A removed employee shows the last values the cache held.',
+  })
+  return lines
+}
+
+/** Which employees a list or roster export holds: pay cycle, filters, search, order and columns. */
+function selectionLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
+  const lines: AboutLine[] = []
   if (about.kind === 'roster') {
     lines.push({ label: 'Pay cycle', value: about.payCycleId ?? '' })
   } else {
@@ -57,7 +122,7 @@ export function aboutLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
     value:
       search === undefined || search.text.trim() === ''
         ? 'None'
-        : `"${search.text}" in ${search.columnLabel ?? 'names and UUID'}`,
+        : `"${search.text}" in ${search.columnLabel ?? 'names and IDs'}`,
   })
   lines.push({
     label: 'Sorted by',
@@ -67,19 +132,27 @@ export function aboutLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
         : `${about.sort.columnLabel}, ${about.sort.order === 'asc' ? 'ascending' : 'descending'}`,
   })
   lines.push({ label: 'Columns', value: facts.columnLabels.join(', ') })
-  lines.push({ label: 'Rows', value: facts.rows })
-  if (facts.sheetNames.length > 1) {
-    lines.push({
-      label: 'Sheets',
-      value: `${facts.sheetNames.join(', ')} (at most ${facts.rowsPerSheet.toLocaleString('en-US')} rows each)`,
-    })
-  }
-  lines.push({ label: 'Data synced', value: about.syncedAt ?? 'Never synced' })
-  lines.push({ label: 'File made', value: about.createdAt })
+  return lines
+}
+
+/** How old the data is, when and with what the file was made, and what the writer had to adjust. */
+function provenanceLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
+  const lines: AboutLine[] = []
+  const timeZone = about.timeZone ?? localTimeZone()
+  lines.push({
+    label: 'Data synced',
+    value: about.syncedAt === null ? 'Never synced' : formatZonedTime(about.syncedAt, timeZone),
+  })
+  // A scoped cache never held everyone, so every file made from it says so, whatever the filters on screen.
+  if (about.statusFilter !== undefined) lines.push({ label: 'Scope', value: scopeText(about.statusFilter) })
+  lines.push({ label: 'File made', value: formatZonedTime(about.createdAt, timeZone) })
   if (about.appVersion !== undefined)
     lines.push({ label: 'Made with', value: `RosterDesk ${about.appVersion}` })
   if (facts.convertedTimes) {
-    lines.push({ label: 'Times', value: 'Date-times the service sent with a time zone are shown in UTC.' })
+    lines.push({
+      label: 'Times',
+      value: 'Date-times the service sent with a time zone are shown in UTC, marked UTC in their cells.',
+    })
   }
   if (facts.truncatedCells > 0) {
     lines.push({

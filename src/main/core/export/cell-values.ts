@@ -24,6 +24,8 @@ export interface ExcelDate {
   readonly hasTime: boolean
   /** Whether a time-zone offset was applied, moving the time to UTC. */
   readonly convertedToUtc: boolean
+  /** Whether the value named its zone (`Z` or an offset), so the serial is UTC and the cell says so. */
+  readonly utc: boolean
 }
 
 /**
@@ -60,7 +62,7 @@ export function parseIsoDate(text: string): ExcelDate | null {
     ms -= sign * (offsetHours * 60 + offsetMinutes) * 60_000
     convertedToUtc = offsetHours !== 0 || offsetMinutes !== 0
   }
-  return excelDate(ms / MS_PER_DAY + EXCEL_EPOCH_OFFSET_DAYS, true, convertedToUtc)
+  return excelDate(ms / MS_PER_DAY + EXCEL_EPOCH_OFFSET_DAYS, true, convertedToUtc, zone !== undefined)
 }
 
 /** `YYYY-MM-DD`, by character codes: the common case (hire dates) without a regular expression. */
@@ -69,12 +71,17 @@ function parseDateOnly(text: string): ExcelDate | null {
   const month = digits(text, 5, 7)
   const day = digits(text, 8, 10)
   if (year < 0 || month < 0 || day < 0 || !isCalendarDate(year, month, day)) return null
-  return excelDate(daysSinceUnixEpoch(year, month, day) + EXCEL_EPOCH_OFFSET_DAYS, false, false)
+  return excelDate(daysSinceUnixEpoch(year, month, day) + EXCEL_EPOCH_OFFSET_DAYS, false, false, false)
 }
 
-function excelDate(serial: number, hasTime: boolean, convertedToUtc: boolean): ExcelDate | null {
+function excelDate(
+  serial: number,
+  hasTime: boolean,
+  convertedToUtc: boolean,
+  utc: boolean,
+): ExcelDate | null {
   if (serial < FIRST_SAFE_SERIAL || serial >= LAST_SERIAL) return null
-  return { serial, hasTime, convertedToUtc }
+  return { serial, hasTime, convertedToUtc, utc }
 }
 
 /** The decimal number in text[start, end), or -1 if any character there is not a digit. */

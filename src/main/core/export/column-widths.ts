@@ -7,6 +7,8 @@ const MAX_WIDTH = 60
 const FILTER_BUTTON = 3
 const DATE_CHARS = 10
 const DATE_TIME_CHARS = 19
+/** " UTC" after a date-time that named its zone. */
+const UTC_MARK_CHARS = 4
 
 /** Characters that take two columns in a spreadsheet font: CJK, Hangul, full-width forms and most emoji. */
 const WIDE =
@@ -38,8 +40,8 @@ export class ColumnWidths {
     this.observeChars(index, displayWidth(text))
   }
 
-  observeDate(index: number, hasTime: boolean): void {
-    this.observeChars(index, hasTime ? DATE_TIME_CHARS : DATE_CHARS)
+  observeDate(index: number, hasTime: boolean, utc = false): void {
+    this.observeChars(index, hasTime ? DATE_TIME_CHARS + (utc ? UTC_MARK_CHARS : 0) : DATE_CHARS)
   }
 
   observeChars(index: number, chars: number): void {

@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { EmployeeRow, JsonValue } from '../../../shared/domain'
 import { CSV_BOM, CSV_EOL, csvField, csvLine } from './csv-format'
+import { RosterDeskError } from '../errors'
 import type { ExportColumn } from './export-types'
 import type { Checkpoint, FormatWriter } from './format-writer'
 
@@ -47,6 +48,11 @@ export class CsvWriter implements FormatWriter {
       await nextTurn()
       this.options.checkpoint()
     }
+  }
+
+  nextSection(): Promise<void> {
+    // One header per file: a CSV of several lists joins them into one first (with a column saying which).
+    return Promise.reject(new RosterDeskError('internal', 'A CSV export holds one list.'))
   }
 
   async finish(): Promise<{ readonly sheets: number }> {

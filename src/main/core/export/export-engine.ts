@@ -2,7 +2,7 @@ import type { ExportProgress } from '../../../shared/domain'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import { AtomicFile } from './atomic-file'
 import { CsvWriter } from './csv-writer'
-import type { WriteExportOptions, WriteExportResult } from './export-types'
+import type { ExportSection, WriteExportOptions, WriteExportResult } from './export-types'
 import type { FormatWriter } from './format-writer'
 import { EXCEL_MAX_ROWS, XlsxWriter } from './xlsx-writer'
 
@@ -19,9 +19,15 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
   if (!Number.isInteger(maxRowsPerSheet) || maxRowsPerSheet < 2 || maxRowsPerSheet > EXCEL_MAX_ROWS) {
     throw new RosterDeskError('validation', `A sheet must hold between 2 and ${EXCEL_MAX_ROWS} rows.`)
   }
-  if (options.columns.length === 0) {
+  const sections = sectionsOf(options)
+  if (sections.some((section) => section.columns.length === 0)) {
     throw new RosterDeskError('validation', 'Choose at least one column to export.')
   }
+  if (options.format === 'csv' && sections.length !== 1) {
+    throw new RosterDeskError('internal', 'A CSV export holds one list; its parts must be joined first.')
+  }
+  const [first] = sections
+  if (first === undefined) throw new RosterDeskError('internal', 'An export needs something to write.')
   const signal = options.signal
   if (signal?.aborted === true) throw cancelledError('The export')
 
@@ -31,7 +37,7 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
     const failure = file.failure()
     if (failure !== undefined) throw failure
   }
-  const total = options.source.total
+  const total = sections.reduce((sum, section) => sum + section.source.total, 0)
   const rowsTotal = Number.isFinite(total) ? Math.max(0, Math.floor(total)) : 0
   const report = (rowsWritten: number): void => {
     const progress: ExportProgress = { rowsWritten, rowsTotal: Math.max(rowsTotal, rowsWritten) }
@@ -44,19 +50,23 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
       options.format === 'xlsx'
         ? new XlsxWriter({
             out: file.stream,
-            columns: options.columns,
+            columns: first.columns,
+            ...(first.sheetName === undefined ? {} : { sheetName: first.sheetName }),
             about: options.about,
             maxRowsPerSheet,
             checkpoint,
           })
-        : new CsvWriter({ out: file.stream, columns: options.columns, checkpoint })
+        : new CsvWriter({ out: file.stream, columns: first.columns, checkpoint })
     let rows = 0
     report(0)
-    for await (const batch of options.source.batches()) {
-      checkpoint()
-      await writer.writeBatch(batch)
-      rows += batch.length
-      report(rows)
+    for (const [index, section] of sections.entries()) {
+      if (index > 0) await writer.nextSection(section)
+      for await (const batch of section.source.batches()) {
+        checkpoint()
+        await writer.writeBatch(batch)
+        rows += batch.length
+        report(rows)
+      }
     }
     checkpoint()
     const { sheets } = await writer.finish()
@@ -69,6 +79,13 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
     await file.discard()
     throw explainFailure(error, file)
   }
+}
+
+/** The export's parts in order; a plain export is one part under its kind's sheet name. */
+function sectionsOf(
+  options: WriteExportOptions,
+): ReadonlyArray<Omit<ExportSection, 'sheetName'> & { readonly sheetName?: string }> {
+  return 'sections' in options ? options.sections : [{ columns: options.columns, source: options.source }]
 }
 
 function explainFailure(error: unknown, file: AtomicFile): unknown {

@@ -32,3 +32,12 @@ export function defaultExportFileName(request: ExportRequest, now: Date): string
   }
   return `Employees ${date}.${extension}`
 }
+
+/**
+ * The name the save dialog proposes for "Export changes…": `Changes 2026-11-22 0930.xlsx`, after the local day and
+ * time the sync ended, so the changes of two syncs on one day do not propose the same name.
+ */
+export function changesExportFileName(syncEndedAt: Date, format: ExportRequest['format']): string {
+  const pad = (value: number): string => String(value).padStart(2, '0')
+  return `Changes ${localDate(syncEndedAt)} ${pad(syncEndedAt.getHours())}${pad(syncEndedAt.getMinutes())}.${format}`
+}

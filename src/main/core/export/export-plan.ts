@@ -1,4 +1,5 @@
 import { exportRequestSchema } from '../../../shared/domain'
+import { exportRowQuery } from '../../../shared/export-rows'
 import type { ColumnInfo, ExportRequest } from '../../../shared/domain'
 import { RosterDeskError } from '../errors'
 import type { RowQuery } from '../query/query-engine'
@@ -51,13 +52,18 @@ export function planExport(input: ExportRequest, available: ReadonlyArray<Column
   }
 
   if (request.kind === 'roster') {
+    const statuses = request.statuses
     return {
-      query: { payCycleIds: [request.payCycleId] },
+      query: exportRowQuery(request),
       columns,
-      about: { kind: 'roster', payCycleId: request.payCycleId },
+      about: {
+        kind: 'roster',
+        payCycleId: request.payCycleId,
+        ...(statuses === undefined ? {} : { statuses }),
+      },
     }
   }
-  const query = request.query
+  const query = exportRowQuery(request)
   const search =
     query.text === undefined || query.text.trim() === ''
       ? undefined

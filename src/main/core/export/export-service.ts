@@ -1,8 +1,17 @@
 import { basename } from 'node:path'
-import type { ColumnInfo, ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
+import type {
+  ChangesExportRequest,
+  ColumnInfo,
+  ExportProgress,
+  ExportRequest,
+  ExportResult,
+} from '../../../shared/domain'
+import type { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
 import { RosterDeskError, isAbortError } from '../errors'
+import { changeExportSections } from './change-export'
 import { writeExport } from './export-engine'
+import type { WriteExportResult } from './export-types'
 import { planExport } from './export-plan'
 import { queryRowSource } from './export-query-source'
 import type { ExportQueries } from './export-query-source'
@@ -13,6 +22,8 @@ export interface ExportContext {
   readonly tenantId: string
   /** When the last complete sync ended; null if the cache was never synced. */
   readonly syncedAt: Date | null
+  /** The `statusFilter` of that sync (from its run log entry), when it kept only some employees. */
+  readonly statusFilter?: string
   readonly appVersion?: string
 }
 
@@ -22,6 +33,8 @@ export interface ExportServiceDeps {
   /** Read at the start of each export. */
   readonly context: () => ExportContext
   readonly clock: Pick<Clock, 'now'>
+  /** The change history, for "Export changes…"; without it that export is refused. */
+  readonly changes?: Pick<ChangeHistory, 'describe' | 'entries'>
 }
 
 export interface ExportToFileOptions {
@@ -33,6 +46,13 @@ export interface ExportToFileOptions {
   readonly signal?: AbortSignal
   /** Rows per sheet including the header (tests lower it); Excel's limit by default. */
   readonly maxRowsPerSheet?: number
+}
+
+/** "Export changes…": one sync's changes, written like any export (one at a time, cancellable, no partial file). */
+export type ExportChangesOptions = Omit<ExportToFileOptions, 'request'> & {
+  readonly request: ChangesExportRequest
+  /** Where the sync read from, for the About sheet, when the run log has no name for it (the CLI's --environment). */
+  readonly environment?: string
 }
 
 /**
@@ -72,6 +92,82 @@ export class ExportService {
    * 'cancelled'}` (no file is left behind); rejects with a RosterDeskError ('storage', 'validation', 'busy').
    */
   async exportToFile(options: ExportToFileOptions): Promise<ExportResult> {
+    return this.exclusive(options, (signal) => {
+      const plan = planExport(options.request, this.deps.queries.listColumns())
+      const context = this.deps.context()
+      return writeExport({
+        source: queryRowSource(this.deps.queries, plan.query),
+        columns: plan.columns,
+        about: {
+          ...plan.about,
+          environment: context.environment,
+          tenantId: context.tenantId,
+          syncedAt: context.syncedAt,
+          ...(context.statusFilter === undefined ? {} : { statusFilter: context.statusFilter }),
+          createdAt: new Date(this.deps.clock.now()),
+          ...(context.appVersion === undefined ? {} : { appVersion: context.appVersion }),
+        },
+        filePath: options.filePath,
+        format: options.request.format,
+        signal,
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+        ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
+      })
+    })
+  }
+
+  /**
+   * Writes one sync's added, removed and changed employees (change-export.ts lays out the sheets), with an About
+   * sheet saying which sync, where it read from and when. Resolves and rejects as `exportToFile`; 'not-found'
+   * when the sync is no longer in the history.
+   */
+  async exportChanges(options: ExportChangesOptions): Promise<ExportResult> {
+    const changes = this.deps.changes
+    if (changes === undefined) {
+      throw new RosterDeskError('internal', 'This RosterDesk cannot export changes.')
+    }
+    return this.exclusive(options, async (signal) => {
+      const { run, statusFilter } = changes.describe(options.request.runId)
+      const source = changes.entries(run.runId)
+      try {
+        const context = this.deps.context()
+        return await writeExport({
+          sections: changeExportSections(source, options.request.format),
+          about: {
+            kind: 'changes',
+            environment: run.environment ?? options.environment ?? run.serviceAddress ?? 'not recorded',
+            tenantId: run.tenantId ?? '',
+            changes: {
+              added: run.added,
+              removed: run.removed,
+              changed: run.changed,
+              ...(run.serviceAddress === undefined ? {} : { serviceAddress: run.serviceAddress }),
+            },
+            syncedAt: new Date(run.endedAt),
+            ...(statusFilter === undefined ? {} : { statusFilter }),
+            createdAt: new Date(this.deps.clock.now()),
+            ...(context.appVersion === undefined ? {} : { appVersion: context.appVersion }),
+          },
+          filePath: options.filePath,
+          format: options.request.format,
+          signal,
+          ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+          ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
+        })
+      } finally {
+        source.close()
+      }
+    })
+  }
+
+  /**
+   * Runs one export at a time: refuses a second as 'busy', makes `cancel()` and the caller's signal abort it, and
+   * turns a cancel into `{status:'cancelled'}` (the engine has removed its partial file by then).
+   */
+  private async exclusive(
+    options: { readonly signal?: AbortSignal },
+    work: (signal: AbortSignal) => Promise<WriteExportResult>,
+  ): Promise<ExportResult> {
     if (this.running !== null) {
       throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')
     }
@@ -84,25 +180,7 @@ export class ExportService {
     let markSettled = (): void => undefined
     this.settled = new Promise<void>((resolve) => (markSettled = resolve))
     try {
-      const plan = planExport(options.request, this.deps.queries.listColumns())
-      const context = this.deps.context()
-      const result = await writeExport({
-        source: queryRowSource(this.deps.queries, plan.query),
-        columns: plan.columns,
-        about: {
-          ...plan.about,
-          environment: context.environment,
-          tenantId: context.tenantId,
-          syncedAt: context.syncedAt,
-          createdAt: new Date(this.deps.clock.now()),
-          ...(context.appVersion === undefined ? {} : { appVersion: context.appVersion }),
-        },
-        filePath: options.filePath,
-        format: options.request.format,
-        signal: controller.signal,
-        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-        ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
-      })
+      const result = await work(controller.signal)
       this.lastFile = result.filePath
       return { status: 'written', rows: result.rows, fileName: basename(result.filePath) }
     } catch (error) {

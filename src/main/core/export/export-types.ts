@@ -25,8 +25,11 @@ export interface ExportRowSource {
 
 /** What the "About this export" sheet says, besides the row count the engine adds. */
 export interface ExportAbout {
-  /** 'roster' exports one pay cycle's employees; 'view' exports the list as filtered on screen. */
-  readonly kind: 'roster' | 'view'
+  /**
+   * 'roster' exports one pay cycle's employees; 'view' exports the list as filtered on screen; 'changes' one
+   * sync's added, removed and changed employees (a sheet each).
+   */
+  readonly kind: 'roster' | 'view' | 'changes'
   readonly environment: string
   readonly tenantId: string
   /** The roster's pay cycle. */
@@ -37,18 +40,49 @@ export interface ExportAbout {
   readonly payCycleIds?: ReadonlyArray<string>
   /** The sort column's header text and direction. */
   readonly sort?: { readonly columnLabel: string; readonly order: 'asc' | 'desc' }
-  /** When the last complete sync finished: the age of the data. Null when the cache was never synced. */
+  /** For 'changes': how many employees the sync added, removed and changed, and the address it read from. */
+  readonly changes?: {
+    readonly added: number
+    readonly removed: number
+    readonly changed: number
+    readonly serviceAddress?: string
+  }
+  /**
+   * When the last complete sync finished: the age of the data (for 'changes', when that sync finished). Null when
+   * the cache was never synced.
+   */
   readonly syncedAt: Date | null
+  /** The `statusFilter` that sync read the service with, when it kept only some employees ('1': active). */
+  readonly statusFilter?: string
   /** When the file is made. */
   readonly createdAt: Date
+  /** The IANA zone the About sheet writes those two times in; the computer's when absent. */
+  readonly timeZone?: string
   /** The product version, for support. */
   readonly appVersion?: string
 }
 
-/** Everything one export needs. */
-export interface WriteExportOptions {
-  readonly source: ExportRowSource
+/** One part of a multi-part export: its own rows and columns on a sheet of its own name (XLSX). */
+export interface ExportSection {
+  /** The data sheet's name ("Added"); continuation sheets past Excel's row limit add " (2)", … */
+  readonly sheetName: string
   readonly columns: ReadonlyArray<ExportColumn>
+  readonly source: ExportRowSource
+}
+
+/**
+ * What an export writes: one source under the export kind's sheet name, or several sections in order (XLSX only:
+ * a CSV file has one header, so its export is one section).
+ */
+export type ExportContent =
+  | { readonly source: ExportRowSource; readonly columns: ReadonlyArray<ExportColumn> }
+  | { readonly sections: ReadonlyArray<ExportSection> }
+
+/** Everything one export needs. */
+export type WriteExportOptions = ExportContent & ExportTarget
+
+/** Everything about one export but its rows. */
+export interface ExportTarget {
   readonly about: ExportAbout
   /** The file to create (replaced if it exists, but only once the new one is complete). */
   readonly filePath: string

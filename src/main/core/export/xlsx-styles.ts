@@ -20,6 +20,8 @@ function frozenStyle(style: Partial<Style>): Partial<Style> {
 /** ISO order, unambiguous in every locale. */
 export const DATE_FORMAT = 'yyyy-mm-dd'
 export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss'
+/** A date-time the service sent with a zone, converted to UTC: the cell says so, as a cell has no zone of its own. */
+export const DATE_TIME_UTC_FORMAT = 'yyyy-mm-dd hh:mm:ss "UTC"'
 
 export const HEADER_STYLE = frozenStyle({
   font: { bold: true },
@@ -36,12 +38,9 @@ export const TEXT_STYLE = frozenStyle({ numFmt: '@' })
 export const NUMBER_STYLE = frozenStyle({ numFmt: 'General' })
 export const DATE_STYLE = frozenStyle({ numFmt: DATE_FORMAT })
 export const DATE_TIME_STYLE = frozenStyle({ numFmt: DATE_TIME_FORMAT })
+export const DATE_TIME_UTC_STYLE = frozenStyle({ numFmt: DATE_TIME_UTC_FORMAT })
 export const ABOUT_LABEL_STYLE = frozenStyle({ font: { bold: true }, alignment: { vertical: 'top' } })
 export const ABOUT_VALUE_STYLE = frozenStyle({ numFmt: '@', alignment: { wrapText: true, vertical: 'top' } })
-export const ABOUT_DATE_TIME_STYLE = frozenStyle({
-  numFmt: DATE_TIME_FORMAT,
-  alignment: { horizontal: 'left', vertical: 'top' },
-})
 export const ABOUT_NUMBER_STYLE = frozenStyle({
   numFmt: '#,##0',
   alignment: { horizontal: 'left', vertical: 'top' },

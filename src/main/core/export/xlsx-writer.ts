@@ -19,7 +19,14 @@ import type { FilterDatabaseName, RawRowSink } from './exceljs-internals'
 import type { ExportAbout, ExportColumn } from './export-types'
 import type { Checkpoint, FormatWriter } from './format-writer'
 import { writeAboutSheet } from './xlsx-about-sheet'
-import { DATE_STYLE, DATE_TIME_STYLE, HEADER_STYLE, NUMBER_STYLE, TEXT_STYLE } from './xlsx-styles'
+import {
+  DATE_STYLE,
+  DATE_TIME_STYLE,
+  DATE_TIME_UTC_STYLE,
+  HEADER_STYLE,
+  NUMBER_STYLE,
+  TEXT_STYLE,
+} from './xlsx-styles'
 import { RowXmlBuilder } from './xlsx-row-xml'
 import type { CellScalar } from './xlsx-row-xml'
 
@@ -40,9 +47,29 @@ const ROWS_PER_TURN = 100
 const ZIP_HIGH_WATER = 8 * 1024 * 1024
 const ZIP_LOW_WATER = 2 * 1024 * 1024
 
+/** Excel refuses these characters in a sheet name, and names longer than 31 characters. */
+const SHEET_NAME_FORBIDDEN = /[\\/?*[\]:]/g
+const SHEET_NAME_MAX = 31
+
+/**
+ * What the data sheets are called: a roster's after its pay cycle ("Roster PC-2026-11-A"), so the tab says what
+ * the file holds; any other export's "Employees". Room is left for the " (2)" of a roster spanning sheets.
+ */
+export function dataSheetBaseName(about: Pick<ExportAbout, 'kind' | 'payCycleId'>): string {
+  if (about.kind !== 'roster' || about.payCycleId === undefined) return DATA_SHEET_NAME
+  const name = `Roster ${about.payCycleId}`
+    .replace(SHEET_NAME_FORBIDDEN, '-')
+    // eslint-disable-next-line no-control-regex -- control characters are what is being removed
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .slice(0, SHEET_NAME_MAX - ' (99)'.length)
+    .replace(/^'+|'+$/g, '')
+    .trim()
+  return name === '' || name.toLowerCase() === ABOUT_SHEET_NAME.toLowerCase() ? DATA_SHEET_NAME : name
+}
+
 /** The name of the n-th (1-based) data sheet: "Employees", "Employees (2)", ... */
-export function dataSheetName(index: number): string {
-  return index === 1 ? DATA_SHEET_NAME : `${DATA_SHEET_NAME} (${index})`
+export function dataSheetName(index: number, base: string = DATA_SHEET_NAME): string {
+  return index === 1 ? base : `${base} (${index})`
 }
 
 export interface XlsxWriterOptions {
@@ -57,6 +84,8 @@ export interface XlsxWriterOptions {
    * the exceljs path is the fallback when its internals are not as expected, and tests compare the two.
    */
   readonly rawRows?: boolean
+  /** The first data sheet's name; by default the export kind's (see dataSheetBaseName). */
+  readonly sheetName?: string
 }
 
 /**
@@ -67,13 +96,20 @@ export interface XlsxWriterOptions {
  */
 export class XlsxWriter implements FormatWriter {
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter
-  private readonly keys: ReadonlyArray<string>
-  private readonly lastColumn: string
+  // The current section's layout (nextSection replaces it): its columns, sheet name and per-column buffers.
+  private columns: ReadonlyArray<ExportColumn> = []
+  private sheetBase = DATA_SHEET_NAME
+  private keys: ReadonlyArray<string> = []
+  private lastColumn = 'A'
+  private values: Array<CellScalar | undefined> = []
+  private styles: Array<Partial<Style> | undefined> = []
+  private styleIds: number[] = []
+  private rowXml = new RowXmlBuilder(0)
+  /** Sheets and rows of the current section, and each finished section's name and rows (for the About sheet). */
+  private sectionSheets = 0
+  private sectionRows = 0
+  private readonly sections: Array<{ readonly name: string; readonly rows: number }> = []
   private readonly dataRowsPerSheet: number
-  private readonly values: Array<CellScalar | undefined>
-  private readonly styles: Array<Partial<Style> | undefined>
-  private readonly styleIds: number[]
-  private readonly rowXml: RowXmlBuilder
   /** Workbook style ids of the data-cell styles; null when rows must go through exceljs Row objects. */
   private readonly dataStyleIds: ReadonlyMap<Partial<Style>, number> | null
   private rawSink: RawRowSink | null = null
@@ -93,13 +129,8 @@ export class XlsxWriter implements FormatWriter {
   private readonly failed: Promise<never>
 
   constructor(private readonly options: XlsxWriterOptions) {
-    this.keys = options.columns.map((column) => column.key)
-    this.lastColumn = columnLetter(options.columns.length)
+    this.useSection(options.columns, options.sheetName ?? dataSheetBaseName(options.about))
     this.dataRowsPerSheet = options.maxRowsPerSheet - 1
-    this.values = new Array<CellScalar | undefined>(this.keys.length)
-    this.styles = new Array<Partial<Style> | undefined>(this.keys.length)
-    this.styleIds = new Array<number>(this.keys.length).fill(0)
-    this.rowXml = new RowXmlBuilder(this.keys.length)
     this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
       stream: options.out,
       // Styles are needed for the header and date formats. Shared strings would keep every distinct string in
@@ -133,7 +164,7 @@ export class XlsxWriter implements FormatWriter {
 
   private registerDataStyles(): ReadonlyMap<Partial<Style>, number> | null {
     const ids = new Map<Partial<Style>, number>()
-    for (const style of [TEXT_STYLE, NUMBER_STYLE, DATE_STYLE, DATE_TIME_STYLE]) {
+    for (const style of [TEXT_STYLE, NUMBER_STYLE, DATE_STYLE, DATE_TIME_STYLE, DATE_TIME_UTC_STYLE]) {
       const id = workbookStyleId(this.workbook, style)
       if (id === null) return null
       ids.set(style, id)
@@ -150,10 +181,20 @@ export class XlsxWriter implements FormatWriter {
     await this.writeRows(rows)
   }
 
+  /**
+   * Ends the current section (its sheet is written even when it holds no rows, so every section has its tab) and
+   * starts the next, with its own columns and sheet name.
+   */
+  async nextSection(section: {
+    readonly columns: ReadonlyArray<ExportColumn>
+    readonly sheetName?: string
+  }): Promise<void> {
+    await this.endSection()
+    this.useSection(section.columns, section.sheetName ?? DATA_SHEET_NAME)
+  }
+
   async finish(): Promise<{ readonly sheets: number }> {
-    if (this.sample !== null) await this.flushSample()
-    if (this.sheet === undefined) this.openSheet()
-    this.closeSheet()
+    await this.endSection()
     this.writeAbout()
     setFilterDatabaseNames(this.workbook, this.filterNames)
     this.checkpoint()
@@ -171,27 +212,51 @@ export class XlsxWriter implements FormatWriter {
     this.options.checkpoint()
   }
 
+  private useSection(columns: ReadonlyArray<ExportColumn>, sheetBase: string): void {
+    this.columns = columns
+    this.sheetBase = sheetBase
+    this.keys = columns.map((column) => column.key)
+    this.lastColumn = columnLetter(columns.length)
+    this.values = new Array<CellScalar | undefined>(this.keys.length)
+    this.styles = new Array<Partial<Style> | undefined>(this.keys.length)
+    this.styleIds = new Array<number>(this.keys.length).fill(0)
+    this.rowXml = new RowXmlBuilder(this.keys.length)
+    this.sample = []
+    this.widths = []
+    this.sectionSheets = 0
+    this.sectionRows = 0
+  }
+
+  private async endSection(): Promise<void> {
+    if (this.sample !== null) await this.flushSample()
+    if (this.sheet === undefined) this.openSheet()
+    this.closeSheet()
+    this.sections.push({ name: this.sheetBase, rows: this.sectionRows })
+  }
+
   /** Sizes the columns from the rows held back so far, then writes them. */
   private async flushSample(): Promise<void> {
     const sample = this.sample ?? []
     this.sample = null
-    const measure = new ColumnWidths(this.options.columns)
+    const measure = new ColumnWidths(this.columns)
+    const truncated = this.truncatedCells
+    const converted = this.convertedTimes
     for (const row of sample) {
       this.convertRow(row)
       for (let index = 0; index < this.keys.length; index++) {
         const value = this.values[index]
         if (value === undefined) continue
         const style = this.styles[index]
-        if (style === DATE_STYLE || style === DATE_TIME_STYLE)
-          measure.observeDate(index, style === DATE_TIME_STYLE)
+        if (style === DATE_STYLE || style === DATE_TIME_STYLE || style === DATE_TIME_UTC_STYLE)
+          measure.observeDate(index, style !== DATE_STYLE, style === DATE_TIME_UTC_STYLE)
         else if (typeof value === 'string') measure.observeText(index, value)
         else measure.observeChars(index, String(value).length)
       }
     }
     this.widths = measure.widths()
     // The sample was converted to measure it; counting its truncations again when writing would double them.
-    this.truncatedCells = 0
-    this.convertedTimes = false
+    this.truncatedCells = truncated
+    this.convertedTimes = converted
     await this.pause()
     await this.writeRows(sample)
   }
@@ -203,6 +268,7 @@ export class XlsxWriter implements FormatWriter {
       if (this.rawSink !== null) this.appendRawRow()
       else this.addExcelJsRow(this.sheet as Worksheet)
       this.sheetRows++
+      this.sectionRows++
       this.rows++
       if (++this.sinceTurn >= ROWS_PER_TURN) {
         this.sinceTurn = 0
@@ -273,7 +339,7 @@ export class XlsxWriter implements FormatWriter {
         const date = parseIsoDate(value)
         if (date !== null) {
           cell = date.serial
-          style = date.hasTime ? DATE_TIME_STYLE : DATE_STYLE
+          style = !date.hasTime ? DATE_STYLE : date.utc ? DATE_TIME_UTC_STYLE : DATE_TIME_STYLE
           if (date.convertedToUtc) this.convertedTimes = true
         } else {
           const cleaned = cleanCellText(value)
@@ -298,15 +364,16 @@ export class XlsxWriter implements FormatWriter {
 
   private openSheet(): void {
     if (this.sheet !== undefined) this.closeSheet()
-    const name = dataSheetName(this.sheetNames.length + 1)
+    this.sectionSheets++
+    const name = dataSheetName(this.sectionSheets, this.sheetBase)
     this.sheetNames.push(name)
     const sheet = this.workbook.addWorksheet(name, {
       views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
     })
-    if (this.widths.length === 0) this.widths = new ColumnWidths(this.options.columns).widths()
+    if (this.widths.length === 0) this.widths = new ColumnWidths(this.columns).widths()
     sheet.columns = this.widths.map((width) => ({ width }))
     const header = sheet.addRow([])
-    this.options.columns.forEach((column, index) => {
+    this.columns.forEach((column, index) => {
       const cell = header.getCell(index + 1)
       cell.value = cleanCellText(column.label).text
       cell.style = HEADER_STYLE
@@ -337,7 +404,8 @@ export class XlsxWriter implements FormatWriter {
       this.workbook.addWorksheet(ABOUT_SHEET_NAME),
       aboutLines(this.options.about, {
         rows: this.rows,
-        columnLabels: this.options.columns.map((column) => column.label),
+        columnLabels: this.columns.map((column) => column.label),
+        sections: this.sections,
         sheetNames: this.sheetNames,
         rowsPerSheet: this.dataRowsPerSheet,
         truncatedCells: this.truncatedCells,

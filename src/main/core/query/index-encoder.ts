@@ -1,6 +1,9 @@
+import { hasFixedRole, identifierRole, identifierShape, identifierToken, leadingZeros } from './column-role'
+import type { DiscoveredIdentifierRole } from './column-role'
+
 /**
- * Collects what the search index needs from each row (names, status, pay cycle), dictionary-encoded as rows
- * arrive, in whatever order and however often a row is replaced. A sync feeds it page by page, so building the
+ * Collects what the search index needs from each row (names, status, pay cycle, and the values of columns that
+ * may be identifiers), dictionary-encoded as rows arrive, in whatever order and however often a row is replaced. A sync feeds it page by page, so building the
  * index at the end is linear work over small integer arrays; the query engine feeds it from a snapshot scan
  * when a snapshot carries no stored index.
  *
@@ -17,6 +20,7 @@ export class IndexEncoder {
   readonly lastValues = new Dictionary()
   readonly statusValues = new Dictionary()
   readonly cycleValues = new Dictionary()
+  private readonly identifiers = new IdentifierCandidates()
   /** Bumped by every change, so an index built from an earlier state is known to be stale. */
   private changes = 0
 
@@ -24,13 +28,17 @@ export class IndexEncoder {
     return this.changes
   }
 
-  /** Stores (or replaces) the row with snapshot id `id` (a positive integer). */
+  /**
+   * Stores (or replaces) the row with snapshot id `id` (a positive integer); `row` is the whole row, whose other
+   * fields are measured as possible identifier columns.
+   */
   set(
     id: number,
     first: string | null,
     last: string | null,
     status: string | null,
     cycle: string | null,
+    row?: Readonly<Record<string, unknown>>,
   ): void {
     this.ensure(id)
     this.changes++
@@ -39,6 +47,7 @@ export class IndexEncoder {
     this.last[id] = this.lastValues.code(last)
     this.status[id] = this.statusValues.code(status)
     this.cycle[id] = this.cycleValues.code(cycle)
+    this.identifiers.set(id, row ?? {})
   }
 
   delete(id: number): void {
@@ -80,6 +89,7 @@ export class IndexEncoder {
     }
     return {
       ids,
+      identifiers: this.identifiers.encode(ids),
       first,
       last,
       status,
@@ -105,9 +115,22 @@ export class IndexEncoder {
   }
 }
 
+/** One identifier column in slot order: its role, and its identifier tokens (column-role.ts) as codes into `terms`. */
+export interface EncodedIdentifier {
+  readonly key: string
+  readonly role: DiscoveredIdentifierRole
+  /** Token code per slot (0 = no value). */
+  readonly codes: Uint32Array
+  readonly terms: Dictionary
+  /** The most leading zeros of any number in the column (0 for e-mail addresses). */
+  readonly maxLeadingZeros: number
+}
+
 /** Rows in slot order, columns as dictionary codes (0 = no value). */
 export interface EncodedRows {
   readonly ids: Float64Array
+  /** The discovered columns that column-role.ts judges identifiers, in the order they were first seen. */
+  readonly identifiers: readonly EncodedIdentifier[]
   readonly first: Uint32Array
   readonly last: Uint32Array
   readonly status: Uint32Array
@@ -135,9 +158,92 @@ export class Dictionary {
     }
     return code
   }
+
+  /** The code of a value already seen, or 0. */
+  lookup(value: string): number {
+    return this.codes.get(value) ?? 0
+  }
 }
 
 function resize<T extends Uint8Array | Uint32Array>(from: T, to: T): T {
   to.set(from)
   return to
+}
+
+/**
+ * A discovered column whose values, so far, all have one identifier shape, with each row's identifier token
+ * encoded as the row arrives: de-duplicating a million values is much of the cost of indexing them, and during a
+ * sync it overlaps the network, where at the end it would hold up the commit.
+ */
+interface Candidate {
+  readonly key: string
+  readonly shape: DiscoveredIdentifierRole
+  /** Token code by snapshot id. */
+  codes: Uint32Array
+  readonly terms: Dictionary
+}
+
+/**
+ * Measures every discovered column as a possible identifier while rows arrive (column-role.ts decides): a
+ * column stays a candidate while all its values share one identifier shape, and its values are kept, encoded,
+ * only while it does. A value of another shape, even in a row later replaced, rules the column out for the run.
+ */
+class IdentifierCandidates {
+  private readonly candidates = new Map<string, Candidate>()
+  /** Every key met so far that is not a candidate: ruled out, or a known field. One look-up per key and row. */
+  private readonly passed = new Set<string>()
+
+  set(id: number, row: Readonly<Record<string, unknown>>): void {
+    for (const key in row) {
+      if (this.passed.has(key) || this.candidates.has(key)) continue
+      const shape = hasFixedRole(key) ? null : identifierShape(row[key])
+      if (shape === null) this.passed.add(key)
+      else if (shape !== 'absent')
+        this.candidates.set(key, { key, shape, codes: new Uint32Array(0), terms: new Dictionary() })
+    }
+    for (const candidate of this.candidates.values()) {
+      const value = row[candidate.key]
+      const shape = identifierShape(value)
+      if (shape !== 'absent' && shape !== candidate.shape) {
+        this.candidates.delete(candidate.key)
+        this.passed.add(candidate.key)
+        continue
+      }
+      if (id >= candidate.codes.length) {
+        let size = Math.max(1024, candidate.codes.length)
+        while (size <= id) size *= 2
+        candidate.codes = resize(candidate.codes, new Uint32Array(size))
+      }
+      candidate.codes[id] =
+        shape === 'absent' ? 0 : candidate.terms.code(identifierToken(candidate.shape, String(value)))
+    }
+  }
+
+  /** The candidates that are identifiers, over the rows present (`ids`, in slot order). */
+  encode(ids: Float64Array): EncodedIdentifier[] {
+    const encoded: EncodedIdentifier[] = []
+    for (const candidate of this.candidates.values()) {
+      const codes = new Uint32Array(ids.length)
+      const seen = new Uint8Array(candidate.terms.values.length)
+      let present = 0
+      let distinct = 0
+      let maxLeadingZeros = 0
+      ids.forEach((id, slot) => {
+        const code = candidate.codes[id] ?? 0
+        codes[slot] = code
+        if (code === 0) return
+        present++
+        if (seen[code] === 1) return
+        seen[code] = 1
+        distinct++
+        if (candidate.shape === 'number') {
+          maxLeadingZeros = Math.max(maxLeadingZeros, leadingZeros(candidate.terms.values[code] ?? ''))
+        }
+      })
+      const role = identifierRole({ shape: candidate.shape, present, distinct })
+      if (role !== null)
+        encoded.push({ key: candidate.key, role, codes, terms: candidate.terms, maxLeadingZeros })
+    }
+    return encoded
+  }
 }

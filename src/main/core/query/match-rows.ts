@@ -1,40 +1,18 @@
 import type { FacetCount } from '../../../shared/domain'
-import { foldSearchWord } from '../cache/text-fold'
 import type { SearchIndex } from './search-index'
-
-/** A search box can hold many words; beyond this many, extra words add nothing but time. */
-export const MAX_SEARCH_WORDS = 16
-/** Unrestricted searches also match UUIDs, from this many characters on (shorter would match 1 row in 16). */
-export const UUID_MIN_PREFIX = 4
-
-const UUID_PREFIX = /^[0-9a-f][0-9a-f-]*$/
-
-/** One typed word: its folded form for names, and its lower-case form when it could start a UUID. */
-export interface SearchWord {
-  readonly folded: string
-  readonly uuid: string | null
-}
-
-/** Splits the search box into words; words that are only punctuation are dropped. */
-export function parseSearchText(text: string | undefined): SearchWord[] {
-  if (text === undefined) return []
-  const words: SearchWord[] = []
-  for (const raw of text.trim().split(/\s+/)) {
-    if (raw === '') continue
-    const lower = raw.toLowerCase()
-    const word = { folded: foldSearchWord(raw), uuid: UUID_PREFIX.test(lower) ? lower : null }
-    if (word.folded !== '' || word.uuid !== null) words.push(word)
-    if (words.length === MAX_SEARCH_WORDS) break
-  }
-  return words
-}
+import type { SearchWord } from './search-rules'
 
 /** Marks rows for one word; see TokenIndex.markPrefix for the `from` convention. */
 export type WordMarker = (word: SearchWord, mark: Uint8Array, from: number) => void
 
+/** The rows where the word is a whole identifier (see search-rules.ts), in any order, repeats allowed. */
+export type ExactMarker = (word: SearchWord) => Iterable<number>
+
 export interface MatchFilters {
   readonly words: readonly SearchWord[]
   readonly marker: WordMarker
+  /** Finds the rows listed first; without it none are. */
+  readonly exactMarker?: ExactMarker
   readonly statuses?: readonly string[]
   readonly payCycleIds?: readonly string[]
   readonly facets: boolean
@@ -48,6 +26,8 @@ export interface MatchResult {
   /** The first `total` entries are the selected slots in slot order. */
   readonly slots: Uint32Array
   readonly total: number
+  /** Selected rows where some word is a whole identifier, in slot order: listed before the others. */
+  readonly pinned: Uint32Array
   readonly facets?: { status: FacetCount[]; payCycle: FacetCount[] }
 }
 
@@ -102,11 +82,13 @@ export function matchRows(index: SearchIndex, filters: MatchFilters): MatchResul
       slots[total++] = slot
     }
   }
-  if (!facets) return { selected, slots, total }
+  const pinned = pinnedSlots(filters, selected)
+  if (!facets) return { selected, slots, total, pinned }
   return {
     selected,
     slots,
     total,
+    pinned,
     facets: {
       status: facetList(index.statuses, statusCounts, index.statusPresent),
       payCycle: facetList(index.cycles, cycleCounts, index.cyclePresent),
@@ -135,7 +117,13 @@ function facetList(values: readonly string[], counts: Float64Array, present: Uin
   return list.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
 }
 
-/** Used by exports and tests: the UUID prefix rule for unrestricted searches. */
-export function searchesUuid(word: SearchWord): boolean {
-  return word.uuid !== null && word.uuid.length >= UUID_MIN_PREFIX
+/** The selected rows some word names whole; exact matches are few (one employee per identifier, usually). */
+function pinnedSlots(filters: MatchFilters, selected: Uint8Array): Uint32Array {
+  const marker = filters.exactMarker
+  if (marker === undefined) return new Uint32Array(0)
+  const pinned = new Set<number>()
+  for (const word of filters.words) {
+    for (const slot of marker(word)) if (selected[slot] === 1) pinned.add(slot)
+  }
+  return Uint32Array.from(pinned).sort()
 }

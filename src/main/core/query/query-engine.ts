@@ -12,9 +12,11 @@ import { columnLabel } from '../cache/column-label'
 import type { SnapshotReader } from '../cache/snapshot-reader'
 import { storageError } from '../cache/sqlite-open'
 import { RosterDeskError } from '../errors'
-import { matchRows, parseSearchText } from './match-rows'
+import { knownRole } from './column-role'
+import { matchRows } from './match-rows'
 import type { MatchResult } from './match-rows'
 import { allSlotsInOrder, windowSlots } from './result-window'
+import { parseSearchText } from './search-rules'
 import { SnapshotQueries } from './snapshot-queries'
 import type { ChangeKind, ChangeListPage } from './snapshot-queries'
 
@@ -23,8 +25,9 @@ export type RowQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
 
 /**
  * The one way the app reads the cache: a query object in, the visible window, the total and facet counts out.
- * Text search is by word prefix, in any order, accent- and case-insensitive, over first and last names and
- * (from four characters) UUIDs, or over one chosen column. Sort and search columns must be columns the cache
+ * Text search (search-rules.ts) is by word prefix, in any order, accent- and case-insensitive and transliterated,
+ * over first and last names, the UUID (from four characters) and the identifier columns (whole or by prefix), or
+ * over one chosen column; rows a word names whole come first. Sort and search columns must be columns the cache
  * knows (its columns table); names are never put into SQL.
  *
  * Reads always see one whole snapshot: a sync that commits mid-way is picked up by the next call.
@@ -50,6 +53,7 @@ export class QueryEngine {
         selected: match.selected,
         slots: match.slots,
         total: match.total,
+        pinned: match.pinned,
         offset: query.offset,
         limit: query.limit,
         defaultPosition: index.defaultPosition,
@@ -87,6 +91,7 @@ export class QueryEngine {
           selected: match.selected,
           slots: match.slots,
           total: match.total,
+          pinned: match.pinned,
           defaultPosition: snapshot.index.defaultPosition,
           defaultOrder: snapshot.index.defaultOrder.order,
         })
@@ -129,12 +134,11 @@ export class QueryEngine {
   listColumns(): ColumnInfo[] {
     const snapshot = this.current()
     if (snapshot === null) {
-      return KNOWN_EMPLOYEE_FIELDS.map((key) => ({
-        key,
-        label: columnLabel(key),
-        kind: 'text' as const,
-        known: true,
-      }))
+      return KNOWN_EMPLOYEE_FIELDS.map((key) => {
+        const column: ColumnInfo = { key, label: columnLabel(key), kind: 'text', known: true }
+        const identifier = knownRole(key)
+        return identifier === null ? column : { ...column, identifier }
+      })
     }
     return snapshot.columns.map((column) => ({ ...column }))
   }
@@ -176,6 +180,7 @@ export class QueryEngine {
     return matchRows(snapshot.index, {
       words,
       marker: snapshot.wordMarker(column),
+      exactMarker: snapshot.exactMarker(column),
       ...(query.statuses === undefined ? {} : { statuses: query.statuses }),
       ...(query.payCycleIds === undefined ? {} : { payCycleIds: query.payCycleIds }),
       facets: query.facets === true,

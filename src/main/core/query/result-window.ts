@@ -19,6 +19,8 @@ export interface WindowRequest {
   readonly defaultPosition: Uint32Array
   /** Default-order position → slot. */
   readonly defaultOrder: Uint32Array
+  /** Selected slots listed before all others (exact identifier matches), in slot order; few. */
+  readonly pinned?: Uint32Array
 }
 
 /** Below this share of all rows, sorting the selection beats walking the whole order. */
@@ -27,17 +29,38 @@ const SORT_SELECTION_SHARE = 1 / 16
 export function windowSlots(request: WindowRequest): number[] {
   const { total, offset, limit } = request
   if (limit <= 0 || offset >= total) return []
+  const pinned = request.pinned
+  if (pinned !== undefined && pinned.length > 0) {
+    // The pinned rows in sort order, then the window's remainder from the other rows.
+    const head = sortSelection({ ...request, slots: pinned, total: pinned.length }).slice(
+      offset,
+      offset + limit,
+    )
+    const rest = withoutPinned(request, pinned)
+    const restOffset = Math.max(0, offset - pinned.length)
+    return [...head, ...windowSlots({ ...rest, offset: restOffset, limit: limit - head.length })]
+  }
   const n = request.order.rank.length
   if (total <= n * SORT_SELECTION_SHARE) return sortSelection(request).slice(offset, offset + limit)
   return walkOrder(request, offset, Math.min(limit, total - offset))
 }
 
-/** Every selected slot in sort order (exports). */
+/** Every selected slot in sort order (exports), pinned rows first. */
 export function allSlotsInOrder(request: Omit<WindowRequest, 'offset' | 'limit'>): Uint32Array {
-  const n = request.order.rank.length
-  if (request.total <= n * SORT_SELECTION_SHARE)
-    return Uint32Array.from(sortSelection({ ...request, offset: 0, limit: request.total }))
-  return Uint32Array.from(walkOrder({ ...request, offset: 0, limit: request.total }, 0, request.total))
+  return Uint32Array.from(windowSlots({ ...request, offset: 0, limit: request.total }))
+}
+
+/** The request for the selected rows other than the pinned ones (a copy: the caller's arrays stay as they are). */
+function withoutPinned(request: WindowRequest, pinned: Uint32Array): WindowRequest {
+  const selected = request.selected.slice()
+  for (const slot of pinned) selected[slot] = 0
+  const slots = new Uint32Array(request.total - pinned.length)
+  let kept = 0
+  for (let i = 0; i < request.total; i++) {
+    const slot = request.slots[i] ?? 0
+    if (selected[slot] === 1) slots[kept++] = slot
+  }
+  return { ...request, selected, slots, total: kept, pinned: undefined }
 }
 
 function sortSelection(request: WindowRequest): number[] {

@@ -1,11 +1,22 @@
 import type { SnapshotReader } from '../cache/snapshot-reader'
+import { identifierShape } from './column-role'
+import type { DiscoveredIdentifierRole } from './column-role'
 import { IndexEncoder } from './index-encoder'
-import type { EncodedRows } from './index-encoder'
+import type { EncodedIdentifier, EncodedRows } from './index-encoder'
 import { buildNameOrder, buildSortOrder } from './sort-order'
 import type { SortOrder, SortValue } from './sort-order'
-import { TokenIndex } from './token-index'
+import { drain, TokenIndex } from './token-index'
 import { readStoredIndex, storedIndexParts } from './stored-index'
 import type { StoredIndexPart } from './stored-index'
+
+/** The prefix index of one identifier column (see column-role.ts), over its identifier tokens. */
+export interface IdentifierIndex {
+  readonly key: string
+  readonly role: DiscoveredIdentifierRole
+  /** The most leading zeros of any number in the column: how many paddings a typed number is looked up in. */
+  readonly maxLeadingZeros: number
+  readonly tokens: TokenIndex
+}
 
 /** The typed arrays and dictionaries a SearchIndex is made of; also what is stored with a snapshot. */
 export interface SearchIndexData {
@@ -20,6 +31,8 @@ export interface SearchIndexData {
   readonly cycles: readonly string[]
   readonly firstNames: TokenIndex
   readonly lastNames: TokenIndex
+  /** The snapshot's identifier columns, in the order the service's rows first showed them. */
+  readonly identifiers: readonly IdentifierIndex[]
   /** Last name, first name, then the service's order. */
   readonly defaultOrder: SortOrder
 }
@@ -41,6 +54,7 @@ export class SearchIndex implements SearchIndexData {
   readonly cycles: readonly string[]
   readonly firstNames: TokenIndex
   readonly lastNames: TokenIndex
+  readonly identifiers: readonly IdentifierIndex[]
   readonly defaultOrder: SortOrder
   /** statusPresent[code] === 1 when at least one row has that status; likewise cyclePresent. */
   readonly statusPresent: Uint8Array
@@ -59,6 +73,7 @@ export class SearchIndex implements SearchIndexData {
     this.cycles = data.cycles
     this.firstNames = data.firstNames
     this.lastNames = data.lastNames
+    this.identifiers = data.identifiers
     this.defaultOrder = data.defaultOrder
     this.statusPresent = new Uint8Array(data.statuses.length)
     for (const code of data.status) this.statusPresent[code] = 1
@@ -78,6 +93,35 @@ export class SearchIndex implements SearchIndexData {
 
   /** Builds the index from dictionary-encoded rows (a sync's encoder, or a snapshot scan). */
   static fromEncoded(rows: EncodedRows): SearchIndex {
+    return new SearchIndex({
+      ...SearchIndex.rowParts(rows),
+      identifiers: rows.identifiers.map((column) =>
+        identifierOf(column, drain(TokenIndex.fromTermCodes(column.codes, column.terms))),
+      ),
+    })
+  }
+
+  /**
+   * fromEncoded in steps, `pause` awaited between them: the names, then each identifier column a chunk at a time
+   * (an identifier has a term per row, so its index takes seconds to build at a million rows), so a sync's event
+   * loop is never held for long.
+   */
+  static async fromEncodedInSteps(rows: EncodedRows, pause: () => Promise<void>): Promise<SearchIndex> {
+    const parts = SearchIndex.rowParts(rows)
+    const identifiers: IdentifierIndex[] = []
+    for (const column of rows.identifiers) {
+      const steps = TokenIndex.fromTermCodes(column.codes, column.terms)
+      let step = steps.next()
+      while (step.done !== true) {
+        await pause()
+        step = steps.next()
+      }
+      identifiers.push(identifierOf(column, step.value))
+    }
+    return new SearchIndex({ ...parts, identifiers })
+  }
+
+  private static rowParts(rows: EncodedRows): Omit<SearchIndexData, 'identifiers'> {
     const count = rows.ids.length
     const extra: Array<number[] | undefined> = new Array<number[] | undefined>(count)
     let extraCount = 0
@@ -99,7 +143,7 @@ export class SearchIndex implements SearchIndexData {
       for (const code of extra[slot] ?? []) cycleCodes[offset++] = code
     }
     cycleStart[count] = offset
-    return new SearchIndex({
+    return {
       ids: rows.ids,
       status: rows.status,
       statuses: rows.statusValues,
@@ -109,19 +153,45 @@ export class SearchIndex implements SearchIndexData {
       firstNames: TokenIndex.fromCodes(rows.first, rows.firstValues),
       lastNames: TokenIndex.fromCodes(rows.last, rows.lastValues),
       defaultOrder: buildNameOrder(rows.last, rows.lastValues, rows.first, rows.firstValues),
-    })
+    }
   }
 
-  /** The index stored with a snapshot, or one built from the snapshot's columns when none was stored. */
+  /**
+   * The index stored with a snapshot, or one built from the snapshot's rows when none was stored or the stored
+   * one is of an older format (a cache synced by an earlier RosterDesk: its index lacks the identifier columns
+   * and the transliteration keys). Snapshots are never rewritten, so such a cache is indexed on every start until
+   * its next sync: about 0.7 s per 100,000 employees.
+   */
   static load(reader: SnapshotReader): SearchIndex {
     const stored = readStoredIndex(reader.db)
     if (stored !== null) return new SearchIndex(stored)
     const encoder = new IndexEncoder()
+    // Identifiers are strings, so only text columns can be, and only those whose first value has an identifier
+    // shape; SQLite reads just those fields out of each row (the encoder still checks every value).
+    const firstValue = reader.db
+      .prepare(
+        "SELECT v FROM (SELECT json_extract(row_json, ?) AS v FROM employees) WHERE v IS NOT NULL AND v <> '' LIMIT 1",
+      )
+      .pluck()
+    const candidates = reader.db
+      .prepare("SELECT key FROM columns WHERE known = 0 AND kind = 'text' ORDER BY position")
+      .pluck()
+      .all()
+      .filter((key): key is string => typeof key === 'string' && !key.includes('"'))
+      .filter((key) => {
+        const shape = identifierShape(firstValue.get(`$."${key}"`))
+        return shape === 'number' || shape === 'email'
+      })
+    const fields = candidates.map(() => ', json_extract(row_json, ?)').join('')
     const scan = reader.db.prepare(
-      'SELECT id, first_name, last_name, employee_status, pay_cycle_id FROM employees ORDER BY id',
+      `SELECT id, first_name, last_name, employee_status, pay_cycle_id${fields} FROM employees ORDER BY id`,
     )
-    for (const row of scan.raw().iterate()) {
-      encoder.set(Number(row[0]), asText(row[1]), asText(row[2]), asText(row[3]), asText(row[4]))
+    for (const row of scan.raw().iterate(...candidates.map((key) => `$."${key}"`))) {
+      const extras: Record<string, unknown> = {}
+      candidates.forEach((key, i) => {
+        extras[key] = row[5 + i]
+      })
+      encoder.set(Number(row[0]), asText(row[1]), asText(row[2]), asText(row[3]), asText(row[4]), extras)
     }
     const members = reader.db.prepare('SELECT employee_id, pay_cycle_id FROM pay_cycle_members').raw()
     for (const [employeeId, payCycleId] of members.iterate()) {
@@ -159,4 +229,8 @@ export class SearchIndex implements SearchIndexData {
 
 function asText(value: unknown): string | null {
   return typeof value === 'string' ? value : null
+}
+
+function identifierOf(column: EncodedIdentifier, tokens: TokenIndex): IdentifierIndex {
+  return { key: column.key, role: column.role, maxLeadingZeros: column.maxLeadingZeros, tokens }
 }

@@ -5,13 +5,17 @@ import type {
   EmployeeDetail,
   EmployeeRow,
 } from '../../../shared/domain'
+import { employeeNumberColumn, entryFacts } from '../../../shared/change-rules'
 import { columnLabel } from '../cache/column-label'
 import type { SnapshotReader } from '../cache/snapshot-reader'
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3'
-import { UUID_MIN_PREFIX } from './match-rows'
-import type { SearchWord, WordMarker } from './match-rows'
+import { knownRole } from './column-role'
+import type { ExactMarker, WordMarker } from './match-rows'
 import { SearchIndex } from './search-index'
+import type { IdentifierIndex } from './search-index'
+import { identifierLookups, searchesUuid } from './search-rules'
+import type { SearchWord } from './search-rules'
 import type { SortOrder, SortValue } from './sort-order'
 import { TokenIndex } from './token-index'
 
@@ -36,6 +40,7 @@ export class SnapshotQueries {
   private readonly columnsByKey: ReadonlyMap<string, ColumnInfo>
   private readonly rowById: Database.Statement<unknown>
   private readonly uuidRange: Database.Statement<unknown>
+  private readonly uuidExact: Database.Statement<unknown>
   private readonly employeeByUuid: Database.Statement<{ id: number; row_json: string }>
   private readonly cyclesOf: Database.Statement<unknown>
   private readonly orders = new Map<string, SortOrder>()
@@ -52,11 +57,21 @@ export class SnapshotQueries {
       )
       .all()
       // The label is worked out afresh rather than read back, so a cache synced by an older RosterDesk shows the
-      // same headers as the spreadsheets this one writes.
-      .map((row) => ({ key: row.key, label: columnLabel(row.key), kind: row.kind, known: row.known === 1 }))
+      // same headers as the spreadsheets this one writes; the role comes from the index, which decided it.
+      .map((row) => {
+        const column: ColumnInfo = {
+          key: row.key,
+          label: columnLabel(row.key),
+          kind: row.kind,
+          known: row.known === 1,
+        }
+        const identifier = knownRole(row.key) ?? index.identifiers.find((c) => c.key === row.key)?.role
+        return identifier === undefined ? column : { ...column, identifier }
+      })
     this.columnsByKey = new Map(this.columns.map((column) => [column.key, column]))
     this.rowById = db.prepare('SELECT row_json FROM employees WHERE id = ?').pluck()
     this.uuidRange = db.prepare('SELECT id FROM employees WHERE uuid_key >= ? AND uuid_key < ?').pluck()
+    this.uuidExact = db.prepare('SELECT id FROM employees WHERE uuid_key = ?').pluck()
     this.employeeByUuid = db.prepare('SELECT id, row_json FROM employees WHERE uuid_key = ? AND uuid = ?')
     this.cyclesOf = db
       .prepare(
@@ -101,16 +116,24 @@ export class SnapshotQueries {
     return { row: JSON.parse(found.row_json) as EmployeeRow, payCycleIds }
   }
 
-  /** One page of the added, changed or removed employees of this snapshot's run, with the total. */
+  /**
+   * One page of the added, changed or removed employees of this snapshot's run, with the total, each with the
+   * facts the change report shows (change-rules.ts); a removed one with its last row. The change history reads a
+   * run's own change log instead; this serves runs that have none (a first sync, or a cache synced before them).
+   */
   changes(kind: ChangeKind, offset: number, limit: number): ChangeListPage {
+    const numberColumn = employeeNumberColumn(this.index.identifiers)
     if (kind === 'removed') {
       const total = Number(this.reader.db.prepare('SELECT count(*) FROM removed_employees').pluck().get())
       const items = this.reader.db
-        .prepare<{ uuid: string; name: string }>(
-          'SELECT uuid, name FROM removed_employees ORDER BY name, uuid LIMIT ? OFFSET ?',
+        .prepare<{ uuid: string; name: string; row_json: string }>(
+          'SELECT uuid, name, row_json FROM removed_employees ORDER BY name, uuid LIMIT ? OFFSET ?',
         )
         .all(limit, offset)
-        .map((row) => ({ UUID: row.uuid, name: row.name }))
+        .map((row) => {
+          const last = JSON.parse(row.row_json) as EmployeeRow
+          return { UUID: row.uuid, name: row.name, ...entryFacts(last, numberColumn), row: last }
+        })
       return { total, items }
     }
     const total = Number(
@@ -122,36 +145,69 @@ export class SnapshotQueries {
         first_name: string | null
         last_name: string | null
         changed_fields: string | null
+        row_json: string
       }>(
-        'SELECT uuid, first_name, last_name, changed_fields FROM employees WHERE change = ? ORDER BY id LIMIT ? OFFSET ?',
+        'SELECT uuid, first_name, last_name, changed_fields, row_json FROM employees WHERE change = ? ORDER BY id LIMIT ? OFFSET ?',
       )
       .all(kind, limit, offset)
       .map((row) => {
         const name = [row.first_name, row.last_name].filter((part) => part !== null && part !== '').join(' ')
-        const item: ChangeListItem = { UUID: row.uuid, name: name === '' ? row.uuid : name }
+        const facts = entryFacts(JSON.parse(row.row_json) as EmployeeRow, numberColumn)
+        const item: ChangeListItem = { UUID: row.uuid, name: name === '' ? row.uuid : name, ...facts }
         if (kind === 'changed') item.fields = parseFields(row.changed_fields)
         return item
       })
     return { total, items }
   }
 
-  /** How one search word marks rows: names and UUIDs by default, or only the chosen column. */
+  /**
+   * How one search word marks rows (search-rules.ts states the rules row by row): names, the UUID and the
+   * identifier columns by default, or only the chosen column.
+   */
   wordMarker(column: string | undefined): WordMarker {
-    const { firstNames, lastNames } = this.index
+    const { firstNames, lastNames, identifiers } = this.index
     if (column === undefined) {
       return (word, mark, from) => {
         if (word.folded !== '') {
           lastNames.markPrefix(word.folded, mark, from)
           firstNames.markPrefix(word.folded, mark, from)
         }
-        if (word.uuid !== null && word.uuid.length >= UUID_MIN_PREFIX) this.markUuid(word, mark, from)
+        if (searchesUuid(word)) this.markUuid(word, mark, from)
+        for (const identifier of identifiers) markIdentifier(identifier, word, mark, from)
       }
     }
     if (column === 'UUID') return (word, mark, from) => this.markUuid(word, mark, from)
     const index =
       column === 'firstName' ? firstNames : column === 'lastName' ? lastNames : this.columnIndex(column)
+    const identifier = identifiers.find((c) => c.key === column)
     return (word, mark, from) => {
       if (word.folded !== '') index.markPrefix(word.folded, mark, from)
+      if (identifier !== undefined) markIdentifier(identifier, word, mark, from)
+    }
+  }
+
+  /** The rows a word names whole (the same number, address or UUID), in the columns `wordMarker` searches. */
+  exactMarker(column: string | undefined): ExactMarker {
+    const searched =
+      column === undefined
+        ? this.index.identifiers
+        : this.index.identifiers.filter((identifier) => identifier.key === column)
+    const uuid = column === undefined || column === 'UUID'
+    return (word) => {
+      const slots: number[] = []
+      if (uuid && word.uuid !== null) {
+        for (const id of this.uuidExact.iterate(word.uuid)) {
+          const slot = this.index.slotOf(Number(id))
+          if (slot >= 0) slots.push(slot)
+        }
+      }
+      for (const identifier of searched) {
+        const lookups = identifierLookups(identifier.role, word, identifier.maxLeadingZeros)
+        for (const exact of lookups?.exacts ?? []) {
+          for (const slot of identifier.tokens.slotsOf(exact)) slots.push(slot)
+        }
+      }
+      return slots
     }
   }
 
@@ -210,6 +266,18 @@ export class SnapshotQueries {
 }
 
 export type { ChangeKind, ChangeListPage } from '../../../shared/domain'
+
+/** Marks the rows an identifier column matches for a word: a token by one of its prefixes, or exactly. */
+function markIdentifier(identifier: IdentifierIndex, word: SearchWord, mark: Uint8Array, from: number): void {
+  const lookups = identifierLookups(identifier.role, word, identifier.maxLeadingZeros)
+  if (lookups === null) return
+  for (const prefix of lookups.prefixes) identifier.tokens.markPrefix(prefix, mark, from)
+  const to = from + 1
+  for (const exact of lookups.exacts) {
+    if (lookups.prefixes.some((prefix) => exact.startsWith(prefix))) continue
+    for (const slot of identifier.tokens.slotsOf(exact)) if (mark[slot] === from) mark[slot] = to
+  }
+}
 type ChangeListItem = ChangeListPage['items'][number]
 
 function parseFields(text: string | null): string[] {

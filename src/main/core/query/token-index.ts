@@ -1,20 +1,41 @@
 import { tokenize } from '../cache/text-fold'
 import { Dictionary } from './index-encoder'
 
+/** Terms handled between two yields of a stepwise build: tens of milliseconds of work. */
+const STEP_TERMS = 100_000
+
+/** Calls `visit` for every (slot, term code) entry of a column, in ascending slot order. */
+type EntryWalk = (visit: (slot: number, term: number) => void) => void
+
+/** Runs a stepwise build to its end at once. */
+export function drain<T>(steps: Generator<void, T, undefined>): T {
+  for (;;) {
+    const step = steps.next()
+    if (step.done === true) return step.value
+  }
+}
+
+/**
+ * The parts of a TokenIndex. Terms are kept as one string (`text`, the sorted terms end to end, term i being
+ * text[offsets[i], offsets[i + 1])) rather than an array: an identifier column has about one term per row, and a
+ * million small strings would cost far more memory, and far longer to store and load, than one long string.
+ */
 export interface TokenIndexParts {
-  readonly terms: readonly string[]
+  readonly text: string
+  readonly offsets: Uint32Array
   readonly starts: Uint32Array
   readonly postings: Uint32Array
 }
 
 /**
- * A prefix index over one text column: the column's distinct folded tokens in sorted order, each with the
- * ascending list of row slots that contain it. All tokens sharing a prefix are adjacent, so a prefix is one
- * binary search and a contiguous run of posting lists, however common it is.
+ * A prefix index over one column: the column's distinct tokens in sorted order, each with the ascending list of
+ * row slots that hold it. All tokens sharing a prefix are adjacent, so a prefix is one binary search and a
+ * contiguous run of posting lists, however common it is.
  */
 export class TokenIndex {
   private constructor(
-    private readonly terms: readonly string[],
+    private readonly text: string,
+    private readonly offsets: Uint32Array,
     private readonly starts: Uint32Array,
     private readonly postings: Uint32Array,
   ) {}
@@ -28,63 +49,118 @@ export class TokenIndex {
   }
 
   /**
-   * Builds from a dictionary-encoded column: `codes[slot]` indexes `values` (0 = no value). Each distinct value
-   * is tokenised once; one counting sort by term rank lays out the postings, already ascending by slot.
+   * Builds the word-token index of a dictionary-encoded column: `codes[slot]` indexes `values` (0 = no value).
+   * Each distinct value is tokenised once.
    */
   static fromCodes(codes: Uint32Array, values: readonly string[]): TokenIndex {
-    const termIds = new Map<string, number>()
-    const names: string[] = []
-    const termsOfValue: number[][] = values.map((value, code) =>
-      code === 0
-        ? []
-        : tokenize(value).map((token) => {
-            let id = termIds.get(token)
-            if (id === undefined) {
-              id = names.length
-              names.push(token)
-              termIds.set(token, id)
-            }
-            return id
-          }),
-    )
-    // The default sort compares UTF-16 code units, exactly the order prefix ranges need, and runs natively.
-    const terms = names.slice().sort()
-    const rankOfName = new Map<string, number>()
-    terms.forEach((term, rank) => rankOfName.set(term, rank))
-    const rankedTerms = termsOfValue.map((ids) => ids.map((id) => rankOfName.get(names[id] ?? '') ?? 0))
-    const starts = new Uint32Array(terms.length + 1)
-    for (let slot = 0; slot < codes.length; slot++) {
-      for (const rank of rankedTerms[codes[slot] ?? 0] ?? []) starts[rank + 1] = (starts[rank + 1] ?? 0) + 1
+    const terms = new Dictionary()
+    // Value v's terms are termsOfValue[valueStart[v] .. valueStart[v + 1]): flat arrays, not an array per value.
+    const valueStart = new Uint32Array(values.length + 1)
+    const termsOfValue: number[] = []
+    for (let code = 1; code < values.length; code++) {
+      valueStart[code] = termsOfValue.length
+      for (const token of tokenize(values[code] ?? '')) termsOfValue.push(terms.code(token))
     }
-    for (let r = 0; r < terms.length; r++) starts[r + 1] = (starts[r + 1] ?? 0) + (starts[r] ?? 0)
-    const cursor = starts.slice()
-    const postings = new Uint32Array(starts[terms.length] ?? 0)
-    for (let slot = 0; slot < codes.length; slot++) {
-      for (const rank of rankedTerms[codes[slot] ?? 0] ?? []) {
-        postings[cursor[rank] ?? 0] = slot
-        cursor[rank] = (cursor[rank] ?? 0) + 1
+    valueStart[values.length] = termsOfValue.length
+    const entries: EntryWalk = (visit) => {
+      for (let slot = 0; slot < codes.length; slot++) {
+        const code = codes[slot] ?? 0
+        const end = valueStart[code + 1] ?? 0
+        for (let i = valueStart[code] ?? 0; i < end; i++) {
+          const term = termsOfValue[i] ?? 0
+          if (term !== 0) visit(slot, term)
+        }
       }
     }
-    return new TokenIndex(terms, starts, postings)
+    return drain(TokenIndex.assemble(terms, entries))
+  }
+
+  /**
+   * Builds from terms already encoded per slot, as a sync encodes identifier columns page by page: `codes[slot]`
+   * is the slot's term in `terms` (0 = none). Yields between chunks of work (see assemble), so a caller can let
+   * the event loop run; `drain` runs it at once.
+   */
+  static fromTermCodes(codes: Uint32Array, terms: Dictionary): Generator<void, TokenIndex, undefined> {
+    const entries: EntryWalk = (visit) => {
+      for (let slot = 0; slot < codes.length; slot++) {
+        const term = codes[slot] ?? 0
+        if (term !== 0) visit(slot, term)
+      }
+    }
+    return TokenIndex.assemble(terms, entries)
+  }
+
+  /**
+   * Lays out the index from (slot, term code) entries given in ascending slot order (`entries` walks them, and
+   * is called three times): the terms any entry uses, sorted; then one counting sort by term rank, which leaves
+   * each posting list ascending by slot. Yields between steps; only the one native sort of the terms is a single
+   * step (about 50 ms for 100,000 identifiers).
+   */
+  private static *assemble(terms: Dictionary, entries: EntryWalk): Generator<void, TokenIndex, undefined> {
+    const used = new Uint8Array(terms.values.length)
+    entries((_, term) => {
+      used[term] = 1
+    })
+    const names = terms.values.filter((_, code) => used[code] === 1)
+    yield
+    // The default sort compares UTF-16 code units, exactly the order prefix ranges need, and runs natively
+    // (a comparator function would be several times slower on a million identifiers).
+    names.sort()
+    yield
+    const rankOfTerm = new Uint32Array(terms.values.length)
+    const offsets = new Uint32Array(names.length + 1)
+    for (let rank = 0; rank < names.length; rank++) {
+      const name = names[rank] ?? ''
+      rankOfTerm[terms.lookup(name)] = rank
+      offsets[rank + 1] = (offsets[rank] ?? 0) + name.length
+      if (rank % STEP_TERMS === STEP_TERMS - 1) yield
+    }
+    const starts = new Uint32Array(names.length + 1)
+    entries((_, term) => {
+      const rank = rankOfTerm[term] ?? 0
+      starts[rank + 1] = (starts[rank + 1] ?? 0) + 1
+    })
+    for (let r = 0; r < names.length; r++) starts[r + 1] = (starts[r + 1] ?? 0) + (starts[r] ?? 0)
+    yield
+    const cursor = starts.slice()
+    const postings = new Uint32Array(starts[names.length] ?? 0)
+    entries((slot, term) => {
+      const rank = rankOfTerm[term] ?? 0
+      postings[cursor[rank] ?? 0] = slot
+      cursor[rank] = (cursor[rank] ?? 0) + 1
+    })
+    yield
+    return new TokenIndex(names.join(''), offsets, starts, postings)
   }
 
   /** The index as plain data, for storing with a snapshot. */
   toParts(): TokenIndexParts {
-    return { terms: this.terms, starts: this.starts, postings: this.postings }
+    return { text: this.text, offsets: this.offsets, starts: this.starts, postings: this.postings }
   }
 
-  static fromParts(parts: TokenIndexParts): TokenIndex {
-    return new TokenIndex(parts.terms, parts.starts, parts.postings)
+  /** An index from stored parts, or null when they do not describe one (a damaged or foreign blob). */
+  static fromParts(parts: TokenIndexParts, count: number): TokenIndex | null {
+    const terms = parts.offsets.length - 1
+    if (terms < 0 || parts.starts.length !== terms + 1) return null
+    if ((parts.offsets[terms] ?? 0) !== parts.text.length) return null
+    if ((parts.starts[terms] ?? 0) !== parts.postings.length) return null
+    for (const slot of parts.postings) if (slot >= count) return null
+    return new TokenIndex(parts.text, parts.offsets, parts.starts, parts.postings)
   }
 
   get termCount(): number {
-    return this.terms.length
+    return this.offsets.length - 1
+  }
+
+  /** The i-th term in sorted order (tests and diagnostics). */
+  term(i: number): string {
+    return this.text.slice(this.offsets[i] ?? 0, this.offsets[i + 1] ?? 0)
   }
 
   /**
    * For every row with a token starting with `prefix`: if mark[slot] === from, set it to from + 1. Calling this
    * once per search word, with from = the word's index, leaves mark[slot] === words only where every word
-   * matched, in any order; a row matching one word twice is counted once.
+   * matched, in any order; a row matching one word twice (or through two indexes) is counted once.
    */
   markPrefix(prefix: string, mark: Uint8Array, from: number): void {
     const [lo, hi] = this.range(prefix)
@@ -97,29 +173,56 @@ export class TokenIndex {
     }
   }
 
+  /** The rows holding exactly the token `term`, ascending. */
+  slotsOf(term: string): Uint32Array {
+    const rank = this.exact(term)
+    if (rank < 0) return new Uint32Array(0)
+    return this.postings.subarray(this.starts[rank] ?? 0, this.starts[rank + 1] ?? 0)
+  }
+
   /** Rows a prefix would match, counted with repeats; cheap, used to pick the rarest word first. */
   estimate(prefix: string): number {
     const [lo, hi] = this.range(prefix)
     return lo >= hi ? 0 : (this.starts[hi] ?? 0) - (this.starts[lo] ?? 0)
   }
 
+  /** The rank of the term equal to `term`, or -1: the shortest term of its prefix range, if it is that long. */
+  private exact(term: string): number {
+    const [lo, hi] = this.range(term)
+    if (lo >= hi) return -1
+    return (this.offsets[lo + 1] ?? 0) - (this.offsets[lo] ?? 0) === term.length ? lo : -1
+  }
+
+  /** Terms [lo, hi) start with `prefix`: two binary searches over the sorted terms. */
   private range(prefix: string): [number, number] {
-    const terms = this.terms
+    const n = this.termCount
     let lo = 0
-    let hi = terms.length
+    let hi = n
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if ((terms[mid] ?? '') < prefix) lo = mid + 1
+      if (this.compareToPrefix(mid, prefix) < 0) lo = mid + 1
       else hi = mid
     }
     const first = lo
-    hi = terms.length
+    hi = n
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      const term = terms[mid] ?? ''
-      if (term.startsWith(prefix) || term < prefix) lo = mid + 1
+      if (this.compareToPrefix(mid, prefix) <= 0) lo = mid + 1
       else hi = mid
     }
     return [first, lo]
+  }
+
+  /** Term i against a prefix: negative when it sorts before every term with that prefix, 0 when it has it. */
+  private compareToPrefix(i: number, prefix: string): number {
+    const start = this.offsets[i] ?? 0
+    const length = (this.offsets[i + 1] ?? 0) - start
+    const shared = Math.min(length, prefix.length)
+    const text = this.text
+    for (let k = 0; k < shared; k++) {
+      const difference = text.charCodeAt(start + k) - prefix.charCodeAt(k)
+      if (difference !== 0) return difference
+    }
+    return length < prefix.length ? -1 : 0
   }
 }

@@ -1,5 +1,10 @@
-import type { Environment, Settings } from '../../../shared/domain'
-import { normalizeBaseUrl, normalizeScopes } from './settings-validation'
+import type { Settings } from '../../../shared/domain'
+import {
+  environmentLabel,
+  normalizeBaseUrl,
+  normalizeScopes,
+  type Environment,
+} from '../../../shared/settings-rules'
 
 /** The in-app sandbox's address and built-in credentials; they are not the clerk's, so they are not secret. */
 export interface DemoEnvironment {
@@ -49,17 +54,6 @@ export function resolveEnvironment(settings: Settings, demo: DemoEnvironment): R
     scopes,
     tenantId: settings.tenantId,
   }
-}
-
-const ENVIRONMENT_LABELS: Record<Environment, string> = {
-  demo: 'Demo',
-  staging: 'Staging',
-  production: 'Production',
-}
-
-/** The clerk-facing name of an environment. */
-export function environmentLabel(environment: Environment): string {
-  return ENVIRONMENT_LABELS[environment]
 }
 
 /** What is still missing before RosterDesk can sign in to this environment, as one sentence; undefined when nothing. */

@@ -1,4 +1,5 @@
 import type { Settings } from '../../../shared/domain'
+import { DEFAULT_SYNC_SCOPE, FRESHNESS_DEFAULTS } from '../../../shared/settings-rules'
 
 /** Bumped whenever the persisted layout changes; `migrateSettings` brings older layouts forward. */
 export const SETTINGS_VERSION = 1
@@ -31,6 +32,8 @@ export const DEFAULT_SETTINGS: Settings = {
   pageSize: 500,
   concurrency: 4,
   trackedPayCycles: [],
+  syncScope: DEFAULT_SYNC_SCOPE,
+  ...FRESHNESS_DEFAULTS,
 }
 
 /** A fresh copy, so callers can never mutate the shared defaults. */

@@ -1,11 +1,11 @@
-import type { Settings } from '../../../shared/domain'
-import { SETTINGS_VERSION, defaultSettings } from './settings-defaults'
+import { normalizeBaseUrl, normalizeScopes } from '../../../shared/settings-rules'
 import {
-  normalizeBaseUrl,
-  normalizeScopes,
-  validateSettingsPatch,
+  applySettingsPatch,
+  settingsSchema,
+  type Settings,
   type SettingsField,
-} from './settings-validation'
+} from '../../../shared/settings-schema'
+import { SETTINGS_VERSION, defaultSettings } from './settings-defaults'
 
 export interface MigrationResult {
   settings: Settings
@@ -62,20 +62,23 @@ export function migrateSettings(stored: unknown, storedVersion: unknown): Migrat
     if (step) data = step(data)
   }
 
-  const settings = defaultSettings()
+  let settings = defaultSettings()
   const resetFields: SettingsField[] = []
+  // Each field by its own rule (settingsSchema, not the save rules): a stored environment whose address is
+  // still empty loads as it was saved, and sign-in says what is missing.
+  const apply = (patch: Raw) => applySettingsPatch(patch, settings, settingsSchema)
   for (const [key, value] of Object.entries(data)) {
     // Keys this version does not know are dropped (written back without them when allowed).
     if (!Object.hasOwn(settings, key)) continue
-    const result = validateSettingsPatch({ [key]: value }, settings)
+    const result = apply({ [key]: value })
     if (result.ok) {
-      Object.assign(settings, result.settings)
+      settings = result.settings
     } else if (key === 'baseUrls') {
       // Keep whichever of the two addresses still validates.
       for (const which of ['staging', 'production'] as const) {
         const urls = typeof value === 'object' && value !== null ? (value as Raw) : {}
-        const one = validateSettingsPatch({ baseUrls: { [which]: urls[which] } }, settings)
-        if (one.ok) settings.baseUrls = one.settings.baseUrls
+        const one = apply({ baseUrls: { [which]: urls[which] } })
+        if (one.ok) settings = one.settings
         else resetFields.push(`baseUrls.${which}`)
       }
     } else {

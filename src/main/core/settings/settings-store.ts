@@ -1,7 +1,6 @@
-import type { Settings } from '../../../shared/domain'
+import { applySettingsPatch, type Settings, type SettingsValidation } from '../../../shared/settings-schema'
 import { SETTINGS_VERSION } from './settings-defaults'
 import { migrateSettings, type MigrationResult } from './settings-migrations'
-import { validateSettingsPatch, type SettingsValidation } from './settings-validation'
 
 /**
  * The persistence the settings need: electron-store in the app (its `get`/`set` match structurally), a map in
@@ -56,9 +55,12 @@ export class SettingsStore {
     return structuredClone(this.#settings)
   }
 
-  /** Validates `patch` over the current settings; saves and notifies only when every field is valid. */
+  /**
+   * Checks `patch` over the current settings with the shared schema (the form checks the same way before
+   * sending); saves and notifies only when every field is valid.
+   */
   update(patch: unknown): SettingsValidation {
-    const result = validateSettingsPatch(patch, this.#settings)
+    const result = applySettingsPatch(patch, this.#settings)
     if (!result.ok) return result
     this.#settings = result.settings
     this.#write()

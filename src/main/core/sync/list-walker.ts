@@ -1,12 +1,12 @@
 import type { EmployeeRow } from '../../../shared/domain'
 import type { ListEnvelope } from '../api/list-envelope'
-import type { PageRequest } from '../api/employees-client'
+import type { ListRequest } from '../api/list-request'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import { runBounded } from './bounded-pool'
 import { DeferredDeliveries, Speculation, fetchOrCancel, startSpeculation } from './page-pipeline'
 
 export interface PageSource {
-  fetchPage(request: PageRequest, signal?: AbortSignal): Promise<ListEnvelope>
+  fetchPage(request: ListRequest, signal?: AbortSignal): Promise<ListEnvelope>
 }
 
 /** One page as it arrived, for staging. `position` is the list position of rows[0] (0-based). */
@@ -31,6 +31,11 @@ export interface WalkOptions {
   /** Full passes before giving up on a list that keeps moving. */
   readonly maxPasses: number
   readonly payCycleId?: string
+  /**
+   * `statusFilter` on every request of the list (a sync scoped to active employees). The proof below holds for
+   * the filtered set as it does for the whole list: the envelope's totalCount counts the matching records (§2).
+   */
+  readonly statusFilter?: string
   readonly signal?: AbortSignal
   readonly onPassStart?: (start: PassStart) => void
   /** Called synchronously as each page arrives (the snapshot builder writes it at once). */

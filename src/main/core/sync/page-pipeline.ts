@@ -1,5 +1,5 @@
-import type { PageRequest } from '../api/employees-client'
 import type { ListEnvelope } from '../api/list-envelope'
+import type { ListRequest } from '../api/list-request'
 import type { PageSource, WalkOptions } from './list-walker'
 
 /** How pages move between the network and the snapshot within one pass of the list walker. */
@@ -116,13 +116,16 @@ export function startSpeculation(source: PageSource, options: WalkOptions): Spec
   return speculation
 }
 
-/** One page request, with the list's filter. */
+/** One page request, with the list's filters. */
 export async function fetchOrCancel(
   source: PageSource,
-  request: PageRequest,
-  options: Pick<WalkOptions, 'payCycleId' | 'signal'>,
+  request: { readonly page: number; readonly limit: number },
+  options: Pick<WalkOptions, 'payCycleId' | 'statusFilter' | 'signal'>,
 ): Promise<ListEnvelope> {
-  const withFilter =
-    options.payCycleId === undefined ? request : { ...request, payCycleId: options.payCycleId }
-  return source.fetchPage(withFilter, options.signal)
+  const withFilters: ListRequest = {
+    ...request,
+    ...(options.statusFilter === undefined ? {} : { statusFilter: options.statusFilter }),
+    ...(options.payCycleId === undefined ? {} : { payCycleId: options.payCycleId }),
+  }
+  return source.fetchPage(withFilters, options.signal)
 }

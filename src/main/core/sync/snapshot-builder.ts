@@ -1,4 +1,5 @@
-import type { ChangeReport, EmployeeRow, JsonValue } from '../../../shared/domain'
+import { changeEntryName, fieldChanges } from '../../../shared/change-rules'
+import type { ChangeReport, EmployeeRow, FieldChange } from '../../../shared/domain'
 import { ColumnCollector } from '../cache/column-inference'
 import { rowHash } from '../cache/row-hash'
 import type { SnapshotReader } from '../cache/snapshot-reader'
@@ -67,6 +68,16 @@ interface Entry {
   change: 'added' | 'changed' | null
   name: string | null
   fields: readonly string[] | null
+  /** For a changed row: its field changes (before → after) as JSON, kept for the run's change log. */
+  changesJson: string | null
+}
+
+/** A row this run added or changed, as the change log needs it (its facts are read back from the snapshot). */
+export interface ChangedRow {
+  readonly id: number
+  readonly kind: 'added' | 'changed'
+  /** Changed rows: FieldChange[] as JSON. */
+  readonly changesJson?: string
 }
 
 export interface BuiltSnapshot {
@@ -74,6 +85,10 @@ export interface BuiltSnapshot {
   readonly changes: ChangeReport
   readonly removed: readonly RemovedEmployee[]
   readonly columns: readonly ColumnStats[]
+  /** No previous snapshot: every row is new, and there are no changes to log. */
+  readonly firstSync: boolean
+  /** Rows added or changed since the previous snapshot, in snapshot order (empty for a first sync). */
+  readonly changedRows: readonly ChangedRow[]
 }
 
 /**
@@ -147,7 +162,11 @@ export class SnapshotBuilder {
   async prepareCommit(): Promise<void> {
     await this.writer.buildIndexes()
     await yieldToEventLoop()
-    this.searchIndex()
+    if (this.built?.version === this.encoder.version) return
+    const version = this.encoder.version
+    const index = await SearchIndex.fromEncodedInSteps(this.encoder.encode(), yieldToEventLoop)
+    // Rows staged while the steps ran make this index stale; the commit then builds it again.
+    if (this.encoder.version === version) this.built = { version, index }
   }
 
   /** Drops rows the final pass proved gone and works out what changed since the previous snapshot. */
@@ -167,6 +186,8 @@ export class SnapshotBuilder {
       changes: this.changeReport(removed),
       removed,
       columns: this.collector.columns(),
+      firstSync: this.previous === null,
+      changedRows: this.previous === null ? [] : this.changedRows(),
     }
   }
 
@@ -183,7 +204,8 @@ export class SnapshotBuilder {
     if (id > this.maxId) this.maxId = id
     const previousHash = this.previous?.hashes.get(uuid)
     const change = previousHash === undefined ? 'added' : previousHash === hash ? null : 'changed'
-    const fields = change === 'changed' ? changedFields(this.previous?.rowJson(uuid), row) : null
+    const changes = change === 'changed' ? changesSince(this.previous?.rowJson(uuid), row) : null
+    const fields = changes === null ? null : changes.map((c) => c.field)
     this.entries.set(uuid, {
       id,
       pass: this.pass,
@@ -191,12 +213,13 @@ export class SnapshotBuilder {
       change,
       name: change === null ? null : displayName(row),
       fields,
+      changesJson: changes === null ? null : JSON.stringify(changes),
     })
     const firstName = textField(row, 'firstName')
     const lastName = textField(row, 'lastName')
     const status = textField(row, 'employeeStatus')
     const payCycleId = textField(row, 'payCycleId')
-    this.encoder.set(id, firstName, lastName, status, payCycleId)
+    this.encoder.set(id, firstName, lastName, status, payCycleId, row)
     return {
       id,
       uuid,
@@ -222,6 +245,20 @@ export class SnapshotBuilder {
     return removed
   }
 
+  private changedRows(): ChangedRow[] {
+    const rows: ChangedRow[] = []
+    for (const entry of this.entries.values()) {
+      if (entry.change === 'added') rows.push({ id: entry.id, kind: 'added' })
+      else if (entry.change === 'changed')
+        rows.push({
+          id: entry.id,
+          kind: 'changed',
+          ...(entry.changesJson === null ? {} : { changesJson: entry.changesJson }),
+        })
+    }
+    return rows.sort((a, b) => a.id - b.id)
+  }
+
   private changeReport(removed: readonly RemovedEmployee[]): ChangeReport {
     const report: ChangeReport = {
       added: 0,
@@ -230,6 +267,7 @@ export class SnapshotBuilder {
       addedSample: [],
       removedSample: sample(removed.map((r) => ({ UUID: r.uuid, name: r.name }))),
       changedSample: [],
+      firstSync: this.previous === null,
     }
     for (const [uuid, entry] of this.entries) {
       if (entry.change === 'added') {
@@ -260,25 +298,16 @@ function textField(row: EmployeeRow, key: string): string | null {
   return typeof value === 'string' ? value : null
 }
 
-/** "First Last" for change lists; the UUID when the row has no names. */
-export function displayName(row: EmployeeRow): string {
-  const name = [textField(row, 'firstName'), textField(row, 'lastName')]
-    .filter((part): part is string => part !== null && part.trim() !== '')
-    .join(' ')
-  return name === '' ? String(row['UUID']) : name
-}
+/** "First Last" for change lists (the change report's rule, shared with everything that names an entry). */
+export const displayName = changeEntryName
 
-/** Fields whose values differ between the previous row and the new one (added and dropped fields included). */
-export function changedFields(previousJson: string | undefined, row: EmployeeRow): string[] {
+/**
+ * What changed in a row since the previous snapshot, field by field (shared rule: change-rules.ts). An unreadable
+ * previous row counts every field as new.
+ */
+function changesSince(previousJson: string | undefined, row: EmployeeRow): FieldChange[] {
   const before = previousJson === undefined ? null : parseRow(previousJson)
-  if (before === null) return Object.keys(row)
-  const keys = new Set([...Object.keys(before), ...Object.keys(row)])
-  return [...keys].filter((key) => !sameValue(before[key], row[key]))
-}
-
-function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true
-  return JSON.stringify(a) === JSON.stringify(b)
+  return fieldChanges(before ?? {}, row)
 }
 
 function parseRow(json: string): EmployeeRow | null {

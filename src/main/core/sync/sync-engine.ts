@@ -1,21 +1,28 @@
+import { employeeNumberColumn } from '../../../shared/change-rules'
 import type { SyncProgress, SyncRunSummary } from '../../../shared/domain'
-import { EmployeesClient } from '../api/employees-client'
+import { checkValue, serviceAddressSchema, settingsSchema } from '../../../shared/settings-schema'
+import type { SyncScope } from '../../../shared/settings-rules'
+import { EMPLOYEE_LIST, ListClient } from '../api/list-client'
+import { ACTIVE_STATUS_FILTER } from '../api/list-request'
 import type { FetchLike } from '../api/fetch-like'
 import type { RetryPolicy } from '../api/retry-policy'
 import type { AccessTokenSource } from '../auth/access-token-source'
 import type { CacheDatabase, StartedRun } from '../cache/cache-database'
+import type { ChangeLogWriter } from '../cache/change-log-file'
 import { yieldToEventLoop } from '../cache/snapshot-writer'
 import type { Clock } from '../clock'
 import { RosterDeskError, isAbortError, toIpcError } from '../errors'
 import { logFailure } from '../log/log-failure'
 import type { Logger } from '../log/logger'
+import { DEFAULT_SETTINGS } from '../settings/settings-defaults'
 import { throwIfCancelled, walkList } from './list-walker'
 import type { WalkResult } from './list-walker'
 import { ProgressMeter } from './progress-meter'
 import { SnapshotBuilder, loadPreviousSnapshot } from './snapshot-builder'
 import type { PreviousSnapshot } from './snapshot-builder'
+import { writeChangeLog } from './change-log-build'
 
-export const DEFAULT_CONCURRENCY = 4
+export const DEFAULT_CONCURRENCY = DEFAULT_SETTINGS.concurrency
 export const DEFAULT_MAX_PASSES = 3
 
 /** Everything a run talks to, passed in so tests can fake any of it. */
@@ -32,6 +39,8 @@ export interface SyncDependencies {
 
 export interface SyncRunOptions {
   readonly baseUrl: string
+  /** The environment `baseUrl` belongs to ('demo', 'staging', …), recorded in the run log for the change history. */
+  readonly environment?: string
   readonly tenantId?: string
   /** Rows asked for per page; the service may serve fewer. */
   readonly pageSize: number
@@ -39,6 +48,8 @@ export interface SyncRunOptions {
   readonly concurrency?: number
   /** Pay cycles whose filtered lists are synced into membership, so rosters work offline. */
   readonly trackedPayCycles?: readonly string[]
+  /** 'active': every list of the run is asked for active employees only (statusFilter=1). Default 'all'. */
+  readonly scope?: SyncScope
   /** Full passes over a list that keeps changing before the run gives up. */
   readonly maxPasses?: number
   readonly retry?: Partial<RetryPolicy>
@@ -65,18 +76,25 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
   checkOptions(options, concurrency)
   const trackedPayCycles = [...new Set(options.trackedPayCycles ?? [])]
+  const statusFilter = options.scope === 'active' ? ACTIVE_STATUS_FILTER : undefined
   const startedAt = deps.clock.now()
   const { run, writer } = deps.cache.beginRun(
     {
       pageSize: options.pageSize,
       concurrency,
       trackedPayCycles,
+      ...(statusFilter === undefined ? {} : { statusFilter }),
       ...(options.tenantId ? { tenantId: options.tenantId } : {}),
       baseUrl: serviceAddress(options.baseUrl),
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
     },
     new Date(startedAt),
   )
-  const client = new EmployeesClient({
+  const meter = new ProgressMeter(run.id, deps.clock, trackedPayCycles, (progress) =>
+    options.onProgress?.(progress),
+  )
+  const client = new ListClient({
+    endpoint: EMPLOYEE_LIST,
     baseUrl: options.baseUrl,
     fetch: deps.fetch,
     tokens: deps.tokens,
@@ -85,6 +103,7 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
     ...(options.tenantId === undefined ? {} : { tenantId: options.tenantId }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
+    onRetry: (notice) => meter.retrying(notice),
   })
   const counters: RunCounters = { totalCount: 0, stored: 0, pages: 0 }
   const summaryOf = (
@@ -107,11 +126,11 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
   }
 
   let previous: PreviousSnapshot | null = null
+  let changeLog: ChangeLogWriter | null = null
   let committed = false
   try {
     options.onStart?.(run.id)
     previous = await loadPreviousSnapshot(deps.cache.currentSnapshot())
-    const meter = new ProgressMeter(run.id, deps.clock, (progress) => options.onProgress?.(progress))
     const builder = new SnapshotBuilder(writer, previous)
     const maxPasses = options.maxPasses ?? DEFAULT_MAX_PASSES
     // Commit work started while the last request is out; awaited before the seal, which reports its failure.
@@ -121,14 +140,15 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
       pageSize: options.pageSize,
       concurrency,
       maxPasses,
+      ...(statusFilter === undefined ? {} : { statusFilter }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       onPassStart: (start) => {
         counters.totalCount = start.totalCount
-        meter.begin(start.pass === 1 ? 'listing' : 'reconciling', start.pages)
+        meter.passStarted(undefined, start.pass, start.totalCount)
       },
       onPage: (page) => {
         builder.addPage(page)
-        meter.pageDone(builder.staged)
+        meter.pageArrived(undefined, page.rows, builder.staged)
       },
       onPagesIn: () => {
         preparing = preparing.then(() => builder.prepareCommit())
@@ -154,23 +174,25 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
     }
 
     for (const payCycleId of trackedPayCycles) {
-      const cycle = await syncPayCycle(
-        client,
-        payCycleId,
-        options,
-        concurrency,
-        maxPasses,
-        meter,
-        builder.staged,
-      )
+      const list = { payCycleId, statusFilter }
+      const cycle = await syncPayCycle(client, list, options, concurrency, maxPasses, meter)
       writer.addPayCycleMembers(payCycleId, builder.membersOf(payCycleId, cycle.uuids))
     }
 
     throwIfCancelled(options.signal)
-    meter.begin('committing', 0)
+    meter.committing()
     await yieldToEventLoop()
     const searchIndex = builder.searchIndex().serialize()
     await yieldToEventLoop()
+    // Who was added, removed or changed, kept for the change history after this snapshot is replaced.
+    changeLog = await writeChangeLog({
+      cache: deps.cache,
+      writer,
+      built,
+      runId: run.id,
+      numberColumn: employeeNumberColumn(builder.searchIndex().identifiers),
+      now: new Date(deps.clock.now()),
+    })
     await writer.seal({
       columns: built.columns,
       removed: built.removed,
@@ -182,13 +204,21 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
     const summary = summaryOf('complete', { changes: built.changes })
     previous?.release()
     previous = null
-    deps.cache.completeRun(run, summary, built.stored)
+    deps.cache.completeRun(run, summary, built.stored, changeLog?.path)
     committed = true
-    writer.close()
+    try {
+      writer.close()
+      changeLog?.close()
+    } catch (closeError) {
+      // The run is complete and swapped in; a handle that would not close must not turn it into a rejection
+      // that no caller of a started run expects (the app learns outcomes only from the summary).
+      deps.logger?.warn('Sync: could not close the new snapshot file', closeError)
+    }
     return summary
   } catch (error) {
     if (committed) throw error
     writer.discard()
+    changeLog?.discard()
     previous?.release()
     const cancelled = options.signal?.aborted === true || isAbortError(error)
     const reason = toIpcError(error)
@@ -213,22 +243,24 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
 }
 
 async function syncPayCycle(
-  client: EmployeesClient,
-  payCycleId: string,
+  client: ListClient,
+  /** The run's scope applies to pay-cycle lists too: membership is recorded only for employees the run keeps. */
+  { payCycleId, statusFilter }: { readonly payCycleId: string; readonly statusFilter: string | undefined },
   options: SyncRunOptions,
   concurrency: number,
   maxPasses: number,
   meter: ProgressMeter,
-  rows: number,
 ): Promise<WalkResult> {
+  meter.startPayCycle()
   return walkList(client, {
     pageSize: options.pageSize,
     concurrency,
     maxPasses,
     payCycleId,
+    ...(statusFilter === undefined ? {} : { statusFilter }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    onPassStart: (start) => meter.begin('pay-cycles', start.pages),
-    onPage: () => meter.pageDone(rows),
+    onPassStart: (start) => meter.passStarted(payCycleId, start.pass, start.totalCount),
+    onPage: (page) => meter.pageArrived(payCycleId, page.rows),
   })
 }
 
@@ -250,14 +282,13 @@ function snapshotInfo(
 }
 
 function checkOptions(options: SyncRunOptions, concurrency: number): void {
-  if (!Number.isSafeInteger(options.pageSize) || options.pageSize < 1 || options.pageSize > 10_000) {
-    throw new RosterDeskError('validation', 'The page size must be a whole number from 1 to 10,000.')
-  }
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 16) {
-    throw new RosterDeskError(
-      'validation',
-      'The number of parallel requests must be a whole number from 1 to 16.',
-    )
+  // The settings' own rules and words: the app and the CLI checked these values with the same schema already.
+  for (const checked of [
+    checkValue(settingsSchema.shape.pageSize, options.pageSize),
+    checkValue(settingsSchema.shape.concurrency, concurrency),
+    checkValue(settingsSchema.shape.syncScope, options.scope ?? DEFAULT_SETTINGS.syncScope),
+  ]) {
+    if (!checked.ok) throw new RosterDeskError('validation', checked.problem)
   }
   if (
     options.maxPasses !== undefined &&
@@ -265,18 +296,8 @@ function checkOptions(options: SyncRunOptions, concurrency: number): void {
   ) {
     throw new RosterDeskError('validation', 'The number of passes must be a whole number of at least 1.')
   }
-  let url: URL | undefined
-  try {
-    url = new URL(options.baseUrl)
-  } catch {
-    url = undefined
-  }
-  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new RosterDeskError(
-      'config',
-      'The payroll service address is not a web address. Check it in Settings.',
-    )
-  }
+  const address = checkValue(serviceAddressSchema, options.baseUrl)
+  if (!address.ok) throw new RosterDeskError('config', `${address.problem} Check it in Settings.`)
 }
 
 /** The base URL as the run log keeps it: never user info, which could carry a password. */

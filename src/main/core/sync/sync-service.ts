@@ -8,6 +8,13 @@ export type SyncStartOptions = Omit<SyncRunOptions, 'signal' | 'onProgress' | 'o
 
 type Listener<T> = (value: T) => void
 
+/** A run that has been logged and is under way. */
+export interface StartedSync {
+  readonly runId: number
+  /** Its summary when it ends, whatever the outcome; never rejects. */
+  readonly finished: Promise<SyncRunSummary>
+}
+
 /**
  * The sync as the app sees it: one run at a time, cancellable, observable. The IPC handlers and the Electron
  * wiring call this; it never throws for a run that started (the summary says how it ended).
@@ -22,19 +29,24 @@ export class SyncService {
   constructor(private readonly deps: SyncDependencies) {}
 
   /**
-   * Starts a run and resolves with its summary when it ends, complete, failed or cancelled. Rejects with
-   * RosterDeskError('busy') while another run is going, and for options that cannot work (bad page size).
+   * Starts a run and resolves as soon as the run is logged, before any request, with its id and a promise of
+   * its summary (which never rejects: complete, failed and cancelled runs all resolve). Every summary also goes
+   * to `onFinished`. Rejects with RosterDeskError('busy') while another run is going, and for options that
+   * cannot work (bad page size).
    */
-  start(options: SyncStartOptions): Promise<SyncRunSummary> {
+  async begin(options: SyncStartOptions): Promise<StartedSync> {
     if (this.running !== null) {
-      return Promise.reject(new RosterDeskError('busy', 'A sync is already running. Wait for it to finish.'))
+      throw new RosterDeskError('busy', 'A sync is already running. Wait for it to finish.')
     }
     const controller = new AbortController()
     this.controller = controller
     this.progress = undefined
+    let logged: (runId: number) => void = () => undefined
+    const runId = new Promise<number>((resolve) => (logged = resolve))
     const run = runSync(this.deps, {
       ...options,
       signal: controller.signal,
+      onStart: (id) => logged(id),
       onProgress: (progress) => {
         this.progress = progress
         notify(this.progressListeners, progress)
@@ -51,7 +63,14 @@ export class SyncService {
       }
     })
     this.running = settled
-    return settled
+    // A run that cannot start rejects before it is logged, and that rejection is this call's answer.
+    const id = await Promise.race([runId, settled.then((summary) => summary.id)])
+    return { runId: id, finished: settled }
+  }
+
+  /** `begin`, then the run's summary when it ends: for callers that wait for the outcome (the CLI, tests). */
+  async start(options: SyncStartOptions): Promise<SyncRunSummary> {
+    return (await this.begin(options)).finished
   }
 
   /** Asks the running sync to stop; true when there was one. The run still resolves, as 'cancelled'. */

@@ -1,5 +1,5 @@
 import type { AppInfo, AuthState } from '../../../shared/domain'
-import { environmentLabel } from './environment-label'
+import { environmentLabel } from '../../../shared/settings-rules'
 import { OfflineIndicator } from './offline-indicator'
 
 export type Screen = 'browse' | 'settings'

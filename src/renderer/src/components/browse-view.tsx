@@ -14,6 +14,7 @@ import { ExportStatus } from './export-status'
 import { FilterPanel } from './filter-panel'
 import { ResultsView } from './results-view'
 import { SearchBox } from './search-box'
+import { ServiceLookup } from './service-lookup'
 
 interface BrowseViewProps {
   readonly sync: SyncController
@@ -84,6 +85,7 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
           columns={visible.visible}
           trackedPayCycles={trackedPayCycles}
           exporter={exporter}
+          dataVersion={sync.dataVersion}
         />
       </div>
       <ExportStatus exporter={exporter} />
@@ -98,6 +100,16 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
           onClearAll={clearFilters}
         />
         <section className="results" aria-label="Employee list">
+          {/* Remounted by each sync, whose employees make an earlier live answer out of date. */}
+          <ServiceLookup
+            key={sync.dataVersion}
+            filters={filters}
+            localMatches={rows.status === 'ready' ? rows.cache.total : undefined}
+            signedIn={signedIn}
+            onSignIn={onSignIn}
+            columns={columns}
+            visibleColumns={visible.visible}
+          />
           <ResultsView
             rows={rows}
             employeeCount={sync.status?.employeeCount ?? 0}

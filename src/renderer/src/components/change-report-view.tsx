@@ -1,90 +1,60 @@
-import { useState } from 'react'
-import type { ChangeKind, ChangeListPage, ChangeReport } from '../../../shared/domain'
-import { errorMessage } from '../api/client'
-import { useClient } from '../api/client-context'
+import { useRef, useState } from 'react'
+import type { ChangeReport } from '../../../shared/domain'
+import { changeCounts, changeWords } from '../format/change-text'
 import { formatCount } from '../format/format-value'
+import { ChangeReportDialog } from './change-report-dialog'
 
-type ChangeItem = ChangeListPage['items'][number]
-
-/** Names fetched per "Show more": enough to scan, small enough to answer at once. */
-const PAGE = 100
-
-/** What the last sync changed: counts at a glance, names on request, every name if the clerk asks. */
-export function ChangeReportView({ report }: { readonly report: ChangeReport }) {
-  const total = report.added + report.removed + report.changed
-  const summary = `${formatCount(report.added)} added, ${formatCount(report.removed)} removed, ${formatCount(report.changed)} changed`
-  if (total === 0) return <span className="change-report muted">No changes in the last sync</span>
-  return (
-    <details className="change-report">
-      <summary aria-label={`Last sync changes: ${summary}`}>
-        <span className="count-added">+{formatCount(report.added)}</span>{' '}
-        <span className="count-removed">−{formatCount(report.removed)}</span>{' '}
-        <span className="count-changed">~{formatCount(report.changed)}</span>{' '}
-        <span className="muted">changes</span>
-      </summary>
-      <div className="change-report-body">
-        <p>{summary}.</p>
-        <ChangeList kind="added" title="Added" sample={report.addedSample} total={report.added} />
-        <ChangeList kind="removed" title="Removed" sample={report.removedSample} total={report.removed} />
-        <ChangeList kind="changed" title="Changed" sample={report.changedSample} total={report.changed} />
-      </div>
-    </details>
-  )
+interface ChangeReportViewProps {
+  readonly report: ChangeReport
+  /** Changes when a sync replaced the saved employees. */
+  readonly dataVersion: string
 }
 
-interface ChangeListProps {
-  readonly kind: ChangeKind
-  readonly title: string
-  readonly sample: readonly ChangeItem[]
-  readonly total: number
-}
-
-/** The report's sample first; "Show more" then reads the full list from the cache, a window at a time. */
-function ChangeList({ kind, title, sample, total }: ChangeListProps) {
-  const client = useClient()
-  const [loaded, setLoaded] = useState<readonly ChangeItem[] | undefined>()
-  const [loading, setLoading] = useState(false)
-  const [problem, setProblem] = useState<string>()
-  if (total === 0) return null
-  const items = loaded ?? sample
-  const more = total - items.length
-
-  const showMore = (): void => {
-    setLoading(true)
-    setProblem(undefined)
-    const offset = loaded?.length ?? 0
-    client.call('employees:changes', kind, offset, PAGE).then(
-      (page) => {
-        setLoaded([...(loaded ?? []), ...page.items])
-        setLoading(false)
-      },
-      (error: unknown) => {
-        setProblem(errorMessage(error))
-        setLoading(false)
-      },
-    )
+/**
+ * What the last sync changed, at a glance in the sync bar: "First sync: N employees" after the first one (every
+ * employee is new, which is not N changes), else its counts, which open the change report with its history.
+ */
+export function ChangeReportView({ report, dataVersion }: ChangeReportViewProps) {
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  if (report.firstSync === true) {
+    return <span className="change-report">First sync: {formatCount(report.added)} employees</span>
   }
-
+  const total = report.added + report.removed + report.changed
+  const close = (): void => {
+    setOpen(false)
+    // Focus goes back where the clerk was, not to the page's start.
+    button.current?.focus()
+  }
   return (
-    <section aria-label={`${title} employees`}>
-      <h3>{title}</h3>
-      <ul>
-        {items.map((item) => (
-          <li key={item.UUID}>
-            {item.name}
-            {item.fields && item.fields.length > 0 ? ` (${item.fields.join(', ')})` : ''}
-          </li>
-        ))}
-      </ul>
-      {more > 0 && (
-        <p className="muted">
-          …and {formatCount(more)} more{' '}
-          <button type="button" className="link" onClick={showMore} disabled={loading}>
-            {loading ? 'Loading…' : `Show ${formatCount(Math.min(PAGE, more))} more`}
-          </button>
-        </p>
-      )}
-      {problem !== undefined && <p role="alert">{problem}</p>}
-    </section>
+    <span className="change-report">
+      <button
+        type="button"
+        ref={button}
+        className="change-summary"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-label={`Changes in the last sync: ${changeWords(report)}. Open the change report`}
+        onClick={() => setOpen(true)}
+      >
+        {total === 0 ? (
+          'No changes in the last sync'
+        ) : (
+          <>
+            {changeCounts(report)
+              .split(' ')
+              .map((count, index) => (
+                <span key={count} className={COUNT_CLASSES[index]}>
+                  {count}{' '}
+                </span>
+              ))}
+            <span className="muted">changes</span>
+          </>
+        )}
+      </button>
+      {open && <ChangeReportDialog dataVersion={dataVersion} onClose={close} />}
+    </span>
   )
 }
+
+const COUNT_CLASSES = ['count-added', 'count-removed', 'count-changed']

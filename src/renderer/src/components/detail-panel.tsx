@@ -1,24 +1,33 @@
 import { useEffect, useState } from 'react'
-import type { ColumnInfo, EmployeeDetail, JsonValue } from '../../../shared/domain'
+import type { ColumnInfo, EmployeeDetail, EmployeeRow, JsonValue } from '../../../shared/domain'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { formatValue } from '../format/format-value'
+import { formatSyncMoment } from '../format/relative-time'
+import { useNow } from '../hooks/use-now'
 import { orderColumns } from '../hooks/use-visible-columns'
 
 interface DetailPanelProps {
   readonly uuid: string
   readonly columns: readonly ColumnInfo[]
   readonly onClose: () => void
+  /**
+   * An employee a sync removed: shown from the last row the cache held (the change report keeps it), marked with
+   * that sync, instead of being looked up among the saved employees, which no longer hold them.
+   */
+  readonly removed?: { readonly row: EmployeeRow; readonly syncEndedAt: string }
 }
 
 type Loaded = { uuid: string; detail: EmployeeDetail | null } | { uuid: string; error: string }
 
 /** Every field the service sent for one employee, known or discovered, plus the pay cycles they belong to. */
-export function DetailPanel({ uuid, columns, onClose }: DetailPanelProps) {
+export function DetailPanel({ uuid, columns, onClose, removed }: DetailPanelProps) {
   const client = useClient()
   const [loaded, setLoaded] = useState<Loaded>()
+  const now = useNow()
 
   useEffect(() => {
+    if (removed !== undefined) return
     let live = true
     client.call('employees:get', uuid).then(
       (detail) => live && setLoaded({ uuid, detail }),
@@ -27,9 +36,14 @@ export function DetailPanel({ uuid, columns, onClose }: DetailPanelProps) {
     return () => {
       live = false
     }
-  }, [client, uuid])
+  }, [client, uuid, removed])
 
-  const current = loaded?.uuid === uuid ? loaded : undefined
+  const current: Loaded | undefined =
+    removed !== undefined
+      ? { uuid, detail: { row: removed.row, payCycleIds: payCyclesOf(removed.row) } }
+      : loaded?.uuid === uuid
+        ? loaded
+        : undefined
   const row = current && 'detail' in current ? current.detail?.row : undefined
   const title = row
     ? [row.firstName, row.lastName]
@@ -46,6 +60,12 @@ export function DetailPanel({ uuid, columns, onClose }: DetailPanelProps) {
           ×
         </button>
       </div>
+      {removed !== undefined && (
+        <p className="removed-marker" role="note">
+          Removed in the sync of {formatSyncMoment(removed.syncEndedAt, now)}. These are the last details
+          RosterDesk held.
+        </p>
+      )}
       {current === undefined && <p className="muted">Loading…</p>}
       {current && 'error' in current && (
         <p className="message message-error" role="alert">
@@ -91,6 +111,12 @@ function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: re
       )}
     </>
   )
+}
+
+/** A removed employee's pay cycle, from their last row: the tracked lists that also named them are gone. */
+function payCyclesOf(row: EmployeeRow): string[] {
+  const cycle = row['payCycleId']
+  return typeof cycle === 'string' && cycle !== '' ? [cycle] : []
 }
 
 function describe(value: JsonValue | undefined): string {

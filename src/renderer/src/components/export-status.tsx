@@ -26,7 +26,13 @@ export function ExportStatus({ exporter }: { readonly exporter: ExportController
           </button>
         </>
       )}
-      {state.phase === 'written' && (
+      {state.phase === 'written' && state.rows === 0 && (
+        <span className="message-warning" role="alert">
+          The export held no rows, so <strong>{state.fileName}</strong> has only the header. Check the pay
+          cycle and filters, then export again.
+        </span>
+      )}
+      {state.phase === 'written' && state.rows > 0 && (
         <>
           <span>
             Exported {formatCount(state.rows)} {state.rows === 1 ? 'row' : 'rows'} to{' '}

@@ -7,7 +7,7 @@ interface SearchBoxProps {
   readonly inputRef: RefObject<HTMLInputElement | null>
   /** Columns the text can be looked for in, one at a time. */
   readonly columns: readonly ColumnInfo[]
-  /** undefined: names and UUID. */
+  /** undefined: the default search (names and identifiers). */
   readonly column: string | undefined
   readonly onColumnChange: (column: string | undefined) => void
 }
@@ -16,13 +16,50 @@ const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform
 
 const NAMES = ''
 
+/** A label inside a sentence: "Employee number" → "employee number", acronyms kept ("UUID"). */
+function inSentence(label: string): string {
+  const first = label.split(' ')[0] ?? ''
+  return first.length > 1 && first === first.toUpperCase()
+    ? label
+    : label.charAt(0).toLowerCase() + label.slice(1)
+}
+
+/** "a, b or c" */
+function listOf(items: readonly string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1) ?? ''}`
+}
+
 /**
- * Prefix search over names and UUID, or over one chosen column (an employee number, a department); Ctrl/Cmd+F
- * focuses it (see useFindShortcut).
+ * The identifier columns the default search looks in, as words for a sentence: each column the cache marks as
+ * an identifier (core/query/column-role.ts decides which), the UUID last: ["employee number", "email", "UUID"].
+ */
+function identifierWords(columns: readonly ColumnInfo[]): string[] {
+  const others = columns.filter((c) => c.identifier !== undefined && c.identifier !== 'uuid')
+  const uuid = columns.filter((c) => c.identifier === 'uuid')
+  return [...others, ...uuid].map((c) => inSentence(c.label))
+}
+
+/** The default search box's placeholder scope and its fuller hint, true to the rules of the engine. */
+export function defaultSearchText(columns: readonly ColumnInfo[]): { scope: string; hint: string } {
+  const identifiers = identifierWords(columns)
+  return {
+    scope: listOf(['name', ...identifiers]),
+    hint:
+      identifiers.length === 0
+        ? 'Finds names in any word order'
+        : `Finds names in any word order, and ${listOf(identifiers)} whole or from the start`,
+  }
+}
+
+/**
+ * Search over names (any word order, accents and spellings like "Mueller" for Müller) and, whole or from their
+ * start, the identifier columns and the UUID; or over one chosen column (a department). Ctrl/Cmd+F focuses it
+ * (see useFindShortcut).
  */
 export function SearchBox({ value, onChange, inputRef, columns, column, onColumnChange }: SearchBoxProps) {
   const chosen = columns.find((c) => c.key === column)
-  const where = chosen === undefined ? 'name or UUID' : chosen.label.toLowerCase()
+  const everywhere = defaultSearchText(columns)
+  const where = chosen === undefined ? everywhere.scope : inSentence(chosen.label)
   return (
     <div className="search-box">
       <label htmlFor="employee-search-column" className="visually-hidden">
@@ -33,7 +70,7 @@ export function SearchBox({ value, onChange, inputRef, columns, column, onColumn
         value={chosen?.key ?? NAMES}
         onChange={(event) => onColumnChange(event.target.value === NAMES ? undefined : event.target.value)}
       >
-        <option value={NAMES}>Names and UUID</option>
+        <option value={NAMES}>Names and IDs</option>
         {columns.map((c) => (
           <option key={c.key} value={c.key}>
             {c.label}
@@ -49,6 +86,7 @@ export function SearchBox({ value, onChange, inputRef, columns, column, onColumn
         type="search"
         value={value}
         placeholder={`Search by ${where} (${isMac ? '⌘' : 'Ctrl+'}F)`}
+        title={chosen === undefined ? everywhere.hint : undefined}
         autoComplete="off"
         spellCheck={false}
         onChange={(event) => onChange(event.target.value)}

@@ -1,19 +1,28 @@
 import { useState, type FormEvent } from 'react'
-import type { Environment, Settings } from '../../../shared/domain'
+import {
+  DEFAULT_SYNC_SCOPE,
+  ENVIRONMENTS,
+  FRESHNESS_DEFAULTS,
+  SETTINGS_LIMITS,
+  environmentLabel,
+  rangeText,
+  type Environment,
+} from '../../../shared/settings-rules'
+import type { Settings } from '../../../shared/settings-schema'
 import { ClientError, errorMessage } from '../api/client'
 import type { SettingsController } from '../hooks/use-settings'
 import {
-  formErrorsFromMain,
+  checkForm,
   toForm,
+  toFormErrors,
   toPatch,
-  validateForm,
   type SettingsForm,
   type SettingsFormErrors,
   type SettingsFormField,
 } from '../settings/settings-form'
+import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
-import { ENVIRONMENT_OPTIONS, environmentLabel } from './environment-label'
 import { FormField } from './form-field'
 
 interface SettingsScreenProps {
@@ -66,7 +75,18 @@ const FIELD_ORDER: readonly SettingsFormField[] = [
   'pageSize',
   'concurrency',
   'trackedPayCycles',
+  'syncActiveOnly',
+  'staleAfterHours',
+  'syncOnLaunch',
+  'syncEveryHours',
 ]
+
+/** Fields typed as text (every one but the checkboxes). */
+type TextFormField = {
+  [K in SettingsFormField]: SettingsForm[K] extends string ? K : never
+}[SettingsFormField]
+
+const offOrOn = (on: boolean): string => (on ? 'On' : 'Off')
 
 function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
   const [form, setForm] = useState<SettingsForm>(() => toForm(saved))
@@ -74,7 +94,7 @@ function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
   const [outcome, setOutcome] = useState<Outcome>()
   const [saving, setSaving] = useState(false)
 
-  const change = (field: SettingsFormField, value: string): void => {
+  const change = <K extends SettingsFormField>(field: K, value: SettingsForm[K]): void => {
     setForm((current) => ({ ...current, [field]: value }))
     setOutcome(undefined)
     if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }))
@@ -82,16 +102,16 @@ function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
 
   const submit = (event: FormEvent): void => {
     event.preventDefault()
-    const found = validateForm(form)
-    setErrors(found)
-    const firstInvalid = FIELD_ORDER.find((field) => found[field] !== undefined)
-    if (firstInvalid !== undefined) {
+    const checked = checkForm(form)
+    setErrors(checked.ok ? {} : checked.errors)
+    if (!checked.ok) {
       setOutcome({ tone: 'error', text: 'Some settings need attention; see the messages below each field.' })
       // Take the clerk to the first problem, which may be below the fold at high zoom.
-      document.getElementById(`setting-${firstInvalid}`)?.focus()
+      const firstInvalid = FIELD_ORDER.find((field) => checked.errors[field] !== undefined)
+      if (firstInvalid !== undefined) document.getElementById(`setting-${firstInvalid}`)?.focus()
       return
     }
-    const patch = toPatch(form, saved)
+    const patch = toPatch(checked.settings, saved)
     if (Object.keys(patch).length === 0) {
       setOutcome({ tone: 'ok', text: 'Nothing to save: the settings are unchanged.' })
       return
@@ -104,14 +124,14 @@ function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
       })
       .catch((error: unknown) => {
         // Main checks again (it is the authority); show its words under the fields it names.
-        if (error instanceof ClientError) setErrors(formErrorsFromMain(error.fieldErrors))
+        if (error instanceof ClientError) setErrors(toFormErrors(error.fieldErrors))
         setOutcome({ tone: 'error', text: errorMessage(error) })
       })
       .finally(() => setSaving(false))
   }
 
   const text = (
-    field: SettingsFormField,
+    field: TextFormField,
     label: string,
     hint?: string,
     type: 'text' | 'url' | 'number' = 'text',
@@ -162,7 +182,7 @@ function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
               aria-describedby={describedBy}
               onChange={(event) => change('environment', event.target.value as Environment)}
             >
-              {ENVIRONMENT_OPTIONS.map((environment) => (
+              {ENVIRONMENTS.map((environment) => (
                 <option key={environment} value={environment}>
                   {environmentLabel(environment)}
                 </option>
@@ -182,12 +202,48 @@ function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
       </fieldset>
       <fieldset>
         <legend>Sync</legend>
-        {text('pageSize', 'Page size', 'Employees per request, 1 to 10,000.', 'number')}
-        {text('concurrency', 'Parallel requests', '1 to 16.', 'number')}
+        {text(
+          'pageSize',
+          'Page size',
+          `Employees per request, ${rangeText(SETTINGS_LIMITS.pageSize)}.`,
+          'number',
+        )}
+        {text('concurrency', 'Parallel requests', `${rangeText(SETTINGS_LIMITS.concurrency)}.`, 'number')}
         {text(
           'trackedPayCycles',
           'Tracked pay cycles',
           'Pay cycle IDs separated by commas, for example PC-2026-11-A.',
+        )}
+        <CheckboxField
+          id="setting-syncActiveOnly"
+          label="Sync active employees only"
+          checked={form.syncActiveOnly}
+          error={errors.syncActiveOnly}
+          hint={`${offOrOn(DEFAULT_SYNC_SCOPE === 'active')} by default. For large employers: the service sends only active employees (statusFilter=1), so no one else is saved; “Look up on the service” still finds anyone, and every export says the scope.`}
+          onChange={(checked) => change('syncActiveOnly', checked)}
+        />
+      </fieldset>
+      <fieldset>
+        <legend>Keeping employees up to date</legend>
+        {text(
+          'staleAfterHours',
+          'Warn when the data is older than (hours)',
+          `A banner offers a sync once the saved employees are this old: ${rangeText(SETTINGS_LIMITS.staleAfterHours)} hours, ${FRESHNESS_DEFAULTS.staleAfterHours} by default.`,
+          'number',
+        )}
+        <CheckboxField
+          id="setting-syncOnLaunch"
+          label="Sync when RosterDesk starts"
+          checked={form.syncOnLaunch}
+          error={errors.syncOnLaunch}
+          hint={`${offOrOn(FRESHNESS_DEFAULTS.syncOnLaunch)} by default. Only when you are signed in; it starts a few seconds after the window opens.`}
+          onChange={(checked) => change('syncOnLaunch', checked)}
+        />
+        {text(
+          'syncEveryHours',
+          'Sync automatically every (hours)',
+          `0 turns automatic syncs off${FRESHNESS_DEFAULTS.syncEveryHours === 0 ? ' (the default)' : ''}; at most ${SETTINGS_LIMITS.syncEveryHours.max}. They run only while RosterDesk is open and you are signed in, never during another sync.`,
+          'number',
         )}
       </fieldset>
       <div className="form-actions">

@@ -1,5 +1,5 @@
 import type { AuthState } from '../../../shared/domain'
-import { environmentLabel } from './environment-label'
+import { environmentLabel } from '../../../shared/settings-rules'
 
 interface SignInPanelProps {
   readonly auth: AuthState

@@ -45,7 +45,9 @@ export function SyncBar({ sync, signedIn, onSignIn, authError }: SyncBarProps) {
           Sign in to sync
         </button>
       )}
-      {!sync.running && last?.changes ? <ChangeReportView report={last.changes} /> : null}
+      {!sync.running && last?.changes ? (
+        <ChangeReportView report={last.changes} dataVersion={sync.dataVersion} />
+      ) : null}
       {sync.problem && !sync.running ? (
         <span className="message message-error inline" role="alert">
           {sync.problem.message}
@@ -54,7 +56,8 @@ export function SyncBar({ sync, signedIn, onSignIn, authError }: SyncBarProps) {
       {sync.cancelled && !sync.running ? (
         <span className="muted">Sync cancelled; the saved employees are unchanged.</span>
       ) : null}
-      {authError && !signedIn ? (
+      {/* An expired sign-in fails the sync with the same words: said once. */}
+      {authError && !signedIn && authError !== sync.problem?.message ? (
         <span className="message message-error inline" role="alert">
           {authError}
         </span>

@@ -1,33 +1,42 @@
-import type { SyncProgress } from '../../../shared/domain'
-import { formatCount } from '../format/format-value'
+import { useEffect, useState } from 'react'
+import type { SyncProgress, SyncRetry } from '../../../shared/domain'
+import { syncProgressText } from '../format/sync-progress-text'
 
-const PHASES: Record<SyncProgress['phase'], string> = {
-  listing: 'Downloading employees',
-  reconciling: 'Checking for changes',
-  'pay-cycles': 'Reading pay cycles',
-  committing: 'Saving',
+/**
+ * Seconds until the retry main announced, counted down here: main tells each retry once, and a "retrying in
+ * 8 s" that stays put for eight seconds reads like a hang. Whole seconds are counted as ticks of one timer per
+ * retry, so rendering stays pure.
+ */
+function useRetrySecondsLeft(retry: SyncRetry | undefined): number | undefined {
+  const key = retry === undefined ? undefined : `${retry.reason}:${retry.attempt}:${retry.retryInSeconds}`
+  const [ticks, setTicks] = useState<{ key: string | undefined; seconds: number }>({ key, seconds: 0 })
+  // A new retry (or none) starts the count again, even one that looks like an earlier one.
+  if (ticks.key !== key) setTicks({ key, seconds: 0 })
+  useEffect(() => {
+    if (key === undefined) return undefined
+    const timer = window.setInterval(
+      () => setTicks((last) => (last.key === key ? { key, seconds: last.seconds + 1 } : last)),
+      1000,
+    )
+    return () => window.clearInterval(timer)
+  }, [key])
+  if (retry === undefined) return undefined
+  const elapsed = ticks.key === key ? ticks.seconds : 0
+  return Math.max(0, retry.retryInSeconds - elapsed)
 }
 
-/** Rows per second while downloading, so a clerk can tell a slow service from a stuck sync. */
-function rate(progress: SyncProgress): string {
-  if (progress.phase === 'committing' || progress.rowsPerSecond <= 0) return ''
-  return ` (${formatCount(Math.round(progress.rowsPerSecond))} rows/s)`
-}
-
-/** Pages and rows of a running sync; indeterminate until main knows how many pages there are. */
+/** One bar for the whole run (indeterminate until its size is known) and the progress line. */
 export function SyncProgressBar({ progress }: { readonly progress: SyncProgress | undefined }) {
-  const known = progress !== undefined && progress.pagesTotal > 0
-  const text = progress
-    ? `${PHASES[progress.phase]}: page ${formatCount(progress.pagesDone)}${known ? ` of ${formatCount(progress.pagesTotal)}` : ''}, ${formatCount(progress.rows)} rows${rate(progress)}`
-    : 'Starting sync…'
+  const secondsLeft = useRetrySecondsLeft(progress?.retry)
+  const fraction = progress?.fraction
   return (
     <div className="sync-progress">
-      <progress
-        aria-label="Sync progress"
-        {...(known ? { value: progress.pagesDone, max: progress.pagesTotal } : {})}
-      />
-      <span className="sync-progress-text" aria-live="polite">
-        {text}
+      <progress aria-label="Sync progress" {...(fraction === undefined ? {} : { value: fraction, max: 1 })} />
+      <span
+        className={progress?.retry ? 'sync-progress-text sync-progress-retry' : 'sync-progress-text'}
+        aria-live="polite"
+      >
+        {syncProgressText(progress, secondsLeft)}
       </span>
     </div>
   )

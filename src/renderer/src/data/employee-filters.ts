@@ -3,7 +3,7 @@ import type { EmployeeQuery, SortOrder } from '../../../shared/domain'
 /** What the clerk chose in the browse view: everything of an employees query except the window. */
 export interface EmployeeFilters {
   readonly text: string
-  /** The one column the text is looked for in; undefined: names and UUID. */
+  /** The one column the text is looked for in; undefined: names and identifiers (number, e-mail, UUID). */
   readonly searchColumn: string | undefined
   readonly statuses: readonly string[]
   readonly payCycleIds: readonly string[]

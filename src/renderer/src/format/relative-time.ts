@@ -30,3 +30,31 @@ export function formatDateTime(iso: string): string {
   if (Number.isNaN(date.getTime())) return iso
   return date.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' })
 }
+
+const MOMENT_OPTIONS: Intl.DateTimeFormatOptions = {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+}
+
+/**
+ * "Mon 23 Nov, 09:12" in the computer's time zone, with the year only when it is not this year's: a moment a clerk
+ * places at a glance. Put together from parts, so the punctuation does not change with the locale data shipped.
+ */
+export function formatSyncMoment(iso: string, now: number): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  const part = (parts: Intl.DateTimeFormatPart[], type: Intl.DateTimeFormatPartTypes): string =>
+    parts.find((each) => each.type === type)?.value ?? ''
+  // Made per call: a formatter keeps the time zone it was made in, and the computer may have moved since.
+  const format = new Intl.DateTimeFormat('en-GB', MOMENT_OPTIONS)
+  const parts = format.formatToParts(date)
+  const year = part(parts, 'year')
+  const sameYear = year === part(format.formatToParts(new Date(now)), 'year')
+  const day = `${part(parts, 'weekday')} ${part(parts, 'day')} ${part(parts, 'month')}`
+  return `${day}${sameYear ? '' : ` ${year}`}, ${part(parts, 'hour')}:${part(parts, 'minute')}`
+}

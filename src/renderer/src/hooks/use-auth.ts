@@ -24,7 +24,12 @@ export function useAuth(): AuthController {
 
   useEffect(() => {
     let live = true
-    const unsubscribe = client.on('auth:changed', (next) => live && setState(next))
+    const unsubscribe = client.on('auth:changed', (next) => {
+      if (!live) return
+      setState(next)
+      // Signed in, by this window or by a sign-in that finished on its own: an earlier action's problem is over.
+      if (next.status === 'signed-in') setActionError(undefined)
+    })
     client
       .call('auth:get-state')
       .then((next) => live && setState(next))

@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { ExportProgress, ExportRequest } from '../../../shared/domain'
+import type {
+  ChangesExportRequest,
+  ExportProgress,
+  ExportRequest,
+  ExportResult,
+} from '../../../shared/domain'
 import { errorCode, errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 
@@ -14,6 +19,8 @@ export interface ExportController {
   readonly state: ExportState
   /** Starts an export; `label` says what is being exported while it runs. */
   start(request: ExportRequest, label: string): void
+  /** Starts "Export changes…" of one sync; progress, cancel and "show in folder" work as for any export. */
+  startChanges(request: ChangesExportRequest, label: string): void
   cancel(): void
   showInFolder(): void
   dismiss(): void
@@ -32,25 +39,32 @@ export function useExport(): ExportController {
     [client],
   )
 
+  // Running is set before the request goes, so progress main sends at once is not missed.
+  const run = useCallback((label: string, exportFile: () => Promise<ExportResult>) => {
+    setState({ phase: 'running', label, progress: undefined })
+    exportFile().then(
+      (result) =>
+        setState(
+          result.status === 'written'
+            ? { phase: 'written', rows: result.rows, fileName: result.fileName }
+            : { phase: 'cancelled' },
+        ),
+      (error: unknown) =>
+        setState(
+          errorCode(error) === 'cancelled'
+            ? { phase: 'cancelled' }
+            : { phase: 'failed', message: errorMessage(error) },
+        ),
+    )
+  }, [])
   const start = useCallback(
-    (request: ExportRequest, label: string) => {
-      setState({ phase: 'running', label, progress: undefined })
-      client.call('export:start', request).then(
-        (result) =>
-          setState(
-            result.status === 'written'
-              ? { phase: 'written', rows: result.rows, fileName: result.fileName }
-              : { phase: 'cancelled' },
-          ),
-        (error: unknown) =>
-          setState(
-            errorCode(error) === 'cancelled'
-              ? { phase: 'cancelled' }
-              : { phase: 'failed', message: errorMessage(error) },
-          ),
-      )
-    },
-    [client],
+    (request: ExportRequest, label: string) => run(label, () => client.call('export:start', request)),
+    [client, run],
+  )
+  const startChanges = useCallback(
+    (request: ChangesExportRequest, label: string) =>
+      run(label, () => client.call('changes:export', request)),
+    [client, run],
   )
   const cancel = useCallback(() => {
     client.call('export:cancel').catch(() => undefined)
@@ -67,5 +81,5 @@ export function useExport(): ExportController {
     )
   }, [client])
   const dismiss = useCallback(() => setState({ phase: 'idle' }), [])
-  return { state, start, cancel, showInFolder, dismiss }
+  return { state, start, startChanges, cancel, showInFolder, dismiss }
 }

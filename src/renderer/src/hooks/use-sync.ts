@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { SyncProgress, SyncRunSummary, SyncStatus } from '../../../shared/domain'
 import type { IpcError } from '../../../shared/ipc-contract'
+import { isIpcErrorCode } from '../../../shared/ipc-error-codes'
 import { ClientError, errorCode, errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
+import { isResolvedBy, type Recovery } from './resolved-problems'
 
 export interface SyncProblem {
   readonly code: IpcError['code']
@@ -14,7 +16,7 @@ export interface SyncController {
   readonly status: SyncStatus | undefined
   readonly running: boolean
   readonly progress: SyncProgress | undefined
-  /** Why the last sync of this session failed; cleared by the next attempt. */
+  /** Why the last sync of this session failed; cleared by the next attempt, or once its cause is gone. */
   readonly problem: SyncProblem | undefined
   /** Set when the clerk cancelled the last sync. */
   readonly cancelled: boolean
@@ -25,24 +27,6 @@ export interface SyncController {
   refresh(): void
 }
 
-const ERROR_CODES: readonly string[] = [
-  'validation',
-  'not-signed-in',
-  'auth',
-  'network',
-  'service',
-  'busy',
-  'cancelled',
-  'storage',
-  'not-found',
-  'config',
-  'internal',
-] satisfies readonly IpcError['code'][]
-
-function isErrorCode(value: string | undefined): value is IpcError['code'] {
-  return value !== undefined && ERROR_CODES.includes(value)
-}
-
 /** The status as it will read once main has recorded `summary`. */
 function withRun(status: SyncStatus, summary: SyncRunSummary): SyncStatus {
   if (summary.status !== 'complete') return { ...status, running: false, lastRun: summary }
@@ -50,8 +34,9 @@ function withRun(status: SyncStatus, summary: SyncRunSummary): SyncStatus {
 }
 
 /**
- * Sync state: the stored status from `sync:get-status`, live progress from `sync:progress`, and the outcome from
- * `sync:start` (which resolves when the run ends) or from `sync:finished` (for a run started elsewhere).
+ * Sync state: the stored status from `sync:get-status`, live progress from `sync:progress`, and every run's
+ * outcome from `sync:finished` alone. `sync:start` answers at once with the run's id, which is how this window
+ * tells its own run's summary from news of another.
  */
 export function useSync(): SyncController {
   const client = useClient()
@@ -60,9 +45,10 @@ export function useSync(): SyncController {
   const [starting, setStarting] = useState(false)
   const [problem, setProblem] = useState<SyncProblem>()
   const [cancelled, setCancelled] = useState(false)
-  // While this window's own sync:start is pending, its answer (with the error code) decides the outcome; the
-  // sync:finished event, which carries only the error text, decides for runs started elsewhere.
-  const ownRun = useRef(false)
+  // The run this window started and waits for; 'asked' until `sync:start` has answered with its id.
+  const awaited = useRef<number | 'asked' | undefined>(undefined)
+  // Runs whose summary has come: their late progress, or a start answer after the outcome, changes nothing.
+  const finished = useRef(new Set<number>())
 
   const refresh = useCallback(() => {
     client
@@ -73,13 +59,16 @@ export function useSync(): SyncController {
   }, [client])
 
   const settle = useCallback(
-    (summary: SyncRunSummary, fromEvent: boolean) => {
-      setProgress(undefined)
-      if (fromEvent && ownRun.current) {
+    (summary: SyncRunSummary) => {
+      finished.current.add(summary.id)
+      const waiting = awaited.current
+      // Only one run goes at a time, so this is an earlier run's news while ours is under way: just re-read.
+      if (typeof waiting === 'number' && waiting !== summary.id) {
         refresh()
         return
       }
-      ownRun.current = false
+      awaited.current = undefined
+      setProgress(undefined)
       setStarting(false)
       // Show the outcome at once; the refresh below then brings the stored status (counts, progress) exactly.
       setStatus((current) => current && withRun(current, summary))
@@ -87,7 +76,7 @@ export function useSync(): SyncController {
       setProblem(
         summary.status === 'failed'
           ? {
-              code: isErrorCode(summary.errorCode) ? summary.errorCode : 'service',
+              code: isIpcErrorCode(summary.errorCode) ? summary.errorCode : 'service',
               message: summary.error ?? 'The sync did not finish. Try again.',
             }
           : undefined,
@@ -97,9 +86,27 @@ export function useSync(): SyncController {
     [refresh],
   )
 
+  // A problem whose cause is gone leaves the screen without waiting for the next sync: a sign-in problem once the
+  // clerk is signed in again, a lost connection once the computer is back online.
   useEffect(() => {
-    const offProgress = client.on('sync:progress', setProgress)
-    const offFinished = client.on('sync:finished', (summary) => settle(summary, true))
+    const clearIfResolvedBy = (recovery: Recovery): void =>
+      setProblem((current) => (current && isResolvedBy(current.code, recovery) ? undefined : current))
+    const offAuth = client.on('auth:changed', (state) => {
+      if (state.status === 'signed-in') clearIfResolvedBy('signed-in')
+    })
+    const onOnline = (): void => clearIfResolvedBy('back-online')
+    window.addEventListener('online', onOnline)
+    return () => {
+      offAuth()
+      window.removeEventListener('online', onOnline)
+    }
+  }, [client])
+
+  useEffect(() => {
+    const offProgress = client.on('sync:progress', (next) => {
+      if (!finished.current.has(next.runId)) setProgress(next)
+    })
+    const offFinished = client.on('sync:finished', settle)
     refresh()
     return () => {
       offProgress()
@@ -108,14 +115,17 @@ export function useSync(): SyncController {
   }, [client, refresh, settle])
 
   const start = useCallback(() => {
-    ownRun.current = true
+    awaited.current = 'asked'
     setStarting(true)
     setProblem(undefined)
     setCancelled(false)
     client.call('sync:start').then(
-      (summary) => settle(summary, false),
+      ({ runId }) => {
+        // A run can end before its start is answered; its summary has then settled everything already.
+        if (!finished.current.has(runId)) awaited.current = runId
+      },
       (error: unknown) => {
-        ownRun.current = false
+        awaited.current = undefined
         setProgress(undefined)
         setStarting(false)
         if (error instanceof ClientError && error.code === 'cancelled') setCancelled(true)
@@ -123,7 +133,7 @@ export function useSync(): SyncController {
         refresh()
       },
     )
-  }, [client, refresh, settle])
+  }, [client, refresh])
 
   const cancel = useCallback(() => {
     client.call('sync:cancel').catch(() => undefined)

@@ -2,18 +2,37 @@ import type { AccessTokenSource } from '../auth/access-token-source'
 import type { Clock } from '../clock'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import type { FetchLike } from './fetch-like'
-import { parseRetryAfter, requestJson } from './http-json'
+import { HttpStatusError, parseRetryAfter, requestJson } from './http-json'
 import type { HttpJsonResponse } from './http-json'
 import { checkListEnvelope } from './list-envelope'
 import type { ListEnvelope } from './list-envelope'
+import { listRequestUrl } from './list-request'
+import type { ListRequest } from './list-request'
 import { DEFAULT_RETRY_POLICY, backoffDelay } from './retry-policy'
-import type { RetryPolicy } from './retry-policy'
+import type { RetryNotice, RetryPolicy } from './retry-policy'
 
 /** The header spec section 5 names for multi-tenant environments. */
 export const TENANT_HEADER = 'vnd.a1.tenant-id'
-const LIST_PATH = '/employees/list'
 
-export interface EmployeesClientOptions {
+/** One list endpoint: every one takes the same parameters and answers the same envelope (spec §4.5). */
+export interface ListEndpoint {
+  /** Relative to the base address, e.g. `/employees/list`. */
+  readonly path: string
+  /** What the clerk reads in messages: "the payroll service has no employee list at this address". */
+  readonly name: string
+  /** A field every row must carry as non-empty text, when the list's rows are known to have one. */
+  readonly idField?: string
+}
+
+/** GET /employees/list (spec §4.4), whose rows carry a UUID. */
+export const EMPLOYEE_LIST: ListEndpoint = Object.freeze({
+  path: '/employees/list',
+  name: 'employee list',
+  idField: 'UUID',
+})
+
+export interface ListClientOptions {
+  readonly endpoint: ListEndpoint
   readonly baseUrl: string
   /** Sent as vnd.a1.tenant-id when not empty. */
   readonly tenantId?: string
@@ -25,25 +44,22 @@ export interface EmployeesClientOptions {
   readonly retry?: Partial<RetryPolicy>
   /** Per request, headers and body together. */
   readonly timeoutMs?: number
-}
-
-export interface PageRequest {
-  readonly page: number
-  readonly limit: number
-  readonly payCycleId?: string
+  /** Told before each wait for a retry; a throw here is the caller's bug and fails the request. */
+  readonly onRetry?: (notice: RetryNotice) => void
 }
 
 /**
- * GET /employees/list, one page at a time, with everything a single request needs to succeed: the bearer
- * token (refreshed once, shared, on a 401), the tenant header, bounded retries with backoff for failures a
- * retry can fix, Retry-After on 429, and strict checking of the envelope. Errors a retry cannot fix (403, 400,
- * 404) are thrown at once with a message a clerk can act on.
+ * One list endpoint, one page at a time, with everything a single request needs to succeed: the request built by
+ * the one list-request builder, the bearer token (refreshed once, shared, on a 401), the tenant header, bounded
+ * retries with backoff for failures a retry can fix, Retry-After on 429, and the one envelope reader. Errors a
+ * retry cannot fix (403, 400, 404) are thrown at once as HttpStatusErrors (the status and body kept for callers
+ * that word them for their own purpose) with a message a clerk can act on.
  */
-export class EmployeesClient {
+export class ListClient {
   private readonly policy: RetryPolicy
   private sent = 0
 
-  constructor(private readonly options: EmployeesClientOptions) {
+  constructor(private readonly options: ListClientOptions) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
   }
 
@@ -52,7 +68,7 @@ export class EmployeesClient {
     return this.sent
   }
 
-  async fetchPage(request: PageRequest, signal?: AbortSignal): Promise<ListEnvelope> {
+  async fetchPage(request: ListRequest, signal?: AbortSignal): Promise<ListEnvelope> {
     let failures = 0
     let justRefreshed = false
     let token = await this.token(signal)
@@ -88,6 +104,7 @@ export class EmployeesClient {
           { detail: 'Retry-After beyond the limit' },
         )
       }
+      this.options.onRetry?.({ reason: outcome.reason, attempt: failures, delayMs: delay })
       await this.guard(signal, () => this.options.clock.sleep(delay, signal))
       token = await this.token(signal)
     }
@@ -102,13 +119,13 @@ export class EmployeesClient {
     try {
       return await step()
     } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw cancelledError('The sync')
+      if (signal?.aborted || isAbortError(error)) throw cancelledError('The request')
       throw error
     }
   }
 
   private async attempt(
-    request: PageRequest,
+    request: ListRequest,
     token: string,
     signal: AbortSignal | undefined,
   ): Promise<Attempt> {
@@ -119,25 +136,29 @@ export class EmployeesClient {
     this.sent++
     try {
       response = await requestJson(this.options.fetch, {
-        url: this.pageUrl(request),
+        url: listRequestUrl(this.options.baseUrl, this.options.endpoint.path, request),
         headers,
         signal,
         ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
       })
     } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw cancelledError('The sync')
-      if (error instanceof RosterDeskError && error.retryable) return { kind: 'retry', error }
+      if (signal?.aborted || isAbortError(error)) throw cancelledError('The request')
+      if (error instanceof RosterDeskError && error.retryable) {
+        // requestJson's retryable errors are no answer at all ('network') or a 2xx that is not JSON.
+        return { kind: 'retry', reason: error.code === 'network' ? 'network' : 'server-error', error }
+      }
       throw error
     }
     if (response.ok) {
-      const checked = checkListEnvelope(response.body)
+      const checked = checkListEnvelope(response.body, this.options.endpoint.idField)
       if (checked.ok) return { kind: 'page', envelope: checked.envelope }
       return {
         kind: 'retry',
+        reason: 'server-error',
         error: new RosterDeskError(
           'service',
-          `The payroll service sent an employee list RosterDesk could not read (${checked.problem}). Try again later; if it keeps happening, contact the service’s support.`,
-          { detail: `page ${request.page}: ${checked.problem}`, retryable: true },
+          `The payroll service sent an ${this.options.endpoint.name} RosterDesk could not read (${checked.problem}). Try again later; if it keeps happening, contact the service’s support.`,
+          { detail: `page ${request.page ?? 1}: ${checked.problem}`, retryable: true },
         ),
       }
     }
@@ -147,20 +168,21 @@ export class EmployeesClient {
   private classify(response: HttpJsonResponse): Attempt {
     const status = response.status
     const said = serviceSaid(response.body)
+    const list = this.options.endpoint.name
     if (status === 401) return { kind: 'unauthorized' }
     if (status === 403) {
       const tenantId = this.options.tenantId?.trim() ?? ''
       const message =
         tenantId === ''
-          ? `The payroll service refused access to the employee list (HTTP 403)${said}. It may need a tenant ID: enter it in Settings and sync again.`
+          ? `The payroll service refused access to the ${list} (HTTP 403)${said}. It may need a tenant ID: enter it in Settings and try again.`
           : `The payroll service refused access to tenant “${tenantId}” (HTTP 403)${said}. Check the tenant ID in Settings, or ask your administrator for access.`
-      throw new RosterDeskError('auth', message, { detail: 'HTTP 403' })
+      throw new HttpStatusError(response, message, { code: 'auth', retryable: false })
     }
     if (status === 404) {
-      throw new RosterDeskError(
-        'config',
-        `The payroll service has no employee list at this address (HTTP 404). Check the service address in Settings.`,
-        { detail: 'HTTP 404' },
+      throw new HttpStatusError(
+        response,
+        `The payroll service has no ${list} at this address (HTTP 404). Check the service address in Settings.`,
+        { code: 'config', retryable: false },
       )
     }
     if (status === 429) {
@@ -170,11 +192,13 @@ export class EmployeesClient {
         'The payroll service kept asking RosterDesk to slow down (HTTP 429). Try again in a few minutes.',
         { detail: 'HTTP 429', retryable: true },
       )
-      return retryAfterMs === undefined ? { kind: 'retry', error } : { kind: 'retry', error, retryAfterMs }
+      const retry = { kind: 'retry', reason: 'rate-limited', error } as const
+      return retryAfterMs === undefined ? retry : { ...retry, retryAfterMs }
     }
     if (status === 408 || status >= 500) {
       return {
         kind: 'retry',
+        reason: 'server-error',
         error: new RosterDeskError(
           'service',
           `The payroll service had a problem (HTTP ${status}). Try again in a few minutes.`,
@@ -182,29 +206,24 @@ export class EmployeesClient {
         ),
       }
     }
-    throw new RosterDeskError(
-      'service',
-      `The payroll service rejected RosterDesk’s request for employees (HTTP ${status})${said}. Check the page size and tenant in Settings; if it keeps happening, contact support.`,
-      { detail: `HTTP ${status}` },
+    throw new HttpStatusError(
+      response,
+      `The payroll service rejected RosterDesk’s request for the ${list} (HTTP ${status})${said}. Check the page size and tenant in Settings; if it keeps happening, contact support.`,
+      { code: 'service', retryable: false },
     )
-  }
-
-  private pageUrl(request: PageRequest): string {
-    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + LIST_PATH)
-    url.searchParams.set('page', String(request.page))
-    url.searchParams.set('limit', String(request.limit))
-    if (request.payCycleId !== undefined) url.searchParams.set('payCycleId', request.payCycleId)
-    return url.toString()
   }
 }
 
 type Attempt =
   | { kind: 'page'; envelope: ListEnvelope }
   | { kind: 'unauthorized' }
-  | { kind: 'retry'; error: RosterDeskError; retryAfterMs?: number }
+  | { kind: 'retry'; reason: RetryNotice['reason']; error: RosterDeskError; retryAfterMs?: number }
 
-/** The service's own explanation from an error body, when it gave a short one (never a row or a token). */
-function serviceSaid(body: unknown): string {
+/**
+ * The service's own explanation from an error body, when it gave a short one (never a row or a token), as
+ * `: “…”` to follow a sentence; empty otherwise.
+ */
+export function serviceSaid(body: unknown): string {
   if (typeof body !== 'object' || body === null) return ''
   const record = body as Record<string, unknown>
   for (const key of ['message', 'error_description', 'error']) {

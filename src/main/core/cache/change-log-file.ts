@@ -1,0 +1,271 @@
+import { dirname } from 'node:path'
+import type { ChangeEntry, ChangeKind, EmployeeRow, FieldChange } from '../../../shared/domain'
+import { RosterDeskError } from '../errors'
+import type Database from 'better-sqlite3'
+import { createRunFile, fsyncDirectory, fsyncFileAsync, removeSnapshotFile } from './snapshot-files'
+import { openSqlite, storageError } from './sqlite-open'
+import type { SqliteDatabase } from './sqlite-open'
+
+/**
+ * A change log: the employees one complete sync added, removed or changed, kept after its snapshot is replaced so
+ * the clerk can reconcile any of the last syncs (the catalog's `sync_runs.changes_file` names it). Like a snapshot
+ * it is written once, before the catalog swap, and never changed afterwards; letting a run go is deleting a file.
+ *
+ * Bounded by design: an entry holds the employee's identity and a few facts (number, name, status, pay cycle),
+ * a changed employee only the fields that changed (before → after), and only a removed employee its whole last
+ * row, which nothing else keeps. This module owns every statement run on these files.
+ */
+
+/** "RDH1": marks a file as a RosterDesk change log. */
+export const CHANGE_LOG_APPLICATION_ID = 0x52444831
+/** Bumped when the layout below changes; a reader refuses formats it does not know. */
+export const CHANGE_LOG_FORMAT = 1
+
+const TABLES = `
+  CREATE TABLE entries (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('added', 'removed', 'changed')),
+    uuid TEXT NOT NULL,
+    name TEXT NOT NULL,
+    sort_key TEXT NOT NULL,
+    employee_number TEXT,
+    status TEXT,
+    pay_cycle_id TEXT,
+    changes TEXT,
+    row_json TEXT
+  );
+  CREATE TABLE info (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+`
+/** Lists read in name order a window at a time; built once, after every entry is in. */
+const ORDER_INDEX = 'CREATE INDEX entries_order ON entries (kind, sort_key, uuid)'
+
+/** One entry as written: the shared ChangeEntry facts, plus how the list orders it and its JSON parts as text. */
+export interface ChangeLogRecord {
+  readonly kind: ChangeKind
+  readonly uuid: string
+  readonly name: string
+  /** Orders each list: folded last name, then first name (the UUID breaks ties). */
+  readonly sortKey: string
+  readonly employeeNumber?: string
+  readonly status?: string
+  readonly payCycleId?: string
+  /** Changed: FieldChange[] as JSON. */
+  readonly changesJson?: string
+  /** Removed: the last row the cache held, as JSON. */
+  readonly rowJson?: string
+}
+
+export type ChangeCounts = Readonly<Record<ChangeKind, number>>
+
+/** Writes one run's change log; private to the run (see createRunFile) until the catalog names it. */
+export class ChangeLogWriter {
+  private readonly insert: Database.Statement
+  private finished = false
+
+  private constructor(
+    readonly path: string,
+    private readonly db: SqliteDatabase,
+  ) {
+    this.insert = db.prepare(
+      `INSERT INTO entries (kind, uuid, name, sort_key, employee_number, status, pay_cycle_id, changes, row_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+  }
+
+  static create(path: string): ChangeLogWriter {
+    let db: SqliteDatabase
+    try {
+      db = createRunFile(path)
+    } catch (error) {
+      throw storageError(error, path)
+    }
+    try {
+      db.exec(TABLES)
+      return new ChangeLogWriter(path, db)
+    } catch (error) {
+      db.close()
+      removeSnapshotFile(path)
+      throw storageError(error, path)
+    }
+  }
+
+  /** Appends a batch of entries in one transaction. */
+  write(records: readonly ChangeLogRecord[]): void {
+    this.guard(() =>
+      this.db.transaction(() => {
+        for (const r of records) {
+          this.insert.run(
+            r.kind,
+            r.uuid,
+            r.name,
+            r.sortKey,
+            r.employeeNumber ?? null,
+            r.status ?? null,
+            r.payCycleId ?? null,
+            r.changesJson ?? null,
+            r.rowJson ?? null,
+          )
+        }
+      })(),
+    )
+  }
+
+  /** Records what the run knows about its entries, builds the order index, marks the file complete and syncs it. */
+  async seal(info: Readonly<Record<string, string>>): Promise<void> {
+    this.guard(() =>
+      this.db.transaction(() => {
+        const put = this.db.prepare('INSERT OR REPLACE INTO info (key, value) VALUES (?, ?)')
+        for (const [key, value] of Object.entries(info)) put.run(key, value)
+      })(),
+    )
+    this.guard(() => this.db.exec(ORDER_INDEX))
+    this.guard(() => {
+      this.db.pragma(`application_id = ${CHANGE_LOG_APPLICATION_ID}`)
+      this.db.pragma(`user_version = ${CHANGE_LOG_FORMAT}`)
+    })
+    try {
+      await fsyncFileAsync(this.path)
+    } catch (error) {
+      throw storageError(error, this.path)
+    }
+    fsyncDirectory(dirname(this.path))
+  }
+
+  /** Releases the file once the catalog named it (or before `discard`). */
+  close(): void {
+    if (this.finished) return
+    this.finished = true
+    this.db.close()
+  }
+
+  /** Abandons the file: closes and deletes it. Safe to call more than once. */
+  discard(): void {
+    try {
+      this.close()
+    } finally {
+      removeSnapshotFile(this.path)
+    }
+  }
+
+  private guard<T>(work: () => T): T {
+    try {
+      return work()
+    } catch (error) {
+      throw storageError(error, this.path)
+    }
+  }
+}
+
+interface EntryRow {
+  id: number
+  uuid: string
+  name: string
+  sort_key: string
+  employee_number: string | null
+  status: string | null
+  pay_cycle_id: string | null
+  changes: string | null
+  row_json: string | null
+}
+
+const SELECT_ENTRY = `SELECT id, uuid, name, sort_key, employee_number, status, pay_cycle_id, changes, row_json
+  FROM entries`
+
+/** A read-only view of one sealed change log; open it per request (or per export) and close it after. */
+export class ChangeLogReader {
+  private constructor(
+    readonly path: string,
+    private readonly db: SqliteDatabase,
+  ) {}
+
+  static open(path: string): ChangeLogReader {
+    const db = openSqlite(path, { readonly: true, fileMustExist: true })
+    try {
+      const applicationId = Number(db.pragma('application_id', { simple: true }))
+      const version = Number(db.pragma('user_version', { simple: true }))
+      if (applicationId !== CHANGE_LOG_APPLICATION_ID || version === 0 || version > CHANGE_LOG_FORMAT) {
+        throw new RosterDeskError(
+          'storage',
+          'The saved report of that sync cannot be read by this version of RosterDesk.',
+          { detail: `${path}: application_id=${applicationId} user_version=${version}` },
+        )
+      }
+    } catch (error) {
+      db.close()
+      throw storageError(error, path)
+    }
+    return new ChangeLogReader(path, db)
+  }
+
+  counts(): ChangeCounts {
+    const counts = { added: 0, removed: 0, changed: 0 }
+    const rows = this.guard(() =>
+      this.db
+        .prepare<{ kind: ChangeKind; n: number }>('SELECT kind, count(*) AS n FROM entries GROUP BY kind')
+        .all(),
+    )
+    for (const row of rows) counts[row.kind] = row.n
+    return counts
+  }
+
+  /** A value the run recorded (see `seal`), e.g. which column held the employee number. */
+  info(key: string): string | undefined {
+    const value: unknown = this.guard(() =>
+      this.db.prepare('SELECT value FROM info WHERE key = ?').pluck().get(key),
+    )
+    return typeof value === 'string' ? value : undefined
+  }
+
+  /** One window of a kind's entries, in name order. */
+  page(kind: ChangeKind, offset: number, limit: number): ChangeEntry[] {
+    return this.guard(() =>
+      this.db
+        .prepare<EntryRow>(`${SELECT_ENTRY} WHERE kind = ? ORDER BY sort_key, uuid LIMIT ? OFFSET ?`)
+        .all(kind, limit, offset)
+        .map(toEntry),
+    )
+  }
+
+  /** Every entry of a kind in name order, `batchSize` at a time (each batch starts where the last ended). */
+  *batches(kind: ChangeKind, batchSize: number): Generator<ChangeEntry[], void, undefined> {
+    const first = this.db.prepare<EntryRow>(`${SELECT_ENTRY} WHERE kind = ? ORDER BY sort_key, uuid LIMIT ?`)
+    const next = this.db.prepare<EntryRow>(
+      `${SELECT_ENTRY} WHERE kind = ? AND (sort_key, uuid) > (?, ?) ORDER BY sort_key, uuid LIMIT ?`,
+    )
+    let rows = this.guard(() => first.all(kind, batchSize))
+    while (rows.length > 0) {
+      yield rows.map(toEntry)
+      const last = rows.at(-1)
+      if (last === undefined || rows.length < batchSize) return
+      rows = this.guard(() => next.all(kind, last.sort_key, last.uuid, batchSize))
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close()
+  }
+
+  private guard<T>(work: () => T): T {
+    try {
+      return work()
+    } catch (error) {
+      throw storageError(error, this.path)
+    }
+  }
+}
+
+function toEntry(row: EntryRow): ChangeEntry {
+  const changes = row.changes === null ? undefined : (JSON.parse(row.changes) as FieldChange[])
+  return {
+    UUID: row.uuid,
+    name: row.name,
+    ...(row.employee_number === null ? {} : { employeeNumber: row.employee_number }),
+    ...(row.status === null ? {} : { status: row.status }),
+    ...(row.pay_cycle_id === null ? {} : { payCycleId: row.pay_cycle_id }),
+    ...(changes === undefined ? {} : { fields: changes.map((change) => change.field), changes }),
+    ...(row.row_json === null ? {} : { row: JSON.parse(row.row_json) as EmployeeRow }),
+  }
+}

@@ -1,0 +1,138 @@
+import type { ServiceSearchResult } from '../../../shared/domain'
+import {
+  SERVICE_SEARCH_DEFAULT_SORT,
+  SERVICE_SEARCH_PAGE_SIZE,
+  serviceSearchColumns,
+} from '../../../shared/service-search'
+import { checkValue, serviceAddressSchema } from '../../../shared/settings-schema'
+import type { FetchLike } from '../api/fetch-like'
+import { isHttpStatusError } from '../api/http-json'
+import { EMPLOYEE_LIST, ListClient, serviceSaid } from '../api/list-client'
+import type { ListEnvelope } from '../api/list-envelope'
+import type { RetryPolicy } from '../api/retry-policy'
+import type { AccessTokenSource } from '../auth/access-token-source'
+import { columnLabel } from '../cache/column-label'
+import type { Clock } from '../clock'
+import { RosterDeskError } from '../errors'
+
+/** What `employees:search-service` receives, validated by the contract. */
+export interface ServiceSearchQuery {
+  readonly text: string
+  readonly column?: string | undefined
+  readonly sort?: { readonly column: string; readonly order: 'asc' | 'desc' } | undefined
+}
+
+export interface ServiceSearchDeps {
+  readonly fetch: FetchLike
+  /** The app's TokenManager: the same token, refresh and sign-out rules as the sync. */
+  readonly tokens: AccessTokenSource
+  readonly clock: Clock
+  readonly random: () => number
+  /** The environment signed in to, read per search so a settings change applies at once. */
+  readonly environment: () => { readonly baseUrl: string; readonly tenantId: string }
+  /** Whether the cache's current snapshot holds this UUID. */
+  readonly isSaved: (uuid: string) => boolean
+}
+
+/**
+ * A clerk is waiting at the screen: one quick retry for a blip, a short Retry-After honoured, and no request
+ * longer than the timeout; anything else is reported at once so they can decide what to do.
+ */
+export const SERVICE_SEARCH_RETRY: Partial<RetryPolicy> = Object.freeze({
+  maxAttempts: 2,
+  baseDelayMs: 300,
+  maxDelayMs: 1_000,
+  maxRetryAfterMs: 10_000,
+})
+export const SERVICE_SEARCH_TIMEOUT_MS = 15_000
+
+/**
+ * Looks employees up on the payroll service itself: for each column the rules pick, one page of the employee list
+ * with `searchCol`/`searchVal` and `sortColumn`/`sortOrder`, all columns at once. Rows keep the order the service
+ * gave, column by column, each employee once, and say whether the cache holds them too. Nothing is stored.
+ */
+export async function searchService(
+  deps: ServiceSearchDeps,
+  query: ServiceSearchQuery,
+  signal?: AbortSignal,
+): Promise<ServiceSearchResult> {
+  const environment = deps.environment()
+  const address = checkValue(serviceAddressSchema, environment.baseUrl)
+  if (!address.ok) throw new RosterDeskError('config', `${address.problem} Check it in Settings.`)
+  const client = new ListClient({
+    endpoint: EMPLOYEE_LIST,
+    baseUrl: address.value,
+    ...(environment.tenantId === '' ? {} : { tenantId: environment.tenantId }),
+    fetch: deps.fetch,
+    tokens: deps.tokens,
+    clock: deps.clock,
+    random: deps.random,
+    retry: SERVICE_SEARCH_RETRY,
+    timeoutMs: SERVICE_SEARCH_TIMEOUT_MS,
+  })
+  const text = query.text.trim()
+  const sort = query.sort ?? SERVICE_SEARCH_DEFAULT_SORT
+  const columns = serviceSearchColumns(text, query.column)
+  const pages = await Promise.all(
+    columns.map((column) =>
+      client
+        .fetchPage(
+          {
+            page: 1,
+            limit: SERVICE_SEARCH_PAGE_SIZE,
+            sortColumn: sort.column,
+            sortOrder: sort.order,
+            searchCol: column,
+            searchVal: text,
+          },
+          signal,
+        )
+        .catch((error: unknown) => {
+          throw refusal(error, query.column === undefined ? undefined : column)
+        }),
+    ),
+  )
+  return {
+    rows: merge(pages, deps.isSaved),
+    searched: columns.map((column, i) => ({
+      column,
+      label: columnLabel(column),
+      totalCount: pages[i]?.totalCount ?? 0,
+      shown: pages[i]?.rows.length ?? 0,
+    })),
+    fetchedAt: new Date(deps.clock.now()).toISOString(),
+  }
+}
+
+/** Each employee once, in the order the pages list them, marked saved or not. */
+function merge(
+  pages: readonly ListEnvelope[],
+  isSaved: (uuid: string) => boolean,
+): ServiceSearchResult['rows'] {
+  const seen = new Set<string>()
+  const rows: ServiceSearchResult['rows'] = []
+  for (const page of pages) {
+    for (const row of page.rows) {
+      // The envelope reader checked every employee row has its UUID as text.
+      const uuid = String(row['UUID'])
+      if (seen.has(uuid)) continue
+      seen.add(uuid)
+      rows.push({ row, saved: isSaved(uuid) })
+    }
+  }
+  return rows
+}
+
+/**
+ * A 400 is the service refusing this search (the spec does not say which columns it searches): said in those
+ * words, naming the column the clerk chose, instead of the sync's advice about page sizes.
+ */
+function refusal(error: unknown, chosenColumn: string | undefined): unknown {
+  if (!isHttpStatusError(error) || error.status !== 400) return error
+  const said = serviceSaid(error.body)
+  const message =
+    chosenColumn === undefined
+      ? `The payroll service refused this search (HTTP 400)${said}. Try other words, or sync to look in your saved employees.`
+      : `The payroll service refused to search in ${columnLabel(chosenColumn)} (HTTP 400)${said}. Choose “Names and IDs” in “Search in”, or another column.`
+  return new RosterDeskError('service', message, { detail: 'HTTP 400 on a service search', cause: error })
+}

@@ -1,0 +1,116 @@
+import type { ColumnInfo, ServiceSearchResult } from '../../../shared/domain'
+import { formatCount, formatValue, plural } from '../format/format-value'
+import { formatDateTime, formatRelativeTime } from '../format/relative-time'
+import { useNow } from '../hooks/use-now'
+
+interface LiveResultsProps {
+  readonly text: string
+  readonly result: ServiceSearchResult
+  /** The table's visible columns, so live rows read like saved ones. */
+  readonly columns: readonly ColumnInfo[]
+  readonly onHide: () => void
+}
+
+/** "last name or first name" */
+function columnList(result: ServiceSearchResult, joiner: 'and' | 'or'): string {
+  const labels = result.searched.map((searched) => searched.label.toLowerCase())
+  return labels.length < 2
+    ? (labels[0] ?? '')
+    : `${labels.slice(0, -1).join(', ')} ${joiner} ${labels.at(-1) ?? ''}`
+}
+
+/** What the heading says after the dash: how much of the answer the saved employees lack. */
+function savedWords(rows: ServiceSearchResult['rows']): string {
+  const unsaved = rows.filter((row) => !row.saved).length
+  if (unsaved === rows.length) return 'not in your saved employees until the next sync'
+  if (unsaved === 0) return 'all of them are in your saved employees too'
+  return `${formatCount(unsaved)} of ${formatCount(rows.length)} not in your saved employees until the next sync`
+}
+
+/** Why nothing came back, and what to try, when the text suggests a better way to ask. */
+function emptyHint(text: string, result: ServiceSearchResult): string | undefined {
+  const names = result.searched.every(
+    (searched) => searched.column === 'lastName' || searched.column === 'firstName',
+  )
+  if (!names) return undefined
+  if (/[\d@]/.test(text))
+    return 'To look up an employee number or an email, choose its column in “Search in”.'
+  if (/\s/.test(text.trim()))
+    return 'The service looks for the whole text in each name: try the last name alone.'
+  return undefined
+}
+
+/**
+ * Employees the payroll service returned just now, set apart from the saved ones: a "Live" badge, its own
+ * colours, and words saying they stay out of the saved employees (and search, filters and exports) until the
+ * next sync. Each row says whether the saved employees hold it too.
+ */
+export function LiveResults({ text, result, columns, onHide }: LiveResultsProps) {
+  const now = useNow()
+  const rows = result.rows
+  const more = result.searched.filter((searched) => searched.totalCount > searched.shown)
+  return (
+    <section className="live-results" aria-labelledby="live-results-title">
+      <div className="live-results-head">
+        <span className="live-badge" aria-hidden="true">
+          Live
+        </span>
+        <h2 id="live-results-title">
+          From the service{' '}
+          <time dateTime={result.fetchedAt} title={formatDateTime(result.fetchedAt)}>
+            {formatRelativeTime(result.fetchedAt, now)}
+          </time>
+          {rows.length > 0 ? ` — ${savedWords(rows)}` : null}
+        </h2>
+        <button type="button" onClick={onHide}>
+          Hide
+        </button>
+      </div>
+      {rows.length === 0 ? (
+        <>
+          <p>
+            The payroll service has nobody matching “{text}” in {columnList(result, 'or')}.
+          </p>
+          {emptyHint(text, result) !== undefined ? <p className="muted">{emptyHint(text, result)}</p> : null}
+        </>
+      ) : (
+        <>
+          <p className="muted">
+            Found {plural(rows.length, 'employee')} for “{text}” in {columnList(result, 'or')}.
+            {more.map((searched) => (
+              <span key={searched.column}>
+                {' '}
+                Showing the first {formatCount(searched.shown)} of {formatCount(searched.totalCount)} matches
+                in {searched.label.toLowerCase()}: type more to narrow it down.
+              </span>
+            ))}
+          </p>
+          <div className="live-table-scroll">
+            <table className="live-table" aria-label="Employees found on the payroll service">
+              <thead>
+                <tr>
+                  <th scope="col">Saved?</th>
+                  {columns.map((column) => (
+                    <th scope="col" key={column.key}>
+                      {column.label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(({ row, saved }) => (
+                  <tr key={String(row.UUID)} className={saved ? 'live-saved' : 'live-unsaved'}>
+                    <td>{saved ? 'Also saved' : 'Not saved yet'}</td>
+                    {columns.map((column) => (
+                      <td key={column.key}>{formatValue(row[column.key])}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  )
+}

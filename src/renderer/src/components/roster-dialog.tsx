@@ -1,0 +1,184 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import type { ExportRequest, FacetCount } from '../../../shared/domain'
+import { errorMessage } from '../api/client'
+import { useClient } from '../api/client-context'
+import { formatCount } from '../format/format-value'
+
+interface RosterDialogProps {
+  /** The status filter on screen; the clerk chooses whether the roster applies it. */
+  readonly screenStatuses: readonly string[]
+  /** Tracked pay cycles (Settings) are offered first. */
+  readonly trackedPayCycles: readonly string[]
+  readonly columns: readonly string[]
+  readonly format: ExportRequest['format']
+  readonly dataVersion: string
+  onExport(request: Extract<ExportRequest, { kind: 'roster' }>, label: string): void
+  onClose(): void
+}
+
+type Count = { readonly state: 'loading' } | { readonly state: 'ready'; readonly total: number }
+
+/** A count answered for one question (pay cycle, statuses, data version); another question's count is stale. */
+interface CountAnswer {
+  readonly key: string
+  readonly total: number
+}
+
+/**
+ * "Export roster…": the clerk picks a pay cycle from those in the cached data (with how many employees each has),
+ * sees how many rows the roster will hold and which filters it applies before anything is written, and decides
+ * whether the on-screen status filter applies. An empty roster is said plainly and cannot be exported as if it
+ * were a success.
+ */
+export function RosterDialog(props: RosterDialogProps) {
+  const client = useClient()
+  const titleId = useId()
+  const dialogRef = useRef<HTMLDivElement>(null)
+  const [payCycles, setPayCycles] = useState<readonly FacetCount[]>()
+  const [loadError, setLoadError] = useState<string>()
+  const [payCycleId, setPayCycleId] = useState<string>()
+  const [applyStatuses, setApplyStatuses] = useState(props.screenStatuses.length > 0)
+  const [answer, setAnswer] = useState<CountAnswer>()
+  const statuses = applyStatuses && props.screenStatuses.length > 0 ? [...props.screenStatuses] : undefined
+
+  useEffect(() => {
+    let current = true
+    client.call('employees:query', { limit: 0, facets: true }).then(
+      (result) => {
+        if (!current) return
+        const cycles = orderPayCycles(result.facets?.payCycle ?? [], props.trackedPayCycles)
+        setPayCycles(cycles)
+        setPayCycleId((chosen) => chosen ?? cycles[0]?.value)
+      },
+      (error: unknown) => current && setLoadError(errorMessage(error)),
+    )
+    return () => {
+      current = false
+    }
+  }, [client, props.dataVersion, props.trackedPayCycles])
+
+  const statusKey = statuses?.join('\u0000') ?? ''
+  const countKey = `${payCycleId ?? ''}\u0001${statusKey}\u0001${props.dataVersion}`
+  const count: Count =
+    answer?.key === countKey ? { state: 'ready', total: answer.total } : { state: 'loading' }
+  useEffect(() => {
+    if (payCycleId === undefined) return
+    let current = true
+    const query = {
+      payCycleIds: [payCycleId],
+      limit: 0,
+      ...(statusKey === '' ? {} : { statuses: statusKey.split('\u0000') }),
+    }
+    client.call('employees:query', query).then(
+      (result) => current && setAnswer({ key: countKey, total: result.total }),
+      (error: unknown) => current && setLoadError(errorMessage(error)),
+    )
+    return () => {
+      current = false
+    }
+  }, [client, payCycleId, statusKey, countKey])
+
+  useEffect(() => {
+    dialogRef.current?.querySelector<HTMLElement>('select, button')?.focus()
+  }, [payCycles])
+
+  const empty = count.state === 'ready' && count.total === 0
+  const canExport = payCycleId !== undefined && count.state === 'ready' && count.total > 0
+  const exportRoster = (): void => {
+    if (!canExport || payCycleId === undefined) return
+    props.onExport(
+      {
+        kind: 'roster',
+        payCycleId,
+        ...(statuses === undefined ? {} : { statuses }),
+        columns: [...props.columns],
+        format: props.format,
+      },
+      `the ${payCycleId} roster`,
+    )
+  }
+
+  return (
+    <div
+      className="roster-dialog"
+      role="dialog"
+      aria-labelledby={titleId}
+      ref={dialogRef}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') props.onClose()
+      }}
+    >
+      <h2 id={titleId}>Export a pay-cycle roster</h2>
+      {loadError !== undefined && <p role="alert">{loadError}</p>}
+      {payCycles === undefined && loadError === undefined && <p>Reading the pay cycles in the saved data…</p>}
+      {payCycles !== undefined && payCycles.length === 0 && (
+        <p role="alert">No saved employee belongs to a pay cycle. Sync, then try again.</p>
+      )}
+      {payCycles !== undefined && payCycles.length > 0 && (
+        <>
+          <label className="field">
+            <span>Pay cycle</span>
+            <select value={payCycleId ?? ''} onChange={(event) => setPayCycleId(event.target.value)}>
+              {payCycles.map((cycle) => (
+                <option key={cycle.value} value={cycle.value}>
+                  {cycle.value} ({formatCount(cycle.count)} {cycle.count === 1 ? 'employee' : 'employees'})
+                  {props.trackedPayCycles.includes(cycle.value) ? ', tracked' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+          {props.screenStatuses.length > 0 ? (
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={applyStatuses}
+                onChange={(event) => setApplyStatuses(event.target.checked)}
+              />
+              <span>Only the statuses filtered on screen: {props.screenStatuses.join(', ')}</span>
+            </label>
+          ) : null}
+          <p className="roster-summary" aria-live="polite">
+            {count.state === 'loading'
+              ? 'Counting…'
+              : `The roster will hold ${formatCount(count.total)} ${count.total === 1 ? 'employee' : 'employees'}: pay cycle ${payCycleId ?? ''}, ${
+                  statuses === undefined ? 'every status' : `status ${statuses.join(' or ')}`
+                }.`}
+          </p>
+          {statuses === undefined && (
+            <p className="muted">
+              {props.screenStatuses.length > 0
+                ? 'The status filter on screen is not applied: employees of every status are included.'
+                : 'No status filter is applied: employees of every status are included.'}{' '}
+              Search text and other on-screen filters never apply to a roster.
+            </p>
+          )}
+          {empty && (
+            <p className="message-warning" role="alert">
+              This roster is empty: no saved employee matches. Choose another pay cycle or status.
+            </p>
+          )}
+        </>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={props.onClose}>
+          Cancel
+        </button>
+        <button type="button" className="primary" disabled={!canExport} onClick={exportRoster}>
+          {canExport ? `Export ${formatCount(count.total)} rows…` : 'Export…'}
+        </button>
+      </div>
+    </div>
+  )
+}
+
+/** Tracked pay cycles first (in the order Settings lists them), then the rest by name. */
+export function orderPayCycles(
+  facets: readonly FacetCount[],
+  tracked: readonly string[],
+): readonly FacetCount[] {
+  const rank = (value: string): number => {
+    const index = tracked.indexOf(value)
+    return index === -1 ? tracked.length : index
+  }
+  return [...facets].sort((a, b) => rank(a.value) - rank(b.value) || a.value.localeCompare(b.value))
+}

@@ -1,0 +1,113 @@
+import type { ColumnInfo } from '../../../shared/domain'
+import { serviceSearchColumns } from '../../../shared/service-search'
+import type { EmployeeFilters } from '../data/employee-filters'
+import { useOnline } from '../hooks/use-online'
+import { useServiceSearch, type ServiceSearchAsked } from '../hooks/use-service-search'
+import { LiveResults } from './live-results'
+
+interface ServiceLookupProps {
+  /** The browse view's search: its text (as the table last ran it), "Search in" column and sort. */
+  readonly filters: EmployeeFilters
+  /** Saved employees matching the search; undefined while the table is still answering. */
+  readonly localMatches: number | undefined
+  readonly signedIn: boolean
+  readonly onSignIn: () => void
+  /** Every column, for the names of the ones searched. */
+  readonly columns: readonly ColumnInfo[]
+  /** The table's visible columns, for the live rows. */
+  readonly visibleColumns: readonly ColumnInfo[]
+}
+
+function sameAsked(a: ServiceSearchAsked, b: ServiceSearchAsked): boolean {
+  return a.text === b.text && a.column === b.column
+}
+
+/** "last name and first name": the columns a lookup of `text` will search, by their labels. */
+function searchedWords(text: string, column: string | undefined, columns: readonly ColumnInfo[]): string {
+  const labels = serviceSearchColumns(text, column).map((key) =>
+    (columns.find((c) => c.key === key)?.label ?? key).toLowerCase(),
+  )
+  return labels.length < 2
+    ? (labels[0] ?? '')
+    : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`
+}
+
+/**
+ * "Look up on the service": for someone the saved employees lack (hired since the last sync), asks the payroll
+ * service itself, through main, with the text and "Search in" column of the search box. Offered prominently when
+ * the saved employees have no match, and as a quieter link otherwise; what it finds is shown apart, as live.
+ */
+export function ServiceLookup(props: ServiceLookupProps) {
+  const { filters, localMatches, signedIn, onSignIn, columns, visibleColumns } = props
+  const online = useOnline()
+  const lookup = useServiceSearch()
+  const text = filters.text.trim()
+  if (text === '' || localMatches === undefined) return null
+
+  const asked: ServiceSearchAsked = { text, column: filters.searchColumn }
+  const state =
+    lookup.state.status !== 'idle' && sameAsked(lookup.state.asked, asked) ? lookup.state : undefined
+  const run = (): void =>
+    lookup.search({
+      text,
+      ...(filters.searchColumn === undefined ? {} : { column: filters.searchColumn }),
+      ...(filters.sort === undefined ? {} : { sort: filters.sort }),
+    })
+
+  if (state?.status === 'done') {
+    return <LiveResults text={text} result={state.result} columns={visibleColumns} onHide={lookup.clear} />
+  }
+  if (state?.status === 'searching') {
+    return (
+      <div className="service-lookup" role="status">
+        <p>Looking up “{text}” on the payroll service…</p>
+      </div>
+    )
+  }
+  if (state?.status === 'error') {
+    return (
+      <div className="service-lookup service-lookup-error" role="alert">
+        <p>{state.message}</p>
+        {state.code === 'not-signed-in' ? (
+          <button type="button" onClick={onSignIn}>
+            Sign in
+          </button>
+        ) : (
+          <button type="button" onClick={run} disabled={!online}>
+            Try again
+          </button>
+        )}
+      </div>
+    )
+  }
+
+  const missing = localMatches === 0
+  const blocked = !online ? 'offline' : !signedIn ? 'signed-out' : undefined
+  return (
+    <div className={`service-lookup${missing ? '' : ' service-lookup-quiet'}`}>
+      <p>
+        {missing ? 'Not in your saved employees. Hired since the last sync? ' : 'Someone missing? '}
+        Search the payroll service for “{text}” in {searchedWords(text, filters.searchColumn, columns)}.
+      </p>
+      <button
+        type="button"
+        className={missing ? 'primary' : undefined}
+        onClick={run}
+        disabled={blocked !== undefined}
+      >
+        Look up on the service
+      </button>
+      {blocked === 'offline' ? (
+        <p className="muted">You are offline: looking up on the service needs a connection.</p>
+      ) : null}
+      {blocked === 'signed-out' ? (
+        <p className="muted">
+          Sign in to look up on the service.{' '}
+          <button type="button" onClick={onSignIn}>
+            Sign in
+          </button>
+        </p>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,73 @@
+import type { ChangeEntry, EmployeeRow, FieldChange, JsonValue } from './domain'
+
+/**
+ * The rules of the change report, pure and zod-free: the sync applies them to every row it stores, the renderer's
+ * test fake to its rows, so both report the same changes in the same words.
+ */
+
+/** Complete syncs whose reports are kept (and listed in "Changes"); older ones are let go, oldest first. */
+export const CHANGE_HISTORY_RUNS = 20
+
+/**
+ * The fields whose values differ between the previous row and the new one, each from what to what. Fields the
+ * new row added or dropped count too (their missing side is left out). Fields come in the previous row's order,
+ * then the new row's own, so the list reads like the row. Values are compared as JSON, so 1 and "1" differ.
+ */
+export function fieldChanges(before: EmployeeRow, after: EmployeeRow): FieldChange[] {
+  const changes: FieldChange[] = []
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const old = Object.hasOwn(before, field) ? before[field] : undefined
+    const now = Object.hasOwn(after, field) ? after[field] : undefined
+    if (sameValue(old, now)) continue
+    changes.push({
+      field,
+      ...(old === undefined ? {} : { before: old }),
+      ...(now === undefined ? {} : { after: now }),
+    })
+  }
+  return changes
+}
+
+function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b)
+}
+
+/** "First Last" for change lists; the UUID when the row has no names. */
+export function changeEntryName(row: EmployeeRow): string {
+  const name = [row['firstName'], row['lastName']]
+    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+    .join(' ')
+  return name === '' ? String(row['UUID']) : name
+}
+
+/**
+ * Which column is "the employee number": the first identifier column of digits (column-role.ts decides which
+ * columns those are, from their values), so a service calling it `staffNo` is read the same as `employeeNumber`.
+ */
+export function employeeNumberColumn(
+  identifiers: ReadonlyArray<{ readonly key: string; readonly role: string }>,
+): string | undefined {
+  return identifiers.find((column) => column.role === 'number')?.key
+}
+
+/** The fields an entry shows besides its name, read from one row (the new one, or a removed employee's last). */
+export function entryFacts(
+  row: EmployeeRow,
+  numberColumn: string | undefined,
+): Pick<ChangeEntry, 'employeeNumber' | 'status' | 'payCycleId'> {
+  const text = (value: JsonValue | undefined): string | undefined =>
+    value === undefined || value === null || value === '' ? undefined : String(value)
+  const employeeNumber = numberColumn === undefined ? undefined : text(row[numberColumn])
+  const status = text(row['employeeStatus'])
+  const payCycleId = text(row['payCycleId'])
+  return {
+    ...(employeeNumber === undefined ? {} : { employeeNumber }),
+    ...(status === undefined ? {} : { status }),
+    ...(payCycleId === undefined ? {} : { payCycleId }),
+  }
+}
+
+/** Spreadsheet rows one entry takes in "Export changes…": one per changed field, else one. */
+export function exportRowsOf(entry: Pick<ChangeEntry, 'changes' | 'fields'>): number {
+  return Math.max(1, entry.changes?.length ?? entry.fields?.length ?? 1)
+}

@@ -1,0 +1,181 @@
+/**
+ * The settings rules as plain functions: how each value is normalised and, in words a clerk can act on, why it
+ * cannot be used. `settings-schema.ts` wraps them into the one zod schema; the auth code and the CLI use the
+ * normalisers directly. No zod here, so a module that needs only a normaliser pulls in nothing else.
+ */
+
+export const ENVIRONMENTS = ['demo', 'staging', 'production'] as const
+export type Environment = (typeof ENVIRONMENTS)[number]
+
+// A Record keyed by the environment, so a new environment fails to compile until it has a label.
+const ENVIRONMENT_LABELS: Readonly<Record<Environment, string>> = {
+  demo: 'Demo',
+  staging: 'Staging',
+  production: 'Production',
+}
+
+/** The environment as the clerk reads it. */
+export function environmentLabel(environment: Environment): string {
+  return ENVIRONMENT_LABELS[environment]
+}
+
+/**
+ * Which employees a sync keeps: everyone, or for a large employer only the active ones, which the service
+ * filters for RosterDesk (`statusFilter=1`, the one status code the spec shows).
+ */
+export const SYNC_SCOPES = ['all', 'active'] as const
+export type SyncScope = (typeof SYNC_SCOPES)[number]
+/** Off by default: a cache of everyone is what a clerk expects until someone chooses otherwise. */
+export const DEFAULT_SYNC_SCOPE: SyncScope = 'all'
+
+export interface WholeNumberRange {
+  readonly min: number
+  readonly max: number
+}
+
+/** The ranges the numeric settings allow; the form's hints and the messages both read them. */
+export const SETTINGS_LIMITS = {
+  pageSize: { min: 1, max: 10_000 },
+  concurrency: { min: 1, max: 16 },
+  /** Up to 30 days: a longer silence is no longer a warning anyone acts on. */
+  staleAfterHours: { min: 1, max: 720 },
+  /** 0 is off; at most a day, since syncs run only while the app is open. */
+  syncEveryHours: { min: 0, max: 24 },
+} as const satisfies Record<string, WholeNumberRange>
+
+/**
+ * How fresh the cache is kept, by default. Automatic syncs start off in every environment: on Production a sync is
+ * real traffic to the payroll service, so a clerk or their IT team turns it on knowingly in Settings, and the
+ * banner still warns once the data is a day old. The main process's defaults and the test fakes both read these.
+ */
+export const FRESHNESS_DEFAULTS = {
+  staleAfterHours: 24,
+  syncOnLaunch: false,
+  syncEveryHours: 0,
+} as const
+
+/** "1 to 10,000": a range as a clerk reads it (digits grouped without depending on the OS locale). */
+export function rangeText(range: WholeNumberRange): string {
+  const grouped = (value: number): string => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${grouped(range.min)} to ${grouped(range.max)}`
+}
+
+/** A service address without the trailing slash, so paths can be appended as `${base}/employees/list`. */
+export function normalizeBaseUrl(value: string): string {
+  return value.trim().replace(/\/+$/, '')
+}
+
+/** Scopes as the spec allows them (spaces or commas), normalised to single spaces without repeats. */
+export function normalizeScopes(value: string): string {
+  const seen = new Set<string>()
+  for (const scope of value.split(/[\s,]+/)) if (scope !== '') seen.add(scope)
+  return [...seen].join(' ')
+}
+
+/** Pay cycle IDs trimmed, without blanks or repeats, in the order given. */
+export function normalizePayCycles(values: readonly string[]): string[] {
+  return [...new Set(values.map((value) => value.trim()).filter((value) => value !== ''))]
+}
+
+/** True for hosts that can only mean this computer, where plain http cannot be intercepted on the network. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]'
+}
+
+/**
+ * Why a normalised service address cannot be used, or undefined when it can (empty included: not configured
+ * yet). `label` names the address in the message: "Staging", "Production", "service".
+ */
+export function baseUrlProblem(value: string, label: string): string | undefined {
+  if (value === '') return undefined
+  if (value.length > 500) return `The ${label} address is too long.`
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return `The ${label} address must be a full web address such as https://payroll.example.com.`
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    return `The ${label} address must start with https:// (plain http is allowed only for this computer).`
+  }
+  if (url.username !== '' || url.password !== '') {
+    return `The ${label} address must not contain a user name or password.`
+  }
+  if (url.search !== '' || url.hash !== '') return `The ${label} address must not contain ? or #.`
+  return undefined
+}
+
+/**
+ * Why a redirect URI cannot work for a desktop app, or undefined when it can. RFC 8252 allows two kinds: a
+ * private-use scheme in reverse-domain form (§7.1) and a loopback http address (§7.3).
+ */
+export function redirectUriProblem(value: string): string | undefined {
+  if (value === '')
+    return 'Enter the redirect URI registered for RosterDesk, for example com.rosterdesk.app:/oauth/callback.'
+  if (value.length > 500) return 'The redirect URI is too long.'
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'The redirect URI is not a valid address.'
+  }
+  if (url.hash !== '') return 'The redirect URI must not contain #.'
+  if (url.protocol === 'http:') {
+    if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') {
+      return 'A web redirect URI must point at this computer: http://127.0.0.1:PORT/path.'
+    }
+    return undefined
+  }
+  if (url.protocol === 'https:')
+    return 'RosterDesk cannot receive an https redirect; use com.rosterdesk.app:/oauth/callback.'
+  const scheme = url.protocol.slice(0, -1)
+  if (!scheme.includes('.')) {
+    return 'The redirect URI scheme must be in reverse-domain form, for example com.rosterdesk.app:/oauth/callback.'
+  }
+  if (url.host !== '')
+    return 'A custom-scheme redirect URI has a single slash after the colon, e.g. com.rosterdesk.app:/oauth/callback.'
+  return undefined
+}
+
+/** Why a trimmed client ID cannot be used, or undefined. */
+export function clientIdProblem(value: string): string | undefined {
+  if (value.length > 200) return 'The client ID is too long (at most 200 characters).'
+  if (/[\s\p{Cc}]/u.test(value)) return 'The client ID must not contain spaces.'
+  return undefined
+}
+
+/** Why a normalised scope list cannot be used, or undefined. */
+export function scopesProblem(value: string): string | undefined {
+  if (value === '') return 'Enter at least one scope, for example read.'
+  if (value.length > 500) return 'The scope list is too long.'
+  // OAuth's scope-token grammar (RFC 6749 §3.3): printable ASCII except space, " and \.
+  if (!/^[\x21-\x7e]+( [\x21-\x7e]+)*$/.test(value) || /["\\]/.test(value)) {
+    return 'Scopes are words such as read and write, separated by spaces or commas.'
+  }
+  return undefined
+}
+
+/** Why a trimmed tenant ID cannot be used, or undefined (empty: a single-tenant service). */
+export function tenantIdProblem(value: string): string | undefined {
+  if (value.length > 200) return 'The tenant ID is too long (at most 200 characters).'
+  // It travels as the vnd.a1.tenant-id header value, where spaces and control characters are not allowed.
+  if (!/^[\x21-\x7e]*$/.test(value)) return 'The tenant ID must not contain spaces or accented letters.'
+  return undefined
+}
+
+/** Why a normalised list of tracked pay cycles cannot be used, or undefined. */
+export function payCyclesProblem(values: readonly string[]): string | undefined {
+  if (values.some((value) => value.length > 100)) return 'A pay cycle ID is at most 100 characters.'
+  if (values.length > 100) return 'Track at most 100 pay cycles.'
+  return undefined
+}
+
+/** Why `environment` cannot be used with the address it would talk to, or undefined. Demo needs none. */
+export function environmentAddressProblem(
+  environment: Environment,
+  baseUrls: Readonly<Record<Exclude<Environment, 'demo'>, string>>,
+): string | undefined {
+  if (environment === 'demo' || baseUrls[environment] !== '') return undefined
+  const label = environmentLabel(environment)
+  return `Enter the ${label} address to use the ${label} environment.`
+}

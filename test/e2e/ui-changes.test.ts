@@ -1,0 +1,275 @@
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { fieldChanges } from '../../src/shared/change-rules'
+import type { EmployeeRow, FieldChange } from '../../src/shared/domain'
+import { columnLabel } from '../../src/main/core/cache/column-label'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
+import { startTestSandbox } from '../helpers/sandbox'
+import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../helpers/harness'
+import { aboutCells, readCsv, readXlsx, sheetNamed } from '../helpers/xlsx-reader'
+
+/**
+ * A clerk reconciles a churned payroll day, end to end: the built renderer in headless Chromium, the real app core
+ * behind the harness's bridge, and the sandbox. The first sync says it is one; between syncs the sandbox adds and
+ * removes employees (`churn`) and moves others' status and pay cycle (`mutate`); the change report then lists
+ * exactly those, opens a removed employee from their last row, and exports the changes, read back by openpyxl and
+ * Python's csv module. Screenshots go to test/e2e/screenshots/.
+ */
+
+const SIZE = 2_000
+const WINDOW = { width: 1280, height: 800 }
+const ADDED = 6
+const REMOVED = 4
+const MUTATED = 25
+
+let sandbox: SandboxHandle
+let browser: LaunchedChromium
+let app: AppUnderTest
+let ui: AppPage
+let page: Page
+/** The service's employees before and after the churned day, by UUID. */
+let before: Map<string, EmployeeRow>
+let after: Map<string, EmployeeRow>
+let expected: { added: string[]; removed: string[]; changed: Map<string, FieldChange[]> }
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ size: SIZE, seed: 21 })
+  browser = await launchChromium({ viewport: WINDOW })
+  app = await startAppUnderTest({ sandbox, browser: browser.context })
+  ui = await openApp(browser.context, app.harness)
+  page = ui.page
+  await page.getByRole('button', { name: 'Sign in with your browser' }).click()
+  await app.approveSignIn()
+}, 120_000)
+
+afterAll(async () => {
+  await app?.close()
+  await browser?.close()
+  await sandbox?.close()
+})
+
+const byUuid = (rows: ReadonlyArray<Record<string, unknown>>): Map<string, EmployeeRow> =>
+  new Map(rows.map((row) => [String(row['UUID']), row as EmployeeRow]))
+const count = (value: number): string => value.toLocaleString('en')
+const dialog = (): Locator => page.getByRole('dialog', { name: 'Change report' })
+const panel = (): Locator => dialog().getByRole('tabpanel')
+
+/** Churns the service's employees with one list request, as a busy payroll day would between two syncs. */
+async function churnTheService(): Promise<void> {
+  sandbox.setBehaviours({
+    churn: { add: ADDED, remove: REMOVED, listRequests: 1 },
+    mutate: { rows: MUTATED, listRequests: 1 },
+  })
+  const { accessToken } = sandbox.issueTokens()
+  const response = await fetch(`${sandbox.baseUrl}/employees/list?page=1&limit=1`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  })
+  await response.text()
+  sandbox.setBehaviours({ churn: null, mutate: null })
+}
+
+describe('a clerk reconciles a churned sync with the change report', () => {
+  it('1. a first sync says so instead of "+2,000"', async () => {
+    await page.getByRole('button', { name: 'Sync now' }).click()
+    await page.getByText(`${count(SIZE)} of ${count(SIZE)} employees`).waitFor({ timeout: 60_000 })
+    await page.getByText(`First sync: ${count(SIZE)} employees`).waitFor()
+    expect(await page.getByText(`+${count(SIZE)}`).count()).toBe(0)
+    await ui.screenshot('ui-changes-1-first-sync')
+    expect(ui.problems).toEqual([])
+  })
+
+  it('2. the next sync shows its counts, and the report opens on who was added', async () => {
+    before = byUuid(sandbox.allEmployees())
+    await churnTheService()
+    after = byUuid(sandbox.allEmployees())
+    expected = {
+      added: [...after.keys()].filter((uuid) => !before.has(uuid)),
+      removed: [...before.keys()].filter((uuid) => !after.has(uuid)),
+      changed: new Map(
+        [...after].flatMap(([uuid, row]) => {
+          const old = before.get(uuid)
+          const changes = old === undefined ? [] : fieldChanges(old, row)
+          return changes.length === 0 ? [] : [[uuid, changes] as const]
+        }),
+      ),
+    }
+    expect(expected.added).toHaveLength(ADDED)
+    expect(expected.removed).toHaveLength(REMOVED)
+    // Mutated employees move both fields; a few may have been among the removed or the new.
+    expect(expected.changed.size).toBeGreaterThan(MUTATED - 5)
+    for (const changes of expected.changed.values()) {
+      expect(changes.map((change) => change.field)).toEqual(['employeeStatus', 'payCycleId'])
+    }
+
+    await page.getByRole('button', { name: 'Sync', exact: true }).click()
+    const total = SIZE + ADDED - REMOVED
+    await page.getByText(`${count(total)} of ${count(total)} employees`).waitFor({ timeout: 60_000 })
+    const summary = page.getByRole('button', { name: /^Changes in the last sync/ })
+    await expect
+      .poll(() => summary.innerText())
+      .toBe(`+${ADDED} −${REMOVED} ~${expected.changed.size} changes`)
+    await summary.click()
+    await dialog().waitFor()
+    const sync = dialog().getByLabel('Sync')
+    await expect
+      .poll(() => sync.locator('option').allInnerTexts())
+      .toEqual([
+        expect.stringMatching(
+          new RegExp(`\\(latest\\): ${ADDED} added, ${REMOVED} removed, ${expected.changed.size} changed$`),
+        ),
+        expect.stringMatching(new RegExp(`: first sync: ${count(SIZE)} employees$`)),
+      ])
+    await dialog()
+      .getByText(`Demo · tenant tenant-demo · ${count(total)} employees after the sync`)
+      .waitFor()
+    expect(
+      await dialog()
+        .getByRole('tab', { name: `Added (${ADDED})` })
+        .getAttribute('aria-selected'),
+    ).toBe('true')
+    await expect.poll(() => panel().getByRole('button').count()).toBe(ADDED)
+    // Each joiner with its number, name, status and pay cycle, as the service sent them.
+    for (const uuid of expected.added) {
+      const row = after.get(uuid)!
+      const entry = panel().getByRole('button', { name: new RegExp(String(row['employeeNumber'])) })
+      const text = await entry.innerText()
+      expect(text).toContain(`${String(row['firstName'])} ${String(row['lastName'])}`)
+      expect(text).toContain(`${String(row['employeeStatus'])} · ${String(row['payCycleId'])}`)
+    }
+    await ui.screenshot('ui-changes-2-report-added')
+    expect(ui.problems).toEqual([])
+  })
+
+  it('3. a changed employee shows each field from what to what, and opens as saved now', async () => {
+    await dialog()
+      .getByRole('tab', { name: `Changed (${expected.changed.size})` })
+      .click()
+    await expect
+      .poll(() => panel().getByRole('button', { pressed: false }).count())
+      .toBe(expected.changed.size)
+    const [uuid, changes] = [...expected.changed][0]!
+    const row = after.get(uuid)!
+    const entry = panel().getByRole('button', { name: new RegExp(String(row['employeeNumber'])) })
+    const text = await entry.innerText()
+    for (const change of changes) {
+      expect(text).toContain(
+        `${columnLabel(change.field)}: ${String(change.before)} → ${String(change.after)}`,
+      )
+    }
+    await entry.click()
+    const details = dialog().getByRole('complementary')
+    await details.getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    expect(await details.getByRole('note').count()).toBe(0)
+    const shown = await details.locator('.detail-field').allInnerTexts()
+    expect(shown).toContain(`Status\n${String(row['employeeStatus'])}`)
+    await ui.screenshot('ui-changes-3-changed-employee')
+  })
+
+  it('4. a removed employee opens from the last row RosterDesk held, marked with the sync that removed them', async () => {
+    await dialog()
+      .getByRole('tab', { name: `Removed (${REMOVED})` })
+      .click()
+    await expect.poll(() => panel().getByText('Removed', { exact: true }).count()).toBe(REMOVED)
+    const uuid = expected.removed[0]!
+    const last = before.get(uuid)!
+    await panel()
+      .getByRole('button', { name: new RegExp(String(last['employeeNumber'])) })
+      .click()
+    const details = dialog().getByRole('complementary')
+    const marker = details.getByRole('note')
+    await marker.waitFor()
+    expect(await marker.innerText()).toMatch(/^Removed in the sync of \w{3} \d+ \w{3}, \d\d:\d\d\./)
+    await details
+      .getByRole('heading', { name: `${String(last['firstName'])} ${String(last['lastName'])}` })
+      .waitFor()
+    const shown = await details.locator('.detail-field').allInnerTexts()
+    expect(shown).toContain(`Email\n${String(last['email'])}`)
+    expect(shown).toContain(`UUID\n${uuid}`)
+    // The saved employees no longer hold them: the details came from the change report.
+    expect(await app.core.handlers['employees:get'](uuid)).toBeNull()
+    await ui.screenshot('ui-changes-4-removed-employee')
+    expect(ui.problems).toEqual([])
+  })
+
+  it('5. exports the changes to .xlsx and .csv through main, read back by openpyxl and Python', async () => {
+    await dialog().getByRole('button', { name: 'Export changes…' }).click()
+    const rows = ADDED + REMOVED + [...expected.changed.values()].reduce((sum, list) => sum + list.length, 0)
+    const done = dialog().getByText(/^Exported [\d,]+ rows to/)
+    await done.waitFor({ timeout: 30_000 })
+    expect(await done.innerText()).toMatch(new RegExp(`^Exported ${rows} rows to Changes .+\\.xlsx\\.$`))
+    await ui.screenshot('ui-changes-5-exported')
+
+    const file = readdirSync(app.dataDir).find((name) => /^Changes .*\.xlsx$/.test(name))
+    expect(file).toBeDefined()
+    const book = await readXlsx(join(app.dataDir, file!))
+    expect(book.sheetNames).toEqual(['Added', 'Removed', 'Changed', 'About this export'])
+    const uuids = (name: string): string[] =>
+      sheetNamed(book, name)
+        .rows.slice(1)
+        .map((row) => String(row[1]?.v))
+    expect(new Set(uuids('Added'))).toEqual(new Set(expected.added))
+    expect(new Set(uuids('Removed'))).toEqual(new Set(expected.removed))
+    const removedRow = sheetNamed(book, 'Removed').rows.find((row) => row[1]?.v === expected.removed[0])!
+    expect(removedRow.map((cell) => cell?.v)).toEqual([
+      before.get(expected.removed[0]!)!['employeeNumber'],
+      expected.removed[0],
+      `${String(before.get(expected.removed[0]!)!['firstName'])} ${String(before.get(expected.removed[0]!)!['lastName'])}`,
+      before.get(expected.removed[0]!)!['employeeStatus'],
+      before.get(expected.removed[0]!)!['payCycleId'],
+    ])
+    const changed = sheetNamed(book, 'Changed')
+    expect(changed.rows[0]!.map((cell) => cell?.v)).toEqual([
+      'Employee number',
+      'UUID',
+      'Name',
+      'Status',
+      'Pay cycle',
+      'Field',
+      'Before',
+      'After',
+    ])
+    const diffs = changed.rows.slice(1).map((row) => [row[1]?.v, row[5]?.v, row[6]?.v, row[7]?.v])
+    expect(new Set(diffs.map((diff) => JSON.stringify(diff)))).toEqual(
+      new Set(
+        [...expected.changed].flatMap(([uuid, changes]) =>
+          changes.map((change) =>
+            JSON.stringify([uuid, columnLabel(change.field), change.before, change.after]),
+          ),
+        ),
+      ),
+    )
+    const about = aboutCells(book)
+    expect(about.get('Environment')?.v).toBe('Demo (sample data)')
+    expect(about.get('Tenant')?.v).toBe('tenant-demo')
+    expect(about.get('Added')?.v).toBe(ADDED)
+    expect(about.get('Removed')?.v).toBe(REMOVED)
+    expect(about.get('Changed')?.v).toBe(expected.changed.size)
+
+    await dialog().getByLabel('Export format').selectOption('csv')
+    await dialog().getByRole('button', { name: 'Export changes…' }).click()
+    await dialog()
+      .getByText(/^Exported [\d,]+ rows to Changes .+\.csv\.$/)
+      .waitFor({ timeout: 30_000 })
+    const csvFile = readdirSync(app.dataDir).find((name) => /^Changes .*\.csv$/.test(name))
+    const csv = await readCsv(join(app.dataDir, csvFile!))
+    expect(csv.records[0]).toEqual([
+      'Change',
+      'Employee number',
+      'UUID',
+      'Name',
+      'Status',
+      'Pay cycle',
+      'Field',
+      'Before',
+      'After',
+    ])
+    const kinds = csv.records.slice(1).map((record) => record[0])
+    expect(kinds.filter((kind) => kind === 'Added')).toHaveLength(ADDED)
+    expect(kinds.filter((kind) => kind === 'Removed')).toHaveLength(REMOVED)
+    expect(kinds).toHaveLength(rows)
+    expect(ui.problems).toEqual([])
+  })
+})

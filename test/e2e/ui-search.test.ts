@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
+import { startTestSandbox } from '../helpers/sandbox'
+import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../helpers/harness'
+
+/**
+ * The default search box as a clerk uses it, in real Chromium over the real core and the sandbox's employees:
+ * an employee number typed with and without its zeros, a whole e-mail address and a name spelled without its
+ * special letters each bring the right employee to the top of the table.
+ */
+
+const SIZE = 20_000
+const WINDOW = { width: 1280, height: 800 }
+
+let sandbox: SandboxHandle
+let browser: LaunchedChromium
+let app: AppUnderTest
+let ui: AppPage
+let page: Page
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ size: SIZE })
+  browser = await launchChromium({ viewport: WINDOW })
+  app = await startAppUnderTest({ sandbox, browser: browser.context })
+  await app.core.handlers['settings:update']({ pageSize: 1_000 })
+  ui = await openApp(browser.context, app.harness)
+  page = ui.page
+  await page.getByRole('button', { name: 'Sign in with your browser' }).click()
+  await app.approveSignIn()
+  await page.getByRole('button', { name: 'Sync now' }).click()
+  await page
+    .getByText(`${SIZE.toLocaleString('en')} of ${SIZE.toLocaleString('en')} employees`)
+    .waitFor({ timeout: 100_000 })
+}, 120_000)
+
+afterAll(async () => {
+  await app?.close()
+  await browser?.close()
+  await sandbox?.close()
+})
+
+/** One field of a sandbox employee as text. */
+const field = (row: Record<string, unknown> | undefined, key: string): string => String(row?.[key] ?? '')
+
+const grid = (): Locator => page.getByRole('grid', { name: 'Employees' })
+const bodyRows = (): Locator => grid().locator('[role="row"]:not([aria-rowindex="1"])')
+const searchBox = (): Locator => page.getByRole('searchbox', { name: 'Search employees' })
+
+/** The texts of one column of the rows on screen, by header label. */
+async function columnTexts(label: string): Promise<string[]> {
+  const headers = await grid().getByRole('columnheader').allTextContents()
+  const index = headers.findIndex((text) => text.replace(/[▲▼]$/, '') === label)
+  expect(index, `column ${label}`).toBeGreaterThanOrEqual(0)
+  const rows = await bodyRows().all()
+  return Promise.all(rows.map((row) => row.getByRole('gridcell').nth(index).innerText()))
+}
+
+/** N of "N of M employees", or -1 while the table is still updating. */
+async function shownCount(): Promise<number> {
+  const line = await page.getByText(/^[\d,]+ of [\d,]+ employees/).innerText()
+  return line.includes('updating') ? -1 : Number(line.split(' of ')[0]!.replace(/,/g, ''))
+}
+
+/**
+ * Types into the box and waits until the table answers that text: the page has asked the core for it (after
+ * the box's debounce) and shows the outcome.
+ */
+async function search(text: string): Promise<number> {
+  const asked = () =>
+    app.calls.some(
+      (call) => call.channel === 'employees:query' && (call.args[0] as { text?: string }).text === text,
+    )
+  await searchBox().fill(text)
+  await expect.poll(asked).toBe(true)
+  await expect.poll(shownCount).toBeGreaterThanOrEqual(0)
+  return shownCount()
+}
+
+/** The first row on screen as (employee number, e-mail, first name, last name). */
+async function firstRow(): Promise<{ number: string; email: string; first: string; last: string }> {
+  const [number, email, first, last] = await Promise.all(
+    ['Employee number', 'Email', 'First name', 'Last name'].map(
+      async (label) => (await columnTexts(label))[0],
+    ),
+  )
+  return { number: number ?? '', email: email ?? '', first: first ?? '', last: last ?? '' }
+}
+
+describe('the default search box over 20,000 synced employees', () => {
+  it('says what it looks in', async () => {
+    expect(await searchBox().getAttribute('placeholder')).toBe(
+      'Search by name, employee number, email or UUID (Ctrl+F)',
+    )
+    await ui.screenshot('ui-search-0-placeholder')
+    expect(ui.problems).toEqual([])
+  })
+
+  it('finds an employee number with and without its leading zeros, that employee first', async () => {
+    const employee = sandbox.allEmployees().find((row) => row['employeeNumber'] === '0000436')
+    expect(employee).toBeDefined()
+    // 436 whole, then 4360…4369 from the start: the number itself is listed first.
+    expect(await search('436')).toBeGreaterThan(1)
+    expect(await firstRow()).toMatchObject({ number: '0000436', email: field(employee, 'email') })
+    await ui.screenshot('ui-search-1-number-without-zeros')
+    expect(await search('0000436')).toBe(1)
+    expect((await firstRow()).number).toBe('0000436')
+    expect(await search('4360')).toBeGreaterThanOrEqual(1)
+    expect((await firstRow()).number).toBe('0004360')
+  })
+
+  it('finds a whole e-mail address', async () => {
+    const employee = sandbox.allEmployees()[12_345]
+    expect(await search(field(employee, 'email'))).toBe(1)
+    expect(await firstRow()).toMatchObject({
+      number: field(employee, 'employeeNumber'),
+      email: field(employee, 'email'),
+    })
+    await ui.screenshot('ui-search-2-email')
+  })
+
+  it('finds a name typed without its special letters (Mueller for Müller)', async () => {
+    // The sandbox romanises names for e-mail addresses as clerks type them: Jürgen Müller → juergen.mueller.
+    const employee = sandbox
+      .allEmployees()
+      .find((row) => /ü|ö|ä|ß/.test(field(row, 'lastName')) && /ü|ö|ä|ß|ø|å/.test(field(row, 'firstName')))
+    expect(employee).toBeDefined()
+    const [first, last] = field(employee, 'email').split('.')
+    expect(`${first} ${last}`).toMatch(/ue|oe|ae|ss|aa/)
+    expect(await search(`${first} ${last}`)).toBeGreaterThanOrEqual(1)
+    const shown = await firstRow()
+    expect(shown).toMatchObject({ first: field(employee, 'firstName'), last: field(employee, 'lastName') })
+    expect(new Set(await columnTexts('Last name'))).toEqual(new Set([field(employee, 'lastName')]))
+    await ui.screenshot('ui-search-3-transliterated-name')
+    expect(ui.problems).toEqual([])
+  })
+})

@@ -1,0 +1,148 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { EmployeeRow } from '../../src/shared/domain'
+import { makeEmployees } from './fake/fake-employees'
+import { giveGridAViewport, renderWithCore, type Rendered } from './render-app'
+
+let restoreLayout: () => void
+beforeAll(() => (restoreLayout = giveGridAViewport()))
+afterAll(() => restoreLayout())
+afterEach(() => {
+  cleanup()
+  localStorage.clear()
+})
+
+const BEFORE = makeEmployees(150)
+
+/** The service after a busy payroll day: two leavers, three joiners, and 130 employees moved to Suspended. */
+function churned(): EmployeeRow[] {
+  const joiners = makeEmployees(153).slice(150)
+  const kept = BEFORE.filter((_, index) => index !== 3 && index !== 4).map((row, index) =>
+    index >= 10 && index < 140
+      ? { ...row, employeeStatus: row.employeeStatus === 'Suspended' ? 'Active' : 'Suspended' }
+      : row,
+  )
+  return [...kept, ...joiners]
+}
+
+/** Renders a synced cache, changes the service and syncs again, as the clerk's next morning would. */
+async function afterASecondSync(): Promise<Rendered> {
+  const rendered = renderWithCore({ serviceEmployees: BEFORE, synced: true, signedIn: true })
+  await screen.findByText('150 of 150 employees')
+  rendered.core.setServiceEmployees(churned())
+  fireEvent.click(screen.getByRole('button', { name: 'Sync' }))
+  await screen.findByText('151 of 151 employees')
+  return rendered
+}
+
+async function openReport(): Promise<HTMLElement> {
+  fireEvent.click(
+    screen.getByRole('button', {
+      name: 'Changes in the last sync: 3 added, 2 removed, 130 changed. Open the change report',
+    }),
+  )
+  return screen.findByRole('dialog', { name: 'Change report' })
+}
+
+describe('the change report', () => {
+  it('shows the last sync’s counts in the sync bar, and opens on its first list with each entry’s facts', async () => {
+    const { core } = await afterASecondSync()
+    const summary = screen.getByRole('button', { name: /^Changes in the last sync/ })
+    expect(summary.textContent).toBe('+3 −2 ~130 changes')
+
+    const dialog = await openReport()
+    const sync = within(dialog).getByLabelText('Sync') as HTMLSelectElement
+    expect([...sync.options].map((option) => option.textContent)).toEqual([
+      expect.stringMatching(/\(latest\): 3 added, 2 removed, 130 changed$/),
+      expect.stringMatching(/: first sync: 150 employees$/),
+    ])
+    expect(
+      within(dialog).getByText(/^Demo · tenant tenant-demo · 151 employees after the sync$/),
+    ).toBeTruthy()
+    const added = within(dialog).getByRole('tab', { name: 'Added (3)' })
+    expect(added.getAttribute('aria-selected')).toBe('true')
+    const panel = within(dialog).getByRole('tabpanel')
+    await waitFor(() => expect(within(panel).getAllByRole('button')).toHaveLength(3))
+    // Number, name, status and pay cycle of each joiner, in name order.
+    const joiner = makeEmployees(151)[150]!
+    const entry = within(panel).getByRole('button', { name: new RegExp(String(joiner.employeeNumber)) })
+    expect(entry.textContent).toContain(String(joiner.firstName))
+    expect(entry.textContent).toContain(`${String(joiner.employeeStatus)} · ${String(joiner.payCycleId)}`)
+    expect(core.calls.filter((call) => call.channel === 'changes:list').map((call) => call.args)).toEqual([
+      [2, 'added', 0, 100],
+    ])
+  })
+
+  it('opens a removed employee from the last row it held, marked with the sync that removed them', async () => {
+    const { core } = await afterASecondSync()
+    const dialog = await openReport()
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Removed (2)' }))
+    const panel = within(dialog).getByRole('tabpanel')
+    await waitFor(() => expect(within(panel).getAllByText('Removed')).toHaveLength(2))
+    const leaver = BEFORE[3]!
+    fireEvent.click(within(panel).getByRole('button', { name: new RegExp(String(leaver.employeeNumber)) }))
+
+    const details = within(dialog).getByRole('complementary')
+    expect(within(details).getByRole('note').textContent).toMatch(
+      /^Removed in the sync of \w{3} \d+ \w{3}, \d\d:\d\d\./,
+    )
+    expect(
+      within(details).getByRole('heading', { name: `${leaver.firstName} ${leaver.lastName}` }),
+    ).toBeTruthy()
+    expect(within(details).getByText(String(leaver.email))).toBeTruthy()
+    // Shown from the change report: the saved employees no longer hold them, and were not asked.
+    expect(core.calls.some((call) => call.channel === 'employees:get')).toBe(false)
+  })
+
+  it('lists each changed field from what to what, a window at a time, and opens the employee as saved now', async () => {
+    const { core } = await afterASecondSync()
+    const dialog = await openReport()
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Changed (130)' }))
+    const panel = within(dialog).getByRole('tabpanel')
+    await waitFor(() => expect(within(panel).getAllByRole('button', { pressed: false })).toHaveLength(100))
+    fireEvent.click(within(panel).getByRole('button', { name: 'Show 30 more' }))
+    await waitFor(() => expect(within(panel).getAllByRole('button', { pressed: false })).toHaveLength(130))
+
+    const moved = churned().find((row) => row.UUID === BEFORE[12]!.UUID)!
+    const entry = within(panel).getByRole('button', { name: new RegExp(String(moved.employeeNumber)) })
+    expect(entry.textContent).toContain(
+      `Status: ${String(BEFORE[12]!.employeeStatus)} → ${String(moved.employeeStatus)}`,
+    )
+    fireEvent.click(entry)
+    expect(entry.getAttribute('aria-pressed')).toBe('true')
+    const details = within(dialog).getByRole('complementary')
+    await within(details).findByText(String(moved.employeeStatus))
+    expect(within(details).queryByRole('note')).toBeNull()
+    expect(core.calls.filter((call) => call.channel === 'employees:get').map((call) => call.args)).toEqual([
+      [moved.UUID],
+    ])
+  })
+
+  it('exports a sync’s changes in the chosen format, and says a first sync has none to list', async () => {
+    const { core } = await afterASecondSync()
+    const dialog = await openReport()
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Export changes…' }))
+    expect(await within(dialog).findByText(/^Exported 135 rows to/)).toBeTruthy()
+    fireEvent.change(within(dialog).getByLabelText('Export format'), { target: { value: 'csv' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Export changes…' }))
+    await waitFor(() =>
+      expect(core.calls.filter((call) => call.channel === 'changes:export').map((call) => call.args)).toEqual(
+        [[{ runId: 2, format: 'xlsx' }], [{ runId: 2, format: 'csv' }]],
+      ),
+    )
+
+    fireEvent.change(within(dialog).getByLabelText('Sync'), { target: { value: '1' } })
+    expect(within(dialog).getByText(/^First sync: 150 employees\. From the next sync on/)).toBeTruthy()
+    expect(within(dialog).queryByRole('tablist')).toBeNull()
+    expect(
+      (within(dialog).getByRole('button', { name: 'Export changes…' }) as HTMLButtonElement).disabled,
+    ).toBe(true)
+
+    // Escape closes it and gives the focus back to the summary that opened it.
+    act(() => {
+      fireEvent.keyDown(dialog, { key: 'Escape' })
+    })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Changes in the last sync/ }))
+  })
+})

@@ -1,0 +1,183 @@
+import {
+  CHANGE_HISTORY_RUNS,
+  changeEntryName,
+  employeeNumberColumn,
+  entryFacts,
+  exportRowsOf,
+  fieldChanges,
+} from '../../../src/shared/change-rules'
+import type {
+  ChangeEntry,
+  ChangeHistoryEntry,
+  ChangeKind,
+  ChangeListPage,
+  ChangeReport,
+  ChangesExportRequest,
+  EmployeeRow,
+  ExportProgress,
+  ExportResult,
+} from '../../../src/shared/domain'
+import { foldText } from '../../../src/main/core/cache/text-fold'
+import { identifierColumnsOf } from '../../../src/main/core/query/column-role'
+import { FakeIpcError } from './fake-api'
+
+type ChangeLists = Record<ChangeKind, ChangeEntry[]>
+
+interface FakeRun {
+  readonly entry: ChangeHistoryEntry
+  readonly lists: ChangeLists
+}
+
+export interface FakeSyncFacts {
+  readonly runId: number
+  readonly startedAt: string
+  readonly endedAt: string
+  readonly environment: string
+  readonly tenantId: string
+}
+
+/** How many entries of each list the report's samples carry (the real core's is larger; tests count these). */
+const SAMPLE = 10
+
+/**
+ * The change history of the renderer's fake core, built with the real rules (change-rules.ts for fields, names and
+ * facts, column-role.ts for the employee number, text-fold.ts for the name order), so components are tested
+ * against the entries main would send.
+ */
+export class FakeChanges {
+  private runs: FakeRun[] = []
+
+  /** Records a complete sync from `before` to `after` and returns its report. */
+  record(before: readonly EmployeeRow[], after: readonly EmployeeRow[], sync: FakeSyncFacts): ChangeReport {
+    const firstSync = this.runs.length === 0 && before.length === 0
+    const numberColumn = employeeNumberColumn(
+      [...identifierColumnsOf(after)].map(([key, role]) => ({ key, role })),
+    )
+    const old = new Map(before.map((row) => [String(row['UUID']), row]))
+    const next = new Map(after.map((row) => [String(row['UUID']), row]))
+    const entry = (row: EmployeeRow): ChangeEntry => ({
+      UUID: String(row['UUID']),
+      name: changeEntryName(row),
+      ...entryFacts(row, numberColumn),
+    })
+    const lists: ChangeLists = {
+      added: byName(
+        after.filter((row) => !old.has(String(row['UUID']))),
+        entry,
+      ),
+      removed: byName(
+        before.filter((row) => !next.has(String(row['UUID']))),
+        (row) => ({ ...entry(row), row }),
+      ),
+      changed: byName(after, (row) => {
+        const previous = old.get(String(row['UUID']))
+        if (previous === undefined) return null
+        const changes = fieldChanges(previous, row)
+        if (changes.length === 0) return null
+        return { ...entry(row), fields: changes.map((change) => change.field), changes }
+      }),
+    }
+    this.runs = [
+      {
+        entry: {
+          runId: sync.runId,
+          startedAt: sync.startedAt,
+          endedAt: sync.endedAt,
+          employeeCount: after.length,
+          firstSync,
+          added: lists.added.length,
+          removed: lists.removed.length,
+          changed: lists.changed.length,
+          entriesKept: !firstSync,
+          environment: sync.environment,
+          tenantId: sync.tenantId,
+        },
+        lists,
+      },
+      ...this.runs,
+    ].slice(0, CHANGE_HISTORY_RUNS)
+    const sample = (kind: ChangeKind) =>
+      lists[kind].slice(0, SAMPLE).map((item) => ({ UUID: item.UUID, name: item.name }))
+    return {
+      added: lists.added.length,
+      removed: lists.removed.length,
+      changed: lists.changed.length,
+      addedSample: sample('added'),
+      removedSample: sample('removed'),
+      changedSample: lists.changed
+        .slice(0, SAMPLE)
+        .map((item) => ({ UUID: item.UUID, name: item.name, fields: item.fields ?? [] })),
+      firstSync,
+    }
+  }
+
+  history(): ChangeHistoryEntry[] {
+    return this.runs.map((run) => run.entry)
+  }
+
+  /** As the real core: a first sync's "added" list is everyone, though the report does not offer it. */
+  page(runId: number, kind: ChangeKind, offset: number, limit: number): ChangeListPage {
+    const list = this.run(runId).lists[kind]
+    return { total: list.length, items: list.slice(offset, offset + limit) }
+  }
+
+  latestPage(kind: ChangeKind, offset: number, limit: number): ChangeListPage {
+    const latest = this.runs[0]
+    return latest === undefined ? { total: 0, items: [] } : this.page(latest.entry.runId, kind, offset, limit)
+  }
+
+  /** "Writes" the export: its progress, and as many rows as the real one (a changed employee's row per field). */
+  async export(
+    request: ChangesExportRequest,
+    progress: (value: ExportProgress) => void,
+    cancelled: () => boolean,
+  ): Promise<ExportResult> {
+    const run = this.run(request.runId)
+    const rows = (['added', 'removed', 'changed'] as const)
+      .flatMap((kind) => run.lists[kind])
+      .reduce((sum, entry) => sum + exportRowsOf(entry), 0)
+    progress({ rowsWritten: 0, rowsTotal: rows })
+    await new Promise((resolve) => setTimeout(resolve, 1))
+    if (cancelled()) return { status: 'cancelled' }
+    progress({ rowsWritten: rows, rowsTotal: rows })
+    const day = run.entry.endedAt.slice(0, 10)
+    return { status: 'written', rows, fileName: `Changes ${day}.${request.format}` }
+  }
+
+  private run(runId: number): FakeRun {
+    const run = this.runs.find((candidate) => candidate.entry.runId === runId)
+    if (run === undefined) {
+      throw new FakeIpcError('not-found', 'That sync is no longer in the change history.')
+    }
+    return run
+  }
+}
+
+/** The entries of some rows, in the real change log's order: folded last name, then first name, then UUID. */
+function byName(
+  rows: readonly EmployeeRow[],
+  entryOf: (row: EmployeeRow) => ChangeEntry | null,
+): ChangeEntry[] {
+  const text = (row: EmployeeRow, key: string): string => {
+    const value = row[key]
+    return typeof value === 'string' ? value : ''
+  }
+  return rows
+    .flatMap((row) => {
+      const entry = entryOf(row)
+      if (entry === null) return []
+      return [{ key: `${foldText(text(row, 'lastName'))}\u0001${foldText(text(row, 'firstName'))}`, entry }]
+    })
+    .sort((a, b) =>
+      a.key !== b.key
+        ? a.key < b.key
+          ? -1
+          : 1
+        : a.entry.UUID < b.entry.UUID
+          ? -1
+          : a.entry.UUID > b.entry.UUID
+            ? 1
+            : 0,
+    )
+    .map((keyed) => keyed.entry)
+}

@@ -1,0 +1,56 @@
+import type { EmployeeRow, ServiceSearchResult } from '../../../src/shared/domain'
+import {
+  SERVICE_SEARCH_DEFAULT_SORT,
+  SERVICE_SEARCH_PAGE_SIZE,
+  serviceSearchColumns,
+} from '../../../src/shared/service-search'
+import { columnsOf } from './fake-query'
+
+/** What the fake's `employees:search-service` handler receives, after the contract's validation. */
+export interface FakeServiceSearchRequest {
+  readonly text: string
+  readonly column?: string | undefined
+  readonly sort?: { readonly column: string; readonly order: 'asc' | 'desc' } | undefined
+}
+
+function compare(a: unknown, b: unknown): number {
+  const x = a === undefined || a === null ? '' : String(a)
+  const y = b === undefined || b === null ? '' : String(b)
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+/**
+ * `employees:search-service` over the fake's service employees: the app's own rules pick the columns, page size and
+ * default order (shared/service-search.ts); each column matches as the sandbox service does (a case-insensitive
+ * substring), one page each, merged in column order with each employee once and marked saved or not.
+ */
+export function fakeServiceSearch(
+  service: readonly EmployeeRow[],
+  isSaved: (uuid: string) => boolean,
+  request: FakeServiceSearchRequest,
+  now: number,
+): ServiceSearchResult {
+  const sort = request.sort ?? SERVICE_SEARCH_DEFAULT_SORT
+  const needle = request.text.toLowerCase()
+  const labels = columnsOf(service)
+  const seen = new Set<string>()
+  const rows: ServiceSearchResult['rows'] = []
+  const searched = serviceSearchColumns(request.text, request.column).map((column) => {
+    const matches = service
+      .filter((row) => {
+        const value = row[column]
+        return value !== undefined && value !== null && String(value).toLowerCase().includes(needle)
+      })
+      .sort((a, b) => compare(a[sort.column], b[sort.column]) * (sort.order === 'asc' ? 1 : -1))
+    const page = matches.slice(0, SERVICE_SEARCH_PAGE_SIZE)
+    for (const row of page) {
+      const uuid = String(row.UUID)
+      if (seen.has(uuid)) continue
+      seen.add(uuid)
+      rows.push({ row, saved: isSaved(uuid) })
+    }
+    const label = labels.find((info) => info.key === column)?.label ?? column
+    return { column, label, totalCount: matches.length, shown: page.length }
+  })
+  return { rows, searched, fetchedAt: new Date(now).toISOString() }
+}

@@ -1,0 +1,144 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { EmployeeRow } from '../../../src/shared/domain'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { ChangeHistory } from '../../../src/main/core/changes/change-history'
+import { rowsOf } from '../../../src/main/core/export/change-export'
+import { exportRowsOf } from '../../../src/shared/change-rules'
+import { ExportService } from '../../../src/main/core/export/export-service'
+import { QueryEngine } from '../../../src/main/core/query/query-engine'
+import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
+import type { DumpedSheet } from '../../helpers/xlsx-reader'
+import { employee, seedSnapshot } from '../cache/seed-snapshot'
+import { tempFolder } from './export-fixtures'
+
+const BEFORE: EmployeeRow[] = [
+  employee('u-1', 'Ann', 'Lee', 'Active', { employeeNumber: '0000001', payCycleId: 'PC-A', grade: 3 }),
+  employee('u-2', 'Bo', 'Ng', 'Active', { employeeNumber: '0000002', payCycleId: 'PC-A', grade: 3 }),
+  employee('u-3', 'Cy', 'Orr', 'Active', { employeeNumber: '0000003', payCycleId: 'PC-A', note: '=SUM(A1)' }),
+]
+const AFTER: EmployeeRow[] = [
+  BEFORE[0]!,
+  // Two fields changed, one of them a number; a formula-looking value must stay text.
+  { ...BEFORE[2]!, employeeStatus: 'On leave', payCycleId: 'PC-B', note: '+44 line' },
+  employee('u-4', 'Di', 'Park', 'Pending', { employeeNumber: '0000004', payCycleId: 'PC-B', grade: 2 }),
+]
+
+const texts = (sheet: DumpedSheet): Array<Array<string | number | boolean | null | undefined>> =>
+  sheet.rows.map((row) => row.map((cell) => cell?.v))
+
+describe('Export changes…', () => {
+  let folder: ReturnType<typeof tempFolder>
+  let cache: CacheDatabase
+  let service: ExportService
+  let runId: number
+  beforeEach(async () => {
+    folder = tempFolder()
+    cache = openCacheDatabase(join(folder.path, 'cache.db'))
+    const queries = new QueryEngine(cache)
+    const changes = new ChangeHistory({ cache, queries })
+    service = new ExportService({
+      queries,
+      changes,
+      clock: { now: () => Date.UTC(2026, 10, 23, 9, 30) },
+      context: () => ({ environment: 'demo', tenantId: 'ignored', syncedAt: null, appVersion: '9.9.9' }),
+    })
+    await seedSnapshot(cache, BEFORE)
+    runId = (await seedSnapshot(cache, AFTER)).id
+  })
+  afterEach(() => {
+    cache.close()
+    folder.remove()
+  })
+
+  it('writes a sheet per kind and the About sheet, read back by openpyxl', async () => {
+    const file = join(folder.path, 'changes.xlsx')
+    const result = await service.exportChanges({ request: { runId, format: 'xlsx' }, filePath: file })
+    expect(result).toEqual({ status: 'written', rows: 5, fileName: 'changes.xlsx' })
+    const book = await readXlsx(file)
+    expect(book.sheetNames).toEqual(['Added', 'Removed', 'Changed', 'About this export'])
+    const identity = ['Employee number', 'UUID', 'Name', 'Status', 'Pay cycle']
+    expect(texts(sheetNamed(book, 'Added'))).toEqual([
+      identity,
+      ['0000004', 'u-4', 'Di Park', 'Pending', 'PC-B'],
+    ])
+    // The removed employee's last values.
+    expect(texts(sheetNamed(book, 'Removed'))).toEqual([
+      identity,
+      ['0000002', 'u-2', 'Bo Ng', 'Active', 'PC-A'],
+    ])
+    const changed = sheetNamed(book, 'Changed')
+    expect(texts(changed)).toEqual([
+      [...identity, 'Field', 'Before', 'After'],
+      ['0000003', 'u-3', 'Cy Orr', 'On leave', 'PC-B', 'Status', 'Active', 'On leave'],
+      ['0000003', 'u-3', 'Cy Orr', 'On leave', 'PC-B', 'Pay cycle', 'PC-A', 'PC-B'],
+      ['0000003', 'u-3', 'Cy Orr', 'On leave', 'PC-B', 'Note', '=SUM(A1)', '+44 line'],
+    ])
+    // Identifiers and formula-looking values stay text; each sheet has a bold, frozen, filterable header.
+    expect(changed.rows[3]![6]).toMatchObject({ t: 's' })
+    expect(changed.rows[1]![0]).toMatchObject({ t: 's' })
+    expect(changed.rows[0]![0]?.bold).toBe(true)
+    expect(changed.freezePanes).toBe('A2')
+    expect(changed.autoFilter).toBe('A1:H4')
+
+    const about = aboutCells(book)
+    expect(about.get('Export')?.v).toBe('Employees one sync added, removed and changed')
+    expect(about.get('Added')?.v).toBe(1)
+    expect(about.get('Removed')?.v).toBe(1)
+    expect(about.get('Changed')?.v).toBe(1)
+    expect(about.get('Sheets')?.v).toBe('Added (1 row), Removed (1 row), Changed (3 rows)')
+    expect(about.get('Rows')?.v).toBe(5)
+    expect(about.get('Data synced')?.v).toEqual(expect.any(String))
+    expect(about.get('Made with')?.v).toBe('RosterDesk 9.9.9')
+  })
+
+  it('writes one CSV with a Change column saying which list each row is from', async () => {
+    const file = join(folder.path, 'changes.csv')
+    await service.exportChanges({ request: { runId, format: 'csv' }, filePath: file })
+    const csv = await readCsv(file)
+    expect(csv.bom).toBe(true)
+    expect(csv.records).toEqual([
+      ['Change', 'Employee number', 'UUID', 'Name', 'Status', 'Pay cycle', 'Field', 'Before', 'After'],
+      ['Added', '0000004', 'u-4', 'Di Park', 'Pending', 'PC-B', '', '', ''],
+      ['Removed', '0000002', 'u-2', 'Bo Ng', 'Active', 'PC-A', '', '', ''],
+      ['Changed', '0000003', 'u-3', 'Cy Orr', 'On leave', 'PC-B', 'Status', 'Active', 'On leave'],
+      ['Changed', '0000003', 'u-3', 'Cy Orr', 'On leave', 'PC-B', 'Pay cycle', 'PC-A', 'PC-B'],
+      ['Changed', '0000003', 'u-3', 'Cy Orr', 'On leave', 'PC-B', 'Note', "'=SUM(A1)", "'+44 line"],
+    ])
+  })
+
+  it('lays out as many rows per entry as the shared rule says (the renderer’s fake counts with it)', () => {
+    const entries = [
+      { UUID: 'a', name: 'A' },
+      { UUID: 'b', name: 'B', fields: ['x', 'y'] },
+      { UUID: 'c', name: 'C', fields: ['x', 'y'], changes: [{ field: 'x' }, { field: 'y', after: 1 }] },
+    ]
+    for (const entry of entries) expect(rowsOf('Changed', entry)).toHaveLength(exportRowsOf(entry))
+  })
+
+  it('refuses a sync that is not in the history, leaving no file', async () => {
+    const file = join(folder.path, 'gone.xlsx')
+    await expect(
+      service.exportChanges({ request: { runId: runId + 7, format: 'xlsx' }, filePath: file }),
+    ).rejects.toMatchObject({ code: 'not-found' })
+    expect(existsSync(file)).toBe(false)
+    expect(readdirSync(folder.path).filter((name) => name.endsWith('.part'))).toEqual([])
+  })
+
+  it('is cancelled like any export: no file, and the next export runs', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    const file = join(folder.path, 'cancelled.xlsx')
+    expect(
+      await service.exportChanges({
+        request: { runId, format: 'xlsx' },
+        filePath: file,
+        signal: controller.signal,
+      }),
+    ).toEqual({ status: 'cancelled' })
+    expect(existsSync(file)).toBe(false)
+    expect(service.isRunning).toBe(false)
+  })
+})

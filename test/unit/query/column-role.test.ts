@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import {
+  identifierColumnsOf,
+  identifierRole,
+  identifierShape,
+  identifierToken,
+  leadingZeros,
+} from '../../../src/main/core/query/column-role'
+import { IndexEncoder } from '../../../src/main/core/query/index-encoder'
+import { EmployeeGenerator } from '../../../src/main/sandbox/data'
+
+type Row = Record<string, unknown>
+
+/** The roles the sync's incremental measurement gives, fed the rows as a sync would. */
+function encodedRoles(rows: readonly Row[]): Map<string, string> {
+  const encoder = new IndexEncoder()
+  rows.forEach((row, i) => encoder.set(i + 1, null, null, null, null, row))
+  return new Map(encoder.encode().identifiers.map((column) => [column.key, column.role]))
+}
+
+describe('identifier columns', () => {
+  it('are the sandbox’s employee number and e-mail, and none of its other fields', () => {
+    const generator = new EmployeeGenerator(1, 2_000)
+    const rows = Array.from({ length: 2_000 }, (_, i) => generator.row(i) as unknown as Row)
+    const expected = new Map([
+      ['employeeNumber', 'number'],
+      ['email', 'email'],
+    ])
+    expect(identifierColumnsOf(rows)).toEqual(expected)
+    expect(encodedRoles(rows)).toEqual(expected)
+  })
+
+  it('are judged by their values, whatever the service calls them', () => {
+    const rows: Row[] = Array.from({ length: 50 }, (_, i) => ({
+      UUID: `u${i}`,
+      staffNo: String(i).padStart(5, '0'),
+      workEmail: `person${i}@corp.example`,
+      grade: String(i % 5),
+      salaryNumber: 1_000 + i,
+      badge: i === 7 ? 'B-7' : String(1_000 + i),
+      mixed: i % 2 === 0 ? String(i) : `m${i}@x.example`,
+      rarely: i === 3 ? '12345' : null,
+    }))
+    const expected = new Map([
+      ['staffNo', 'number'],
+      ['workEmail', 'email'],
+      ['rarely', 'number'],
+    ])
+    expect(identifierColumnsOf(rows)).toEqual(expected)
+    expect(encodedRoles(rows)).toEqual(expected)
+  })
+
+  it('tell employees apart: nine in ten values distinct at least', () => {
+    expect(identifierRole({ shape: 'number', present: 100, distinct: 90 })).toBe('number')
+    expect(identifierRole({ shape: 'number', present: 100, distinct: 89 })).toBeNull()
+    expect(identifierRole({ shape: 'email', present: 0, distinct: 0 })).toBeNull()
+  })
+
+  it('are measured over the rows as finally stored: a replaced value counts once', () => {
+    const encoder = new IndexEncoder()
+    for (let id = 1; id <= 10; id++) encoder.set(id, null, null, null, null, { code: '7' })
+    // Every row replaced by one with its own number: now they tell employees apart.
+    for (let id = 1; id <= 10; id++) encoder.set(id, null, null, null, null, { code: String(id) })
+    expect(encoder.encode().identifiers.map((column) => column.key)).toEqual(['code'])
+    // ... while one value of another shape, even replaced later, rules a column out for the run.
+    encoder.set(3, null, null, null, null, { code: 'n/a' })
+    encoder.set(3, null, null, null, null, { code: '3' })
+    expect(encoder.encode().identifiers).toEqual([])
+  })
+
+  it('shape values: digit strings, e-mail addresses, absent values, and nothing else', () => {
+    expect(identifierShape('0004360')).toBe('number')
+    expect(identifierShape('anna.k@example.com')).toBe('email')
+    expect(identifierShape(null)).toBe('absent')
+    expect(identifierShape('')).toBe('absent')
+    expect(identifierShape(4360)).toBeNull()
+    expect(identifierShape(' 4360')).toBeNull()
+    expect(identifierShape('anna@localhost')).toBeNull()
+    expect(identifierShape('1'.repeat(33))).toBeNull()
+  })
+
+  it('index numbers as stored, addresses whole and folded', () => {
+    expect(identifierToken('number', '0004360')).toBe('0004360')
+    expect(identifierToken('email', 'Anna.K@Example.COM')).toBe('anna.k@example.com')
+    expect([leadingZeros('0004360'), leadingZeros('4360'), leadingZeros('0000')]).toEqual([3, 0, 3])
+  })
+})
