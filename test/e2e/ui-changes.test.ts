@@ -1,14 +1,13 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import { fieldChanges } from '../../src/shared/change-rules'
 import type { EmployeeRow, FieldChange } from '../../src/shared/domain'
 import { columnLabel } from '../../src/main/core/cache/column-label'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
-import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
-import { startTestSandbox } from '../helpers/sandbox'
-import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../helpers/harness'
+import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { useUiSession } from '../helpers/harness/ui-session'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../helpers/xlsx-reader'
 
 /**
@@ -20,13 +19,16 @@ import { aboutCells, readCsv, readXlsx, sheetNamed } from '../helpers/xlsx-reade
  */
 
 const SIZE = 2_000
-const WINDOW = { width: 1280, height: 800 }
 const ADDED = 6
 const REMOVED = 4
 const MUTATED = 25
 
+const session = useUiSession({
+  sandbox: { size: SIZE, seed: 21 },
+  start: 'signed-in',
+  setupTimeoutMs: 120_000,
+})
 let sandbox: SandboxHandle
-let browser: LaunchedChromium
 let app: AppUnderTest
 let ui: AppPage
 let page: Page
@@ -34,22 +36,7 @@ let page: Page
 let before: Map<string, EmployeeRow>
 let after: Map<string, EmployeeRow>
 let expected: { added: string[]; removed: string[]; changed: Map<string, FieldChange[]> }
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ size: SIZE, seed: 21 })
-  browser = await launchChromium({ viewport: WINDOW })
-  app = await startAppUnderTest({ sandbox, browser: browser.context })
-  ui = await openApp(browser.context, app.harness)
-  page = ui.page
-  await page.getByRole('button', { name: 'Sign in with your browser' }).click()
-  await app.approveSignIn()
-}, 120_000)
-
-afterAll(async () => {
-  await app?.close()
-  await browser?.close()
-  await sandbox?.close()
-})
+beforeAll(() => ({ sandbox, app, ui, page } = session()))
 
 const byUuid = (rows: ReadonlyArray<Record<string, unknown>>): Map<string, EmployeeRow> =>
   new Map(rows.map((row) => [String(row['UUID']), row as EmployeeRow]))

@@ -1,12 +1,11 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import type { SyncProgress, SyncRunSummary } from '../../src/shared/domain'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
-import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
-import { startTestSandbox } from '../helpers/sandbox'
-import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../helpers/harness'
+import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { useUiSession } from '../helpers/harness/ui-session'
 import { aboutCells, readXlsx, sheetNamed } from '../helpers/xlsx-reader'
 
 /**
@@ -16,27 +15,13 @@ import { aboutCells, readXlsx, sheetNamed } from '../helpers/xlsx-reader'
  */
 
 const SIZE = 5_000
-const WINDOW = { width: 1280, height: 800 }
 
+const session = useUiSession({ sandbox: { size: SIZE } })
 let sandbox: SandboxHandle
-let browser: LaunchedChromium
 let app: AppUnderTest
 let ui: AppPage
 let page: Page
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ size: SIZE })
-  browser = await launchChromium({ viewport: WINDOW })
-  app = await startAppUnderTest({ sandbox, browser: browser.context })
-  ui = await openApp(browser.context, app.harness)
-  page = ui.page
-}, 180_000)
-
-afterAll(async () => {
-  await app?.close()
-  await browser?.close()
-  await sandbox?.close()
-})
+beforeAll(() => ({ sandbox, app, ui, page } = session()))
 
 const grid = (): Locator => page.getByRole('grid', { name: 'Employees' })
 const bodyRows = (): Locator => grid().locator('[role="row"]:not([aria-rowindex="1"])')

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { systemClock, type Clock } from '../../src/main/core/clock'
-import type { SandboxHandle } from '../../src/main/sandbox/index'
-import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
-import { startTestSandbox } from '../helpers/sandbox'
-import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../helpers/harness'
+import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { useUiSession } from '../helpers/harness/ui-session'
 
 /**
  * Old data you cannot miss, end to end: the built renderer in headless Chromium over the real core and the
@@ -18,11 +16,6 @@ const TIME_ZONE = 'Europe/Berlin'
 const MONDAY_0912 = Date.parse('2026-11-23T09:12:00+01:00')
 const THURSDAY_1000 = Date.parse('2026-11-26T10:00:00+01:00')
 
-let sandbox: SandboxHandle
-let browser: LaunchedChromium
-let app: AppUnderTest
-let ui: AppPage
-let page: Page
 /** How far the core's clock is from the real one; the sync's times follow it. */
 let offset = 0
 const coreClock: Clock = { now: () => Date.now() + offset, sleep: systemClock.sleep }
@@ -31,21 +24,18 @@ const setCoreTime = (moment: number): void => {
   offset = moment - Date.now()
 }
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ size: SIZE })
-  browser = await launchChromium({ viewport: { width: 1280, height: 720 }, timezoneId: TIME_ZONE })
+const session = useUiSession({
+  sandbox: { size: SIZE },
+  viewport: { width: 1280, height: 720 },
+  timezoneId: TIME_ZONE,
+  clock: coreClock,
   // The page's clock: Date stands at Thursday 10:00 while its timers still run, so the app works as usual.
-  await browser.context.clock.setFixedTime(THURSDAY_1000)
-  app = await startAppUnderTest({ sandbox, browser: browser.context, clock: coreClock })
-  ui = await openApp(browser.context, app.harness)
-  page = ui.page
-}, 180_000)
-
-afterAll(async () => {
-  await app?.close()
-  await browser?.close()
-  await sandbox?.close()
+  beforeApp: (browser) => browser.context.clock.setFixedTime(THURSDAY_1000),
 })
+let app: AppUnderTest
+let ui: AppPage
+let page: Page
+beforeAll(() => ({ app, ui, page } = session()))
 
 describe('the stale-data banner in the real app', () => {
   it('says how old the employees are, and when exactly they were synced', async () => {

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
-import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
-import { startTestSandbox } from '../helpers/sandbox'
-import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../helpers/harness'
+import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { useUiSession } from '../helpers/harness/ui-session'
 
 /**
  * "Look up on the service" as a clerk uses it, in real Chromium over the real core and the sandbox service: an
@@ -12,32 +11,14 @@ import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../
  */
 
 const SIZE = 2_000
-const WINDOW = { width: 1280, height: 800 }
 const count = (n: number): string => n.toLocaleString('en')
 
+const session = useUiSession({ sandbox: { size: SIZE }, start: 'synced', setupTimeoutMs: 120_000 })
 let sandbox: SandboxHandle
-let browser: LaunchedChromium
 let app: AppUnderTest
 let ui: AppPage
 let page: Page
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ size: SIZE })
-  browser = await launchChromium({ viewport: WINDOW })
-  app = await startAppUnderTest({ sandbox, browser: browser.context })
-  ui = await openApp(browser.context, app.harness)
-  page = ui.page
-  await page.getByRole('button', { name: 'Sign in with your browser' }).click()
-  await app.approveSignIn()
-  await page.getByRole('button', { name: 'Sync now' }).click()
-  await page.getByText(`${count(SIZE)} of ${count(SIZE)} employees`).waitFor({ timeout: 60_000 })
-}, 120_000)
-
-afterAll(async () => {
-  await app?.close()
-  await browser?.close()
-  await sandbox?.close()
-})
+beforeAll(() => ({ sandbox, app, ui, page } = session()))
 
 const liveResults = (): Locator => page.getByRole('region', { name: /^From the service/ })
 

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
-import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
-import { startTestSandbox } from '../helpers/sandbox'
-import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../helpers/harness'
+import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { useUiSession } from '../helpers/harness/ui-session'
 
 /**
  * The default search box as a clerk uses it, in real Chromium over the real core and the sandbox's employees:
@@ -12,34 +11,17 @@ import { openApp, startAppUnderTest, type AppPage, type AppUnderTest } from '../
  */
 
 const SIZE = 20_000
-const WINDOW = { width: 1280, height: 800 }
 
+const session = useUiSession({
+  sandbox: { size: SIZE },
+  settings: { pageSize: 1_000 },
+  start: 'synced',
+})
 let sandbox: SandboxHandle
-let browser: LaunchedChromium
 let app: AppUnderTest
 let ui: AppPage
 let page: Page
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ size: SIZE })
-  browser = await launchChromium({ viewport: WINDOW })
-  app = await startAppUnderTest({ sandbox, browser: browser.context })
-  await app.core.handlers['settings:update']({ pageSize: 1_000 })
-  ui = await openApp(browser.context, app.harness)
-  page = ui.page
-  await page.getByRole('button', { name: 'Sign in with your browser' }).click()
-  await app.approveSignIn()
-  await page.getByRole('button', { name: 'Sync now' }).click()
-  await page
-    .getByText(`${SIZE.toLocaleString('en')} of ${SIZE.toLocaleString('en')} employees`)
-    .waitFor({ timeout: 100_000 })
-}, 120_000)
-
-afterAll(async () => {
-  await app?.close()
-  await browser?.close()
-  await sandbox?.close()
-})
+beforeAll(() => ({ sandbox, app, ui, page } = session()))
 
 /** One field of a sandbox employee as text. */
 const field = (row: Record<string, unknown> | undefined, key: string): string => String(row?.[key] ?? '')
