@@ -1,8 +1,7 @@
-import { dirname } from 'node:path'
 import type { ChangeEntry, ChangeKind, EmployeeRow, FieldChange } from '../../../shared/domain'
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3'
-import { createRunFile, fsyncDirectory, fsyncFileAsync, removeSnapshotFile } from './snapshot-files'
+import { createRunFileWriter, RunFileWriter } from './run-file-writer'
 import { openSqlite, storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 
@@ -61,14 +60,11 @@ export interface ChangeLogRecord {
 export type ChangeCounts = Readonly<Record<ChangeKind, number>>
 
 /** Writes one run's change log; private to the run (see createRunFile) until the catalog names it. */
-export class ChangeLogWriter {
+export class ChangeLogWriter extends RunFileWriter {
   private readonly insert: Database.Statement
-  private finished = false
 
-  private constructor(
-    readonly path: string,
-    private readonly db: SqliteDatabase,
-  ) {
+  private constructor(path: string, db: SqliteDatabase) {
+    super(path, db)
     this.insert = db.prepare(
       `INSERT INTO entries (kind, uuid, name, sort_key, employee_number, status, pay_cycle_id, changes, row_json)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -76,20 +72,10 @@ export class ChangeLogWriter {
   }
 
   static create(path: string): ChangeLogWriter {
-    let db: SqliteDatabase
-    try {
-      db = createRunFile(path)
-    } catch (error) {
-      throw storageError(error, path)
-    }
-    try {
+    return createRunFileWriter(path, (db) => {
       db.exec(TABLES)
       return new ChangeLogWriter(path, db)
-    } catch (error) {
-      db.close()
-      removeSnapshotFile(path)
-      throw storageError(error, path)
-    }
+    })
   }
 
   /** Appends a batch of entries in one transaction. */
@@ -126,36 +112,7 @@ export class ChangeLogWriter {
       this.db.pragma(`application_id = ${CHANGE_LOG_APPLICATION_ID}`)
       this.db.pragma(`user_version = ${CHANGE_LOG_FORMAT}`)
     })
-    try {
-      await fsyncFileAsync(this.path)
-    } catch (error) {
-      throw storageError(error, this.path)
-    }
-    fsyncDirectory(dirname(this.path))
-  }
-
-  /** Releases the file once the catalog named it (or before `discard`). */
-  close(): void {
-    if (this.finished) return
-    this.finished = true
-    this.db.close()
-  }
-
-  /** Abandons the file: closes and deletes it. Safe to call more than once. */
-  discard(): void {
-    try {
-      this.close()
-    } finally {
-      removeSnapshotFile(this.path)
-    }
-  }
-
-  private guard<T>(work: () => T): T {
-    try {
-      return work()
-    } catch (error) {
-      throw storageError(error, this.path)
-    }
+    await this.syncToDisk()
   }
 }
 

@@ -1,10 +1,9 @@
 import type { ColumnInfo } from '../../../shared/domain'
-import { createRunFile, fsyncDirectory, fsyncFileAsync, removeSnapshotFile } from './snapshot-files'
+import { createRunFileWriter, RunFileWriter } from './run-file-writer'
+import { fsyncFileAsync } from './snapshot-files'
 import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
-import { storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 import type Database from 'better-sqlite3'
-import { dirname } from 'node:path'
 
 /** Lets timers, I/O and IPC run before the next synchronous step. */
 export function yieldToEventLoop(): Promise<void> {
@@ -55,22 +54,17 @@ export interface SnapshotSeal {
  * debris the next sweep deletes, never a half-snapshot anyone reads), no fsync per batch, and an exclusive lock
  * held for the writer's whole life so sweeps in other processes can tell it is alive.
  */
-export class SnapshotWriter {
-  private readonly db: SqliteDatabase
+export class SnapshotWriter extends RunFileWriter {
   private readonly upsert: Database.Statement
   private readonly remove: Database.Statement
   private readonly addMember: Database.Statement
   private readonly rowJsonById: Database.Statement
-  private finished = false
   private indexing: Promise<void> | null = null
   private batchesSinceFlush = 0
   private flushing: Promise<void> | null = null
 
-  private constructor(
-    readonly path: string,
-    db: SqliteDatabase,
-  ) {
-    this.db = db
+  private constructor(path: string, db: SqliteDatabase) {
+    super(path, db)
     this.upsert = db.prepare(
       `INSERT OR REPLACE INTO employees (id, uuid, uuid_key, first_name, last_name, employee_status, pay_cycle_id,
          row_json, row_hash, change, changed_fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -84,22 +78,11 @@ export class SnapshotWriter {
 
   /** Creates the file (replacing debris of the same name) and its tables. */
   static create(path: string): SnapshotWriter {
-    let db: SqliteDatabase
-    try {
-      // Until it is sealed the file is private to this run (see createRunFile).
-      db = createRunFile(path)
-    } catch (error) {
-      throw storageError(error, path)
-    }
-    try {
+    return createRunFileWriter(path, (db) => {
       db.pragma('cache_size = -65536')
       db.exec(SNAPSHOT_TABLES)
       return new SnapshotWriter(path, db)
-    } catch (error) {
-      db.close()
-      removeSnapshotFile(path)
-      throw storageError(error, path)
-    }
+    })
   }
 
   /** Inserts or replaces a batch of rows in one transaction (one page: a few milliseconds of blocking). */
@@ -185,8 +168,7 @@ export class SnapshotWriter {
     // Last: only a file with every row, table and index in place is marked as a snapshot.
     this.guard(() => stampSnapshot(this.db))
     if (this.flushing !== null) await this.flushing
-    await this.guardAsync(() => fsyncFileAsync(this.path))
-    fsyncDirectory(dirname(this.path))
+    await this.syncToDisk()
   }
 
   /**
@@ -206,22 +188,6 @@ export class SnapshotWriter {
     return this.indexing
   }
 
-  /** Releases the file after the catalog named it (or after `discard`). */
-  close(): void {
-    if (this.finished) return
-    this.finished = true
-    this.db.close()
-  }
-
-  /** Abandons the run's file: closes and deletes it. Safe to call more than once. */
-  discard(): void {
-    try {
-      this.close()
-    } finally {
-      removeSnapshotFile(this.path)
-    }
-  }
-
   /**
    * Every few dozen pages, flushes what is written so far in the background (thread pool), so the fsync that
    * seals the snapshot has little left to write and the sync's last step stays short.
@@ -234,21 +200,5 @@ export class SnapshotWriter {
       .finally(() => {
         this.flushing = null
       })
-  }
-
-  private async guardAsync<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work()
-    } catch (error) {
-      throw storageError(error, this.path)
-    }
-  }
-
-  private guard<T>(work: () => T): T {
-    try {
-      return work()
-    } catch (error) {
-      throw storageError(error, this.path)
-    }
   }
 }
