@@ -11,7 +11,7 @@ import type { Clock } from '../clock'
 import { RosterDeskError, isAbortError } from '../errors'
 import { changeExportSections } from './change-export'
 import { writeExport } from './export-engine'
-import type { WriteExportResult } from './export-types'
+import type { ExportFormat, WriteExportResult } from './export-types'
 import { planExport } from './export-plan'
 import { queryRowSource } from './export-query-source'
 import type { ExportQueries } from './export-query-source'
@@ -104,14 +104,9 @@ export class ExportService {
           tenantId: context.tenantId,
           syncedAt: context.syncedAt,
           ...(context.statusFilter === undefined ? {} : { statusFilter: context.statusFilter }),
-          createdAt: new Date(this.deps.clock.now()),
-          ...(context.appVersion === undefined ? {} : { appVersion: context.appVersion }),
+          ...this.madeNow(context.appVersion),
         },
-        filePath: options.filePath,
-        format: options.request.format,
-        signal,
-        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-        ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
+        ...fileOptions(options, signal),
       })
     })
   }
@@ -145,19 +140,19 @@ export class ExportService {
             },
             syncedAt: new Date(run.endedAt),
             ...(statusFilter === undefined ? {} : { statusFilter }),
-            createdAt: new Date(this.deps.clock.now()),
-            ...(context.appVersion === undefined ? {} : { appVersion: context.appVersion }),
+            ...this.madeNow(context.appVersion),
           },
-          filePath: options.filePath,
-          format: options.request.format,
-          signal,
-          ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-          ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
+          ...fileOptions(options, signal),
         })
       } finally {
         source.close()
       }
     })
+  }
+
+  /** When and by which version the file is made, as every About sheet says it. */
+  private madeNow(appVersion: string | undefined): { createdAt: Date; appVersion?: string } {
+    return { createdAt: new Date(this.deps.clock.now()), ...(appVersion === undefined ? {} : { appVersion }) }
   }
 
   /**
@@ -191,5 +186,24 @@ export class ExportService {
       this.running = null
       markSettled()
     }
+  }
+}
+
+/** What every export tells the engine about its file and its run, whatever the rows are. */
+function fileOptions(
+  options: {
+    readonly filePath: string
+    readonly request: { readonly format: ExportFormat }
+    readonly onProgress?: (progress: ExportProgress) => void
+    readonly maxRowsPerSheet?: number
+  },
+  signal: AbortSignal,
+) {
+  return {
+    filePath: options.filePath,
+    format: options.request.format,
+    signal,
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
   }
 }
