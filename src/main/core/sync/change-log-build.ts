@@ -6,6 +6,7 @@ import type { SnapshotWriter } from '../cache/snapshot-writer'
 import { yieldToEventLoop } from '../cache/snapshot-writer'
 import { foldText } from '../cache/text-fold'
 import type { BuiltSnapshot } from './snapshot-builder'
+import { parseStoredRow } from '../cache/stored-row'
 
 /** Entries written per step; the event loop runs between steps, so a mass change does not hold the app. */
 const ENTRIES_PER_STEP = 2_000
@@ -54,7 +55,7 @@ export async function writeChangeLog(input: ChangeLogInput): Promise<ChangeLogWr
           ...recordOf(
             'removed',
             removed.uuid,
-            parseRow(removed.json) ?? { UUID: removed.uuid },
+            parseStoredRow(removed.json) ?? { UUID: removed.uuid },
             numberColumn,
           ),
           rowJson: removed.json,
@@ -86,15 +87,4 @@ function sortKeyOf(row: EmployeeRow): string {
     return typeof value === 'string' ? value : ''
   }
   return `${foldText(text('lastName'))}\u0001${foldText(text('firstName'))}`
-}
-
-function parseRow(json: string): EmployeeRow | null {
-  try {
-    const value: unknown = JSON.parse(json)
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as EmployeeRow)
-      : null
-  } catch {
-    return null
-  }
 }

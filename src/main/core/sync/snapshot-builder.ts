@@ -8,6 +8,7 @@ import type { ColumnStats, RemovedEmployee, SnapshotWriter, StagedEmployee } fro
 import { IndexEncoder } from '../query/index-encoder'
 import { SearchIndex } from '../query/search-index'
 import type { ArrivedPage, WalkResult } from './list-walker'
+import { parseStoredRow } from '../cache/stored-row'
 
 /** How many names of each change list the summary carries; the full lists stay queryable in the snapshot. */
 export const CHANGE_SAMPLE_SIZE = 20
@@ -240,7 +241,7 @@ export class SnapshotBuilder {
     for (const uuid of this.previous.hashes.keys()) {
       if (this.entries.has(uuid)) continue
       const json = this.previous.rowJson(uuid) ?? JSON.stringify({ UUID: uuid })
-      removed.push({ uuid, name: displayName(parseRow(json) ?? { UUID: uuid }), json })
+      removed.push({ uuid, name: displayName(parseStoredRow(json) ?? { UUID: uuid }), json })
     }
     return removed
   }
@@ -306,17 +307,6 @@ export const displayName = changeEntryName
  * previous row counts every field as new.
  */
 function changesSince(previousJson: string | undefined, row: EmployeeRow): FieldChange[] {
-  const before = previousJson === undefined ? null : parseRow(previousJson)
+  const before = previousJson === undefined ? null : parseStoredRow(previousJson)
   return fieldChanges(before ?? {}, row)
-}
-
-function parseRow(json: string): EmployeeRow | null {
-  try {
-    const value: unknown = JSON.parse(json)
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as EmployeeRow)
-      : null
-  } catch {
-    return null
-  }
 }
