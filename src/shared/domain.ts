@@ -338,6 +338,23 @@ export const exportResultSchema = z.discriminatedUnion('status', [
 ])
 export type ExportResult = z.infer<typeof exportResultSchema>
 
+// ---- Profiles -------------------------------------------------------------------------------------------
+
+export const profileSummarySchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  environment: environmentSchema,
+  tenantId: z.string(),
+})
+export type ProfileSummary = z.infer<typeof profileSummarySchema>
+
+/** Every profile and which one is active (whose settings, secrets and cache the app is using). */
+export const profileListSchema = z.strictObject({
+  activeId: z.string(),
+  profiles: z.array(profileSummarySchema),
+})
+export type ProfileList = z.infer<typeof profileListSchema>
+
 // ---- App ------------------------------------------------------------------------------------------------
 
 export const appInfoSchema = z.strictObject({

@@ -11,6 +11,11 @@ export const INVOKE_CHANNELS = [
   'settings:get',
   'settings:update',
   'settings:set-client-secret',
+  'profiles:list',
+  'profiles:switch',
+  'profiles:create',
+  'profiles:rename',
+  'profiles:delete',
   'sync:start',
   'sync:cancel',
   'sync:get-status',
@@ -27,7 +32,13 @@ export const INVOKE_CHANNELS = [
   'export:show-in-folder',
 ] as const
 
-export const EVENT_CHANNELS = ['auth:changed', 'sync:progress', 'sync:finished', 'export:progress'] as const
+export const EVENT_CHANNELS = [
+  'auth:changed',
+  'sync:progress',
+  'sync:finished',
+  'export:progress',
+  'profiles:changed',
+] as const
 
 export type InvokeChannelName = (typeof INVOKE_CHANNELS)[number]
 export type EventChannelName = (typeof EVENT_CHANNELS)[number]

@@ -12,6 +12,7 @@ import {
   exportProgressSchema,
   exportRequestSchema,
   exportResultSchema,
+  profileListSchema,
   queryResultSchema,
   serviceSearchRequestSchema,
   serviceSearchResultSchema,
@@ -38,6 +39,10 @@ const settingsPatchArgSchema = z.custom<SettingsPatch>(
   'Settings must be an object of fields.',
 )
 
+const profileIdSchema = z.string().min(1).max(20)
+/** Checked for length only here; main words the name's problem (profileNameProblem, shared with the form). */
+const profileNameArgSchema = z.string().max(200)
+
 export const invokeChannels = {
   'app:get-info': { args: noArgs, result: appInfoSchema },
 
@@ -60,6 +65,17 @@ export const invokeChannels = {
    * Answers at once with the run's id (refused with 'busy' while one is running); how the run ended arrives
    * only as `sync:finished`, whose summary carries the same id.
    */
+  'profiles:list': { args: noArgs, result: profileListSchema },
+  /**
+   * Makes another profile active: main stops a running sync or export, closes this profile's cache and opens
+   * that one's, then pushes `profiles:changed` (the renderer reloads everything it shows).
+   */
+  'profiles:switch': { args: z.tuple([profileIdSchema]), result: profileListSchema },
+  'profiles:create': { args: z.tuple([profileNameArgSchema]), result: profileListSchema },
+  'profiles:rename': { args: z.tuple([profileIdSchema, profileNameArgSchema]), result: profileListSchema },
+  /** Not the active profile; removes its settings, saved employees and secrets. */
+  'profiles:delete': { args: z.tuple([profileIdSchema]), result: profileListSchema },
+
   'sync:start': { args: noArgs, result: syncStartedSchema },
   'sync:cancel': { args: noArgs, result: z.boolean() },
   'sync:get-status': { args: noArgs, result: syncStatusSchema },
@@ -106,6 +122,8 @@ export const eventChannels = {
   'sync:progress': syncProgressSchema,
   'sync:finished': syncRunSummarySchema,
   'export:progress': exportProgressSchema,
+  /** Another profile became active (or the list changed): everything shown must be read again. */
+  'profiles:changed': profileListSchema,
 } as const
 
 export type InvokeChannel = keyof typeof invokeChannels

@@ -179,3 +179,25 @@ export function environmentAddressProblem(
   const label = environmentLabel(environment)
   return `Enter the ${label} address to use the ${label} environment.`
 }
+
+/** A profile's name: what the header and every export's About sheet show. */
+export const PROFILE_NAME_MAX_LENGTH = 40
+
+/** Trims and collapses spaces, so "Acme  Ltd " and "Acme Ltd" are one name. */
+export function normalizeProfileName(name: string): string {
+  return name.trim().replace(/\s+/g, ' ')
+}
+
+/**
+ * Why a (normalized) profile name cannot be used, worded for a clerk, or undefined. Names are unique ignoring
+ * case, because a clerk picks a profile by its name and two alike would hide which data is on screen.
+ */
+export function profileNameProblem(name: string, otherNames: readonly string[]): string | undefined {
+  if (name === '') return 'Enter a name for the profile.'
+  if (name.length > PROFILE_NAME_MAX_LENGTH) {
+    return `Use at most ${PROFILE_NAME_MAX_LENGTH} characters for the profile's name.`
+  }
+  const lower = name.toLowerCase()
+  if (otherNames.some((other) => other.toLowerCase() === lower)) return `A profile named "${name}" exists.`
+  return undefined
+}

@@ -3,13 +3,14 @@ import { openCacheDatabase } from '../core/cache/cache-database'
 import type { CacheDatabase } from '../core/cache/cache-database'
 import { toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
-import { parseCommandArgs, reportUsage, requiredOption, writeLine } from './cache-command-args'
+import { parseCommandArgs, reportUsage, requiredOption, stringOption, writeLine } from './cache-command-args'
+import { appDataDir, readCliProfile } from './profile-flag'
 import type { CacheCommandIo, OptionSpec, ParsedValues } from './cache-command-args'
 
 /** A command that reads an existing cache (never creates one): status, search, changes. */
 export interface CacheReaderCommand<T> {
   readonly usage: string
-  /** Every option but `--db`, which each of these commands takes. */
+  /** Every option but `--db` (or `--profile NAME [--data-dir DIR]`), which each of these commands takes. */
   readonly options: Record<string, OptionSpec>
   /** Starts the one-line message of a failure: "Search failed", say. */
   readonly failure: string
@@ -28,8 +29,18 @@ export async function runCacheReader<T>(
   let db: string
   let parsed: T
   try {
-    const values = parseCommandArgs(args, { db: { type: 'string' }, ...command.options })
-    db = resolve(requiredOption(values, 'db'))
+    const values = parseCommandArgs(args, {
+      db: { type: 'string' },
+      profile: { type: 'string' },
+      'data-dir': { type: 'string' },
+      ...command.options,
+    })
+    // `--profile NAME` reads the cache the app fills for that profile; an explicit --db wins.
+    const profile = stringOption(values, 'profile')
+    db =
+      stringOption(values, 'db') === undefined && profile !== undefined
+        ? readCliProfile(profile, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform)).db
+        : resolve(requiredOption(values, 'db'))
     parsed = command.parse(values)
   } catch (error) {
     return reportUsage(error, io, command.usage)

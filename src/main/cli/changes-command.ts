@@ -10,7 +10,7 @@ import type { CacheCommandIo, ParsedValues } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'
 
 export const CHANGES_USAGE =
-  'Usage: changes --db FILE --kind added|removed|changed [--run ID] [--offset N] [--limit N] [--json] | ' +
+  'Usage: changes (--db FILE | --profile NAME [--data-dir DIR]) --kind added|removed|changed [--run ID] [--offset N] [--limit N] [--json] | ' +
   'changes --db FILE --out FILE.xlsx|FILE.csv [--run ID] [--environment E] | changes --db FILE --history [--json]'
 
 const KINDS: readonly ChangeKind[] = ['added', 'removed', 'changed']

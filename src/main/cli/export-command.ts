@@ -19,9 +19,10 @@ import {
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
 import { FILTER_OPTIONS, parseFilterOptions } from './filter-options'
+import { appDataDir, readCliProfile } from './profile-flag'
 
 export const EXPORT_USAGE =
-  'Usage: export --db FILE --out FILE.xlsx|FILE.csv [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
+  'Usage: export (--db FILE | --profile NAME [--data-dir DIR]) --out FILE.xlsx|FILE.csv [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
   '[--pay-cycle ID]... [--sort COLUMN] [--order asc|desc] [--columns a,b,c] [--tenant T] [--environment E] ' +
   '[--rows-per-sheet N]'
 
@@ -30,6 +31,8 @@ export const EXPORT_EXIT_CANCELLED = 130
 
 const OPTIONS = {
   db: { type: 'string' },
+  profile: { type: 'string' },
+  'data-dir': { type: 'string' },
   out: { type: 'string' },
   ...FILTER_OPTIONS,
   columns: { type: 'string' },
@@ -40,6 +43,8 @@ const OPTIONS = {
 
 interface ExportArgs {
   readonly db: string
+  /** The profile named by --profile, for the About sheet. */
+  readonly profile: string | undefined
   readonly out: string
   readonly format: 'xlsx' | 'csv'
   /** Null: every column the cache knows, known fields first. */
@@ -61,7 +66,7 @@ interface ExportArgs {
 export async function runExportCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
   let parsed: ExportArgs
   try {
-    parsed = parseExportArgs(args)
+    parsed = parseExportArgs(args, io)
   } catch (error) {
     return reportUsage(error, io, EXPORT_USAGE)
   }
@@ -79,6 +84,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
       queries,
       clock: systemClock,
       context: () => ({
+        ...(parsed.profile === undefined ? {} : { profile: parsed.profile }),
         environment: parsed.environment ?? synced?.baseUrl ?? 'not recorded',
         tenantId: parsed.tenant ?? synced?.tenantId ?? '',
         syncedAt: lastComplete === undefined ? null : new Date(lastComplete.endedAt),
@@ -109,9 +115,15 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
   }
 }
 
-function parseExportArgs(args: readonly string[]): ExportArgs {
+function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArgs {
   const values = parseCommandArgs(args, OPTIONS)
-  const db = resolve(requiredOption(values, 'db'))
+  // `--profile NAME` reads the cache the app fills for that profile; an explicit --db wins.
+  const profileName = stringOption(values, 'profile')
+  const profile =
+    profileName === undefined
+      ? undefined
+      : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform))
+  const db = resolve(stringOption(values, 'db') ?? profile?.db ?? requiredOption(values, 'db'))
   const out = resolve(requiredOption(values, 'out'))
   const extension = extname(out).toLowerCase()
   if (extension !== '.xlsx' && extension !== '.csv') {
@@ -142,6 +154,7 @@ function parseExportArgs(args: readonly string[]): ExportArgs {
       : { kind: 'view', query, columns: chosen, format }
   return {
     db,
+    profile: profile?.name,
     out,
     format,
     columns,

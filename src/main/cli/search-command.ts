@@ -7,7 +7,7 @@ import { runCacheReader } from './cache-reader-command'
 import { FILTER_OPTIONS, parseFilterOptions } from './filter-options'
 
 export const SEARCH_USAGE =
-  'Usage: search --db FILE [--q TEXT] [--col COLUMN] [--status TEXT]... [--pay-cycle ID]... [--sort COLUMN] ' +
+  'Usage: search (--db FILE | --profile NAME [--data-dir DIR]) [--q TEXT] [--col COLUMN] [--status TEXT]... [--pay-cycle ID]... [--sort COLUMN] ' +
   '[--order asc|desc] [--limit N] [--offset N] [--facets] [--json]'
 
 const OPTIONS = {

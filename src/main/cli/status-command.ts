@@ -3,7 +3,7 @@ import { writeLine } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'
 
-export const STATUS_USAGE = 'Usage: status --db FILE [--json]'
+export const STATUS_USAGE = 'Usage: status (--db FILE | --profile NAME [--data-dir DIR]) [--json]'
 
 /**
  * `status`: what an existing cache holds. With --json, stdout is one object:

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path'
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import type { AccessTokenSource } from '../core/auth/access-token-source'
 import { openTokenFileSession } from '../core/auth/token-file'
 import { TokenManager } from '../core/auth/token-manager'
@@ -20,17 +21,22 @@ import {
   reportUsage,
   requiredOption,
   stringOption,
+  UsageError,
   writeLine,
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
+import { appDataDir, readCliProfile } from './profile-flag'
 import { settingFlag } from './setting-flags'
 
 export const SYNC_USAGE =
-  'Usage: sync --base-url URL --client-id ID --redirect-uri URI --db FILE [--tenant ID] [--page-size N] ' +
+  'Usage: sync (--profile NAME [--data-dir DIR] | --base-url URL --client-id ID --redirect-uri URI --db FILE) ' +
+  '[--tenant ID] [--page-size N] ' +
   '[--concurrency N] [--pay-cycle ID]... [--token-file FILE] [--json]   (client secret in ROSTERDESK_CLIENT_SECRET; ' +
   'tokens from --token-file or ROSTERDESK_ACCESS_TOKEN / ROSTERDESK_REFRESH_TOKEN)'
 
 const OPTIONS = {
+  profile: { type: 'string' },
+  'data-dir': { type: 'string' },
   'base-url': { type: 'string' },
   'client-id': { type: 'string' },
   'redirect-uri': { type: 'string' },
@@ -51,6 +57,8 @@ interface SyncArgs {
   clientId: string
   redirectUri: string
   db: string
+  /** True when --db came from --profile (the app's cache for that profile). */
+  fromProfile: boolean
   tenant: string | undefined
   pageSize: number
   concurrency: number
@@ -68,7 +76,7 @@ interface SyncArgs {
 export async function runSyncCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
   let parsed: SyncArgs
   try {
-    parsed = parseSyncArgs(args)
+    parsed = parseSyncArgs(args, io)
   } catch (error) {
     return reportUsage(error, io, SYNC_USAGE)
   }
@@ -86,6 +94,8 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   process.on('SIGTERM', onSignal)
   try {
     const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger)
+    // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
+    if (parsed.fromProfile) mkdirSync(dirname(parsed.db), { recursive: true })
     cache = openCacheDatabase(parsed.db)
     service = new SyncService({
       cache,
@@ -133,27 +143,54 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   }
 }
 
-function parseSyncArgs(args: readonly string[]): SyncArgs {
+function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
   const values = parseCommandArgs(args, OPTIONS)
   const fields = settingsSchema.shape
-  const tenant = stringOption(values, 'tenant')
+  const profileName = stringOption(values, 'profile')
+  // --profile fills in what the app's settings of that profile say; a flag given as well wins.
+  const profile =
+    profileName === undefined
+      ? undefined
+      : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform))
+  if (
+    profile !== undefined &&
+    profile.baseUrl === undefined &&
+    stringOption(values, 'base-url') === undefined
+  ) {
+    throw new UsageError(
+      `--profile: "${profile.name}" uses Demo, the app's built-in sandbox; give --base-url to sync from a sandbox.`,
+    )
+  }
+  const option = (name: string, fromProfile: string | undefined): string =>
+    stringOption(values, name) ?? fromProfile ?? requiredOption(values, name)
+  const tenant = stringOption(values, 'tenant') ?? (profile?.settings.tenantId || undefined)
+  const payCycles = listOption(values, 'pay-cycle')
   return {
-    baseUrl: settingFlag('base-url', serviceAddressSchema, requiredOption(values, 'base-url')),
-    clientId: settingFlag('client-id', fields.clientId, requiredOption(values, 'client-id')),
-    redirectUri: settingFlag('redirect-uri', fields.redirectUri, requiredOption(values, 'redirect-uri')),
-    db: resolve(requiredOption(values, 'db')),
+    baseUrl: settingFlag('base-url', serviceAddressSchema, option('base-url', profile?.baseUrl)),
+    clientId: settingFlag('client-id', fields.clientId, option('client-id', profile?.settings.clientId)),
+    redirectUri: settingFlag(
+      'redirect-uri',
+      fields.redirectUri,
+      option('redirect-uri', profile?.settings.redirectUri),
+    ),
+    db: resolve(option('db', profile?.db)),
+    fromProfile: profile !== undefined && stringOption(values, 'db') === undefined,
     tenant: tenant === undefined ? undefined : settingFlag('tenant', fields.tenantId, tenant),
     pageSize: settingFlag(
       'page-size',
       fields.pageSize,
-      stringOption(values, 'page-size') ?? DEFAULT_SETTINGS.pageSize,
+      stringOption(values, 'page-size') ?? profile?.settings.pageSize ?? DEFAULT_SETTINGS.pageSize,
     ),
     concurrency: settingFlag(
       'concurrency',
       fields.concurrency,
-      stringOption(values, 'concurrency') ?? DEFAULT_SETTINGS.concurrency,
+      stringOption(values, 'concurrency') ?? profile?.settings.concurrency ?? DEFAULT_SETTINGS.concurrency,
     ),
-    payCycles: settingFlag('pay-cycle', fields.trackedPayCycles, listOption(values, 'pay-cycle')),
+    payCycles: settingFlag(
+      'pay-cycle',
+      fields.trackedPayCycles,
+      payCycles.length > 0 ? payCycles : (profile?.settings.trackedPayCycles ?? []),
+    ),
     tokenFile: stringOption(values, 'token-file'),
     json: values['json'] === true,
   }

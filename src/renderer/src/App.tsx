@@ -10,15 +10,26 @@ import { SyncBar } from './components/sync-bar'
 import { useAppInfo } from './hooks/use-app-info'
 import { useAuth } from './hooks/use-auth'
 import { useOnline } from './hooks/use-online'
+import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
 import { useSync } from './hooks/use-sync'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
 
 /**
- * The whole app. Before the first sync it shows the sign-in screen; once employees are saved it shows them,
- * signed in or not, so a clerk without a network (or whose session ended) can still look people up.
+ * The whole app, one profile at a time: everything below is keyed by the count of profile switches, so a switch
+ * remounts it and every hook reads its sign-in, settings, status and rows again. No state of one profile (rows, search,
+ * a finished sync's message) can outlive the switch and show under the other's name.
  */
 export function App() {
+  const profiles = useProfiles()
+  return <Workspace key={profiles.generation} profiles={profiles} />
+}
+
+/**
+ * One profile's app. Before the first sync it shows the sign-in screen; once employees are saved it shows them,
+ * signed in or not, so a clerk without a network (or whose session ended) can still look people up.
+ */
+function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   const { info, error: infoError } = useAppInfo()
   const auth = useAuth()
   const sync = useSync()
@@ -90,6 +101,7 @@ export function App() {
       <AppHeader
         info={info}
         auth={auth.state}
+        profiles={profiles}
         offline={offline}
         screen={screen}
         onScreen={setScreen}

@@ -2,6 +2,7 @@ import type {
   AuthState,
   ChangeReport,
   EmployeeRow,
+  ProfileList,
   Settings,
   SettingsView,
   SyncRunSummary,
@@ -12,7 +13,13 @@ import { FakeIpcError, type FakeEvents, type FakeHandlers } from './fake-api'
 import { exportRowQuery } from '../../../src/shared/export-rows'
 import { columnsOf, runQuery } from './fake-query'
 import { FakeChanges, type FakeSyncFacts } from './fake-changes'
-import { DEFAULT_SYNC_SCOPE, FRESHNESS_DEFAULTS } from '../../../src/shared/settings-rules'
+import {
+  DEFAULT_SYNC_SCOPE,
+  FRESHNESS_DEFAULTS,
+  environmentLabel,
+  normalizeProfileName,
+  profileNameProblem,
+} from '../../../src/shared/settings-rules'
 import { fakeServiceSearch } from './fake-service-search'
 
 export interface FakeCoreOptions {
@@ -38,6 +45,15 @@ export interface FakeCoreOptions {
    * them, and the next sync saves them. A `syncFailure` makes the lookup fail the same way.
    */
   readonly hiredSinceSync?: readonly EmployeeRow[]
+  /**
+   * Further profiles, each with its own cache (already synced with these rows) and settings; the first profile
+   * is the one the options above describe, named after its environment.
+   */
+  readonly otherProfiles?: ReadonlyArray<{
+    readonly name: string
+    readonly employees: readonly EmployeeRow[]
+    readonly settings?: Partial<Settings>
+  }>
 }
 
 export interface FakeCore {
@@ -104,6 +120,75 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
   let exported = false
   const calls: FakeCore['calls'] = []
 
+  /** What belongs to one profile; the active one's lives in the variables above, the others' here. */
+  interface ProfileState {
+    name: string
+    cache: EmployeeRow[]
+    settings: Settings
+    auth: AuthState
+    hasClientSecret: boolean
+    lastComplete: SyncRunSummary | undefined
+    lastRun: SyncRunSummary | undefined
+  }
+  let activeId = 'p1'
+  let activeName = environmentLabel(settings.environment)
+  const stashed = new Map<string, ProfileState>()
+  for (const [index, other] of (options.otherProfiles ?? []).entries()) {
+    const otherSettings: Settings = { ...settings, ...other.settings }
+    const done = summary(
+      1,
+      'complete',
+      new Date(syncedAt - 60_000).toISOString(),
+      other.employees.length,
+      undefined,
+      {
+        endedAt: new Date(syncedAt).toISOString(),
+      },
+    )
+    stashed.set(`p${index + 2}`, {
+      name: other.name,
+      cache: [...other.employees],
+      settings: otherSettings,
+      auth: {
+        ...auth,
+        status: 'signed-out',
+        environment: otherSettings.environment,
+        tenantId: otherSettings.tenantId,
+      },
+      hasClientSecret: false,
+      lastComplete: done,
+      lastRun: done,
+    })
+  }
+  const profileList = (): ProfileList => {
+    const all = [
+      { id: activeId, name: activeName, environment: settings.environment, tenantId: settings.tenantId },
+      ...[...stashed].map(([id, state]) => ({
+        id,
+        name: state.name,
+        environment: state.settings.environment,
+        tenantId: state.settings.tenantId,
+      })),
+    ]
+    return { activeId, profiles: all.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1))) }
+  }
+  const checkName = (name: string, exceptId: string | undefined): string => {
+    const normalized = normalizeProfileName(name)
+    const problem = profileNameProblem(
+      normalized,
+      profileList()
+        .profiles.filter((profile) => profile.id !== exceptId)
+        .map((profile) => profile.name),
+    )
+    if (problem !== undefined) throw new FakeIpcError('validation', problem, { name: problem })
+    return normalized
+  }
+  const profileChanged = (): ProfileList => {
+    const list = profileList()
+    events.emit('profiles:changed', list)
+    return list
+  }
+
   const setAuth = (next: AuthState): AuthState => {
     auth = next
     events.emit('auth:changed', auth)
@@ -144,6 +229,58 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     'settings:set-client-secret': async () => {
       hasClientSecret = true
       return view()
+    },
+    'profiles:list': async () => profileList(),
+    'profiles:switch': async (id) => {
+      const target = stashed.get(id)
+      if (id === activeId) return profileList()
+      if (target === undefined) throw new FakeIpcError('not-found', 'That profile no longer exists.')
+      // As the real core: a running sync or export of the profile left is cancelled first.
+      syncAbort = running
+      exportAbort = true
+      syncGate?.()
+      stashed.delete(id)
+      stashed.set(activeId, {
+        name: activeName,
+        cache,
+        settings,
+        auth,
+        hasClientSecret,
+        lastComplete,
+        lastRun,
+      })
+      activeId = id
+      ;({ name: activeName, cache, settings, auth, hasClientSecret, lastComplete, lastRun } = target)
+      const list = profileChanged()
+      events.emit('auth:changed', auth)
+      return list
+    },
+    'profiles:create': async (name) => {
+      const ids = profileList().profiles.map((profile) => Number(profile.id.slice(1)))
+      stashed.set(`p${Math.max(...ids) + 1}`, {
+        name: checkName(name, undefined),
+        cache: [],
+        settings: { ...settings, environment: 'demo', tenantId: '' },
+        auth: { ...auth, status: 'signed-out', environment: 'demo', tenantId: '' },
+        hasClientSecret: false,
+        lastComplete: undefined,
+        lastRun: undefined,
+      })
+      return profileChanged()
+    },
+    'profiles:rename': async (id, name) => {
+      const normalized = checkName(name, id)
+      const other = stashed.get(id)
+      if (id === activeId) activeName = normalized
+      else if (other !== undefined) other.name = normalized
+      else throw new FakeIpcError('not-found', 'That profile no longer exists.')
+      return profileChanged()
+    },
+    'profiles:delete': async (id) => {
+      if (id === activeId)
+        throw new FakeIpcError('validation', 'Switch to another profile before deleting this one.')
+      if (!stashed.delete(id)) throw new FakeIpcError('not-found', 'That profile no longer exists.')
+      return profileChanged()
     },
     'sync:start': async () => {
       if (auth.status !== 'signed-in') throw new FakeIpcError('not-signed-in', 'Sign in before syncing.')

@@ -7,6 +7,7 @@ import {
   openSecretStore,
   type SafeStorageLike,
 } from '../../../src/main/core/secrets/encrypted-file-secret-store'
+import { deleteProfileSecrets, profileSecrets } from '../../../src/main/core/secrets/secret-store'
 import { CaptureLogger } from './capture-logger'
 
 /** Stands in for Electron's safeStorage: a reversible "encryption" with a key version that can be rotated. */
@@ -177,5 +178,35 @@ describe('EncryptedFileSecretStore', () => {
       await later.get('refreshToken'),
       await later.get('accessTokenExpiresAt'),
     ]).toEqual(['s', undefined, 'r', '1'])
+  })
+})
+
+describe('profiles in one secrets file', () => {
+  it('keeps each profile’s secrets apart, the first under the bare names, and drops names it does not know', async () => {
+    const safeStorage = new FakeSafeStorage()
+    const store = new EncryptedFileSecretStore({ safeStorage, filePath, platform: 'linux', logger })
+    const first = profileSecrets(store, 'p1', 'p1')
+    const acme = profileSecrets(store, 'p2', 'p1')
+    await first.set('clientSecret', 'first-secret')
+    await acme.set('clientSecret', 'acme-secret')
+    await acme.set('accessToken', 'acme-token')
+    const file = JSON.parse(await readFile(filePath, 'utf8')) as { entries: Record<string, string> }
+    expect(Object.keys(file.entries).sort()).toEqual([
+      'clientSecret',
+      'profile:p2:accessToken',
+      'profile:p2:clientSecret',
+    ])
+    file.entries['profile:../x:clientSecret'] = file.entries['clientSecret']!
+    file.entries['somethingElse'] = file.entries['clientSecret']!
+    await writeFile(filePath, JSON.stringify(file))
+
+    const later = new EncryptedFileSecretStore({ safeStorage, filePath, platform: 'linux', logger })
+    expect(await profileSecrets(later, 'p1', 'p1').get('clientSecret')).toBe('first-secret')
+    expect(await profileSecrets(later, 'p2', 'p1').get('clientSecret')).toBe('acme-secret')
+    expect(await profileSecrets(later, 'p1', 'p1').get('accessToken')).toBeUndefined()
+    await deleteProfileSecrets(later, 'p2', 'p1')
+    expect(await profileSecrets(later, 'p2', 'p1').get('accessToken')).toBeUndefined()
+    const after = JSON.parse(await readFile(filePath, 'utf8')) as { entries: Record<string, string> }
+    expect(Object.keys(after.entries)).toEqual(['clientSecret'])
   })
 })

@@ -8,11 +8,8 @@ import {
   type DemoEnvironment,
 } from '../../../src/main/core/settings/resolve-environment'
 import { buildSettingsView } from '../../../src/main/core/settings/settings-view'
-import {
-  MemoryKeyValueBackend,
-  SETTINGS_STORAGE_KEYS,
-  SettingsStore,
-} from '../../../src/main/core/settings/settings-store'
+import { PROFILE_STORAGE_KEYS } from '../../../src/main/core/settings/profile-store'
+import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
 
 const DEMO: DemoEnvironment = {
   baseUrl: 'http://127.0.0.1:4100/',
@@ -28,7 +25,7 @@ describe('SettingsStore', () => {
     const store = new SettingsStore(backend)
     expect(store.get()).toEqual(DEFAULT_SETTINGS)
     expect(store.loaded).toMatchObject({ fromVersion: 0, resetFields: [] })
-    expect(backend.get(SETTINGS_STORAGE_KEYS.settings)).toBeUndefined()
+    expect(backend.get(PROFILE_STORAGE_KEYS.flat)).toBeUndefined()
   })
 
   it('saves valid changes, notifies listeners and survives a restart', () => {
@@ -49,7 +46,7 @@ describe('SettingsStore', () => {
       environment: 'production',
       baseUrls: { staging: 'https://s.example', production: 'https://p.example' },
     })
-    expect(backend.get(SETTINGS_STORAGE_KEYS.version)).toBe(1)
+    expect(backend.get(PROFILE_STORAGE_KEYS.version)).toBe(2)
   })
 
   it('saves nothing when any field is invalid', () => {
@@ -86,14 +83,17 @@ describe('SettingsStore', () => {
         'baseUrls.production': 'Enter the Production address to use the Production environment.',
       },
     })
-    backend.set('settings', { ...DEFAULT_SETTINGS, environment: 'staging', clientId: 'c-1' })
-    backend.set('settingsVersion', 1)
-    const reopened = new SettingsStore(backend)
+    // A file the release before profiles saved that way: it loads as it was saved, into the first profile.
+    const older = new MemoryKeyValueBackend()
+    older.set('settings', { ...DEFAULT_SETTINGS, environment: 'staging', clientId: 'c-1' })
+    older.set('settingsVersion', 1)
+    const reopened = new SettingsStore(older)
     expect(reopened.get()).toMatchObject({ environment: 'staging', clientId: 'c-1' })
-    expect(reopened.loaded).toMatchObject({ changed: false, resetFields: [] })
+    expect(reopened.loaded).toMatchObject({ fromVersion: 1, resetFields: [] })
+    expect(new SettingsStore(older).loaded).toMatchObject({ changed: false, resetFields: [] })
   })
 
-  it('migrates stored v0 data on load and writes it back as v1', () => {
+  it('migrates stored v0 data on load and writes it back as the first profile', () => {
     const backend = new MemoryKeyValueBackend()
     backend.set('settings', {
       environment: 'staging',
@@ -102,8 +102,11 @@ describe('SettingsStore', () => {
     })
     const store = new SettingsStore(backend)
     expect(store.get()).toMatchObject({ baseUrls: { staging: 'https://s.example' }, scopes: 'read write' })
-    expect(backend.get('settings')).toEqual(store.get())
-    expect(backend.get('settingsVersion')).toBe(1)
+    expect(backend.get('profiles')).toEqual({
+      activeId: 'p1',
+      profiles: [{ id: 'p1', name: 'Staging', settings: store.get() }],
+    })
+    expect(backend.get('settingsVersion')).toBe(2)
   })
 
   it('hands out copies, so callers cannot change the stored settings behind its back', () => {

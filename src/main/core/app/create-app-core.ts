@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ExportFormat } from '../../../shared/domain'
 import type { FetchLike } from '../api/fetch-like'
@@ -12,21 +12,26 @@ import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { Logger } from '../log/logger'
 import { searchService } from '../lookup/service-search'
 import { QueryEngine } from '../query/query-engine'
-import type { SecretStore } from '../secrets/secret-store'
+import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-environment'
+import { CACHE_FILE_NAME, FIRST_PROFILE_ID, profileCacheDir, profileDataDir } from '../settings/profile-store'
 import { MemoryKeyValueBackend, type KeyValueBackend, type SettingsStore } from '../settings/settings-store'
 import { SyncService } from '../sync/sync-service'
 import { ChangeHistory } from '../changes/change-history'
+import { RosterDeskError } from '../errors'
 import { beginAppSync } from './begin-sync'
-import { createHandlers } from './handlers'
+import { createHandlers, type HandlerDeps } from './handlers'
+import { createProfileHandlers, profileList } from './profile-handlers'
 import { SyncScheduler } from './sync-scheduler'
 
 export interface AppCoreDeps {
   readonly appInfo: { readonly name: string; readonly version: string; readonly platform: string }
-  /** Per-user data folder; the employee cache lives in `<dataDir>/cache`. */
+  /** Per-user data folder; each profile's employee cache lives in `profileCacheDir(dataDir, id)`. */
   readonly dataDir: string
+  /** The active profile's settings, and every profile (`settings.profiles`). */
   readonly settings: SettingsStore
-  readonly secrets: SecretStore
+  /** Every profile's secrets; each profile's services see only its own (`profileSecrets`). */
+  readonly secrets: SecretVault
   readonly fetch: FetchLike
   readonly clock?: Clock
   /** Timers for automatic syncs (the system's unless a test drives them). */
@@ -49,100 +54,209 @@ export interface AppCoreDeps {
 
 export interface AppCore {
   readonly handlers: InvokeHandlers
+  /** The services below are the active profile's, and change when it does (`switchProfile`). */
   readonly auth: AuthService
   readonly sync: SyncService
   readonly queries: QueryEngine
   readonly exports: ExportService
   /** For deep links the shell receives (custom-scheme sign-in callbacks). */
   handleCallbackUrl(url: string): Promise<boolean>
+  /** Makes another profile active (what `profiles:switch` runs). */
+  switchProfile(id: string): Promise<void>
   close(): Promise<void>
 }
 
-export const CACHE_FILE_NAME = 'employees.sqlite'
+/** Everything that belongs to one profile: its sign-in, its cache and the services over it. */
+interface ProfileSession {
+  readonly profileId: string
+  readonly auth: AuthService
+  readonly sync: SyncService
+  readonly queries: QueryEngine
+  readonly changes: ChangeHistory
+  readonly exports: ExportService
+  readonly searchService: HandlerDeps['searchService']
+  close(): Promise<void>
+}
 
 /**
  * The composition root of everything that is not Electron: the Electron main and the browser-test harness both
- * build the app from here, so the renderer is tested against exactly the services it runs on.
+ * build the app from here, so the renderer is tested against exactly the services it runs on. Services are built
+ * per profile (`openSession`); the handlers read whichever session is current, so switching profile swaps
+ * every service at once and no channel can answer from another profile's cache or tokens.
  */
 export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   const clock = deps.clock ?? systemClock
+  const profiles = deps.settings.profiles
   const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
-  const auth = await AuthService.create({
-    fetch: deps.fetch,
-    clock,
-    secrets: deps.secrets,
-    environment,
-    openExternal: deps.openExternal,
-    logger: deps.logger,
-  })
+  const emitProfiles = () => deps.events.emit('profiles:changed', profileList(profiles))
 
-  const cacheDir = join(deps.dataDir, 'cache')
-  mkdirSync(cacheDir, { recursive: true })
-  const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME))
-  const sync = new SyncService({
-    cache,
-    fetch: deps.fetch,
-    tokens: auth.tokens,
-    clock,
-    random: deps.random ?? Math.random,
-    logger: deps.logger,
-  })
-  const queries = new QueryEngine(cache)
-  const changes = new ChangeHistory({ cache, queries })
-  const exports = new ExportService({
-    queries,
-    changes,
-    clock,
-    context: () => {
-      const resolved = environment()
-      const lastComplete = sync.getStatus().lastComplete
-      // The scope of the sync that filled the cache (its run log entry), not today's setting.
-      const statusFilter = lastComplete ? cache.runLog.settingsOf(lastComplete.id)?.statusFilter : undefined
-      return {
-        environment: resolved.environment,
-        tenantId: resolved.tenantId,
-        syncedAt: lastComplete ? new Date(lastComplete.endedAt) : null,
-        ...(statusFilter === undefined ? {} : { statusFilter }),
-        appVersion: deps.appInfo.version,
+  async function openSession(profileId: string): Promise<ProfileSession> {
+    const auth = await AuthService.create({
+      fetch: deps.fetch,
+      clock,
+      secrets: profileSecrets(deps.secrets, profileId, FIRST_PROFILE_ID),
+      environment,
+      openExternal: deps.openExternal,
+      logger: deps.logger,
+    })
+
+    const cacheDir = profileCacheDir(deps.dataDir, profileId)
+    mkdirSync(cacheDir, { recursive: true })
+    const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME))
+    const sync = new SyncService({
+      cache,
+      fetch: deps.fetch,
+      tokens: auth.tokens,
+      clock,
+      random: deps.random ?? Math.random,
+      logger: deps.logger,
+    })
+    const queries = new QueryEngine(cache)
+    const changes = new ChangeHistory({ cache, queries })
+    const exports = new ExportService({
+      queries,
+      changes,
+      clock,
+      context: () => {
+        const resolved = environment()
+        const lastComplete = sync.getStatus().lastComplete
+        // Where the sync that filled the cache read from (its run log entry), not today's setting: a file made
+        // after the settings changed still names the data's real origin.
+        const run = lastComplete ? cache.runLog.settingsOf(lastComplete.id) : undefined
+        return {
+          profile: profiles.get(profileId).name,
+          environment: run?.environment ?? resolved.environment,
+          tenantId: run?.tenantId ?? resolved.tenantId,
+          syncedAt: lastComplete ? new Date(lastComplete.endedAt) : null,
+          ...(run?.statusFilter === undefined ? {} : { statusFilter: run.statusFilter }),
+          appVersion: deps.appInfo.version,
+        }
+      },
+    })
+
+    // Automatic syncs (on launch, every N hours) begin runs exactly as the Sync button does.
+    const scheduler = new SyncScheduler({
+      clock,
+      timers: deps.timers ?? systemTimers,
+      settings: () => deps.settings.get(),
+      signedIn: () => auth.getState().status === 'signed-in',
+      running: () => sync.isRunning,
+      begin: () => beginAppSync({ auth, settings: deps.settings, environment, sync }),
+      logger: deps.logger,
+    })
+
+    const unsubscribe = [
+      // Tokens are bound to one service and client; reload re-reads which ones apply after a settings change.
+      deps.settings.onChange(() => void auth.reload()),
+      deps.settings.onChange(() => scheduler.settingsChanged()),
+      auth.onChange((state) => deps.events.emit('auth:changed', state)),
+      sync.onProgress((progress) => deps.events.emit('sync:progress', progress)),
+      sync.onFinished((summary) => {
+        deps.logger.info(`Sync ${summary.status}: ${summary.stored} of ${summary.totalCount} employees`)
+        deps.events.emit('sync:finished', summary)
+        scheduler.runEnded()
+      }),
+    ]
+
+    // Live lookups end with the session: neither a quit nor a switch waits on a slow service, nor may a lookup
+    // read a closed cache.
+    const lookups = new AbortController()
+    scheduler.start()
+    return {
+      profileId,
+      auth,
+      sync,
+      queries,
+      changes,
+      exports,
+      searchService: (query) =>
+        searchService(
+          {
+            fetch: deps.fetch,
+            tokens: auth.tokens,
+            clock,
+            random: deps.random ?? Math.random,
+            environment,
+            isSaved: (uuid) => queries.getEmployee(uuid) !== null,
+          },
+          query,
+          lookups.signal,
+        ),
+      async close() {
+        scheduler.stop()
+        // A quit or a switch during a sync or an export cancels it and waits until it let go of the cache: the
+        // sync keeps the previous snapshot, the export removes its partial file, and neither touches a closed
+        // database. The listeners go only then, so the cancelled run's summary still reaches the window.
+        sync.cancel()
+        exports.cancel()
+        lookups.abort()
+        auth.cancelSignIn()
+        await Promise.all([sync.idle(), exports.idle()])
+        for (const stop of unsubscribe) stop()
+        cache.close()
+      },
+    }
+  }
+
+  let session = await openSession(profiles.activeId)
+  /** Set while a switch closes one session and opens the next; a second switch meanwhile is refused. */
+  let switching = false
+
+  async function switchProfile(id: string): Promise<void> {
+    const target = profiles.get(id)
+    if (id === session.profileId) return
+    if (switching) throw new RosterDeskError('busy', 'RosterDesk is already switching profile. Try again.')
+    switching = true
+    const previous = session.profileId
+    try {
+      await session.close()
+      profiles.setActive(id)
+      try {
+        session = await openSession(id)
+      } catch (error) {
+        // The other profile's cache could not open: stay on the one that worked, and say why.
+        profiles.setActive(previous)
+        session = await openSession(previous)
+        throw error
       }
-    },
-  })
+      deps.logger.info(`Switched to profile ${target.id}`)
+    } finally {
+      switching = false
+    }
+    emitProfiles()
+    deps.events.emit('auth:changed', session.auth.getState())
+  }
 
-  // Automatic syncs (on launch, every N hours) begin runs exactly as the Sync button does.
-  const scheduler = new SyncScheduler({
-    clock,
-    timers: deps.timers ?? systemTimers,
-    settings: () => deps.settings.get(),
-    signedIn: () => auth.getState().status === 'signed-in',
-    running: () => sync.isRunning,
-    begin: () => beginAppSync({ auth, settings: deps.settings, environment, sync }),
-    logger: deps.logger,
-  })
+  async function deleteProfile(id: string): Promise<void> {
+    profiles.delete(id)
+    // Its data goes with it: the saved employees (the whole folder, snapshots and change files included) and
+    // every secret it had. The profile is not active, so nothing has these open.
+    rmSync(profileDataDir(deps.dataDir, id), { recursive: true, force: true })
+    await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
+  }
 
-  const unsubscribe = [
-    // Tokens are bound to one service and client; reload re-reads which ones apply after a settings change.
-    deps.settings.onChange(() => void auth.reload()),
-    deps.settings.onChange(() => scheduler.settingsChanged()),
-    auth.onChange((state) => deps.events.emit('auth:changed', state)),
-    sync.onProgress((progress) => deps.events.emit('sync:progress', progress)),
-    sync.onFinished((summary) => {
-      deps.logger.info(`Sync ${summary.status}: ${summary.stored} of ${summary.totalCount} employees`)
-      deps.events.emit('sync:finished', summary)
-      scheduler.runEnded()
-    }),
-  ]
-
-  // Live lookups end with the app: quitting must not wait on a slow service, nor a lookup read a closed cache.
-  const lookups = new AbortController()
-  const handlers = createHandlers({
+  // The handlers read the session through these getters, so after a switch they answer from the new profile.
+  const live: HandlerDeps = {
     appInfo: deps.appInfo,
     settings: deps.settings,
-    secrets: deps.secrets,
-    auth,
-    sync,
-    queries,
-    changes,
-    exports,
+    get secrets() {
+      return profileSecrets(deps.secrets, session.profileId, FIRST_PROFILE_ID)
+    },
+    get auth() {
+      return session.auth
+    },
+    get sync() {
+      return session.sync
+    },
+    get queries() {
+      return session.queries
+    },
+    get changes() {
+      return session.changes
+    },
+    get exports() {
+      return session.exports
+    },
     exportMemory: new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()),
     environment,
     events: deps.events,
@@ -150,44 +264,39 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     chooseExportPath: deps.chooseExportPath,
     revealFile: deps.revealFile,
     defaultExportFileName,
-    searchService: (query) =>
-      searchService(
-        {
-          fetch: deps.fetch,
-          tokens: auth.tokens,
-          clock,
-          random: deps.random ?? Math.random,
-          environment,
-          isSaved: (uuid) => queries.getEmployee(uuid) !== null,
-        },
-        query,
-        lookups.signal,
-      ),
-  })
-
-  scheduler.start()
+    searchService: (query) => session.searchService(query),
+  }
+  const handlers: InvokeHandlers = {
+    ...createHandlers(live),
+    ...createProfileHandlers({
+      profiles,
+      switchProfile,
+      deleteProfile,
+      changed: emitProfiles,
+    }),
+  }
 
   let closed = false
   return {
     handlers,
-    auth,
-    sync,
-    queries,
-    exports,
-    handleCallbackUrl: (url) => auth.handleCallbackUrl(url),
+    get auth() {
+      return session.auth
+    },
+    get sync() {
+      return session.sync
+    },
+    get queries() {
+      return session.queries
+    },
+    get exports() {
+      return session.exports
+    },
+    handleCallbackUrl: (url) => session.auth.handleCallbackUrl(url),
+    switchProfile,
     async close() {
       if (closed) return
       closed = true
-      scheduler.stop()
-      for (const stop of unsubscribe) stop()
-      // A quit during a sync or an export cancels it and waits until it let go of the cache: the sync keeps the
-      // previous snapshot, the export removes its partial file, and neither touches a closed database.
-      sync.cancel()
-      exports.cancel()
-      lookups.abort()
-      auth.cancelSignIn()
-      await Promise.all([sync.idle(), exports.idle()])
-      cache.close()
+      await session.close()
       await deps.demo.close()
     },
   }

@@ -21,6 +21,7 @@ import type { SettingsStore } from '../settings/settings-store'
 import { buildSettingsView } from '../settings/settings-view'
 import type { SyncService } from '../sync/sync-service'
 import { beginAppSync } from './begin-sync'
+import type { ProfileChannel } from './profile-handlers'
 
 export interface HandlerDeps {
   readonly appInfo: Omit<AppInfo, 'environment'>
@@ -47,9 +48,10 @@ export interface HandlerDeps {
 /**
  * One handler per contract channel. Arguments arrive validated by dispatchInvoke; handlers translate between
  * the contract and the services and add the rules that belong to the app rather than to one service (a sync
- * needs a signed-in user; the save location comes from main's dialog, never from the renderer).
+ * needs a signed-in user; the save location comes from main's dialog, never from the renderer). The profile
+ * channels are in profile-handlers.ts.
  */
-export function createHandlers(deps: HandlerDeps): InvokeHandlers {
+export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileChannel> {
   const settingsView = async (): Promise<SettingsView> =>
     buildSettingsView(deps.settings.get(), {
       hasClientSecret: (await deps.secrets.get('clientSecret')) !== undefined,

@@ -58,6 +58,7 @@ export function aboutLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
             ? 'Employees one sync added, removed and changed'
             : 'Employee list, as filtered in RosterDesk',
     },
+    ...(about.profile === undefined ? [] : [{ label: 'Profile', value: about.profile }]),
     { label: 'Environment', value: ENVIRONMENT_NAMES[about.environment] ?? about.environment },
     { label: 'Tenant', value: about.tenantId === '' ? '(none)' : about.tenantId },
   ]

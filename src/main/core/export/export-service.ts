@@ -18,6 +18,9 @@ import type { ExportQueries } from './export-query-source'
 
 /** Where the cached data came from, for the About sheet. */
 export interface ExportContext {
+  /** The profile whose cache this is. */
+  readonly profile?: string
+  /** Where the sync that filled the cache read from (its run log entry), not today's setting. */
   readonly environment: string
   readonly tenantId: string
   /** When the last complete sync ended; null if the cache was never synced. */
@@ -100,6 +103,7 @@ export class ExportService {
         columns: plan.columns,
         about: {
           ...plan.about,
+          ...(context.profile === undefined ? {} : { profile: context.profile }),
           environment: context.environment,
           tenantId: context.tenantId,
           syncedAt: context.syncedAt,
@@ -130,6 +134,7 @@ export class ExportService {
           sections: changeExportSections(source, options.request.format),
           about: {
             kind: 'changes',
+            ...(context.profile === undefined ? {} : { profile: context.profile }),
             environment: run.environment ?? options.environment ?? run.serviceAddress ?? 'not recorded',
             tenantId: run.tenantId ?? '',
             changes: {

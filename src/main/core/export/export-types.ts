@@ -30,6 +30,8 @@ export interface ExportAbout {
    * sync's added, removed and changed employees (a sheet each).
    */
   readonly kind: 'roster' | 'view' | 'changes'
+  /** The profile whose cache the rows came from (absent from the CLI, which has none unless `--profile`). */
+  readonly profile?: string
   readonly environment: string
   readonly tenantId: string
   /** The roster's pay cycle. */

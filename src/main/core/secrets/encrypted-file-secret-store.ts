@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { RosterDeskError } from '../errors'
 import type { Logger } from '../log/logger'
 import { writeFileAtomic } from './atomic-file'
-import { MemorySecretStore, SECRET_KEYS, type SecretKey, type SecretStore } from './secret-store'
+import { MemorySecretStore, isStoredSecretKey, type SecretVault, type StoredSecretKey } from './secret-store'
 
 /** The part of Electron's `safeStorage` (the async API of Electron 45) the store uses; tests pass a fake. */
 export interface SafeStorageLike {
@@ -35,7 +35,7 @@ type SecretFile = z.infer<typeof secretFileSchema>
  * source) nothing is written and `persistent` is false, so the UI can say secrets last only until the app quits.
  * Must be called after Electron's `ready`: before it the Linux backend reads 'unknown'.
  */
-export async function openSecretStore(options: EncryptedFileSecretStoreOptions): Promise<SecretStore> {
+export async function openSecretStore(options: EncryptedFileSecretStoreOptions): Promise<SecretVault> {
   const available = await options.safeStorage.isAsyncEncryptionAvailable()
   const backend = options.platform === 'linux' ? options.safeStorage.getSelectedStorageBackend?.() : undefined
   const weakLinuxBackend = options.platform === 'linux' && (backend === 'basic_text' || backend === 'unknown')
@@ -53,10 +53,10 @@ export async function openSecretStore(options: EncryptedFileSecretStoreOptions):
  * file with mode 0600, rewritten atomically. Plain values are kept in memory after the first read so the OS is
  * asked once per secret per session.
  */
-export class EncryptedFileSecretStore implements SecretStore {
+export class EncryptedFileSecretStore implements SecretVault {
   readonly persistent = true
   readonly #options: EncryptedFileSecretStoreOptions
-  readonly #plain = new Map<SecretKey, string>()
+  readonly #plain = new Map<StoredSecretKey, string>()
   #file: SecretFile | undefined
   /** Writes go one at a time, in order, so a slow write can never land over a newer one. */
   #queue: Promise<void> = Promise.resolve()
@@ -65,7 +65,7 @@ export class EncryptedFileSecretStore implements SecretStore {
     this.#options = options
   }
 
-  async get(key: SecretKey): Promise<string | undefined> {
+  async get(key: StoredSecretKey): Promise<string | undefined> {
     return this.#serial(async () => {
       const cached = this.#plain.get(key)
       if (cached !== undefined) return cached
@@ -91,7 +91,7 @@ export class EncryptedFileSecretStore implements SecretStore {
     })
   }
 
-  async set(key: SecretKey, value: string): Promise<void> {
+  async set(key: StoredSecretKey, value: string): Promise<void> {
     return this.#serial(async () => {
       const file = await this.#load()
       file.entries[key] = await this.#encrypt(value)
@@ -100,7 +100,7 @@ export class EncryptedFileSecretStore implements SecretStore {
     })
   }
 
-  async delete(key: SecretKey): Promise<void> {
+  async delete(key: StoredSecretKey): Promise<void> {
     return this.#serial(async () => {
       this.#plain.delete(key)
       const file = await this.#load()
@@ -152,9 +152,8 @@ export class EncryptedFileSecretStore implements SecretStore {
       return (this.#file = { version: 1, entries: {} })
     }
     const entries: Record<string, string> = {}
-    for (const key of SECRET_KEYS) {
-      const value = parsed.data.entries[key]
-      if (value !== undefined) entries[key] = value
+    for (const [key, value] of Object.entries(parsed.data.entries)) {
+      if (isStoredSecretKey(key)) entries[key] = value
     }
     return (this.#file = { version: 1, entries })
   }

@@ -12,6 +12,19 @@ export const SECRET_KEYS = [
 ] as const
 export type SecretKey = (typeof SECRET_KEYS)[number]
 
+/**
+ * A key as stored: the first profile's secrets keep the bare names a single-environment release wrote (so an
+ * upgrade moves and decrypts nothing); every other profile's are namespaced `profile:<id>:<name>`.
+ */
+export type StoredSecretKey = SecretKey | `profile:${string}:${SecretKey}`
+
+const STORED_KEY = new RegExp(`^(?:profile:[a-z0-9-]{1,64}:)?(?:${SECRET_KEYS.join('|')})$`)
+
+export function isStoredSecretKey(name: string): name is StoredSecretKey {
+  return STORED_KEY.test(name)
+}
+
+/** One profile's view of its secrets: what auth and the settings handlers use. */
 export interface SecretStore {
   /** False when secrets survive only until the app quits (no OS keychain/DPAPI/libsecret). */
   readonly persistent: boolean
@@ -20,19 +33,52 @@ export interface SecretStore {
   delete(key: SecretKey): Promise<void>
 }
 
-export class MemorySecretStore implements SecretStore {
-  readonly persistent = false
-  readonly #values = new Map<SecretKey, string>()
+/** Every profile's secrets in one place (the OS-encrypted file in the app); `profileSecrets` scopes it. */
+export interface SecretVault {
+  readonly persistent: boolean
+  get(key: StoredSecretKey): Promise<string | undefined>
+  set(key: StoredSecretKey, value: string): Promise<void>
+  delete(key: StoredSecretKey): Promise<void>
+}
 
-  async get(key: SecretKey): Promise<string | undefined> {
+export class MemorySecretStore implements SecretVault {
+  readonly persistent = false
+  readonly #values = new Map<StoredSecretKey, string>()
+
+  async get(key: StoredSecretKey): Promise<string | undefined> {
     return this.#values.get(key)
   }
 
-  async set(key: SecretKey, value: string): Promise<void> {
+  async set(key: StoredSecretKey, value: string): Promise<void> {
     this.#values.set(key, value)
   }
 
-  async delete(key: SecretKey): Promise<void> {
+  async delete(key: StoredSecretKey): Promise<void> {
     this.#values.delete(key)
   }
+}
+
+/** The stored name of one profile's secret (see StoredSecretKey). */
+export function profileSecretKey(profileId: string, key: SecretKey, firstProfileId: string): StoredSecretKey {
+  return profileId === firstProfileId ? key : `profile:${profileId}:${key}`
+}
+
+/** One profile's secrets within the vault. */
+export function profileSecrets(vault: SecretVault, profileId: string, firstProfileId: string): SecretStore {
+  const name = (key: SecretKey) => profileSecretKey(profileId, key, firstProfileId)
+  return {
+    persistent: vault.persistent,
+    get: (key) => vault.get(name(key)),
+    set: (key, value) => vault.set(name(key), value),
+    delete: (key) => vault.delete(name(key)),
+  }
+}
+
+/** Forgets every secret of a deleted profile. */
+export async function deleteProfileSecrets(
+  vault: SecretVault,
+  profileId: string,
+  firstProfileId: string,
+): Promise<void> {
+  for (const key of SECRET_KEYS) await vault.delete(profileSecretKey(profileId, key, firstProfileId))
 }

@@ -1,6 +1,6 @@
 import { applySettingsPatch, type Settings, type SettingsValidation } from '../../../shared/settings-schema'
-import { SETTINGS_VERSION } from './settings-defaults'
-import { migrateSettings, type MigrationResult } from './settings-migrations'
+import { ProfileStore } from './profile-store'
+import type { MigrationResult } from './settings-migrations'
 
 /**
  * The persistence the settings need: electron-store in the app (its `get`/`set` match structurally), a map in
@@ -10,9 +10,6 @@ export interface KeyValueBackend {
   get(key: string): unknown
   set(key: string, value: unknown): void
 }
-
-/** Keys the store writes in its backend. */
-export const SETTINGS_STORAGE_KEYS = { settings: 'settings', version: 'settingsVersion' } as const
 
 /** A KeyValueBackend over a Map, for tests and for the CLI, which keeps no settings between runs. */
 export class MemoryKeyValueBackend implements KeyValueBackend {
@@ -30,29 +27,26 @@ export class MemoryKeyValueBackend implements KeyValueBackend {
 export type SettingsListener = (settings: Settings) => void
 
 /**
- * The clerk's settings: loaded and migrated once, validated on every change, written through to the backend.
- * Holds no secret: the client secret and tokens live in the SecretStore, and unknown fields are refused.
+ * The active profile's settings: loaded and migrated once (ProfileStore), validated on every change, written
+ * through to the backend. Most of the app reads only these; switching profile is the app core's job, which
+ * rebuilds everything that depends on them. Holds no secret: the client secret and tokens live in the
+ * SecretStore, and unknown fields are refused.
  */
 export class SettingsStore {
-  readonly #backend: KeyValueBackend
   readonly #listeners = new Set<SettingsListener>()
-  #settings: Settings
+  /** Every profile, and which one is active. */
+  readonly profiles: ProfileStore
   /** What loading found, for the log and for telling the clerk which fields were reset. */
   readonly loaded: MigrationResult
 
   constructor(backend: KeyValueBackend) {
-    this.#backend = backend
-    this.loaded = migrateSettings(
-      backend.get(SETTINGS_STORAGE_KEYS.settings),
-      backend.get(SETTINGS_STORAGE_KEYS.version),
-    )
-    this.#settings = this.loaded.settings
-    if (this.loaded.changed) this.#write()
+    this.profiles = new ProfileStore(backend)
+    this.loaded = this.profiles.loaded
   }
 
-  /** A copy of the current settings. */
+  /** A copy of the active profile's settings. */
   get(): Settings {
-    return structuredClone(this.#settings)
+    return this.profiles.activeSettings()
   }
 
   /**
@@ -60,10 +54,9 @@ export class SettingsStore {
    * sending); saves and notifies only when every field is valid.
    */
   update(patch: unknown): SettingsValidation {
-    const result = applySettingsPatch(patch, this.#settings)
+    const result = applySettingsPatch(patch, this.get())
     if (!result.ok) return result
-    this.#settings = result.settings
-    this.#write()
+    this.profiles.saveSettings(this.profiles.activeId, result.settings)
     for (const listener of this.#listeners) listener(this.get())
     return { ok: true, settings: this.get() }
   }
@@ -71,10 +64,5 @@ export class SettingsStore {
   onChange(listener: SettingsListener): () => void {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
-  }
-
-  #write(): void {
-    this.#backend.set(SETTINGS_STORAGE_KEYS.settings, this.#settings)
-    this.#backend.set(SETTINGS_STORAGE_KEYS.version, SETTINGS_VERSION)
   }
 }

@@ -1,12 +1,15 @@
 import type { AppInfo, AuthState } from '../../../shared/domain'
 import { environmentLabel } from '../../../shared/settings-rules'
+import type { ProfilesController } from '../hooks/use-profiles'
 import { OfflineIndicator } from './offline-indicator'
+import { ProfileSwitcher } from './profile-switcher'
 
 export type Screen = 'browse' | 'settings'
 
 interface AppHeaderProps {
   readonly info: AppInfo | undefined
   readonly auth: AuthState | undefined
+  readonly profiles: ProfilesController
   readonly offline: boolean
   readonly screen: Screen
   readonly onScreen: (screen: Screen) => void
@@ -19,8 +22,11 @@ const STATUS_TEXT: Record<AuthState['status'], string> = {
   'signed-in': 'Signed in',
 }
 
-/** The top bar: app name, environment, tenant, sign-in state, offline state and the way to Settings. */
-export function AppHeader({ info, auth, offline, screen, onScreen, onSignOut }: AppHeaderProps) {
+/**
+ * The top bar: app name, the active profile and its environment, tenant, sign-in state, offline state and the
+ * way to Settings.
+ */
+export function AppHeader({ info, auth, profiles, offline, screen, onScreen, onSignOut }: AppHeaderProps) {
   const environment = auth?.environment ?? info?.environment
   return (
     <header className="app-header">
@@ -34,6 +40,7 @@ export function AppHeader({ info, auth, offline, screen, onScreen, onSignOut }: 
             {environmentLabel(environment)}
           </span>
         )}
+        <ProfileSwitcher profiles={profiles} />
       </div>
       <div className="session" aria-label="Session">
         {auth?.tenantId ? (

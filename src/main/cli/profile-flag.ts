@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Settings } from '../../shared/settings-schema'
+import { CACHE_FILE_NAME, ProfileStore, profileCacheDir } from '../core/settings/profile-store'
+import { MemoryKeyValueBackend } from '../core/settings/settings-store'
+import { UsageError } from './cache-command-args'
+
+/** What `--profile NAME` stands for: the app's settings of that profile and the cache it fills. */
+export interface CliProfile {
+  readonly name: string
+  readonly settings: Settings
+  /** The profile's cache file in the app's data folder. */
+  readonly db: string
+  /** The profile's service address, or undefined for Demo (the app's built-in sandbox, which the CLI lacks). */
+  readonly baseUrl: string | undefined
+}
+
+/**
+ * The app's data folder, as the packaged app names it: `--data-dir`, else `ROSTERDESK_USER_DATA_DIR` (as the
+ * app reads it), else the OS's per-user folder for RosterDesk.
+ */
+export function appDataDir(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+): string {
+  const chosen = flag ?? env['ROSTERDESK_USER_DATA_DIR']
+  if (chosen !== undefined && chosen.trim() !== '') return resolve(chosen)
+  if (platform === 'win32') return join(env['APPDATA'] ?? join(homedir(), 'AppData', 'Roaming'), 'RosterDesk')
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'RosterDesk')
+  return join(env['XDG_CONFIG_HOME'] ?? join(homedir(), '.config'), 'RosterDesk')
+}
+
+/**
+ * Reads profile `name` (ignoring case) from the app's settings file, read-only: the same ProfileStore and
+ * migrations as the app, over an in-memory copy, so the CLI never rewrites the app's file.
+ */
+export function readCliProfile(name: string, dataDir: string): CliProfile {
+  let stored: unknown
+  try {
+    stored = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'))
+  } catch {
+    throw new UsageError(`--profile: no RosterDesk settings found in ${dataDir} (see --data-dir).`)
+  }
+  const backend = new MemoryKeyValueBackend()
+  if (typeof stored === 'object' && stored !== null) {
+    for (const [key, value] of Object.entries(stored)) backend.set(key, value)
+  }
+  const profiles = new ProfileStore(backend).list()
+  const wanted = name.trim().toLowerCase()
+  const profile = profiles.find((candidate) => candidate.name.toLowerCase() === wanted)
+  if (profile === undefined) {
+    throw new UsageError(
+      `--profile: no profile named "${name}". Profiles: ${profiles.map((p) => p.name).join(', ')}.`,
+    )
+  }
+  const { settings } = profile
+  return {
+    name: profile.name,
+    settings,
+    db: join(profileCacheDir(dataDir, profile.id), CACHE_FILE_NAME),
+    baseUrl: settings.environment === 'demo' ? undefined : settings.baseUrls[settings.environment],
+  }
+}

@@ -1,0 +1,210 @@
+import { join } from 'node:path'
+import { environmentLabel, normalizeProfileName, profileNameProblem } from '../../../shared/settings-rules'
+import type { Settings } from '../../../shared/settings-schema'
+import { RosterDeskError } from '../errors'
+import { SETTINGS_VERSION, defaultSettings } from './settings-defaults'
+import { migrateSettings, type MigrationResult } from './settings-migrations'
+import type { KeyValueBackend } from './settings-store'
+
+/** One environment a clerk works in: its name and its settings (its cache and secrets are keyed by `id`). */
+export interface Profile {
+  readonly id: string
+  readonly name: string
+  readonly settings: Settings
+}
+
+/**
+ * The first profile's id. It owns the storage a single-environment release used (the bare secret names and
+ * `<dataDir>/cache`), so an upgrade moves, copies and decrypts nothing: the old data simply is profile 1's.
+ */
+export const FIRST_PROFILE_ID = 'p1'
+
+export const CACHE_FILE_NAME = 'employees.sqlite'
+
+/**
+ * A profile's cache folder. The first profile's is `<dataDir>/cache`, where a release before profiles kept its
+ * one cache (so upgrading moves nothing); every other profile's is `<dataDir>/profiles/<id>/cache`.
+ */
+export function profileCacheDir(dataDir: string, profileId: string): string {
+  return profileId === FIRST_PROFILE_ID
+    ? join(dataDir, 'cache')
+    : join(profileDataDir(dataDir, profileId), 'cache')
+}
+
+/** Everything a profile keeps on disk (what deleting it removes). */
+export function profileDataDir(dataDir: string, profileId: string): string {
+  return profileId === FIRST_PROFILE_ID ? join(dataDir, 'cache') : join(dataDir, 'profiles', profileId)
+}
+
+/**
+ * Backend keys. `settingsVersion` 2 means `profiles` holds every profile (each in settings layout
+ * SETTINGS_VERSION); 0 and 1 are the flat `settings` of earlier releases, which migration reads into profile 1
+ * and leaves in place, so a downgraded release still opens (read-only, as for any newer file) with them.
+ */
+export const PROFILE_STORAGE_KEYS = {
+  profiles: 'profiles',
+  flat: 'settings',
+  version: 'settingsVersion',
+} as const
+export const PROFILES_LAYOUT_VERSION = 2
+
+interface StoredProfiles {
+  activeId: string
+  profiles: Profile[]
+}
+
+/**
+ * The clerk's profiles and which one is active, persisted through the settings' backend. Validates every
+ * change (unique names, the active profile cannot be deleted) and writes through.
+ */
+export class ProfileStore {
+  readonly #backend: KeyValueBackend
+  #profiles: Profile[]
+  #activeId: string
+  /** What loading the active profile's settings found (fields reset, whether a migration ran). */
+  readonly loaded: MigrationResult
+
+  constructor(backend: KeyValueBackend) {
+    this.#backend = backend
+    const stored = readStored(backend.get(PROFILE_STORAGE_KEYS.profiles))
+    if (stored === undefined) {
+      // A release before profiles: its flat settings become profile 1, named after its environment.
+      const flat = migrateSettings(
+        backend.get(PROFILE_STORAGE_KEYS.flat),
+        backend.get(PROFILE_STORAGE_KEYS.version),
+      )
+      this.#profiles = [
+        { id: FIRST_PROFILE_ID, name: environmentLabel(flat.settings.environment), settings: flat.settings },
+      ]
+      this.#activeId = FIRST_PROFILE_ID
+      this.loaded = { ...flat, changed: true }
+      this.#write()
+      return
+    }
+    let changed = stored.changed
+    let activeLoad: MigrationResult | undefined
+    this.#profiles = stored.profiles.map((raw) => {
+      const result = migrateSettings(raw.settings, SETTINGS_VERSION)
+      if (result.changed) changed = true
+      if (raw.id === stored.activeId) activeLoad = result
+      return { id: raw.id, name: raw.name, settings: result.settings }
+    })
+    this.#activeId = activeLoad === undefined ? (this.#profiles[0]?.id ?? FIRST_PROFILE_ID) : stored.activeId
+    this.loaded = activeLoad ?? {
+      settings: this.activeSettings(),
+      fromVersion: PROFILES_LAYOUT_VERSION,
+      changed: true,
+      resetFields: [],
+    }
+    if (changed || activeLoad === undefined) this.#write()
+  }
+
+  get activeId(): string {
+    return this.#activeId
+  }
+
+  list(): Profile[] {
+    return structuredClone(this.#profiles)
+  }
+
+  get(id: string): Profile {
+    const profile = this.#profiles.find((candidate) => candidate.id === id)
+    if (profile === undefined) throw new RosterDeskError('not-found', 'That profile no longer exists.')
+    return structuredClone(profile)
+  }
+
+  activeSettings(): Settings {
+    return this.get(this.#activeId).settings
+  }
+
+  /** Replaces one profile's settings (already validated by the caller). */
+  saveSettings(id: string, settings: Settings): void {
+    this.get(id)
+    this.#profiles = this.#profiles.map((p) =>
+      p.id === id ? { ...p, settings: structuredClone(settings) } : p,
+    )
+    this.#write()
+  }
+
+  setActive(id: string): void {
+    this.get(id)
+    this.#activeId = id
+    this.#write()
+  }
+
+  /** Adds a profile with the first-run settings (Demo); the clerk sets its environment after switching to it. */
+  create(name: string): Profile {
+    const normalized = this.#checkName(name, undefined)
+    const id = `p${Math.max(0, ...this.#profiles.map((p) => Number(p.id.slice(1)) || 0)) + 1}`
+    const profile: Profile = { id, name: normalized, settings: defaultSettings() }
+    this.#profiles = [...this.#profiles, profile]
+    this.#write()
+    return structuredClone(profile)
+  }
+
+  rename(id: string, name: string): Profile {
+    this.get(id)
+    const normalized = this.#checkName(name, id)
+    this.#profiles = this.#profiles.map((p) => (p.id === id ? { ...p, name: normalized } : p))
+    this.#write()
+    return this.get(id)
+  }
+
+  /** Removes a profile that is not active; its cache and secrets are the caller's to delete. */
+  delete(id: string): void {
+    this.get(id)
+    if (id === this.#activeId) {
+      throw new RosterDeskError('validation', 'Switch to another profile before deleting this one.')
+    }
+    this.#profiles = this.#profiles.filter((p) => p.id !== id)
+    this.#write()
+  }
+
+  #checkName(name: string, exceptId: string | undefined): string {
+    const normalized = normalizeProfileName(name)
+    const problem = profileNameProblem(
+      normalized,
+      this.#profiles.filter((p) => p.id !== exceptId).map((p) => p.name),
+    )
+    if (problem !== undefined)
+      throw new RosterDeskError('validation', problem, { fieldErrors: { name: problem } })
+    return normalized
+  }
+
+  #write(): void {
+    const stored: StoredProfiles = { activeId: this.#activeId, profiles: this.#profiles }
+    this.#backend.set(PROFILE_STORAGE_KEYS.profiles, stored)
+    this.#backend.set(PROFILE_STORAGE_KEYS.version, PROFILES_LAYOUT_VERSION)
+  }
+}
+
+const PROFILE_ID = /^p[0-9]{1,9}$/
+
+/**
+ * The stored list, or undefined when there is none (a release before profiles). Entries without a usable id
+ * or name are skipped; their settings are validated field by field by the caller.
+ */
+function readStored(
+  value: unknown,
+):
+  | { activeId: string; profiles: Array<{ id: string; name: string; settings: unknown }>; changed: boolean }
+  | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const raw = value as { activeId?: unknown; profiles?: unknown }
+  if (!Array.isArray(raw.profiles)) return undefined
+  const profiles: Array<{ id: string; name: string; settings: unknown }> = []
+  for (const entry of raw.profiles as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue
+    const { id, name, settings } = entry as { id?: unknown; name?: unknown; settings?: unknown }
+    if (typeof id !== 'string' || !PROFILE_ID.test(id) || profiles.some((p) => p.id === id)) continue
+    const shown =
+      typeof name === 'string' && normalizeProfileName(name) !== '' ? normalizeProfileName(name) : id
+    profiles.push({ id, name: shown, settings })
+  }
+  if (profiles.length === 0) return undefined
+  return {
+    activeId: typeof raw.activeId === 'string' ? raw.activeId : '',
+    profiles,
+    changed: profiles.length !== raw.profiles.length,
+  }
+}

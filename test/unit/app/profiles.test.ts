@@ -1,0 +1,303 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { ProfileList, SettingsView, SyncRunSummary } from '../../../src/shared/domain'
+import type { EventChannel } from '../../../src/shared/ipc-contract'
+import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
+import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
+import { createLogger } from '../../../src/main/core/log/logger'
+import {
+  EncryptedFileSecretStore,
+  type SafeStorageLike,
+} from '../../../src/main/core/secrets/encrypted-file-secret-store'
+import { MemorySecretStore, type SecretVault } from '../../../src/main/core/secrets/secret-store'
+import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
+import type { SandboxHandle } from '../../../src/main/sandbox'
+import { answerConsent } from '../../helpers/consent'
+import { startTestSandbox } from '../../helpers/sandbox'
+import { aboutCells, readXlsx } from '../../helpers/xlsx-reader'
+
+/** Electron's safeStorage stand-in: reversible, so the test can read what was stored under which name. */
+class ReversingSafeStorage implements SafeStorageLike {
+  async isAsyncEncryptionAvailable(): Promise<boolean> {
+    return true
+  }
+  getSelectedStorageBackend(): string {
+    return 'gnome_libsecret'
+  }
+  async encryptStringAsync(plainText: string): Promise<Buffer> {
+    return Buffer.from(plainText).reverse()
+  }
+  async decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
+    return { result: Buffer.from(encrypted).reverse().toString(), shouldReEncrypt: false }
+  }
+}
+
+interface App {
+  core: AppCore
+  events: Array<{ channel: EventChannel; payload: unknown }>
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>
+  savePath: { next: string | undefined }
+  close(): Promise<void>
+}
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function sandbox(options: { size: number; seed: number }): Promise<SandboxHandle> {
+  const handle = await startTestSandbox(options)
+  cleanups.push(() => handle.close())
+  return handle
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-profiles-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault. */
+async function startApp(
+  demo: SandboxHandle,
+  dataDir: string,
+  backend: MemoryKeyValueBackend,
+  secrets: SecretVault,
+): Promise<App> {
+  const events: App['events'] = []
+  const savePath: App['savePath'] = { next: undefined }
+  const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
+  const logger = createLogger(() => undefined)
+  const core = await createAppCore({
+    appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
+    dataDir,
+    settings: new SettingsStore(backend),
+    secrets,
+    fetch: (input, init) => fetch(input, init),
+    openExternal: async (url) => {
+      const callback = await answerConsent(url, 'approve')
+      setTimeout(() => void core.handleCallbackUrl(callback), 0)
+    },
+    demo: { environment: { baseUrl: demo.baseUrl, ...demo.credentials }, close: async () => undefined },
+    events: sink,
+    logger,
+    chooseExportPath: async () => savePath.next,
+    uiState: backend,
+    revealFile: () => undefined,
+  })
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
+    await core.close()
+  }
+  cleanups.push(close)
+  const invoke = async (channel: string, ...args: unknown[]): Promise<unknown> => {
+    const result = await dispatchInvoke(core.handlers, channel, args, logger)
+    if (!result.ok) throw Object.assign(new Error(result.error.message), { ipc: result.error })
+    return result.value
+  }
+  return { core, events, invoke, savePath, close }
+}
+
+async function syncNow(app: App): Promise<SyncRunSummary> {
+  const { runId } = (await app.invoke('sync:start')) as { runId: number }
+  let summary: SyncRunSummary | undefined
+  await vi.waitFor(
+    () => {
+      summary = app.events
+        .filter((e) => e.channel === 'sync:finished')
+        .map((e) => e.payload as SyncRunSummary)
+        .find((s) => s.id === runId)
+      expect(summary).toBeDefined()
+    },
+    { timeout: 20_000 },
+  )
+  return summary!
+}
+
+async function uuids(app: App): Promise<Set<string>> {
+  const result = (await app.invoke('employees:query', { limit: 1000 })) as {
+    total: number
+    rows: Array<Record<string, unknown>>
+  }
+  return new Set(result.rows.map((row) => String(row['UUID'])))
+}
+
+async function aboutOfExport(app: App, file: string): Promise<Map<string, string>> {
+  app.savePath.next = file
+  const request = { kind: 'view', query: {}, columns: ['lastName'], format: 'xlsx' }
+  expect(await app.invoke('export:start', request)).toMatchObject({ status: 'written' })
+  const cells = aboutCells(await readXlsx(file))
+  return new Map([...cells].map(([label, cell]) => [label, String(cell.v)]))
+}
+
+describe('upgrading from the release before profiles', () => {
+  it('opens its settings, cache and secrets as the first profile, with nothing lost', async () => {
+    const staging = await sandbox({ size: 40, seed: 11 })
+    const demo = await sandbox({ size: 30, seed: 2 })
+    const dataDir = tempDir()
+    // What that release left on disk: its one cache (test/fixtures/cache-v2, written by an older release still),
+    cpSync(resolve(__dirname, '../../fixtures/cache-v2'), join(dataDir, 'cache'), { recursive: true })
+    // its flat settings (electron-store's `settings` and `settingsVersion` 1),
+    const backend = new MemoryKeyValueBackend()
+    const flat = {
+      environment: 'staging',
+      baseUrls: { staging: staging.baseUrl.replace(/\/$/, ''), production: 'https://payroll.example' },
+      clientId: staging.credentials.clientId,
+      redirectUri: staging.credentials.redirectUri,
+      scopes: 'read',
+      tenantId: staging.credentials.tenantId,
+      pageSize: 25,
+      concurrency: 3,
+      trackedPayCycles: ['PC-2026-11-A'],
+      syncScope: 'all',
+      staleAfterHours: 48,
+      syncOnLaunch: false,
+      syncEveryHours: 0,
+    }
+    backend.set('settings', flat)
+    backend.set('settingsVersion', 1)
+    // and its secrets file, whose entries have the bare names.
+    const secretFile = join(dataDir, 'secrets.json')
+    const vault = () =>
+      new EncryptedFileSecretStore({
+        safeStorage: new ReversingSafeStorage(),
+        filePath: secretFile,
+        platform: 'linux',
+      })
+    await vault().set('clientSecret', staging.credentials.clientSecret)
+
+    const app = await startApp(demo, dataDir, backend, vault())
+    expect(await app.invoke('profiles:list')).toEqual({
+      activeId: 'p1',
+      profiles: [
+        { id: 'p1', name: 'Staging', environment: 'staging', tenantId: staging.credentials.tenantId },
+      ],
+    })
+    const view = (await app.invoke('settings:get')) as SettingsView
+    expect(view.settings).toEqual(flat)
+    expect(view.hasClientSecret).toBe(true)
+    // Every saved employee is there (the fixture's second sync: 40 + 3 - 2).
+    expect((await uuids(app)).size).toBe(41)
+    expect(((await app.invoke('sync:get-status')) as { employeeCount: number }).employeeCount).toBe(41)
+
+    // The migrated client secret signs in; the tokens keep the names that release used, so it reads them too.
+    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
+    await app.close()
+    const stored = JSON.parse(readFileSync(secretFile, 'utf8')) as { entries: Record<string, string> }
+    expect(Object.keys(stored.entries).sort()).toEqual(
+      ['accessToken', 'accessTokenExpiresAt', 'clientSecret', 'refreshToken', 'tokenContext'].sort(),
+    )
+    // The old flat settings are left as they were, so a downgrade still opens (read-only) with them.
+    expect(backend.get('settings')).toEqual(flat)
+
+    const reopened = await startApp(demo, dataDir, backend, vault())
+    expect(await reopened.invoke('auth:get-state')).toMatchObject({ status: 'signed-in' })
+    expect((await uuids(reopened)).size).toBe(41)
+    expect(existsSync(join(dataDir, 'cache', 'employees.sqlite'))).toBe(true)
+  })
+})
+
+describe('switching profiles', () => {
+  it('switches the cache, the sign-in and the About sheet; never shows one profile’s employees under another', async () => {
+    const demo = await sandbox({ size: 120, seed: 1 })
+    const staging = await sandbox({ size: 40, seed: 7 })
+    const dataDir = tempDir()
+    const backend = new MemoryKeyValueBackend()
+    const secrets = new MemorySecretStore()
+    const app = await startApp(demo, dataDir, backend, secrets)
+
+    // Profile A: Demo, signed in and synced.
+    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
+    expect(await syncNow(app)).toMatchObject({ status: 'complete', stored: 120 })
+    const a = await uuids(app)
+    expect(a.size).toBe(120)
+
+    // Profile B: a client company on Staging.
+    const created = (await app.invoke('profiles:create', '  Acme   Staging ')) as ProfileList
+    expect(created.profiles.map((p) => p.name)).toEqual(['Demo', 'Acme Staging'])
+    await expect(app.invoke('profiles:create', 'acme staging')).rejects.toMatchObject({
+      ipc: { code: 'validation', message: 'A profile named "acme staging" exists.' },
+    })
+    const b = created.profiles[1]!.id
+    app.events.length = 0
+    expect(await app.invoke('profiles:switch', b)).toMatchObject({ activeId: b })
+    expect(app.events.map((e) => e.channel)).toEqual(['profiles:changed', 'auth:changed'])
+    expect(app.events[1]!.payload).toMatchObject({ status: 'signed-out', environment: 'demo' })
+    // B has its own empty cache and no sign-in; nothing of A's shows.
+    expect((await uuids(app)).size).toBe(0)
+    expect(((await app.invoke('sync:get-status')) as { lastComplete?: unknown }).lastComplete).toBeUndefined()
+
+    await app.invoke('settings:update', {
+      environment: 'staging',
+      baseUrls: { staging: staging.baseUrl },
+      clientId: staging.credentials.clientId,
+      redirectUri: staging.credentials.redirectUri,
+      tenantId: staging.credentials.tenantId,
+    })
+    await app.invoke('settings:set-client-secret', staging.credentials.clientSecret)
+    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in', environment: 'staging' })
+    expect(await syncNow(app)).toMatchObject({ status: 'complete', stored: 40 })
+    const bRows = await uuids(app)
+    expect(bRows.size).toBe(40)
+    expect([...bRows].some((uuid) => a.has(uuid))).toBe(false)
+    const aboutB = await aboutOfExport(app, join(dataDir, 'b.xlsx'))
+    expect(aboutB.get('Profile')).toBe('Acme Staging')
+    expect(aboutB.get('Environment')).toBe('Staging')
+    expect(aboutB.get('Tenant')).toBe(staging.credentials.tenantId)
+    // B's secrets are its own; A's kept their names.
+    expect(await secrets.get(`profile:${b}:clientSecret`)).toBe(staging.credentials.clientSecret)
+    expect(await secrets.get('clientSecret')).toBeUndefined()
+
+    // Back to A: its employees, its sign-in, and an About sheet naming A.
+    await app.invoke('profiles:switch', 'p1')
+    expect(await app.invoke('auth:get-state')).toMatchObject({ status: 'signed-in', environment: 'demo' })
+    expect(await uuids(app)).toEqual(a)
+    const aboutA = await aboutOfExport(app, join(dataDir, 'a.xlsx'))
+    expect(aboutA.get('Profile')).toBe('Demo')
+    expect(aboutA.get('Environment')).toBe('Demo (sample data)')
+
+    // A sync running when the clerk switches is cancelled first, and the other profile opens.
+    const { runId } = (await app.invoke('sync:start')) as { runId: number }
+    await app.invoke('profiles:switch', b)
+    const finished = app.events
+      .filter((e) => e.channel === 'sync:finished')
+      .map((e) => e.payload as SyncRunSummary)
+      .find((s) => s.id === runId)
+    expect(finished?.status).toBe('cancelled')
+    expect(await uuids(app)).toEqual(bRows)
+
+    // The active profile cannot be deleted; another one goes with its cache and secrets.
+    await expect(app.invoke('profiles:delete', b)).rejects.toMatchObject({ ipc: { code: 'validation' } })
+    await app.invoke('profiles:switch', 'p1')
+    expect(existsSync(join(dataDir, 'profiles', b, 'cache', 'employees.sqlite'))).toBe(true)
+    expect(await app.invoke('profiles:delete', b)).toEqual({
+      activeId: 'p1',
+      profiles: [{ id: 'p1', name: 'Demo', environment: 'demo', tenantId: '' }],
+    })
+    expect(existsSync(join(dataDir, 'profiles', b))).toBe(false)
+    expect(await secrets.get(`profile:${b}:clientSecret`)).toBeUndefined()
+    expect(await secrets.get(`profile:${b}:accessToken`)).toBeUndefined()
+    expect(await uuids(app)).toEqual(a)
+  })
+
+  it('keeps the active profile and the list across a restart', async () => {
+    const demo = await sandbox({ size: 10, seed: 3 })
+    const dataDir = tempDir()
+    const backend = new MemoryKeyValueBackend()
+    const secrets = new MemorySecretStore()
+    const first = await startApp(demo, dataDir, backend, secrets)
+    const { profiles } = (await first.invoke('profiles:create', 'Bureau client 2')) as ProfileList
+    await first.invoke('profiles:switch', profiles[1]!.id)
+    await first.invoke('profiles:rename', 'p1', 'Sandbox')
+    await first.close()
+    const second = await startApp(demo, dataDir, backend, secrets)
+    expect(await second.invoke('profiles:list')).toMatchObject({
+      activeId: profiles[1]!.id,
+      profiles: [{ name: 'Sandbox' }, { name: 'Bureau client 2' }],
+    })
+  })
+})
