@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
-import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { withDirLock } from './dir-lock'
 
 const ROOT = resolve(__dirname, '../..')
 export const MAIN_BUNDLE = join(ROOT, 'out/main/index.js')
@@ -9,7 +10,6 @@ const SOURCES = ['src/main', 'src/preload', 'src/shared', 'electron.vite.config.
   (p) => join(ROOT, p),
 )
 const LOCK_DIR = join(ROOT, '.tmp/shell-build.lock')
-const LOCK_STALE_MS = 5 * 60_000
 
 async function newestMtime(path: string): Promise<number> {
   const info = await stat(path)
@@ -55,25 +55,7 @@ function runBuild(): Promise<void> {
  */
 export async function ensureBuiltBundles(): Promise<void> {
   if (await isFresh()) return
-  await mkdir(join(ROOT, '.tmp'), { recursive: true })
-  const deadline = Date.now() + LOCK_STALE_MS
-  for (;;) {
-    try {
-      await mkdir(LOCK_DIR)
-      break
-    } catch {
-      const age = await stat(LOCK_DIR).then(
-        (info) => Date.now() - info.mtimeMs,
-        () => 0,
-      )
-      if (age > LOCK_STALE_MS) await rm(LOCK_DIR, { recursive: true, force: true })
-      else if (Date.now() > deadline) throw new Error(`Timed out waiting for another build (${LOCK_DIR})`)
-      else await new Promise((r) => setTimeout(r, 250))
-    }
-  }
-  try {
+  await withDirLock(LOCK_DIR, async () => {
     if (!(await isFresh())) await runBuild()
-  } finally {
-    await rm(LOCK_DIR, { recursive: true, force: true })
-  }
+  })
 }

@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react'
-import { mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
 import { cspMetaPlugin } from '../../../scripts/csp-meta-plugin'
+import { withDirLock } from '../dir-lock'
 
 const ROOT = resolve(__dirname, '../../..')
 /**
@@ -19,7 +20,6 @@ const SOURCES = [
   join(ROOT, 'scripts/csp-meta-plugin.ts'),
 ]
 const LOCK_DIR = join(TEST_BUILD_DIR, '.renderer-build.lock')
-const LOCK_STALE_MS = 5 * 60_000
 
 async function newestMtime(path: string): Promise<number> {
   const info = await stat(path)
@@ -69,39 +69,13 @@ async function runViteBuild(): Promise<void> {
   })
 }
 
-/** Takes a directory lock so test files running in parallel workers build once; a lock left by a crash expires. */
-async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
-  await mkdir(TEST_BUILD_DIR, { recursive: true })
-  const deadline = Date.now() + LOCK_STALE_MS
-  for (;;) {
-    try {
-      await mkdir(LOCK_DIR)
-      break
-    } catch {
-      const lockAge = await stat(LOCK_DIR).then(
-        (info) => Date.now() - info.mtimeMs,
-        () => 0,
-      )
-      if (lockAge > LOCK_STALE_MS) await rm(LOCK_DIR, { recursive: true, force: true })
-      else if (Date.now() > deadline)
-        throw new Error(`Timed out waiting for another renderer build (${LOCK_DIR})`)
-      else await new Promise((resolveWait) => setTimeout(resolveWait, 250))
-    }
-  }
-  try {
-    return await work()
-  } finally {
-    await rm(LOCK_DIR, { recursive: true, force: true })
-  }
-}
-
 /**
  * Makes sure the test build holds a build of the current sources: builds when index.html is missing or older than
  * any of SOURCES. Returns the folder to serve.
  */
 export async function ensureRendererBuilt(): Promise<string> {
   if (await isFresh()) return RENDERER_OUT_DIR
-  await withBuildLock(async () => {
+  await withDirLock(LOCK_DIR, async () => {
     if (!(await isFresh())) await runViteBuild()
   })
   return RENDERER_OUT_DIR
