@@ -1,16 +1,10 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../src/shared/domain'
 import { makeEmployees } from './fake/fake-employees'
-import { giveGridAViewport, renderWithCore, type Rendered } from './render-app'
+import { renderWithCore, setUpAppTests, type Rendered } from './render-app'
 
-let restoreLayout: () => void
-beforeAll(() => (restoreLayout = giveGridAViewport()))
-afterAll(() => restoreLayout())
-afterEach(() => {
-  cleanup()
-  localStorage.clear()
-})
+setUpAppTests()
 
 const BEFORE = makeEmployees(150)
 

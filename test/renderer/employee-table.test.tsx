@@ -1,22 +1,12 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
 import type { EmployeeQuery } from '../../src/shared/domain'
 import { makeEmployees } from './fake/fake-employees'
-import { giveGridAViewport, renderWithCore } from './render-app'
+import { bodyRows, renderWithCore, setUpAppTests } from './render-app'
 
-let restoreLayout: () => void
-beforeAll(() => (restoreLayout = giveGridAViewport()))
-afterAll(() => restoreLayout())
-afterEach(() => {
-  cleanup()
-  localStorage.clear()
-})
+setUpAppTests()
 
 const COUNT = 6_000
-
-function bodyRows(): HTMLElement[] {
-  return screen.getAllByRole('row').filter((row) => row.getAttribute('aria-rowindex') !== '1')
-}
 
 function cellText(row: HTMLElement, column: number): string {
   return within(row).getAllByRole('gridcell')[column]!.textContent ?? ''

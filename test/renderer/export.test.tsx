@@ -1,16 +1,10 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
 import type { ExportRequest } from '../../src/shared/domain'
 import { makeEmployees } from './fake/fake-employees'
-import { giveGridAViewport, renderWithCore } from './render-app'
+import { renderWithCore, setUpAppTests } from './render-app'
 
-let restoreLayout: () => void
-beforeAll(() => (restoreLayout = giveGridAViewport()))
-afterAll(() => restoreLayout())
-afterEach(() => {
-  cleanup()
-  localStorage.clear()
-})
+setUpAppTests()
 
 async function renderSynced() {
   const rendered = renderWithCore({

@@ -1,34 +1,12 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
 import type { EmployeeQuery } from '../../src/shared/domain'
 import { makeEmployees } from './fake/fake-employees'
-import { giveGridAViewport, renderWithCore } from './render-app'
+import { column, renderWithCore, shownCount, setUpAppTests } from './render-app'
 
-let restoreLayout: () => void
-beforeAll(() => (restoreLayout = giveGridAViewport()))
-afterAll(() => restoreLayout())
-afterEach(() => {
-  cleanup()
-  localStorage.clear()
-})
+setUpAppTests()
 
 const COUNT = 2_000
-
-function bodyRows(): HTMLElement[] {
-  return screen.getAllByRole('row').filter((row) => row.getAttribute('aria-rowindex') !== '1')
-}
-
-function column(header: string): string[] {
-  const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
-  const index = headers.findIndex((text) => text?.startsWith(header))
-  return bodyRows().map((row) => within(row).getAllByRole('gridcell')[index]!.textContent ?? '')
-}
-
-/** The "N of M employees" line, as N. */
-function shownCount(): number {
-  const text = screen.getByText(/ of [\d,]+ employees/).textContent ?? ''
-  return Number(text.split(' of ')[0]!.replace(/,/g, ''))
-}
 
 async function renderSynced() {
   const rendered = renderWithCore({ serviceEmployees: makeEmployees(COUNT), synced: true, signedIn: true })

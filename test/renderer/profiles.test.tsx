@@ -1,16 +1,10 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../src/shared/domain'
 import { makeEmployees } from './fake/fake-employees'
-import { giveGridAViewport, renderWithCore } from './render-app'
+import { renderWithCore, setUpAppTests } from './render-app'
 
-let restoreLayout: () => void
-beforeAll(() => (restoreLayout = giveGridAViewport()))
-afterAll(() => restoreLayout())
-afterEach(() => {
-  cleanup()
-  localStorage.clear()
-})
+setUpAppTests()
 
 /** Acme's employees: other people (names and numbers) than the Demo profile's. */
 function acmeEmployees(count: number): EmployeeRow[] {

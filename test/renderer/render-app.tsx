@@ -1,4 +1,5 @@
-import { render, type RenderResult } from '@testing-library/react'
+import { cleanup, render, screen, within, type RenderResult } from '@testing-library/react'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { ReactElement } from 'react'
 import type { RosterDeskApi } from '../../src/shared/ipc-contract'
 import { App } from '../../src/renderer/src/App'
@@ -46,4 +47,38 @@ export function giveGridAViewport(): () => void {
     if (height) Object.defineProperty(prototype, 'clientHeight', height)
     if (width) Object.defineProperty(prototype, 'clientWidth', width)
   }
+}
+
+/**
+ * The setup every whole-app test file shares: the grid gets its viewport for the file, and after each test the
+ * rendered app and what it remembered in localStorage are gone.
+ */
+export function setUpAppTests(): void {
+  let restoreLayout: () => void = () => undefined
+  beforeAll(() => {
+    restoreLayout = giveGridAViewport()
+  })
+  afterAll(() => restoreLayout())
+  afterEach(() => {
+    cleanup()
+    localStorage.clear()
+  })
+}
+
+/** The table's body rows (the header row is aria-rowindex 1). */
+export function bodyRows(): HTMLElement[] {
+  return screen.getAllByRole('row').filter((row) => row.getAttribute('aria-rowindex') !== '1')
+}
+
+/** The texts of one column of the rows on screen, by the start of its header. */
+export function column(header: string): string[] {
+  const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
+  const index = headers.findIndex((text) => text?.startsWith(header))
+  return bodyRows().map((row) => within(row).getAllByRole('gridcell')[index]!.textContent ?? '')
+}
+
+/** The "N of M employees" line, as N. */
+export function shownCount(): number {
+  const text = screen.getByText(/ of [\d,]+ employees/).textContent ?? ''
+  return Number(text.split(' of ')[0]!.replace(/,/g, ''))
 }

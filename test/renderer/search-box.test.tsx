@@ -1,37 +1,16 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
 import { makeEmployees } from './fake/fake-employees'
-import { giveGridAViewport, renderWithCore } from './render-app'
+import { column, renderWithCore, shownCount, setUpAppTests } from './render-app'
 
 /**
  * The default search box: what it says it finds, and that it finds it. The fake core applies the real search
  * rules (core/query/search-rules.ts), so these tests pass only on behaviour the app has.
  */
 
-let restoreLayout: () => void
-beforeAll(() => (restoreLayout = giveGridAViewport()))
-afterAll(() => restoreLayout())
-afterEach(() => {
-  cleanup()
-  localStorage.clear()
-})
+setUpAppTests()
 
 const COUNT = 2_000
-
-function bodyRows(): HTMLElement[] {
-  return screen.getAllByRole('row').filter((row) => row.getAttribute('aria-rowindex') !== '1')
-}
-
-function column(header: string): string[] {
-  const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
-  const index = headers.findIndex((text) => text?.startsWith(header))
-  return bodyRows().map((row) => within(row).getAllByRole('gridcell')[index]!.textContent ?? '')
-}
-
-function shownCount(): number {
-  const text = screen.getByText(/ of [\d,]+ employees/).textContent ?? ''
-  return Number(text.split(' of ')[0]!.replace(/,/g, ''))
-}
 
 async function renderSynced() {
   renderWithCore({ serviceEmployees: makeEmployees(COUNT), synced: true, signedIn: true })

@@ -1,16 +1,10 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
 import { FakeIpcError } from './fake/fake-api'
 import { makeEmployees } from './fake/fake-employees'
-import { giveGridAViewport, renderWithCore } from './render-app'
+import { renderWithCore, setUpAppTests } from './render-app'
 
-let restoreLayout: () => void
-beforeAll(() => (restoreLayout = giveGridAViewport()))
-afterAll(() => restoreLayout())
-afterEach(() => {
-  cleanup()
-  localStorage.clear()
-})
+setUpAppTests()
 
 function setOnline(online: boolean): void {
   Object.defineProperty(window.navigator, 'onLine', { configurable: true, get: () => online })
