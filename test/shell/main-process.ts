@@ -3,27 +3,15 @@ import { join, resolve } from 'node:path'
 import { APP_ORIGIN } from '../../src/main/core/shell/window-policy'
 import { MAIN_BUNDLE } from '../helpers/built-bundles'
 import type { ChildMessage, FinalRecord, IpcSender, ParentMessage } from './stand-in/protocol'
-import type { MenuItemSnapshot, RecordedWindow } from './stand-in/electron-stand-in'
+import type { MenuItemSnapshot, RecordedWindow, StandInRecord } from './stand-in/electron-stand-in'
 
 const ROOT = resolve(__dirname, '../..')
 const BOOT = join(__dirname, 'stand-in/boot.ts')
 
-export interface ShellSnapshot {
-  readonly setPaths: Array<{ name: string; path: string }>
+/** The stand-in's record as the child sends it: maps as plain objects, the menu without its click handlers. */
+export type ShellSnapshot = Omit<StandInRecord, 'handlers' | 'menus' | 'exitCode'> & {
   readonly handlers: Record<string, number>
-  readonly ipcListeners: string[]
-  readonly windows: RecordedWindow[]
-  readonly sent: Array<{ channel: string; payload: unknown }>
-  readonly errorBoxes: Array<{ title: string; message: string }>
-  readonly messageBoxes: Array<{ title?: string; message: string; detail?: string }>
-  readonly openedExternal: string[]
-  readonly openedPaths: string[]
-  readonly protocolClients: string[]
-  readonly privilegedSchemes: string[]
-  readonly handledProtocols: string[]
   readonly menu: MenuItemSnapshot[]
-  readonly lockRequested: boolean
-  readonly lockReleased: boolean
 }
 
 export interface MainProcess {
