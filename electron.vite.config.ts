@@ -10,7 +10,12 @@ export default defineConfig({
       // in node_modules: better-sqlite3 (a native addon), electron-log and exceljs. Every other package, the
       // ESM-only electron-store included, is a devDependency and so is bundled into the CommonJS main bundle.
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        // The core worker is an entry of its own, so out/main/core-worker.js sits beside index.js, where
+        // core/workers/worker-entry.ts looks for it (plain worker_threads: it runs under Node alike).
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          'core-worker': resolve(__dirname, 'src/main/core/workers/core-worker.ts'),
+        },
       },
     },
   },

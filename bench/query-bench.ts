@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { EmployeeQuery } from '../src/shared/domain'
 import { createAppCore } from '../src/main/core/app/create-app-core'
 import { CACHE_FILE_NAME } from '../src/main/core/settings/profile-store'
-import type { AppCore } from '../src/main/core/app/create-app-core'
+import type { AppCore, AppCoreDeps } from '../src/main/core/app/create-app-core'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../src/main/core/cache/cache-database'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
@@ -84,7 +84,7 @@ async function timeQueries(core: AppCore, queries: readonly EmployeeQuery[]): Pr
 }
 
 /** The app core as Electron's main builds it, over an already written cache in `dataDir`. */
-function appCoreOver(dataDir: string): Promise<AppCore> {
+export function appCoreOver(dataDir: string, overrides: Partial<AppCoreDeps> = {}): Promise<AppCore> {
   const nowhere = 'http://127.0.0.1:9'
   return createAppCore({
     appInfo: { name: 'RosterDesk', version: 'bench', platform: process.platform },
@@ -107,6 +107,7 @@ function appCoreOver(dataDir: string): Promise<AppCore> {
     logger: silentLogger,
     chooseExportPath: async () => undefined,
     revealFile: () => undefined,
+    ...overrides,
   })
 }
 

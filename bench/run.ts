@@ -1,19 +1,31 @@
 import { writeFileSync } from 'node:fs'
 import { cpus, freemem, release, totalmem, type } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import type { BenchSection } from './bench-kit'
 import { scratchDir } from './bench-kit'
 import { exportSection } from './export-bench'
+import { lyingEnvelopeSection } from './lying-envelope-bench'
+import { mainThreadSection } from './main-thread-bench'
 import { querySection } from './query-bench'
+import { searchStrategySection } from './search-strategy-bench'
 import { syncSection } from './sync-bench'
 import { writeSection } from './write-bench'
 
 /**
- * `npm run bench [-- --only id,id]`: runs every section in order and writes bench/RESULTS.md. A new section is
- * one file exporting a BenchSection and one line in this list.
+ * `npm run bench [-- --only id,id] [--out FILE]`: runs every section in order and writes bench/RESULTS.md (or
+ * FILE, so that one section can be measured without replacing the others' figures). A new section is one file
+ * exporting a BenchSection and one line in this list.
  */
-const SECTIONS: readonly BenchSection[] = [syncSection, writeSection, querySection, exportSection]
+const SECTIONS: readonly BenchSection[] = [
+  syncSection,
+  writeSection,
+  querySection,
+  exportSection,
+  lyingEnvelopeSection,
+  searchStrategySection,
+  mainThreadSection,
+]
 
 function machine(): string {
   const cpuList = cpus()
@@ -57,7 +69,8 @@ async function main(argv: readonly string[]): Promise<void> {
     }
   }
   parts.push(`Total bench time: ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s.`, '')
-  const path = join(__dirname, 'RESULTS.md')
+  const outIndex = argv.indexOf('--out')
+  const path = outIndex >= 0 ? resolve(argv[outIndex + 1] ?? '') : join(__dirname, 'RESULTS.md')
   writeFileSync(path, parts.join('\n'))
   process.stderr.write(`[bench] wrote ${path}\n`)
 }

@@ -1,11 +1,12 @@
 import type { EmployeeRow, SyncRunSummary } from '../src/shared/domain'
 import type { CacheDatabase } from '../src/main/core/cache/cache-database'
+import { commitSnapshot } from '../src/main/core/sync/commit-snapshot'
 import { SnapshotBuilder, loadPreviousSnapshot } from '../src/main/core/sync/snapshot-builder'
 import { EmployeeGenerator } from '../src/main/sandbox/data'
 
 /**
  * Commits `count` employees from the sandbox's generator as a snapshot, through the sync's own builder, writer
- * and swap but without HTTP: a million rows over HTTP would make the query bench take minutes for nothing.
+ * and commit but without HTTP: a million rows over HTTP would make the query bench take minutes for nothing.
  */
 export async function seedGeneratedCache(
   cache: CacheDatabase,
@@ -27,33 +28,27 @@ export async function seedGeneratedCache(
     }
     builder.addPage({ pass: 1, page: start / pageSize + 1, position: start, rows })
   }
-  const built = builder.finish({
-    pass: 1,
-    totalCount: count,
-    limit: pageSize,
-    pages: Math.ceil(count / pageSize),
-    uuids,
-  })
-  await writer.seal({
-    columns: built.columns,
-    removed: built.removed,
+  const pages = Math.ceil(count / pageSize)
+  const built = builder.finish({ pass: 1, totalCount: count, limit: pageSize, pages, uuids })
+  return commitSnapshot({
+    cache,
+    run,
+    writer,
+    builder,
+    built,
+    previous,
     info: { run_id: String(run.id) },
-    searchIndex: builder.searchIndex().serialize(),
+    now: new Date(),
+    summarize: () => ({
+      id: run.id,
+      status: 'complete',
+      startedAt: run.startedAt,
+      endedAt: new Date().toISOString(),
+      totalCount: count,
+      stored: built.stored,
+      pages,
+      requests: 0,
+      durationMs: 0,
+    }),
   })
-  previous?.release()
-  const now = new Date().toISOString()
-  const summary: SyncRunSummary = {
-    id: run.id,
-    status: 'complete',
-    startedAt: run.startedAt,
-    endedAt: now,
-    totalCount: count,
-    stored: built.stored,
-    pages: Math.ceil(count / pageSize),
-    requests: 0,
-    durationMs: 0,
-  }
-  cache.completeRun(run, summary, built.stored)
-  writer.close()
-  return summary
 }

@@ -1,4 +1,5 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron'
+import { APP_SHORTCUTS, chordAccelerator, type AppCommand } from '../shared/shortcuts'
 
 export interface AppMenuActions {
   readonly appName: string
@@ -7,6 +8,26 @@ export interface AppMenuActions {
   readonly isPackaged: boolean
   openLogFolder(): void
   showAbout(): void
+  /** Asks the window to carry out a command (`app:command`), as its keyboard shortcut would. */
+  sendCommand(command: AppCommand): void
+}
+
+/**
+ * A menu item for a window command, with its shortcut from the one table (shared/shortcuts.ts). The accelerator is
+ * shown but not registered: the page handles the keys itself (so they work in the browser tests too), and a
+ * registered one would run the command twice or swallow Ctrl+R before the page sees it.
+ */
+function commandItem(
+  command: AppCommand,
+  label: string,
+  send: (command: AppCommand) => void,
+): MenuItemConstructorOptions {
+  const chord = APP_SHORTCUTS.find((shortcut) => shortcut.id === command)?.chords[0]
+  return {
+    label,
+    ...(chord === undefined ? {} : { accelerator: chordAccelerator(chord), registerAccelerator: false }),
+    click: () => send(command),
+  }
 }
 
 /**
@@ -15,6 +36,8 @@ export interface AppMenuActions {
  */
 export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOptions[] {
   const mac = actions.platform === 'darwin'
+  const send = (command: AppCommand): void => actions.sendCommand(command)
+  const settings = commandItem('settings', 'Settings…', send)
   const about: MenuItemConstructorOptions = {
     label: `About ${actions.appName}`,
     click: () => actions.showAbout(),
@@ -25,6 +48,8 @@ export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOpt
       label: actions.appName,
       submenu: [
         about,
+        { type: 'separator' },
+        settings,
         { type: 'separator' },
         { role: 'services' },
         { type: 'separator' },
@@ -37,7 +62,17 @@ export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOpt
     })
   }
   template.push(
-    { label: 'File', submenu: [mac ? { role: 'close' } : { role: 'quit' }] },
+    {
+      label: 'File',
+      submenu: [
+        commandItem('export', 'Export…', send),
+        commandItem('print', 'Print…', send),
+        commandItem('sync', 'Sync', send),
+        ...(mac ? [] : [settings]),
+        { type: 'separator' },
+        mac ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
     {
       label: 'Edit',
       submenu: [
@@ -64,7 +99,8 @@ export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOpt
           ? []
           : ([
               { type: 'separator' },
-              { role: 'reload' },
+              // Not 'reload', whose Ctrl+R is Sync's; a developer reloads with Ctrl+Shift+R.
+              { role: 'forceReload' },
               { role: 'toggleDevTools' },
             ] satisfies MenuItemConstructorOptions[])),
       ],
@@ -73,6 +109,7 @@ export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOpt
     {
       label: 'Help',
       submenu: [
+        commandItem('shortcuts', 'Keyboard shortcuts', send),
         { label: 'Open log folder', click: () => actions.openLogFolder() },
         ...(mac ? [] : [{ type: 'separator' } satisfies MenuItemConstructorOptions, about]),
       ],

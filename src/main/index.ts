@@ -4,6 +4,7 @@ import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-sto
 import { installDeepLinkHandling, protocolClientArgs, schemeOf } from './adapters/deep-link'
 import { createSettingsBackend } from './adapters/electron-store-backend'
 import { createMainLogger } from './adapters/main-logger'
+import { createPrintWindowPrinter } from './adapters/print-window'
 import { installAppMenu } from './app-menu'
 import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
 import { createAppWindow } from './window'
@@ -124,6 +125,7 @@ async function start(
     isPackaged: app.isPackaged,
     openLogFolder: () => void shell.openPath(logsDir),
     showAbout: () => void showAbout(),
+    sendCommand: (command) => windowEventSink(() => mainWindow?.webContents).emit('app:command', command),
   })
   const secrets = await createSafeStorageSecretStore(logger)
   const demo = await startSandbox({ port: 0, redirectUris: [DEMO_REDIRECT_URI] })
@@ -153,6 +155,7 @@ async function start(
       return result.canceled ? undefined : result.filePath
     },
     revealFile: (path) => shell.showItemInFolder(path),
+    printPage: createPrintWindowPrinter(() => mainWindow),
   })
   registerInvokeHandlers(core.handlers, { webContentsIds: trustedWebContents, origins }, logger)
   openWindow()

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { environmentSchema, settingsSchema } from './settings-schema'
+import { MAX_EXPORT_UUIDS } from './export-rows'
+import { COLUMN_NAME_MAX_LENGTH, COLUMN_NAME_PATTERN } from './view-schema'
 
 /**
  * Domain values that cross the IPC boundary. Every one has a runtime schema because the two sides of IPC are
@@ -37,8 +39,8 @@ export type SortOrder = z.infer<typeof sortOrderSchema>
 export const columnNameSchema = z
   .string()
   .min(1)
-  .max(128)
-  .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'Column names are letters, digits, _ . and -')
+  .max(COLUMN_NAME_MAX_LENGTH)
+  .regex(COLUMN_NAME_PATTERN, 'Column names are letters, digits, _ . and -')
 
 export const MAX_QUERY_WINDOW = 1000
 
@@ -284,6 +286,8 @@ export const syncRunSummarySchema = z.strictObject({
   /** For a failed run, the IpcError code of its cause ('network' when the service could not be reached). */
   errorCode: z.string().optional(),
   changes: changeReportSchema.optional(),
+  /** Field values cut to the longest field allowed (they end with "…"); absent when none was. */
+  truncatedFields: z.int().min(0).optional(),
 })
 export type SyncRunSummary = z.infer<typeof syncRunSummarySchema>
 
@@ -307,12 +311,19 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
     query: employeeQuerySchema.omit({ offset: true, limit: true, facets: true }),
     columns: z.array(columnNameSchema).min(1).max(200),
     format: exportFormatSchema,
+    /**
+     * "Export selected rows": only these employees, in this order (the table's); the query still describes the
+     * view they were chosen from. At most MAX_EXPORT_UUIDS, as one copy of rows takes.
+     */
+    uuids: z.array(z.string().min(1).max(100)).min(1).max(MAX_EXPORT_UUIDS).optional(),
   }),
   z.strictObject({
     kind: z.literal('roster'),
     payCycleId: z.string().min(1).max(100),
     /** The on-screen status filter, when the clerk chose to apply it; absent: every status. */
     statuses: z.array(z.string().max(100)).min(1).max(50).optional(),
+    /** The order of a saved view used as the roster's template; absent: the cache's default order. */
+    sort: z.strictObject({ column: columnNameSchema, order: sortOrderSchema }).optional(),
     columns: z.array(columnNameSchema).min(1).max(200),
     format: exportFormatSchema,
   }),
@@ -338,6 +349,13 @@ export const exportResultSchema = z.discriminatedUnion('status', [
 ])
 export type ExportResult = z.infer<typeof exportResultSchema>
 
+/** "Print…": printed (or saved as PDF) with `rows` of the view's `total` on the page, or the dialog closed. */
+export const printResultSchema = z.discriminatedUnion('status', [
+  z.strictObject({ status: z.literal('printed'), rows: z.int().min(0), total: z.int().min(0) }),
+  z.strictObject({ status: z.literal('cancelled') }),
+])
+export type PrintResult = z.infer<typeof printResultSchema>
+
 // ---- Profiles -------------------------------------------------------------------------------------------
 
 export const profileSummarySchema = z.strictObject({
@@ -345,6 +363,11 @@ export const profileSummarySchema = z.strictObject({
   name: z.string(),
   environment: environmentSchema,
   tenantId: z.string(),
+  /**
+   * Employees its cache holds (what deleting the profile loses); absent when its cache could not be read. Counted
+   * when the list is asked for, so a sync since then is not reflected until it is asked again.
+   */
+  employeeCount: z.int().min(0).optional(),
 })
 export type ProfileSummary = z.infer<typeof profileSummarySchema>
 

@@ -30,6 +30,13 @@ export const INVOKE_CHANNELS = [
   'export:start',
   'export:cancel',
   'export:show-in-folder',
+  'export:print',
+  'views:list',
+  'views:save',
+  'views:rename',
+  'views:delete',
+  'views:get-current',
+  'views:set-current',
 ] as const
 
 export const EVENT_CHANNELS = [
@@ -38,6 +45,7 @@ export const EVENT_CHANNELS = [
   'sync:finished',
   'export:progress',
   'profiles:changed',
+  'app:command',
 ] as const
 
 export type InvokeChannelName = (typeof INVOKE_CHANNELS)[number]

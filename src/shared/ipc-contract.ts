@@ -9,9 +9,11 @@ import {
   columnInfoSchema,
   employeeDetailSchema,
   employeeQuerySchema,
+  environmentSchema,
   exportProgressSchema,
   exportRequestSchema,
   exportResultSchema,
+  printResultSchema,
   profileListSchema,
   queryResultSchema,
   serviceSearchRequestSchema,
@@ -24,7 +26,9 @@ import {
   syncStatusSchema,
 } from './domain'
 import type { EventChannelName, InvokeChannelName } from './ipc-channels'
+import { APP_COMMANDS } from './shortcuts'
 import { IPC_ERROR_CODES } from './ipc-error-codes'
+import { savedViewSchema, viewStateSchema } from './view-schema'
 
 /**
  * The one IPC contract. Main registers a handler for every invoke channel, the preload exposes one function per
@@ -42,6 +46,11 @@ const settingsPatchArgSchema = z.custom<SettingsPatch>(
 const profileIdSchema = z.string().min(1).max(20)
 /** Checked for length only here; main words the name's problem (profileNameProblem, shared with the form). */
 const profileNameArgSchema = z.string().max(200)
+/** Likewise for views (viewNameProblem, shared with the views menu). */
+const viewNameArgSchema = z.string().max(200)
+const viewIdSchema = z.string().min(1).max(20)
+/** A profile's saved views, in the menu's order (by name). */
+const savedViewsSchema = z.array(savedViewSchema)
 
 export const invokeChannels = {
   'app:get-info': { args: noArgs, result: appInfoSchema },
@@ -71,7 +80,14 @@ export const invokeChannels = {
    * that one's, then pushes `profiles:changed` (the renderer reloads everything it shows).
    */
   'profiles:switch': { args: z.tuple([profileIdSchema]), result: profileListSchema },
-  'profiles:create': { args: z.tuple([profileNameArgSchema]), result: profileListSchema },
+  /**
+   * A new profile with first-run settings in the environment chosen (Demo when none is given, as before the
+   * option existed); it does not become active.
+   */
+  'profiles:create': {
+    args: z.tuple([profileNameArgSchema, z.strictObject({ environment: environmentSchema }).optional()]),
+    result: profileListSchema,
+  },
   'profiles:rename': { args: z.tuple([profileIdSchema, profileNameArgSchema]), result: profileListSchema },
   /** Not the active profile; removes its settings, saved employees and secrets. */
   'profiles:delete': { args: z.tuple([profileIdSchema]), result: profileListSchema },
@@ -115,6 +131,35 @@ export const invokeChannels = {
   'export:cancel': { args: noArgs, result: z.boolean() },
   /** Reveals the last file this session exported; takes no path so the renderer cannot name one. */
   'export:show-in-folder': { args: noArgs, result: z.boolean() },
+  /**
+   * Prints what export:start would write (its format is not used) as a generated page, through the system print
+   * dialog; resolves when the dialog closes. At most PRINT_MAX_ROWS rows (the page says when it is cut).
+   */
+  'export:print': { args: z.tuple([exportRequestSchema]), result: printResultSchema },
+
+  /** The active profile's saved views (view-schema.ts), by name. */
+  'views:list': { args: noArgs, result: savedViewsSchema },
+  /**
+   * Saves a view under a name in the active profile: (name, state, replace). A name in use (ignoring case) is
+   * refused with 'validation' unless `replace` is true, so the menu can ask the clerk first.
+   */
+  'views:save': {
+    args: z.tuple([viewNameArgSchema, viewStateSchema, z.boolean()]),
+    result: savedViewsSchema,
+  },
+  'views:rename': { args: z.tuple([viewIdSchema, viewNameArgSchema]), result: savedViewsSchema },
+  'views:delete': { args: z.tuple([viewIdSchema]), result: savedViewsSchema },
+  /**
+   * The active profile's last view on screen (search, filters, sort, columns; null when none was kept), with
+   * that profile's id, which `views:set-current` names so a save still on its way after a switch lands where it
+   * belongs.
+   */
+  'views:get-current': {
+    args: noArgs,
+    result: z.strictObject({ profileId: z.string(), state: z.nullable(viewStateSchema) }),
+  },
+  /** Keeps a profile's view on screen (the renderer sends it debounced); false when that profile is gone. */
+  'views:set-current': { args: z.tuple([profileIdSchema, viewStateSchema]), result: z.boolean() },
 } as const
 
 export const eventChannels = {
@@ -124,6 +169,8 @@ export const eventChannels = {
   'export:progress': exportProgressSchema,
   /** Another profile became active (or the list changed): everything shown must be read again. */
   'profiles:changed': profileListSchema,
+  /** A menu item (Export…, Sync, Settings…, Keyboard shortcuts) the window carries out, as its shortcut would. */
+  'app:command': z.enum(APP_COMMANDS),
 } as const
 
 export type InvokeChannel = keyof typeof invokeChannels

@@ -15,6 +15,9 @@ export const IPC_ERROR_CODES = [
   'not-found',
   'config',
   'internal',
+  // The machine, not the service: a full disk (free space needed and where) and a damaged cache set aside.
+  'disk-full',
+  'damaged-cache',
 ] as const
 
 export type IpcErrorCode = (typeof IPC_ERROR_CODES)[number]

@@ -44,6 +44,63 @@ export const SETTINGS_LIMITS = {
 } as const satisfies Record<string, WholeNumberRange>
 
 /**
+ * The bounds a sync holds a service to (issue 12): how long one request and the whole run may take, how large a
+ * page's answer and one field may be, and how many employees a list may claim. Each is a whole number in its
+ * unit; the sync engine checks an option with the same field schema (`syncLimitSchemas`) and uses the default
+ * when none is given.
+ */
+export const SYNC_LIMITS = {
+  requestTimeoutSeconds: { min: 1, max: 600 },
+  syncDeadlineMinutes: { min: 1, max: 1440 },
+  /** A ceiling on `totalCount`: past it the envelope is not believed (nor sized by). */
+  maxEmployees: { min: 1, max: 1_000_000_000 },
+  maxPageMegabytes: { min: 1, max: 1024 },
+  maxFieldCharacters: { min: 100, max: 1_000_000 },
+} as const satisfies Record<string, WholeNumberRange>
+
+export const SYNC_LIMIT_DEFAULTS = {
+  requestTimeoutSeconds: 30,
+  syncDeadlineMinutes: 120,
+  maxEmployees: 5_000_000,
+  maxPageMegabytes: 64,
+  maxFieldCharacters: 10_000,
+} as const satisfies Record<keyof typeof SYNC_LIMITS, number>
+
+export type SyncLimitKey = keyof typeof SYNC_LIMITS
+
+/**
+ * Each bound's name as Settings and the sync's own messages say it ("raise “Longest sync” in Settings"), with
+ * its unit; `syncLimitLabel` joins the two for the field's label and its range message.
+ */
+export const SYNC_LIMIT_NAMES = {
+  requestTimeoutSeconds: { name: 'Longest wait for an answer', unit: 'seconds' },
+  syncDeadlineMinutes: { name: 'Longest sync', unit: 'minutes' },
+  maxEmployees: { name: 'Most employees', unit: undefined },
+  maxPageMegabytes: { name: 'Largest page', unit: 'MB' },
+  maxFieldCharacters: { name: 'Longest field', unit: 'characters' },
+} as const satisfies Record<SyncLimitKey, { readonly name: string; readonly unit: string | undefined }>
+
+/** "Longest sync (minutes)", "Most employees". */
+export function syncLimitLabel(key: SyncLimitKey): string {
+  const { name, unit } = SYNC_LIMIT_NAMES[key]
+  return unit === undefined ? name : `${name} (${unit})`
+}
+
+/**
+ * The bounds a clerk (or IT) can change in Settings, under "Advanced": how long to wait for one answer and for
+ * the whole run, and how many employees a list may claim. The page and field sizes stay at their defaults.
+ */
+export const SYNC_LIMIT_SETTINGS = ['requestTimeoutSeconds', 'syncDeadlineMinutes', 'maxEmployees'] as const
+export type SyncLimitSetting = (typeof SYNC_LIMIT_SETTINGS)[number]
+
+/** The defaults of those settings: the sync's own, so a run without settings and a first-run app agree. */
+export const SYNC_LIMIT_SETTING_DEFAULTS = {
+  requestTimeoutSeconds: SYNC_LIMIT_DEFAULTS.requestTimeoutSeconds,
+  syncDeadlineMinutes: SYNC_LIMIT_DEFAULTS.syncDeadlineMinutes,
+  maxEmployees: SYNC_LIMIT_DEFAULTS.maxEmployees,
+} as const satisfies Record<SyncLimitSetting, number>
+
+/**
  * How fresh the cache is kept, by default. Automatic syncs start off in every environment: on Production a sync is
  * real traffic to the payroll service, so a clerk or their IT team turns it on knowingly in Settings, and the
  * banner still warns once the data is a day old. The main process's defaults and the test fakes both read these.
@@ -200,4 +257,19 @@ export function profileNameProblem(name: string, otherNames: readonly string[]):
   const lower = name.toLowerCase()
   if (otherNames.some((other) => other.toLowerCase() === lower)) return `A profile named "${name}" exists.`
   return undefined
+}
+
+/** Whether a profile's name already says its environment ("Demo" on Demo), so repeating it adds nothing. */
+export function profileNameIsEnvironment(name: string, environment: Environment): boolean {
+  return normalizeProfileName(name).toLowerCase() === environmentLabel(environment).toLowerCase()
+}
+
+/**
+ * A profile as the header's switcher lists it: "Acme Ltd (Staging)", or "Demo" alone when its name is its
+ * environment, so two client companies on Staging are told apart by name and none reads "Demo (Demo)".
+ */
+export function profileLabel(profile: { readonly name: string; readonly environment: Environment }): string {
+  return profileNameIsEnvironment(profile.name, profile.environment)
+    ? profile.name
+    : `${profile.name} (${environmentLabel(profile.environment)})`
 }

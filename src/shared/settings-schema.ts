@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import {
   ENVIRONMENTS,
   SETTINGS_LIMITS,
+  SYNC_LIMITS,
   SYNC_SCOPES,
   baseUrlProblem,
   clientIdProblem,
@@ -14,7 +15,9 @@ import {
   rangeText,
   redirectUriProblem,
   scopesProblem,
+  syncLimitLabel,
   tenantIdProblem,
+  type SyncLimitKey,
   type WholeNumberRange,
 } from './settings-rules'
 
@@ -91,6 +94,23 @@ export const serviceAddressSchema = textSetting(
       : baseUrlProblem(value, 'service'),
 )
 
+/** A sync bound (`SYNC_LIMITS`) under its clerk's label (`SYNC_LIMIT_NAMES`). */
+function syncLimitSchema(key: SyncLimitKey) {
+  return wholeNumberSetting(syncLimitLabel(key), SYNC_LIMITS[key])
+}
+
+/**
+ * The sync's bounds (`SYNC_LIMITS`), each with its clerk's label: checked by the sync engine and the CLI, and the
+ * three a clerk may change (`SYNC_LIMIT_SETTINGS`) by the settings schema below.
+ */
+export const syncLimitSchemas = {
+  requestTimeoutSeconds: syncLimitSchema('requestTimeoutSeconds'),
+  syncDeadlineMinutes: syncLimitSchema('syncDeadlineMinutes'),
+  maxEmployees: syncLimitSchema('maxEmployees'),
+  maxPageMegabytes: syncLimitSchema('maxPageMegabytes'),
+  maxFieldCharacters: syncLimitSchema('maxFieldCharacters'),
+}
+
 /** Every setting by its own rules: what the settings file may hold and what the renderer is shown. */
 export const settingsSchema = z.strictObject(
   {
@@ -129,6 +149,10 @@ export const settingsSchema = z.strictObject(
       SETTINGS_LIMITS.syncEveryHours,
       `Enter how many hours apart automatic syncs run: a whole number from ${rangeText(SETTINGS_LIMITS.syncEveryHours)} (0 turns them off).`,
     ),
+    /** The sync's bounds a clerk may change (`SYNC_LIMIT_SETTINGS`, the "Advanced" group of the form). */
+    requestTimeoutSeconds: syncLimitSchemas.requestTimeoutSeconds,
+    syncDeadlineMinutes: syncLimitSchemas.syncDeadlineMinutes,
+    maxEmployees: syncLimitSchemas.maxEmployees,
   },
   {
     // Names only: an unknown key may be a misplaced secret, and its value must not travel into a message.

@@ -32,7 +32,12 @@ describe('a sync killed at any moment', () => {
   let db: string
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ size: SIZE, seed: 21, behaviours: { latencyMs: 40 } })
+    // Pages of 100 at most (the CLI asks for the largest page served), so the run spans 30 pages to kill it in.
+    sandbox = await startTestSandbox({
+      size: SIZE,
+      seed: 21,
+      behaviours: { latencyMs: 40, maxPageSize: 100 },
+    })
     ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-crash-'))
     db = join(dir, 'cache.db')
   })

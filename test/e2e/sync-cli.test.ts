@@ -9,6 +9,7 @@ import { fingerprintCache, makeTempDir } from '../unit/cache/cache-test-helpers'
 
 const ROOT = resolve(__dirname, '..', '..')
 const SIZE = 900
+const MAX_PAGE = 100
 
 interface CliResult {
   readonly code: number | null
@@ -55,7 +56,8 @@ describe('CLI: sync, search and status', () => {
   let serviceArgs: string[]
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ size: SIZE, seed: 5 })
+    // A service whose largest page is 100: the CLI asks for more and reads the list at the size served.
+    sandbox = await startTestSandbox({ size: SIZE, seed: 5, behaviours: { maxPageSize: MAX_PAGE } })
     ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-cli-'))
     db = join(dir, 'cache.db')
     env = () => {
@@ -82,11 +84,12 @@ describe('CLI: sync, search and status', () => {
 
   it('syncs into the cache and prints exactly one JSON object', async () => {
     const result = await runCli(
-      ['sync', ...serviceArgs, '--db', db, '--page-size', '100', '--pay-cycle', 'PC-MONTHLY', '--json'],
+      ['sync', ...serviceArgs, '--db', db, '--page-size', '50', '--pay-cycle', 'PC-MONTHLY', '--json'],
       env(),
     )
     expect(result.code).toBe(0)
     const summary = onlyJson(result)
+    // Pages of the 100 served, not of the 50 --page-size would fall back to.
     expect(summary).toMatchObject({ status: 'complete', totalCount: SIZE, stored: SIZE, pages: 9 })
     expect(summary['error']).toBeUndefined()
     expect(Object.keys(summary).sort()).toEqual([
@@ -204,7 +207,8 @@ describe('CLI: sync, search and status', () => {
 
   it('cancels cleanly on SIGINT: status cancelled, previous cache kept', async () => {
     const before = fingerprintCache(db)
-    sandbox.setBehaviours({ latencyMs: 150 })
+    // Small pages served slowly, so the run is still listing when it is interrupted.
+    sandbox.setBehaviours({ latencyMs: 150, maxPageSize: 20 })
     const listBefore = sandbox.stats().listRequests
     try {
       const result = await runCli(
@@ -225,7 +229,7 @@ describe('CLI: sync, search and status', () => {
         error: expect.stringMatching(/cancelled/),
       })
     } finally {
-      sandbox.setBehaviours({ latencyMs: 0 })
+      sandbox.setBehaviours({ latencyMs: 0, maxPageSize: MAX_PAGE })
     }
     const after = fingerprintCache(db)
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
@@ -267,7 +271,9 @@ describe('CLI: sync, search and status', () => {
     writeFileSync(junk, 'definitely not SQLite '.repeat(300))
     const damaged = await runCli(['search', '--db', junk, '--json'])
     expect(damaged.code).toBe(1)
-    expect(oneLine(damaged)).toMatch(/damaged or is not a RosterDesk cache/)
+    expect(oneLine(damaged)).toMatch(
+      /^Search failed: The saved employees are damaged; sync to rebuild them\.\n$/,
+    )
 
     const unknownColumn = await runCli(['search', '--db', db, '--sort', 'shoeSize', '--json'])
     expect(unknownColumn.code).toBe(1)

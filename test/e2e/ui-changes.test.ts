@@ -94,7 +94,7 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     await page.getByRole('button', { name: 'Sync', exact: true }).click()
     const total = SIZE + ADDED - REMOVED
     await page.getByText(`${count(total)} of ${count(total)} employees`).waitFor({ timeout: 60_000 })
-    const summary = page.getByRole('button', { name: /^Changes in the last sync/ })
+    const summary = page.getByRole('button', { name: /^\+[\d,]+ −[\d,]+ ~[\d,]+ changes$/ })
     await expect
       .poll(() => summary.innerText())
       .toBe(`+${ADDED} −${REMOVED} ~${expected.changed.size} changes`)

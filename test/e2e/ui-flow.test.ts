@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import type { SyncProgress, SyncRunSummary } from '../../src/shared/domain'
+import { DEFAULT_BEHAVIOURS } from '../../src/main/sandbox/index'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
 import { useUiSession } from '../helpers/harness/ui-session'
@@ -217,7 +218,11 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
 
     await page.getByLabel('Page size').fill('250')
     await page.getByLabel('Staging address').fill('https://staging.payroll.example.com')
-    await page.getByLabel('Tracked pay cycles').fill('PC-2026-11-A')
+    // Chosen from the saved employees' pay cycles, not typed.
+    await page
+      .getByRole('group', { name: 'Tracked pay cycles' })
+      .getByRole('checkbox', { name: /^PC-2026-11-A \(/ })
+      .check()
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.getByText('Settings saved.').waitFor()
     const saved = await app.core.handlers['settings:get']()
@@ -305,7 +310,12 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     })
     // Every list request gets 429 with a 4-second Retry-After until the service is healed below; slow pages
     // after that, so the run is measured long enough (the wait left out) to say how long is left.
-    sandbox.setBehaviours({ latencyMs: 1_200, faults: { rateLimit: 1, rateLimitRetryAfterSeconds: 4 } })
+    // Pages of 250 at most (the sync asks for the largest page served), so the run lasts long enough to measure.
+    sandbox.setBehaviours({
+      latencyMs: 1_200,
+      maxPageSize: 250,
+      faults: { rateLimit: 1, rateLimitRetryAfterSeconds: 4 },
+    })
     try {
       await page.getByRole('button', { name: 'Sync', exact: true }).click()
       const line = page.locator('.sync-progress-text')
@@ -322,7 +332,11 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
       await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 30_000 })
     } finally {
       off()
-      sandbox.setBehaviours({ latencyMs: 0, faults: { rateLimit: 0 } })
+      sandbox.setBehaviours({
+        latencyMs: 0,
+        maxPageSize: DEFAULT_BEHAVIOURS.maxPageSize,
+        faults: { rateLimit: 0 },
+      })
     }
     const [finished] = seen.finished
     expect(seen.finished).toHaveLength(1)

@@ -38,6 +38,19 @@ def cell_json(cell):
     }
 
 
+def none_or_int(value):
+    return None if value is None else int(value)
+
+
+def footer_json(footer):
+    """The footer's three parts as openpyxl parses them (its codes, e.g. &P, kept as written)."""
+    parts = {}
+    for side in ("left", "center", "right"):
+        text = getattr(footer, side).text
+        parts[side] = text
+    return parts
+
+
 def sheet_json(ws):
     rows = []
     for row in ws.iter_rows():
@@ -46,8 +59,17 @@ def sheet_json(ws):
     for key, dim in ws.column_dimensions.items():
         if dim.width:
             widths[key] = dim.width
+    props = ws.sheet_properties.pageSetUpPr
     return {
         "name": ws.title,
+        "print": {
+            "orientation": ws.page_setup.orientation,
+            "fitToPage": bool(props.fitToPage) if props is not None else False,
+            "fitToWidth": none_or_int(ws.page_setup.fitToWidth),
+            "fitToHeight": none_or_int(ws.page_setup.fitToHeight),
+            "titleRows": ws.print_title_rows,
+            "oddFooter": footer_json(ws.oddFooter),
+        },
         "maxRow": ws.max_row,
         "maxColumn": ws.max_column,
         "freezePanes": ws.freeze_panes,

@@ -27,6 +27,20 @@ export type DumpedCell = z.infer<typeof cellSchema>
 
 const sheetSchema = z.object({
   name: z.string(),
+  /** How the sheet prints: openpyxl's page_setup, pageSetUpPr.fitToPage, print_title_rows and oddFooter. */
+  print: z.object({
+    orientation: z.string().nullable(),
+    fitToPage: z.boolean(),
+    fitToWidth: z.number().nullable(),
+    fitToHeight: z.number().nullable(),
+    /** e.g. "$1:$1": the rows repeated atop every printed page. */
+    titleRows: z.string().nullable(),
+    oddFooter: z.object({
+      left: z.string().nullable(),
+      center: z.string().nullable(),
+      right: z.string().nullable(),
+    }),
+  }),
   maxRow: z.number(),
   maxColumn: z.number(),
   freezePanes: z.string().nullable(),

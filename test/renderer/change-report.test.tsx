@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../src/shared/domain'
-import { makeEmployees } from './fake/fake-employees'
+import { formatMoney } from '../../src/shared/money'
+import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore, setUpAppTests, type Rendered } from './render-app'
 
 setUpAppTests()
@@ -32,7 +33,8 @@ async function afterASecondSync(): Promise<Rendered> {
 async function openReport(): Promise<HTMLElement> {
   fireEvent.click(
     screen.getByRole('button', {
-      name: 'Changes in the last sync: 3 added, 2 removed, 130 changed. Open the change report',
+      name: '+3 −2 ~130 changes',
+      description: 'Changes in the last sync: 3 added, 2 removed, 130 changed. Opens the change report.',
     }),
   )
   return screen.findByRole('dialog', { name: 'Change report' })
@@ -41,7 +43,7 @@ async function openReport(): Promise<HTMLElement> {
 describe('the change report', () => {
   it('shows the last sync’s counts in the sync bar, and opens on its first list with each entry’s facts', async () => {
     const { core } = await afterASecondSync()
-    const summary = screen.getByRole('button', { name: /^Changes in the last sync/ })
+    const summary = screen.getByRole('button', { name: '+3 −2 ~130 changes' })
     expect(summary.textContent).toBe('+3 −2 ~130 changes')
 
     const dialog = await openReport()
@@ -112,6 +114,37 @@ describe('the change report', () => {
     ])
   })
 
+  it('shows a changed salary as money, by the rule the table and the export use', async () => {
+    const rendered = renderWithCore({ serviceEmployees: BEFORE, synced: true, signedIn: true })
+    await screen.findByText('150 of 150 employees')
+    const raised: EmployeeRow = { ...BEFORE[7]!, annualSalary: 61_000.5 }
+    rendered.core.setServiceEmployees(BEFORE.map((row, index) => (index === 7 ? raised : row)))
+    fireEvent.click(screen.getByRole('button', { name: 'Sync' }))
+    fireEvent.click(await screen.findByRole('button', { name: '+0 −0 ~1 changes' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Change report' })
+    const panel = within(dialog).getByRole('tabpanel')
+    const entry = await within(panel).findByRole('button', {
+      name: new RegExp(String(raised.employeeNumber)),
+    })
+    const before = formatMoney(BEFORE[7]!.annualSalary as number)
+    expect(before).toMatch(/^\d{2},\d{3}\.00$/)
+    expect(entry.textContent).toContain(`Annual salary: ${before} → 61,000.50`)
+  })
+
+  it('offers the CSV note of the export bar when CSV is chosen, and its button goes back to Excel', async () => {
+    await afterASecondSync()
+    const dialog = await openReport()
+    expect(within(dialog).queryByRole('note')).toBeNull()
+    const format = within(dialog).getByLabelText<HTMLSelectElement>('Export format')
+    fireEvent.change(format, { target: { value: 'csv' } })
+    const note = within(dialog).getByRole('note')
+    expect(note.textContent).toMatch(/^Spreadsheet apps drop leading zeros from CSV files/)
+    fireEvent.click(within(note).getByRole('button', { name: 'Use Excel (.xlsx) instead' }))
+    expect(format.value).toBe('xlsx')
+    expect(document.activeElement).toBe(format)
+    expect(within(dialog).queryByRole('note')).toBeNull()
+  })
+
   it('exports a sync’s changes in the chosen format, and says a first sync has none to list', async () => {
     const { core } = await afterASecondSync()
     const dialog = await openReport()
@@ -137,6 +170,6 @@ describe('the change report', () => {
       fireEvent.keyDown(dialog, { key: 'Escape' })
     })
     expect(screen.queryByRole('dialog')).toBeNull()
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Changes in the last sync/ }))
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: '+3 −2 ~130 changes' }))
   })
 })

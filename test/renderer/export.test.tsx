@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { ExportRequest } from '../../src/shared/domain'
-import { makeEmployees } from './fake/fake-employees'
+import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore, setUpAppTests } from './render-app'
 
 setUpAppTests()

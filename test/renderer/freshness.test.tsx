@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { isDataStale } from '../../src/shared/freshness'
-import { makeEmployees } from './fake/fake-employees'
+import { makeEmployees } from '../helpers/fake/fake-employees'
 import { giveGridAViewport, renderWithCore } from './render-app'
 
 const HOUR = 3_600_000

@@ -5,8 +5,8 @@ import type { RosterDeskApi } from '../../src/shared/ipc-contract'
 import { App } from '../../src/renderer/src/App'
 import { createClient } from '../../src/renderer/src/api/client'
 import { ClientProvider } from '../../src/renderer/src/api/client-context'
-import { createFakeApi, createFakeEvents, type FakeEvents } from './fake/fake-api'
-import { createFakeCore, type FakeCore, type FakeCoreOptions } from './fake/fake-core'
+import { createFakeApi, createFakeEvents, type FakeEvents } from '../helpers/fake/fake-api'
+import { createFakeCore, type FakeCore, type FakeCoreOptions } from '../helpers/fake/fake-core'
 
 export interface Rendered extends RenderResult {
   readonly core: FakeCore
@@ -65,16 +65,32 @@ export function setUpAppTests(): void {
   })
 }
 
-/** The table's body rows (the header row is aria-rowindex 1). */
-export function bodyRows(): HTMLElement[] {
-  return screen.getAllByRole('row').filter((row) => row.getAttribute('aria-rowindex') !== '1')
+/** The employee table; the live look-up's table and the shortcuts panel have rows and column headers too. */
+function employeeGrid(): HTMLElement {
+  return screen.getByRole('grid')
 }
 
-/** The texts of one column of the rows on screen, by the start of its header. */
+/** The table's body rows (the header row is aria-rowindex 1). */
+export function bodyRows(): HTMLElement[] {
+  return within(employeeGrid())
+    .getAllByRole('row')
+    .filter((row) => row.getAttribute('aria-rowindex') !== '1')
+}
+
+/**
+ * The texts of one column of the rows on screen, by the start of its header. The rows are found by role once and
+ * their cells by their role attribute: a role query per row runs jsdom's slow getComputedStyle up every ancestor
+ * again, which took seconds on a loaded machine, and a waitFor callback that blocks that long keeps the app it
+ * waits for (a debounced query, its answer's render) from running before the wait times out.
+ */
 export function column(header: string): string[] {
-  const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
+  const grid = employeeGrid()
+  const headers = within(grid)
+    .getAllByRole('columnheader')
+    .map((cell) => cell.textContent)
   const index = headers.findIndex((text) => text?.startsWith(header))
-  return bodyRows().map((row) => within(row).getAllByRole('gridcell')[index]!.textContent ?? '')
+  if (index === -1) throw new Error(`No column "${header}" among ${headers.join(', ')}`)
+  return bodyRows().map((row) => row.querySelectorAll('[role="gridcell"]')[index]?.textContent ?? '')
 }
 
 /** The "N of M employees" line, as N. */

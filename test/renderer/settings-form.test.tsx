@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { applySettingsPatch, type Settings } from '../../src/shared/settings-schema'
 import {
   checkForm,
-  parsePayCycles,
   toForm,
   toPatch,
   type SettingsForm,
@@ -23,6 +22,9 @@ const SAVED: Settings = {
   staleAfterHours: 24,
   syncOnLaunch: false,
   syncEveryHours: 0,
+  requestTimeoutSeconds: 30,
+  syncDeadlineMinutes: 120,
+  maxEmployees: 5_000_000,
 }
 
 /** A form the clerk edited: a new environment with its address, and values typed loosely. */
@@ -32,7 +34,7 @@ const EDITED: Partial<SettingsForm> = {
   tenantId: ' t-1 ',
   scopes: 'read,',
   pageSize: ' 500 ',
-  trackedPayCycles: 'PC-2026-11-A,\n',
+  trackedPayCycles: ['PC-2026-11-A', 'PC-2026-11-A'],
 }
 
 function errorsOf(changes: Partial<SettingsForm>): SettingsFormErrors {
@@ -73,7 +75,7 @@ describe('settings form', () => {
       tenantId: 'ténant',
       pageSize: '1.5',
       concurrency: '17',
-      trackedPayCycles: 'x'.repeat(101),
+      trackedPayCycles: ['x'.repeat(101)],
     })
     expect(Object.keys(errors).sort()).toEqual(
       ['clientId', 'concurrency', 'pageSize', 'scopes', 'tenantId', 'trackedPayCycles'].sort(),
@@ -101,12 +103,33 @@ describe('settings form', () => {
     })
   })
 
-  it('reads pay cycles separated by commas or lines, without blanks or repeats', () => {
-    expect(parsePayCycles(' PC-1,\nPC-2 ,, PC-1\n')).toEqual(['PC-1', 'PC-2'])
+  it('reads the sync limits (Advanced) typed as text, and sends only the ones changed', () => {
+    expect(toForm(SAVED)).toMatchObject({
+      requestTimeoutSeconds: '30',
+      syncDeadlineMinutes: '120',
+      maxEmployees: '5000000',
+    })
+    const next = settingsOf({ requestTimeoutSeconds: ' 90 ', maxEmployees: '20000000' })
+    expect(toPatch(next, SAVED)).toEqual({ requestTimeoutSeconds: 90, maxEmployees: 20_000_000 })
+    expect(
+      errorsOf({ requestTimeoutSeconds: '0', syncDeadlineMinutes: 'two hours', maxEmployees: '' }),
+    ).toEqual({
+      requestTimeoutSeconds: 'Longest wait for an answer (seconds) must be a whole number from 1 to 600.',
+      syncDeadlineMinutes: 'Longest sync (minutes) must be a whole number from 1 to 1,440.',
+      maxEmployees: 'Most employees must be a whole number from 1 to 1,000,000,000.',
+    })
+  })
+
+  it('takes the pay cycles ticked, and saves them without blanks or repeats', () => {
+    expect(toForm(SAVED).trackedPayCycles).toEqual(['PC-2026-11-A'])
+    expect(toPatch(settingsOf({ trackedPayCycles: [' PC-1', 'PC-2', 'PC-1 ', ''] }), SAVED)).toEqual({
+      trackedPayCycles: ['PC-1', 'PC-2'],
+    })
+    expect(toPatch(settingsOf({ trackedPayCycles: [] }), SAVED)).toEqual({ trackedPayCycles: [] })
   })
 
   it('sends only what changed, normalised as main stores it, both addresses together', () => {
-    // The scopes, page size and pay cycles are typed differently but normalise to what is saved.
+    // The scopes and page size are typed differently, the pay cycle ticked twice, but all normalise to what is saved.
     expect(toPatch(settingsOf(EDITED), SAVED)).toEqual({
       environment: 'staging',
       baseUrls: { staging: 'https://s.example.com', production: '' },
@@ -131,9 +154,12 @@ describe('the form and main share one schema', () => {
     { form: { redirectUri: 'https://r.example/cb' }, patch: { redirectUri: 'https://r.example/cb' } },
     { form: { scopes: 'read "all"' }, patch: { scopes: 'read "all"' } },
     { form: { tenantId: 'my tenant' }, patch: { tenantId: 'my tenant' } },
-    { form: { trackedPayCycles: 'x'.repeat(101) }, patch: { trackedPayCycles: ['x'.repeat(101)] } },
+    { form: { trackedPayCycles: ['x'.repeat(101)] }, patch: { trackedPayCycles: ['x'.repeat(101)] } },
     { form: { staleAfterHours: '721' }, patch: { staleAfterHours: '721' } },
     { form: { syncEveryHours: '-1' }, patch: { syncEveryHours: -1 } },
+    { form: { requestTimeoutSeconds: '601' }, patch: { requestTimeoutSeconds: '601' } },
+    { form: { syncDeadlineMinutes: '0' }, patch: { syncDeadlineMinutes: 0 } },
+    { form: { maxEmployees: '5,000,000' }, patch: { maxEmployees: '5,000,000' } },
   ]
 
   it('reports the same message for the same bad input, under the matching field', () => {

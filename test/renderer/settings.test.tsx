@@ -1,15 +1,28 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FakeIpcError } from './fake/fake-api'
+import { FakeIpcError } from '../helpers/fake/fake-api'
+import type { FakeCoreOptions } from '../helpers/fake/fake-core'
+import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore } from './render-app'
+import { SettingsScreen } from '../../src/renderer/src/components/settings-screen'
+import { useSettings } from '../../src/renderer/src/hooks/use-settings'
 
 afterEach(cleanup)
 
-async function openSettings() {
-  const rendered = renderWithCore({ serviceEmployees: [], settings: { trackedPayCycles: ['PC-2026-11-A'] } })
+async function openSettings(options: Partial<FakeCoreOptions> = {}) {
+  const rendered = renderWithCore({
+    serviceEmployees: [],
+    settings: { trackedPayCycles: ['PC-2026-11-A'] },
+    ...options,
+  })
   fireEvent.click(await screen.findByRole('button', { name: 'Settings' }))
   await screen.findByRole('heading', { name: 'Settings' })
   return rendered
+}
+
+function SettingsOnly() {
+  const settings = useSettings()
+  return <SettingsScreen settings={settings} dataVersion="1" onDone={() => undefined} />
 }
 
 function field(label: string): HTMLInputElement {
@@ -26,7 +39,9 @@ describe('settings screen', () => {
     expect(field('Scopes').value).toBe('read')
     expect(field('Page size').value).toBe('500')
     expect(field('Parallel requests').value).toBe('4')
-    expect(field('Tracked pay cycles').value).toBe('PC-2026-11-A')
+    // Nothing saved yet: the tracked pay cycle is listed as such, ticked, so it can be unticked.
+    const tracked = await screen.findByRole('checkbox', { name: 'PC-2026-11-A (not in the saved employees)' })
+    expect((tracked as HTMLInputElement).checked).toBe(true)
     expect(field('Staging address').value).toBe('')
     expect(field('Production address').value).toBe('')
     expect(field('Client secret').value).toBe('')
@@ -78,16 +93,56 @@ describe('settings screen', () => {
   it('sends only what changed and confirms', async () => {
     const { core } = await openSettings()
     fireEvent.change(field('Page size'), { target: { value: '1000' } })
-    fireEvent.change(field('Tracked pay cycles'), { target: { value: 'PC-2026-11-A, PC-MONTHLY' } })
     fireEvent.change(field('Staging address'), { target: { value: 'https://staging.payroll.example.com' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     expect(await screen.findByText('Settings saved.')).toBeTruthy()
     const update = core.calls.find((call) => call.channel === 'settings:update')
     expect(update?.args[0]).toEqual({
       pageSize: 1000,
-      trackedPayCycles: ['PC-2026-11-A', 'PC-MONTHLY'],
       baseUrls: { staging: 'https://staging.payroll.example.com', production: '' },
     })
+  })
+
+  it('chooses tracked pay cycles from those of the saved employees, with their sizes, never typed', async () => {
+    // The settings screen alone, over a cache with employees (the app would show them behind Settings).
+    const { core } = renderWithCore(
+      {
+        serviceEmployees: makeEmployees(41),
+        synced: true,
+        settings: { trackedPayCycles: ['PC-ENDED', 'PC-2026-11-A'] },
+      },
+      <SettingsOnly />,
+    )
+    const group = await screen.findByRole('group', { name: 'Tracked pay cycles' })
+    await within(group).findByRole('checkbox', { name: 'PC-2026-11-A (11 employees)' })
+    const boxes = within(group).getAllByRole('checkbox') as HTMLInputElement[]
+    expect(boxes.map((box) => [box.labels?.[0]?.textContent, box.checked])).toEqual([
+      ['PC-2026-11-A (11 employees)', true],
+      ['PC-2026-11-B (10 employees)', false],
+      ['PC-2026-12-A (10 employees)', false],
+      ['PC-MONTHLY (10 employees)', false],
+      // Tracked, but no saved employee is in it (ended, or mistyped in an older release): listed to untick.
+      ['PC-ENDED (not in the saved employees)', true],
+    ])
+    expect(screen.queryByRole('textbox', { name: /pay cycle/i })).toBeNull()
+
+    fireEvent.click(within(group).getByRole('checkbox', { name: 'PC-ENDED (not in the saved employees)' }))
+    fireEvent.click(within(group).getByRole('checkbox', { name: 'PC-MONTHLY (10 employees)' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByText('Settings saved.')).toBeTruthy()
+    expect(core.calls.find((call) => call.channel === 'settings:update')?.args[0]).toEqual({
+      trackedPayCycles: ['PC-2026-11-A', 'PC-MONTHLY'],
+    })
+    // No longer tracked and not in the data: gone from the list.
+    expect(within(group).queryByRole('checkbox', { name: /PC-ENDED/ })).toBeNull()
+  })
+
+  it('says when no saved employee belongs to a pay cycle yet', async () => {
+    await openSettings({ settings: { trackedPayCycles: [] } })
+    const group = screen.getByRole('group', { name: 'Tracked pay cycles' })
+    expect(
+      await within(group).findByText('No saved employee belongs to a pay cycle yet. Sync, then choose here.'),
+    ).toBeTruthy()
   })
 
   it("shows the service's message when main refuses the change", async () => {
@@ -157,6 +212,38 @@ describe('settings screen', () => {
       syncEveryHours: 4,
     })
     expect(onLaunch.checked).toBe(true)
+  })
+
+  it('shows the sync limits under Advanced with their ranges and defaults, and saves a changed one', async () => {
+    const { core } = await openSettings()
+    const group = screen.getByRole('group', { name: 'Advanced' })
+    const wait = within(group).getByLabelText<HTMLInputElement>('Longest wait for an answer (seconds)')
+    const longest = within(group).getByLabelText<HTMLInputElement>('Longest sync (minutes)')
+    const most = within(group).getByLabelText<HTMLInputElement>('Most employees')
+    expect([wait.value, longest.value, most.value]).toEqual(['30', '120', '5000000'])
+    expect(wait.getAttribute('aria-describedby')).toBeTruthy()
+    expect(within(group).getByText(/before it tries again: 1 to 600 seconds, 30 by default\./)).toBeTruthy()
+    expect(within(group).getByText(/stopped: 1 to 1,440 minutes, 120 by default\./)).toBeTruthy()
+    expect(within(group).getByText(/1 to 1,000,000,000, 5,000,000 by default\./)).toBeTruthy()
+
+    fireEvent.change(most, { target: { value: '5,000,000' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(
+      await within(group).findByText('Most employees must be a whole number from 1 to 1,000,000,000.'),
+    ).toBeTruthy()
+    expect(most.getAttribute('aria-invalid')).toBe('true')
+    expect(document.activeElement).toBe(most)
+    expect(core.calls.map((call) => call.channel)).not.toContain('settings:update')
+
+    fireEvent.change(most, { target: { value: '20000000' } })
+    fireEvent.change(wait, { target: { value: '90' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByText('Settings saved.')).toBeTruthy()
+    expect(core.calls.find((call) => call.channel === 'settings:update')?.args[0]).toEqual({
+      requestTimeoutSeconds: 90,
+      maxEmployees: 20_000_000,
+    })
+    expect(most.value).toBe('20000000')
   })
 
   it('stores the client secret write-only: the field empties and only "Stored" remains', async () => {

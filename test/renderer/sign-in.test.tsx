@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { FakeIpcError } from './fake/fake-api'
-import { makeEmployees } from './fake/fake-employees'
+import { FakeIpcError } from '../helpers/fake/fake-api'
+import { makeEmployees } from '../helpers/fake/fake-employees'
 import { giveGridAViewport, renderWithCore } from './render-app'
 
 let restoreLayout: () => void

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { FakeIpcError } from './fake/fake-api'
-import { makeEmployees } from './fake/fake-employees'
+import { FakeIpcError } from '../helpers/fake/fake-api'
+import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore, setUpAppTests } from './render-app'
 
 setUpAppTests()

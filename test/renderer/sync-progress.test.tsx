@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { SyncProgress, SyncRunSummary } from '../../src/shared/domain'
 import { SyncProgressBar } from '../../src/renderer/src/components/sync-progress-bar'
 import { etaText, syncProgressText } from '../../src/renderer/src/format/sync-progress-text'
-import { makeEmployees } from './fake/fake-employees'
+import { makeEmployees } from '../helpers/fake/fake-employees'
 import { giveGridAViewport, renderWithCore } from './render-app'
 
 let restoreLayout: () => void

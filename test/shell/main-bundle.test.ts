@@ -125,6 +125,10 @@ describe('the built main bundle', () => {
     expect(roles).not.toContain('toggleDevTools')
     expect(roles).not.toContain('"reload"')
 
+    // Window commands reach the page as `app:command`, which handles them as it does their shortcuts.
+    await main.clickMenu('File', 'Print…')
+    expect((await main.snapshot()).sent).toContainEqual({ channel: 'app:command', payload: 'print' })
+
     await main.clickMenu('Help', 'Open log folder')
     const logs = join(userData, 'logs')
     expect((await main.snapshot()).openedPaths).toEqual([logs])

@@ -20,5 +20,6 @@ export function createSettingsBackend(log: (message: string) => void): KeyValueB
   return {
     get: (key) => store.get(key),
     set: (key, value) => store.set(key, value),
+    location: store.path,
   }
 }

@@ -4,7 +4,7 @@ import type { CacheDatabase } from '../core/cache/cache-database'
 import { toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import { parseCommandArgs, reportUsage, requiredOption, stringOption, writeLine } from './cache-command-args'
-import { appDataDir, readCliProfile } from './profile-flag'
+import { appDataDir, readCliProfile, type CliProfile } from './profile-flag'
 import type { CacheCommandIo, OptionSpec, ParsedValues } from './cache-command-args'
 
 /** A command that reads an existing cache (never creates one): status, search, changes. */
@@ -14,8 +14,11 @@ export interface CacheReaderCommand<T> {
   readonly options: Record<string, OptionSpec>
   /** Starts the one-line message of a failure: "Search failed", say. */
   readonly failure: string
-  /** Reads the options into what `run` needs; throws UsageError for bad usage. */
-  parse(values: ParsedValues): T
+  /**
+   * Reads the options into what `run` needs; throws UsageError for bad usage. `profile` is the one `--profile`
+   * named (for what the app keeps per profile, such as saved views).
+   */
+  parse(values: ParsedValues, profile: CliProfile | undefined): T
   /** Answers from the open cache on io.stdout; throws (or rejects) for a failure the clerk should read. */
   run(cache: CacheDatabase, parsed: T, io: CacheCommandIo): void | Promise<void>
 }
@@ -36,18 +39,22 @@ export async function runCacheReader<T>(
       ...command.options,
     })
     // `--profile NAME` reads the cache the app fills for that profile; an explicit --db wins.
-    const profile = stringOption(values, 'profile')
+    const profileName = stringOption(values, 'profile')
+    const profile =
+      profileName === undefined
+        ? undefined
+        : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform))
     db =
       stringOption(values, 'db') === undefined && profile !== undefined
-        ? readCliProfile(profile, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform)).db
+        ? profile.db
         : resolve(requiredOption(values, 'db'))
-    parsed = command.parse(values)
+    parsed = command.parse(values, profile)
   } catch (error) {
     return reportUsage(error, io, command.usage)
   }
   let cache: CacheDatabase | null = null
   try {
-    cache = openCacheDatabase(db, { mustExist: true })
+    cache = openCacheDatabase(db, { mustExist: true, logger: io.logger })
     await command.run(cache, parsed, io)
     return 0
   } catch (error) {

@@ -1,11 +1,5 @@
 import type { Logger } from '../core/log/logger'
-import { runChangesCommand } from './changes-command'
 import { createCliLogger } from './cli-logger'
-import { runExportCommand } from './export-command'
-import { runLoginCommand } from './login-command'
-import { runSearchCommand } from './search-command'
-import { runStatusCommand } from './status-command'
-import { runSyncCommand } from './sync-command'
 
 /**
  * The headless CLI: `npm run --silent cli -- <command> [options]`. Each command lives in its own
@@ -29,16 +23,32 @@ export interface CliCommand {
   readonly run: (args: readonly string[], io: CliIo) => Promise<number>
 }
 
+// Each command's code loads when it runs: a scheduled `export` starts without the sync, sign-in and search modules.
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
-  login: { summary: 'Sign in through the browser and write the tokens to a file.', run: runLoginCommand },
-  sync: { summary: 'Sync every employee into the cache file (--db).', run: runSyncCommand },
-  search: { summary: 'Search the employees in a cache file.', run: runSearchCommand },
-  status: { summary: 'Show what a cache file holds and how its last sync went.', run: runStatusCommand },
+  login: {
+    summary: 'Sign in through the browser and write the tokens to a file.',
+    run: async (args, io) => (await import('./login-command')).runLoginCommand(args, io),
+  },
+  sync: {
+    summary: 'Sync every employee into the cache file (--db).',
+    run: async (args, io) => (await import('./sync-command')).runSyncCommand(args, io),
+  },
+  search: {
+    summary: 'Search the employees in a cache file.',
+    run: async (args, io) => (await import('./search-command')).runSearchCommand(args, io),
+  },
+  status: {
+    summary: 'Show what a cache file holds and how its last sync went.',
+    run: async (args, io) => (await import('./status-command')).runStatusCommand(args, io),
+  },
   changes: {
     summary: 'List the employees the last complete sync added, removed or changed.',
-    run: runChangesCommand,
+    run: async (args, io) => (await import('./changes-command')).runChangesCommand(args, io),
   },
-  export: { summary: 'Write the matching employees to an .xlsx or .csv file.', run: runExportCommand },
+  export: {
+    summary: 'Write the matching employees to an .xlsx or .csv file.',
+    run: async (args, io) => (await import('./export-command')).runExportCommand(args, io),
+  },
 }
 
 function helpText(): string {

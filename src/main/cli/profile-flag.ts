@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Settings } from '../../shared/settings-schema'
+import { findViewByName, type SavedView } from '../../shared/view-schema'
 import { CACHE_FILE_NAME, ProfileStore, profileCacheDir } from '../core/settings/profile-store'
 import { MemoryKeyValueBackend } from '../core/settings/settings-store'
 import { UsageError } from './cache-command-args'
@@ -14,6 +15,8 @@ export interface CliProfile {
   readonly db: string
   /** The profile's service address, or undefined for Demo (the app's built-in sandbox, which the CLI lacks). */
   readonly baseUrl: string | undefined
+  /** The views saved in the app for this profile (`--view NAME`), by name. */
+  readonly views: readonly SavedView[]
 }
 
 /**
@@ -47,7 +50,8 @@ export function readCliProfile(name: string, dataDir: string): CliProfile {
   if (typeof stored === 'object' && stored !== null) {
     for (const [key, value] of Object.entries(stored)) backend.set(key, value)
   }
-  const profiles = new ProfileStore(backend).list()
+  const store = new ProfileStore(backend)
+  const profiles = store.list()
   const wanted = name.trim().toLowerCase()
   const profile = profiles.find((candidate) => candidate.name.toLowerCase() === wanted)
   if (profile === undefined) {
@@ -61,5 +65,23 @@ export function readCliProfile(name: string, dataDir: string): CliProfile {
     settings,
     db: join(profileCacheDir(dataDir, profile.id), CACHE_FILE_NAME),
     baseUrl: settings.environment === 'demo' ? undefined : settings.baseUrls[settings.environment],
+    views: store.views.list(profile.id),
   }
+}
+
+/**
+ * `--view NAME`: a view saved in the app for the profile named by `--profile` (any case). An unknown name is a
+ * usage error that lists the profile's views, so a scheduled job's log says what to type instead.
+ */
+export function findCliView(name: string, profile: CliProfile | undefined): SavedView {
+  if (profile === undefined) {
+    throw new UsageError('--view needs --profile NAME: views are saved per profile in the app.')
+  }
+  const view = findViewByName(profile.views, name)
+  if (view !== undefined) return view
+  throw new UsageError(
+    profile.views.length === 0
+      ? `--view: profile "${profile.name}" has no saved views (save one in the app with "Save view…").`
+      : `--view: no view named "${name}" in profile "${profile.name}". Saved views: ${profile.views.map((v) => v.name).join(', ')}.`,
+  )
 }

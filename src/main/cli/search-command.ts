@@ -1,14 +1,15 @@
 import { MAX_QUERY_WINDOW } from '../../shared/domain'
 import type { EmployeeQuery, EmployeeRow } from '../../shared/domain'
 import { QueryEngine } from '../core/query/query-engine'
-import { integerOption, writeLine } from './cache-command-args'
+import { integerOption, stringOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, ParsedValues } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'
-import { FILTER_OPTIONS, parseFilterOptions } from './filter-options'
+import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
+import { findCliView, type CliProfile } from './profile-flag'
 
 export const SEARCH_USAGE =
-  'Usage: search (--db FILE | --profile NAME [--data-dir DIR]) [--q TEXT] [--col COLUMN] [--status TEXT]... [--pay-cycle ID]... [--sort COLUMN] ' +
-  '[--order asc|desc] [--limit N] [--offset N] [--facets] [--json]'
+  'Usage: search (--db FILE | --profile NAME [--data-dir DIR]) [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... [--pay-cycle ID]... [--sort COLUMN] ' +
+  `[--order asc|desc] [--limit N] [--offset N] [--facets] [--json]. ${viewOptionHelp(false)}`
 
 const OPTIONS = {
   ...FILTER_OPTIONS,
@@ -29,7 +30,7 @@ export function runSearchCommand(args: readonly string[], io: CacheCommandIo): P
       usage: SEARCH_USAGE,
       failure: 'Search failed',
       options: OPTIONS,
-      parse: (values) => ({ query: buildQuery(values), json: values['json'] === true }),
+      parse: (values, profile) => ({ query: buildQuery(values, profile), json: values['json'] === true }),
       run: (cache, { query, json }) => {
         const result = new QueryEngine(cache).query(query)
         if (json) {
@@ -45,9 +46,11 @@ export function runSearchCommand(args: readonly string[], io: CacheCommandIo): P
   )
 }
 
-function buildQuery(values: ParsedValues): EmployeeQuery {
+function buildQuery(values: ParsedValues, profile: CliProfile | undefined): EmployeeQuery {
+  const viewName = stringOption(values, 'view')
+  const view = viewName === undefined ? undefined : findCliView(viewName, profile).state
   return {
-    ...parseFilterOptions(values),
+    ...parseFilterOptions(values, view),
     offset: integerOption(values, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
     limit: integerOption(values, 'limit', 100, 0, MAX_QUERY_WINDOW),
     ...(values['facets'] === true ? { facets: true } : {}),

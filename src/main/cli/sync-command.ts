@@ -13,8 +13,9 @@ import { MemorySecretStore } from '../core/secrets/secret-store'
 import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import { SyncService } from '../core/sync/sync-service'
 import type { SyncRunSummary } from '../../shared/domain'
-import { normalizeBaseUrl } from '../../shared/settings-rules'
-import { serviceAddressSchema, settingsSchema } from '../../shared/settings-schema'
+import { shortenedValuesText } from '../../shared/shortened-values'
+import { normalizeBaseUrl, type SyncLimitSetting } from '../../shared/settings-rules'
+import { serviceAddressSchema, settingsSchema, type Settings } from '../../shared/settings-schema'
 import {
   listOption,
   parseCommandArgs,
@@ -31,7 +32,8 @@ import { settingFlag } from './setting-flags'
 export const SYNC_USAGE =
   'Usage: sync (--profile NAME [--data-dir DIR] | --base-url URL --client-id ID --redirect-uri URI --db FILE) ' +
   '[--tenant ID] [--page-size N] ' +
-  '[--concurrency N] [--pay-cycle ID]... [--token-file FILE] [--json]   (client secret in ROSTERDESK_CLIENT_SECRET; ' +
+  '[--concurrency N] [--pay-cycle ID]... [--request-timeout SECONDS] [--run-deadline MINUTES] ' +
+  '[--max-employees N] [--token-file FILE] [--json]   (client secret in ROSTERDESK_CLIENT_SECRET; ' +
   'tokens from --token-file or ROSTERDESK_ACCESS_TOKEN / ROSTERDESK_REFRESH_TOKEN)'
 
 const OPTIONS = {
@@ -45,6 +47,9 @@ const OPTIONS = {
   'page-size': { type: 'string' },
   concurrency: { type: 'string' },
   'pay-cycle': { type: 'string', multiple: true },
+  'request-timeout': { type: 'string' },
+  'run-deadline': { type: 'string' },
+  'max-employees': { type: 'string' },
   'token-file': { type: 'string' },
   json: { type: 'boolean' },
 } as const
@@ -63,13 +68,15 @@ interface SyncArgs {
   pageSize: number
   concurrency: number
   payCycles: string[]
+  /** The sync's limits (the app's "Advanced" settings): flag, else the profile's setting, else the default. */
+  limits: Pick<Settings, SyncLimitSetting>
   tokenFile: string | undefined
   json: boolean
 }
 
 /**
  * `sync`: one complete sync of the employee list into the cache at --db. With --json, stdout carries exactly
- * one JSON object: {status, totalCount, stored, pages, requests, durationMs, error?}. SIGINT/SIGTERM cancel the
+ * one JSON object: {status, totalCount, stored, pages, requests, durationMs, truncatedFields?, error?}. SIGINT/SIGTERM cancel the
  * run cleanly (the cache keeps its previous snapshot). Exit codes: 0 complete, 1 failed, 2 bad usage,
  * 130 cancelled.
  */
@@ -96,7 +103,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
     const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger)
     // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
     if (parsed.fromProfile) mkdirSync(dirname(parsed.db), { recursive: true })
-    cache = openCacheDatabase(parsed.db)
+    cache = openCacheDatabase(parsed.db, { logger: io.logger })
     service = new SyncService({
       cache,
       fetch,
@@ -109,8 +116,11 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
       baseUrl: parsed.baseUrl,
       ...(tenantId === '' ? {} : { tenantId }),
       pageSize: parsed.pageSize,
+      // The largest page the service serves; --page-size is what a refusal falls back to (sync/page-size.ts).
+      pageSizing: 'largest-served',
       concurrency: parsed.concurrency,
       trackedPayCycles: parsed.payCycles,
+      limits: parsed.limits,
     })
     if (signals > 0) service.cancel()
     const summary = await run
@@ -165,6 +175,12 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
     stringOption(values, name) ?? fromProfile ?? requiredOption(values, name)
   const tenant = stringOption(values, 'tenant') ?? (profile?.settings.tenantId || undefined)
   const payCycles = listOption(values, 'pay-cycle')
+  const limitFlag = (flag: string, setting: SyncLimitSetting): number =>
+    settingFlag(
+      flag,
+      fields[setting],
+      stringOption(values, flag) ?? profile?.settings[setting] ?? DEFAULT_SETTINGS[setting],
+    )
   return {
     baseUrl: settingFlag('base-url', serviceAddressSchema, option('base-url', profile?.baseUrl)),
     clientId: settingFlag('client-id', fields.clientId, option('client-id', profile?.settings.clientId)),
@@ -191,6 +207,11 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
       fields.trackedPayCycles,
       payCycles.length > 0 ? payCycles : (profile?.settings.trackedPayCycles ?? []),
     ),
+    limits: {
+      requestTimeoutSeconds: limitFlag('request-timeout', 'requestTimeoutSeconds'),
+      syncDeadlineMinutes: limitFlag('run-deadline', 'syncDeadlineMinutes'),
+      maxEmployees: limitFlag('max-employees', 'maxEmployees'),
+    },
     tokenFile: stringOption(values, 'token-file'),
     json: values['json'] === true,
   }
@@ -250,6 +271,7 @@ function report(io: CacheCommandIo, json: boolean, summary: SyncRunSummary): voi
   if (json) {
     const { status, totalCount, stored, pages, requests, durationMs, error } = summary
     const line: Record<string, unknown> = { status, totalCount, stored, pages, requests, durationMs }
+    if (summary.truncatedFields !== undefined) line['truncatedFields'] = summary.truncatedFields
     if (status !== 'complete') line['error'] = error ?? 'The sync did not complete.'
     writeLine(io.stdout, JSON.stringify(line))
     return
@@ -263,9 +285,14 @@ function report(io: CacheCommandIo, json: boolean, summary: SyncRunSummary): voi
     changes === undefined
       ? ''
       : ` Changes: ${changes.added} added, ${changes.removed} removed, ${changes.changed} changed.`
+  // The limit itself is in the log's warning (ROSTERDESK_LOG_LEVEL=warn); the summary line stays one sentence each.
+  const shortenedText =
+    summary.truncatedFields === undefined
+      ? ''
+      : ` ${shortenedValuesText(summary.truncatedFields)} to the longest field allowed (ending with “…”).`
   writeLine(
     io.stdout,
     `Synced ${summary.stored} employees (${summary.pages} pages, ${summary.requests} requests) in ` +
-      `${(summary.durationMs / 1000).toFixed(1)} s.${changeText}`,
+      `${(summary.durationMs / 1000).toFixed(1)} s.${changeText}${shortenedText}`,
   )
 }

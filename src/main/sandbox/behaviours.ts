@@ -30,7 +30,40 @@ export interface MutateBehaviour {
   listRequests: number
 }
 
-export interface SandboxBehaviours {
+/** A row of a page as served: `page` as requested, `row` 1-based within it. */
+export interface PagePosition {
+  page: number
+  row: number
+}
+
+export type StallMode = 'headers' | 'silent'
+export const STALL_MODES: readonly StallMode[] = ['headers', 'silent']
+
+/**
+ * A hostile service (issue 12): answers a client must refuse at once, or bound in time and size. Each is off
+ * (null or false) by default; positions count pages as requested and rows from 1 within the page.
+ */
+export interface HostileBehaviours {
+  /** The envelope claims this many employees (totalPages to match) while the rows stay the real ones. */
+  lieTotalCount: number | null
+  /** The row at this position comes without its UUID. */
+  missingUuid: PagePosition | null
+  /** The row at this position carries the UUID of the list's first employee, on every request (every pass). */
+  duplicateUuid: PagePosition | null
+  /** Envelope counts written as strings of digits: "totalCount": "3000". */
+  numericStrings: boolean
+  /** This page streams a JSON body of `megabytes` MB (rows repeated), slowly enough to be refused part-way. */
+  oversizedPage: { page: number; megabytes: number } | null
+  /** The row at this position gains a `notes` field of this many characters. */
+  oversizedField: (PagePosition & { characters: number }) | null
+  /**
+   * The next `requests` requests for this page stall: 'headers' sends the status line, headers and the start of
+   * the body and then nothing; 'silent' never answers at all. Later requests are answered normally.
+   */
+  stall: { page: number; mode: StallMode; requests: number } | null
+}
+
+export interface SandboxBehaviours extends HostileBehaviours {
   tokenStyle: TokenStyle
   accessTokenTtlSeconds: number
   /** true: a refresh rotates the refresh token (the old one stops working); false: it is omitted and kept. */
@@ -39,6 +72,8 @@ export interface SandboxBehaviours {
   rejectRefresh: boolean
   /** null: no maximum. The envelope's `limit` always shows the size actually used. */
   maxPageSize: number | null
+  /** null: any `limit` is served (up to `maxPageSize`). A number: a larger `limit` is refused with 400. */
+  refuseLargeLimit: number | null
   defaultPageSize: number
   /** Added before every /employees/list response. */
   latencyMs: number
@@ -63,6 +98,7 @@ export const DEFAULT_BEHAVIOURS: SandboxBehaviours = Object.freeze({
   refreshTokenOnRefresh: true,
   rejectRefresh: false,
   maxPageSize: 1000,
+  refuseLargeLimit: null,
   defaultPageSize: 20,
   latencyMs: 0,
   tenantRequired: false,
@@ -74,6 +110,13 @@ export const DEFAULT_BEHAVIOURS: SandboxBehaviours = Object.freeze({
   }),
   churn: null,
   mutate: null,
+  lieTotalCount: null,
+  missingUuid: null,
+  duplicateUuid: null,
+  numericStrings: false,
+  oversizedPage: null,
+  oversizedField: null,
+  stall: null,
 }) as SandboxBehaviours
 
 function requirePositiveInteger(name: string, value: number): void {
@@ -94,6 +137,7 @@ export function validateBehaviours(b: SandboxBehaviours): void {
   }
   requirePositiveInteger('accessTokenTtlSeconds', b.accessTokenTtlSeconds)
   if (b.maxPageSize !== null) requirePositiveInteger('maxPageSize', b.maxPageSize)
+  if (b.refuseLargeLimit !== null) requirePositiveInteger('refuseLargeLimit', b.refuseLargeLimit)
   requirePositiveInteger('defaultPageSize', b.defaultPageSize)
   if (!(Number.isFinite(b.latencyMs) && b.latencyMs >= 0)) throw new RangeError('latencyMs must be >= 0')
   requireProbability('faults.rateLimit', b.faults.rateLimit)
@@ -109,6 +153,28 @@ export function validateBehaviours(b: SandboxBehaviours): void {
     requireNonNegativeInteger('mutate.rows', b.mutate.rows)
     requireNonNegativeInteger('mutate.listRequests', b.mutate.listRequests)
   }
+  if (b.lieTotalCount !== null) requireNonNegativeInteger('lieTotalCount', b.lieTotalCount)
+  for (const [name, position] of [
+    ['missingUuid', b.missingUuid],
+    ['duplicateUuid', b.duplicateUuid],
+    ['oversizedField', b.oversizedField],
+  ] as const) {
+    if (position === null) continue
+    requirePositiveInteger(`${name}.page`, position.page)
+    requirePositiveInteger(`${name}.row`, position.row)
+  }
+  if (b.oversizedPage !== null) {
+    requirePositiveInteger('oversizedPage.page', b.oversizedPage.page)
+    requirePositiveInteger('oversizedPage.megabytes', b.oversizedPage.megabytes)
+  }
+  if (b.oversizedField !== null)
+    requirePositiveInteger('oversizedField.characters', b.oversizedField.characters)
+  if (b.stall !== null) {
+    requirePositiveInteger('stall.page', b.stall.page)
+    if (!STALL_MODES.includes(b.stall.mode))
+      throw new RangeError(`stall.mode must be one of ${STALL_MODES.join(', ')}`)
+    requireNonNegativeInteger('stall.requests', b.stall.requests)
+  }
 }
 
 /** Applies a patch, validating the result; throws RangeError and leaves nothing half-applied. */
@@ -122,6 +188,7 @@ export function mergeBehaviours(
     faults: { ...current.faults, ...withoutUndefined(patch.faults ?? {}) },
     churn: patch.churn === undefined ? current.churn : patch.churn === null ? null : { ...patch.churn },
     mutate: patch.mutate === undefined ? current.mutate : patch.mutate === null ? null : { ...patch.mutate },
+    ...copyHostile({ ...current, ...withoutUndefined(patch) }),
   }
   validateBehaviours(merged)
   return merged
@@ -133,6 +200,21 @@ export function copyBehaviours(b: SandboxBehaviours): SandboxBehaviours {
     faults: { ...b.faults },
     churn: b.churn === null ? null : { ...b.churn },
     mutate: b.mutate === null ? null : { ...b.mutate },
+    ...copyHostile(b),
+  }
+}
+
+/** The hostile switches with their position objects copied, so a caller's object is never shared. */
+function copyHostile(b: HostileBehaviours): HostileBehaviours {
+  const copy = <T extends object>(value: T | null): T | null => (value === null ? null : { ...value })
+  return {
+    lieTotalCount: b.lieTotalCount,
+    missingUuid: copy(b.missingUuid),
+    duplicateUuid: copy(b.duplicateUuid),
+    numericStrings: b.numericStrings,
+    oversizedPage: copy(b.oversizedPage),
+    oversizedField: copy(b.oversizedField),
+    stall: copy(b.stall),
   }
 }
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
-import { TOKEN_STYLES } from './behaviours'
-import type { SandboxBehavioursPatch, TokenStyle } from './behaviours'
+import { STALL_MODES, TOKEN_STYLES } from './behaviours'
+import type { SandboxBehavioursPatch, StallMode, TokenStyle } from './behaviours'
 import type { SandboxOptions } from './server'
 
 export const USAGE = `Usage: npm run sandbox -- [options]
@@ -9,7 +9,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --seed N               data and fault seed (default 1)
   --token-style S        ${TOKEN_STYLES.join(' | ')}
   --token-ttl SECONDS    access token lifetime (default 3600)
-  --max-page-size N      largest page served, or 'none' (default 1000)
+  --max-page-size N      largest page served, or 'none' (default 1000); a larger limit is served at N
+  --refuse-large-limit N  answer 400 to a limit above N
   --latency MS           delay added to every /employees/list response
   --rate-limit P         probability of 429 per list request
   --retry-after S        Retry-After seconds on 429 (default 1)
@@ -17,6 +18,13 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --truncate P           probability of a truncated JSON body per list request
   --churn A,R,N          on each of the next N list requests add A rows at the front, remove R
   --mutate M,N           on each of the next N list requests change the status and pay cycle of M employees
+  --lie-total N          the envelope claims N employees; the rows stay the real ones
+  --missing-uuid P:R     row R of page P comes without its UUID
+  --duplicate-uuid P:R   row R of page P carries the first employee's UUID, on every pass
+  --numeric-strings      envelope counts as strings of digits ("totalCount": "3000")
+  --oversized-page P:MB  page P streams a body of MB megabytes
+  --oversized-field P:R:N  row R of page P gains a notes field of N characters
+  --stall P:MODE[:N]     the next N (default: every) requests for page P stall: ${STALL_MODES.join(' | ')}
   --tenant-required      refuse list requests without vnd.a1.tenant-id
   --reject-refresh       the refresh endpoint answers invalid_grant
   --no-rotate-refresh    refreshes keep the old refresh token instead of issuing a new one
@@ -74,6 +82,7 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         'token-style': { type: 'string' },
         'token-ttl': { type: 'string' },
         'max-page-size': { type: 'string' },
+        'refuse-large-limit': { type: 'string' },
         latency: { type: 'string' },
         'rate-limit': { type: 'string' },
         'retry-after': { type: 'string' },
@@ -81,6 +90,13 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         truncate: { type: 'string' },
         churn: { type: 'string' },
         mutate: { type: 'string' },
+        'lie-total': { type: 'string' },
+        'missing-uuid': { type: 'string' },
+        'duplicate-uuid': { type: 'string' },
+        'numeric-strings': { type: 'boolean' },
+        'oversized-page': { type: 'string' },
+        'oversized-field': { type: 'string' },
+        stall: { type: 'string' },
         'tenant-required': { type: 'boolean' },
         'reject-refresh': { type: 'boolean' },
         'no-rotate-refresh': { type: 'boolean' },
@@ -99,6 +115,7 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
     tokenStyle: tokenStyle(values['token-style']),
     accessTokenTtlSeconds: integer('token-ttl', values['token-ttl'], 1),
     maxPageSize: maxPageSizeText === 'none' ? null : integer('max-page-size', maxPageSizeText, 1),
+    refuseLargeLimit: integer('refuse-large-limit', values['refuse-large-limit'], 1),
     latencyMs: number('latency', values.latency, 0),
     faults: {
       rateLimit: number('rate-limit', values['rate-limit'], 0, 1),
@@ -124,6 +141,7 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
     const [rows, listRequests] = parts.map((part) => integer('mutate', part.trim(), 0) ?? 0)
     behaviours.mutate = { rows: rows ?? 0, listRequests: listRequests ?? 0 }
   }
+  Object.assign(behaviours, hostileFlags(values))
   const lifetimeSeconds = number('lifetime', values.lifetime, 0)
   if (lifetimeSeconds === 0) throw new UsageError('--lifetime must be more than 0 seconds')
   return {
@@ -135,4 +153,61 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
     lifetimeMs: lifetimeSeconds === undefined ? undefined : lifetimeSeconds * 1000,
     log: values.log === true ? (line) => process.stderr.write(`${line}\n`) : undefined,
   }
+}
+
+/** `P:R`-style values: whole numbers >= 1 separated by colons, exactly `count` of them. */
+function parts(name: string, text: string, count: number, shape: string): number[] {
+  const values = text.split(':')
+  if (values.length !== count) throw new UsageError(`--${name} must be ${shape}, got '${text}'`)
+  return values.map((part) => integer(name, part.trim(), 1) ?? 1)
+}
+
+/** The hostile behaviours' flags (issue 12). */
+function hostileFlags(values: {
+  'lie-total'?: string
+  'missing-uuid'?: string
+  'duplicate-uuid'?: string
+  'numeric-strings'?: boolean
+  'oversized-page'?: string
+  'oversized-field'?: string
+  stall?: string
+}): SandboxBehavioursPatch {
+  const patch: SandboxBehavioursPatch = {}
+  const lie = integer('lie-total', values['lie-total'], 0)
+  if (lie !== undefined) patch.lieTotalCount = lie
+  const position = (name: 'missing-uuid' | 'duplicate-uuid'): { page: number; row: number } | undefined => {
+    const text = values[name]
+    if (text === undefined) return undefined
+    const [page = 1, row = 1] = parts(name, text, 2, 'page:row')
+    return { page, row }
+  }
+  const missing = position('missing-uuid')
+  if (missing !== undefined) patch.missingUuid = missing
+  const duplicate = position('duplicate-uuid')
+  if (duplicate !== undefined) patch.duplicateUuid = duplicate
+  if (values['numeric-strings'] === true) patch.numericStrings = true
+  const page = values['oversized-page']
+  if (page !== undefined) {
+    const [number = 1, megabytes = 1] = parts('oversized-page', page, 2, 'page:megabytes')
+    patch.oversizedPage = { page: number, megabytes }
+  }
+  const field = values['oversized-field']
+  if (field !== undefined) {
+    const [number = 1, row = 1, characters = 1] = parts('oversized-field', field, 3, 'page:row:characters')
+    patch.oversizedField = { page: number, row, characters }
+  }
+  const stall = values.stall
+  if (stall !== undefined) {
+    const [pageText = '', modeText = '', requestsText, ...rest] = stall.split(':')
+    const mode = STALL_MODES.find((candidate): candidate is StallMode => candidate === modeText)
+    if (mode === undefined || rest.length > 0) {
+      throw new UsageError(`--stall must be page:${STALL_MODES.join('|')}[:requests], got '${stall}'`)
+    }
+    patch.stall = {
+      page: integer('stall', pageText, 1) ?? 1,
+      mode,
+      requests: integer('stall', requestsText, 1) ?? Number.MAX_SAFE_INTEGER,
+    }
+  }
+  return patch
 }

@@ -36,4 +36,6 @@ export interface SandboxContext {
   churnRemaining: number
   /** List requests that will still change employees' fields. */
   mutateRemaining: number
+  /** Requests for the stalling page that will still stall. */
+  stallRemaining: number
 }

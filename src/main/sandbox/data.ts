@@ -1,6 +1,7 @@
 import { CULTURES } from './names'
 import type { Culture } from './names'
 import { EMAIL_NUMBER_DIGITS, emailNumberKey, emailPrefixRank, hexHalf, hexWord, isoDate } from './formats'
+import { hostileTextOf } from './hostile-names'
 import { hash32, pick, pickWeighted, weighted } from './random'
 
 /** Field order of every row; the first four are the ones the spec shows, the rest are plausible extras. */
@@ -146,6 +147,8 @@ export class EmployeeGenerator {
   constructor(
     readonly seed: number,
     readonly baseSize: number,
+    /** Every tenth employee gets hostile names and job titles (hostile-names.ts). */
+    readonly hostileNames = false,
   ) {}
 
   /** Moves an employee's status and pay cycle each to the next value in their lists; every other field stays. */
@@ -189,11 +192,13 @@ export class EmployeeGenerator {
   }
 
   firstName(id: number): string {
-    return pick(this.culture(id).first, this.h(Salt.FirstName, id)).text
+    const hostile = this.hostileNames ? hostileTextOf(id) : undefined
+    return hostile?.first ?? pick(this.culture(id).first, this.h(Salt.FirstName, id)).text
   }
 
   lastName(id: number): string {
-    return pick(this.culture(id).last, this.h(Salt.LastName, id)).text
+    const hostile = this.hostileNames ? hostileTextOf(id) : undefined
+    return hostile?.last ?? pick(this.culture(id).last, this.h(Salt.LastName, id)).text
   }
 
   /** The status the employee was generated with, before any `mutate`. */
@@ -247,6 +252,8 @@ export class EmployeeGenerator {
   }
 
   jobTitle(id: number): string {
+    const hostile = this.hostileNames ? hostileTextOf(id) : undefined
+    if (hostile !== undefined) return hostile.jobTitle
     if (this.h(Salt.FormulaLike, id) % 1000 < FORMULA_LIKE_PER_MILLE) {
       return pick(FORMULA_LIKE_TITLES, this.h(Salt.JobTitle, id))
     }

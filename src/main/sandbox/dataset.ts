@@ -16,8 +16,8 @@ export class Dataset {
   /** Bumped on every mutation; cached selections and sort orders are keyed on it. */
   private currentVersion = 0
 
-  constructor(seed: number, size: number) {
-    this.generator = new EmployeeGenerator(seed, size)
+  constructor(seed: number, size: number, hostileNames = false) {
+    this.generator = new EmployeeGenerator(seed, size, hostileNames)
     this.length = size
     this.nextId = size
   }

@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http'
 import type { SandboxContext } from './context'
 import { delay, html, jsonError, rawJson } from './http'
 import type { Reply } from './http'
+import { hostileReply } from './hostile'
+import type { PageData } from './hostile'
 import { parseListQuery } from './list-query'
 
 export const TENANT_HEADER = 'vnd.a1.tenant-id'
@@ -33,6 +35,11 @@ function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchPara
   const parsed = parseListQuery(params)
   if (!parsed.ok) return jsonError(400, { error: 'invalid_request', message: parsed.message })
   const query = parsed.query
+  // Refused before anything is read, like any other bad parameter (churn counts only requests that read data).
+  const refuseAbove = ctx.behaviours.refuseLargeLimit
+  if (refuseAbove !== null && query.limit !== null && query.limit > refuseAbove) {
+    return jsonError(400, { error: 'invalid_request', message: `limit must be at most ${refuseAbove}` })
+  }
 
   // Churn counts only requests that get as far as reading data, the ones a paging client relies on.
   const churn = ctx.behaviours.churn
@@ -49,7 +56,7 @@ function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchPara
   const b = ctx.behaviours
   const requested = query.limit ?? b.defaultPageSize
   const limit = b.maxPageSize === null ? requested : Math.min(requested, b.maxPageSize)
-  const body = ctx.pages.body(ctx.dataset.version, query, limit, () => {
+  const build = (): PageData => {
     const selection = ctx.selections.select(query.filter, query.sortColumn, query.sortOrder)
     const totalCount = selection.count
     const totalPages = Math.ceil(totalCount / limit)
@@ -59,8 +66,11 @@ function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchPara
     for (let position = start; position < end; position++) {
       rows.push(ctx.dataset.generator.row(selection.idAt(position)))
     }
-    return JSON.stringify({ rows, totalCount, totalPages, limit, currentPage: query.page })
-  })
+    return { rows, totalCount, totalPages, limit, currentPage: query.page }
+  }
+  const hostile = hostileReply(ctx, query.page, build)
+  if (hostile !== null) return hostile
+  const body = ctx.pages.body(ctx.dataset.version, query, limit, () => JSON.stringify(build()))
   const reply = rawJson(200, body)
   if (fault.kind === 'truncate') {
     ctx.stats.faultsInjected++

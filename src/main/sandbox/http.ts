@@ -7,6 +7,11 @@ export interface Reply {
   readonly body: string
   /** Short note for the request log (never a secret). */
   readonly note?: string
+  /**
+   * Writes the response itself instead of `body` (a streamed or stalled answer); it may never end it. Such a
+   * reply is the hostile behaviours' alone.
+   */
+  readonly write?: (res: ServerResponse) => void
 }
 
 const MAX_BODY_BYTES = 64 * 1024
@@ -94,6 +99,10 @@ export function readBody(req: IncomingMessage): Promise<string | null> {
 
 export function writeReply(res: ServerResponse, reply: Reply): void {
   if (res.destroyed || res.writableEnded) return
+  if (reply.write !== undefined) {
+    reply.write(res)
+    return
+  }
   const body = Buffer.from(reply.body, 'utf8')
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) })
   res.end(body)

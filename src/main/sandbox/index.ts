@@ -16,8 +16,11 @@ export { DEFAULT_BEHAVIOURS } from './behaviours'
 export type {
   ChurnBehaviour,
   FaultBehaviours,
+  HostileBehaviours,
+  PagePosition,
   SandboxBehaviours,
   SandboxBehavioursPatch,
+  StallMode,
   TokenStyle,
 } from './behaviours'
 export { EMPLOYEE_FIELDS, PAY_CYCLE_IDS, STATUS_BY_CODE } from './data'

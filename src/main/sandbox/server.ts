@@ -30,6 +30,8 @@ export interface SandboxOptions {
   tenantId?: string
   /** Any subset of the behaviours, `faults` included. */
   behaviours?: SandboxBehavioursPatch
+  /** Every tenth employee gets hostile names and job titles: markup, bidi overrides, control characters, 100 KB. */
+  hostileNames?: boolean
   /** Close the server after this long; the timer does not keep the process alive. */
   lifetimeMs?: number
   /** One line per request: method, path, status, duration. Never queries, bodies, tokens or codes. */
@@ -119,7 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     redirectUris: [...(options.redirectUris ?? DEFAULT_OPTIONS.redirectUris)],
   }
   const behaviours = mergeBehaviours(DEFAULT_BEHAVIOURS, options.behaviours ?? {})
-  const dataset = new Dataset(seed, size)
+  const dataset = new Dataset(seed, size, options.hostileNames ?? false)
   const ctx: SandboxContext = {
     client,
     tenantId: options.tenantId ?? DEFAULT_OPTIONS.tenantId,
@@ -134,6 +136,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     behaviours,
     churnRemaining: behaviours.churn?.listRequests ?? 0,
     mutateRemaining: behaviours.mutate?.listRequests ?? 0,
+    stallRemaining: behaviours.stall?.requests ?? 0,
   }
   const log = options.log
 
@@ -193,6 +196,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ctx.behaviours = mergeBehaviours(ctx.behaviours, patch)
       if (patch.churn !== undefined) ctx.churnRemaining = patch.churn?.listRequests ?? 0
       if (patch.mutate !== undefined) ctx.mutateRemaining = patch.mutate?.listRequests ?? 0
+      if (patch.stall !== undefined) ctx.stallRemaining = patch.stall?.requests ?? 0
     },
     issueTokens() {
       const tokens = ctx.grants.issue(client.clientId, 'read', ctx.behaviours.accessTokenTtlSeconds)

@@ -1,9 +1,12 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
 import { SecretStorageBanner } from './components/secret-storage-banner'
 import { SettingsScreen } from './components/settings-screen'
+import { ShortcutsDialog } from './components/shortcuts-dialog'
+import { rememberFocus } from './focus/focus-return'
+import { CommandProvider, useCommand } from './hooks/use-app-commands'
 import { SignInPanel } from './components/sign-in-panel'
 import { StaleDataBanner } from './components/stale-data-banner'
 import { SyncBar } from './components/sync-bar'
@@ -22,7 +25,11 @@ import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
  */
 export function App() {
   const profiles = useProfiles()
-  return <Workspace key={profiles.generation} profiles={profiles} />
+  return (
+    <CommandProvider>
+      <Workspace key={profiles.generation} profiles={profiles} />
+    </CommandProvider>
+  )
 }
 
 /**
@@ -35,7 +42,28 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   const sync = useSync()
   const settings = useSettings()
   const online = useOnline()
-  const [screen, setScreen] = useState<Screen>('browse')
+  const [screen, showScreen] = useState<Screen>('browse')
+  // Settings (and the shortcuts panel) give the focus back to where the clerk was when they close.
+  const focusBack = useRef<{ settings?: () => void; shortcuts?: () => void }>({})
+  const setScreen = (next: Screen): void => {
+    if (next === 'settings' && screen !== 'settings') {
+      // The header's Settings button is replaced while Settings shows; it is where the focus goes back then.
+      focusBack.current.settings = rememberFocus(() =>
+        document.querySelector<HTMLElement>('.header-actions button'),
+      )
+    }
+    showScreen(next)
+  }
+  useEffect(() => {
+    if (screen !== 'browse') return
+    focusBack.current.settings?.()
+    focusBack.current.settings = undefined
+  }, [screen])
+  const [shortcutsOpen, setShortcutsOpen] = useState(false)
+  const closeShortcuts = (): void => {
+    setShortcutsOpen(false)
+    focusBack.current.shortcuts?.()
+  }
   const authStatus = auth.state?.status
   const { refresh: refreshSync } = sync
   const { reload: reloadSettings } = settings
@@ -50,10 +78,22 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
 
   const offline = !online || sync.problem?.code === 'network'
   const signedIn = authStatus === 'signed-in'
+  // Ctrl/Cmd+R, F5 and the menu's Sync do what the Sync button does, when it is there to press.
+  useCommand('sync', () => {
+    if (signedIn && !sync.running) sync.start()
+  })
+  useCommand('settings', () => setScreen('settings'))
+  useCommand('shortcuts', () => {
+    if (shortcutsOpen) return
+    focusBack.current.shortcuts = rememberFocus()
+    setShortcutsOpen(true)
+  })
   const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined
 
   const settingsScreen =
-    screen === 'settings' ? <SettingsScreen settings={settings} onDone={() => setScreen('browse')} /> : null
+    screen === 'settings' ? (
+      <SettingsScreen settings={settings} dataVersion={sync.dataVersion} onDone={() => setScreen('browse')} />
+    ) : null
 
   const home = (() => {
     if (infoError) {
@@ -91,6 +131,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
           signedIn={signedIn}
           onSignIn={auth.signIn}
           trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
+          profileId={profiles.list?.activeId ?? ''}
         />
       </>
     )
@@ -108,6 +149,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         onSignOut={auth.signOut}
       />
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
+      {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
       <main className="app-main">
         {settingsScreen}
         {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}

@@ -27,6 +27,8 @@ export interface AppUnderTest {
   readonly callbacks: string[]
   /** Files the core asked the shell to reveal ("Show in folder"). */
   readonly revealed: string[]
+  /** Pages "Print…" handed to the shell's printer (which answers as if the clerk printed them). */
+  readonly printed: Array<{ readonly html: string; readonly title: string }>
   /** Log lines, for checking that nothing secret was written. */
   readonly log: string[]
   /** Plays the clerk in the system browser: waits for the consent tab sign-in opened and presses Approve. */
@@ -55,6 +57,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   const browserPages: Page[] = []
   const callbacks: string[] = []
   const revealed: string[] = []
+  const printed: AppUnderTest['printed'] = []
   const log: string[] = []
   const scheme = new URL(sandbox.credentials.redirectUri).protocol
   let sandboxClosed = false
@@ -92,6 +95,10 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     chooseExportPath: async (defaultPath) =>
       isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath),
     revealFile: (path) => void revealed.push(path),
+    printPage: async (page) => {
+      printed.push(page)
+      return 'printed'
+    },
   })
   handleCallbackUrl = (url) => void core.handleCallbackUrl(url)
   const calls: AppUnderTest['calls'] = []
@@ -106,6 +113,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     browserPages,
     callbacks,
     revealed,
+    printed,
     log,
     async approveSignIn(timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs

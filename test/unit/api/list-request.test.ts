@@ -92,7 +92,9 @@ describe('the one envelope reader, for any list', () => {
     expect(checkListEnvelope(envelope([{ name: 'Acme Ltd' }]))).toMatchObject({ ok: true })
     expect(checkListEnvelope(envelope([{ name: 'Acme Ltd' }]), 'UUID')).toEqual({
       ok: false,
-      problem: 'row 1 of the page has no UUID',
+      problem: 'the row has no UUID',
+      field: 'UUID',
+      row: 1,
     })
     expect(checkListEnvelope(envelope([{ UUID: 'u-1' }]), 'UUID')).toMatchObject({ ok: true })
   })

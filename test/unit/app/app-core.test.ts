@@ -228,6 +228,30 @@ describe('the app core behind IPC (demo environment, real sandbox)', () => {
     })
   })
 
+  it('holds the sync to the limits saved in Settings (most employees)', async () => {
+    const app = await startApp()
+    await app.invoke('settings:update', { maxEmployees: 100 })
+    await app.invoke('auth:sign-in')
+    await app.invoke('sync:start')
+    await vi.waitFor(() => expect(app.events.some((e) => e.channel === 'sync:finished')).toBe(true), {
+      timeout: 20_000,
+    })
+    const finished = app.events.find((e) => e.channel === 'sync:finished')?.payload
+    expect(finished).toMatchObject({
+      status: 'failed',
+      errorCode: 'service',
+      error: expect.stringMatching(/claims 300 employees .* more than the 100 RosterDesk is set to accept/),
+    })
+    await expect(app.invoke('settings:update', { requestTimeoutSeconds: 0 })).rejects.toMatchObject({
+      ipc: {
+        code: 'validation',
+        fieldErrors: {
+          requestTimeoutSeconds: 'Longest wait for an answer (seconds) must be a whole number from 1 to 600.',
+        },
+      },
+    })
+  })
+
   it('returns per-field messages for invalid settings and keeps the old ones', async () => {
     const app = await startApp()
     const before = await app.invoke('settings:get')

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProfileList, SettingsView, SyncRunSummary } from '../../../src/shared/domain'
 import type { EventChannel } from '../../../src/shared/ipc-contract'
+import { SYNC_LIMIT_SETTING_DEFAULTS } from '../../../src/shared/settings-rules'
 import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
@@ -174,11 +175,18 @@ describe('upgrading from the release before profiles', () => {
     expect(await app.invoke('profiles:list')).toEqual({
       activeId: 'p1',
       profiles: [
-        { id: 'p1', name: 'Staging', environment: 'staging', tenantId: staging.credentials.tenantId },
+        {
+          id: 'p1',
+          name: 'Staging',
+          environment: 'staging',
+          tenantId: staging.credentials.tenantId,
+          employeeCount: 41,
+        },
       ],
     })
     const view = (await app.invoke('settings:get')) as SettingsView
-    expect(view.settings).toEqual(flat)
+    // Settings that release did not have (the sync limits) take their defaults.
+    expect(view.settings).toEqual({ ...flat, ...SYNC_LIMIT_SETTING_DEFAULTS })
     expect(view.hasClientSecret).toBe(true)
     // Every saved employee is there (the fixture's second sync: 40 + 3 - 2).
     expect((await uuids(app)).size).toBe(41)
@@ -276,7 +284,15 @@ describe('switching profiles', () => {
     expect(existsSync(join(dataDir, 'profiles', b, 'cache', 'employees.sqlite'))).toBe(true)
     expect(await app.invoke('profiles:delete', b)).toEqual({
       activeId: 'p1',
-      profiles: [{ id: 'p1', name: 'Demo', environment: 'demo', tenantId: '' }],
+      profiles: [
+        {
+          id: 'p1',
+          name: 'Demo',
+          environment: 'demo',
+          tenantId: demo.credentials.tenantId,
+          employeeCount: 120,
+        },
+      ],
     })
     expect(existsSync(join(dataDir, 'profiles', b))).toBe(false)
     expect(await secrets.get(`profile:${b}:clientSecret`)).toBeUndefined()
@@ -299,5 +315,81 @@ describe('switching profiles', () => {
       activeId: profiles[1]!.id,
       profiles: [{ name: 'Sandbox' }, { name: 'Bureau client 2' }],
     })
+  })
+})
+
+describe('managing profiles', () => {
+  it('creates a profile in the environment chosen (Demo when none is said), and counts each one’s employees', async () => {
+    const demo = await sandbox({ size: 25, seed: 4 })
+    const dataDir = tempDir()
+    const app = await startApp(demo, dataDir, new MemoryKeyValueBackend(), new MemorySecretStore())
+    await app.invoke('auth:sign-in')
+    expect(await syncNow(app)).toMatchObject({ status: 'complete', stored: 25 })
+
+    const list = (await app.invoke('profiles:create', 'Acme Ltd', {
+      environment: 'production',
+    })) as ProfileList
+    expect(list.profiles[1]).toEqual({
+      id: 'p2',
+      name: 'Acme Ltd',
+      environment: 'production',
+      tenantId: '',
+      employeeCount: 0,
+    })
+    // The one-argument call of earlier releases still makes a Demo profile.
+    expect(((await app.invoke('profiles:create', 'Sandbox')) as ProfileList).profiles[2]).toMatchObject({
+      name: 'Sandbox',
+      environment: 'demo',
+    })
+    // The contract refuses an environment that is not one.
+    await expect(app.invoke('profiles:create', 'Initech', { environment: 'test' })).rejects.toMatchObject({
+      ipc: { code: 'validation' },
+    })
+    await expect(
+      app.invoke('profiles:create', 'Initech', { environment: 'demo', extra: 1 }),
+    ).rejects.toMatchObject({ ipc: { code: 'validation' } })
+
+    // Switched to, the new profile opens in its environment with first-run settings and asks for its address.
+    await app.invoke('profiles:switch', 'p2')
+    const view = (await app.invoke('settings:get')) as SettingsView
+    expect(view.settings).toMatchObject({
+      environment: 'production',
+      baseUrls: { production: '' },
+      clientId: '',
+    })
+    expect(await app.invoke('auth:get-state')).toMatchObject({
+      environment: 'production',
+      status: 'signed-out',
+    })
+    // The profile left is counted from its closed cache: what deleting it would lose.
+    expect(((await app.invoke('profiles:list')) as ProfileList).profiles.map((p) => p.employeeCount)).toEqual(
+      [25, 0, 0],
+    )
+  })
+})
+
+describe('a sync from another source than the previous one', () => {
+  it('is a first sync in its change report, not hires and leavers against the other source’s employees', async () => {
+    const demo = await sandbox({ size: 60, seed: 9 })
+    const app = await startApp(demo, tempDir(), new MemoryKeyValueBackend(), new MemorySecretStore())
+    await app.invoke('auth:sign-in')
+    await syncNow(app)
+    // The same source again: compared as usual (nothing changed).
+    expect((await syncNow(app)).changes).toMatchObject({ firstSync: false, added: 0, removed: 0, changed: 0 })
+
+    // Active employees only: another set of employees, so not "−(the others)".
+    await app.invoke('settings:update', { syncScope: 'active' })
+    const scoped = await syncNow(app)
+    expect(scoped.stored).toBeLessThan(60)
+    expect(scoped.changes).toMatchObject({ firstSync: true, added: scoped.stored, removed: 0, changed: 0 })
+    const [latest] = (await app.invoke('changes:history')) as Array<Record<string, unknown>>
+    expect(latest).toMatchObject({
+      runId: scoped.id,
+      firstSync: true,
+      employeeCount: scoped.stored,
+      entriesKept: false,
+    })
+    // And the next sync of that scope is compared with it.
+    expect((await syncNow(app)).changes).toMatchObject({ firstSync: false, added: 0, removed: 0 })
   })
 })

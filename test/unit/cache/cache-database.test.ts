@@ -89,8 +89,10 @@ describe('openCacheDatabase', () => {
     writeFileSync(join(dir, 'junk.db'), 'not a database, only text '.repeat(100))
     const error = captureError(() => openCache('junk.db', { mustExist: true }))
     expect(error).toBeInstanceOf(RosterDeskError)
-    expect((error as RosterDeskError).code).toBe('storage')
-    expect((error as RosterDeskError).message).toMatch(/damaged or is not a RosterDesk cache/)
+    expect((error as RosterDeskError).code).toBe('damaged-cache')
+    expect((error as RosterDeskError).message).toBe('The saved employees are damaged; sync to rebuild them.')
+    // A read-only open never renames the file the user named.
+    expect(existsSync(join(dir, 'junk.db'))).toBe(true)
   })
 
   it('swaps snapshots in one step and deletes the replaced file', async () => {
@@ -130,7 +132,11 @@ describe('openCacheDatabase', () => {
     const cache = openCache()
     const { run, writer } = cache.beginRun(SETTINGS, new Date())
     const other = openCache()
-    expect(() => other.beginRun(SETTINGS, new Date())).toThrow(/already running/)
+    expect(() => other.beginRun(SETTINGS, new Date())).toThrow(
+      new RegExp(
+        `Another RosterDesk sync is writing these saved employees \\(pid ${process.pid}, since \\d\\d:\\d\\d\\)`,
+      ),
+    )
     writer.discard()
     cache.endRun({ ...summaryFor(run.id, run.startedAt), status: 'cancelled' })
     expect(() => other.beginRun(SETTINGS, new Date())).not.toThrow()
@@ -200,7 +206,7 @@ describe('openCacheDatabase', () => {
     const cache = openCache()
     const { run, writer } = cache.beginRun(SETTINGS, new Date())
     writer.close()
-    expect(() => SnapshotReader.open(run.snapshotPath, run.id)).toThrow(/incomplete/)
+    expect(() => SnapshotReader.open(run.snapshotPath, run.id)).toThrow(/saved employees are damaged/)
   })
 })
 

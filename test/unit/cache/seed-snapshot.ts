@@ -1,13 +1,11 @@
 import type { EmployeeRow, SyncRunSummary } from '../../../src/shared/domain'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
-import { employeeNumberColumn } from '../../../src/shared/change-rules'
-import type { ChangeLogWriter } from '../../../src/main/core/cache/change-log-file'
-import { writeChangeLog } from '../../../src/main/core/sync/change-log-build'
+import { commitSnapshot } from '../../../src/main/core/sync/commit-snapshot'
 import { SnapshotBuilder, loadPreviousSnapshot } from '../../../src/main/core/sync/snapshot-builder'
 
 /**
- * Commits `rows` as a new snapshot through the same writer, builder, change log and swap a sync uses, without the
- * network: for cache and query tests that need a snapshot with exact contents.
+ * Commits `rows` as a new snapshot through the same writer, builder and commit (change log, seal, swap) a sync
+ * uses, without the network: for cache and query tests that need a snapshot with exact contents.
  */
 export async function seedSnapshot(
   cache: CacheDatabase,
@@ -20,7 +18,6 @@ export async function seedSnapshot(
     started,
   )
   const previous = await loadPreviousSnapshot(cache.currentSnapshot())
-  let changeLog: ChangeLogWriter | null = null
   try {
     const builder = new SnapshotBuilder(writer, previous)
     builder.addPage({ pass: 1, page: 1, position: 0, rows })
@@ -34,45 +31,35 @@ export async function seedSnapshot(
     for (const [payCycleId, uuids] of Object.entries(payCycleMembers)) {
       writer.addPayCycleMembers(payCycleId, builder.membersOf(payCycleId, new Set(uuids)))
     }
-    changeLog = await writeChangeLog({
+    return await commitSnapshot({
       cache,
+      run,
       writer,
+      builder,
       built,
-      runId: run.id,
-      numberColumn: employeeNumberColumn(builder.searchIndex().identifiers),
-      now: started,
-    })
-    await writer.seal({
-      columns: built.columns,
-      removed: built.removed,
+      previous,
       info: { run_id: String(run.id) },
-      searchIndex: builder.searchIndex().serialize(),
+      now: started,
+      summarize: () => ({
+        id: run.id,
+        status: 'complete',
+        startedAt: run.startedAt,
+        endedAt: new Date().toISOString(),
+        totalCount: rows.length,
+        stored: built.stored,
+        pages: 1,
+        requests: 1,
+        durationMs: 1,
+        changes: built.changes,
+      }),
     })
-    previous?.release()
-    const summary: SyncRunSummary = {
-      id: run.id,
-      status: 'complete',
-      startedAt: run.startedAt,
-      endedAt: new Date().toISOString(),
-      totalCount: rows.length,
-      stored: built.stored,
-      pages: 1,
-      requests: 1,
-      durationMs: 1,
-      changes: built.changes,
-    }
-    cache.completeRun(run, summary, built.stored, changeLog?.path)
-    writer.close()
-    changeLog?.close()
-    return summary
   } catch (error) {
+    // Staging failed before the commit (which cleans up after itself): nothing of this run may stay behind.
     previous?.release()
     writer.discard()
-    changeLog?.discard()
     throw error
   }
 }
-
 /** A row with the four known fields and any extras. */
 export function employee(
   uuid: string,

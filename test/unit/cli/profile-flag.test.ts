@@ -33,7 +33,8 @@ async function run(
 
 describe('the CLI’s --profile NAME', () => {
   it('syncs into and reads the cache the app fills for that profile, with that profile’s settings', async () => {
-    const sandbox = await startTestSandbox({ size: 60, seed: 4 })
+    // Larger pages than the profile's 25 are refused, so the sync falls back to the profile's page size.
+    const sandbox = await startTestSandbox({ size: 60, seed: 4, behaviours: { refuseLargeLimit: 25 } })
     cleanups.push(() => sandbox.close())
     const dataDir = mkdtempSync(join(tmpdir(), 'rosterdesk-cli-profile-'))
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))

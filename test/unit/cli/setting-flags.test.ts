@@ -59,6 +59,10 @@ describe('CLI flags that carry a setting', () => {
       ['--redirect-uri', 'https://r.example/cb', { redirectUri: 'https://r.example/cb' }],
       ['--tenant', 'my tenant', { tenantId: 'my tenant' }],
       ['--pay-cycle', 'x'.repeat(101), { trackedPayCycles: ['x'.repeat(101)] }],
+      ['--request-timeout', '0', { requestTimeoutSeconds: '0' }],
+      ['--request-timeout', '2.5', { requestTimeoutSeconds: '2.5' }],
+      ['--run-deadline', '1441', { syncDeadlineMinutes: '1441' }],
+      ['--max-employees', 'many', { maxEmployees: 'many' }],
     ]
     for (const [flag, value, patch] of cases) {
       const result = await run(runSyncCommand, withFlag(SYNC_ARGS, flag, value))

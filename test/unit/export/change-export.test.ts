@@ -7,6 +7,7 @@ import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { ChangeHistory } from '../../../src/main/core/changes/change-history'
 import { rowsOf } from '../../../src/main/core/export/change-export'
 import { exportRowsOf } from '../../../src/shared/change-rules'
+import { MONEY_NUMBER_FORMAT } from '../../../src/shared/money'
 import { ExportService } from '../../../src/main/core/export/export-service'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
@@ -140,5 +141,56 @@ describe('Export changes…', () => {
     ).toEqual({ status: 'cancelled' })
     expect(existsSync(file)).toBe(false)
     expect(service.isRunning).toBe(false)
+  })
+})
+
+describe('Export changes… with salaries', () => {
+  const before = [
+    employee('u-1', 'Ann', 'Lee', 'Active', {
+      employeeNumber: '0000001',
+      annualSalary: 58234.5,
+      weeklyHours: 37.5,
+    }),
+  ]
+  const after = [{ ...before[0]!, annualSalary: 61000, weeklyHours: 40 }]
+
+  it('writes a changed salary as money, by the one rule the screen uses, and other numbers as they were', async () => {
+    const folder = tempFolder()
+    const cache = openCacheDatabase(join(folder.path, 'cache.db'))
+    try {
+      const queries = new QueryEngine(cache)
+      const service = new ExportService({
+        queries,
+        changes: new ChangeHistory({ cache, queries }),
+        clock: { now: () => Date.UTC(2026, 10, 23, 9, 30) },
+        context: () => ({ environment: 'demo', tenantId: 't', syncedAt: null, appVersion: '9.9.9' }),
+      })
+      await seedSnapshot(cache, before)
+      const runId = (await seedSnapshot(cache, after)).id
+
+      const xlsx = join(folder.path, 'changes.xlsx')
+      await service.exportChanges({ request: { runId, format: 'xlsx' }, filePath: xlsx })
+      const changed = sheetNamed(await readXlsx(xlsx), 'Changed')
+      const byField = new Map(changed.rows.slice(1).map((row) => [row[5]?.v, row]))
+      const salary = byField.get('Annual salary')!
+      // Numbers still (sums work), shown with two decimals and thousands separated, as the app shows them.
+      expect(salary[6]).toMatchObject({ t: 'n', v: 58234.5, fmt: MONEY_NUMBER_FORMAT })
+      expect(salary[7]).toMatchObject({ t: 'n', v: 61000, fmt: MONEY_NUMBER_FORMAT })
+      const hours = byField.get('Weekly hours')!
+      expect(hours[6]).toMatchObject({ t: 'n', v: 37.5 })
+      expect(hours[6]?.fmt).not.toBe(MONEY_NUMBER_FORMAT)
+
+      const csv = join(folder.path, 'changes.csv')
+      await service.exportChanges({ request: { runId, format: 'csv' }, filePath: csv })
+      const records = (await readCsv(csv)).records
+      expect(records.find((record) => record[6] === 'Annual salary')?.slice(7)).toEqual([
+        '58234.50',
+        '61000.00',
+      ])
+      expect(records.find((record) => record[6] === 'Weekly hours')?.slice(7)).toEqual(['37.5', '40'])
+    } finally {
+      cache.close()
+      folder.remove()
+    }
   })
 })

@@ -49,7 +49,7 @@ describe('CSV export read back with Python csv (strict)', () => {
     expect(csv.bom).toBe(true)
     expect(csv.records[0]).toEqual(TRICKY_COLUMNS.map((column) => column.label))
     expect(csv.records.slice(1)).toEqual(
-      TRICKY_ROWS.map((row) => TRICKY_COLUMNS.map((column) => expectedField(row[column.key]))),
+      TRICKY_ROWS.map((row) => TRICKY_COLUMNS.map((column) => expectedField(row[column.key], column.key))),
     )
     expect(csv.records.slice(1, 5).map((record) => record[8])).toEqual([
       "'=SUM(A1:A9)",
@@ -76,7 +76,7 @@ describe('CSV export read back with Python csv (strict)', () => {
     const csv = await readCsv(filePath)
     expect(csv.records).toHaveLength(3001)
     expect(csv.records.slice(1)).toEqual(
-      rows.map((row) => GENERATED_COLUMNS.map((column) => expectedField(row[column.key]))),
+      rows.map((row) => GENERATED_COLUMNS.map((column) => expectedField(row[column.key], column.key))),
     )
   })
 

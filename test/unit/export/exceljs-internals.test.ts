@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import {
   canMeasureZipBacklog,
   rawRowSink,
-  setFilterDatabaseNames,
+  setSheetDefinedNames,
   workbookStyleId,
   zipBacklogBytes,
 } from '../../../src/main/core/export/exceljs-internals'
@@ -38,9 +38,12 @@ describe('exceljs internals used by the export', () => {
     // Nothing has had an event-loop turn to compress yet, so the XML is queued.
     expect(zipBacklogBytes(sheet)).toBeGreaterThan(100_000)
     sheet.commit()
-    expect(setFilterDatabaseNames(workbook, [{ sheetIndex: 0, range: "'Employees'!$A$1:$C$3000" }])).toBe(
-      true,
-    )
+    expect(
+      setSheetDefinedNames(workbook, [
+        { name: '_xlnm._FilterDatabase', sheetIndex: 0, range: "'Employees'!$A$1:$C$3000" },
+        { name: '_xlnm.Print_Titles', sheetIndex: 0, range: "'Employees'!$1:$1" },
+      ]),
+    ).toBe(true)
     await workbook.commit()
     expect(Buffer.concat(chunks).subarray(0, 2).toString()).toBe('PK')
   })

@@ -78,6 +78,7 @@ describe('XLSX export read back with openpyxl', () => {
     expect(sheet.autoFilter).toBe('A1:I9')
     expect(book.definedNames).toEqual([
       { name: '_xlnm._FilterDatabase', localSheetId: 0, value: "'Employees'!$A$1:$I$9" },
+      { name: '_xlnm.Print_Titles', localSheetId: 0, value: "'Employees'!$1:$1" },
     ])
     const widths = sheet.columnWidths
     expect(widths['A']).toBeGreaterThanOrEqual(36)
@@ -186,11 +187,22 @@ describe('XLSX export read back with openpyxl', () => {
       expect(sheet.autoFilter).toBe(`A1:H${part.length + 1}`)
       expectDataRows(sheet, part, GENERATED_COLUMNS)
     })
-    expect(book.definedNames.map((name) => [name.localSheetId, name.value])).toEqual([
+    expect(
+      book.definedNames
+        .filter((name) => name.name === '_xlnm._FilterDatabase')
+        .map((name) => [name.localSheetId, name.value]),
+    ).toEqual([
       [0, "'Employees'!$A$1:$H$4"],
       [1, "'Employees (2)'!$A$1:$H$4"],
       [2, "'Employees (3)'!$A$1:$H$4"],
       [3, "'Employees (4)'!$A$1:$H$2"],
+    ])
+    // Each continuation sheet repeats its own header on every printed page.
+    expect(book.sheets.slice(0, 4).map((each) => each.print.titleRows)).toEqual([
+      '$1:$1',
+      '$1:$1',
+      '$1:$1',
+      '$1:$1',
     ])
     const about = aboutCells(book)
     expect(about.get('Rows')?.v).toBe(10)

@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { loadExcelJs } from '../../../src/main/core/export/exceljs-loader'
 import { XlsxWriter } from '../../../src/main/core/export/xlsx-writer'
 import { readXlsx } from '../../helpers/xlsx-reader'
 import { ABOUT, TRICKY_COLUMNS, TRICKY_ROWS, tempFolder } from './export-fixtures'
@@ -23,6 +24,7 @@ describe('XLSX data rows: fast path and exceljs path', () => {
     const closed = once(out, 'close')
     const writer = new XlsxWriter({
       out,
+      excel: await loadExcelJs(),
       columns: TRICKY_COLUMNS,
       about: ABOUT,
       maxRowsPerSheet: 4,

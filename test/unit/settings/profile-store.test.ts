@@ -44,6 +44,11 @@ describe('ProfileStore', () => {
     expect(() => store.create('   ')).toThrow('Enter a name for the profile.')
     expect(() => store.create('x'.repeat(41))).toThrow("Use at most 40 characters for the profile's name.")
     expect(store.create('Globex').id).toBe('p3')
+    // In the environment the clerk chose, with the first-run settings otherwise.
+    expect(store.create('Umbrella', 'production').settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      environment: 'production',
+    })
     // Renaming to its own name in another case is not a clash.
     expect(store.rename('p2', 'ACME Ltd').name).toBe('ACME Ltd')
     expect(() => store.rename('p3', 'acme ltd')).toThrow('exists')
@@ -53,11 +58,16 @@ describe('ProfileStore', () => {
     store.delete('p2')
     expect(() => store.get('p2')).toThrow('That profile no longer exists.')
     // Ids are never reused, so a new profile can never inherit a deleted one's cache folder or secrets.
-    expect(store.create('Initech').id).toBe('p4')
+    expect(store.create('Initech').id).toBe('p5')
 
     const reopened = new ProfileStore(backend)
     expect(reopened.activeId).toBe('p3')
-    expect(reopened.list().map((p) => `${p.id} ${p.name}`)).toEqual(['p1 Demo', 'p3 Globex', 'p4 Initech'])
+    expect(reopened.list().map((p) => `${p.id} ${p.name}`)).toEqual([
+      'p1 Demo',
+      'p3 Globex',
+      'p4 Umbrella',
+      'p5 Initech',
+    ])
   })
 
   it('saves one profile’s settings without touching another’s', () => {

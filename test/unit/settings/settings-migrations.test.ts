@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS, SETTINGS_VERSION } from '../../../src/main/core/settings/settings-defaults'
 import { migrateSettings } from '../../../src/main/core/settings/settings-migrations'
+import { SYNC_LIMIT_SETTING_DEFAULTS } from '../../../src/shared/settings-rules'
 
 describe('migrateSettings', () => {
   it('starts from the defaults when nothing is stored', () => {
@@ -42,6 +43,9 @@ describe('migrateSettings', () => {
         staleAfterHours: 24,
         syncOnLaunch: false,
         syncEveryHours: 0,
+        requestTimeoutSeconds: 30,
+        syncDeadlineMinutes: 120,
+        maxEmployees: 5_000_000,
       },
       fromVersion: 0,
       changed: true,
@@ -80,6 +84,28 @@ describe('migrateSettings', () => {
     const result = migrateSettings(before, 1)
     expect(result.settings).toEqual({ ...DEFAULT_SETTINGS, clientId: 'c' })
     expect(result).toMatchObject({ resetFields: [], changed: true })
+  })
+
+  it('loads a file saved before the sync limits were settings with their defaults, and keeps saved ones', () => {
+    const { requestTimeoutSeconds, syncDeadlineMinutes, maxEmployees, ...before } = {
+      ...DEFAULT_SETTINGS,
+      clientId: 'c',
+    }
+    expect({ requestTimeoutSeconds, syncDeadlineMinutes, maxEmployees }).toEqual(SYNC_LIMIT_SETTING_DEFAULTS)
+    const result = migrateSettings(before, 1)
+    expect(result.settings).toEqual({ ...DEFAULT_SETTINGS, clientId: 'c' })
+    expect(result).toMatchObject({ resetFields: [], changed: true })
+
+    const saved = migrateSettings({ ...before, requestTimeoutSeconds: 90, maxEmployees: 50_000_000 }, 1)
+    expect(saved.settings).toMatchObject({
+      requestTimeoutSeconds: 90,
+      syncDeadlineMinutes: 120,
+      maxEmployees: 50_000_000,
+    })
+    // One out of range goes back to its default alone.
+    const wrong = migrateSettings({ ...DEFAULT_SETTINGS, syncDeadlineMinutes: 0, maxEmployees: 7 }, 1)
+    expect(wrong.settings).toMatchObject({ syncDeadlineMinutes: 120, maxEmployees: 7 })
+    expect(wrong.resetFields).toEqual(['syncDeadlineMinutes'])
   })
 
   it('leaves current, valid data as it is', () => {

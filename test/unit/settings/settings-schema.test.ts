@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS, defaultSettings } from '../../../src/main/core/settings/settings-defaults'
-import { normalizeScopes, redirectUriProblem, SETTINGS_LIMITS } from '../../../src/shared/settings-rules'
+import {
+  normalizeScopes,
+  redirectUriProblem,
+  SETTINGS_LIMITS,
+  SYNC_LIMITS,
+  SYNC_LIMIT_DEFAULTS,
+  SYNC_LIMIT_SETTINGS,
+  syncLimitLabel,
+} from '../../../src/shared/settings-rules'
 import {
   applySettingsPatch,
   checkValue,
   serviceAddressSchema,
   settingsSchema,
   settingsToSaveSchema,
+  syncLimitSchemas,
   type Settings,
 } from '../../../src/shared/settings-schema'
 
@@ -41,6 +50,10 @@ describe('default settings', () => {
       staleAfterHours: 24,
       syncOnLaunch: false,
       syncEveryHours: 0,
+      // The sync's limits (Advanced): the sync engine's own defaults.
+      requestTimeoutSeconds: 30,
+      syncDeadlineMinutes: 120,
+      maxEmployees: 5_000_000,
     })
     expect(applySettingsPatch({}, DEFAULT_SETTINGS)).toEqual({ ok: true, settings: DEFAULT_SETTINGS })
   })
@@ -156,6 +169,27 @@ describe('applySettingsPatch', () => {
     }
     expect(settingsOf({ pageSize: SETTINGS_LIMITS.pageSize.max }).pageSize).toBe(10_000)
     expect(errorsOf({ pageSize: SETTINGS_LIMITS.pageSize.max + 1 }).pageSize).toBe(errors.pageSize)
+  })
+
+  it('checks the sync limits (Advanced) by the rules the sync engine and the CLI use, labels and ranges included', () => {
+    expect(
+      settingsOf({ requestTimeoutSeconds: ' 90 ', syncDeadlineMinutes: 30, maxEmployees: '20000000' }),
+    ).toMatchObject({ requestTimeoutSeconds: 90, syncDeadlineMinutes: 30, maxEmployees: 20_000_000 })
+    const errors = errorsOf({ requestTimeoutSeconds: 0, syncDeadlineMinutes: 1441, maxEmployees: '5e6' })
+    expect(errors).toEqual({
+      requestTimeoutSeconds: 'Longest wait for an answer (seconds) must be a whole number from 1 to 600.',
+      syncDeadlineMinutes: 'Longest sync (minutes) must be a whole number from 1 to 1,440.',
+      maxEmployees: 'Most employees must be a whole number from 1 to 1,000,000,000.',
+    })
+    for (const key of SYNC_LIMIT_SETTINGS) {
+      // One rule: the settings field is the very schema the sync engine checks its option with.
+      expect(settingsSchema.shape[key]).toBe(syncLimitSchemas[key])
+      expect(DEFAULT_SETTINGS[key]).toBe(SYNC_LIMIT_DEFAULTS[key])
+      expect(settingsOf({ [key]: SYNC_LIMITS[key].max })[key]).toBe(SYNC_LIMITS[key].max)
+      expect(errorsOf({ [key]: SYNC_LIMITS[key].max + 1 })[key]).toBe(errors[key])
+      expect(errorsOf({ [key]: SYNC_LIMITS[key].min - 1 })[key]).toBe(errors[key])
+      expect(errors[key]).toContain(syncLimitLabel(key))
+    }
   })
 
   it('checks the freshness settings: hours as whole numbers in range, sync on launch as on or off', () => {

@@ -179,20 +179,127 @@ describe('ListClient on the employee list', () => {
     expect(error.message).toMatch(/service address/)
   })
 
-  it('treats bodies that are not the envelope as malformed, retries, then names the problem', async () => {
-    const bodies: unknown[] = [
-      [],
-      { rows: 'nope', totalCount: 1, totalPages: 1, limit: 10, currentPage: 1 },
-      { rows: [{ name: 'no uuid' }], totalCount: 1, totalPages: 1, limit: 10, currentPage: 1 },
-      { rows: [], totalCount: 1.5, totalPages: 1, limit: 10, currentPage: 1 },
+  it('fails at once on whole JSON that is not the envelope, naming the page, the row and the field', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [[], /on page 1, the answer is not a JSON object.*field “rows”/],
+      [
+        { rows: 'nope', totalCount: 1, totalPages: 1, limit: 10, currentPage: 1 },
+        /"rows" is missing or not a list/,
+      ],
+      [
+        { rows: [{ name: 'no uuid' }], totalCount: 1, totalPages: 1, limit: 10, currentPage: 1 },
+        /on page 1, row 1 \(employee 1 of the list\), the row has no UUID.*field “UUID”/,
+      ],
+      [
+        { rows: [], totalCount: 1.5, totalPages: 1, limit: 10, currentPage: 1 },
+        /"totalCount" is not a whole number of 0 or more.*field “totalCount”/,
+      ],
+      [{ rows: [], totalPages: 0, limit: 10, currentPage: 1 }, /"totalCount" is missing/],
+      [
+        { rows: [], totalCount: '3,000', totalPages: 1, limit: 10, currentPage: 1 },
+        /"totalCount" is not a whole/,
+      ],
     ]
-    let n = 0
-    const service = failingFirst(10, () => jsonResponse(200, bodies[n++ % bodies.length]))
+    for (const [body, message] of cases) {
+      const service = failingFirst(10, () => jsonResponse(200, body))
+      const { client } = setup({ service })
+      const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+      expect(client.requests).toBe(1)
+      expect(error.message).toMatch(message)
+      expect(error.message).toMatch(/Tell the payroll service’s administrator/)
+      expect(error.retryable).toBe(false)
+    }
+  })
+
+  it('retries an empty 2xx body like a truncated one', async () => {
+    const service = failingFirst(1, () => new Response('', { status: 200 }))
     const { client } = setup({ service })
+    await expect(client.fetchPage({ page: 1, limit: 10 })).resolves.toMatchObject({ totalCount: 30 })
+    expect(client.requests).toBe(2)
+  })
+
+  it('reads envelope counts written as digits in strings as whole numbers', async () => {
+    const rows = [{ UUID: 'u-1' }, { UUID: 'u-2' }]
+    const body = { rows, totalCount: '2', totalPages: '1', limit: '10', currentPage: '1' }
+    const { client } = setup({ service: failingFirst(1, () => jsonResponse(200, body)) })
+    await expect(client.fetchPage({ page: 1, limit: 10 })).resolves.toEqual({
+      rows,
+      totalCount: 2,
+      totalPages: 1,
+      limit: 10,
+      currentPage: 1,
+    })
+  })
+
+  it('fails at once on a page that contradicts the request or its own envelope', async () => {
+    const row = (n: number) => ({ UUID: `u-${n}` })
+    const cases: Array<[unknown, RegExp]> = [
+      [
+        { rows: [row(1)], totalCount: 1, totalPages: 1, limit: 10, currentPage: 2 },
+        /"currentPage" says 2 for page 1/,
+      ],
+      [
+        { rows: [row(1)], totalCount: 1, totalPages: 1, limit: 50, currentPage: 1 },
+        /"limit" says 50 where RosterDesk asked for 10 per page/,
+      ],
+      [
+        { rows: [], totalCount: 1_000_000_000, totalPages: 100_000_000, limit: 10, currentPage: 1 },
+        /the page holds 0 rows where "totalCount" 1000000000 and "limit" 10 mean 10/,
+      ],
+      [
+        { rows: [row(1), row(1)], totalCount: 2, totalPages: 1, limit: 10, currentPage: 1 },
+        /on page 1, row 2 \(employee 2 of the list\), the row carries the same UUID u-1 as row 1/,
+      ],
+    ]
+    for (const [body, message] of cases) {
+      const { client } = setup({ service: failingFirst(10, () => jsonResponse(200, body)) })
+      const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+      expect(client.requests).toBe(1)
+      expect(error.message).toMatch(message)
+    }
+  })
+
+  it('refuses an answer over the size limit while it streams in, without reading the rest', async () => {
+    let pulled = 0
+    const endless = (): Response =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled++
+            controller.enqueue(
+              new TextEncoder().encode(pulled === 1 ? '{"rows":[' : '{"UUID":"x"},'.repeat(1000)),
+            )
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      )
+    const { client } = setup({ service: failingFirst(10, endless), maxResponseBytes: 1024 * 1024 })
+    const error = await failure(client.fetchPage({ page: 3, limit: 10 }))
+    expect(error.message).toMatch(
+      /answered page 3 of the employee list with more than 1 MB.*Lower the page size/,
+    )
+    expect(client.requests).toBe(1)
+    // About 1 MB in 13 kB chunks, then the stream was cancelled: never the unending rest.
+    expect(pulled).toBeLessThan(100)
+  })
+
+  it('refuses an answer whose declared length is over the limit before reading it', async () => {
+    const big = (): Response =>
+      new Response('{}', { status: 200, headers: { 'content-length': String(500 * 1024 * 1024) } })
+    const { client } = setup({ service: failingFirst(10, big), maxResponseBytes: 1024 * 1024 })
     const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
-    expect(client.requests).toBe(4)
-    expect(error.message).toMatch(/could not read \("totalCount" is missing or not a whole number\)/)
-    expect(error.message).toMatch(/tried 4 times/)
+    expect(error.message).toMatch(/with more than 1 MB/)
+    expect(client.requests).toBe(1)
+  })
+
+  it('accepts a smaller page than asked for when the envelope says so (a clamped page)', async () => {
+    const rows = Array.from({ length: 5 }, (_, i) => ({ UUID: `u-${i}` }))
+    const body = { rows, totalCount: 12, totalPages: 3, limit: 5, currentPage: 1 }
+    const { client } = setup({ service: failingFirst(1, () => jsonResponse(200, body)) })
+    await expect(client.fetchPage({ page: 1, limit: 500 })).resolves.toMatchObject({
+      limit: 5,
+      totalCount: 12,
+    })
   })
 
   it('gives up on a service that keeps failing after the bounded attempts', async () => {

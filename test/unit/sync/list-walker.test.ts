@@ -135,7 +135,7 @@ describe('walkList', () => {
     expect((error as RosterDeskError).message).toMatch(/kept changing.*after 3 full passes.*missing/)
   })
 
-  it('fails when pages silently skip an employee the total still counts', async () => {
+  it('fails at once, naming the page, when a page skips an employee its own total still counts', async () => {
     const service = new FakeListService(makeEmployees(30), {
       before: (request, svc) => {
         if (request.page !== 2) return undefined
@@ -149,7 +149,11 @@ describe('walkList', () => {
       },
     })
     const error = (await walk(service).catch((e: unknown) => e)) as RosterDeskError
-    expect(error.message).toMatch(/received 29 distinct employees where the service reports 30 \(1 missing\)/)
+    expect(error.message).toMatch(
+      /on page 2, the page holds 9 rows where "totalCount" 30 and "limit" 10 mean 10: the service claims employees it does not list/,
+    )
+    // Deterministic: the page was asked for once, not retried, and no second pass was started.
+    expect(service.requests.filter((r) => r.page === 2)).toHaveLength(1)
   })
 
   it('finishes an empty list in its first round of requests', async () => {

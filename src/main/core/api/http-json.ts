@@ -14,6 +14,11 @@ export interface HttpJsonRequest {
   /** Serialised as the JSON body, with Content-Type application/json. */
   readonly json?: unknown
   readonly timeoutMs?: number
+  /**
+   * The largest body read, counted as the bytes arrive: a larger one is refused before it is all downloaded
+   * or parsed (`BodyTooLargeError`). Unlimited when absent.
+   */
+  readonly maxBodyBytes?: number
   readonly signal?: AbortSignal
   readonly what?: string
 }
@@ -51,6 +56,28 @@ export class HttpStatusError extends RosterDeskError {
   }
 }
 
+/**
+ * A body larger than the request's `maxBodyBytes`: not retryable, because the same request gets the same answer.
+ * The caller words it for its purpose (which page, what to change).
+ */
+export class BodyTooLargeError extends RosterDeskError {
+  constructor(
+    readonly limitBytes: number,
+    readonly status: number,
+    what: string,
+  ) {
+    super(
+      'service',
+      `${capitalise(what)} sent an answer larger than ${megabytes(limitBytes)}, more than RosterDesk accepts.`,
+      {
+        retryable: false,
+        detail: `HTTP ${status}: body over ${limitBytes} bytes`,
+      },
+    )
+    this.name = 'BodyTooLargeError'
+  }
+}
+
 export function isHttpStatusError(value: unknown): value is HttpStatusError {
   return value instanceof HttpStatusError
 }
@@ -80,7 +107,7 @@ export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): P
       signal,
       redirect: 'manual',
     })
-    const text = await response.text()
+    const text = await readBodyText(response, request.maxBodyBytes, what)
     const parsed = parseJsonText(text)
     if (response.ok && !parsed.isJson) {
       throw new RosterDeskError(
@@ -180,6 +207,40 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   const date = Date.parse(trimmed)
   if (Number.isNaN(date)) return undefined
   return Math.max(0, date - now)
+}
+
+/**
+ * The body as text, counting bytes as they arrive so that a page of hundreds of megabytes is refused after the
+ * first chunk past the limit (a declared Content-Length over it, before any), never held whole or parsed.
+ */
+async function readBodyText(response: Response, maxBytes: number | undefined, what: string): Promise<string> {
+  if (maxBytes === undefined || response.body === null) return response.text()
+  const tooLarge = (): BodyTooLargeError => new BodyTooLargeError(maxBytes, response.status, what)
+  const declared = Number(response.headers.get('content-length') ?? '')
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body.cancel().catch(() => undefined)
+    throw tooLarge()
+  }
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let received = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    received += value.byteLength
+    if (received > maxBytes) {
+      await reader.cancel().catch(() => undefined)
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  // As response.text() decodes: UTF-8, a byte order mark dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks, received))
+}
+
+function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024)
+  return mb >= 1 ? `${Math.round(mb)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
 }
 
 function parseJsonText(text: string): { isJson: boolean; value: unknown } {

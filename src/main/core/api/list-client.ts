@@ -2,10 +2,10 @@ import type { AccessTokenSource } from '../auth/access-token-source'
 import type { Clock } from '../clock'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import type { FetchLike } from './fetch-like'
-import { HttpStatusError, parseRetryAfter, requestJson } from './http-json'
+import { BodyTooLargeError, HttpStatusError, parseRetryAfter, requestJson } from './http-json'
 import type { HttpJsonResponse } from './http-json'
 import { checkListEnvelope } from './list-envelope'
-import type { ListEnvelope } from './list-envelope'
+import type { EnvelopeProblem, ListEnvelope } from './list-envelope'
 import { listRequestUrl } from './list-request'
 import type { ListRequest } from './list-request'
 import { DEFAULT_RETRY_POLICY, backoffDelay } from './retry-policy'
@@ -44,6 +44,8 @@ export interface ListClientOptions {
   readonly retry?: Partial<RetryPolicy>
   /** Per request, headers and body together. */
   readonly timeoutMs?: number
+  /** The largest answer read for one page, counted while it streams in; a larger one ends the request at once. */
+  readonly maxResponseBytes?: number
   /** Told before each wait for a retry; a throw here is the caller's bug and fails the request. */
   readonly onRetry?: (notice: RetryNotice) => void
 }
@@ -51,9 +53,12 @@ export interface ListClientOptions {
 /**
  * One list endpoint, one page at a time, with everything a single request needs to succeed: the request built by
  * the one list-request builder, the bearer token (refreshed once, shared, on a 401), the tenant header, bounded
- * retries with backoff for failures a retry can fix, Retry-After on 429, and the one envelope reader. Errors a
- * retry cannot fix (403, 400, 404) are thrown at once as HttpStatusErrors (the status and body kept for callers
- * that word them for their own purpose) with a message a clerk can act on.
+ * retries with backoff for failures a retry can fix (network, 5xx, 429, a body cut short or not JSON),
+ * Retry-After on 429, and the one envelope reader. Errors a retry cannot fix are thrown at once with a message a
+ * clerk can act on: 403, 400 and 404 as HttpStatusErrors (the status and body kept for callers that word them for
+ * their own purpose), and answers that are whole JSON but wrong (`ServiceDataError`: a malformed envelope, a row
+ * without its id or with one twice, a page that contradicts its own envelope or the request, an answer over
+ * `maxResponseBytes`), naming the page, the row and the field, because asking again gets the same answer.
  */
 export class ListClient {
   private readonly policy: RetryPolicy
@@ -140,29 +145,73 @@ export class ListClient {
         headers,
         signal,
         ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
+        ...(this.options.maxResponseBytes === undefined
+          ? {}
+          : { maxBodyBytes: this.options.maxResponseBytes }),
       })
     } catch (error) {
       if (signal?.aborted || isAbortError(error)) throw cancelledError('The request')
+      if (error instanceof BodyTooLargeError) throw this.tooLarge(request, error)
       if (error instanceof RosterDeskError && error.retryable) {
         // requestJson's retryable errors are no answer at all ('network') or a 2xx that is not JSON.
         return { kind: 'retry', reason: error.code === 'network' ? 'network' : 'server-error', error }
       }
       throw error
     }
-    if (response.ok) {
-      const checked = checkListEnvelope(response.body, this.options.endpoint.idField)
-      if (checked.ok) return { kind: 'page', envelope: checked.envelope }
+    if (response.ok && response.body === undefined) {
+      // An empty 2xx body is a connection cut before the first byte, like a truncated one: worth another try.
       return {
         kind: 'retry',
         reason: 'server-error',
         error: new RosterDeskError(
           'service',
-          `The payroll service sent an ${this.options.endpoint.name} RosterDesk could not read (${checked.problem}). Try again later; if it keeps happening, contact the service’s support.`,
-          { detail: `page ${request.page ?? 1}: ${checked.problem}`, retryable: true },
+          `The payroll service sent an empty answer for the ${this.options.endpoint.name}. Try again in a few minutes.`,
+          { detail: `page ${request.page ?? 1}: empty body`, retryable: true },
         ),
       }
     }
+    if (response.ok) {
+      const checked = checkListEnvelope(response.body, this.options.endpoint.idField)
+      if (!checked.ok) throw this.wrongData(request, checked, undefined)
+      const contradiction = contradictionOf(request, checked.envelope)
+      if (contradiction !== undefined) throw this.wrongData(request, contradiction, checked.envelope)
+      return { kind: 'page', envelope: checked.envelope }
+    }
     return this.classify(response)
+  }
+
+  /** An answer that is whole but wrong: said with the page, the row (and its list position) and the field. */
+  private wrongData(
+    request: ListRequest,
+    found: EnvelopeProblem,
+    envelope: ListEnvelope | undefined,
+  ): ServiceDataError {
+    const page = request.page ?? 1
+    const limit = envelope?.limit ?? request.limit
+    const where =
+      found.row === undefined
+        ? `page ${page}`
+        : `page ${page}, row ${found.row}` +
+          (limit === undefined ? '' : ` (employee ${(page - 1) * limit + found.row} of the list)`)
+    return new ServiceDataError(
+      `The payroll service sent an ${this.options.endpoint.name} RosterDesk cannot use: on ${where}, ${found.problem}. ` +
+        'Asking again gives the same answer, so RosterDesk stopped. Tell the payroll service’s administrator ' +
+        `(field “${found.field}”), then sync again once it is fixed.`,
+      { page, field: found.field, ...(found.row === undefined ? {} : { row: found.row }) },
+      `page ${page}${found.row === undefined ? '' : ` row ${found.row}`} field ${found.field}: ${found.problem}`,
+    )
+  }
+
+  private tooLarge(request: ListRequest, error: BodyTooLargeError): PageTooLargeError {
+    const page = request.page ?? 1
+    const megabytes = Math.max(1, Math.round(error.limitBytes / (1024 * 1024)))
+    return new PageTooLargeError(
+      `The payroll service answered page ${page} of the ${this.options.endpoint.name} with more than ${megabytes} MB, ` +
+        'the most RosterDesk accepts for one page, so it stopped reading. Lower the page size in Settings and sync ' +
+        'again; if pages are still this large, tell the payroll service’s administrator.',
+      { page, field: 'rows' },
+      error.detail ?? 'body too large',
+    )
   }
 
   private classify(response: HttpJsonResponse): Attempt {
@@ -211,6 +260,61 @@ export class ListClient {
       `The payroll service rejected RosterDesk’s request for the ${list} (HTTP ${status})${said}. Check the page size and tenant in Settings; if it keeps happening, contact support.`,
       { code: 'service', retryable: false },
     )
+  }
+}
+
+/**
+ * A deterministic fault of the service's answer, where it is: the page, the 1-based row of that page when the
+ * fault is in one row, and the field. Never retried.
+ */
+export class ServiceDataError extends RosterDeskError {
+  constructor(
+    message: string,
+    readonly where: { readonly page: number; readonly field: string; readonly row?: number },
+    detail: string,
+  ) {
+    super('service', message, { detail, retryable: false })
+    this.name = 'ServiceDataError'
+  }
+}
+
+/**
+ * How a well-formed page can still contradict the request or its own envelope (spec §4.4 "Pagination
+ * behaviour"): it must be the page asked for, at no more rows per page than asked, and hold exactly the rows its
+ * own totalCount and limit put on it: a full page before the last, the remainder on the last, none after. A page
+ * inside the claimed range that comes back short is proof the envelope lies (one claiming a billion employees
+ * and serving a thousand is found on the first page past the real end).
+ */
+function contradictionOf(request: ListRequest, envelope: ListEnvelope): EnvelopeProblem | undefined {
+  const page = request.page ?? 1
+  if (envelope.currentPage !== page) {
+    return { problem: `"currentPage" says ${envelope.currentPage} for page ${page}`, field: 'currentPage' }
+  }
+  if (request.limit !== undefined && envelope.limit > request.limit) {
+    return {
+      problem: `"limit" says ${envelope.limit} where RosterDesk asked for ${request.limit} per page`,
+      field: 'limit',
+    }
+  }
+  const pages = envelope.totalCount === 0 ? 0 : Math.ceil(envelope.totalCount / envelope.limit)
+  const expected =
+    page > pages ? 0 : Math.min(envelope.limit, envelope.totalCount - (page - 1) * envelope.limit)
+  if (envelope.rows.length !== expected) {
+    return {
+      problem:
+        `the page holds ${envelope.rows.length} rows where "totalCount" ${envelope.totalCount} and "limit" ` +
+        `${envelope.limit} mean ${expected}: the service claims employees it does not list`,
+      field: 'totalCount',
+    }
+  }
+  return undefined
+}
+
+/** An answer over the largest page allowed (`maxResponseBytes`): a smaller page size may still be read. */
+export class PageTooLargeError extends ServiceDataError {
+  constructor(message: string, where: ServiceDataError['where'], detail: string) {
+    super(message, where, detail)
+    this.name = 'PageTooLargeError'
   }
 }
 

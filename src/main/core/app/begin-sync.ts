@@ -30,8 +30,15 @@ export async function beginAppSync(deps: BeginSyncDeps): Promise<StartedSync> {
     environment: resolved.environment,
     ...(resolved.tenantId === '' ? {} : { tenantId: resolved.tenantId }),
     pageSize: settings.pageSize,
+    // The largest page the service serves; the settings' page size is what a refusal falls back to.
+    pageSizing: 'largest-served',
     concurrency: settings.concurrency,
     trackedPayCycles: settings.trackedPayCycles,
     scope: settings.syncScope,
+    limits: {
+      requestTimeoutSeconds: settings.requestTimeoutSeconds,
+      syncDeadlineMinutes: settings.syncDeadlineMinutes,
+      maxEmployees: settings.maxEmployees,
+    },
   })
 }

@@ -1,13 +1,15 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ExportFormat } from '../../../shared/domain'
+import type { ExportFormat, Settings } from '../../../shared/domain'
 import type { FetchLike } from '../api/fetch-like'
 import { AuthService } from '../auth/auth-service'
 import { openCacheDatabase, type CacheDatabase } from '../cache/cache-database'
+import { savedEmployeeCount } from '../cache/saved-employee-count'
 import { systemClock, systemTimers, type Clock, type Timers } from '../clock'
 import { defaultExportFileName } from '../export/export-file-name'
 import { ExportMemory } from '../export/export-memory'
 import { ExportService } from '../export/export-service'
+import type { PagePrinter } from '../export/print-view'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { Logger } from '../log/logger'
 import { searchService } from '../lookup/service-search'
@@ -17,12 +19,18 @@ import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-en
 import { CACHE_FILE_NAME, FIRST_PROFILE_ID, profileCacheDir, profileDataDir } from '../settings/profile-store'
 import { MemoryKeyValueBackend, type KeyValueBackend, type SettingsStore } from '../settings/settings-store'
 import { SyncService } from '../sync/sync-service'
+import type { CoreJobs } from '../workers/core-jobs'
+import { workerColumnBuilder } from '../workers/worker-column-builder'
+import { workerExportOffload } from '../workers/worker-exports'
+import { coreWorkerEntry } from '../workers/worker-entry'
+import { WorkerHost, type WorkerEntry } from '../workers/worker-host'
 import { ChangeHistory } from '../changes/change-history'
 import { RosterDeskError } from '../errors'
 import { beginAppSync } from './begin-sync'
 import { createHandlers, type HandlerDeps } from './handlers'
 import { createProfileHandlers, profileList } from './profile-handlers'
 import { SyncScheduler } from './sync-scheduler'
+import { createViewHandlers } from './view-handlers'
 
 export interface AppCoreDeps {
   readonly appInfo: { readonly name: string; readonly version: string; readonly platform: string }
@@ -48,8 +56,12 @@ export interface AppCoreDeps {
   readonly uiState?: KeyValueBackend
   /** Reveals a file in Explorer/Finder. */
   readonly revealFile: (path: string) => void
+  /** Prints a generated page through the system print dialog (the shell's print window); absent: not offered. */
+  readonly printPage?: PagePrinter
   /** Jitter source for sync backoff. */
   readonly random?: () => number
+  /** The core worker's code (workers/worker-entry.ts finds the built file or the source by default). */
+  readonly coreWorker?: WorkerEntry
 }
 
 export interface AppCore {
@@ -75,6 +87,8 @@ interface ProfileSession {
   readonly changes: ChangeHistory
   readonly exports: ExportService
   readonly searchService: HandlerDeps['searchService']
+  /** Employees its cache holds now. */
+  employeeCount(): number
   close(): Promise<void>
 }
 
@@ -88,7 +102,21 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   const clock = deps.clock ?? systemClock
   const profiles = deps.settings.profiles
   const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
-  const emitProfiles = () => deps.events.emit('profiles:changed', profileList(profiles))
+  // The active profile's count from its open cache; another's from its catalog, read without opening it.
+  const employeeCount = (id: string): number | undefined =>
+    id === session.profileId
+      ? session.employeeCount()
+      : savedEmployeeCount(join(profileCacheDir(deps.dataDir, id), CACHE_FILE_NAME))
+  const tenantOf = (settings: Settings): string =>
+    resolveEnvironment(settings, deps.demo.environment).tenantId
+  const emitProfiles = () =>
+    deps.events.emit('profiles:changed', profileList(profiles, { employeeCount, tenantOf }))
+  // Heavy work runs on the core worker so this thread, which answers IPC, never waits on it (ARCHITECTURE,
+  // "Threads"); one worker serves every profile's session.
+  const worker = new WorkerHost<CoreJobs>(deps.coreWorker ?? coreWorkerEntry(), {
+    name: 'core worker',
+    logger: deps.logger,
+  })
 
   async function openSession(profileId: string): Promise<ProfileSession> {
     const auth = await AuthService.create({
@@ -102,7 +130,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
 
     const cacheDir = profileCacheDir(deps.dataDir, profileId)
     mkdirSync(cacheDir, { recursive: true })
-    const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME))
+    const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME), { logger: deps.logger })
     const sync = new SyncService({
       cache,
       fetch: deps.fetch,
@@ -111,12 +139,13 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       random: deps.random ?? Math.random,
       logger: deps.logger,
     })
-    const queries = new QueryEngine(cache)
+    const queries = new QueryEngine(cache, { builder: workerColumnBuilder(worker), logger: deps.logger })
     const changes = new ChangeHistory({ cache, queries })
     const exports = new ExportService({
       queries,
       changes,
       clock,
+      offload: workerExportOffload(worker, cache),
       context: () => {
         const resolved = environment()
         const lastComplete = sync.getStatus().lastComplete
@@ -182,6 +211,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
           query,
           lookups.signal,
         ),
+      employeeCount: () => cache.employeeCount(),
       async close() {
         scheduler.stop()
         // A quit or a switch during a sync or an export cancels it and waits until it let go of the cache: the
@@ -263,6 +293,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     clock,
     chooseExportPath: deps.chooseExportPath,
     revealFile: deps.revealFile,
+    printPage: deps.printPage,
     defaultExportFileName,
     searchService: (query) => session.searchService(query),
   }
@@ -270,9 +301,17 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     ...createHandlers(live),
     ...createProfileHandlers({
       profiles,
+      employeeCount,
+      tenantOf,
       switchProfile,
       deleteProfile,
       changed: emitProfiles,
+    }),
+    ...createViewHandlers({
+      views: profiles.views,
+      activeProfileId: () => profiles.activeId,
+      profileExists: (id) => profiles.list().some((profile) => profile.id === id),
+      clock,
     }),
   }
 
@@ -297,6 +336,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       if (closed) return
       closed = true
       await session.close()
+      await worker.stop()
       await deps.demo.close()
     },
   }

@@ -12,6 +12,7 @@ import { RosterDeskError } from '../errors'
 import { changesExportFileName } from '../export/export-file-name'
 import type { ExportMemory } from '../export/export-memory'
 import type { ExportService } from '../export/export-service'
+import type { PagePrinter } from '../export/print-view'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { ServiceSearchQuery } from '../lookup/service-search'
 import type { QueryEngine } from '../query/query-engine'
@@ -22,6 +23,7 @@ import { buildSettingsView } from '../settings/settings-view'
 import type { SyncService } from '../sync/sync-service'
 import { beginAppSync } from './begin-sync'
 import type { ProfileChannel } from './profile-handlers'
+import type { ViewChannel } from './view-handlers'
 
 export interface HandlerDeps {
   readonly appInfo: Omit<AppInfo, 'environment'>
@@ -43,20 +45,25 @@ export interface HandlerDeps {
   /** Looks employees up on the payroll service itself (core/lookup/service-search.ts). */
   readonly searchService: (query: ServiceSearchQuery) => Promise<ServiceSearchResult>
   readonly defaultExportFileName: (request: ExportRequest, now: Date) => string
+  /** Prints a generated page (the shell's hidden print window); absent where nothing can print (the CLI). */
+  readonly printPage?: PagePrinter
 }
 
 /**
  * One handler per contract channel. Arguments arrive validated by dispatchInvoke; handlers translate between
  * the contract and the services and add the rules that belong to the app rather than to one service (a sync
  * needs a signed-in user; the save location comes from main's dialog, never from the renderer). The profile
- * channels are in profile-handlers.ts.
+ * channels are in profile-handlers.ts, the views' in view-handlers.ts.
  */
-export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileChannel> {
+export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileChannel | ViewChannel> {
   const settingsView = async (): Promise<SettingsView> =>
     buildSettingsView(deps.settings.get(), {
       hasClientSecret: (await deps.secrets.get('clientSecret')) !== undefined,
       persistent: deps.secrets.persistent,
     })
+
+  // One print dialog at a time: a second Ctrl+P while the first dialog is open is refused, not queued.
+  let printing = false
 
   return {
     'app:get-info': async () => ({ ...deps.appInfo, environment: deps.settings.get().environment }),
@@ -98,9 +105,20 @@ export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileC
     'sync:cancel': async () => deps.sync.cancel(),
     'sync:get-status': async () => deps.sync.getStatus(),
 
-    'employees:query': async (query) => deps.queries.query(query),
-    'employees:get': async (uuid) => deps.queries.getEmployee(uuid),
-    'employees:columns': async () => deps.queries.listColumns(),
+    'employees:query': async (query) => {
+      // A first sort or "Search in" on a column is built off this thread; other replies go out meanwhile.
+      await deps.queries.prepare(query)
+      return deps.queries.query(query)
+    },
+    'employees:get': async (uuid) => {
+      // After a sync, the new snapshot's index is opened off this thread by whichever call comes first.
+      await deps.queries.open()
+      return deps.queries.getEmployee(uuid)
+    },
+    'employees:columns': async () => {
+      await deps.queries.open()
+      return deps.queries.listColumns()
+    },
     'employees:changes': async (kind, offset, limit) => deps.changes.latestPage(kind, offset, limit),
 
     'changes:history': async () => deps.changes.list(),
@@ -157,6 +175,32 @@ export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileC
       if (file === undefined) return false
       deps.revealFile(file)
       return true
+    },
+    'export:print': async (request) => {
+      const printPage = deps.printPage
+      if (printPage === undefined) {
+        throw new RosterDeskError(
+          'config',
+          'Printing is not available here. Export the view to Excel and print it from there.',
+        )
+      }
+      if (printing) throw new RosterDeskError('busy', 'The print dialog is already open.')
+      printing = true
+      try {
+        const view = deps.exports.printView(request)
+        const outcome = await printPage({ html: view.html, title: view.title }).catch((error: unknown) => {
+          throw new RosterDeskError(
+            'internal',
+            'The page could not be printed. Check the printer, or export the view to Excel and print it from there.',
+            { cause: error, detail: error instanceof Error ? error.message : String(error) },
+          )
+        })
+        return outcome === 'printed'
+          ? { status: 'printed', rows: view.rows, total: view.total }
+          : { status: 'cancelled' }
+      } finally {
+        printing = false
+      }
     },
   }
 }

@@ -1,9 +1,13 @@
-import type { ProfileList } from '../../../shared/domain'
+import type { ProfileList, Settings } from '../../../shared/domain'
 import type { InvokeHandlers } from '../ipc/dispatch'
 import type { ProfileStore } from '../settings/profile-store'
 
 export interface ProfileHandlerDeps {
   readonly profiles: ProfileStore
+  /** How many employees a profile's cache holds; undefined when it cannot be read. */
+  readonly employeeCount: (id: string) => number | undefined
+  /** The tenant a profile's settings sign in to (Demo's is its sandbox's, whatever the setting says). */
+  readonly tenantOf: (settings: Settings) => string
   /** Closes the active profile's services (cancelling a sync or export) and opens the other's. */
   readonly switchProfile: (id: string) => Promise<void>
   /** Removes a profile that is not active, with its cache and secrets. */
@@ -15,30 +19,40 @@ export interface ProfileHandlerDeps {
 export type ProfileChannel =
   'profiles:list' | 'profiles:switch' | 'profiles:create' | 'profiles:rename' | 'profiles:delete'
 
-/** What the header's switcher shows: each profile's name, environment and tenant, and which is active. */
-export function profileList(profiles: ProfileStore): ProfileList {
+/**
+ * What the header's switcher and "Manage profiles" show: each profile's name, environment, tenant and saved
+ * employees, and which is active.
+ */
+export function profileList(
+  profiles: ProfileStore,
+  { employeeCount, tenantOf }: Pick<ProfileHandlerDeps, 'employeeCount' | 'tenantOf'>,
+): ProfileList {
   return {
     activeId: profiles.activeId,
-    profiles: profiles.list().map(({ id, name, settings }) => ({
-      id,
-      name,
-      environment: settings.environment,
-      tenantId: settings.tenantId,
-    })),
+    profiles: profiles.list().map(({ id, name, settings }) => {
+      const count = employeeCount(id)
+      return {
+        id,
+        name,
+        environment: settings.environment,
+        tenantId: tenantOf(settings),
+        ...(count === undefined ? {} : { employeeCount: count }),
+      }
+    }),
   }
 }
 
 /** The `profiles:*` channels; names are checked by the ProfileStore with the shared rule. */
 export function createProfileHandlers(deps: ProfileHandlerDeps): Pick<InvokeHandlers, ProfileChannel> {
-  const list = async () => profileList(deps.profiles)
+  const list = async () => profileList(deps.profiles, deps)
   return {
     'profiles:list': list,
     'profiles:switch': async (id) => {
       await deps.switchProfile(id)
       return list()
     },
-    'profiles:create': async (name) => {
-      deps.profiles.create(name)
+    'profiles:create': async (name, options) => {
+      deps.profiles.create(name, options?.environment)
       deps.changed()
       return list()
     },

@@ -94,11 +94,25 @@ export function readCallbackPayload(params: URLSearchParams): CallbackPayload {
       ...(state === undefined ? {} : { state }),
     }
   }
-  if (error === undefined && code !== undefined && code !== '' && state !== undefined && state !== '') {
+  if (
+    error === undefined &&
+    code !== undefined &&
+    code !== '' &&
+    code.length <= MAX_CALLBACK_VALUE &&
+    state !== undefined &&
+    state !== '' &&
+    state.length <= MAX_CALLBACK_VALUE
+  ) {
     return { type: 'code', code, state }
   }
   return { type: 'malformed' }
 }
+
+/**
+ * Codes and states are short (the service's codes and RosterDesk's states are under 100 characters); a value
+ * thousands long is a forgery or a broken link, and is never posted to the token endpoint.
+ */
+const MAX_CALLBACK_VALUE = 2048
 
 /** A parameter that appears exactly once; a repeated one is treated as absent (parameter pollution). */
 function single(params: URLSearchParams, name: string): string | undefined {

@@ -29,8 +29,9 @@ export type TokenFile = z.infer<typeof tokenFileSchema>
 export async function writeTokenFile(path: string, tokens: TokenFile): Promise<void> {
   const checked = tokenFileSchema.parse(tokens)
   try {
-    await writeFileAtomic(path, `${JSON.stringify(checked, null, 2)}\n`, 0o600)
+    await writeFileAtomic(path, `${JSON.stringify(checked, null, 2)}\n`, 0o600, 'Saving the token file')
   } catch (error) {
+    if (error instanceof RosterDeskError) throw error
     throw new RosterDeskError('storage', `RosterDesk could not write the token file ${path}.`, {
       detail: 'token file write failed',
       cause: error,

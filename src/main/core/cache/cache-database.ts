@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { SyncRunSummary } from '../../../shared/domain'
-import { RosterDeskError } from '../errors'
+import { isRosterDeskError, RosterDeskError } from '../errors'
+import { silentLogger, type Logger } from '../log/logger'
 import { migrateCatalog } from './catalog-schema'
 import { ChangeLogCatalog } from './change-log-catalog'
 import { ChangeLogWriter } from './change-log-file'
@@ -20,12 +21,16 @@ import {
 } from './snapshot-files'
 import { SnapshotReader } from './snapshot-reader'
 import { SnapshotWriter } from './snapshot-writer'
-import { openSqlite, storageError } from './sqlite-open'
+import { quickCheck } from './snapshot-schema'
+import { DAMAGED_CACHE_MESSAGE, damagedCacheError, openSqlite, storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
+import { WriterLock } from './writer-lock'
 
 export interface OpenCacheOptions {
   /** Refuse a missing or never-synced file instead of creating one (the search and status commands). */
   readonly mustExist?: boolean
+  /** Where setting a damaged file aside is logged. */
+  readonly logger?: Logger
 }
 
 /** What the catalog says the cache holds now. */
@@ -54,6 +59,23 @@ export function openCacheDatabase(path: string, options: OpenCacheOptions = {}):
       `There is no employee cache at ${path}. Run a sync first, or check the path.`,
     )
   }
+  const logger = options.logger ?? silentLogger
+  try {
+    return openCatalog(path, mustExist, logger)
+  } catch (error) {
+    if (!isDamagedCache(error)) throw error
+    // The read-only commands leave the file the user named as it is; the app and `sync` set it aside and start
+    // an empty catalog, which the next sync fills.
+    if (mustExist) throw damagedCacheError(`${path}: ${describeDetail(error)}`, error)
+    const aside = setAsideDamaged(path, new Date())
+    logger.warn(`Cache: the catalog ${path} is damaged; kept it as ${basename(aside)}, starting empty`, error)
+    const cache = openCatalog(path, false, logger)
+    cache.runLog.recordDamage(new Date().toISOString(), basename(aside), DAMAGED_CACHE_MESSAGE)
+    return cache
+  }
+}
+
+function openCatalog(path: string, mustExist: boolean, logger: Logger): CacheDatabase {
   const db = openSqlite(path, { fileMustExist: mustExist })
   try {
     migrateCatalog(db, path, !mustExist)
@@ -61,13 +83,35 @@ export function openCacheDatabase(path: string, options: OpenCacheOptions = {}):
     // The catalog changes once per run; FULL makes each commit (the snapshot swap) durable when it returns.
     db.pragma('synchronous = FULL')
     db.pragma('foreign_keys = ON')
+    // The catalog is a few hundred KB at most (the run log), so every page is checked at every open.
+    quickCheck(db, path)
   } catch (error) {
     db.close()
     throw storageError(error, path)
   }
-  const cache = new CacheDatabase(path, db)
+  const cache = new CacheDatabase(path, db, logger)
   cache.sweep()
   return cache
+}
+
+function isDamagedCache(error: unknown): boolean {
+  return isRosterDeskError(error) && error.code === 'damaged-cache'
+}
+
+function describeDetail(error: unknown): string {
+  return isRosterDeskError(error) ? (error.detail ?? error.message) : String(error)
+}
+
+/**
+ * Renames a damaged file (and the journal files SQLite keeps beside it) to `<name>.damaged-<time>`, so nothing
+ * reads it again and support can still look at it. Returns the new path.
+ */
+export function setAsideDamaged(path: string, now: Date): string {
+  const aside = `${path}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix)
+  }
+  return aside
 }
 
 /**
@@ -80,10 +124,13 @@ export class CacheDatabase {
   readonly changeLogs: ChangeLogCatalog
   private reader: SnapshotReader | null = null
   private closed = false
+  /** Held from `beginRun` until the run ends (`completeRun`, `endRun`) or the cache closes. */
+  private writerLock: WriterLock | null = null
 
   constructor(
     readonly path: string,
     readonly db: SqliteDatabase,
+    private readonly logger: Logger = silentLogger,
   ) {
     this.runLog = new RunLog(db)
     this.changeLogs = new ChangeLogCatalog(db)
@@ -128,9 +175,58 @@ export class CacheDatabase {
       return null
     }
     if (this.reader !== null && this.reader.isOpen && this.reader.runId === info.runId) return this.reader
-    const reader = SnapshotReader.open(info.path, info.runId, (closed) => this.onReaderClosed(closed))
+    let reader: SnapshotReader
+    try {
+      reader = SnapshotReader.open(info.path, info.runId, (closed) => this.onReaderClosed(closed))
+    } catch (error) {
+      const damage = existsSync(info.path) ? error : damagedCacheError(`${info.path}: missing`, error)
+      if (!isDamagedCache(damage)) throw error
+      this.setAsideSnapshot(info, damage)
+      return null
+    }
     this.replaceReader(reader)
     return reader
+  }
+
+  /**
+   * A damaged snapshot is renamed aside and the catalog forgets it, in that order (a pointer to a missing file
+   * is itself treated as damage, so a failure between the two ends in the same place): the cache then reads as
+   * never synced, with a failed 'damaged-cache' entry in the run log that the app shows until a sync rebuilds it.
+   */
+  private setAsideSnapshot(info: CurrentSnapshotInfo, error: unknown): void {
+    this.replaceReader(null)
+    let kept = 'nothing (it was missing)'
+    if (existsSync(info.path)) {
+      try {
+        kept = basename(setAsideDamaged(info.path, new Date()))
+      } catch (renameError) {
+        this.logger.warn(`Cache: could not rename the damaged snapshot ${info.path}`, renameError)
+      }
+    }
+    this.logger.warn(`Cache: the current snapshot is damaged; kept it as ${kept}, starting empty`, error)
+    try {
+      this.db
+        .transaction(() => {
+          this.db.prepare('DELETE FROM current_snapshot WHERE id = 1 AND run_id = ?').run(info.runId)
+          this.runLog.recordDamage(new Date().toISOString(), basename(info.path), DAMAGED_CACHE_MESSAGE)
+        })
+        .immediate()
+    } catch (catalogError) {
+      throw storageError(catalogError, this.path)
+    }
+  }
+
+  /** Checks every page of the snapshot a run builds on; a damaged one is set aside so the run starts afresh. */
+  private verifyCurrentSnapshot(): void {
+    const reader = this.currentSnapshot()
+    const info = this.currentSnapshotInfo()
+    if (reader === null || info === null) return
+    try {
+      reader.verify()
+    } catch (error) {
+      if (!isDamagedCache(error)) throw error
+      this.setAsideSnapshot(info, error)
+    }
   }
 
   /**
@@ -139,25 +235,55 @@ export class CacheDatabase {
    */
   beginRun(settings: RunSettings, startedAt: Date): { run: StartedRun; writer: SnapshotWriter } {
     this.assertOpen()
-    this.sweep()
-    if (this.runLog.running().length > 0) {
-      throw new RosterDeskError(
-        'busy',
-        'A sync of this employee cache is already running. Wait for it to finish.',
-      )
-    }
-    mkdirSync(this.snapshotDirectory, { recursive: true })
-    const file = newSnapshotFileName(startedAt.getTime())
-    const snapshotPath = join(this.snapshotDirectory, file)
-    const writer = SnapshotWriter.create(snapshotPath)
+    const lock = this.acquireWriterLock(startedAt)
     try {
-      const startedAtText = startedAt.toISOString()
-      const id = this.runLog.insertRunning(startedAtText, file, settings)
-      const previousRunId = this.currentSnapshotInfo()?.runId ?? null
-      return { run: { id, startedAt: startedAtText, snapshotPath, previousRunId }, writer }
+      this.sweep()
+      // The lock file is this version's guard; a run logged as running (by a release before the lock) still
+      // holds its snapshot file's SQLite lock, which the sweep just tested.
+      if (this.runLog.running().length > 0) {
+        throw new RosterDeskError(
+          'busy',
+          'A sync of this employee cache is already running. Wait for it to finish.',
+        )
+      }
+      this.verifyCurrentSnapshot()
+      mkdirSync(this.snapshotDirectory, { recursive: true })
+      const file = newSnapshotFileName(startedAt.getTime())
+      const snapshotPath = join(this.snapshotDirectory, file)
+      const writer = SnapshotWriter.create(snapshotPath)
+      try {
+        const startedAtText = startedAt.toISOString()
+        const id = this.runLog.insertRunning(startedAtText, file, settings)
+        const previousRunId = this.currentSnapshotInfo()?.runId ?? null
+        this.writerLock = lock
+        return { run: { id, startedAt: startedAtText, snapshotPath, previousRunId }, writer }
+      } catch (error) {
+        writer.discard()
+        throw storageError(error, this.path)
+      }
     } catch (error) {
-      writer.discard()
+      lock.release()
+      throw error
+    }
+  }
+
+  private acquireWriterLock(startedAt: Date): WriterLock {
+    try {
+      return WriterLock.acquire(this.path, startedAt)
+    } catch (error) {
+      if (isRosterDeskError(error)) throw error
       throw storageError(error, this.path)
+    }
+  }
+
+  private releaseWriterLock(): void {
+    const lock = this.writerLock
+    this.writerLock = null
+    try {
+      lock?.release()
+    } catch (error) {
+      // A lock file that cannot be removed reads as stale once this process is gone.
+      this.logger.warn('Cache: could not remove the sync lock file', error)
     }
   }
 
@@ -213,6 +339,7 @@ export class CacheDatabase {
     } catch (error) {
       throw storageError(error, this.path)
     }
+    this.releaseWriterLock()
     for (const file of released) removeSnapshotFile(join(this.changeLogDirectory, file))
     if (previous !== null) {
       if (this.reader?.runId === previous.runId) this.replaceReader(null)
@@ -243,6 +370,8 @@ export class CacheDatabase {
       this.runLog.finish(summary)
     } catch (error) {
       throw storageError(error, this.path)
+    } finally {
+      this.releaseWriterLock()
     }
   }
 
@@ -292,6 +421,7 @@ export class CacheDatabase {
   close(): void {
     if (this.closed) return
     this.replaceReader(null)
+    this.releaseWriterLock()
     this.closed = true
     this.db.close()
   }

@@ -42,6 +42,9 @@ const MIGRATIONS: ReadonlyArray<string> = [
   // 3: the file holding a complete run's change entries (change-log-file.ts), named once its run is committed and
   // cleared when the history lets it go; NULL for runs before this version and for first syncs.
   `ALTER TABLE sync_runs ADD COLUMN changes_file TEXT`,
+  // 4: how many field values a complete run cut to the longest field allowed, so the clerk is told after a restart
+  // too; 0 for runs before this version.
+  `ALTER TABLE sync_runs ADD COLUMN truncated_fields INTEGER NOT NULL DEFAULT 0`,
 ]
 
 export const CATALOG_VERSION = MIGRATIONS.length

@@ -1,9 +1,14 @@
 import { KNOWN_EMPLOYEE_FIELDS } from '../../../shared/domain'
 import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain'
-import type { ColumnStats } from './snapshot-writer'
 import { columnLabel } from './column-label'
 
 type ColumnKind = ColumnInfo['kind']
+
+/** A discovered column and how many rows hold a value in it. */
+export interface ColumnStats extends ColumnInfo {
+  /** Rows in which the field holds a value other than null. */
+  readonly present: number
+}
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
 

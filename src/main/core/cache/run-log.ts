@@ -30,10 +30,11 @@ interface RunRow {
   error_code: string | null
   change_report: string | null
   snapshot_file: string
+  truncated_fields: number
 }
 
 const SELECT_RUN = `SELECT id, started_at, ended_at, status, total_count, stored, pages, requests, duration_ms,
-  error, error_code, change_report, snapshot_file FROM sync_runs`
+  error, error_code, change_report, snapshot_file, truncated_fields FROM sync_runs`
 
 /** Reads and writes the sync_runs table of the catalog. */
 export class RunLog {
@@ -54,7 +55,7 @@ export class RunLog {
     this.db
       .prepare(
         `UPDATE sync_runs SET ended_at = ?, status = ?, total_count = ?, stored = ?, pages = ?, requests = ?,
-           duration_ms = ?, error = ?, error_code = ?, change_report = ? WHERE id = ?`,
+           duration_ms = ?, error = ?, error_code = ?, change_report = ?, truncated_fields = ? WHERE id = ?`,
       )
       .run(
         summary.endedAt,
@@ -67,6 +68,7 @@ export class RunLog {
         summary.error ?? null,
         summary.errorCode ?? null,
         summary.changes === undefined ? null : JSON.stringify(summary.changes),
+        summary.truncatedFields ?? 0,
         summary.id,
       )
   }
@@ -112,6 +114,20 @@ export class RunLog {
         'The sync stopped unexpectedly (RosterDesk was closed or crashed). Nothing was changed.',
         id,
       )
+  }
+
+  /**
+   * Notes in the run log that the saved employees were found damaged and set aside, as a failed run with the
+   * 'damaged-cache' code: the app's status shows it like any failed sync (after a restart too) until a sync
+   * rebuilds the cache. `file` names what was set aside.
+   */
+  recordDamage(at: string, file: string, message: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO sync_runs (started_at, ended_at, status, error, error_code, snapshot_file, settings)
+         VALUES (?, ?, 'failed', ?, 'damaged-cache', ?, '{}')`,
+      )
+      .run(at, at, message, file)
   }
 
   /** The status of the run that wrote (or is writing) a snapshot file; undefined when no run names it. */
@@ -170,6 +186,7 @@ function toSummary(row: RunRow): SyncRunSummary {
   if (row.error_code !== null) summary.errorCode = row.error_code
   const changes = parseChanges(row.change_report)
   if (changes !== undefined) summary.changes = changes
+  if (row.truncated_fields > 0) summary.truncatedFields = row.truncated_fields
   return summary
 }
 

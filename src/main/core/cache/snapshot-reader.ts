@@ -1,4 +1,5 @@
-import { checkSnapshotFormat } from './snapshot-schema'
+import { statSync } from 'node:fs'
+import { checkSnapshotFormat, QUICK_CHECK_AT_OPEN_MAX_BYTES, quickCheck } from './snapshot-schema'
 import { openSqlite, storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 
@@ -35,6 +36,7 @@ export class SnapshotReader {
     const db = openSqlite(path, { readonly: true, fileMustExist: true })
     try {
       checkSnapshotFormat(db, path)
+      if (statSync(path).size <= QUICK_CHECK_AT_OPEN_MAX_BYTES) quickCheck(db, path)
     } catch (error) {
       db.close()
       throw storageError(error, path)
@@ -69,6 +71,21 @@ export class SnapshotReader {
     this.closed = true
     this.db.close()
     this.onClosed(this)
+  }
+
+  /**
+   * The whole-file check, whatever the size: a sync runs it before it trusts this snapshot as its base. Through
+   * a connection of its own, so pages this reader already cached cannot hide what is on the disk now.
+   */
+  verify(): void {
+    const db = openSqlite(this.path, { readonly: true, fileMustExist: true })
+    try {
+      quickCheck(db, this.path)
+    } catch (error) {
+      throw storageError(error, this.path)
+    } finally {
+      db.close()
+    }
   }
 
   /** A value written by the run that built this snapshot (run id, counts, tracked pay cycles). */

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs'
 import { RosterDeskError } from '../errors'
+import { damagedCacheError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 
 /**
@@ -84,13 +86,15 @@ export function checkSnapshotFormat(db: SqliteDatabase, path: string): void {
   const applicationId = Number(db.pragma('application_id', { simple: true }))
   const version = Number(db.pragma('user_version', { simple: true }))
   if (applicationId !== SNAPSHOT_APPLICATION_ID || version === 0) {
-    throw new RosterDeskError(
-      'storage',
-      'The employee cache is damaged: its snapshot file is incomplete. Sync again.',
-      {
-        detail: `${path}: application_id=${applicationId} user_version=${version}`,
-      },
-    )
+    throw damagedCacheError(`${path}: application_id=${applicationId} user_version=${version}`)
+  }
+  // A sealed snapshot has no journal, so its header's page count times the page size is exactly its length:
+  // anything else is a truncated file, or one that gained bytes after it was sealed.
+  const expected =
+    Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }))
+  const actual = statSync(path).size
+  if (expected !== actual) {
+    throw damagedCacheError(`${path}: ${actual} bytes, header says ${expected}`)
   }
   if (version > SNAPSHOT_FORMAT) {
     throw new RosterDeskError(
@@ -99,4 +103,17 @@ export function checkSnapshotFormat(db: SqliteDatabase, path: string): void {
       { detail: `${path}: user_version=${version} supported=${SNAPSHOT_FORMAT}` },
     )
   }
+}
+
+/** Snapshots up to this size get SQLite's quick_check when opened (see ARCHITECTURE.md, "A damaged cache"). */
+export const QUICK_CHECK_AT_OPEN_MAX_BYTES = 256 * 1024 * 1024
+
+/**
+ * SQLite's quick_check (every page read, b-trees and record formats checked, no index-to-table cross-check): the
+ * proof that a bit flip anywhere in the file is found before a clerk's query or a sync's comparison trips on it.
+ */
+export function quickCheck(db: SqliteDatabase, path: string): void {
+  const rows = db.pragma('quick_check(5)') as Array<{ quick_check: string }>
+  const problems = rows.map((row) => row.quick_check).filter((text) => text !== 'ok')
+  if (problems.length > 0) throw damagedCacheError(`${path}: quick_check: ${problems.join('; ')}`)
 }

@@ -1,4 +1,4 @@
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnStats } from './column-inference'
 import { createRunFileWriter, RunFileWriter } from './run-file-writer'
 import { fsyncFileAsync } from './snapshot-files'
 import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
@@ -35,10 +35,8 @@ export interface RemovedEmployee {
   readonly json: string
 }
 
-export interface ColumnStats extends ColumnInfo {
-  /** Rows in which the field holds a value other than null. */
-  readonly present: number
-}
+// Declared beside the inference that produces it, which the renderer tests' fake applies without this module.
+export type { ColumnStats } from './column-inference'
 
 /** What a run knows only when every page is in: written just before the file is sealed. */
 export interface SnapshotSeal {

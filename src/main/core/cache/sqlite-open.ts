@@ -1,4 +1,7 @@
 import Database from 'better-sqlite3'
+import { readdirSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { diskFullError, isDiskFull } from '../disk-full'
 import { RosterDeskError } from '../errors'
 
 export type SqliteDatabase = Database.Database
@@ -41,22 +44,19 @@ export function storageError(error: unknown, path: string): RosterDeskError {
   if (error instanceof RosterDeskError) return error
   const code = sqliteCode(error) ?? (error instanceof Error ? error.message : 'unknown')
   const detail = `${code} (${path})`
-  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
-    return new RosterDeskError(
-      'storage',
-      `The employee cache file ${path} is damaged or is not a RosterDesk cache. Move it aside and sync again.`,
-      { detail, cause: error },
-    )
-  }
+  if (isDamage(code)) return damagedCacheError(detail, error)
   if (code === 'SQLITE_CANTOPEN' || /directory does not exist|unable to open/i.test(code)) {
     return new RosterDeskError('storage', `RosterDesk could not open the employee cache file ${path}.`, {
       detail,
       cause: error,
     })
   }
-  if (code.startsWith('SQLITE_FULL')) {
-    return new RosterDeskError('storage', 'The disk is full, so the employee cache could not be written.', {
-      detail,
+  if (isDiskFull(error)) {
+    return diskFullError({
+      what: 'Saving the employees',
+      folder: dirname(path),
+      neededBytes: largestFileBeside(path),
+      kept: 'The employees saved before are kept.',
       cause: error,
     })
   }
@@ -77,4 +77,40 @@ export function storageError(error: unknown, path: string): RosterDeskError {
     detail,
     cause: error,
   })
+}
+
+/** What a clerk reads when a cache file is damaged; the detail (the file, SQLite's code) goes to the log. */
+export const DAMAGED_CACHE_MESSAGE = 'The saved employees are damaged; sync to rebuild them.'
+
+/** SQLite's codes for a file that is not (or no longer) a valid database. */
+export function isDamage(code: string | undefined): boolean {
+  return code !== undefined && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+}
+
+export function damagedCacheError(detail: string, cause?: unknown): RosterDeskError {
+  return new RosterDeskError('damaged-cache', DAMAGED_CACHE_MESSAGE, {
+    detail,
+    ...(cause === undefined ? {} : { cause }),
+  })
+}
+
+/**
+ * The space a new file in this folder needs, estimated from the largest file already there: a new snapshot is
+ * about the size of the last one (and of the run file that just filled the disk).
+ */
+function largestFileBeside(path: string): number {
+  const folder = dirname(path)
+  let largest = 0
+  try {
+    for (const name of readdirSync(folder)) {
+      try {
+        largest = Math.max(largest, statSync(join(folder, name)).size)
+      } catch {
+        // Deleted meanwhile: it weighs nothing.
+      }
+    }
+  } catch {
+    // The folder is unreadable: no estimate beyond the minimum.
+  }
+  return largest
 }

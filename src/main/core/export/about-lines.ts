@@ -56,7 +56,9 @@ export function aboutLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
           ? `Roster of pay cycle ${about.payCycleId ?? ''}`.trim()
           : about.kind === 'changes'
             ? 'Employees one sync added, removed and changed'
-            : 'Employee list, as filtered in RosterDesk',
+            : about.chosenRows !== undefined
+              ? `${about.chosenRows.toLocaleString('en-US')} employees selected in RosterDesk's list, as filtered below`
+              : 'Employee list, as filtered in RosterDesk',
     },
     ...(about.profile === undefined ? [] : [{ label: 'Profile', value: about.profile }]),
     { label: 'Environment', value: ENVIRONMENT_NAMES[about.environment] ?? about.environment },

@@ -1,8 +1,10 @@
 import { createWriteStream } from 'node:fs'
 import type { WriteStream } from 'node:fs'
-import { rename, unlink } from 'node:fs/promises'
+import { open, rename, unlink } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
+import { fsyncDirectory } from '../cache/snapshot-files'
+import { diskFullError, isDiskFull } from '../disk-full'
 import { exportStorageError } from './export-storage-error'
 
 /**
@@ -44,7 +46,16 @@ export class AtomicFile {
     await new Promise<void>((resolve, reject) => {
       const onError = (error: unknown): void => {
         stream.off('open', onOpen)
-        reject(exportStorageError(error, finalPath))
+        reject(
+          isDiskFull(error)
+            ? diskFullError({
+                what: `Saving "${basename(finalPath)}"`,
+                folder: dirname(finalPath),
+                neededBytes: 0,
+                cause: error,
+              })
+            : exportStorageError(error, finalPath),
+        )
       }
       const onOpen = (): void => {
         stream.off('error', onError)
@@ -58,20 +69,44 @@ export class AtomicFile {
 
   /** The first write error, as a clerk-readable storage error; undefined while all is well. */
   failure(): Error | undefined {
-    return this.firstError === undefined ? undefined : exportStorageError(this.firstError, this.finalPath)
+    return this.firstError === undefined ? undefined : this.describe(this.firstError)
   }
 
-  /** Waits for the written data to reach the file, then gives it its real name. */
+  /**
+   * Waits for the written data to reach the file, forces it to the disk, then gives it its real name and makes
+   * that name durable. Without the fsync a power cut soon after the rename can leave the final name on an empty
+   * or partly written file (the rename reaches the disk before the data on some file systems).
+   */
   async commit(): Promise<void> {
     if (!this.stream.writableEnded) this.stream.end()
     await this.closedPromise
     const failure = this.failure()
     if (failure !== undefined) throw failure
     try {
+      const handle = await open(this.tempPath, 'r+')
+      try {
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
       await rename(this.tempPath, this.finalPath)
     } catch (error) {
-      throw exportStorageError(error, this.finalPath)
+      throw this.describe(error)
     }
+    fsyncDirectory(dirname(this.finalPath))
+  }
+
+  /** A file-system failure in the clerk's words; a full disk says how much the file had reached, and where. */
+  private describe(error: unknown): Error {
+    if (!isDiskFull(error)) return exportStorageError(error, this.finalPath)
+    return diskFullError({
+      what: `Saving "${basename(this.finalPath)}"`,
+      folder: dirname(this.finalPath),
+      // At least what was written before the disk filled; the rest of the file needs more.
+      neededBytes: this.stream.bytesWritten + this.stream.writableLength,
+      kept: 'Nothing was saved; choose another drive if this one cannot be cleared.',
+      cause: error,
+    })
   }
 
   /** Stops writing and removes the temporary file. Never throws: it runs on paths that already failed. */

@@ -23,6 +23,8 @@ const PAY_CYCLE = 'payCycleId'
 const FIELD = 'field'
 const BEFORE = 'before'
 const AFTER = 'after'
+/** The changed field's own name (FIELD holds its label): never a column, it tells the writers which are money. */
+const FIELD_KEY = 'fieldKey'
 
 /**
  * The parts of a changes export. XLSX: a sheet per kind (Added, Removed, Changed), each listing the employee's
@@ -42,8 +44,9 @@ export function changeExportSections(source: ChangeEntrySource, format: ExportFo
   ]
   const difference: ExportColumn[] = [
     { key: FIELD, label: 'Field', kind: 'text' },
-    { key: BEFORE, label: 'Before', kind: 'mixed' },
-    { key: AFTER, label: 'After', kind: 'mixed' },
+    // A salary before and after is money (shared/money.ts), as it is on screen; which rows are depends on the field.
+    { key: BEFORE, label: 'Before', kind: 'mixed', moneyFieldFrom: FIELD_KEY },
+    { key: AFTER, label: 'After', kind: 'mixed', moneyFieldFrom: FIELD_KEY },
   ]
   if (format === 'csv') {
     return [
@@ -92,6 +95,7 @@ export function rowsOf(change: string, entry: ChangeEntry): EmployeeRow[] {
     return entry.changes.map((fieldChange) => ({
       ...base,
       [FIELD]: columnLabel(fieldChange.field),
+      [FIELD_KEY]: fieldChange.field,
       ...value(BEFORE, fieldChange.before),
       ...value(AFTER, fieldChange.after),
     }))

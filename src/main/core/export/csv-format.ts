@@ -7,9 +7,16 @@ export const CSV_BOM = '\uFEFF'
 export const CSV_EOL = '\r\n'
 
 const NEEDS_QUOTES = /[",\r\n]/
+/**
+ * Control characters other than tab and line breaks: a NUL ends the text early in many readers (Python's csv
+ * refuses the file, Excel cuts the cell), and escape sequences would act on a terminal that prints the file.
+ */
+// eslint-disable-next-line no-control-regex
+const BREAKS_READERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g
 
 /**
- * One CSV field, RFC 4180: quoted when it holds a comma, quote or line break, quotes doubled.
+ * One CSV field, RFC 4180: quoted when it holds a comma, quote or line break, quotes doubled; control characters
+ * that break readers (BREAKS_READERS) are dropped.
  *
  * Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading
  * apostrophe, as OWASP's CSV-injection guidance recommends: Excel and LibreOffice then show it as text, at
@@ -21,9 +28,11 @@ export function csvField(value: JsonValue | undefined): string {
   if (value === null || value === undefined) return ''
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
   if (typeof value === 'boolean') return value ? 'true' : 'false'
-  if (typeof value === 'string') text = looksLikeFormula(value) ? `'${value}` : value
-  else {
-    const nested = nestedValueText(value)
+  if (typeof value === 'string') {
+    const clean = value.replace(BREAKS_READERS, '')
+    text = looksLikeFormula(clean) ? `'${clean}` : clean
+  } else {
+    const nested = nestedValueText(value).replace(BREAKS_READERS, '')
     text = looksLikeFormula(nested) ? `'${nested}` : nested
   }
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text

@@ -2,10 +2,12 @@ import { once } from 'node:events'
 import type { Writable } from 'node:stream'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { EmployeeRow, JsonValue } from '../../../shared/domain'
+import { moneyCsvText } from '../../../shared/money'
 import { CSV_BOM, CSV_EOL, csvField, csvLine } from './csv-format'
 import { RosterDeskError } from '../errors'
 import type { ExportColumn } from './export-types'
 import type { Checkpoint, FormatWriter } from './format-writer'
+import { MoneyColumns } from './money-columns'
 
 export interface CsvWriterOptions {
   readonly out: Writable
@@ -19,14 +21,18 @@ const ROWS_PER_CHUNK = 500
 /**
  * Writes UTF-8 CSV with a byte order mark and the same header text as the XLSX. Values are written as the
  * service sent them (dates stay ISO text, which every spreadsheet recognises); only formula-looking text is
- * neutralised (see csvField). One file, however many rows: CSV has no sheet limit.
+ * neutralised (see csvField), and amounts of money get two decimals (shared/money.ts). One file, however many
+ * rows: CSV has no sheet limit.
  */
 export class CsvWriter implements FormatWriter {
   private readonly keys: ReadonlyArray<string>
+  /** Which numbers are money (shared/money.ts), written with two decimals. */
+  private readonly money: MoneyColumns
   private started = false
 
   constructor(private readonly options: CsvWriterOptions) {
     this.keys = options.columns.map((column) => column.key)
+    this.money = new MoneyColumns(options.columns)
   }
 
   async writeBatch(rows: ReadonlyArray<EmployeeRow>): Promise<void> {
@@ -40,7 +46,12 @@ export class CsvWriter implements FormatWriter {
         let line = ''
         for (let column = 0; column < keys.length; column++) {
           if (column > 0) line += ','
-          line += csvField(row[keys[column] as string])
+          const value = row[keys[column] as string]
+          // An amount as "58234.50": still a number to a spreadsheet, with the two places the app shows.
+          line +=
+            typeof value === 'number' && Number.isFinite(value) && this.money.isMoney(column, row)
+              ? moneyCsvText(value)
+              : csvField(value)
         }
         chunk += line + CSV_EOL
       }

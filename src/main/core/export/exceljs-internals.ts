@@ -2,9 +2,10 @@ import type { Worksheet, stream } from 'exceljs'
 
 /**
  * The places RosterDesk reaches past exceljs 4.4's public API, kept in one file and shape-checked at run time:
- * if an exceljs upgrade moves these internals, each function degrades (the file stays correct: rows go through
- * exceljs's own Row objects, memory is less bounded, LibreOffice may lose its filter buttons) and
- * test/unit/export/exceljs-internals.test.ts fails first.
+ * exceljs-loader.ts probes them all once per process and, if an exceljs upgrade moved any, logs a warning and
+ * has every export use exceljs's plain streaming API (the file stays correct: rows go through exceljs's own Row
+ * objects, memory is less bounded, LibreOffice loses its filter buttons, printed pages their repeated header).
+ * Each function also degrades on its own, and test/unit/export/exceljs-internals.test.ts fails first.
  */
 
 type WorkbookWriter = stream.xlsx.WorkbookWriter
@@ -71,6 +72,11 @@ function zipOf(workbook: WorkbookWriter): ZipArchive | undefined {
     : undefined
 }
 
+/** Whether the workbook's zip archive is where onZipError and abortZip reach it. */
+export function hasZipArchive(workbook: WorkbookWriter): boolean {
+  return zipOf(workbook) !== undefined
+}
+
 /**
  * exceljs listens for zip errors only while finishing the file; an error before that (a full disk) would be an
  * unhandled 'error' event and take the process down. This hears it from the start.
@@ -84,33 +90,42 @@ export function abortZip(workbook: WorkbookWriter): void {
   zipOf(workbook)?.abort()
 }
 
-/** One sheet's filter range, e.g. `'Employees'!$A$1:$H$101`. */
-export interface FilterDatabaseName {
+/** A built-in name local to one sheet: its filter range or its repeated print rows. */
+export interface SheetDefinedName {
+  /** `_xlnm._FilterDatabase`: the auto-filter's range; `_xlnm.Print_Titles`: rows printed atop every page. */
+  readonly name: '_xlnm._FilterDatabase' | '_xlnm.Print_Titles'
   /** The sheet's 0-based position in the workbook. */
   readonly sheetIndex: number
+  /** e.g. `'Employees'!$A$1:$H$101`, `'Employees'!$1:$1` */
   readonly range: string
 }
 
 /**
- * Adds the hidden `_xlnm._FilterDatabase` name Excel writes beside every auto-filter. LibreOffice Calc creates
- * its filter buttons from that name, not from the sheet's <autoFilter> element; the streaming writer's
- * defined-name store cannot express a sheet-local name, so the workbook gets a list in the same model shape.
- * Call just before `commit()`.
+ * Adds sheet-local built-in names to workbook.xml. LibreOffice Calc creates its filter buttons from the hidden
+ * `_xlnm._FilterDatabase` name Excel writes beside every auto-filter, not from the sheet's <autoFilter> element;
+ * `_xlnm.Print_Titles` repeats the header row on every printed page. The streaming writer's defined-name store
+ * cannot express a sheet-local name, so the workbook gets a list in the same model shape. Call just before
+ * `commit()`.
  */
-export function setFilterDatabaseNames(
+export function setSheetDefinedNames(
   workbook: WorkbookWriter,
-  names: ReadonlyArray<FilterDatabaseName>,
+  names: ReadonlyArray<SheetDefinedName>,
 ): boolean {
+  if (!sheetDefinedNamesSettable(workbook)) return false
   const holder = workbook as unknown as { _definedNames?: unknown }
-  const current = holder._definedNames
-  if (typeof current !== 'object' || current === null || !('model' in current)) return false
   const model = names.map((name) => ({
-    name: '_xlnm._FilterDatabase',
+    name: name.name,
     localSheetId: name.sheetIndex,
     ranges: [name.range],
   }))
   holder._definedNames = { model }
   return true
+}
+
+/** Whether setSheetDefinedNames can replace the workbook's defined names (checked without changing them). */
+export function sheetDefinedNamesSettable(workbook: WorkbookWriter): boolean {
+  const current = (workbook as unknown as { _definedNames?: unknown })._definedNames
+  return typeof current === 'object' && current !== null && 'model' in current
 }
 
 /** Where data-row XML can be appended to a worksheet's <sheetData>. */

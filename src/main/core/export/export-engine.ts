@@ -2,6 +2,7 @@ import type { ExportProgress } from '../../../shared/domain'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import { AtomicFile } from './atomic-file'
 import { CsvWriter } from './csv-writer'
+import { loadExcelJs } from './exceljs-loader'
 import type { ExportSection, WriteExportOptions, WriteExportResult } from './export-types'
 import type { FormatWriter } from './format-writer'
 import { EXCEL_MAX_ROWS, XlsxWriter } from './xlsx-writer'
@@ -46,10 +47,14 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
 
   let writer: FormatWriter | undefined
   try {
+    // Usually loaded already (preloadExcelJs); the first export in a process waits for it otherwise.
+    const excel = options.format === 'xlsx' ? await loadExcelJs(options.logger) : undefined
+    checkpoint()
     writer =
-      options.format === 'xlsx'
+      excel !== undefined
         ? new XlsxWriter({
             out: file.stream,
+            excel,
             columns: first.columns,
             ...(first.sheetName === undefined ? {} : { sheetName: first.sheetName }),
             about: options.about,

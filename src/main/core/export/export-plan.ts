@@ -9,7 +9,7 @@ import type { ExportAbout, ExportColumn } from './export-types'
 /** The parts of the About sheet that follow from the request alone. */
 export type RequestAbout = Pick<
   ExportAbout,
-  'kind' | 'payCycleId' | 'search' | 'statuses' | 'payCycleIds' | 'sort'
+  'kind' | 'payCycleId' | 'search' | 'statuses' | 'payCycleIds' | 'sort' | 'chosenRows'
 >
 
 /** What a request means for the cache: which rows, which columns, and how to describe them. */
@@ -17,6 +17,8 @@ export interface ExportPlan {
   readonly query: RowQuery
   readonly columns: ReadonlyArray<ExportColumn>
   readonly about: RequestAbout
+  /** "Export selected rows": only these employees of the query's rows. */
+  readonly uuids?: readonly string[]
 }
 
 /**
@@ -60,6 +62,9 @@ export function planExport(input: ExportRequest, available: ReadonlyArray<Column
         kind: 'roster',
         payCycleId: request.payCycleId,
         ...(statuses === undefined ? {} : { statuses }),
+        ...(request.sort === undefined
+          ? {}
+          : { sort: { columnLabel: columnLabel(request.sort.column), order: request.sort.order } }),
       },
     }
   }
@@ -79,6 +84,9 @@ export function planExport(input: ExportRequest, available: ReadonlyArray<Column
     ...(query.sort === undefined
       ? {}
       : { sort: { columnLabel: columnLabel(query.sort.column), order: query.sort.order } }),
+  }
+  if (request.uuids !== undefined) {
+    return { query, columns, about: { ...about, chosenRows: request.uuids.length }, uuids: request.uuids }
   }
   return { query, columns, about }
 }

@@ -13,8 +13,9 @@ import { changeExportSections } from './change-export'
 import { writeExport } from './export-engine'
 import type { ExportFormat, WriteExportResult } from './export-types'
 import { planExport } from './export-plan'
-import { queryRowSource } from './export-query-source'
+import { EXPORT_BATCH_SIZE, chosenRowSource, queryRowSource } from './export-query-source'
 import type { ExportQueries } from './export-query-source'
+import { buildPrintView, type PrintView } from './print-view'
 
 /** Where the cached data came from, for the About sheet. */
 export interface ExportContext {
@@ -30,6 +31,26 @@ export interface ExportContext {
   readonly appVersion?: string
 }
 
+/** A view or roster export handed to another thread, with everything it needs as plain data. */
+export interface OffloadedExport {
+  readonly request: ExportRequest
+  readonly filePath: string
+  readonly context: ExportContext
+  /** The clock's time when the export began (the About sheet's "made"). */
+  readonly now: number
+  readonly maxRowsPerSheet?: number
+  readonly onProgress?: (progress: ExportProgress) => void
+}
+
+/**
+ * Writes an export elsewhere (the core worker: workers/worker-exports.ts) and answers with the file and its rows;
+ * rejects as cancelled (partial file removed) when `signal` aborts.
+ */
+export type ExportOffload = (
+  job: OffloadedExport,
+  signal: AbortSignal,
+) => Promise<Pick<WriteExportResult, 'filePath' | 'rows'>>
+
 export interface ExportServiceDeps {
   /** The query engine of the open cache. */
   readonly queries: ExportQueries & { listColumns(): ColumnInfo[] }
@@ -38,6 +59,8 @@ export interface ExportServiceDeps {
   readonly clock: Pick<Clock, 'now'>
   /** The change history, for "Export changes…"; without it that export is refused. */
   readonly changes?: Pick<ChangeHistory, 'describe' | 'entries'>
+  /** Where view and roster exports are written; absent: on this thread. One export at a time either way. */
+  readonly offload?: ExportOffload
 }
 
 export interface ExportToFileOptions {
@@ -95,11 +118,32 @@ export class ExportService {
    * 'cancelled'}` (no file is left behind); rejects with a RosterDeskError ('storage', 'validation', 'busy').
    */
   async exportToFile(options: ExportToFileOptions): Promise<ExportResult> {
+    const offload = this.deps.offload
+    if (offload !== undefined) {
+      return this.exclusive(options, (signal) =>
+        offload(
+          {
+            request: options.request,
+            filePath: options.filePath,
+            context: this.deps.context(),
+            now: this.deps.clock.now(),
+            ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
+            ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+          },
+          signal,
+        ),
+      )
+    }
     return this.exclusive(options, (signal) => {
       const plan = planExport(options.request, this.deps.queries.listColumns())
       const context = this.deps.context()
+      // The engine then reads only the columns written, from the stored columns when they are enough.
+      const fields = plan.columns.map((column) => column.key)
       return writeExport({
-        source: queryRowSource(this.deps.queries, plan.query),
+        source:
+          plan.uuids === undefined
+            ? queryRowSource(this.deps.queries, plan.query, EXPORT_BATCH_SIZE, { fields })
+            : chosenRowSource(this.deps.queries, plan.query, plan.uuids, EXPORT_BATCH_SIZE, { fields }),
         columns: plan.columns,
         about: {
           ...plan.about,
@@ -155,6 +199,20 @@ export class ExportService {
     })
   }
 
+  /**
+   * The page "Print…" prints for a request: the rows and columns the export would write (at most PRINT_MAX_ROWS)
+   * as a self-contained HTML table, headed like the About sheet (print-view.ts). Reads at once; writes nothing.
+   */
+  printView(request: ExportRequest, maxRows?: number): PrintView {
+    return buildPrintView({
+      request,
+      queries: this.deps.queries,
+      context: this.deps.context(),
+      createdAt: new Date(this.deps.clock.now()),
+      ...(maxRows === undefined ? {} : { maxRows }),
+    })
+  }
+
   /** When and by which version the file is made, as every About sheet says it. */
   private madeNow(appVersion: string | undefined): { createdAt: Date; appVersion?: string } {
     return { createdAt: new Date(this.deps.clock.now()), ...(appVersion === undefined ? {} : { appVersion }) }
@@ -166,7 +224,7 @@ export class ExportService {
    */
   private async exclusive(
     options: { readonly signal?: AbortSignal },
-    work: (signal: AbortSignal) => Promise<WriteExportResult>,
+    work: (signal: AbortSignal) => Promise<Pick<WriteExportResult, 'filePath' | 'rows'>>,
   ): Promise<ExportResult> {
     if (this.running !== null) {
       throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')

@@ -1,4 +1,5 @@
 import type { ColumnInfo, EmployeeRow, ExportProgress } from '../../../shared/domain'
+import type { Logger } from '../log/logger'
 
 /** The file formats a clerk can export to. */
 export type ExportFormat = 'xlsx' | 'csv'
@@ -11,6 +12,11 @@ export interface ExportColumn {
   readonly label: string
   /** What the cache found the column holds; sizes the column, the cell value decides its own type. */
   readonly kind: ColumnInfo['kind']
+  /**
+   * For a column whose rows hold values of different fields (the change export's Before and After): the row key
+   * naming each row's field, whose money rule then decides that row's number (see MoneyColumns).
+   */
+  readonly moneyFieldFrom?: string
 }
 
 /**
@@ -42,6 +48,8 @@ export interface ExportAbout {
   readonly payCycleIds?: ReadonlyArray<string>
   /** The sort column's header text and direction. */
   readonly sort?: { readonly columnLabel: string; readonly order: 'asc' | 'desc' }
+  /** For a 'view' of rows the clerk selected in the table: how many were chosen. */
+  readonly chosenRows?: number
   /** For 'changes': how many employees the sync added, removed and changed, and the address it read from. */
   readonly changes?: {
     readonly added: number
@@ -93,6 +101,8 @@ export interface ExportTarget {
   readonly signal?: AbortSignal
   /** Rows per worksheet including the header; Excel's limit by default. Only XLSX splits. */
   readonly maxRowsPerSheet?: number
+  /** Hears that exceljs's internals moved (the export then writes through its plain streaming API). */
+  readonly logger?: Pick<Logger, 'warn'>
 }
 
 /** What a finished export wrote. */

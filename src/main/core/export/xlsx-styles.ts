@@ -1,4 +1,5 @@
 import type { Style } from 'exceljs'
+import { MONEY_NUMBER_FORMAT } from '../../../shared/money'
 
 /**
  * The few cell styles an export uses, each ONE frozen object reused for every cell of its kind.
@@ -36,6 +37,8 @@ export const HEADER_STYLE = frozenStyle({
  */
 export const TEXT_STYLE = frozenStyle({ numFmt: '@' })
 export const NUMBER_STYLE = frozenStyle({ numFmt: 'General' })
+/** A number in a money field (shared/money.ts): thousands separated, two decimals, as the app shows it. */
+export const MONEY_STYLE = frozenStyle({ numFmt: MONEY_NUMBER_FORMAT })
 export const DATE_STYLE = frozenStyle({ numFmt: DATE_FORMAT })
 export const DATE_TIME_STYLE = frozenStyle({ numFmt: DATE_TIME_FORMAT })
 export const DATE_TIME_UTC_STYLE = frozenStyle({ numFmt: DATE_TIME_UTC_FORMAT })

@@ -1,21 +1,23 @@
-import ExcelJS from 'exceljs'
-import type { Style, Worksheet } from 'exceljs'
+import type { AddWorksheetOptions, Style, Worksheet, stream } from 'exceljs'
 import type { Writable } from 'node:stream'
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import type { EmployeeRow } from '../../../shared/domain'
+import { formatMoney } from '../../../shared/money'
 import { aboutLines } from './about-lines'
 import { cleanCellText, nestedValueText, parseIsoDate } from './cell-values'
 import { ColumnWidths } from './column-widths'
+import { MoneyColumns } from './money-columns'
 import { columnLetter } from './column-letter'
 import {
   abortZip,
   onZipError,
   rawRowSink,
-  setFilterDatabaseNames,
+  setSheetDefinedNames,
   workbookStyleId,
   zipBacklogBytes,
 } from './exceljs-internals'
-import type { FilterDatabaseName, RawRowSink } from './exceljs-internals'
+import type { RawRowSink, SheetDefinedName } from './exceljs-internals'
+import type { LoadedExcelJs } from './exceljs-loader'
 import type { ExportAbout, ExportColumn } from './export-types'
 import type { Checkpoint, FormatWriter } from './format-writer'
 import { writeAboutSheet } from './xlsx-about-sheet'
@@ -24,9 +26,11 @@ import {
   DATE_TIME_STYLE,
   DATE_TIME_UTC_STYLE,
   HEADER_STYLE,
+  MONEY_STYLE,
   NUMBER_STYLE,
   TEXT_STYLE,
 } from './xlsx-styles'
+import { printTitlesRange, quotedSheetName, sheetHeaderFooter, sheetPageSetup } from './xlsx-print-setup'
 import { RowXmlBuilder } from './xlsx-row-xml'
 import type { CellScalar } from './xlsx-row-xml'
 
@@ -74,6 +78,11 @@ export function dataSheetName(index: number, base: string = DATA_SHEET_NAME): st
 
 export interface XlsxWriterOptions {
   readonly out: Writable
+  /**
+   * exceljs, loaded by the caller (exceljs-loader.ts). When its internals moved, the file is written through
+   * exceljs's public API alone: Row objects, no sheet-local names.
+   */
+  readonly excel: LoadedExcelJs
   readonly columns: ReadonlyArray<ExportColumn>
   readonly about: ExportAbout
   /** Rows per sheet, header included. */
@@ -95,11 +104,15 @@ export interface XlsxWriterOptions {
  * is exceljs's.
  */
 export class XlsxWriter implements FormatWriter {
-  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter
+  private readonly workbook: stream.xlsx.WorkbookWriter
+  /** Whether the internals exceljs-internals.ts reaches were found (else plain streaming). */
+  private readonly internals: boolean
   // The current section's layout (nextSection replaces it): its columns, sheet name and per-column buffers.
   private columns: ReadonlyArray<ExportColumn> = []
   private sheetBase = DATA_SHEET_NAME
   private keys: ReadonlyArray<string> = []
+  /** Which numbers are amounts of money (shared/money.ts), written with two decimals. */
+  private money = new MoneyColumns([])
   private lastColumn = 'A'
   private values: Array<CellScalar | undefined> = []
   private styles: Array<Partial<Style> | undefined> = []
@@ -115,7 +128,9 @@ export class XlsxWriter implements FormatWriter {
   private rawSink: RawRowSink | null = null
   private pendingXml = ''
   private readonly sheetNames: string[] = []
-  private readonly filterNames: FilterDatabaseName[] = []
+  private readonly sheetDefinedNames: SheetDefinedName[] = []
+  /** Every sheet prints alike: landscape, one page wide, with the export's date and page numbers below. */
+  private readonly printOptions: Partial<Pick<AddWorksheetOptions, 'pageSetup' | 'headerFooter'>>
   private sample: EmployeeRow[] | null = []
   private widths: number[] = []
   private sheet: Worksheet | undefined
@@ -131,7 +146,9 @@ export class XlsxWriter implements FormatWriter {
   constructor(private readonly options: XlsxWriterOptions) {
     this.useSection(options.columns, options.sheetName ?? dataSheetBaseName(options.about))
     this.dataRowsPerSheet = options.maxRowsPerSheet - 1
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    this.printOptions = { pageSetup: sheetPageSetup(), headerFooter: sheetHeaderFooter(options.about) }
+    this.internals = options.excel.movedInternals.length === 0
+    this.workbook = new options.excel.WorkbookWriter({
       stream: options.out,
       // Styles are needed for the header and date formats. Shared strings would keep every distinct string in
       // memory until the end; inline strings keep memory flat however many rows there are.
@@ -159,12 +176,19 @@ export class XlsxWriter implements FormatWriter {
     out.once('close', () => {
       if (!out.writableFinished) fail(new Error('The export file was closed before it was complete.'))
     })
-    this.dataStyleIds = options.rawRows === false ? null : this.registerDataStyles()
+    this.dataStyleIds = options.rawRows === false || !this.internals ? null : this.registerDataStyles()
   }
 
   private registerDataStyles(): ReadonlyMap<Partial<Style>, number> | null {
     const ids = new Map<Partial<Style>, number>()
-    for (const style of [TEXT_STYLE, NUMBER_STYLE, DATE_STYLE, DATE_TIME_STYLE, DATE_TIME_UTC_STYLE]) {
+    for (const style of [
+      TEXT_STYLE,
+      NUMBER_STYLE,
+      MONEY_STYLE,
+      DATE_STYLE,
+      DATE_TIME_STYLE,
+      DATE_TIME_UTC_STYLE,
+    ]) {
       const id = workbookStyleId(this.workbook, style)
       if (id === null) return null
       ids.set(style, id)
@@ -196,7 +220,7 @@ export class XlsxWriter implements FormatWriter {
   async finish(): Promise<{ readonly sheets: number }> {
     await this.endSection()
     this.writeAbout()
-    setFilterDatabaseNames(this.workbook, this.filterNames)
+    if (this.internals) setSheetDefinedNames(this.workbook, this.sheetDefinedNames)
     this.checkpoint()
     await Promise.race([this.workbook.commit(), this.failed])
     this.checkpoint()
@@ -216,6 +240,7 @@ export class XlsxWriter implements FormatWriter {
     this.columns = columns
     this.sheetBase = sheetBase
     this.keys = columns.map((column) => column.key)
+    this.money = new MoneyColumns(columns)
     this.lastColumn = columnLetter(columns.length)
     this.values = new Array<CellScalar | undefined>(this.keys.length)
     this.styles = new Array<Partial<Style> | undefined>(this.keys.length)
@@ -250,6 +275,7 @@ export class XlsxWriter implements FormatWriter {
         if (style === DATE_STYLE || style === DATE_TIME_STYLE || style === DATE_TIME_UTC_STYLE)
           measure.observeDate(index, style !== DATE_STYLE, style === DATE_TIME_UTC_STYLE)
         else if (typeof value === 'string') measure.observeText(index, value)
+        else if (style === MONEY_STYLE) measure.observeChars(index, formatMoney(value as number).length)
         else measure.observeChars(index, String(value).length)
       }
     }
@@ -311,7 +337,7 @@ export class XlsxWriter implements FormatWriter {
     await nextTurn()
     this.checkpoint()
     const sheet = this.sheet
-    if (sheet === undefined || zipBacklogBytes(sheet) <= ZIP_HIGH_WATER) return
+    if (!this.internals || sheet === undefined || zipBacklogBytes(sheet) <= ZIP_HIGH_WATER) return
     do {
       await sleep(2)
       this.checkpoint()
@@ -330,7 +356,7 @@ export class XlsxWriter implements FormatWriter {
       } else if (typeof value === 'number') {
         if (Number.isFinite(value)) {
           cell = value
-          style = NUMBER_STYLE
+          style = this.money.isMoney(index, source) ? MONEY_STYLE : NUMBER_STYLE
         } else {
           cell = String(value)
           style = TEXT_STYLE
@@ -369,6 +395,7 @@ export class XlsxWriter implements FormatWriter {
     this.sheetNames.push(name)
     const sheet = this.workbook.addWorksheet(name, {
       views: [{ state: 'frozen', xSplit: 0, ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
+      ...this.printOptions,
     })
     if (this.widths.length === 0) this.widths = new ColumnWidths(this.columns).widths()
     sheet.columns = this.widths.map((width) => ({ width }))
@@ -391,17 +418,23 @@ export class XlsxWriter implements FormatWriter {
     this.rawSink = null
     const lastRow = this.sheetRows + 1
     sheet.autoFilter = `A1:${this.lastColumn}${lastRow}`
-    this.filterNames.push({
-      sheetIndex: this.sheetNames.length - 1,
-      range: `'${sheet.name.replace(/'/g, "''")}'!$A$1:$${this.lastColumn}$${lastRow}`,
-    })
+    const sheetIndex = this.sheetNames.length - 1
+    this.sheetDefinedNames.push(
+      {
+        name: '_xlnm._FilterDatabase',
+        sheetIndex,
+        range: `${quotedSheetName(sheet.name)}!$A$1:$${this.lastColumn}$${lastRow}`,
+      },
+      // The header row atop every printed page.
+      { name: '_xlnm.Print_Titles', sheetIndex, range: printTitlesRange(sheet.name) },
+    )
     sheet.commit()
     this.sheet = undefined
   }
 
   private writeAbout(): void {
     writeAboutSheet(
-      this.workbook.addWorksheet(ABOUT_SHEET_NAME),
+      this.workbook.addWorksheet(ABOUT_SHEET_NAME, this.printOptions),
       aboutLines(this.options.about, {
         rows: this.rows,
         columnLabels: this.columns.map((column) => column.label),

@@ -11,7 +11,9 @@ import type { CacheDatabase } from '../cache/cache-database'
 import { columnLabel } from '../cache/column-label'
 import type { SnapshotReader } from '../cache/snapshot-reader'
 import { storageError } from '../cache/sqlite-open'
-import { RosterDeskError } from '../errors'
+import { isRosterDeskError, RosterDeskError } from '../errors'
+import { silentLogger, type Logger } from '../log/logger'
+import type { ColumnBuild, ColumnBuilder } from './column-builds'
 import { knownRole } from './column-role'
 import { matchRows } from './match-rows'
 import type { MatchResult } from './match-rows'
@@ -22,6 +24,20 @@ import type { ChangeKind, ChangeListPage } from './snapshot-queries'
 
 /** A query without its window: what an export of "the current view" or a roster needs. */
 export type RowQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
+
+/** What `iterateRows` reads beyond the query: only some employees, and only some of their fields. */
+export interface RowIterationOptions {
+  /** Only the employees with these UUIDs (exactly as written), in the query's order. */
+  readonly uuids?: readonly string[]
+  /** The fields the caller reads; rows may then hold only these. */
+  readonly fields?: readonly string[]
+}
+
+export interface QueryEngineOptions {
+  /** Builds first-use sort orders and column indexes off this thread (`prepare`); absent: built inline. */
+  readonly builder?: ColumnBuilder
+  readonly logger?: Logger
+}
 
 /**
  * The one way the app reads the cache: a query object in, the visible window, the total and facet counts out.
@@ -34,8 +50,106 @@ export type RowQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
  */
 export class QueryEngine {
   private snapshot: SnapshotQueries | null = null
+  /** Builds under way, by snapshot and column, so two queries needing the same one share it. */
+  private readonly building = new Map<string, Promise<void>>()
+  private readonly builder: ColumnBuilder | undefined
+  private readonly logger: Logger
 
-  constructor(private readonly cache: CacheDatabase) {}
+  constructor(
+    /** The open cache, or (in the core worker) one snapshot file standing for it. */
+    private readonly cache: Pick<CacheDatabase, 'currentSnapshot' | 'path'>,
+    options: QueryEngineOptions = {},
+  ) {
+    this.builder = options.builder
+    this.logger = options.logger ?? silentLogger
+  }
+
+  /**
+   * Makes sure what `query` needs beyond the stored index (a sort order, a "Search in" column index) is built,
+   * by the builder on another thread, so the synchronous `query` that follows answers in milliseconds; the
+   * thread calling this stays free meanwhile. Without a builder, or when the builder fails, `query` builds it
+   * inline as before. Rejects only for a query that is not valid (what `query` would refuse too).
+   */
+  async prepare(input: EmployeeQuery | RowQuery): Promise<void> {
+    const builder = this.builder
+    if (builder === undefined) return
+    const query = parseQuery(input)
+    await this.open()
+    const snapshot = this.current()
+    if (snapshot === null) return
+    const needed = snapshot.missingBuilds(query.sort?.column, query.column)
+    if (needed.length === 0) return
+    await Promise.all(needed.map((build) => this.buildFor(snapshot, builder, build)))
+  }
+
+  /**
+   * Opens the current snapshot's search index on the builder's thread when it is not open yet (after a sync, or
+   * at start: reading a stored index at a million employees takes 0.1–1 s, re-indexing an older one seconds).
+   * Without a builder, or when it fails, the next synchronous call opens it inline.
+   */
+  async open(): Promise<void> {
+    const builder = this.builder
+    if (builder === undefined) return
+    let reader: SnapshotReader | null
+    try {
+      reader = this.cache.currentSnapshot()
+    } catch (error) {
+      throw storageError(error, this.cache.path)
+    }
+    if (reader === null || this.snapshot?.reader === reader) return
+    const opened = reader
+    const key = `${opened.runId}\u0000index`
+    const pending = this.building.get(key)
+    if (pending !== undefined) return pending
+    const release = opened.retain()
+    const started = performance.now()
+    const work = (async () => {
+      const index = await builder.searchIndex(opened.path)
+      // A newer snapshot, or an inline open meanwhile, wins; this one is then simply dropped.
+      if (!opened.isOpen || this.snapshot?.reader === opened) return
+      this.snapshot = this.guard(() => SnapshotQueries.open(opened, index))
+      this.logger.info(`Query: opened the search index in ${Math.round(performance.now() - started)} ms`)
+    })()
+      .catch((error: unknown) => {
+        this.logger.warn('Query: opening the search index elsewhere failed; opening it here', error)
+      })
+      .finally(() => {
+        release()
+        this.building.delete(key)
+      })
+    this.building.set(key, work)
+    return work
+  }
+
+  private buildFor(snapshot: SnapshotQueries, builder: ColumnBuilder, build: ColumnBuild): Promise<void> {
+    const key = `${snapshot.runId}\u0000${build.what}\u0000${build.column}`
+    const pending = this.building.get(key)
+    if (pending !== undefined) return pending
+    // The snapshot file stays on disk while another thread reads it, even if a sync commits meanwhile.
+    const release = snapshot.reader.retain()
+    const source = { snapshotPath: snapshot.reader.path, tieOrder: snapshot.index.defaultOrder.order }
+    const started = performance.now()
+    const work = (async () => {
+      if (build.what === 'sort-order')
+        snapshot.adoptSortOrder(build.column, await builder.sortOrder(source, build))
+      else snapshot.adoptColumnIndex(build.column, await builder.columnIndex(source, build))
+      this.logger.info(
+        `Query: built the ${build.what} of ${build.column} in ${Math.round(performance.now() - started)} ms`,
+      )
+    })()
+      .catch((error: unknown) => {
+        // The query then builds it inline: slower for the clerk, but never a wrong or missing answer.
+        if (!isRosterDeskError(error) || error.code !== 'cancelled') {
+          this.logger.warn(`Query: building the ${build.what} of ${build.column} elsewhere failed`, error)
+        }
+      })
+      .finally(() => {
+        release()
+        this.building.delete(key)
+      })
+    this.building.set(key, work)
+    return work
+  }
 
   query(input: EmployeeQuery): QueryResult {
     const query = parseQuery(input)
@@ -75,18 +189,25 @@ export class QueryEngine {
   }
 
   /**
-   * Every row a query matches, in its sort order, `batchSize` at a time. The snapshot stays readable until the
-   * generator finishes (or is returned), even if a sync commits a newer one meanwhile.
+   * Every row a query matches, in its sort order, `batchSize` at a time (one read per batch). The snapshot stays
+   * readable until the generator finishes (or is returned), even if a sync commits a newer one meanwhile.
+   * `options.uuids` keeps only those employees (still in the query's order); `options.fields` says which fields
+   * the caller reads, so rows may hold only those when the snapshot's stored columns give them exactly.
    */
-  *iterateRows(input: RowQuery, batchSize = 500): Generator<EmployeeRow[], void, undefined> {
+  *iterateRows(
+    input: RowQuery,
+    batchSize = 500,
+    options: RowIterationOptions = {},
+  ): Generator<EmployeeRow[], void, undefined> {
     const query = parseQuery(input)
     const snapshot = this.current()
     if (snapshot === null) return
     const release = snapshot.reader.retain()
     try {
+      const fields = options.fields === undefined ? null : snapshot.storedFields(options.fields)
       const slots = this.guard(() => {
         const match = this.match(snapshot, { ...query, facets: false })
-        return allSlotsInOrder({
+        const ordered = allSlotsInOrder({
           ...this.orderFor(snapshot, query),
           selected: match.selected,
           slots: match.slots,
@@ -95,9 +216,12 @@ export class QueryEngine {
           defaultPosition: snapshot.index.defaultPosition,
           defaultOrder: snapshot.index.defaultOrder.order,
         })
+        if (options.uuids === undefined) return ordered
+        const chosen = snapshot.slotsOfUuids(options.uuids)
+        return ordered.filter((slot) => chosen.has(slot))
       })
       for (let start = 0; start < slots.length; start += batchSize) {
-        yield this.guard(() => snapshot.rowsOfSlots(slots.subarray(start, start + batchSize)))
+        yield this.guard(() => snapshot.rowsOfSlots(slots.subarray(start, start + batchSize), fields))
       }
     } finally {
       release()

@@ -6,6 +6,7 @@ import type { EncodedIdentifier, EncodedRows } from './index-encoder'
 import { buildNameOrder, buildSortOrder } from './sort-order'
 import type { SortOrder, SortValue } from './sort-order'
 import { drain, TokenIndex } from './token-index'
+import type { TokenIndexParts } from './token-index'
 import { readStoredIndex, storedIndexParts } from './stored-index'
 import type { StoredIndexPart } from './stored-index'
 
@@ -35,6 +36,16 @@ export interface SearchIndexData {
   readonly identifiers: readonly IdentifierIndex[]
   /** Last name, first name, then the service's order. */
   readonly defaultOrder: SortOrder
+}
+
+/**
+ * A SearchIndexData as plain data (token indexes as their parts), as it crosses from the core worker, which
+ * opens a snapshot's index off the thread that answers queries.
+ */
+export type SearchIndexParts = Omit<SearchIndexData, 'firstNames' | 'lastNames' | 'identifiers'> & {
+  readonly firstNames: TokenIndexParts
+  readonly lastNames: TokenIndexParts
+  readonly identifiers: ReadonlyArray<Omit<IdentifierIndex, 'tokens'> & { readonly tokens: TokenIndexParts }>
 }
 
 /**
@@ -199,6 +210,37 @@ export class SearchIndex implements SearchIndexData {
       if (cycle !== null) encoder.addMembership(Number(employeeId), cycle)
     }
     return SearchIndex.fromEncoded(encoder.encode())
+  }
+
+  /** The index as plain data, for moving it to another thread (typed arrays, not copies). */
+  toParts(): SearchIndexParts {
+    return {
+      ids: this.ids,
+      status: this.status,
+      statuses: this.statuses,
+      cycleStart: this.cycleStart,
+      cycleCodes: this.cycleCodes,
+      cycles: this.cycles,
+      defaultOrder: this.defaultOrder,
+      firstNames: this.firstNames.toParts(),
+      lastNames: this.lastNames.toParts(),
+      identifiers: this.identifiers.map((column) => ({ ...column, tokens: column.tokens.toParts() })),
+    }
+  }
+
+  /** An index from `toParts`, or null when they do not describe one. */
+  static fromParts(parts: SearchIndexParts): SearchIndex | null {
+    const count = parts.ids.length
+    const firstNames = TokenIndex.fromParts(parts.firstNames, count)
+    const lastNames = TokenIndex.fromParts(parts.lastNames, count)
+    if (firstNames === null || lastNames === null) return null
+    const identifiers: IdentifierIndex[] = []
+    for (const column of parts.identifiers) {
+      const tokens = TokenIndex.fromParts(column.tokens, count)
+      if (tokens === null) return null
+      identifiers.push({ ...column, tokens })
+    }
+    return new SearchIndex({ ...parts, firstNames, lastNames, identifiers })
   }
 
   /** The parts to store with the snapshot this index describes. */

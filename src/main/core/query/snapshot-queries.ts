@@ -14,22 +14,20 @@ import { knownRole } from './column-role'
 import type { ExactMarker, WordMarker } from './match-rows'
 import { SearchIndex } from './search-index'
 import type { IdentifierIndex } from './search-index'
+import { SnapshotRowReader, storedFieldsFor } from './row-reader'
+import type { StoredFields } from './row-reader'
 import { identifierLookups, searchesUuid } from './search-rules'
 import type { SearchWord } from './search-rules'
-import type { SortOrder, SortValue } from './sort-order'
-import { TokenIndex } from './token-index'
+import { columnTokenIndex, readColumnValues } from './column-values'
+import type { ColumnBuild } from './column-builds'
+import type { SortOrder } from './sort-order'
+import type { TokenIndex } from './token-index'
 
 /** Orders and column indexes are built on first use; this many of each are kept per snapshot. */
 const CACHED_ORDERS = 8
 const CACHED_COLUMN_INDEXES = 4
-
-/** Known fields with a column of their own in the snapshot: read without parsing row JSON. */
-const DEDICATED_COLUMNS: Readonly<Record<string, string>> = {
-  UUID: 'uuid',
-  firstName: 'first_name',
-  lastName: 'last_name',
-  employeeStatus: 'employee_status',
-}
+/** Columns "Search in" reads from the stored search index (wordMarker), never from a column index. */
+const INDEXED_COLUMNS: ReadonlySet<string> = new Set(['UUID', 'firstName', 'lastName'])
 
 /**
  * Everything the query engine keeps for one snapshot: its reader, the search index, the column whitelist,
@@ -38,7 +36,8 @@ const DEDICATED_COLUMNS: Readonly<Record<string, string>> = {
 export class SnapshotQueries {
   readonly columns: readonly ColumnInfo[]
   private readonly columnsByKey: ReadonlyMap<string, ColumnInfo>
-  private readonly rowById: Database.Statement<unknown>
+  /** Rows by id, a batch per statement (row-reader.ts). */
+  private readonly rowReader: SnapshotRowReader
   private readonly uuidRange: Database.Statement<unknown>
   private readonly uuidExact: Database.Statement<unknown>
   private readonly employeeByUuid: Database.Statement<{ id: number; row_json: string }>
@@ -69,7 +68,7 @@ export class SnapshotQueries {
         return identifier === undefined ? column : { ...column, identifier }
       })
     this.columnsByKey = new Map(this.columns.map((column) => [column.key, column]))
-    this.rowById = db.prepare('SELECT row_json FROM employees WHERE id = ?').pluck()
+    this.rowReader = new SnapshotRowReader(db)
     this.uuidRange = db.prepare('SELECT id FROM employees WHERE uuid_key >= ? AND uuid_key < ?').pluck()
     this.uuidExact = db.prepare('SELECT id FROM employees WHERE uuid_key = ?').pluck()
     this.employeeByUuid = db.prepare('SELECT id, row_json FROM employees WHERE uuid_key = ? AND uuid = ?')
@@ -98,13 +97,26 @@ export class SnapshotQueries {
     return column
   }
 
-  rowsOfSlots(slots: ArrayLike<number>): EmployeeRow[] {
-    const rows: EmployeeRow[] = []
-    for (let i = 0; i < slots.length; i++) {
-      const json = this.rowById.get(this.index.ids[slots[i] ?? 0] ?? 0)
-      if (typeof json === 'string') rows.push(JSON.parse(json) as EmployeeRow)
+  /** The rows in these slots, in that order; with `fields`, only those fields, from the stored columns. */
+  rowsOfSlots(slots: ArrayLike<number>, fields?: StoredFields | null): EmployeeRow[] {
+    const ids = new Float64Array(slots.length)
+    for (let i = 0; i < slots.length; i++) ids[i] = this.index.ids[slots[i] ?? 0] ?? 0
+    return this.rowReader.rowsByIds(ids, fields)
+  }
+
+  /** The slots of the employees with these UUIDs (exactly as written); UUIDs the snapshot lacks are left out. */
+  slotsOfUuids(uuids: readonly string[]): Set<number> {
+    const slots = new Set<number>()
+    for (const id of this.rowReader.idsOfUuids(uuids)) {
+      const slot = this.index.slotOf(id)
+      if (slot >= 0) slots.add(slot)
     }
-    return rows
+    return slots
+  }
+
+  /** The stored columns that give these fields without parsing rows, or null when some field needs the JSON. */
+  storedFields(keys: readonly string[]): StoredFields | null {
+    return storedFieldsFor(keys, this.columns)
   }
 
   employee(uuid: string): EmployeeDetail | null {
@@ -225,6 +237,35 @@ export class SnapshotQueries {
     return order
   }
 
+  /**
+   * What a query sorting by `sortColumn` and searching in `searchColumn` would have to build first (columns
+   * already checked with requireColumn): nothing once built, and nothing for the columns the stored index covers.
+   */
+  missingBuilds(sortColumn: string | undefined, searchColumn: string | undefined): ColumnBuild[] {
+    const builds: ColumnBuild[] = []
+    if (sortColumn !== undefined && sortColumn !== 'lastName' && !this.orders.has(sortColumn)) {
+      builds.push({ what: 'sort-order', column: sortColumn, kind: this.requireColumn(sortColumn).kind })
+    }
+    if (
+      searchColumn !== undefined &&
+      !INDEXED_COLUMNS.has(searchColumn) &&
+      !this.columnIndexes.has(searchColumn)
+    ) {
+      builds.push({ what: 'column-index', column: searchColumn, kind: this.requireColumn(searchColumn).kind })
+    }
+    return builds
+  }
+
+  /** Keeps a sort order built elsewhere (the core worker) as if it had been built here on first use. */
+  adoptSortOrder(column: string, order: SortOrder): void {
+    if (!this.orders.has(column)) remember(this.orders, column, order, CACHED_ORDERS)
+  }
+
+  /** Keeps a column's token index built elsewhere (the core worker). */
+  adoptColumnIndex(column: string, index: TokenIndex): void {
+    if (!this.columnIndexes.has(column)) remember(this.columnIndexes, column, index, CACHED_COLUMN_INDEXES)
+  }
+
   private markUuid(word: SearchWord, mark: Uint8Array, from: number): void {
     const prefix = word.uuid ?? ''
     if (prefix === '') return
@@ -238,30 +279,14 @@ export class SnapshotQueries {
   private columnIndex(column: string): TokenIndex {
     const cached = this.columnIndexes.get(column)
     if (cached !== undefined) return cached
-    const values = this.columnValues(column)
-    const index = TokenIndex.build(
-      (function* () {
-        for (let slot = 0; slot < values.length; slot++) {
-          const value = values[slot]
-          if (value !== null && value !== undefined && value !== '') yield [slot, String(value)] as const
-        }
-      })(),
-      values.length,
-    )
+    const index = columnTokenIndex(this.columnValues(column))
     remember(this.columnIndexes, column, index, CACHED_COLUMN_INDEXES)
     return index
   }
 
   /** One value per slot: the dedicated column for known fields, json_extract for discovered ones. */
-  private columnValues(column: string): SortValue[] {
-    const kind = this.requireColumn(column).kind
-    const dedicated = DEDICATED_COLUMNS[column]
-    const statement =
-      dedicated === undefined
-        ? this.reader.db.prepare('SELECT json_extract(row_json, ?) FROM employees ORDER BY id').pluck()
-        : this.reader.db.prepare(`SELECT ${dedicated} FROM employees ORDER BY id`).pluck()
-    const rows = dedicated === undefined ? statement.all(jsonPath(column)) : statement.all()
-    return rows.map((value) => toSortValue(value, kind))
+  private columnValues(column: string) {
+    return readColumnValues(this.reader.db, column, this.requireColumn(column).kind)
   }
 }
 
@@ -288,18 +313,6 @@ function parseFields(text: string | null): string[] {
   } catch {
     return []
   }
-}
-
-/** A JSON path naming one top-level key; keys are whitelisted column names, quoted for dots and dashes. */
-function jsonPath(key: string): string {
-  return `$."${key}"`
-}
-
-function toSortValue(value: unknown, kind: ColumnInfo['kind']): SortValue {
-  if (value === null || value === undefined) return null
-  if (kind === 'boolean' && typeof value === 'number') return value === 1 ? 'true' : 'false'
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return value
-  return String(value)
 }
 
 function remember<T>(cache: Map<string, T>, key: string, value: T, limit: number): void {

@@ -160,8 +160,14 @@ export class EncryptedFileSecretStore implements SecretVault {
 
   async #save(file: SecretFile): Promise<void> {
     try {
-      await writeFileAtomic(this.#options.filePath, `${JSON.stringify(file, null, 2)}\n`, 0o600)
+      await writeFileAtomic(
+        this.#options.filePath,
+        `${JSON.stringify(file, null, 2)}\n`,
+        0o600,
+        'Saving the sign-in details',
+      )
     } catch (error) {
+      if (error instanceof RosterDeskError) throw error
       throw new RosterDeskError(
         'storage',
         'RosterDesk could not save its sign-in details. Check the disk is not full.',

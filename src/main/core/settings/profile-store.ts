@@ -1,10 +1,16 @@
 import { join } from 'node:path'
-import { environmentLabel, normalizeProfileName, profileNameProblem } from '../../../shared/settings-rules'
+import {
+  environmentLabel,
+  normalizeProfileName,
+  profileNameProblem,
+  type Environment,
+} from '../../../shared/settings-rules'
 import type { Settings } from '../../../shared/settings-schema'
 import { RosterDeskError } from '../errors'
-import { SETTINGS_VERSION, defaultSettings } from './settings-defaults'
+import { DEFAULT_SETTINGS, SETTINGS_VERSION, defaultSettings } from './settings-defaults'
 import { migrateSettings, type MigrationResult } from './settings-migrations'
 import type { KeyValueBackend } from './settings-store'
+import { ViewStore } from './view-store'
 
 /** One environment a clerk works in: its name and its settings (its cache and secrets are keyed by `id`). */
 export interface Profile {
@@ -63,9 +69,12 @@ export class ProfileStore {
   #activeId: string
   /** What loading the active profile's settings found (fields reset, whether a migration ran). */
   readonly loaded: MigrationResult
+  /** Each profile's current and saved views, in the same backend (deleting a profile deletes them). */
+  readonly views: ViewStore
 
   constructor(backend: KeyValueBackend) {
     this.#backend = backend
+    this.views = new ViewStore(backend)
     const stored = readStored(backend.get(PROFILE_STORAGE_KEYS.profiles))
     if (stored === undefined) {
       // A release before profiles: its flat settings become profile 1, named after its environment.
@@ -120,10 +129,17 @@ export class ProfileStore {
   /** Replaces one profile's settings (already validated by the caller). */
   saveSettings(id: string, settings: Settings): void {
     this.get(id)
+    const before = this.#profiles
     this.#profiles = this.#profiles.map((p) =>
       p.id === id ? { ...p, settings: structuredClone(settings) } : p,
     )
-    this.#write()
+    try {
+      this.#write()
+    } catch (error) {
+      // Not saved (a full disk, say): the settings in use stay those on the disk.
+      this.#profiles = before
+      throw error
+    }
   }
 
   setActive(id: string): void {
@@ -132,11 +148,14 @@ export class ProfileStore {
     this.#write()
   }
 
-  /** Adds a profile with the first-run settings (Demo); the clerk sets its environment after switching to it. */
-  create(name: string): Profile {
+  /**
+   * Adds a profile with the first-run settings in the environment the clerk chose (Demo unless said), so a client
+   * company's Production profile never starts out as Demo; its address and client id are set after switching.
+   */
+  create(name: string, environment: Environment = DEFAULT_SETTINGS.environment): Profile {
     const normalized = this.#checkName(name, undefined)
     const id = `p${Math.max(0, ...this.#profiles.map((p) => Number(p.id.slice(1)) || 0)) + 1}`
-    const profile: Profile = { id, name: normalized, settings: defaultSettings() }
+    const profile: Profile = { id, name: normalized, settings: { ...defaultSettings(), environment } }
     this.#profiles = [...this.#profiles, profile]
     this.#write()
     return structuredClone(profile)
@@ -150,7 +169,7 @@ export class ProfileStore {
     return this.get(id)
   }
 
-  /** Removes a profile that is not active; its cache and secrets are the caller's to delete. */
+  /** Removes a profile that is not active, and its views; its cache and secrets are the caller's to delete. */
   delete(id: string): void {
     this.get(id)
     if (id === this.#activeId) {
@@ -158,6 +177,7 @@ export class ProfileStore {
     }
     this.#profiles = this.#profiles.filter((p) => p.id !== id)
     this.#write()
+    this.views.deleteProfile(id)
   }
 
   #checkName(name: string, exceptId: string | undefined): string {

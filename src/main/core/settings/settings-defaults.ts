@@ -1,5 +1,9 @@
 import type { Settings } from '../../../shared/domain'
-import { DEFAULT_SYNC_SCOPE, FRESHNESS_DEFAULTS } from '../../../shared/settings-rules'
+import {
+  DEFAULT_SYNC_SCOPE,
+  FRESHNESS_DEFAULTS,
+  SYNC_LIMIT_SETTING_DEFAULTS,
+} from '../../../shared/settings-rules'
 
 /** Bumped whenever the persisted layout changes; `migrateSettings` brings older layouts forward. */
 export const SETTINGS_VERSION = 1
@@ -34,6 +38,7 @@ export const DEFAULT_SETTINGS: Settings = {
   trackedPayCycles: [],
   syncScope: DEFAULT_SYNC_SCOPE,
   ...FRESHNESS_DEFAULTS,
+  ...SYNC_LIMIT_SETTING_DEFAULTS,
 }
 
 /** A fresh copy, so callers can never mutate the shared defaults. */

@@ -1,4 +1,7 @@
+import { dirname } from 'node:path'
 import { applySettingsPatch, type Settings, type SettingsValidation } from '../../../shared/settings-schema'
+import { diskFullError, isDiskFull } from '../disk-full'
+import { RosterDeskError } from '../errors'
 import { ProfileStore } from './profile-store'
 import type { MigrationResult } from './settings-migrations'
 
@@ -9,6 +12,8 @@ import type { MigrationResult } from './settings-migrations'
 export interface KeyValueBackend {
   get(key: string): unknown
   set(key: string, value: unknown): void
+  /** The file behind it, when there is one: a failed write names its folder. */
+  readonly location?: string
 }
 
 /** A KeyValueBackend over a Map, for tests and for the CLI, which keeps no settings between runs. */
@@ -39,7 +44,10 @@ export class SettingsStore {
   /** What loading found, for the log and for telling the clerk which fields were reset. */
   readonly loaded: MigrationResult
 
+  readonly #backend: KeyValueBackend
+
   constructor(backend: KeyValueBackend) {
+    this.#backend = backend
     this.profiles = new ProfileStore(backend)
     this.loaded = this.profiles.loaded
   }
@@ -56,7 +64,11 @@ export class SettingsStore {
   update(patch: unknown): SettingsValidation {
     const result = applySettingsPatch(patch, this.get())
     if (!result.ok) return result
-    this.profiles.saveSettings(this.profiles.activeId, result.settings)
+    try {
+      this.profiles.saveSettings(this.profiles.activeId, result.settings)
+    } catch (error) {
+      throw settingsWriteError(error, this.#backend.location, this.profiles.list())
+    }
     for (const listener of this.#listeners) listener(this.get())
     return { ok: true, settings: this.get() }
   }
@@ -65,4 +77,33 @@ export class SettingsStore {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
   }
+}
+
+/**
+ * A backend that could not write, in the clerk's words. electron-store writes a temp file beside settings.json
+ * and renames it (fsynced, via `atomically`), so a failed write leaves the file as it was; the error's `path` (the
+ * temp file) names the folder.
+ */
+function settingsWriteError(error: unknown, location: string | undefined, stored: unknown): unknown {
+  if (error instanceof RosterDeskError) return error
+  const path = typeof error === 'object' && error !== null && 'path' in error ? error.path : location
+  const folder = typeof path === 'string' ? dirname(path) : 'the settings folder'
+  if (isDiskFull(error)) {
+    return diskFullError({
+      what: 'Saving the settings',
+      folder,
+      // The new file is written beside the old one before it replaces it.
+      neededBytes: 2 * Buffer.byteLength(JSON.stringify(stored)),
+      kept: 'The settings were not changed.',
+      cause: error,
+    })
+  }
+  return new RosterDeskError(
+    'storage',
+    `RosterDesk could not save the settings in ${folder}. Nothing was changed.`,
+    {
+      detail: error instanceof Error ? error.message : String(error),
+      cause: error,
+    },
+  )
 }

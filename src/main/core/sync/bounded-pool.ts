@@ -1,10 +1,12 @@
 /**
- * Runs `work` over `tasks` with at most `concurrency` in flight, in task order. On the first failure the
+ * Runs `work` over `tasks` with at most `concurrency` in flight, in task order. Tasks are drawn from the iterable
+ * one at a time as a lane frees up, so a generator's tasks never exist all at once (a list claiming ten million
+ * pages costs no ten-million-entry array). On the first failure the
  * remaining tasks are not started, `abort` tells the running ones to stop, and the call settles only after
  * every running task has finished, so nothing a failed pool started can still write afterwards.
  */
 export async function runBounded<T>(
-  tasks: readonly T[],
+  tasks: Iterable<T>,
   concurrency: number,
   work: (task: T, signal: AbortSignal) => Promise<void>,
   outer?: AbortSignal,
@@ -14,12 +16,18 @@ export async function runBounded<T>(
   if (outer?.aborted) controller.abort(outer.reason)
   else outer?.addEventListener('abort', onOuterAbort, { once: true })
 
-  let next = 0
+  const iterator = tasks[Symbol.iterator]()
+  let exhausted = false
   let failed = false
   let failure: unknown
   const lane = async (): Promise<void> => {
-    while (!failed && !controller.signal.aborted && next < tasks.length) {
-      const task = tasks[next++] as T
+    while (!failed && !controller.signal.aborted && !exhausted) {
+      const next = iterator.next()
+      if (next.done === true) {
+        exhausted = true
+        break
+      }
+      const task = next.value
       try {
         await work(task, controller.signal)
       } catch (error) {
@@ -32,7 +40,7 @@ export async function runBounded<T>(
     }
   }
   try {
-    const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, tasks.length)) }, lane)
+    const lanes = Array.from({ length: Math.max(1, concurrency) }, lane)
     await Promise.all(lanes)
   } finally {
     outer?.removeEventListener('abort', onOuterAbort)

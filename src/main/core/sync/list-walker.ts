@@ -1,4 +1,5 @@
 import type { EmployeeRow } from '../../../shared/domain'
+import { SYNC_LIMIT_NAMES } from '../../../shared/settings-rules'
 import type { ListEnvelope } from '../api/list-envelope'
 import type { ListRequest } from '../api/list-request'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
@@ -25,8 +26,14 @@ export interface PassStart {
 }
 
 export interface WalkOptions {
-  /** The page size to ask for; the service may serve fewer, and the envelope's `limit` then rules. */
+  /** The page size to ask for page 1; the service may serve fewer, and the envelope's `limit` then rules. */
   readonly pageSize: number
+  /**
+   * The page size pages 2..concurrency are asked for alongside page 1 (default `pageSize`). Such a guess is used
+   * only if page 1 is served at exactly this size, so its rows sit where the request put them whatever the
+   * service does with a size it will not serve.
+   */
+  readonly guessSize?: number
   readonly concurrency: number
   /** Full passes before giving up on a list that keeps moving. */
   readonly maxPasses: number
@@ -36,6 +43,11 @@ export interface WalkOptions {
    * the filtered set as it does for the whole list: the envelope's totalCount counts the matching records (§2).
    */
   readonly statusFilter?: string
+  /**
+   * The most employees a list may claim (setting `maxEmployees`): a `totalCount` above it ends the run at page 1,
+   * before anything is sized or fetched by it. Unlimited when absent.
+   */
+  readonly maxTotalCount?: number
   readonly signal?: AbortSignal
   readonly onPassStart?: (start: PassStart) => void
   /** Called synchronously as each page arrives (the snapshot builder writes it at once). */
@@ -60,6 +72,8 @@ export interface WalkResult {
 interface PassState {
   readonly seen: Set<string>
   duplicates: number
+  /** The first UUID the pass met a second time, and where; compared with the previous pass's. */
+  firstDuplicate: { readonly uuid: string; readonly page: number; readonly row: number } | undefined
   readonly totalCounts: Set<number>
   readonly limits: Set<number>
   firstPage: readonly string[]
@@ -81,6 +95,9 @@ interface PassState {
 export async function walkList(source: PageSource, options: WalkOptions): Promise<WalkResult> {
   let carried: ListEnvelope | undefined
   let last: { unique: number; totalCount: number; duplicates: number } | undefined
+  let previousDuplicate: { uuid: string; count: number } | undefined
+  /** The walk's first totalCount: every later one is held to it (see `checkTotal`). */
+  let baseline: number | undefined
   for (let pass = 1; pass <= options.maxPasses; pass++) {
     throwIfCancelled(options.signal)
     const speculative = carried === undefined ? startSpeculation(source, options) : new Speculation()
@@ -92,14 +109,18 @@ export async function walkList(source: PageSource, options: WalkOptions): Promis
       throw error
     }
     carried = undefined
+    baseline ??= first.totalCount
+    checkTotal(first, 1, baseline, options)
+    const walkBaseline = baseline
     const totalCount = first.totalCount
     const limit = first.limit
     const pages = totalCount === 0 ? 0 : Math.ceil(totalCount / limit)
-    // Guessed pages are usable only if the service served the size we asked for; beyond the last page, never.
-    speculative.keep(limit === options.pageSize ? pages : 0)
+    // Guessed pages are usable only if the service served the size they asked for; beyond the last page, never.
+    speculative.keep(limit === (options.guessSize ?? options.pageSize) ? pages : 0)
     const state: PassState = {
       seen: new Set(),
       duplicates: 0,
+      firstDuplicate: undefined,
       totalCounts: new Set([totalCount]),
       limits: new Set([limit]),
       firstPage: first.rows.map((row) => String(row['UUID'])),
@@ -119,17 +140,15 @@ export async function walkList(source: PageSource, options: WalkOptions): Promis
     deliverPage(1, first)
 
     // Page 1 is re-read last: a change at the front after it was first read shows up as a different page 1.
-    const tasks: number[] = []
-    for (let page = 2; page <= pages; page++) tasks.push(page)
-    if (pages > 1) tasks.push(1)
     try {
       await runBounded(
-        tasks,
+        pageOrder(pages),
         options.concurrency,
         async (page, signal) => {
           const envelope =
             (await speculative.take(page, signal)) ??
             (await fetchOrCancel(source, { page, limit }, { ...options, signal }))
+          checkTotal(envelope, page, walkBaseline, options)
           state.totalCounts.add(envelope.totalCount)
           state.limits.add(envelope.limit)
           if (page === 1) state.verify = envelope
@@ -148,6 +167,21 @@ export async function walkList(source: PageSource, options: WalkOptions): Promis
     throwIfCancelled(options.signal)
 
     if (isConsistent(state, totalCount)) return { pass, totalCount, limit, pages, uuids: state.seen }
+    // The same UUID twice, as often, in two passes whose totals held still: the list is wrong, not moving. (Where
+    // it is met second depends on which page arrived first, so the place is reported, not compared.)
+    const duplicate = state.firstDuplicate
+    if (
+      duplicate !== undefined &&
+      duplicate.uuid === previousDuplicate?.uuid &&
+      state.duplicates === previousDuplicate.count &&
+      state.totalCounts.size === 1
+    ) {
+      throw repeatedDuplicateError(options, duplicate, pass)
+    }
+    previousDuplicate =
+      duplicate === undefined || state.totalCounts.size !== 1
+        ? undefined
+        : { uuid: duplicate.uuid, count: state.duplicates }
     last = {
       unique: state.seen.size,
       totalCount: latestTotal(state, totalCount),
@@ -156,6 +190,73 @@ export async function walkList(source: PageSource, options: WalkOptions): Promis
     if (state.verify !== undefined && state.verify.limit === limit) carried = state.verify
   }
   throw unreconciledError(options, last?.unique ?? 0, last?.totalCount ?? 0, last?.duplicates ?? 0)
+}
+
+/** Pages 2..pages, then page 1 again, made one at a time as lanes free up (never an array of every page). */
+function* pageOrder(pages: number): Generator<number> {
+  for (let page = 2; page <= pages; page++) yield page
+  if (pages > 1) yield 1
+}
+
+/**
+ * Employees a list may gain or lose while RosterDesk reads it before the change is more than payroll's own
+ * churn can explain: a tenth of the list, and at least a page and at least 100 (a small list may see a few hires
+ * in a minute).
+ * A move past that is a service making its numbers up, which another pass would not fix.
+ */
+export function driftAllowance(baseline: number, limit: number): number {
+  return Math.max(Math.ceil(baseline / 10), limit, 100)
+}
+
+function listName(options: WalkOptions): string {
+  return options.payCycleId === undefined
+    ? 'employee list'
+    : `employee list of pay cycle ${options.payCycleId}`
+}
+
+/** The ceiling and the jump checks on one page's totalCount; both are faults a retry cannot fix. */
+function checkTotal(envelope: ListEnvelope, page: number, baseline: number, options: WalkOptions): void {
+  const total = envelope.totalCount
+  if (options.maxTotalCount !== undefined && total > options.maxTotalCount) {
+    throw new RosterDeskError(
+      'service',
+      `The payroll service claims ${grouped(total)} employees in its ${listName(options)} (page ${page}, field ` +
+        `“totalCount”), more than the ${grouped(options.maxTotalCount)} RosterDesk is set to accept, so it stopped ` +
+        `before reading any further. The cache was not changed. If the number is real, raise “${SYNC_LIMIT_NAMES.maxEmployees.name}” in ` +
+        'Settings; if not, tell the payroll service’s administrator.',
+      { detail: `page ${page} totalCount ${total} over the ceiling ${options.maxTotalCount}` },
+    )
+  }
+  const allowed = driftAllowance(baseline, envelope.limit)
+  if (Math.abs(total - baseline) > allowed) {
+    throw new RosterDeskError(
+      'service',
+      `The payroll service’s ${listName(options)} changed size from ${grouped(baseline)} to ${grouped(total)} ` +
+        `employees while RosterDesk read it (page ${page}, field “totalCount”): more than employees joining or ` +
+        'leaving during a sync can explain, so RosterDesk stopped. The cache was not changed. Sync again later; ' +
+        'if it happens again, tell the payroll service’s administrator.',
+      { detail: `page ${page} totalCount ${total} against ${baseline} (allowed drift ${allowed})` },
+    )
+  }
+}
+
+function repeatedDuplicateError(
+  options: WalkOptions,
+  duplicate: NonNullable<PassState['firstDuplicate']>,
+  passes: number,
+): RosterDeskError {
+  return new RosterDeskError(
+    'service',
+    `The payroll service lists the employee with UUID ${duplicate.uuid} twice in its ${listName(options)} ` +
+      `(again on page ${duplicate.page}, row ${duplicate.row}, field “UUID”), the same way in ${passes} full ` +
+      'passes while its totals held still: the list is wrong on the service, not moving. The cache was not ' +
+      'changed. Tell the payroll service’s administrator which UUID is listed twice, then sync again.',
+    { detail: `duplicate UUID at page ${duplicate.page} row ${duplicate.row} in ${passes} passes` },
+  )
+}
+
+function grouped(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 }
 
 function unreconciledError(
@@ -169,8 +270,7 @@ function unreconciledError(
     difference === 0
       ? `its pages kept shifting (${duplicates} employees appeared twice)`
       : `it received ${unique} distinct employees where the service reports ${expected} (${difference} ${unique < expected ? 'missing' : 'too many'})`
-  const list =
-    options.payCycleId === undefined ? 'employee list' : `employee list of pay cycle ${options.payCycleId}`
+  const list = listName(options)
   return new RosterDeskError(
     'service',
     `The ${list} kept changing while RosterDesk read it: after ${options.maxPasses} full passes ${how}. ` +
@@ -187,11 +287,11 @@ function deliver(
   state: PassState,
   options: WalkOptions,
 ): void {
-  for (const row of envelope.rows) {
+  envelope.rows.forEach((row, index) => {
     const uuid = String(row['UUID'])
-    if (state.seen.has(uuid)) state.duplicates++
-    else state.seen.add(uuid)
-  }
+    if (!state.seen.has(uuid)) state.seen.add(uuid)
+    else if (state.duplicates++ === 0) state.firstDuplicate = { uuid, page, row: index + 1 }
+  })
   options.onPage({ pass, page, position: (page - 1) * limit, rows: envelope.rows })
 }
 

@@ -54,8 +54,8 @@ export class DeferredDeliveries {
 }
 
 /**
- * Pages 2..concurrency asked for at the same time as page 1, at the requested size, so the first round of a
- * sync is not spent waiting for page 1 alone. They are used if page 1 shows the service served that size.
+ * Pages 2..concurrency asked for at the same time as page 1, at the guess size, so the first round of a sync is
+ * not spent waiting for page 1 alone. They are used if page 1 shows the service served that size.
  */
 export class Speculation {
   private readonly pages = new Map<number, { promise: Promise<ListEnvelope>; control: AbortController }>()
@@ -103,13 +103,14 @@ export class Speculation {
   }
 }
 
-/** Starts the guesses for pages 2..concurrency of a list, at the requested page size. */
+/** Starts the guesses for pages 2..concurrency of a list, at the guess size (by default the requested size). */
 export function startSpeculation(source: PageSource, options: WalkOptions): Speculation {
   const speculation = new Speculation()
+  const limit = options.guessSize ?? options.pageSize
   for (let page = 2; page <= options.concurrency; page++) {
     speculation.add(
       page,
-      (signal) => fetchOrCancel(source, { page, limit: options.pageSize }, { ...options, signal }),
+      (signal) => fetchOrCancel(source, { page, limit }, { ...options, signal }),
       options.signal,
     )
   }

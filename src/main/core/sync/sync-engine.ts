@@ -1,313 +1,118 @@
-import { employeeNumberColumn } from '../../../shared/change-rules'
-import type { SyncProgress, SyncRunSummary } from '../../../shared/domain'
-import { checkValue, serviceAddressSchema, settingsSchema } from '../../../shared/settings-schema'
-import type { SyncScope } from '../../../shared/settings-rules'
-import { EMPLOYEE_LIST, ListClient } from '../api/list-client'
-import { ACTIVE_STATUS_FILTER } from '../api/list-request'
-import type { FetchLike } from '../api/fetch-like'
-import type { RetryPolicy } from '../api/retry-policy'
-import type { AccessTokenSource } from '../auth/access-token-source'
-import type { CacheDatabase, StartedRun } from '../cache/cache-database'
-import type { ChangeLogWriter } from '../cache/change-log-file'
-import { yieldToEventLoop } from '../cache/snapshot-writer'
-import type { Clock } from '../clock'
-import { RosterDeskError, isAbortError, toIpcError } from '../errors'
+import type { SyncRunSummary } from '../../../shared/domain'
+import { isAbortError, toIpcError } from '../errors'
 import { logFailure } from '../log/log-failure'
-import type { Logger } from '../log/logger'
-import { DEFAULT_SETTINGS } from '../settings/settings-defaults'
-import { throwIfCancelled, walkList } from './list-walker'
+import { commitSnapshot } from './commit-snapshot'
+import { throwIfCancelled } from './list-walker'
 import type { WalkResult } from './list-walker'
-import { ProgressMeter } from './progress-meter'
+import { syncMainList } from './main-list'
+import type { MainList } from './main-list'
+import { refusedPageInfo } from './page-size'
+import { syncPayCycleLists } from './pay-cycle-lists'
+import { comparableSnapshot } from './same-source'
 import { SnapshotBuilder, loadPreviousSnapshot } from './snapshot-builder'
 import type { PreviousSnapshot } from './snapshot-builder'
-import { writeChangeLog } from './change-log-build'
+import { planRun } from './sync-options'
+import type { SyncDependencies, SyncRunOptions } from './sync-options'
+import { planPages, startRun, summaryOf } from './sync-run'
+import type { RunPages, SyncRun } from './sync-run'
 
-export const DEFAULT_CONCURRENCY = DEFAULT_SETTINGS.concurrency
-export const DEFAULT_MAX_PASSES = 3
-
-/** Everything a run talks to, passed in so tests can fake any of it. */
-export interface SyncDependencies {
-  readonly cache: CacheDatabase
-  readonly fetch: FetchLike
-  readonly tokens: AccessTokenSource
-  readonly clock: Clock
-  /** [0, 1) for backoff jitter. */
-  readonly random: () => number
-  /** Where a failed run's error (its detail, causes and stack) goes; the summary keeps only the clerk's message. */
-  readonly logger?: Logger
-}
-
-export interface SyncRunOptions {
-  readonly baseUrl: string
-  /** The environment `baseUrl` belongs to ('demo', 'staging', …), recorded in the run log for the change history. */
-  readonly environment?: string
-  readonly tenantId?: string
-  /** Rows asked for per page; the service may serve fewer. */
-  readonly pageSize: number
-  /** Page requests in flight at once (setting; default 4). */
-  readonly concurrency?: number
-  /** Pay cycles whose filtered lists are synced into membership, so rosters work offline. */
-  readonly trackedPayCycles?: readonly string[]
-  /** 'active': every list of the run is asked for active employees only (statusFilter=1). Default 'all'. */
-  readonly scope?: SyncScope
-  /** Full passes over a list that keeps changing before the run gives up. */
-  readonly maxPasses?: number
-  readonly retry?: Partial<RetryPolicy>
-  readonly requestTimeoutMs?: number
-  readonly signal?: AbortSignal
-  readonly onProgress?: (progress: SyncProgress) => void
-  /** Told the run id as soon as the run is logged (before any request). */
-  readonly onStart?: (runId: number) => void
-}
-
-interface RunCounters {
-  totalCount: number
-  stored: number
-  pages: number
-}
+export type { SyncDependencies, SyncLimits, SyncRunOptions } from './sync-options'
 
 /**
  * One sync run: lists every employee, proves the list complete, writes a new snapshot as pages arrive, and
- * swaps it in with one catalog transaction. Resolves with the run's summary whatever the outcome; a failed or
- * cancelled run leaves the previous snapshot exactly as it was. Rejects only when the run cannot start (another
- * run is writing the cache, or the options are unusable).
+ * swaps it in with one catalog transaction. Three steps over one context (sync-run.ts): the main list
+ * (main-list.ts), the pay-cycle lists (pay-cycle-lists.ts) and the commit (commit-snapshot.ts). Resolves with the
+ * run's summary whatever the outcome; a failed or cancelled run leaves the previous snapshot exactly as it was.
+ * Rejects only when the run cannot start (another run is writing the cache, or the options are unusable).
  */
 export async function runSync(deps: SyncDependencies, options: SyncRunOptions): Promise<SyncRunSummary> {
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
-  checkOptions(options, concurrency)
-  const trackedPayCycles = [...new Set(options.trackedPayCycles ?? [])]
-  const statusFilter = options.scope === 'active' ? ACTIVE_STATUS_FILTER : undefined
-  const startedAt = deps.clock.now()
-  const { run, writer } = deps.cache.beginRun(
-    {
-      pageSize: options.pageSize,
-      concurrency,
-      trackedPayCycles,
-      ...(statusFilter === undefined ? {} : { statusFilter }),
-      ...(options.tenantId ? { tenantId: options.tenantId } : {}),
-      baseUrl: serviceAddress(options.baseUrl),
-      ...(options.environment === undefined ? {} : { environment: options.environment }),
-    },
-    new Date(startedAt),
-  )
-  const meter = new ProgressMeter(run.id, deps.clock, trackedPayCycles, (progress) =>
-    options.onProgress?.(progress),
-  )
-  const client = new ListClient({
-    endpoint: EMPLOYEE_LIST,
-    baseUrl: options.baseUrl,
-    fetch: deps.fetch,
-    tokens: deps.tokens,
-    clock: deps.clock,
-    random: deps.random,
-    ...(options.tenantId === undefined ? {} : { tenantId: options.tenantId }),
-    ...(options.retry === undefined ? {} : { retry: options.retry }),
-    ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
-    onRetry: (notice) => meter.retrying(notice),
-  })
-  const counters: RunCounters = { totalCount: 0, stored: 0, pages: 0 }
-  const summaryOf = (
-    status: SyncRunSummary['status'],
-    extra: Partial<SyncRunSummary> = {},
-  ): SyncRunSummary => {
-    const endedAt = deps.clock.now()
-    return {
-      id: run.id,
-      status,
-      startedAt: run.startedAt,
-      endedAt: new Date(endedAt).toISOString(),
-      totalCount: counters.totalCount,
-      stored: counters.stored,
-      pages: counters.pages,
-      requests: client.requests,
-      durationMs: Math.max(0, endedAt - startedAt),
-      ...extra,
-    }
-  }
-
+  const plan = planRun(options)
+  const ctx = startRun(deps, plan, options)
   let previous: PreviousSnapshot | null = null
-  let changeLog: ChangeLogWriter | null = null
-  let committed = false
   try {
-    options.onStart?.(run.id)
-    previous = await loadPreviousSnapshot(deps.cache.currentSnapshot())
-    const builder = new SnapshotBuilder(writer, previous)
-    const maxPasses = options.maxPasses ?? DEFAULT_MAX_PASSES
-    // Commit work started while the last request is out; awaited before the seal, which reports its failure.
-    let preparing: Promise<void> = Promise.resolve()
-
-    const main = await walkList(client, {
-      pageSize: options.pageSize,
-      concurrency,
-      maxPasses,
-      ...(statusFilter === undefined ? {} : { statusFilter }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      onPassStart: (start) => {
-        counters.totalCount = start.totalCount
-        meter.passStarted(undefined, start.pass, start.totalCount)
-      },
-      onPage: (page) => {
-        builder.addPage(page)
-        meter.pageArrived(undefined, page.rows, builder.staged)
-      },
-      onPagesIn: () => {
-        preparing = preparing.then(() => builder.prepareCommit())
-        // Handled at the await below; a walk that fails first must not leave it unhandled.
-        preparing.catch(() => undefined)
-      },
-    })
-    counters.totalCount = main.totalCount
-    counters.pages = main.pages
-
-    await preparing
-    await yieldToEventLoop()
-    const built = builder.finish(main)
-    counters.stored = built.stored
-    if (built.stored !== main.totalCount) {
-      throw new RosterDeskError(
-        'internal',
-        'RosterDesk could not store every employee it received. Sync again.',
-        {
-          detail: `stored ${built.stored} of ${main.totalCount}`,
-        },
-      )
-    }
-
-    for (const payCycleId of trackedPayCycles) {
-      const list = { payCycleId, statusFilter }
-      const cycle = await syncPayCycle(client, list, options, concurrency, maxPasses, meter)
-      writer.addPayCycleMembers(payCycleId, builder.membersOf(payCycleId, cycle.uuids))
-    }
-
-    throwIfCancelled(options.signal)
-    meter.committing()
-    await yieldToEventLoop()
-    const searchIndex = builder.searchIndex().serialize()
-    await yieldToEventLoop()
-    // Who was added, removed or changed, kept for the change history after this snapshot is replaced.
-    changeLog = await writeChangeLog({
+    options.onStart?.(ctx.run.id)
+    // Compared with the previous snapshot only when that run read the same source (same-source.ts); so is what
+    // it learned of the page sizes the service serves.
+    const comparable = comparableSnapshot(deps.cache, plan.settings)
+    const pages = planPages(ctx, comparable)
+    previous = await loadPreviousSnapshot(comparable)
+    const builder = new SnapshotBuilder(ctx.writer, previous)
+    const listed = await syncMainList(ctx, pages, builder)
+    await syncPayCycleLists(ctx, pages, builder, listed.main)
+    throwIfCancelled(ctx.signal)
+    ctx.meter.committing()
+    const summary = await commitSnapshot({
       cache: deps.cache,
-      writer,
-      built,
-      runId: run.id,
-      numberColumn: employeeNumberColumn(builder.searchIndex().identifiers),
+      run: ctx.run,
+      writer: ctx.writer,
+      builder,
+      built: listed.built,
+      previous,
+      info: snapshotInfo(ctx, listed, pages),
       now: new Date(deps.clock.now()),
+      summarize: () => completeSummary(ctx, listed),
+      ...(deps.logger === undefined ? {} : { logger: deps.logger }),
     })
-    await writer.seal({
-      columns: built.columns,
-      removed: built.removed,
-      info: snapshotInfo(run, main, trackedPayCycles, startedAt),
-      searchIndex,
-    })
-    // The last moment a cancel can still win: after this the swap happens.
-    throwIfCancelled(options.signal)
-    const summary = summaryOf('complete', { changes: built.changes })
-    previous?.release()
-    previous = null
-    deps.cache.completeRun(run, summary, built.stored, changeLog?.path)
-    committed = true
-    try {
-      writer.close()
-      changeLog?.close()
-    } catch (closeError) {
-      // The run is complete and swapped in; a handle that would not close must not turn it into a rejection
-      // that no caller of a started run expects (the app learns outcomes only from the summary).
-      deps.logger?.warn('Sync: could not close the new snapshot file', closeError)
+    const cut = ctx.counters.truncatedFields
+    if (cut > 0) {
+      deps.logger?.warn(
+        `Sync: ${cut} field value(s) longer than ${plan.limits.maxFieldCharacters} characters were cut and end with “…”`,
+      )
     }
     return summary
   } catch (error) {
-    if (committed) throw error
-    writer.discard()
-    changeLog?.discard()
-    previous?.release()
-    const cancelled = options.signal?.aborted === true || isAbortError(error)
-    const reason = toIpcError(error)
-    const summary = summaryOf(
-      cancelled ? 'cancelled' : 'failed',
-      cancelled
-        ? {
-            error: 'The sync was cancelled. The cache still holds the previous employees.',
-            errorCode: 'cancelled',
-          }
-        : { error: reason.message, errorCode: reason.code },
-    )
-    if (!cancelled && deps.logger) logFailure(deps.logger, 'Sync failed', error)
-    try {
-      deps.cache.endRun(summary)
-    } catch (endError) {
-      // The outcome is still reported to the caller; the run log gains it on the next sweep (as interrupted).
-      deps.logger?.warn('Sync: could not record the end of the run in the cache', endError)
-    }
-    return summary
+    return failedRun(ctx, error, previous)
   }
 }
 
-async function syncPayCycle(
-  client: ListClient,
-  /** The run's scope applies to pay-cycle lists too: membership is recorded only for employees the run keeps. */
-  { payCycleId, statusFilter }: { readonly payCycleId: string; readonly statusFilter: string | undefined },
-  options: SyncRunOptions,
-  concurrency: number,
-  maxPasses: number,
-  meter: ProgressMeter,
-): Promise<WalkResult> {
-  meter.startPayCycle()
-  return walkList(client, {
-    pageSize: options.pageSize,
-    concurrency,
-    maxPasses,
-    payCycleId,
-    ...(statusFilter === undefined ? {} : { statusFilter }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    onPassStart: (start) => meter.passStarted(payCycleId, start.pass, start.totalCount),
-    onPage: (page) => meter.pageArrived(payCycleId, page.rows),
+/** The summary of a run whose snapshot is sealed; a cancel that came meanwhile still wins here. */
+function completeSummary(ctx: SyncRun, listed: MainList): SyncRunSummary {
+  throwIfCancelled(ctx.signal)
+  const cut = ctx.counters.truncatedFields
+  return summaryOf(ctx, 'complete', {
+    changes: listed.built.changes,
+    ...(cut === 0 ? {} : { truncatedFields: cut }),
   })
 }
 
-function snapshotInfo(
-  run: StartedRun,
-  main: WalkResult,
-  trackedPayCycles: readonly string[],
-  startedAt: number,
-): Record<string, string> {
+/** Discards the run's files, keeps the previous snapshot, and records and returns how the run ended. */
+function failedRun(ctx: SyncRun, error: unknown, previous: PreviousSnapshot | null): SyncRunSummary {
+  const { deps } = ctx
+  ctx.writer.discard()
+  previous?.release()
+  const cancelled = ctx.signal?.aborted === true || isAbortError(error)
+  const reason = toIpcError(error)
+  const summary = summaryOf(
+    ctx,
+    cancelled ? 'cancelled' : 'failed',
+    cancelled
+      ? {
+          error: 'The sync was cancelled. The cache still holds the previous employees.',
+          errorCode: 'cancelled',
+        }
+      : { error: reason.message, errorCode: reason.code },
+  )
+  if (!cancelled && deps.logger) logFailure(deps.logger, 'Sync failed', error)
+  try {
+    deps.cache.endRun(summary)
+  } catch (endError) {
+    // The outcome is still reported to the caller; the run log gains it on the next sweep (as interrupted).
+    deps.logger?.warn('Sync: could not record the end of the run in the cache', endError)
+  }
+  return summary
+}
+
+function snapshotInfo(ctx: SyncRun, { main }: { main: WalkResult }, pages: RunPages): Record<string, string> {
+  const { run, plan } = ctx
   return {
     run_id: String(run.id),
     previous_run_id: run.previousRunId === null ? '' : String(run.previousRunId),
     total_count: String(main.totalCount),
     page_limit: String(main.limit),
+    ...refusedPageInfo(pages.source.refusedLimit),
     passes: String(main.pass),
-    tracked_pay_cycles: JSON.stringify(trackedPayCycles),
-    started_at: new Date(startedAt).toISOString(),
-  }
-}
-
-function checkOptions(options: SyncRunOptions, concurrency: number): void {
-  // The settings' own rules and words: the app and the CLI checked these values with the same schema already.
-  for (const checked of [
-    checkValue(settingsSchema.shape.pageSize, options.pageSize),
-    checkValue(settingsSchema.shape.concurrency, concurrency),
-    checkValue(settingsSchema.shape.syncScope, options.scope ?? DEFAULT_SETTINGS.syncScope),
-  ]) {
-    if (!checked.ok) throw new RosterDeskError('validation', checked.problem)
-  }
-  if (
-    options.maxPasses !== undefined &&
-    (!Number.isSafeInteger(options.maxPasses) || options.maxPasses < 1)
-  ) {
-    throw new RosterDeskError('validation', 'The number of passes must be a whole number of at least 1.')
-  }
-  const address = checkValue(serviceAddressSchema, options.baseUrl)
-  if (!address.ok) throw new RosterDeskError('config', `${address.problem} Check it in Settings.`)
-}
-
-/** The base URL as the run log keeps it: never user info, which could carry a password. */
-function serviceAddress(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl)
-    url.username = ''
-    url.password = ''
-    return url.toString().replace(/\/$/, '')
-  } catch {
-    return ''
+    tracked_pay_cycles: JSON.stringify(plan.trackedPayCycles),
+    started_at: new Date(ctx.startedAt).toISOString(),
+    truncated_fields: String(ctx.counters.truncatedFields),
   }
 }

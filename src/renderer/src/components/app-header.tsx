@@ -1,5 +1,5 @@
 import type { AppInfo, AuthState } from '../../../shared/domain'
-import { environmentLabel } from '../../../shared/settings-rules'
+import { environmentLabel, profileNameIsEnvironment } from '../../../shared/settings-rules'
 import type { ProfilesController } from '../hooks/use-profiles'
 import { OfflineIndicator } from './offline-indicator'
 import { ProfileSwitcher } from './profile-switcher'
@@ -28,13 +28,17 @@ const STATUS_TEXT: Record<AuthState['status'], string> = {
  */
 export function AppHeader({ info, auth, profiles, offline, screen, onScreen, onSignOut }: AppHeaderProps) {
   const environment = auth?.environment ?? info?.environment
+  const activeName = profiles.list?.profiles.find((profile) => profile.id === profiles.list?.activeId)?.name
+  // A profile named after its environment ("Demo") already says it beside the badge; screen readers still hear it.
+  const badgeRepeatsName =
+    environment !== undefined && activeName !== undefined && profileNameIsEnvironment(activeName, environment)
   return (
     <header className="app-header">
       <div className="brand">
         <span className="app-name">{info?.name ?? 'RosterDesk'}</span>
         {environment && (
           <span
-            className={`env-badge env-${environment}`}
+            className={`env-badge env-${environment}${badgeRepeatsName ? ' visually-hidden' : ''}`}
             aria-label={`Environment: ${environmentLabel(environment)}`}
           >
             {environmentLabel(environment)}
@@ -42,7 +46,7 @@ export function AppHeader({ info, auth, profiles, offline, screen, onScreen, onS
         )}
         <ProfileSwitcher profiles={profiles} />
       </div>
-      <div className="session" aria-label="Session">
+      <div className="session" role="group" aria-label="Session">
         {auth?.tenantId ? (
           <span className="tenant">
             Tenant <strong>{auth.tenantId}</strong>

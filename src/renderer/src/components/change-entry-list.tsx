@@ -108,8 +108,8 @@ function FieldChanges({ entry, fieldLabel }: { entry: ChangeEntry; fieldLabel: (
     <span className="change-entry-fields">
       {entry.changes.map((change) => (
         <span key={change.field} className="field-change">
-          {fieldLabel(change.field)}: <del>{changeValue(change.before)}</del> →{' '}
-          <ins>{changeValue(change.after)}</ins>
+          {fieldLabel(change.field)}: <del>{changeValue(change.before, change.field)}</del> →{' '}
+          <ins>{changeValue(change.after, change.field)}</ins>
         </span>
       ))}
     </span>

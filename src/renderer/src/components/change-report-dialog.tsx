@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { ChangeEntry, ChangeHistoryEntry, ChangeKind, ExportFormat } from '../../../shared/domain'
+import { ENVIRONMENTS, environmentLabel } from '../../../shared/settings-rules'
 import { changeWords, runSummary } from '../format/change-text'
 import { formatCount } from '../format/format-value'
 import { formatSyncMoment } from '../format/relative-time'
@@ -8,6 +9,7 @@ import { useColumns } from '../hooks/use-columns'
 import { useExport } from '../hooks/use-export'
 import { useNow } from '../hooks/use-now'
 import { ChangeEntryList } from './change-entry-list'
+import { CsvNote } from './csv-note'
 import { DetailPanel } from './detail-panel'
 import { ExportStatus } from './export-status'
 
@@ -23,12 +25,6 @@ const KINDS: ReadonlyArray<{ readonly kind: ChangeKind; readonly title: string }
   { kind: 'changed', title: 'Changed' },
 ]
 
-const ENVIRONMENT_NAMES: Readonly<Record<string, string>> = {
-  demo: 'Demo',
-  staging: 'Staging',
-  production: 'Production',
-}
-
 /**
  * The change report a clerk reconciles with: one of the last 20 complete syncs (the latest first), who it added,
  * removed and changed with their number, status and pay cycle (and, for a changed one, each field from what to
@@ -39,6 +35,7 @@ export function ChangeReportDialog({ dataVersion, onClose }: ChangeReportDialogP
   const titleId = useId()
   const tabsId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
+  const formatSelect = useRef<HTMLSelectElement>(null)
   const history = useChangeHistory(dataVersion)
   const columns = useColumns(dataVersion)
   const exporter = useExport()
@@ -161,10 +158,20 @@ export function ChangeReportDialog({ dataVersion, onClose }: ChangeReportDialogP
         </div>
       )}
       <ExportStatus exporter={exporter} />
+      {format === 'csv' && (
+        <CsvNote
+          onUseXlsx={() => {
+            setFormat('xlsx')
+            // The note and its button go away; the clerk continues from the format they just changed.
+            formatSelect.current?.focus()
+          }}
+        />
+      )}
       <div className="dialog-actions">
         <label className="format-choice">
           <span className="visually-hidden">Export format</span>
           <select
+            ref={formatSelect}
             value={format}
             onChange={(event) => setFormat(event.target.value === 'csv' ? 'csv' : 'xlsx')}
           >
@@ -193,12 +200,15 @@ export function ChangeReportDialog({ dataVersion, onClose }: ChangeReportDialogP
   )
 }
 
+/** An environment as Settings names it; one the run log recorded that this version does not know, as recorded. */
+function environmentName(recorded: string): string {
+  const known = ENVIRONMENTS.find((environment) => environment === recorded)
+  return known === undefined ? recorded : environmentLabel(known)
+}
+
 /** "Demo · tenant tenant-demo · 5,012 employees after the sync": where a sync read from, as its run log says. */
 function sourceText(run: ChangeHistoryEntry): string {
-  const where =
-    run.environment !== undefined
-      ? (ENVIRONMENT_NAMES[run.environment] ?? run.environment)
-      : run.serviceAddress
+  const where = run.environment !== undefined ? environmentName(run.environment) : run.serviceAddress
   return [
     where,
     run.tenantId === undefined ? undefined : `tenant ${run.tenantId}`,

@@ -1,27 +1,45 @@
 import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnLayout } from '../hooks/use-visible-columns'
 
 /** Wider for fields that are long by nature; rem so the grid scales with zoom and system font size. */
-const BY_KEY: Record<string, string> = {
-  UUID: '21rem',
-  managerUUID: '21rem',
-  email: '17rem',
-  jobTitle: '14rem',
-  department: '12rem',
+const BY_KEY: Record<string, number> = {
+  UUID: 21,
+  managerUUID: 21,
+  email: 17,
+  jobTitle: 14,
+  department: 12,
 }
-const BY_KIND: Record<ColumnInfo['kind'], string> = {
-  text: '11rem',
-  number: '8.5rem',
-  date: '8.5rem',
-  boolean: '6rem',
-  mixed: '11rem',
+const BY_KIND: Record<ColumnInfo['kind'], number> = {
+  text: 11,
+  number: 8.5,
+  date: 8.5,
+  boolean: 6,
+  mixed: 11,
+}
+/** Room a header needs besides its words: padding, the sort arrow and the resize grip. */
+const HEADER_CHROME_REM = 2.6
+/** A bold header character is about this wide in the UI font; generous, so "Employee number" is never cut. */
+const HEADER_CHAR_REM = 0.6
+
+/** A column's default width in rem: what its values need, and never narrower than its header's words. */
+export function defaultWidthRem(column: ColumnInfo): number {
+  const byContent = BY_KEY[column.key] ?? BY_KIND[column.kind]
+  return Math.max(byContent, Math.ceil((column.label.length * HEADER_CHAR_REM + HEADER_CHROME_REM) * 2) / 2)
 }
 
-/** The CSS grid track of a column. */
-export function columnWidth(column: ColumnInfo): string {
-  return BY_KEY[column.key] ?? BY_KIND[column.kind]
+/** The CSS width of a column: the one the clerk set (CSS pixels), else its default. */
+export function columnWidth(column: ColumnInfo, widths: ColumnLayout['widths'] = {}): string {
+  const set = widths[column.key]
+  return set === undefined ? `${defaultWidthRem(column)}rem` : `${set}px`
 }
 
 /** The grid template of a row of these columns. */
-export function gridTemplate(columns: readonly ColumnInfo[]): string {
-  return columns.map(columnWidth).join(' ')
+export function gridTemplate(columns: readonly ColumnInfo[], widths: ColumnLayout['widths'] = {}): string {
+  return columns.map((column) => columnWidth(column, widths)).join(' ')
+}
+
+/** The sum of some columns' widths, as CSS: where a frozen column starts, or how wide a whole row is. */
+export function widthSum(columns: readonly ColumnInfo[], widths: ColumnLayout['widths'] = {}): string {
+  if (columns.length === 0) return '0px'
+  return `calc(${columns.map((column) => columnWidth(column, widths)).join(' + ')})`
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { Fragment, useEffect, useState } from 'react'
 import type { ColumnInfo, EmployeeDetail, EmployeeRow, JsonValue } from '../../../shared/domain'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
@@ -45,17 +45,25 @@ export function DetailPanel({ uuid, columns, onClose, removed }: DetailPanelProp
         ? loaded
         : undefined
   const row = current && 'detail' in current ? current.detail?.row : undefined
-  const title = row
-    ? [row.firstName, row.lastName]
-        .map((part) => formatValue(part))
-        .join(' ')
-        .trim()
-    : 'Employee'
+  // Each name part is its own <bdi>: a right-to-left override the service sent in the first name cannot
+  // reorder the last name after it.
+  const titleParts = row
+    ? [row.firstName, row.lastName].map((part) => formatValue(part)).filter((part) => part.trim() !== '')
+    : []
 
   return (
     <aside className="detail-panel" aria-labelledby="detail-title">
       <div className="detail-head">
-        <h2 id="detail-title">{title || 'Employee'}</h2>
+        <h2 id="detail-title">
+          {titleParts.length === 0
+            ? 'Employee'
+            : titleParts.map((part, index) => (
+                <Fragment key={index}>
+                  {index > 0 ? ' ' : ''}
+                  <bdi>{part}</bdi>
+                </Fragment>
+              ))}
+        </h2>
         <button type="button" className="icon-button" aria-label="Close details" onClick={onClose}>
           ×
         </button>
@@ -95,7 +103,7 @@ function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: re
         {keys.map((key) => (
           <div key={key} className="detail-field">
             <dt>{labels.get(key) ?? key}</dt>
-            <dd>{describe(detail.row[key])}</dd>
+            <dd>{describe(detail.row[key], key)}</dd>
           </div>
         ))}
       </dl>
@@ -119,7 +127,7 @@ function payCyclesOf(row: EmployeeRow): string[] {
   return typeof cycle === 'string' && cycle !== '' ? [cycle] : []
 }
 
-function describe(value: JsonValue | undefined): string {
+function describe(value: JsonValue | undefined, key: string): string {
   if (value === null || value === undefined || value === '') return '—'
-  return formatValue(value)
+  return formatValue(value, key)
 }

@@ -1,3 +1,4 @@
+import type { CSSProperties, MouseEvent } from 'react'
 import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain'
 import { formatValue } from '../format/format-value'
 
@@ -7,31 +8,62 @@ interface EmployeeRowProps {
   readonly failed: boolean
   readonly columns: readonly ColumnInfo[]
   readonly selected: boolean
+  /** The column whose cell is the grid's one tab stop, when this row holds it. */
+  readonly focusColumn: number | undefined
+  /** Sticky offsets of the frozen columns (undefined for the others). */
+  readonly frozen: readonly (CSSProperties | undefined)[]
   readonly start: number
-  readonly onClick: (index: number) => void
+  readonly onClick: (index: number, column: number, event: MouseEvent) => void
+  readonly onContextMenu: (index: number, column: number, event: MouseEvent) => void
 }
 
-/** The DOM id of a row, for aria-activedescendant. */
-export function rowId(index: number): string {
-  return `employee-row-${index}`
+/** The DOM selector of one body cell, for moving the focus to it. */
+export function cellSelector(index: number, column: number): string {
+  return `[data-cell="${index}:${column}"]`
 }
 
-/** One virtual row, positioned by the table; a placeholder while its window is still loading. */
-export function EmployeeRow({ index, row, failed, columns, selected, start, onClick }: EmployeeRowProps) {
+/** The column a click landed in, from the cell's data attribute (0 when between cells). */
+function columnOf(event: MouseEvent): number {
+  const cell = (event.target as Element).closest<HTMLElement>('[data-cell]')
+  return Number(cell?.dataset['cell']?.split(':')[1] ?? 0)
+}
+
+/**
+ * One virtual row, positioned by the table; a placeholder while its window is still loading. Its cells take the
+ * focus one at a time (the grid's roving tab stop), so a screen reader reads the cell and its column.
+ */
+export function EmployeeRow(props: EmployeeRowProps) {
+  const { index, row, failed, columns, selected, focusColumn, frozen, start } = props
+  const lastFrozen = frozen.findLastIndex((style) => style !== undefined)
+  // A row still loading shows this in its first cell (the rest stay empty).
+  const placeholder = failed ? 'Could not load' : '…'
   return (
     <div
       role="row"
-      id={rowId(index)}
       aria-rowindex={index + 2}
       aria-selected={selected}
       aria-busy={row === undefined && !failed}
       className={`grid-row body-row${selected ? ' selected' : ''}${index % 2 === 1 ? ' odd' : ''}`}
       style={{ transform: `translateY(${start}px)` }}
-      onClick={() => onClick(index)}
+      // Shift and Ctrl/Cmd+click extend the selection; the browser must not start selecting text instead.
+      onMouseDown={(event) => {
+        if (event.shiftKey || event.ctrlKey || event.metaKey) event.preventDefault()
+      }}
+      onClick={(event) => props.onClick(index, columnOf(event), event)}
+      onContextMenu={(event) => props.onContextMenu(index, columnOf(event), event)}
     >
       {columns.map((column, columnIndex) => (
-        <div role="gridcell" key={column.key} aria-colindex={columnIndex + 1} className="cell">
-          {row ? formatValue(row[column.key]) : columnIndex === 0 ? (failed ? 'Could not load' : '…') : ''}
+        <div
+          role="gridcell"
+          key={column.key}
+          aria-colindex={columnIndex + 1}
+          data-cell={`${index}:${columnIndex}`}
+          data-col={column.key}
+          tabIndex={focusColumn === columnIndex ? 0 : -1}
+          className={`cell${frozen[columnIndex] ? ' frozen' : ''}${columnIndex === lastFrozen ? ' frozen-edge' : ''}`}
+          style={frozen[columnIndex]}
+        >
+          {row ? formatValue(row[column.key], column.key) : columnIndex === 0 ? placeholder : ''}
         </div>
       ))}
     </div>

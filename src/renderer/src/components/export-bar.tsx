@@ -3,6 +3,9 @@ import type { ColumnInfo, ExportRequest } from '../../../shared/domain'
 import { toQuery, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
 import type { ExportController } from '../hooks/use-export'
+import { useCommand } from '../hooks/use-app-commands'
+import { CsvNote } from './csv-note'
+import { PrintButton } from './print-button'
 import { RosterDialog } from './roster-dialog'
 
 interface ExportBarProps {
@@ -29,6 +32,7 @@ export function ExportBar({
   const [format, setFormat] = useState<Format>('xlsx')
   const [rosterOpen, setRosterOpen] = useState(false)
   const rosterButton = useRef<HTMLButtonElement>(null)
+  const formatSelect = useRef<HTMLSelectElement>(null)
   const closeRoster = (): void => {
     setRosterOpen(false)
     // Focus goes back where the clerk was, not to the page's start.
@@ -36,25 +40,36 @@ export function ExportBar({
   }
   const busy = exporter.state.phase === 'running'
   const keys = columns.map((column) => column.key)
+  const exportView = (): void => {
+    if (busy || total === 0) return
+    exporter.start(
+      { kind: 'view', query: toQuery(filters), columns: keys, format },
+      `${formatCount(total)} ${total === 1 ? 'row' : 'rows'}`,
+    )
+  }
+  // Ctrl/Cmd+E and File → Export… run the button's export; the table's row menu exports its selected rows.
+  useCommand('export', exportView)
+  useCommand('export-rows', (uuids) => {
+    if (busy || uuids.length === 0) return
+    exporter.start(
+      { kind: 'view', query: toQuery(filters), columns: keys, format, uuids: [...uuids] },
+      `${formatCount(uuids.length)} selected ${uuids.length === 1 ? 'row' : 'rows'}`,
+    )
+  })
   return (
     <div className="export-bar" role="group" aria-label="Export">
       <label className="format-choice">
         <span className="visually-hidden">Export format</span>
-        <select value={format} onChange={(event) => setFormat(event.target.value === 'csv' ? 'csv' : 'xlsx')}>
+        <select
+          ref={formatSelect}
+          value={format}
+          onChange={(event) => setFormat(event.target.value === 'csv' ? 'csv' : 'xlsx')}
+        >
           <option value="xlsx">Excel (.xlsx)</option>
           <option value="csv">CSV (.csv)</option>
         </select>
       </label>
-      <button
-        type="button"
-        disabled={busy || total === 0}
-        onClick={() =>
-          exporter.start(
-            { kind: 'view', query: toQuery(filters), columns: keys, format },
-            `${formatCount(total)} ${total === 1 ? 'row' : 'rows'}`,
-          )
-        }
-      >
+      <button type="button" disabled={busy || total === 0} onClick={exportView}>
         Export {formatCount(total)} {total === 1 ? 'row' : 'rows'}…
       </button>
       <button
@@ -67,6 +82,19 @@ export function ExportBar({
       >
         Export roster…
       </button>
+      <PrintButton
+        request={() => ({ kind: 'view', query: toQuery(filters), columns: keys, format })}
+        disabled={total === 0}
+      />
+      {format === 'csv' && (
+        <CsvNote
+          onUseXlsx={() => {
+            setFormat('xlsx')
+            // The note and its button go away; the clerk continues from the format they just changed.
+            formatSelect.current?.focus()
+          }}
+        />
+      )}
       {rosterOpen && (
         <RosterDialog
           screenStatuses={filters.statuses}

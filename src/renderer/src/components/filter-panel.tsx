@@ -22,7 +22,13 @@ export function FilterPanel({
     <aside className="filter-panel" aria-label="Filters">
       <div className="filter-panel-head">
         <h2>Filters</h2>
-        <button type="button" className="link" onClick={onClearAll} disabled={!hasFilters(filters)}>
+        {/* Clears the sort too: "Clear all" is the way back to the list as it first came. */}
+        <button
+          type="button"
+          className="link"
+          onClick={onClearAll}
+          disabled={!hasFilters(filters) && filters.sort === undefined}
+        >
           Clear all
         </button>
       </div>

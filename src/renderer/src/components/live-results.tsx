@@ -85,7 +85,13 @@ export function LiveResults({ text, result, columns, onHide }: LiveResultsProps)
               </span>
             ))}
           </p>
-          <div className="live-table-scroll">
+          {/* Focusable, so a keyboard user can scroll a wide answer sideways (WCAG 2.1.1). */}
+          <div
+            className="live-table-scroll"
+            tabIndex={0}
+            role="region"
+            aria-label="Employees found on the payroll service, scrollable"
+          >
             <table className="live-table" aria-label="Employees found on the payroll service">
               <thead>
                 <tr>
@@ -102,7 +108,7 @@ export function LiveResults({ text, result, columns, onHide }: LiveResultsProps)
                   <tr key={String(row.UUID)} className={saved ? 'live-saved' : 'live-unsaved'}>
                     <td>{saved ? 'Also saved' : 'Not saved yet'}</td>
                     {columns.map((column) => (
-                      <td key={column.key}>{formatValue(row[column.key])}</td>
+                      <td key={column.key}>{formatValue(row[column.key], column.key)}</td>
                     ))}
                   </tr>
                 ))}

@@ -2,7 +2,7 @@ import type { ColumnInfo } from '../../../shared/domain'
 import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
 import type { LoadedRows, RowsState } from '../hooks/use-employee-rows'
-import { EmployeeTable } from './employee-table'
+import { EmployeeTable, type TableActions } from './employee-table'
 import { EmptyState } from './empty-state'
 
 interface ResultsViewProps {
@@ -15,15 +15,13 @@ interface ResultsViewProps {
   readonly onSync: () => void
   readonly onSignIn: () => void
   readonly onClearFilters: () => void
-  readonly onSort: (column: string) => void
-  readonly selectedIndex: number | undefined
-  readonly onSelect: (index: number) => void
-  readonly onOpen: (index: number) => void
+  /** Sorting, selection, the detail panel, column sizes and order: what the table does for the browse view. */
+  readonly table: TableActions
 }
 
 /** The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. */
 export function ResultsView(props: ResultsViewProps) {
-  const { rows, employeeCount, filters } = props
+  const { rows, employeeCount } = props
   if (rows.status === 'error') {
     return (
       <EmptyState title="Could not load employees" tone="error">
@@ -45,16 +43,7 @@ export function ResultsView(props: ResultsViewProps) {
       </p>
       {total === 0 ? <NoRows {...props} /> : null}
       {total > 0 ? (
-        <EmployeeTable
-          cache={loaded.cache}
-          resetKey={loaded.key}
-          columns={props.columns}
-          sort={filters.sort}
-          onSort={props.onSort}
-          selectedIndex={props.selectedIndex}
-          onSelect={props.onSelect}
-          onOpen={props.onOpen}
-        />
+        <EmployeeTable cache={loaded.cache} resetKey={loaded.key} columns={props.columns} {...props.table} />
       ) : null}
     </>
   )

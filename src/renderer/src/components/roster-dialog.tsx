@@ -1,8 +1,10 @@
-import { useEffect, useId, useRef, useState } from 'react'
-import type { ExportRequest, FacetCount } from '../../../shared/domain'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import type { ColumnInfo, ExportRequest, FacetCount } from '../../../shared/domain'
+import type { SavedView } from '../../../shared/view-schema'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { formatCount } from '../format/format-value'
+import { usePayCycles } from '../hooks/use-pay-cycles'
 
 interface RosterDialogProps {
   /** The status filter on screen; the clerk chooses whether the roster applies it. */
@@ -34,28 +36,48 @@ export function RosterDialog(props: RosterDialogProps) {
   const client = useClient()
   const titleId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
-  const [payCycles, setPayCycles] = useState<readonly FacetCount[]>()
-  const [loadError, setLoadError] = useState<string>()
-  const [payCycleId, setPayCycleId] = useState<string>()
+  const payCyclesState = usePayCycles(props.dataVersion)
+  const payCycles = useMemo(
+    () =>
+      payCyclesState.status === 'ready'
+        ? orderPayCycles(payCyclesState.payCycles, props.trackedPayCycles)
+        : undefined,
+    [payCyclesState, props.trackedPayCycles],
+  )
+  const [queryError, setQueryError] = useState<string>()
+  const loadError = payCyclesState.status === 'failed' ? payCyclesState.message : queryError
+  const [chosenPayCycleId, setPayCycleId] = useState<string>()
+  // The first listed (a tracked one, when the data has it) until the clerk chooses.
+  const payCycleId = chosenPayCycleId ?? payCycles?.[0]?.value
   const [applyStatuses, setApplyStatuses] = useState(props.screenStatuses.length > 0)
   const [answer, setAnswer] = useState<CountAnswer>()
-  const statuses = applyStatuses && props.screenStatuses.length > 0 ? [...props.screenStatuses] : undefined
+  const [templates, setTemplates] = useState<RosterTemplates>()
+  const [templateId, setTemplateId] = useState('')
+  const template = templates?.views.find((view) => view.id === templateId)
+  const fromTemplate =
+    template === undefined
+      ? undefined
+      : rosterTemplate(template, templates?.columns.map((column) => column.key) ?? [])
+  const labelOf = (key: string): string =>
+    templates?.columns.find((column) => column.key === key)?.label ?? key
+  const statuses =
+    fromTemplate !== undefined
+      ? fromTemplate.statuses
+      : applyStatuses && props.screenStatuses.length > 0
+        ? [...props.screenStatuses]
+        : undefined
 
+  // Saved views can be the roster's template: their statuses, columns and order, with the pay cycle chosen here.
   useEffect(() => {
     let current = true
-    client.call('employees:query', { limit: 0, facets: true }).then(
-      (result) => {
-        if (!current) return
-        const cycles = orderPayCycles(result.facets?.payCycle ?? [], props.trackedPayCycles)
-        setPayCycles(cycles)
-        setPayCycleId((chosen) => chosen ?? cycles[0]?.value)
-      },
-      (error: unknown) => current && setLoadError(errorMessage(error)),
+    Promise.all([client.call('views:list'), client.call('employees:columns')]).then(
+      ([views, columns]) => current && setTemplates({ views, columns }),
+      (error: unknown) => current && setQueryError(errorMessage(error)),
     )
     return () => {
       current = false
     }
-  }, [client, props.dataVersion, props.trackedPayCycles])
+  }, [client, props.dataVersion])
 
   const statusKey = statuses?.join('\u0000') ?? ''
   const countKey = `${payCycleId ?? ''}\u0001${statusKey}\u0001${props.dataVersion}`
@@ -71,7 +93,7 @@ export function RosterDialog(props: RosterDialogProps) {
     }
     client.call('employees:query', query).then(
       (result) => current && setAnswer({ key: countKey, total: result.total }),
-      (error: unknown) => current && setLoadError(errorMessage(error)),
+      (error: unknown) => current && setQueryError(errorMessage(error)),
     )
     return () => {
       current = false
@@ -91,10 +113,13 @@ export function RosterDialog(props: RosterDialogProps) {
         kind: 'roster',
         payCycleId,
         ...(statuses === undefined ? {} : { statuses }),
-        columns: [...props.columns],
+        ...(fromTemplate?.sort === undefined ? {} : { sort: fromTemplate.sort }),
+        columns: fromTemplate?.columns ?? [...props.columns],
         format: props.format,
       },
-      `the ${payCycleId} roster`,
+      template === undefined
+        ? `the ${payCycleId} roster`
+        : `the ${payCycleId} roster (view “${template.name}”)`,
     )
   }
 
@@ -127,7 +152,29 @@ export function RosterDialog(props: RosterDialogProps) {
               ))}
             </select>
           </label>
-          {props.screenStatuses.length > 0 ? (
+          {templates !== undefined && templates.views.length > 0 && (
+            <label className="field">
+              <span>Template</span>
+              <select value={templateId} onChange={(event) => setTemplateId(event.target.value)}>
+                <option value="">None: the columns on screen</option>
+                {templates.views.map((view) => (
+                  <option key={view.id} value={view.id}>
+                    View: {view.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {template !== undefined && fromTemplate !== undefined ? (
+            <p className="muted">
+              From the view “{template.name}”: {fromTemplate.columns?.length ?? props.columns.length} columns
+              {fromTemplate.columns === undefined ? ' (those on screen)' : ''}
+              {fromTemplate.sort === undefined
+                ? ''
+                : `, sorted by ${labelOf(fromTemplate.sort.column)}, ${fromTemplate.sort.order === 'asc' ? 'ascending' : 'descending'}`}
+              . Its search and pay cycles are not applied.
+            </p>
+          ) : props.screenStatuses.length > 0 ? (
             <label className="checkbox">
               <input
                 type="checkbox"
@@ -144,7 +191,7 @@ export function RosterDialog(props: RosterDialogProps) {
                   statuses === undefined ? 'every status' : `status ${statuses.join(' or ')}`
                 }.`}
           </p>
-          {statuses === undefined && (
+          {statuses === undefined && template === undefined && (
             <p className="muted">
               {props.screenStatuses.length > 0
                 ? 'The status filter on screen is not applied: employees of every status are included.'
@@ -181,4 +228,33 @@ export function orderPayCycles(
     return index === -1 ? tracked.length : index
   }
   return [...facets].sort((a, b) => rank(a.value) - rank(b.value) || a.value.localeCompare(b.value))
+}
+
+interface RosterTemplates {
+  readonly views: readonly SavedView[]
+  /** The columns the saved data has: a view's others (fields the service stopped sending) are left out. */
+  readonly columns: readonly ColumnInfo[]
+}
+
+/**
+ * What a saved view gives a roster: its statuses (none: every status), its columns the data still has (none left:
+ * the columns on screen) and its order. Its search and pay cycles never narrow a roster, whose pay cycle is
+ * chosen in the dialog.
+ */
+export function rosterTemplate(
+  view: SavedView,
+  available: readonly string[],
+): {
+  readonly statuses: string[] | undefined
+  readonly columns: string[] | undefined
+  readonly sort: SavedView['state']['sort']
+} {
+  const has = new Set(available)
+  const columns = view.state.columns?.keys.filter((key) => has.has(key)) ?? []
+  const sort = view.state.sort
+  return {
+    statuses: view.state.statuses.length > 0 ? [...view.state.statuses] : undefined,
+    columns: columns.length > 0 ? columns : undefined,
+    sort: sort !== undefined && has.has(sort.column) ? { ...sort } : undefined,
+  }
 }

@@ -1,5 +1,7 @@
 import type { RefObject } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
+import { chordLabel, findShortcut, SEARCH_SHORTCUTS } from '../../../shared/shortcuts'
+import { isMac } from '../hooks/use-app-commands'
 
 interface SearchBoxProps {
   readonly value: string
@@ -10,11 +12,13 @@ interface SearchBoxProps {
   /** undefined: the default search (names and identifiers). */
   readonly column: string | undefined
   readonly onColumnChange: (column: string | undefined) => void
+  /** ↓ or Enter: on to the results (the first row), as a spreadsheet's Enter moves down. */
+  readonly onEnterResults: () => void
 }
 
-const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform)
-
 const NAMES = ''
+const FIND_CHORD = SEARCH_SHORTCUTS.find((shortcut) => shortcut.id === 'find')?.chords[0]
+const FIND_KEY = FIND_CHORD === undefined ? '' : chordLabel(FIND_CHORD, isMac)
 
 /** A label inside a sentence: "Employee number" → "employee number", acronyms kept ("UUID"). */
 function inSentence(label: string): string {
@@ -56,7 +60,8 @@ export function defaultSearchText(columns: readonly ColumnInfo[]): { scope: stri
  * start, the identifier columns and the UUID; or over one chosen column (a department). Ctrl/Cmd+F focuses it
  * (see useFindShortcut).
  */
-export function SearchBox({ value, onChange, inputRef, columns, column, onColumnChange }: SearchBoxProps) {
+export function SearchBox(props: SearchBoxProps) {
+  const { value, onChange, inputRef, columns, column, onColumnChange, onEnterResults } = props
   const chosen = columns.find((c) => c.key === column)
   const everywhere = defaultSearchText(columns)
   const where = chosen === undefined ? everywhere.scope : inSentence(chosen.label)
@@ -85,7 +90,7 @@ export function SearchBox({ value, onChange, inputRef, columns, column, onColumn
         ref={inputRef}
         type="search"
         value={value}
-        placeholder={`Search by ${where} (${isMac ? '⌘' : 'Ctrl+'}F)`}
+        placeholder={`Search by ${where} (${FIND_KEY})`}
         title={chosen === undefined ? everywhere.hint : undefined}
         autoComplete="off"
         spellCheck={false}
@@ -94,6 +99,9 @@ export function SearchBox({ value, onChange, inputRef, columns, column, onColumn
           if (event.key === 'Escape' && value !== '') {
             event.preventDefault()
             onChange('')
+          } else if (findShortcut(event, SEARCH_SHORTCUTS, isMac) === 'to-results') {
+            event.preventDefault()
+            onEnterResults()
           }
         }}
       />

@@ -4,12 +4,19 @@ import {
   ENVIRONMENTS,
   FRESHNESS_DEFAULTS,
   SETTINGS_LIMITS,
+  SYNC_LIMITS,
+  SYNC_LIMIT_NAMES,
+  SYNC_LIMIT_SETTING_DEFAULTS,
   environmentLabel,
   rangeText,
+  syncLimitLabel,
   type Environment,
+  type SyncLimitSetting,
 } from '../../../shared/settings-rules'
 import type { Settings } from '../../../shared/settings-schema'
 import { ClientError, errorMessage } from '../api/client'
+import { formatCount } from '../format/format-value'
+import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
 import type { SettingsController } from '../hooks/use-settings'
 import {
   checkForm,
@@ -24,14 +31,18 @@ import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
 import { FormField } from './form-field'
+import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
 interface SettingsScreenProps {
   readonly settings: SettingsController
+  /** Changes when a sync replaced the saved employees, whose pay cycles are offered for tracking. */
+  readonly dataVersion: string
   readonly onDone: () => void
 }
 
 /** Where the clerk (or IT) sets the environment, service addresses, credentials and sync options. */
-export function SettingsScreen({ settings, onDone }: SettingsScreenProps) {
+export function SettingsScreen({ settings, dataVersion, onDone }: SettingsScreenProps) {
+  const payCycles = usePayCycles(dataVersion)
   if (settings.loadError) {
     return (
       <EmptyState title="Could not load the settings" tone="error">
@@ -49,7 +60,12 @@ export function SettingsScreen({ settings, onDone }: SettingsScreenProps) {
       {settings.view.secretStorage === 'memory-only' ? (
         <p className="muted">Secrets are kept only until RosterDesk quits on this computer.</p>
       ) : null}
-      <SettingsEditor saved={settings.view.settings} onSave={settings.update} onDone={onDone} />
+      <SettingsEditor
+        saved={settings.view.settings}
+        payCycles={payCycles}
+        onSave={settings.update}
+        onDone={onDone}
+      />
       <ClientSecretField stored={settings.view.hasClientSecret} onSave={settings.setClientSecret} />
     </section>
   )
@@ -57,6 +73,7 @@ export function SettingsScreen({ settings, onDone }: SettingsScreenProps) {
 
 interface SettingsEditorProps {
   readonly saved: Settings
+  readonly payCycles: PayCyclesState
   readonly onSave: SettingsController['update']
   readonly onDone: () => void
 }
@@ -79,6 +96,9 @@ const FIELD_ORDER: readonly SettingsFormField[] = [
   'staleAfterHours',
   'syncOnLaunch',
   'syncEveryHours',
+  'requestTimeoutSeconds',
+  'syncDeadlineMinutes',
+  'maxEmployees',
 ]
 
 /** Fields typed as text (every one but the checkboxes). */
@@ -88,7 +108,13 @@ type TextFormField = {
 
 const offOrOn = (on: boolean): string => (on ? 'On' : 'Off')
 
-function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
+/** "1 to 600 seconds, 30 by default.": a sync limit's range and default as the clerk reads them. */
+function limitRangeText(key: SyncLimitSetting): string {
+  const unit = SYNC_LIMIT_NAMES[key].unit
+  return `${rangeText(SYNC_LIMITS[key])}${unit === undefined ? '' : ` ${unit}`}, ${formatCount(SYNC_LIMIT_SETTING_DEFAULTS[key])} by default.`
+}
+
+function SettingsEditor({ saved, payCycles, onSave, onDone }: SettingsEditorProps) {
   const [form, setForm] = useState<SettingsForm>(() => toForm(saved))
   const [errors, setErrors] = useState<SettingsFormErrors>({})
   const [outcome, setOutcome] = useState<Outcome>()
@@ -209,11 +235,13 @@ function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
           'number',
         )}
         {text('concurrency', 'Parallel requests', `${rangeText(SETTINGS_LIMITS.concurrency)}.`, 'number')}
-        {text(
-          'trackedPayCycles',
-          'Tracked pay cycles',
-          'Pay cycle IDs separated by commas, for example PC-2026-11-A.',
-        )}
+        <TrackedPayCyclesField
+          id="setting-trackedPayCycles"
+          tracked={form.trackedPayCycles}
+          payCycles={payCycles}
+          error={errors.trackedPayCycles}
+          onChange={(tracked) => change('trackedPayCycles', tracked)}
+        />
         <CheckboxField
           id="setting-syncActiveOnly"
           label="Sync active employees only"
@@ -243,6 +271,31 @@ function SettingsEditor({ saved, onSave, onDone }: SettingsEditorProps) {
           'syncEveryHours',
           'Sync automatically every (hours)',
           `0 turns automatic syncs off${FRESHNESS_DEFAULTS.syncEveryHours === 0 ? ' (the default)' : ''}; at most ${SETTINGS_LIMITS.syncEveryHours.max}. They run only while RosterDesk is open and you are signed in, never during another sync.`,
+          'number',
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Advanced</legend>
+        <p className="muted">
+          Limits that stop a sync when the payroll service misbehaves. The saved employees are kept whenever a
+          sync stops.
+        </p>
+        {text(
+          'requestTimeoutSeconds',
+          syncLimitLabel('requestTimeoutSeconds'),
+          `How long RosterDesk waits for the service to answer one request before it tries again: ${limitRangeText('requestTimeoutSeconds')}`,
+          'number',
+        )}
+        {text(
+          'syncDeadlineMinutes',
+          syncLimitLabel('syncDeadlineMinutes'),
+          `A sync still running after this long is stopped: ${limitRangeText('syncDeadlineMinutes')}`,
+          'number',
+        )}
+        {text(
+          'maxEmployees',
+          syncLimitLabel('maxEmployees'),
+          `If the service says it has more employees than this, the sync stops before downloading them, since the number is probably wrong: ${limitRangeText('maxEmployees')}`,
           'number',
         )}
       </fieldset>

@@ -1,3 +1,4 @@
+import { shortenedValuesText } from '../../../shared/shortened-values'
 import type { SyncController } from '../hooks/use-sync'
 import { useNow } from '../hooks/use-now'
 import { formatDateTime, formatRelativeTime } from '../format/relative-time'
@@ -47,6 +48,12 @@ export function SyncBar({ sync, signedIn, onSignIn, authError }: SyncBarProps) {
       )}
       {!sync.running && last?.changes ? (
         <ChangeReportView report={last.changes} dataVersion={sync.dataVersion} />
+      ) : null}
+      {!sync.running && last?.truncatedFields ? (
+        // About the saved employees, so it stays until a sync replaces them; the log's warning says the limit.
+        <span className="muted shortened-values">
+          {shortenedValuesText(last.truncatedFields)}; see the log (Help → Open log folder).
+        </span>
       ) : null}
       {sync.problem && !sync.running ? (
         <span className="message message-error inline" role="alert">

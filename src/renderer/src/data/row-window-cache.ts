@@ -70,6 +70,29 @@ export class RowWindowCache {
     }
   }
 
+  /**
+   * The rows at `indexes` (any order, any distance from the screen), for a copy or an export of a selection:
+   * cached ones as they are, the rest read in windows of `windowSize` through the same loader, without filling
+   * the cache (which keeps what is on screen). Rows the query no longer has are left out.
+   */
+  async rowsAt(indexes: readonly number[], windowSize = 1000): Promise<EmployeeRow[]> {
+    const found = new Map<number, EmployeeRow>()
+    const windows = new Set<number>()
+    for (const index of indexes) {
+      const row = this.rowAt(index)
+      if (row !== undefined) found.set(index, row)
+      else if (index >= 0 && index < this.#total) windows.add(Math.floor(index / windowSize))
+    }
+    for (const window of [...windows].sort((a, b) => a - b)) {
+      const result = await this.#load(window * windowSize, windowSize)
+      result.rows.forEach((row, offset) => found.set(window * windowSize + offset, row))
+    }
+    return indexes.flatMap((index) => {
+      const row = found.get(index)
+      return row === undefined ? [] : [row]
+    })
+  }
+
   /** Stops delivering results: a newer query has replaced this one. */
   dispose(): void {
     this.#disposed = true

@@ -1,7 +1,7 @@
 import type { ChangeHistoryEntry, JsonValue } from '../../../shared/domain'
 import { formatCount, formatValue, plural } from './format-value'
 
-/** "+3 −2 ~5": a sync's counts at a glance (the full words go in the accessible label). */
+/** "+3 −2 ~5": a sync's counts at a glance (the full words go in the button's accessible description). */
 export function changeCounts(run: Pick<ChangeHistoryEntry, 'added' | 'removed' | 'changed'>): string {
   return `+${formatCount(run.added)} −${formatCount(run.removed)} ~${formatCount(run.changed)}`
 }
@@ -16,8 +16,11 @@ export function runSummary(run: ChangeHistoryEntry): string {
   return run.firstSync ? `first sync: ${plural(run.employeeCount, 'employee')}` : changeWords(run)
 }
 
-/** A value as the change report shows it: "(empty)" for a field that was blank or absent. */
-export function changeValue(value: JsonValue | undefined): string {
-  const text = formatValue(value)
+/**
+ * A value of field `field` as the change report shows it: an amount as money ("58,234.50", the one rule of
+ * shared/money.ts), "(empty)" for a field that was blank or absent.
+ */
+export function changeValue(value: JsonValue | undefined, field: string): string {
+  const text = formatValue(value, field)
   return text === '' ? '(empty)' : text
 }

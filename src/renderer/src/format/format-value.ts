@@ -1,14 +1,15 @@
 import type { JsonValue } from '../../../shared/domain'
+import { cellText } from '../../../shared/cell-text'
 
 const numberFormat = new Intl.NumberFormat('en')
 
-/** A cell's text: every JSON value the service can send, shown as a clerk would read it. */
-export function formatValue(value: JsonValue | undefined): string {
-  if (value === undefined || value === null) return ''
-  if (typeof value === 'string') return value
-  if (typeof value === 'number') return numberFormat.format(value)
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No'
-  return JSON.stringify(value)
+/**
+ * A cell's text: every JSON value the service can send, shown as a clerk would read it. Given the field's `key`,
+ * an amount in a money field gets two decimals ("58,234.50"); the rule is shared with the printed page and the
+ * export (shared/cell-text.ts, shared/money.ts).
+ */
+export function formatValue(value: JsonValue | undefined, key?: string): string {
+  return cellText(value, key)
 }
 
 /** Counts with thousands separators ("12,345"). */

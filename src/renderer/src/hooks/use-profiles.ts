@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { ProfileList } from '../../../shared/domain'
+import type { Environment } from '../../../shared/settings-rules'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 
@@ -16,8 +17,15 @@ export interface ProfilesController {
   /** True while main closes one profile and opens another. */
   readonly switching: boolean
   switchTo(id: string): void
-  /** Resolves true when the profile was created; its problem is in `error` otherwise. */
-  create(name: string): Promise<boolean>
+  /** Asks for the list again: each profile's saved employees are counted when it is asked for. */
+  refresh(): void
+  /**
+   * The changes "Manage profiles" makes. Each resolves with main's message, worded for the clerk, when it was
+   * refused (a name taken, a profile gone), and with undefined when it was done.
+   */
+  create(name: string, environment: Environment): Promise<string | undefined>
+  rename(id: string, name: string): Promise<string | undefined>
+  remove(id: string): Promise<string | undefined>
 }
 
 /** The clerk's profiles and the active one, kept current by `profiles:changed`. */
@@ -63,19 +71,35 @@ export function useProfiles(): ProfilesController {
     [client, setList],
   )
 
-  const create = useCallback(
-    async (name: string) => {
-      setError(undefined)
+  const refresh = useCallback(() => {
+    client.call('profiles:list').then(setList, (failure: unknown) => setError(errorMessage(failure)))
+  }, [client, setList])
+
+  /** Runs one change and takes the list it answers; a refusal is the caller's to show, beside what it concerns. */
+  const change = useCallback(
+    async (request: () => Promise<ProfileList>): Promise<string | undefined> => {
       try {
-        setList(await client.call('profiles:create', name))
-        return true
+        setList(await request())
+        return undefined
       } catch (failure) {
-        setError(errorMessage(failure))
-        return false
+        return errorMessage(failure)
       }
     },
-    [client, setList],
+    [setList],
+  )
+  const create = useCallback(
+    (name: string, environment: Environment) =>
+      change(() => client.call('profiles:create', name, { environment })),
+    [client, change],
+  )
+  const rename = useCallback(
+    (id: string, name: string) => change(() => client.call('profiles:rename', id, name)),
+    [client, change],
+  )
+  const remove = useCallback(
+    (id: string) => change(() => client.call('profiles:delete', id)),
+    [client, change],
   )
 
-  return { list, generation, error, switching, switchTo, create }
+  return { list, generation, error, switching, switchTo, refresh, create, rename, remove }
 }

@@ -1,12 +1,19 @@
 import { useCallback, useMemo, useState } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
+import { columnLayoutSchema, VIEW_LIMITS, type ColumnLayout } from '../../../shared/view-schema'
 
+export type { ColumnLayout } from '../../../shared/view-schema'
+
+/** One layout per profile; the first profile also reads what a release before profiles kept (its bare key). */
 const STORAGE_KEY = 'rosterdesk.visibleColumns'
+const FIRST_PROFILE = 'p1'
 /** Wide identifiers are in the detail panel; the table starts with what a clerk scans for. */
 const HIDDEN_BY_DEFAULT = new Set(['UUID', 'managerUUID'])
 const DEFAULT_COUNT = 8
 /** Clerks look people up by surname, so the name columns lead whatever order main lists them in. */
 const KNOWN_ORDER = ['lastName', 'firstName', 'employeeStatus', 'UUID']
+/** The columns that stay in view while the table scrolls right, when they lead it. */
+export const FROZEN_KEYS: ReadonlySet<string> = new Set(['lastName', 'firstName'])
 
 /** Known columns in reading order, then discovered ones in the order main found them. */
 export function orderColumns(columns: readonly ColumnInfo[]): ColumnInfo[] {
@@ -20,21 +27,59 @@ export function orderColumns(columns: readonly ColumnInfo[]): ColumnInfo[] {
     .map(({ column }) => column)
 }
 
-function readStored(): string[] | undefined {
+/** How many of the leading shown columns are frozen: the name columns, as long as nothing is put before them. */
+export function frozenCount(keys: readonly string[]): number {
+  let count = 0
+  while (count < keys.length && FROZEN_KEYS.has(keys[count] ?? '')) count += 1
+  return count
+}
+
+export function layoutStorageKey(profileId: string): string {
+  return `${STORAGE_KEY}.${profileId}`
+}
+
+/** A stored layout, or undefined when there is none or it is not one (an older or damaged value). */
+export function parseColumnLayout(value: unknown): ColumnLayout | undefined {
+  const parsed = columnLayoutSchema.safeParse(value)
+  return parsed.success ? parsed.data : undefined
+}
+
+function readJson(key: string): unknown {
+  const raw = window.localStorage.getItem(key)
+  return raw === null ? undefined : JSON.parse(raw)
+}
+
+interface StoredLayout {
+  readonly layout: ColumnLayout
+  /** Kept by a release before layouts: a set of keys, shown in the known order rather than as listed. */
+  readonly legacy: boolean
+}
+
+function readStored(profileId: string): StoredLayout | undefined {
   try {
-    const raw = window.localStorage.getItem(STORAGE_KEY)
-    const parsed: unknown = raw === null ? undefined : JSON.parse(raw)
-    return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : undefined
+    const own = readJson(layoutStorageKey(profileId))
+    if (own !== undefined) {
+      const layout = parseColumnLayout(own)
+      return layout === undefined ? undefined : { layout, legacy: false }
+    }
+    if (profileId !== FIRST_PROFILE) return undefined
+    const legacy = readJson(STORAGE_KEY)
+    const layout =
+      Array.isArray(legacy) && legacy.length > 0 && legacy.every((key) => typeof key === 'string')
+        ? parseColumnLayout({ keys: legacy, widths: {} })
+        : undefined
+    return layout === undefined ? undefined : { layout, legacy: true }
   } catch {
     return undefined
   }
 }
 
-function store(keys: readonly string[]): void {
+function store(profileId: string, layout: ColumnLayout | undefined): void {
   try {
-    window.localStorage.setItem(STORAGE_KEY, JSON.stringify(keys))
+    if (layout === undefined) window.localStorage.removeItem(layoutStorageKey(profileId))
+    else window.localStorage.setItem(layoutStorageKey(profileId), JSON.stringify(layout))
   } catch {
-    // Storage can be unavailable; the choice then lasts for this session only.
+    // Storage can be unavailable; the layout then lasts for this session only.
   }
 }
 
@@ -46,43 +91,109 @@ export function defaultVisibleColumns(columns: readonly ColumnInfo[]): string[] 
     .map((column) => column.key)
 }
 
+/** A width dragged by the clerk, kept within what the layout schema accepts. */
+export function clampWidth(px: number): number {
+  return Math.min(VIEW_LIMITS.widthMax, Math.max(VIEW_LIMITS.widthMin, Math.round(px)))
+}
+
+/** `keys` with `key` moved to position `to` (clamped); unchanged when `key` is not among them. */
+export function moveKey(keys: readonly string[], key: string, to: number): string[] {
+  const from = keys.indexOf(key)
+  if (from === -1) return [...keys]
+  const rest = keys.filter((item) => item !== key)
+  const at = Math.min(rest.length, Math.max(0, to))
+  return [...rest.slice(0, at), key, ...rest.slice(at)]
+}
+
 export interface VisibleColumns {
-  /** The shown columns in table order (see orderColumns). */
+  /** The shown columns in on-screen order. */
   readonly visible: readonly ColumnInfo[]
+  /** The layout as shown: keys the data no longer has are left out. A plain value, kept per profile. */
+  readonly layout: ColumnLayout
+  /** How many leading columns stay in view while scrolling right. */
+  readonly frozen: number
   isVisible(key: string): boolean
   toggle(key: string): void
+  /** Moves a shown column to position `to` of the shown ones. */
+  move(key: string, to: number): void
+  /** Sets a column's width in CSS pixels. */
+  setWidth(key: string, px: number): void
+  /** Replaces the whole layout (a saved view applies its own this way). */
+  setLayout(layout: ColumnLayout | undefined): void
   reset(): void
 }
 
-/** Which columns the table shows; remembered between sessions, and never fewer than one. */
-export function useVisibleColumns(columns: readonly ColumnInfo[]): VisibleColumns {
-  const [chosen, setChosen] = useState<string[] | undefined>(readStored)
-  const keys = useMemo(() => {
-    const available = new Set(columns.map((column) => column.key))
-    const picked = (chosen ?? defaultVisibleColumns(columns)).filter((key) => available.has(key))
-    return new Set(picked.length > 0 ? picked : defaultVisibleColumns(columns))
-  }, [chosen, columns])
-  const visible = useMemo(
-    () => orderColumns(columns).filter((column) => keys.has(column.key)),
-    [columns, keys],
-  )
+/**
+ * Which columns the table shows, in which order and how wide, remembered per profile (`profileId`) between
+ * sessions; never fewer than one.
+ */
+export function useVisibleColumns(columns: readonly ColumnInfo[], profileId: string): VisibleColumns {
+  // The workspace remounts on a profile switch; the id is kept with the layout all the same, so a layout can
+  // never be shown (or saved) under another profile.
+  const [chosen, setChosen] = useState(() => ({ profileId, stored: readStored(profileId) }))
+  if (chosen.profileId !== profileId) setChosen({ profileId, stored: readStored(profileId) })
+  const stored = chosen.profileId === profileId ? chosen.stored : undefined
 
+  const layout = useMemo((): ColumnLayout => {
+    const available = new Set(columns.map((column) => column.key))
+    let picked = (stored?.layout.keys ?? []).filter((key) => available.has(key))
+    if (stored?.legacy === true) {
+      const order = orderColumns(columns).map((column) => column.key)
+      picked = order.filter((key) => picked.includes(key))
+    }
+    const keys = picked.length > 0 ? picked : defaultVisibleColumns(columns)
+    const widths = Object.fromEntries(
+      Object.entries(stored?.layout.widths ?? {}).filter(([key]) => available.has(key)),
+    )
+    return { keys, widths }
+  }, [stored, columns])
+  const visible = useMemo(() => {
+    const byKey = new Map(columns.map((column) => [column.key, column]))
+    return layout.keys.flatMap((key) => {
+      const column = byKey.get(key)
+      return column === undefined ? [] : [column]
+    })
+  }, [columns, layout])
+
+  const setLayout = useCallback(
+    (next: ColumnLayout | undefined) => {
+      const valid = next === undefined ? undefined : parseColumnLayout(next)
+      if (next !== undefined && valid === undefined) return
+      setChosen({ profileId, stored: valid === undefined ? undefined : { layout: valid, legacy: false } })
+      store(profileId, valid)
+    },
+    [profileId],
+  )
   const toggle = useCallback(
     (key: string) => {
-      const next = keys.has(key) ? [...keys].filter((item) => item !== key) : [...keys, key]
-      if (next.length === 0) return
-      setChosen(next)
-      store(next)
+      const keys = layout.keys.includes(key)
+        ? layout.keys.filter((item) => item !== key)
+        : [...layout.keys, key]
+      if (keys.length === 0) return
+      setLayout({ ...layout, keys })
     },
-    [keys],
+    [layout, setLayout],
   )
-  const reset = useCallback(() => {
-    setChosen(undefined)
-    try {
-      window.localStorage.removeItem(STORAGE_KEY)
-    } catch {
-      // Nothing stored to forget.
-    }
-  }, [])
-  return { visible, isVisible: (key) => keys.has(key), toggle, reset }
+  const move = useCallback(
+    (key: string, to: number) => setLayout({ ...layout, keys: moveKey(layout.keys, key, to) }),
+    [layout, setLayout],
+  )
+  const setWidth = useCallback(
+    (key: string, px: number) =>
+      setLayout({ ...layout, widths: { ...layout.widths, [key]: clampWidth(px) } }),
+    [layout, setLayout],
+  )
+  const reset = useCallback(() => setLayout(undefined), [setLayout])
+  const shown = useMemo(() => new Set(layout.keys), [layout])
+  return {
+    visible,
+    layout,
+    frozen: frozenCount(layout.keys),
+    isVisible: (key) => shown.has(key),
+    toggle,
+    move,
+    setWidth,
+    setLayout,
+    reset,
+  }
 }

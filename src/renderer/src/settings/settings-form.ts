@@ -1,4 +1,4 @@
-import { normalizePayCycles, type Environment } from '../../../shared/settings-rules'
+import type { Environment } from '../../../shared/settings-rules'
 import {
   checkSettings,
   type Settings,
@@ -17,13 +17,18 @@ export interface SettingsForm {
   readonly tenantId: string
   readonly pageSize: string
   readonly concurrency: string
-  readonly trackedPayCycles: string
+  /** Ticked in a list of the data's pay cycles (never typed), in the order shown. */
+  readonly trackedPayCycles: readonly string[]
   /** The sync scope as its checkbox: on for 'active'. */
   readonly syncActiveOnly: boolean
   readonly staleAfterHours: string
   /** A checkbox, so already on or off. */
   readonly syncOnLaunch: boolean
   readonly syncEveryHours: string
+  /** The sync limits of the "Advanced" group (`SYNC_LIMIT_SETTINGS`), typed as text. */
+  readonly requestTimeoutSeconds: string
+  readonly syncDeadlineMinutes: string
+  readonly maxEmployees: string
 }
 
 export type SettingsFormField = keyof SettingsForm
@@ -44,6 +49,9 @@ const FORM_FIELD_OF_SETTING: Readonly<Record<string, SettingsFormField>> = {
   staleAfterHours: 'staleAfterHours',
   syncOnLaunch: 'syncOnLaunch',
   syncEveryHours: 'syncEveryHours',
+  requestTimeoutSeconds: 'requestTimeoutSeconds',
+  syncDeadlineMinutes: 'syncDeadlineMinutes',
+  maxEmployees: 'maxEmployees',
 } satisfies Record<SettingsField, SettingsFormField>
 
 /**
@@ -71,17 +79,15 @@ export function toForm(settings: Settings): SettingsForm {
     tenantId: settings.tenantId,
     pageSize: String(settings.pageSize),
     concurrency: String(settings.concurrency),
-    trackedPayCycles: settings.trackedPayCycles.join(', '),
+    trackedPayCycles: [...settings.trackedPayCycles],
     syncActiveOnly: settings.syncScope === 'active',
     staleAfterHours: String(settings.staleAfterHours),
     syncOnLaunch: settings.syncOnLaunch,
     syncEveryHours: String(settings.syncEveryHours),
+    requestTimeoutSeconds: String(settings.requestTimeoutSeconds),
+    syncDeadlineMinutes: String(settings.syncDeadlineMinutes),
+    maxEmployees: String(settings.maxEmployees),
   }
-}
-
-/** Pay cycle IDs from a comma- or line-separated list, without blanks or repeats. */
-export function parsePayCycles(text: string): string[] {
-  return normalizePayCycles(text.split(/[,\n]/))
 }
 
 export type FormCheck = { ok: true; settings: Settings } | { ok: false; errors: SettingsFormErrors }
@@ -101,11 +107,14 @@ export function checkForm(form: SettingsForm): FormCheck {
     tenantId: form.tenantId,
     pageSize: form.pageSize,
     concurrency: form.concurrency,
-    trackedPayCycles: parsePayCycles(form.trackedPayCycles),
+    trackedPayCycles: [...form.trackedPayCycles],
     syncScope: form.syncActiveOnly ? 'active' : 'all',
     staleAfterHours: form.staleAfterHours,
     syncOnLaunch: form.syncOnLaunch,
     syncEveryHours: form.syncEveryHours,
+    requestTimeoutSeconds: form.requestTimeoutSeconds,
+    syncDeadlineMinutes: form.syncDeadlineMinutes,
+    maxEmployees: form.maxEmployees,
   })
   return checked.ok ? checked : { ok: false, errors: toFormErrors(checked.fieldErrors) }
 }

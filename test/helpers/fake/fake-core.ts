@@ -10,17 +10,28 @@ import type {
 } from '../../../src/shared/domain'
 import type { IpcError } from '../../../src/shared/ipc-contract'
 import { FakeIpcError, type FakeEvents, type FakeHandlers } from './fake-api'
-import { exportRowQuery } from '../../../src/shared/export-rows'
+import { chosenRows, exportRowQuery } from '../../../src/shared/export-rows'
+import { PRINT_MAX_ROWS } from '../../../src/shared/print-limits'
 import { columnsOf, runQuery } from './fake-query'
 import { FakeChanges, type FakeSyncFacts } from './fake-changes'
 import {
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
+  SYNC_LIMIT_SETTING_DEFAULTS,
   environmentLabel,
   normalizeProfileName,
   profileNameProblem,
 } from '../../../src/shared/settings-rules'
 import { fakeServiceSearch } from './fake-service-search'
+import {
+  deleteViewIn,
+  renameViewIn,
+  saveViewIn,
+  sortViews,
+  type SavedView,
+  type ViewListChange,
+  type ViewState,
+} from '../../../src/shared/view-schema'
 
 export interface FakeCoreOptions {
   /** The employees "on the service": a sync copies them into the cache. */
@@ -98,6 +109,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     trackedPayCycles: [],
     syncScope: DEFAULT_SYNC_SCOPE,
     ...FRESHNESS_DEFAULTS,
+    ...SYNC_LIMIT_SETTING_DEFAULTS,
     ...options.settings,
   }
   let hasClientSecret = false
@@ -162,12 +174,19 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
   }
   const profileList = (): ProfileList => {
     const all = [
-      { id: activeId, name: activeName, environment: settings.environment, tenantId: settings.tenantId },
+      {
+        id: activeId,
+        name: activeName,
+        environment: settings.environment,
+        tenantId: settings.tenantId,
+        employeeCount: cache.length,
+      },
       ...[...stashed].map(([id, state]) => ({
         id,
         name: state.name,
         environment: state.settings.environment,
         tenantId: state.settings.tenantId,
+        employeeCount: state.cache.length,
       })),
     ]
     return { activeId, profiles: all.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1))) }
@@ -182,6 +201,28 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     )
     if (problem !== undefined) throw new FakeIpcError('validation', problem, { name: problem })
     return normalized
+  }
+  /** Each profile's views, by the same list rules as main's ViewStore. */
+  const views = new Map<string, { current?: ViewState; saved: SavedView[] }>()
+  const viewsOf = (profileId: string): { current?: ViewState; saved: SavedView[] } => {
+    const existing = views.get(profileId)
+    if (existing !== undefined) return existing
+    const created = { saved: [] }
+    views.set(profileId, created)
+    return created
+  }
+  const changeViews = (apply: (saved: SavedView[]) => ViewListChange): SavedView[] => {
+    const mine = viewsOf(activeId)
+    const result = apply(mine.saved)
+    if (!result.ok) {
+      throw new FakeIpcError(
+        result.code,
+        result.problem,
+        result.code === 'validation' ? { name: result.problem } : undefined,
+      )
+    }
+    mine.saved = result.views
+    return sortViews(mine.saved)
   }
   const profileChanged = (): ProfileList => {
     const list = profileList()
@@ -255,13 +296,14 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       events.emit('auth:changed', auth)
       return list
     },
-    'profiles:create': async (name) => {
+    'profiles:create': async (name, options) => {
       const ids = profileList().profiles.map((profile) => Number(profile.id.slice(1)))
+      const environment = options?.environment ?? 'demo'
       stashed.set(`p${Math.max(...ids) + 1}`, {
         name: checkName(name, undefined),
         cache: [],
-        settings: { ...settings, environment: 'demo', tenantId: '' },
-        auth: { ...auth, status: 'signed-out', environment: 'demo', tenantId: '' },
+        settings: { ...settings, environment, tenantId: '' },
+        auth: { ...auth, status: 'signed-out', environment, tenantId: '' },
         hasClientSecret: false,
         lastComplete: undefined,
         lastRun: undefined,
@@ -280,6 +322,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       if (id === activeId)
         throw new FakeIpcError('validation', 'Switch to another profile before deleting this one.')
       if (!stashed.delete(id)) throw new FakeIpcError('not-found', 'That profile no longer exists.')
+      views.delete(id)
       return profileChanged()
     },
     'sync:start': async () => {
@@ -303,7 +346,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       const row = cache.find((item) => item.UUID === uuid)
       return row ? { row, payCycleIds: typeof row.payCycleId === 'string' ? [row.payCycleId] : [] } : null
     },
-    'employees:columns': async () => (cache.length > 0 ? columnsOf(cache) : []),
+    'employees:columns': async () => columnsOf(cache),
     'employees:search-service': async (request) => {
       if (auth.status !== 'signed-in')
         throw new FakeIpcError('not-signed-in', 'Sign in to look employees up.')
@@ -327,7 +370,11 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     'export:start': async (request) => {
       exportAbort = false
       // Which rows an export holds is the app's own rule (shared with main's export plan), over the fake cache.
-      const rows = runQuery(cache, { ...exportRowQuery(request), offset: 0, limit: cache.length }).rows
+      const matching = runQuery(cache, { ...exportRowQuery(request), offset: 0, limit: cache.length }).rows
+      const rows =
+        request.kind === 'view' && request.uuids !== undefined
+          ? chosenRows(matching, new Set(request.uuids))
+          : matching
       for (let written = 0; written < rows.length; written += 100) {
         if (exportAbort) return { status: 'cancelled' }
         events.emit('export:progress', { rowsWritten: written, rowsTotal: rows.length })
@@ -343,6 +390,24 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return true
     },
     'export:show-in-folder': async () => exported,
+    'export:print': async (request) => {
+      // Main prints the same rows an export would write, at most PRINT_MAX_ROWS of them.
+      const total = runQuery(cache, { ...exportRowQuery(request), offset: 0, limit: cache.length }).total
+      return { status: 'printed', rows: Math.min(total, PRINT_MAX_ROWS), total }
+    },
+    'views:list': async () => sortViews(viewsOf(activeId).saved),
+    'views:save': async (name, state, replace) =>
+      changeViews((saved) =>
+        saveViewIn(saved, { name, state, replace, savedAt: new Date(now()).toISOString() }),
+      ),
+    'views:rename': async (id, name) => changeViews((saved) => renameViewIn(saved, id, name)),
+    'views:delete': async (id) => changeViews((saved) => deleteViewIn(saved, id)),
+    'views:get-current': async () => ({ profileId: activeId, state: viewsOf(activeId).current ?? null }),
+    'views:set-current': async (profileId, state) => {
+      if (profileId !== activeId && !stashed.has(profileId)) return false
+      viewsOf(profileId).current = state
+      return true
+    },
   }
 
   /** One run in the background: a page at a time with progress, then its summary as `sync:finished`. */

@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs'
+import { openSqlite, type SqliteDatabase } from './sqlite-open'
+
+/**
+ * How many employees a cache that is not open holds (another profile's), read from its catalog's pointer to the
+ * current snapshot without opening the cache as the app does (no sweep, no migration): 0 when it has never been
+ * synced, undefined when its catalog cannot be read.
+ */
+export function savedEmployeeCount(catalogPath: string): number | undefined {
+  if (!existsSync(catalogPath)) return 0
+  let db: SqliteDatabase | undefined
+  try {
+    db = openSqlite(catalogPath, { readonly: true, fileMustExist: true })
+    const count: unknown = db
+      .prepare('SELECT employee_count FROM current_snapshot WHERE id = 1')
+      .pluck()
+      .get()
+    if (count === undefined) return 0
+    return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : undefined
+  } catch {
+    return undefined
+  } finally {
+    db?.close()
+  }
+}

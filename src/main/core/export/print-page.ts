@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto'
+import type { EmployeeRow } from '../../../shared/domain'
+import { cellText } from '../../../shared/cell-text'
+import { isMoneyField } from '../../../shared/money'
+import { PRINT_MAX_ROWS } from '../../../shared/print-limits'
+import { aboutLines } from './about-lines'
+import type { ExportAbout, ExportColumn } from './export-types'
+import { formatZonedTime, localTimeZone } from './zoned-time'
+
+/**
+ * The page "Print…" prints: the current view as one self-contained HTML document (no script, no image, no
+ * request; its only style is inline and allowed by its hash), which the Electron shell loads in a hidden window
+ * with JavaScript off and hands to the system print dialog.
+ *
+ * - Every piece of text is escaped, and each cell and fact is its own bidirectional paragraph
+ *   (`unicode-bidi: plaintext`), so a name the service sent with markup or a right-to-left override stays text
+ *   inside its own cell.
+ * - `thead` repeats the column headers atop every printed page; `@page` asks for landscape and puts "Page 2 of 7"
+ *   and the print time in the page's margin boxes.
+ * - The rows are bounded (PRINT_MAX_ROWS): a print of a whole 100,000-employee cache is not a tidy table, and the
+ *   page says how many it left out and points at the export.
+ */
+
+export { PRINT_MAX_ROWS }
+
+export interface PrintPageInput {
+  readonly about: ExportAbout
+  readonly columns: ReadonlyArray<ExportColumn>
+  /** The rows printed, in the view's order: at most PRINT_MAX_ROWS of them. */
+  readonly rows: ReadonlyArray<EmployeeRow>
+  /** Rows the view holds; more than `rows.length` when the page was cut at the bound. */
+  readonly total: number
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+}
+
+/** Text as HTML content or a quoted attribute value; control characters (which HTML cannot carry) are dropped. */
+export function escapeHtml(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- control characters are what is being removed
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
+      .replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char)
+  )
+}
+
+/** A string inside a CSS string literal (`content: "…"`); `<` escaped too, so it can never close the <style>. */
+function cssString(text: string): string {
+  const escaped = text
+    .replace(/[\\"]/g, (char) => `\\${char}`)
+    .replace(/</g, '\\3c ')
+    .replace(/[\r\n]/g, ' ')
+  return `"${escaped}"`
+}
+
+/** The heading: what is printed. */
+export function printTitle(about: Pick<ExportAbout, 'kind' | 'payCycleId'>): string {
+  return about.kind === 'roster' && about.payCycleId !== undefined
+    ? `Roster of pay cycle ${about.payCycleId}`
+    : 'Employees'
+}
+
+/** The longest value without a space that is kept on one line. */
+const NO_WRAP_MAX = 40
+
+/** About-sheet lines the page does not repeat: what the table shows itself, or what concerns a file. */
+const LINES_LEFT_OUT: ReadonlySet<string> = new Set([
+  'Export',
+  'Columns',
+  'Rows',
+  'Sheets',
+  'Made with',
+  'Times',
+  'Shortened cells',
+  'File made',
+])
+
+function styleSheet(printed: string): string {
+  return `@page {
+  size: landscape;
+  margin: 12mm 10mm 14mm;
+  @bottom-left { content: ${cssString(`RosterDesk · printed ${printed}`)}; font: 7.5pt sans-serif; color: #555; }
+  @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 7.5pt sans-serif; color: #555; }
+}
+html { font: 8pt/1.25 "Segoe UI", "Helvetica Neue", Arial, "Noto Sans", "DejaVu Sans", sans-serif; color: #000; }
+body { margin: 0; }
+h1 { font-size: 13pt; margin: 0 0 4pt; }
+.facts { display: grid; grid-template-columns: repeat(2, max-content minmax(0, 1fr)); gap: 1pt 8pt; margin: 0 0 6pt; }
+.facts div { display: contents; }
+.facts dt { font-weight: 600; }
+.facts dd { margin: 0; unicode-bidi: plaintext; }
+.count { margin: 0 0 6pt; }
+.cut { border: 1pt solid #a15c00; padding: 3pt 5pt; }
+table { border-collapse: collapse; width: 100%; }
+thead { display: table-header-group; }
+th { text-align: left; background: #eee; border-bottom: 1pt solid #777; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+th, td { padding: 1pt 4pt; vertical-align: top; overflow-wrap: break-word; }
+td { border-bottom: 0.5pt solid #ccc; white-space: pre-line; unicode-bidi: plaintext; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.nw { white-space: nowrap; }
+tr { break-inside: avoid; }
+`
+}
+
+/** The whole document. */
+export function printPageHtml(input: PrintPageInput): string {
+  const { about, columns, rows, total } = input
+  const timeZone = about.timeZone ?? localTimeZone()
+  const printed = formatZonedTime(about.createdAt, timeZone)
+  const css = styleSheet(printed)
+  const hash = createHash('sha256').update(css, 'utf8').digest('base64')
+  const title = printTitle(about)
+
+  const facts = aboutLines(about, {
+    rows: total,
+    columnLabels: columns.map((column) => column.label),
+    sheetNames: [],
+    rowsPerSheet: total,
+    truncatedCells: 0,
+    convertedTimes: false,
+  })
+    .filter((line) => !LINES_LEFT_OUT.has(line.label))
+    .concat([{ label: 'Printed', value: printed }])
+    .map((line) => `<div><dt>${escapeHtml(line.label)}</dt><dd>${escapeHtml(String(line.value))}</dd></div>`)
+    .join('')
+
+  const count =
+    rows.length < total
+      ? `<p class="count cut">Only the first ${rows.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} employees are printed. Narrow the view, or export it to Excel for all of them.</p>`
+      : `<p class="count">${total.toLocaleString('en-US')} ${total === 1 ? 'employee' : 'employees'}</p>`
+
+  const numeric = columns.map((column) => column.kind === 'number' || isMoneyField(column.key))
+  const head = columns
+    .map(
+      (column, index) =>
+        `<th scope="col"${numeric[index] === true ? ' class="num"' : ''}>${escapeHtml(column.label)}</th>`,
+    )
+    .join('')
+  const body: string[] = []
+  for (const row of rows) {
+    let cells = ''
+    for (let index = 0; index < columns.length; index++) {
+      const key = (columns[index] as ExportColumn).key
+      const value = row[key]
+      const text = cellText(value, key)
+      const classes = [
+        ...(typeof value === 'number' ? ['num'] : []),
+        // A short value with no space (a date, a UUID, "PC-2026-11-A") never breaks at its hyphens: a column of them
+        // stays one line high, and long text elsewhere takes the room it needs by wrapping instead.
+        ...(text.length <= NO_WRAP_MAX && !/\s/.test(text) ? ['nw'] : []),
+      ]
+      cells += `<td${classes.length === 0 ? '' : ` class="${classes.join(' ')}"`}>${escapeHtml(text)}</td>`
+    }
+    body.push(`<tr>${cells}</tr>`)
+  }
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-${hash}'">
+<title>${escapeHtml(`${title} – RosterDesk`)}</title>
+<style>${css}</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+<dl class="facts">${facts}</dl>
+${count}
+<table>
+<thead><tr>${head}</tr></thead>
+<tbody>
+${body.join('\n')}
+</tbody>
+</table>
+</body>
+</html>
+`
+}

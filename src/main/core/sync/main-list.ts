@@ -1,0 +1,85 @@
+import { EMPLOYEE_LIST } from '../api/list-client'
+import { yieldToEventLoop } from '../cache/snapshot-writer'
+import { RosterDeskError } from '../errors'
+import { limitFields } from './field-limit'
+import { walkList } from './list-walker'
+import type { ArrivedPage, WalkResult } from './list-walker'
+import type { BuiltSnapshot, SnapshotBuilder } from './snapshot-builder'
+import type { RunPages, SyncRun } from './sync-run'
+
+/** The main list as proven complete, and the snapshot staged from it. */
+export interface MainList {
+  readonly main: WalkResult
+  readonly built: BuiltSnapshot
+}
+
+/**
+ * Walks the whole employee list into the run's snapshot: each page stored as it arrives (its fields within
+ * `maxFieldCharacters`), the commit's indexes prepared while the second look at page 1 is out, then the rows
+ * the final pass did not contain dropped. Page 1 asks for the run's first page size; the rest of the list is read
+ * at the size the service served (list-walker.ts).
+ */
+export async function syncMainList(
+  ctx: SyncRun,
+  pages: RunPages,
+  builder: SnapshotBuilder,
+): Promise<MainList> {
+  const { plan, counters, meter } = ctx
+  // Commit work started while the last request is out; awaited before the finish, which reports its failure.
+  let preparing: Promise<void> = Promise.resolve()
+  const main = await walkList(pages.source, {
+    pageSize: pages.sizes.firstRequest,
+    guessSize: pages.sizes.guessSize,
+    concurrency: plan.concurrency,
+    maxPasses: plan.maxPasses,
+    maxTotalCount: plan.limits.maxEmployees,
+    ...(plan.statusFilter === undefined ? {} : { statusFilter: plan.statusFilter }),
+    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    onPassStart: (start) => {
+      counters.totalCount = start.totalCount
+      meter.passStarted(undefined, start.pass, start.totalCount)
+    },
+    onPage: (arrived) => {
+      const page = withinFieldLimit(ctx, arrived)
+      builder.addPage(page)
+      meter.pageArrived(undefined, page.rows, builder.staged)
+    },
+    onPagesIn: () => {
+      preparing = preparing.then(() => builder.prepareCommit())
+      // Handled at the await below; a walk that fails first must not leave it unhandled.
+      preparing.catch(() => undefined)
+    },
+  })
+  counters.totalCount = main.totalCount
+  counters.pages = main.pages
+
+  await preparing
+  await yieldToEventLoop()
+  const built = builder.finish(main)
+  counters.stored = built.stored
+  if (built.stored !== main.totalCount) {
+    throw new RosterDeskError(
+      'internal',
+      'RosterDesk could not store every employee it received. Sync again.',
+      {
+        detail: `stored ${built.stored} of ${main.totalCount}`,
+      },
+    )
+  }
+  return { main, built }
+}
+
+const KEEP_WHOLE: ReadonlySet<string> = new Set([EMPLOYEE_LIST.idField ?? 'UUID'])
+
+/** The page as stored: every field within `maxFieldCharacters`, the cut ones counted for the summary. */
+function withinFieldLimit(ctx: SyncRun, page: ArrivedPage): ArrivedPage {
+  let cut = 0
+  const rows = page.rows.map((row) => {
+    const limited = limitFields(row, ctx.plan.limits.maxFieldCharacters, KEEP_WHOLE)
+    cut += limited.truncated
+    return limited.row
+  })
+  if (cut === 0) return page
+  ctx.counters.truncatedFields += cut
+  return { ...page, rows }
+}

@@ -1,0 +1,113 @@
+import type { ColumnInfo, ExportProgress, ExportResult } from '../../../shared/domain'
+import { SnapshotReader } from '../cache/snapshot-reader'
+import { openSqlite } from '../cache/sqlite-open'
+import { SearchIndex } from '../query/search-index'
+import type { SearchIndexParts } from '../query/search-index'
+import { columnTokenIndex, readColumnValues } from '../query/column-values'
+import { buildSortOrder } from '../query/sort-order'
+import type { SortOrder } from '../query/sort-order'
+import type { TokenIndexParts } from '../query/token-index'
+import { runExportJob } from './export-job'
+import type { ExportJobInput } from './export-job'
+import type { JobHandlers } from './serve-jobs'
+import type { JobSpec } from './worker-protocol'
+
+/** Which column of which snapshot file to build from. */
+export interface ColumnJobInput {
+  readonly snapshotPath: string
+  readonly column: string
+  readonly kind: ColumnInfo['kind']
+}
+
+/** The core worker's jobs (core-worker.ts runs them; worker-column-builder.ts and others send them). */
+export type CoreJobs = {
+  readonly 'sort-order': JobSpec<ColumnJobInput & { readonly tieOrder: Uint32Array }, SortOrder>
+  readonly 'column-index': JobSpec<ColumnJobInput, TokenIndexParts>
+  readonly 'search-index': JobSpec<{ readonly snapshotPath: string }, SearchIndexParts>
+  readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
+}
+
+/** Reads one column of a snapshot on a read-only connection of the worker's own, closed afterwards. */
+function withColumnValues<T>(
+  input: ColumnJobInput,
+  use: (values: ReturnType<typeof readColumnValues>) => T,
+): T {
+  const db = openSqlite(input.snapshotPath, { readonly: true, fileMustExist: true })
+  try {
+    return use(readColumnValues(db, input.column, input.kind))
+  } finally {
+    db.close()
+  }
+}
+
+export const coreJobHandlers: JobHandlers<CoreJobs> = {
+  'sort-order': (input, context) => {
+    const order = withColumnValues(input, (values) => buildSortOrder(values, input.tieOrder))
+    // rank, order and rankStart are fresh arrays: moved to the host, not copied.
+    context.transfer(order.rank.buffer, order.order.buffer, order.rankStart.buffer)
+    return order
+  },
+  'column-index': (input, context) => {
+    const parts = withColumnValues(input, (values) => columnTokenIndex(values).toParts())
+    context.transfer(parts.offsets.buffer, parts.starts.buffer, parts.postings.buffer)
+    return parts
+  },
+  'search-index': (input, context) => {
+    const reader = SnapshotReader.open(input.snapshotPath, 0)
+    try {
+      const parts = movable(SearchIndex.load(reader).toParts())
+      for (const array of typedArraysOf(parts)) context.transfer(array.buffer)
+      return parts
+    } finally {
+      reader.close()
+    }
+  },
+  export: runExportJob,
+}
+
+/**
+ * The parts with every typed array on a buffer of its own: arrays read from SQLite blobs may be views into a
+ * larger (pooled) buffer, which cannot be moved whole; copying here costs this thread, not the host.
+ */
+function movable(parts: SearchIndexParts): SearchIndexParts {
+  const own = <T extends Uint32Array | Float64Array>(array: T): T =>
+    array.byteOffset === 0 && array.byteLength === array.buffer.byteLength ? array : (array.slice() as T)
+  const tokens = (index: TokenIndexParts): TokenIndexParts => ({
+    text: index.text,
+    offsets: own(index.offsets),
+    starts: own(index.starts),
+    postings: own(index.postings),
+  })
+  return {
+    ...parts,
+    ids: own(parts.ids),
+    status: own(parts.status),
+    cycleStart: own(parts.cycleStart),
+    cycleCodes: own(parts.cycleCodes),
+    defaultOrder: {
+      nullRank: parts.defaultOrder.nullRank,
+      rank: own(parts.defaultOrder.rank),
+      order: own(parts.defaultOrder.order),
+      rankStart: own(parts.defaultOrder.rankStart),
+    },
+    firstNames: tokens(parts.firstNames),
+    lastNames: tokens(parts.lastNames),
+    identifiers: parts.identifiers.map((column) => ({ ...column, tokens: tokens(column.tokens) })),
+  }
+}
+
+function typedArraysOf(parts: SearchIndexParts): Array<Uint32Array | Float64Array> {
+  const tokens = (index: TokenIndexParts) => [index.offsets, index.starts, index.postings]
+  return [
+    parts.ids,
+    parts.status,
+    parts.cycleStart,
+    parts.cycleCodes,
+    parts.defaultOrder.rank,
+    parts.defaultOrder.order,
+    parts.defaultOrder.rankStart,
+    ...tokens(parts.firstNames),
+    ...tokens(parts.lastNames),
+    ...parts.identifiers.flatMap((column) => tokens(column.tokens)),
+  ]
+}

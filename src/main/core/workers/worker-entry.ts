@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { WorkerEntry } from './worker-host'
+
+/**
+ * Where the core worker's code is. The app's bundle has it beside the main bundle (out/main/core-worker.js, an
+ * input of its own in electron.vite.config.ts, so its file is this module's neighbour once bundled); the CLI,
+ * the tests and the benchmarks run the TypeScript source through tsx, in the worker as in the thread that
+ * starts it.
+ */
+export function coreWorkerEntry(directory: string = __dirname): WorkerEntry {
+  const built = join(directory, 'core-worker.js')
+  if (existsSync(built)) return { file: built, execArgv: [] }
+  return { file: join(directory, 'core-worker.ts'), execArgv: ['--import', 'tsx'] }
+}

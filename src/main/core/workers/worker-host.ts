@@ -1,0 +1,203 @@
+import { Worker } from 'node:worker_threads'
+import { cancelledError, RosterDeskError } from '../errors'
+import { silentLogger, type Logger } from '../log/logger'
+import type { JobMap, ToWorker } from './worker-protocol'
+import { fromWorkerError, isFromWorker } from './worker-protocol'
+
+/** The file a worker runs, and the Node options it needs (the tsx loader when it is TypeScript source). */
+export interface WorkerEntry {
+  readonly file: string
+  readonly execArgv: readonly string[]
+}
+
+export interface WorkerHostOptions {
+  /** Names the worker in logs and errors ("core worker"). */
+  readonly name: string
+  readonly logger?: Logger
+  /** How long a cancelled job may take to stop before the worker is ended (and started afresh for the next). */
+  readonly cancelGraceMs?: number
+}
+
+export interface RunOptions<Progress> {
+  readonly signal?: AbortSignal
+  readonly onProgress?: (value: Progress) => void
+  /** Buffers of the input to move to the worker rather than copy. */
+  readonly transfer?: readonly ArrayBuffer[]
+}
+
+interface PendingJob {
+  readonly resolve: (output: unknown) => void
+  readonly reject: (error: RosterDeskError) => void
+  readonly onProgress: ((value: unknown) => void) | undefined
+  cancelTimer: ReturnType<typeof setTimeout> | undefined
+}
+
+const DEFAULT_CANCEL_GRACE_MS = 5_000
+
+/**
+ * One worker thread and the jobs it runs for this thread, typed end to end by `Jobs`: `run` resolves with the
+ * job's output or rejects with a RosterDeskError (the worker's own, rebuilt; 'cancelled' after a cancel; 'internal'
+ * when the worker crashed or exited, which never takes this thread with it). The worker starts on the first job,
+ * is started again after a crash, and never keeps the process alive while idle.
+ */
+export class WorkerHost<Jobs extends JobMap> {
+  private worker: Worker | null = null
+  private nextId = 1
+  private readonly pending = new Map<number, PendingJob>()
+  private readonly logger: Logger
+  private readonly cancelGraceMs: number
+
+  constructor(
+    private readonly entry: WorkerEntry,
+    private readonly options: WorkerHostOptions,
+  ) {
+    this.logger = options.logger ?? silentLogger
+    this.cancelGraceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS
+  }
+
+  /** Jobs sent and not yet answered. */
+  get activeJobs(): number {
+    return this.pending.size
+  }
+
+  run<K extends keyof Jobs & string>(
+    job: K,
+    input: Jobs[K]['input'],
+    options: RunOptions<Jobs[K]['progress']> = {},
+  ): Promise<Jobs[K]['output']> {
+    const { signal } = options
+    if (signal?.aborted === true) return Promise.reject(cancelledError())
+    const worker = this.ensureWorker()
+    const id = this.nextId++
+    return new Promise<Jobs[K]['output']>((resolve, reject) => {
+      const onAbort = () => this.cancel(id)
+      const settle = () => signal?.removeEventListener('abort', onAbort)
+      this.pending.set(id, {
+        resolve: (output) => {
+          settle()
+          resolve(output as Jobs[K]['output'])
+        },
+        reject: (error) => {
+          settle()
+          reject(error)
+        },
+        onProgress: options.onProgress as ((value: unknown) => void) | undefined,
+        cancelTimer: undefined,
+      })
+      signal?.addEventListener('abort', onAbort, { once: true })
+      worker.ref()
+      try {
+        this.post(worker, { type: 'run', id, job, input }, options.transfer ?? [])
+      } catch (error) {
+        // An input that cannot be cloned (a function, say) is the caller's bug, reported as this job's failure.
+        this.settle(id, (job) =>
+          job.reject(
+            new RosterDeskError('internal', 'RosterDesk could not hand work to its background task.', {
+              detail: error instanceof Error ? error.message : String(error),
+              cause: error,
+            }),
+          ),
+        )
+      }
+    })
+  }
+
+  /** Ends the worker; jobs still running reject as cancelled. */
+  async stop(): Promise<void> {
+    const worker = this.worker
+    this.worker = null
+    this.failAll(cancelledError())
+    if (worker !== null) await worker.terminate()
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker !== null) return this.worker
+    const worker = new Worker(this.entry.file, {
+      execArgv: [...this.entry.execArgv],
+      name: this.options.name,
+    })
+    worker.on('message', (message: unknown) => this.receive(message))
+    worker.on('error', (error: Error) => {
+      this.logger.error(`The ${this.options.name} failed`, error)
+      this.crashed(worker, error.stack ?? error.message)
+    })
+    worker.on('messageerror', (error: Error) => {
+      this.logger.error(`The ${this.options.name} sent a message that could not be read`, error)
+    })
+    worker.on('exit', (code) => {
+      if (this.worker === worker && code !== 0)
+        this.logger.warn(`The ${this.options.name} exited with code ${code}`)
+      this.crashed(worker, `exited with code ${code}`)
+    })
+    worker.unref()
+    this.worker = worker
+    return worker
+  }
+
+  private receive(message: unknown): void {
+    if (!isFromWorker(message)) return
+    if (message.type === 'progress') {
+      const job = this.pending.get(message.id)
+      try {
+        job?.onProgress?.(message.value)
+      } catch (error) {
+        // A listener's failure (a closed window, say) must not end the job that reports to it.
+        this.logger.warn(`A progress listener of the ${this.options.name} failed`, error)
+      }
+      return
+    }
+    this.settle(message.id, (job) =>
+      message.type === 'done' ? job.resolve(message.output) : job.reject(fromWorkerError(message.error)),
+    )
+  }
+
+  private cancel(id: number): void {
+    const job = this.pending.get(id)
+    const worker = this.worker
+    if (job === undefined || worker === null || job.cancelTimer !== undefined) return
+    this.post(worker, { type: 'cancel', id })
+    // Work that never looks at its signal (one long native sort) is stopped by ending the worker.
+    job.cancelTimer = setTimeout(() => {
+      if (!this.pending.has(id) || this.worker !== worker) return
+      this.logger.warn(`The ${this.options.name} did not stop a cancelled job; ending it`)
+      this.settle(id, (pending) => pending.reject(cancelledError()))
+      this.worker = null
+      this.failAll(
+        new RosterDeskError('internal', `RosterDesk restarted a background task; try again.`, {
+          detail: `${this.options.name} ended to stop a cancelled job`,
+        }),
+      )
+      void worker.terminate()
+    }, this.cancelGraceMs)
+    job.cancelTimer.unref()
+  }
+
+  private settle(id: number, finish: (job: PendingJob) => void): void {
+    const job = this.pending.get(id)
+    if (job === undefined) return
+    this.pending.delete(id)
+    if (job.cancelTimer !== undefined) clearTimeout(job.cancelTimer)
+    if (this.pending.size === 0) this.worker?.unref()
+    finish(job)
+  }
+
+  private crashed(worker: Worker, detail: string): void {
+    if (this.worker !== worker) return
+    this.worker = null
+    this.failAll(
+      new RosterDeskError(
+        'internal',
+        'A background task of RosterDesk stopped unexpectedly. Try again; if it keeps happening, send the log to support.',
+        { detail: `${this.options.name}: ${detail}` },
+      ),
+    )
+  }
+
+  private failAll(error: RosterDeskError): void {
+    for (const id of [...this.pending.keys()]) this.settle(id, (job) => job.reject(error))
+  }
+
+  private post(worker: Worker, message: ToWorker, transfer: readonly ArrayBuffer[] = []): void {
+    worker.postMessage(message, [...transfer])
+  }
+}

@@ -1,0 +1,77 @@
+import type { ErrorCode } from '../errors'
+import { RosterDeskError } from '../errors'
+
+/**
+ * One kind of job a worker runs: what goes in, what comes out and what it reports on the way. A worker's job
+ * table (`JobMap`) types both ends: the host's `run` and the worker's handlers are checked against the same map.
+ */
+export interface JobSpec<Input, Output, Progress = never> {
+  readonly input: Input
+  readonly output: Output
+  readonly progress: Progress
+}
+
+// Handler inputs are contravariant, so a map of specific specs is only assignable to a spec over `never` inputs.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the bound of a generic, never a value's type
+export type JobMap = Record<string, JobSpec<any, unknown, unknown>>
+
+/** An error as it crosses the thread boundary: a RosterDeskError's fields, rebuilt on the other side. */
+export interface WorkerError {
+  readonly code: ErrorCode
+  readonly message: string
+  readonly detail?: string
+  readonly retryable?: boolean
+}
+
+/** Host → worker. */
+export type ToWorker =
+  | { readonly type: 'run'; readonly id: number; readonly job: string; readonly input: unknown }
+  | { readonly type: 'cancel'; readonly id: number }
+
+/** Worker → host. */
+export type FromWorker =
+  | { readonly type: 'progress'; readonly id: number; readonly value: unknown }
+  | { readonly type: 'done'; readonly id: number; readonly output: unknown }
+  | { readonly type: 'failed'; readonly id: number; readonly error: WorkerError }
+
+/** What a worker sends for a failure: a RosterDeskError as it is, anything else as 'internal' with its stack. */
+export function toWorkerError(error: unknown): WorkerError {
+  if (error instanceof RosterDeskError) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.detail === undefined ? {} : { detail: error.detail }),
+      ...(error.retryable ? { retryable: true } : {}),
+    }
+  }
+  return {
+    code: 'internal',
+    message:
+      'A background task of RosterDesk failed. Try again; if it keeps happening, send the log to support.',
+    detail: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  }
+}
+
+export function fromWorkerError(error: WorkerError): RosterDeskError {
+  return new RosterDeskError(error.code, error.message, {
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+    ...(error.retryable === true ? { retryable: true } : {}),
+  })
+}
+
+/** Messages are checked by shape at the boundary; a worker is our code, but a malformed message must not throw. */
+export function isFromWorker(value: unknown): value is FromWorker {
+  if (typeof value !== 'object' || value === null) return false
+  const message = value as { type?: unknown; id?: unknown }
+  return (
+    typeof message.id === 'number' &&
+    (message.type === 'progress' || message.type === 'done' || message.type === 'failed')
+  )
+}
+
+export function isToWorker(value: unknown): value is ToWorker {
+  if (typeof value !== 'object' || value === null) return false
+  const message = value as { type?: unknown; id?: unknown; job?: unknown }
+  if (typeof message.id !== 'number') return false
+  return message.type === 'cancel' || (message.type === 'run' && typeof message.job === 'string')
+}

@@ -1,0 +1,53 @@
+import { useCallback, useEffect, type KeyboardEvent, type RefObject } from 'react'
+import { rememberFocus } from '../focus/focus-return'
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+
+/**
+ * The keyboard manners of a modal dialog (WAI-ARIA's dialog pattern) for the element `ref` holds: focus moves
+ * into it when it opens (to the element marked `data-autofocus`, else the dialog itself), Esc closes it, and
+ * focus returns to whatever opened it when it closes (`rememberFocus`). Returns the dialog's keydown handler,
+ * which keeps Tab cycling within it.
+ */
+export function useModalDialog<E extends HTMLElement>(
+  ref: RefObject<E | null>,
+  onClose: () => void,
+): (event: KeyboardEvent<E>) => void {
+  useEffect(() => {
+    const giveFocusBack = rememberFocus()
+    const dialog = ref.current
+    ;(dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog)?.focus()
+    return giveFocusBack
+  }, [ref])
+
+  // Esc is heard on the document, so it closes the dialog even when the focus fell out of it (onto the page's
+  // body when the focused control went away); a control that uses Esc itself prevents its default first.
+  useEffect(() => {
+    const onEscape = (event: globalThis.KeyboardEvent): void => {
+      if (event.key === 'Escape' && !event.defaultPrevented) onClose()
+    }
+    document.addEventListener('keydown', onEscape)
+    return () => document.removeEventListener('keydown', onEscape)
+  }, [onClose])
+
+  return useCallback(
+    (event: KeyboardEvent<E>) => {
+      const dialog = ref.current
+      if (event.key !== 'Tab' || dialog === null) return
+      const focusable = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)]
+      const first = focusable[0]
+      const last = focusable.at(-1)
+      if (first === undefined || last === undefined) return
+      const active = document.activeElement
+      if (event.shiftKey && (active === first || active === dialog)) {
+        event.preventDefault()
+        last.focus()
+      } else if (!event.shiftKey && active === last) {
+        event.preventDefault()
+        first.focus()
+      }
+    },
+    [ref],
+  )
+}

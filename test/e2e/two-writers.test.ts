@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { writerLockPathOf } from '../../src/main/core/cache/writer-lock'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { startTestSandbox } from '../helpers/sandbox'
+import { currentSnapshotPath, makeTempDir } from '../unit/cache/cache-test-helpers'
+
+const ROOT = resolve(__dirname, '..', '..')
+const SIZE = 1200
+
+interface CliResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the CLI the way `npm run cli` does (tsx), as a process of its own. */
+function startCli(args: readonly string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli/index.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  const done = new Promise<CliResult>((resolvePromise, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code) => resolvePromise({ code, stdout, stderr }))
+  })
+  return { child, done }
+}
+
+/** What a reader sees at one moment: the snapshot the catalog names and how many employees it holds. */
+function readOnce(catalog: string): number | null {
+  const snapshot = currentSnapshotPath(catalog)
+  if (snapshot === null) return null
+  const db = new Database(snapshot, { readonly: true, fileMustExist: true })
+  try {
+    return Number(db.prepare('SELECT count(*) FROM employees').pluck().get())
+  } finally {
+    db.close()
+  }
+}
+
+describe('two writers on one cache: the app and a scheduled CLI sync', () => {
+  let sandbox: SandboxHandle
+  let dir: string
+  let cleanup: () => void
+  let db: string
+  let args: string[]
+  const env = () => {
+    const tokens = sandbox.issueTokens()
+    return {
+      ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
+      ROSTERDESK_ACCESS_TOKEN: tokens.accessToken,
+      ROSTERDESK_REFRESH_TOKEN: tokens.refreshToken,
+    }
+  }
+
+  beforeAll(async () => {
+    // Slow pages, so the first writer is still writing when the second arrives.
+    sandbox = await startTestSandbox({ size: SIZE, seed: 12, behaviours: { latencyMs: 2500 } })
+    ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-writers-'))
+    db = join(dir, 'employees.sqlite')
+    args = [
+      'sync',
+      '--base-url',
+      sandbox.baseUrl,
+      '--client-id',
+      sandbox.credentials.clientId,
+      '--redirect-uri',
+      sandbox.credentials.redirectUri,
+      '--db',
+      db,
+      '--page-size',
+      '400',
+      '--concurrency',
+      '2',
+      '--json',
+    ]
+  })
+  afterAll(async () => {
+    await sandbox.close()
+    cleanup()
+  })
+
+  it('the second is refused with who writes and since when; the first completes; readers see whole snapshots', async () => {
+    const first = startCli(args, env())
+    const lock = writerLockPathOf(db)
+    const deadline = Date.now() + 60_000
+    while (!existsSync(lock) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    const owner = JSON.parse(readFileSync(lock, 'utf8')) as { pid: number }
+    expect(owner.pid).toBe(first.child.pid)
+
+    const second = await startCli(args, env()).done
+    expect(second.code).toBe(1)
+    expect(second.stderr).toBe('')
+    const refusal = JSON.parse(second.stdout) as { status: string; error: string }
+    expect(refusal.status).toBe('failed')
+    expect(refusal.error).toMatch(
+      new RegExp(
+        `Another RosterDesk sync is writing these saved employees \\(pid ${owner.pid}, since \\d\\d:\\d\\d\\)\\. Wait for it to finish`,
+      ),
+    )
+
+    // While the first writes and swaps, a reader only ever finds no snapshot yet or the whole new one.
+    const seen = new Set<number | null>()
+    let finished = false
+    const result = first.done.then((r) => {
+      finished = true
+      return r
+    })
+    while (!finished) {
+      seen.add(readOnce(db))
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    const outcome = await result
+    expect(outcome.code, outcome.stderr).toBe(0)
+    expect(JSON.parse(outcome.stdout)).toMatchObject({ status: 'complete', stored: SIZE })
+    seen.add(readOnce(db))
+    expect([...seen].every((count) => count === null || count === SIZE)).toBe(true)
+    expect(seen.has(SIZE)).toBe(true)
+    expect(existsSync(lock)).toBe(false)
+
+    // A second sync over the first (a swap with a previous snapshot): readers see old or new, both whole.
+    sandbox.setBehaviours({ latencyMs: 40 })
+    const again = startCli(args, env())
+    const during = new Set<number | null>()
+    let againDone = false
+    const againResult = again.done.then((r) => {
+      againDone = true
+      return r
+    })
+    while (!againDone) {
+      during.add(readOnce(db))
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    expect((await againResult).code).toBe(0)
+    expect([...during]).toEqual([SIZE])
+  }, 120_000)
+
+  it('a sync killed with its lock held does not block the next one', async () => {
+    const victim = startCli(args, env())
+    const lock = writerLockPathOf(db)
+    const deadline = Date.now() + 60_000
+    while (!existsSync(lock) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    victim.child.kill('SIGKILL')
+    await victim.done
+    expect(existsSync(lock)).toBe(true)
+    sandbox.setBehaviours({ latencyMs: 0 })
+    const next = await startCli(args, env()).done
+    expect(next.code, next.stderr).toBe(0)
+    expect(readOnce(db)).toBe(SIZE)
+  }, 120_000)
+})

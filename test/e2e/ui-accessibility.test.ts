@@ -1,0 +1,257 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { auditPage, describeViolations } from '../helpers/axe-audit'
+import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { allEmployeesText, useUiSession } from '../helpers/harness/ui-session'
+
+/**
+ * Every screen a clerk meets, audited by axe-core (WCAG 2.0 and 2.1 A and AA, and best practices) in the light and
+ * the dark theme, end to end: the built renderer in headless Chromium under the production CSP, the real app core
+ * behind the harness's bridge, and the sandbox. The theme follows `prefers-color-scheme`, which Chromium emulates.
+ * Any violation of any impact fails the screen, listed with its rule, elements and what to fix. Screenshots of each
+ * screen in both themes go to test/e2e/screenshots/ui-a11y-*.png.
+ */
+
+const SIZE = 300
+
+const session = useUiSession({ sandbox: { size: SIZE, seed: 11 }, setupTimeoutMs: 120_000 })
+let sandbox: SandboxHandle
+let app: AppUnderTest
+let ui: AppPage
+let page: Page
+beforeAll(() => ({ sandbox, app, ui, page } = session()))
+
+const THEMES = ['light', 'dark'] as const
+
+/** Audits what is on screen now in both themes, saving a screenshot of each; fails listing every violation. */
+async function expectAccessible(screen: string): Promise<void> {
+  const failures: string[] = []
+  for (const theme of THEMES) {
+    await page.emulateMedia({ colorScheme: theme })
+    // Let the new theme's colours be painted before contrast is measured.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)))')
+    await ui.screenshot(`ui-a11y-${screen}-${theme}`)
+    const violations = await auditPage(page)
+    if (violations.length > 0) failures.push(`${screen}, ${theme} theme:\n${describeViolations(violations)}`)
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+  // Exactly one h1 on every screen (axe only asks for at least one); hidden screens do not count.
+  expect.soft(await page.getByRole('heading', { level: 1 }).count(), `${screen}: h1 count`).toBe(1)
+  await expectFocusVisible(screen)
+  // Soft, so one screen's violations do not hide the next screen's.
+  expect.soft(failures, failures.join('\n\n')).toEqual([])
+  expect.soft(ui.problems).toEqual([])
+}
+
+/** Keyboard stops tried per screen: more than any screen has, so every control is reached before focus cycles. */
+const MAX_TAB_STOPS = 60
+
+interface FocusStop {
+  /** Tag, id, name and position: tells one control from another, and says which it was. */
+  readonly id: string
+  readonly shown: boolean
+  /** Ancestors that clip their overflow inside the ring's outer edge, and on which sides. */
+  readonly clippedBy: readonly string[]
+}
+
+/**
+ * The focused control and whether its focus shows, evaluated in the page (as source text: this project is
+ * type-checked without the DOM's types). The ring is drawn outside the box, so an ancestor that clips its
+ * overflow closer than the ring's outer edge hides part of it (a cell with `overflow: hidden` around a header
+ * button).
+ */
+const FOCUSED_CONTROL = `(() => {
+  const element = document.activeElement
+  if (!(element instanceof HTMLElement) || element === document.body) return null
+  const style = getComputedStyle(element)
+  const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2
+  const shadow = style.boxShadow !== 'none'
+  const rect = element.getBoundingClientRect()
+  // How far the ring reaches outside the box: none when it is drawn inside (a negative offset).
+  const ring = outline ? Math.max(0, parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset)) : 0
+  const clippedBy = []
+  // A fixed box (a dialog) escapes the clipping of everything above it.
+  for (
+    let child = element, parent = element.parentElement;
+    parent !== null && getComputedStyle(child).position !== 'fixed';
+    child = parent, parent = parent.parentElement
+  ) {
+    if (getComputedStyle(parent).overflow === 'visible') continue
+    const box = parent.getBoundingClientRect()
+    // Half a pixel of slack for subpixel layout.
+    const sides = [
+      rect.left - ring < box.left - 0.5 ? 'left' : '',
+      rect.right + ring > box.right + 0.5 ? 'right' : '',
+      rect.top - ring < box.top - 0.5 ? 'top' : '',
+      rect.bottom + ring > box.bottom + 0.5 ? 'bottom' : '',
+    ].filter(Boolean)
+    if (sides.length > 0) clippedBy.push(parent.tagName.toLowerCase() + '.' + [...parent.classList].join('.') + ' ' + sides.join('/'))
+  }
+  const label = element.getAttribute('aria-label') ?? element.textContent?.trim().slice(0, 40) ?? ''
+  const id = element.tagName + '#' + element.id + ':' + label + ':' + Math.round(rect.x) + ',' + Math.round(rect.y)
+  return { id, shown: (outline || shadow) && element.matches(':focus-visible'), clippedBy }
+})()`
+
+/**
+ * Tabs through the screen and fails on any control that takes keyboard focus without showing it (WCAG 2.4.7): a
+ * 2 px outline or a box shadow, as `:focus-visible` draws in app.css, and not clipped away by a scrolling parent.
+ */
+async function expectFocusVisible(screen: string): Promise<void> {
+  const unseen: string[] = []
+  const visited = new Set<string>()
+  for (let stop = 0; stop < MAX_TAB_STOPS; stop++) {
+    await page.keyboard.press('Tab')
+    const focused = await page.evaluate<FocusStop | null>(FOCUSED_CONTROL)
+    if (focused === null) continue
+    if (visited.has(focused.id)) break
+    visited.add(focused.id)
+    if (!focused.shown) unseen.push(focused.id)
+    if (focused.clippedBy.length > 0)
+      unseen.push(`${focused.id}: ring clipped by ${focused.clippedBy.join(', ')}`)
+  }
+  expect.soft(visited.size, `${screen}: keyboard focus reaches its controls`).toBeGreaterThan(0)
+  expect.soft(unseen, `${screen}: focus not visible on`).toEqual([])
+}
+
+const grid = (): Locator => page.getByRole('grid', { name: 'Employees' })
+
+/** Makes the service's next list answer differ from the cache's, so the next sync has a change report. */
+async function churnTheService(): Promise<void> {
+  sandbox.setBehaviours({
+    churn: { add: 3, remove: 2, listRequests: 1 },
+    mutate: { rows: 5, listRequests: 1 },
+  })
+  const { accessToken } = sandbox.issueTokens()
+  const response = await fetch(`${sandbox.baseUrl}/employees/list?page=1&limit=1`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  })
+  await response.text()
+  sandbox.setBehaviours({ churn: null, mutate: null })
+}
+
+describe('every screen meets WCAG 2.1 AA in the light and the dark theme', () => {
+  it('first run: the sign-in screen', async () => {
+    await page.getByRole('button', { name: 'Sign in with your browser' }).waitFor()
+    await expectAccessible('1-first-run')
+  })
+
+  it('settings, reached from the first run', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    await page.getByRole('heading', { name: 'Settings' }).waitFor()
+    await expectAccessible('2-settings')
+    await page.getByRole('button', { name: 'Back to employees' }).click()
+  })
+
+  it('signing in, then signed in with nothing saved yet', async () => {
+    await page.getByRole('button', { name: 'Sign in with your browser' }).click()
+    await page.getByText('Waiting for you to approve RosterDesk in your browser…').waitFor()
+    await expectAccessible('3a-signing-in')
+    await app.approveSignIn()
+    await page.getByText('Sync to download employees.').waitFor()
+    await expectAccessible('3b-signed-in-empty')
+  })
+
+  it('browse: every employee synced', async () => {
+    await page.getByRole('button', { name: 'Sync now' }).click()
+    await page.getByText(allEmployeesText(SIZE)).waitFor({ timeout: 60_000 })
+    await expectAccessible('4-browse')
+  })
+
+  it('search with results', async () => {
+    const someone = sandbox.allEmployees()[7]!
+    await page.getByRole('searchbox', { name: 'Search employees' }).fill(String(someone['lastName']))
+    await expect
+      .poll(() => page.getByText(/^[\d,]+ of [\d,]+ employees/).innerText())
+      .not.toBe(allEmployeesText(SIZE))
+    await grid()
+      .getByRole('gridcell', { name: String(someone['lastName']), exact: true })
+      .first()
+      .waitFor()
+    await expectAccessible('5-search')
+  })
+
+  it('the detail panel', async () => {
+    await grid().getByRole('gridcell').first().click()
+    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await expectAccessible('6-details')
+    await page.getByRole('button', { name: 'Close details' }).click()
+    await page.getByRole('searchbox', { name: 'Search employees' }).fill('')
+    await page.getByText(allEmployeesText(SIZE)).waitFor()
+  })
+
+  it('the column chooser, saved views, profiles and the keyboard shortcuts', async () => {
+    await page.getByRole('button', { name: 'Columns', exact: true }).click()
+    await page.getByRole('checkbox', { name: 'Last name' }).waitFor()
+    await expectAccessible('7a-column-chooser')
+    // Tabbing through the screen has taken focus out of each popup, so each closes by its own button.
+    await page.getByRole('button', { name: 'Columns', exact: true }).click()
+    await page.getByRole('checkbox', { name: 'Last name' }).waitFor({ state: 'detached' })
+
+    await page.getByRole('button', { name: 'Views', exact: true }).click()
+    await page.getByRole('heading', { name: 'Saved views' }).waitFor()
+    await expectAccessible('7b-saved-views')
+    await page.getByRole('button', { name: 'Views', exact: true }).click()
+    await page.getByRole('heading', { name: 'Saved views' }).waitFor({ state: 'detached' })
+
+    await page.getByRole('button', { name: 'Manage profiles…' }).click()
+    const profiles = page.getByRole('dialog', { name: 'Profiles' })
+    await profiles.waitFor()
+    await expectAccessible('7c-profiles')
+    await profiles.getByRole('button', { name: 'Close profiles' }).click()
+
+    await page.keyboard.press('Control+/')
+    const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
+    await shortcuts.waitFor()
+    await expectAccessible('7d-keyboard-shortcuts')
+    await shortcuts.getByRole('button', { name: 'Close', exact: true }).click()
+    await shortcuts.waitFor({ state: 'detached' })
+  })
+
+  it('settings, reached from the employees', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    await page.getByRole('heading', { name: 'Settings' }).waitFor()
+    await expectAccessible('7e-settings-signed-in')
+    await page.getByRole('button', { name: 'Back to employees' }).click()
+  })
+
+  it('the roster dialog, and an export done', async () => {
+    await page.getByRole('button', { name: 'Export roster…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Export a pay-cycle roster' })
+    await dialog.getByRole('button', { name: /^Export [\d,]+ rows?…$/ }).waitFor()
+    await expectAccessible('8a-roster-dialog')
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+
+    await page.getByRole('button', { name: `Export ${SIZE} rows…` }).click()
+    await page.getByText(/^Exported [\d,]+ rows? to/).waitFor({ timeout: 60_000 })
+    await expectAccessible('8b-exported')
+  })
+
+  it('no saved match, and the live look-up on the service', async () => {
+    const saved = new Set(sandbox.allEmployees().map((row) => row.UUID))
+    await churnTheService()
+    const hired = sandbox.allEmployees().find((row) => !saved.has(row.UUID))!
+    await page.getByRole('combobox', { name: 'Search in' }).selectOption({ label: 'Employee number' })
+    await page.getByRole('searchbox', { name: 'Search employees' }).fill(String(hired['employeeNumber']))
+    await page.getByText('No matches').waitFor()
+    await expectAccessible('9a-no-matches')
+    await page.getByRole('button', { name: 'Look up on the service' }).click()
+    await page
+      .getByRole('region', { name: /^From the service/ })
+      .getByRole('table')
+      .waitFor()
+    await expectAccessible('9b-live-results')
+    await page.getByRole('searchbox', { name: 'Search employees' }).fill('')
+    await page.getByRole('combobox', { name: 'Search in' }).selectOption({ index: 0 })
+  })
+
+  it('the change report', async () => {
+    await page.getByRole('button', { name: 'Sync', exact: true }).click()
+    const summary = page.getByRole('button', { name: /^\+\d+ −\d+ ~\d+ changes$/ })
+    await summary.waitFor({ timeout: 60_000 })
+    await summary.click()
+    const dialog = page.getByRole('dialog', { name: 'Change report' })
+    await expect.poll(() => dialog.getByRole('tabpanel').getByRole('button').count()).toBeGreaterThan(0)
+    await expectAccessible('10-change-report')
+  })
+})

@@ -1,0 +1,108 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { useUiSession } from '../helpers/harness/ui-session'
+
+/**
+ * Hostile text from the service (src/main/sandbox/hostile-names.ts: markup and script in names, right-to-left
+ * overrides, control characters, a 100 KB name), synced, searched and opened in real Chromium: nothing runs, no
+ * element is injected, overrides stay isolated, the long name is cut in the table and readable in the panel.
+ */
+
+const SIZE = 60
+
+const session = useUiSession({ sandbox: { size: SIZE, seed: 12, hostileNames: true }, start: 'synced' })
+let app: AppUnderTest
+let ui: AppPage
+let page: Page
+beforeAll(() => ({ app, ui, page } = session()))
+
+const grid = (): Locator => page.getByRole('grid', { name: 'Employees' })
+const bodyRows = (): Locator => grid().locator('[role="row"]:not([aria-rowindex="1"])')
+const panel = (): Locator => page.getByRole('complementary')
+
+/** Nothing the hostile text carries may have run or become an element. */
+async function expectInert(): Promise<void> {
+  // A string, evaluated in the page: the test's own TypeScript knows no DOM.
+  const found = await page.evaluate(`({
+    pwned: window.__pwned,
+    injected: document.querySelectorAll(
+      'img[src="x"], [onerror], [onload], svg[onload], iframe, textarea, a[href^="javascript:"], b',
+    ).length,
+    scripts: [...document.querySelectorAll('script')].filter((s) => s.src === '' || s.textContent !== '').length,
+    title: document.title,
+  })`)
+  expect(found).toEqual({ pwned: undefined, injected: 0, scripts: 0, title: 'RosterDesk' })
+}
+
+async function search(text: string): Promise<void> {
+  const asked = () =>
+    app.calls.some(
+      (call) => call.channel === 'employees:query' && (call.args[0] as { text?: string }).text === text,
+    )
+  await page.getByRole('searchbox', { name: 'Search employees' }).fill(text)
+  await expect.poll(asked).toBe(true)
+}
+
+describe('hostile text from the service is inert in every screen', () => {
+  it('the synced list shows markup as text and no script runs', async () => {
+    await expectInert()
+    await search('script')
+    await expect.poll(() => bodyRows().count()).toBeGreaterThan(0)
+    await expect.poll(() => grid().innerText()).toContain('<script>window.__pwned=1</script>')
+    await expectInert()
+    await ui.screenshot('ui-hostile-1-markup-as-text')
+  })
+
+  it('an RTL override is isolated in its cell and in the detail title', async () => {
+    await search('eve')
+    await expect.poll(() => grid().innerText()).toContain('Eve\u202Eexe.gnp')
+    const bidi = await grid()
+      .locator('[role="gridcell"]', { hasText: 'Eve' })
+      .first()
+      .evaluate((cell) => cell.ownerDocument.defaultView?.getComputedStyle(cell).unicodeBidi)
+    expect(bidi).toBe('isolate')
+    await bodyRows().first().click()
+    const heading = panel().getByRole('heading', { level: 2 })
+    await expect.poll(() => heading.locator('bdi').count()).toBe(2)
+    expect(await heading.locator('bdi').allTextContents()).toEqual(['Eve\u202Eexe.gnp', 'Lee\u202Eeliforp'])
+    await expectInert()
+    await ui.screenshot('ui-hostile-2-rtl-isolated')
+    await panel().getByRole('button', { name: 'Close details' }).click()
+  })
+
+  it('a 100 KB name is cut in the table, readable in the panel, and stretches nothing', async () => {
+    await search('long namexxx')
+    await expect.poll(() => bodyRows().count()).toBeGreaterThan(0)
+    const cell = grid().locator('[role="gridcell"]', { hasText: 'Namexxxx' }).first()
+    const size = await cell.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }))
+    expect(size.scroll).toBeGreaterThan(size.client)
+    await bodyRows().first().click()
+    const lastName = panel()
+      .locator('dt', { hasText: /^Last name$/ })
+      .locator('xpath=following-sibling::dd')
+    // The whole text as the cache keeps it (cut at the sync's field limit, its end marked).
+    expect((await lastName.innerText()).length).toBeGreaterThan(5_000)
+    const layout = (await page.evaluate(`({
+      pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+      panelWidth: document.querySelector('.detail-panel')?.getBoundingClientRect().width ?? 0,
+    })`)) as { pageOverflow: number; panelWidth: number }
+    expect(layout.pageOverflow).toBeLessThanOrEqual(0)
+    expect(layout.panelWidth).toBeLessThan(900)
+    await expectInert()
+    await ui.screenshot('ui-hostile-3-long-name')
+    await panel().getByRole('button', { name: 'Close details' }).click()
+  })
+
+  it('control characters and formula-like text show as text; still nothing ran', async () => {
+    for (const text of ['esc', 'ctrl', 'constructor', 'textarea']) {
+      await search(text)
+      await expect.poll(() => bodyRows().count()).toBeGreaterThan(0)
+      await expectInert()
+    }
+    await page.getByRole('searchbox', { name: 'Search employees' }).fill('')
+    await expect.poll(() => page.getByText(`${SIZE} of ${SIZE} employees`).count()).toBe(1)
+    await expectInert()
+    await ui.screenshot('ui-hostile-4-all')
+  })
+})

@@ -1,0 +1,76 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EmployeeRow } from '../../src/shared/domain'
+import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
+import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
+import type { CoreJobs } from '../../src/main/core/workers/core-jobs'
+import { coreWorkerEntry } from '../../src/main/core/workers/worker-entry'
+import { WorkerHost } from '../../src/main/core/workers/worker-host'
+import { buildSortOrder } from '../../src/main/core/query/sort-order'
+import { EmployeeGenerator } from '../../src/main/sandbox/data'
+import { ensureBuiltBundles, MAIN_BUNDLE } from '../helpers/built-bundles'
+import { makeTempDir } from '../unit/cache/cache-test-helpers'
+import { seedSnapshot } from '../unit/cache/seed-snapshot'
+
+/**
+ * The core worker as it ships: out/main/core-worker.js, an entry of the main build of its own, found beside the
+ * main bundle and run by plain Node's worker_threads (it needs nothing of Electron).
+ */
+describe('the built core worker', () => {
+  const built = join(dirname(MAIN_BUNDLE), 'core-worker.js')
+  let cache: CacheDatabase
+  let dir: string
+  let host: WorkerHost<CoreJobs>
+
+  beforeAll(async () => {
+    await ensureBuiltBundles()
+    const temp = makeTempDir()
+    dir = temp.dir
+    cache = openCacheDatabase(join(dir, 'cache.db'))
+    const generator = new EmployeeGenerator(9, 500)
+    await seedSnapshot(
+      cache,
+      Array.from({ length: 500 }, (_, i) => generator.row(i) as unknown as EmployeeRow),
+    )
+  }, 180_000)
+
+  afterAll(async () => {
+    await host?.stop()
+    cache?.close()
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('is built beside the main bundle, which looks for it there', () => {
+    expect(existsSync(built)).toBe(true)
+    expect(coreWorkerEntry(dirname(MAIN_BUNDLE))).toEqual({ file: built, execArgv: [] })
+    expect(readFileSync(MAIN_BUNDLE, 'utf8')).toContain('core-worker.js')
+    // The worker reads SQLite itself; nothing of Electron may reach it.
+    expect(readFileSync(built, 'utf8')).not.toMatch(/require\(["']electron["']\)/)
+  })
+
+  it('runs under plain Node and builds what the query engine would', async () => {
+    host = new WorkerHost<CoreJobs>({ file: built, execArgv: [] }, { name: 'built core worker' })
+    const reader = cache.currentSnapshot()
+    if (reader === null) throw new Error('no snapshot')
+    const values = reader.db
+      .prepare('SELECT json_extract(row_json, \'$."hireDate"\') FROM employees ORDER BY id')
+      .pluck()
+      .all() as string[]
+    const tieOrder = Uint32Array.from(values.keys())
+    const order = await host.run('sort-order', {
+      snapshotPath: reader.path,
+      column: 'hireDate',
+      kind: 'date',
+      tieOrder: tieOrder.slice(),
+    })
+    expect([...order.order]).toEqual([...buildSortOrder(values, tieOrder).order])
+    const index = await host.run('column-index', {
+      snapshotPath: reader.path,
+      column: 'department',
+      kind: 'text',
+    })
+    expect(index.offsets.length).toBeGreaterThan(1)
+    expect(index.postings.length).toBeGreaterThanOrEqual(500)
+  })
+})

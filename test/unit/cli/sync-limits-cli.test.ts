@@ -1,0 +1,165 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { CacheCommandIo } from '../../../src/main/cli/cache-command-args'
+import { runStatusCommand } from '../../../src/main/cli/status-command'
+import { runSyncCommand } from '../../../src/main/cli/sync-command'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { CATALOG_VERSION } from '../../../src/main/core/cache/catalog-schema'
+import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
+import type { SandboxHandle } from '../../../src/main/sandbox/index'
+import { CaptureLogger } from '../auth/capture-logger'
+import { startTestSandbox } from '../../helpers/sandbox'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function run(
+  command: (args: readonly string[], io: CacheCommandIo) => Promise<number>,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  const text = { out: '', err: '' }
+  stdout.on('data', (chunk: Buffer) => (text.out += chunk.toString('utf8')))
+  stderr.on('data', (chunk: Buffer) => (text.err += chunk.toString('utf8')))
+  const code = await command(args, { stdout, stderr, env, platform: 'linux', logger: new CaptureLogger() })
+  return { code, stdout: text.out, stderr: text.err }
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-cli-limits-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+async function sandbox(size: number): Promise<SandboxHandle> {
+  const handle = await startTestSandbox({ size, seed: 7 })
+  cleanups.push(() => handle.close())
+  return handle
+}
+
+function serviceArgs(handle: SandboxHandle, db: string): string[] {
+  return [
+    '--base-url',
+    handle.baseUrl,
+    '--client-id',
+    handle.credentials.clientId,
+    '--redirect-uri',
+    handle.credentials.redirectUri,
+    '--tenant',
+    handle.credentials.tenantId,
+    '--page-size',
+    '25',
+    '--db',
+    db,
+  ]
+}
+
+function tokenEnv(handle: SandboxHandle): NodeJS.ProcessEnv {
+  return {
+    ROSTERDESK_CLIENT_SECRET: handle.credentials.clientSecret,
+    ROSTERDESK_ACCESS_TOKEN: handle.issueTokens().accessToken,
+  }
+}
+
+describe('sync’s limit flags', () => {
+  it('hold the run to --max-employees, and a larger ceiling lets it complete', async () => {
+    const handle = await sandbox(60)
+    const db = join(tempDir(), 'cache.sqlite')
+    const refused = await run(
+      runSyncCommand,
+      [...serviceArgs(handle, db), '--max-employees', '10', '--request-timeout', '5', '--run-deadline', '3'],
+      tokenEnv(handle),
+    )
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(
+      /^Sync failed: .*claims 60 employees .*more than the 10 RosterDesk is set to accept/,
+    )
+    expect(refused.stderr).toContain('raise “Most employees” in Settings')
+
+    const done = await run(
+      runSyncCommand,
+      [...serviceArgs(handle, db), '--max-employees', '60', '--json'],
+      tokenEnv(handle),
+    )
+    expect(done.code, done.stderr).toBe(0)
+    expect(JSON.parse(done.stdout)).toMatchObject({ status: 'complete', stored: 60 })
+    expect(JSON.parse(done.stdout)).not.toHaveProperty('truncatedFields')
+  })
+
+  it('take --profile’s saved limits, and a flag given as well wins', async () => {
+    const handle = await sandbox(40)
+    const dataDir = tempDir()
+    const backend = new MemoryKeyValueBackend()
+    const settings = new SettingsStore(backend)
+    const acme = settings.profiles.create('Acme Ltd')
+    settings.profiles.setActive(acme.id)
+    const saved = settings.update({
+      environment: 'staging',
+      baseUrls: { staging: handle.baseUrl },
+      clientId: handle.credentials.clientId,
+      redirectUri: handle.credentials.redirectUri,
+      tenantId: handle.credentials.tenantId,
+      maxEmployees: 30,
+    })
+    expect(saved.ok).toBe(true)
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(Object.fromEntries(backend.values)))
+
+    const refused = await run(
+      runSyncCommand,
+      ['--profile', 'Acme Ltd', '--data-dir', dataDir],
+      tokenEnv(handle),
+    )
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/claims 40 employees .*more than the 30 RosterDesk is set to accept/)
+
+    const flagWins = await run(
+      runSyncCommand,
+      ['--profile', 'Acme Ltd', '--data-dir', dataDir, '--max-employees', '40', '--json'],
+      tokenEnv(handle),
+    )
+    expect(flagWins.code, flagWins.stderr).toBe(0)
+    expect(JSON.parse(flagWins.stdout)).toMatchObject({ status: 'complete', stored: 40 })
+  })
+})
+
+describe('values cut to the longest field allowed', () => {
+  it('are counted in the summary line and --json, and kept in the run log for `status`', async () => {
+    const handle = await sandbox(60)
+    handle.setBehaviours({ oversizedField: { page: 1, row: 3, characters: 50_000 } })
+    const db = join(tempDir(), 'cache.sqlite')
+    const plain = await run(runSyncCommand, serviceArgs(handle, db), tokenEnv(handle))
+    expect(plain.code, plain.stderr).toBe(0)
+    expect(plain.stdout).toMatch(
+      /^Synced 60 employees .*1 long value was shortened to the longest field allowed \(ending with “…”\)\.\n$/,
+    )
+
+    const json = await run(runSyncCommand, [...serviceArgs(handle, db), '--json'], tokenEnv(handle))
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'complete', truncatedFields: 1 })
+
+    // Read back from the catalog by another command: the count outlives the process that synced.
+    const status = await run(runStatusCommand, ['--db', db, '--json'])
+    expect(status.code, status.stderr).toBe(0)
+    expect(JSON.parse(status.stdout)).toMatchObject({ lastComplete: { truncatedFields: 1 } })
+  })
+
+  it('are absent from runs logged before the count was kept (a catalog migrated from version 2)', () => {
+    const dir = tempDir()
+    cpSync(resolve(__dirname, '../../fixtures/cache-v2'), dir, { recursive: true })
+    const cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+    try {
+      expect(cache.db.pragma('user_version', { simple: true })).toBe(CATALOG_VERSION)
+      const last = cache.lastCompleteRun()
+      expect(last).toMatchObject({ status: 'complete', stored: expect.any(Number) })
+      expect(last).not.toHaveProperty('truncatedFields')
+    } finally {
+      cache.close()
+    }
+  })
+})

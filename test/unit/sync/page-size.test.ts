@@ -1,0 +1,152 @@
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { LARGE_PAGE_REQUEST, planPageSize } from '../../../src/main/core/sync/page-size'
+import { runSync } from '../../../src/main/core/sync/sync-engine'
+import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
+import { makeTempDir } from '../cache/cache-test-helpers'
+import { FakeListService, FakeTokens, fakeClock, jsonResponse, makeEmployees } from './sync-fakes'
+import type { FakeListOptions } from './sync-fakes'
+
+describe('the largest page the service serves', () => {
+  let dir: string
+  let cleanup: () => void
+  let cache: CacheDatabase
+  beforeEach(() => {
+    ;({ dir, cleanup } = makeTempDir())
+    cache = openCacheDatabase(join(dir, 'cache.db'))
+  })
+  afterEach(() => {
+    cache.close()
+    cleanup()
+  })
+
+  const sync = (service: FakeListService, options: Partial<SyncRunOptions> = {}) =>
+    runSync(
+      { cache, fetch: service.fetch, tokens: new FakeTokens(), clock: fakeClock().clock, random: () => 0.5 },
+      {
+        baseUrl: 'https://payroll.example',
+        pageSize: 10,
+        pageSizing: 'largest-served',
+        concurrency: 3,
+        ...options,
+      },
+    )
+
+  const info = (key: string): string | undefined => cache.currentSnapshot()?.info(key)
+  const mainList = (service: FakeListService) =>
+    service.requests.filter((r) => r.payCycleId === null).map((r) => [r.page, r.limit])
+
+  /** The fake refuses any limit above `max` with 400, as a service with a strict maximum would. */
+  const refusing =
+    (max: number): FakeListOptions['before'] =>
+    (request) =>
+      request.limit > max ? jsonResponse(400, { message: `limit must be at most ${max}` }) : undefined
+
+  it('asks for a large page once and reads the rest of the run at the size served', async () => {
+    const service = new FakeListService(makeEmployees(950), { maxPageSize: 100 })
+    const summary = await sync(service, { trackedPayCycles: ['PC-A'] })
+    expect(summary).toMatchObject({ status: 'complete', totalCount: 950, stored: 950, pages: 10 })
+    // Page 1 at the large size; pages 2 and 3 guessed alongside it at that size were served at 100, not 5,000,
+    // so they are asked again at 100: 3 + 9 + the second look at page 1.
+    expect(mainList(service)).toEqual([
+      [2, LARGE_PAGE_REQUEST],
+      [3, LARGE_PAGE_REQUEST],
+      [1, LARGE_PAGE_REQUEST],
+      ...[2, 3, 4, 5, 6, 7, 8, 9, 10].map((page) => [page, 100]),
+      [1, 100],
+    ])
+    // The pay cycle's 475 employees at the served size from the start: 5 pages and page 1 again.
+    const cycle = service.requests.filter((r) => r.payCycleId === 'PC-A')
+    expect(cycle.every((r) => r.limit === 100)).toBe(true)
+    expect(cycle).toHaveLength(6)
+    expect(summary.requests).toBe(13 + 6)
+    expect(info('page_limit')).toBe('100')
+    expect(info('refused_page_limit')).toBeUndefined()
+
+    // The settings' page size alone would have taken 95 pages and 96 requests for the main list.
+    const configured = new FakeListService(makeEmployees(950), { maxPageSize: 100 })
+    expect(await sync(configured, { pageSizing: 'configured' })).toMatchObject({ pages: 95, requests: 96 })
+  })
+
+  it('guesses the next run’s first pages at the size the service served last time', async () => {
+    await sync(new FakeListService(makeEmployees(950), { maxPageSize: 100 }))
+    const service = new FakeListService(makeEmployees(950), { maxPageSize: 100 })
+    const summary = await sync(service)
+    expect(summary).toMatchObject({ status: 'complete', stored: 950, pages: 10, requests: 11 })
+    expect(mainList(service)).toEqual([
+      [2, 100],
+      [3, 100],
+      [1, LARGE_PAGE_REQUEST],
+      ...[4, 5, 6, 7, 8, 9, 10].map((page) => [page, 100]),
+      [1, 100],
+    ])
+  })
+
+  it('serves a page of the settings’ size when the service refuses a large one, and remembers it', async () => {
+    const first = new FakeListService(makeEmployees(95), { before: refusing(20) })
+    const summary = await sync(first)
+    expect(summary).toMatchObject({ status: 'complete', stored: 95, pages: 10 })
+    const refused = first.requests.filter((r) => r.limit > 20)
+    // Page 1 and the two guesses went out at 5,000 together; each is asked again at 10, and nothing else is large.
+    expect(refused.map((r) => [r.page, r.limit]).sort()).toEqual([
+      [1, LARGE_PAGE_REQUEST],
+      [2, LARGE_PAGE_REQUEST],
+      [3, LARGE_PAGE_REQUEST],
+    ])
+    expect(first.requests.slice(3).every((r) => r.limit === 10)).toBe(true)
+    expect(summary.requests).toBe(first.requests.length)
+    expect(info('refused_page_limit')).toBe(String(LARGE_PAGE_REQUEST))
+    expect(info('page_limit')).toBe('10')
+
+    // The next run of the same source asks for the settings' size from the start: no refusal, no guess wasted.
+    const next = new FakeListService(makeEmployees(95), { before: refusing(20) })
+    const again = await sync(next)
+    expect(again).toMatchObject({ status: 'complete', stored: 95, pages: 10, requests: 11 })
+    expect(next.requests.every((r) => r.limit === 10)).toBe(true)
+    expect(info('refused_page_limit')).toBe(String(LARGE_PAGE_REQUEST))
+
+    // Another service (another address) has not refused anything yet: it is asked for the large page again.
+    const other = new FakeListService(makeEmployees(95), { before: refusing(20) })
+    expect(await sync(other, { baseUrl: 'https://other.example' })).toMatchObject({ status: 'complete' })
+    expect(other.requests.some((r) => r.limit === LARGE_PAGE_REQUEST)).toBe(true)
+  })
+
+  it('still fails on a refusal of the settings’ own page size, saying so', async () => {
+    const service = new FakeListService(makeEmployees(95), { before: refusing(5) })
+    const summary = await sync(service)
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'service' })
+    expect(summary.error).toMatch(/rejected RosterDesk’s request .*\(HTTP 400\).*Check the page size/)
+    expect(service.requests.some((r) => r.limit === 10)).toBe(true)
+    expect(cache.employeeCount()).toBe(0)
+  })
+
+  it('falls back the same way when a large page is over the largest answer allowed', async () => {
+    const rows = makeEmployees(950).map((row) => ({ ...row, notes: 'n'.repeat(2_000) }))
+    const service = new FakeListService(rows)
+    const summary = await sync(service, { limits: { maxPageMegabytes: 1 } })
+    expect(summary).toMatchObject({ status: 'complete', stored: 950, pages: 95 })
+    expect(info('refused_page_limit')).toBe(String(LARGE_PAGE_REQUEST))
+  })
+
+  it('plans from what the same source served and refused before', () => {
+    expect(planPageSize(500, 'configured', { servedLimit: 1000 })).toEqual({
+      firstRequest: 500,
+      guessSize: 500,
+      fallback: 500,
+    })
+    expect(planPageSize(500, 'largest-served', {})).toEqual({
+      firstRequest: LARGE_PAGE_REQUEST,
+      guessSize: LARGE_PAGE_REQUEST,
+      fallback: 500,
+    })
+    expect(planPageSize(8000, 'largest-served', {}).firstRequest).toBe(8000)
+    expect(planPageSize(500, 'largest-served', { servedLimit: 1000 }).guessSize).toBe(1000)
+    expect(planPageSize(500, 'largest-served', { refusedLimit: 5000, servedLimit: 500 })).toEqual({
+      firstRequest: 500,
+      guessSize: 500,
+      fallback: 500,
+    })
+  })
+})

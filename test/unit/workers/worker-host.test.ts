@@ -1,0 +1,134 @@
+import { join } from 'node:path'
+import { threadId } from 'node:worker_threads'
+import { afterEach, describe, expect, it } from 'vitest'
+import { RosterDeskError } from '../../../src/main/core/errors'
+import { WorkerHost } from '../../../src/main/core/workers/worker-host'
+import type { TestJobs } from './fixtures/test-jobs'
+
+const entry = { file: join(__dirname, 'fixtures/test-worker.ts'), execArgv: ['--import', 'tsx'] }
+const hosts: WorkerHost<TestJobs>[] = []
+
+function host(cancelGraceMs = 2_000): WorkerHost<TestJobs> {
+  const created = new WorkerHost<TestJobs>(entry, { name: 'test worker', cancelGraceMs })
+  hosts.push(created)
+  return created
+}
+
+async function failure(promise: Promise<unknown>): Promise<RosterDeskError> {
+  const error: unknown = await promise.then(
+    () => new Error('expected the job to fail'),
+    (reason: unknown) => reason,
+  )
+  expect(error).toBeInstanceOf(RosterDeskError)
+  return error as RosterDeskError
+}
+
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.stop()))
+})
+
+describe('WorkerHost', () => {
+  it('runs a job on another thread and answers with its output', async () => {
+    const workers = host()
+    const answer = await workers.run('echo', { text: 'Müller' })
+    expect(answer.text).toBe('Müller')
+    expect(answer.threadId).not.toBe(threadId)
+    expect(workers.activeJobs).toBe(0)
+  })
+
+  it('moves typed arrays the job transfers, intact', async () => {
+    const squares = await host().run('squares', { count: 1000 })
+    expect(squares).toBeInstanceOf(Uint32Array)
+    expect(squares.length).toBe(1000)
+    expect(squares[999]).toBe(999 * 999)
+  })
+
+  it('runs several jobs at once and reports each one’s progress to its own listener', async () => {
+    const workers = host()
+    const seen: Record<string, number[]> = { a: [], b: [] }
+    const [a, b] = await Promise.all([
+      workers.run('count', { to: 3 }, { onProgress: (value) => seen['a']?.push(value) }),
+      workers.run('count', { to: 5 }, { onProgress: (value) => seen['b']?.push(value) }),
+    ])
+    expect([a, b]).toEqual([3, 5])
+    expect(seen).toEqual({ a: [1, 2, 3], b: [1, 2, 3, 4, 5] })
+  })
+
+  it('cancels a job through its signal: the job stops and the run rejects as cancelled', async () => {
+    const workers = host()
+    const controller = new AbortController()
+    const started = new Promise<void>((resolve) => {
+      void failure(
+        workers.run('until-cancelled', null, { signal: controller.signal, onProgress: () => resolve() }),
+      ).then((error) => outcome.push(error))
+    })
+    const outcome: RosterDeskError[] = []
+    await started
+    controller.abort()
+    await expect.poll(() => outcome.length).toBe(1)
+    expect(outcome[0]?.code).toBe('cancelled')
+    // The worker lives on for the next job.
+    expect((await workers.run('echo', { text: 'after' })).text).toBe('after')
+  })
+
+  it('refuses at once a job whose signal is already aborted', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    expect((await failure(host().run('echo', { text: 'x' }, { signal: controller.signal }))).code).toBe(
+      'cancelled',
+    )
+  })
+
+  it('ends a worker whose job ignores a cancel, and starts a fresh one for the next job', async () => {
+    const workers = host(200)
+    const controller = new AbortController()
+    const run = workers.run('ignores-cancel', { ms: 5_000 }, { signal: controller.signal })
+    setTimeout(() => controller.abort(), 100)
+    const started = Date.now()
+    expect((await failure(run)).code).toBe('cancelled')
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect((await workers.run('echo', { text: 'fresh' })).text).toBe('fresh')
+  })
+
+  it('passes a RosterDeskError from the worker through as itself', async () => {
+    const error = await failure(host().run('refuse', null))
+    expect(error.code).toBe('busy')
+    expect(error.message).toBe('The test worker refuses.')
+    expect(error.detail).toBe('on purpose')
+  })
+
+  it('turns any other error in a job into an internal error with its stack as detail', async () => {
+    const error = await failure(host().run('throw-plain', null))
+    expect(error.code).toBe('internal')
+    expect(error.message).not.toContain('a bug in the worker')
+    expect(error.detail).toContain('TypeError: a bug in the worker')
+  })
+
+  it('turns a worker crash into a typed error for every job it was running, and recovers', async () => {
+    const workers = host()
+    const waiting = failure(workers.run('until-cancelled', null))
+    const crash = await failure(workers.run('crash', null))
+    expect(crash.code).toBe('internal')
+    expect(crash.detail).toContain('exited with code 3')
+    expect((await waiting).code).toBe('internal')
+    expect(workers.activeJobs).toBe(0)
+    expect((await workers.run('echo', { text: 'again' })).text).toBe('again')
+  })
+
+  it('reports a worker file that cannot start as a typed error, not a crash of this thread', async () => {
+    const broken = new WorkerHost<TestJobs>(
+      { file: join(__dirname, 'fixtures/no-such-worker.js'), execArgv: [] },
+      { name: 'missing worker' },
+    )
+    hosts.push(broken)
+    const error = await failure(broken.run('echo', { text: 'x' }))
+    expect(error.code).toBe('internal')
+  })
+
+  it('rejects the jobs still running when stopped', async () => {
+    const workers = host()
+    const waiting = failure(workers.run('until-cancelled', null))
+    await workers.stop()
+    expect((await waiting).code).toBe('cancelled')
+  })
+})
