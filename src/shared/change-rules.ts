@@ -34,10 +34,26 @@ function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean 
 
 /** "First Last" for change lists; the UUID when the row has no names. */
 export function changeEntryName(row: EmployeeRow): string {
-  const name = [row['firstName'], row['lastName']]
-    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
-    .join(' ')
+  const { firstName, lastName } = changeEntryNameParts(row)
+  const name = [firstName, lastName].filter((part) => part !== undefined).join(' ')
   return name === '' ? String(row['UUID']) : name
+}
+
+/**
+ * The name's parts that `changeEntryName` joins, each apart, so the report can isolate each one: a right-to-left
+ * override in a first name must not reorder the last name after it.
+ */
+export function changeEntryNameParts(row: EmployeeRow): Pick<ChangeEntry, 'firstName' | 'lastName'> {
+  const part = (key: string): string | undefined => {
+    const value = row[key]
+    return typeof value === 'string' && value.trim() !== '' ? value : undefined
+  }
+  const firstName = part('firstName')
+  const lastName = part('lastName')
+  return {
+    ...(firstName === undefined ? {} : { firstName }),
+    ...(lastName === undefined ? {} : { lastName }),
+  }
 }
 
 /**

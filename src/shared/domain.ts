@@ -226,6 +226,9 @@ export type FieldChange = z.infer<typeof fieldChangeSchema>
 export const changeEntrySchema = z.strictObject({
   UUID: z.string(),
   name: z.string(),
+  /** The parts `name` joins (change-rules.ts), each shown apart; absent in logs written before they were kept. */
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
   /** The value of the data's employee-number column (its first identifier column of digits), when it has one. */
   employeeNumber: z.string().optional(),
   status: z.string().optional(),

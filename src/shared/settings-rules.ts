@@ -117,6 +117,17 @@ export function rangeText(range: WholeNumberRange): string {
   return `${grouped(range.min)} to ${grouped(range.max)}`
 }
 
+/**
+ * The page-size setting in words, once, for Settings' form, the schema's messages and the CLI's `sync` usage.
+ * Since issue 13 a sync asks the service for its largest page; the setting is only what it falls back to.
+ */
+export const PAGE_SIZE_SETTING = {
+  label: 'Page size',
+  help:
+    'Used only when the service refuses larger pages: RosterDesk asks for the largest page the service serves, ' +
+    `and otherwise for this many employees per request, ${rangeText(SETTINGS_LIMITS.pageSize)}.`,
+} as const
+
 /** A service address without the trailing slash, so paths can be appended as `${base}/employees/list`. */
 export function normalizeBaseUrl(value: string): string {
   return value.trim().replace(/\/+$/, '')

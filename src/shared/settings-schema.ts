@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import {
   ENVIRONMENTS,
+  PAGE_SIZE_SETTING,
   SETTINGS_LIMITS,
   SYNC_LIMITS,
   SYNC_SCOPES,
@@ -124,7 +125,7 @@ export const settingsSchema = z.strictObject(
     /** Space- or comma-separated, as the spec allows; stored space-separated. */
     scopes: textSetting('Enter the scopes as text.', normalizeScopes, scopesProblem),
     tenantId: textSetting('Enter the tenant ID as text.', trim, tenantIdProblem),
-    pageSize: wholeNumberSetting('Page size', SETTINGS_LIMITS.pageSize),
+    pageSize: wholeNumberSetting(PAGE_SIZE_SETTING.label, SETTINGS_LIMITS.pageSize),
     concurrency: wholeNumberSetting('Parallel requests', SETTINGS_LIMITS.concurrency),
     trackedPayCycles: z
       .array(z.string({ error: 'Each tracked pay cycle must be text.' }), {

@@ -8,6 +8,7 @@ import { columnLabel } from '../../src/main/core/cache/column-label'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
 import { useUiSession } from '../helpers/harness/ui-session'
+import { churnTheService } from '../helpers/sandbox'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../helpers/xlsx-reader'
 
 /**
@@ -43,19 +44,32 @@ const byUuid = (rows: ReadonlyArray<Record<string, unknown>>): Map<string, Emplo
 const count = (value: number): string => value.toLocaleString('en')
 const dialog = (): Locator => page.getByRole('dialog', { name: 'Change report' })
 const panel = (): Locator => dialog().getByRole('tabpanel')
+const summaryButton = (): Locator => page.getByRole('button', { name: /^\+[\d,]+ −[\d,]+ ~[\d,]+ changes$/ })
 
-/** Churns the service's employees with one list request, as a busy payroll day would between two syncs. */
-async function churnTheService(): Promise<void> {
-  sandbox.setBehaviours({
-    churn: { add: ADDED, remove: REMOVED, listRequests: 1 },
-    mutate: { rows: MUTATED, listRequests: 1 },
-  })
-  const { accessToken } = sandbox.issueTokens()
-  const response = await fetch(`${sandbox.baseUrl}/employees/list?page=1&limit=1`, {
-    headers: { authorization: `Bearer ${accessToken}` },
-  })
-  await response.text()
-  sandbox.setBehaviours({ churn: null, mutate: null })
+/** Whether the page's focus is on (or in) what `locator` finds. */
+const holdsFocus = (locator: Locator): Promise<boolean> =>
+  locator.evaluate((element) => element.contains(element.ownerDocument.activeElement))
+
+/**
+ * Presses Tab (or Shift+Tab) more times than `dialog` has controls, and says where the focus was after each press
+ * that left the dialog: none, for a modal dialog.
+ */
+async function focusOutsideWhileTabbing(dialog: Locator, key: 'Tab' | 'Shift+Tab'): Promise<string[]> {
+  const controls = await dialog.locator('a[href], button:not([disabled]), input, select, textarea').count()
+  const escaped: string[] = []
+  for (let press = 0; press < controls + 2; press++) {
+    await page.keyboard.press(key)
+    if (!(await holdsFocus(dialog))) {
+      escaped.push(
+        String(
+          await page.evaluate(
+            "document.activeElement === null ? 'nothing' : document.activeElement.outerHTML.slice(0, 80)",
+          ),
+        ),
+      )
+    }
+  }
+  return escaped
 }
 
 describe('a clerk reconciles a churned sync with the change report', () => {
@@ -70,7 +84,10 @@ describe('a clerk reconciles a churned sync with the change report', () => {
 
   it('2. the next sync shows its counts, and the report opens on who was added', async () => {
     before = byUuid(sandbox.allEmployees())
-    await churnTheService()
+    await churnTheService(sandbox, {
+      churn: { add: ADDED, remove: REMOVED },
+      mutate: { rows: MUTATED },
+    })
     after = byUuid(sandbox.allEmployees())
     expected = {
       added: [...after.keys()].filter((uuid) => !before.has(uuid)),
@@ -94,7 +111,7 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     await page.getByRole('button', { name: 'Sync', exact: true }).click()
     const total = SIZE + ADDED - REMOVED
     await page.getByText(`${count(total)} of ${count(total)} employees`).waitFor({ timeout: 60_000 })
-    const summary = page.getByRole('button', { name: /^\+[\d,]+ −[\d,]+ ~[\d,]+ changes$/ })
+    const summary = summaryButton()
     await expect
       .poll(() => summary.innerText())
       .toBe(`+${ADDED} −${REMOVED} ~${expected.changed.size} changes`)
@@ -124,6 +141,11 @@ describe('a clerk reconciles a churned sync with the change report', () => {
       const entry = panel().getByRole('button', { name: new RegExp(String(row['employeeNumber'])) })
       const text = await entry.innerText()
       expect(text).toContain(`${String(row['firstName'])} ${String(row['lastName'])}`)
+      // Each part of the name isolated on its own, as the details panel shows it.
+      expect(await entry.locator('.change-entry-name bdi').allInnerTexts()).toEqual([
+        String(row['firstName']),
+        String(row['lastName']),
+      ])
       expect(text).toContain(`${String(row['employeeStatus'])} · ${String(row['payCycleId'])}`)
     }
     await ui.screenshot('ui-changes-2-report-added')
@@ -257,6 +279,39 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     expect(kinds.filter((kind) => kind === 'Added')).toHaveLength(ADDED)
     expect(kinds.filter((kind) => kind === 'Removed')).toHaveLength(REMOVED)
     expect(kinds).toHaveLength(rows)
+    expect(ui.problems).toEqual([])
+  })
+
+  it('6. the change report keeps Tab inside, and Esc gives the focus back to the button that opened it', async () => {
+    expect(await focusOutsideWhileTabbing(dialog(), 'Tab')).toEqual([])
+    expect(await focusOutsideWhileTabbing(dialog(), 'Shift+Tab')).toEqual([])
+    await page.keyboard.press('Escape')
+    await dialog().waitFor({ state: 'detached' })
+    expect(await holdsFocus(summaryButton())).toBe(true)
+
+    // Opened from the keyboard, the same.
+    await page.keyboard.press('Enter')
+    await dialog().waitFor()
+    expect(await holdsFocus(dialog())).toBe(true)
+    await page.keyboard.press('Escape')
+    await dialog().waitFor({ state: 'detached' })
+    expect(await holdsFocus(summaryButton())).toBe(true)
+    expect(ui.problems).toEqual([])
+  })
+
+  it('7. the roster dialog keeps Tab inside, and Esc gives the focus back to "Export roster…"', async () => {
+    const opener = page.getByRole('button', { name: 'Export roster…' })
+    const roster = page.getByRole('dialog', { name: 'Export a pay-cycle roster' })
+    await opener.focus()
+    await page.keyboard.press('Enter')
+    await roster.getByLabel('Pay cycle').waitFor()
+    expect(await holdsFocus(roster)).toBe(true)
+    expect(await focusOutsideWhileTabbing(roster, 'Tab')).toEqual([])
+    expect(await focusOutsideWhileTabbing(roster, 'Shift+Tab')).toEqual([])
+    await ui.screenshot('ui-changes-7-roster-dialog')
+    await page.keyboard.press('Escape')
+    await roster.waitFor({ state: 'detached' })
+    expect(await holdsFocus(opener)).toBe(true)
     expect(ui.problems).toEqual([])
   })
 })

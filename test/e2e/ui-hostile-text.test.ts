@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
 import { useUiSession } from '../helpers/harness/ui-session'
+import { churnTheService } from '../helpers/sandbox'
 
 /**
  * Hostile text from the service (src/main/sandbox/hostile-names.ts: markup and script in names, right-to-left
@@ -12,14 +14,19 @@ import { useUiSession } from '../helpers/harness/ui-session'
 const SIZE = 60
 
 const session = useUiSession({ sandbox: { size: SIZE, seed: 12, hostileNames: true }, start: 'synced' })
+let sandbox: SandboxHandle
 let app: AppUnderTest
 let ui: AppPage
 let page: Page
-beforeAll(() => ({ app, ui, page } = session()))
+beforeAll(() => ({ sandbox, app, ui, page } = session()))
 
 const grid = (): Locator => page.getByRole('grid', { name: 'Employees' })
 const bodyRows = (): Locator => grid().locator('[role="row"]:not([aria-rowindex="1"])')
 const panel = (): Locator => page.getByRole('complementary')
+
+/** How `element` lays out its text's direction: 'isolate' keeps an override inside it. */
+const unicodeBidi = (element: Locator): Promise<string | undefined> =>
+  element.evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).unicodeBidi)
 
 /** Nothing the hostile text carries may have run or become an element. */
 async function expectInert(): Promise<void> {
@@ -104,5 +111,39 @@ describe('hostile text from the service is inert in every screen', () => {
     await expect.poll(() => page.getByText(`${SIZE} of ${SIZE} employees`).count()).toBe(1)
     await expectInert()
     await ui.screenshot('ui-hostile-4-all')
+  })
+
+  it('an RTL override is isolated in the live results from the service', async () => {
+    await search('eve')
+    await page.getByRole('button', { name: 'Look up on the service' }).click()
+    const live = page.getByRole('region', { name: /^From the service/ })
+    const cell = live.getByRole('cell').filter({ hasText: 'Eve\u202Eexe.gnp' }).first()
+    await cell.waitFor()
+    expect(await unicodeBidi(cell)).toBe('isolate')
+    await expectInert()
+    await ui.screenshot('ui-hostile-5-live-results')
+    await live.getByRole('button', { name: 'Hide' }).click()
+    await page.getByRole('searchbox', { name: 'Search employees' }).fill('')
+  })
+
+  it('an RTL override is isolated in the change report', async () => {
+    // Ids 60 to 73 join the service; the last of them carries the override (hostileTextOf).
+    await churnTheService(sandbox, { churn: { add: 14, remove: 0 } })
+    await page.getByRole('button', { name: 'Sync', exact: true }).click()
+    const summary = page.getByRole('button', { name: /^\+\d+ −\d+ ~\d+ changes$/ })
+    await summary.waitFor({ timeout: 60_000 })
+    await summary.click()
+    const dialog = page.getByRole('dialog', { name: 'Change report' })
+    const entry = dialog.getByRole('tabpanel').getByRole('button').filter({ hasText: 'exe.gnp' }).first()
+    await entry.waitFor()
+    const name = entry.locator('.change-entry-name')
+    expect(await name.innerText()).toContain('Eve\u202Eexe.gnp')
+    expect(await unicodeBidi(name)).toBe('isolate')
+    for (const fact of await entry.locator('.change-entry-facts bdi').all()) {
+      expect(await unicodeBidi(fact)).toBe('isolate')
+    }
+    await expectInert()
+    await ui.screenshot('ui-hostile-6-change-report')
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click()
   })
 })

@@ -112,12 +112,22 @@ describe('the employee table with the keyboard, the clipboard and its columns', 
     await expect.poll(focusIs).toBe('cell 0:0')
     await ui.screenshot('ui-keyboard-2-exported')
 
-    // Help → Keyboard shortcuts lists what was just used; Esc gives the focus back to the row.
+    // Help → Keyboard shortcuts lists what was just used; it is modal: Tab and Shift+Tab stay in it, and Esc
+    // (even after a click on the dimmed page behind) gives the focus back to the row.
     await page.keyboard.press('Control+/')
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
     await help.waitFor()
     expect(await help.getByRole('row', { name: /Export the current view/ }).innerText()).toMatch(/Ctrl\+E/)
     await ui.screenshot('ui-keyboard-3-shortcuts')
+    const focusInHelp = (): Promise<boolean> =>
+      help.evaluate((dialog) => dialog.contains(dialog.ownerDocument.activeElement))
+    for (const key of ['Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Tab']) {
+      await page.keyboard.press(key)
+      expect(await focusInHelp(), key).toBe(true)
+    }
+    await page.mouse.click(5, 790)
+    await page.keyboard.press('Tab')
+    expect(await focusInHelp(), 'Tab after a click behind').toBe(true)
     await page.keyboard.press('Escape')
     await help.waitFor({ state: 'detached' })
     expect(await focusIs()).toBe('cell 0:0')

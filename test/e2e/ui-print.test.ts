@@ -60,6 +60,10 @@ describe('printing the view', () => {
       .check()
     await page.keyboard.press('Escape')
     await page.getByRole('columnheader', { name: /Annual salary/ }).waitFor()
+    // The table shows amounts as the printed page does: two decimals, by the shared money rule.
+    const salaryCells = page.getByRole('gridcell').and(page.locator('[data-col="annualSalary"]'))
+    await salaryCells.first().waitFor()
+    for (const text of await salaryCells.allInnerTexts()) expect(text).toMatch(/^\d{1,3}(,\d{3})*\.\d{2}$/)
     await page.getByRole('grid', { name: 'Employees' }).focus()
     await page.keyboard.press('Control+p')
     await expect.poll(() => app.printed.length).toBe(1)

@@ -24,7 +24,7 @@ beforeAll(() => ({ sandbox, app, ui, page } = session()))
 const advanced = (): Locator => page.getByRole('group', { name: 'Advanced' })
 
 async function saveMostEmployees(value: string): Promise<void> {
-  await page.getByRole('button', { name: 'Settings' }).click()
+  await page.getByRole('button', { name: 'Settings', exact: true }).click()
   const most = advanced().getByLabel('Most employees')
   await most.fill(value)
   await page.getByRole('button', { name: 'Save settings' }).click()
@@ -33,7 +33,7 @@ async function saveMostEmployees(value: string): Promise<void> {
 
 describe('sync limits in Settings, and values a sync shortened', () => {
   it('1. Advanced shows the limits with their ranges and defaults, and refuses a value out of range', async () => {
-    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
     const group = advanced()
     await group.waitFor()
     expect(await group.getByLabel('Longest wait for an answer (seconds)').inputValue()).toBe('30')

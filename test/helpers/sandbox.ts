@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import { startSandbox } from '../../src/main/sandbox/index'
-import type { SandboxHandle, SandboxOptions } from '../../src/main/sandbox/index'
+import type { SandboxBehaviours, SandboxHandle, SandboxOptions } from '../../src/main/sandbox/index'
 
 /** A forgotten close() must not keep a test run alive, so every test sandbox dies on its own. */
 export const TEST_SANDBOX_LIFETIME_MS = 5 * 60_000
@@ -100,4 +100,27 @@ export async function tokenResponseViaHttp(
   })
   if (response.status !== 200) throw new Error(`tokenResponseViaHttp: token endpoint said ${response.status}`)
   return (await response.json()) as Record<string, unknown>
+}
+
+/**
+ * Changes the service's employees with one list request of its own (as a busy payroll day would between two
+ * syncs), then stops: the app's next sync sees the changed list whole, never a list changing under its pages.
+ */
+export async function churnTheService(
+  sandbox: SandboxHandle,
+  change: {
+    readonly churn?: Omit<NonNullable<SandboxBehaviours['churn']>, 'listRequests'>
+    readonly mutate?: Omit<NonNullable<SandboxBehaviours['mutate']>, 'listRequests'>
+  },
+): Promise<void> {
+  sandbox.setBehaviours({
+    churn: change.churn === undefined ? null : { ...change.churn, listRequests: 1 },
+    mutate: change.mutate === undefined ? null : { ...change.mutate, listRequests: 1 },
+  })
+  const { accessToken } = sandbox.issueTokens()
+  const response = await fetch(`${sandbox.baseUrl}/employees/list?page=1&limit=1`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  })
+  await response.text()
+  sandbox.setBehaviours({ churn: null, mutate: null })
 }

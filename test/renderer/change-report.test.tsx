@@ -31,12 +31,13 @@ async function afterASecondSync(): Promise<Rendered> {
 }
 
 async function openReport(): Promise<HTMLElement> {
-  fireEvent.click(
-    screen.getByRole('button', {
-      name: '+3 −2 ~130 changes',
-      description: 'Changes in the last sync: 3 added, 2 removed, 130 changed. Opens the change report.',
-    }),
-  )
+  const summary = screen.getByRole('button', {
+    name: '+3 −2 ~130 changes',
+    description: 'Changes in the last sync: 3 added, 2 removed, 130 changed. Opens the change report.',
+  })
+  // A click focuses a button in Chromium (not in jsdom): the dialog gives the focus back to it.
+  summary.focus()
+  fireEvent.click(summary)
   return screen.findByRole('dialog', { name: 'Change report' })
 }
 
@@ -67,6 +68,26 @@ describe('the change report', () => {
     expect(core.calls.filter((call) => call.channel === 'changes:list').map((call) => call.args)).toEqual([
       [2, 'added', 0, 100],
     ])
+  })
+
+  it('isolates each part of an entry’s name, so an override in the first name cannot reorder the last', async () => {
+    const rendered = renderWithCore({ serviceEmployees: BEFORE, synced: true, signedIn: true })
+    await screen.findByText('150 of 150 employees')
+    const joiner: EmployeeRow = { ...makeEmployees(151)[150]!, firstName: '\u202eAmira', lastName: 'Haddad' }
+    rendered.core.setServiceEmployees([...BEFORE, joiner])
+    fireEvent.click(screen.getByRole('button', { name: 'Sync' }))
+    await screen.findByText('151 of 151 employees')
+    fireEvent.click(screen.getByRole('button', { name: '+1 −0 ~0 changes' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Change report' })
+    const entry = await within(dialog).findByRole('button', {
+      name: new RegExp(String(joiner.employeeNumber)),
+    })
+    const name = entry.querySelector('.change-entry-name')
+    expect([...(name?.querySelectorAll('bdi') ?? [])].map((part) => part.textContent)).toEqual([
+      '\u202eAmira',
+      'Haddad',
+    ])
+    expect(name?.textContent).toBe('\u202eAmira Haddad')
   })
 
   it('opens a removed employee from the last row it held, marked with the sync that removed them', async () => {

@@ -65,7 +65,10 @@ describe('exports', () => {
     fireEvent.click(
       within(screen.getByRole('group', { name: 'Status' })).getByRole('checkbox', { name: /On leave/ }),
     )
-    fireEvent.click(screen.getByRole('button', { name: 'Export roster…' }))
+    const opener = screen.getByRole('button', { name: 'Export roster…' })
+    // A click focuses a button in Chromium (not in jsdom): the dialog gives the focus back to it.
+    opener.focus()
+    fireEvent.click(opener)
     const dialog = await screen.findByRole('dialog', { name: 'Export a pay-cycle roster' })
     const select = await within(dialog).findByLabelText('Pay cycle')
     // Pay cycles come from the data with their sizes; the tracked ones first, in Settings' order.
@@ -127,7 +130,10 @@ describe('exports', () => {
     fireEvent.click(
       within(screen.getByRole('group', { name: 'Status' })).getByRole('checkbox', { name: /Suspended/ }),
     )
-    fireEvent.click(screen.getByRole('button', { name: 'Export roster…' }))
+    const opener = screen.getByRole('button', { name: 'Export roster…' })
+    // A click focuses a button in Chromium (not in jsdom): the dialog gives the focus back to it.
+    opener.focus()
+    fireEvent.click(opener)
     const dialog = await screen.findByRole('dialog', { name: 'Export a pay-cycle roster' })
     fireEvent.change(await within(dialog).findByLabelText('Pay cycle'), { target: { value: 'PC-2026-11-B' } })
     expect((await within(dialog).findByRole('alert')).textContent).toBe(

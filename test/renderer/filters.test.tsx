@@ -65,6 +65,9 @@ describe('search and filters', () => {
       active.closest('label')!.querySelector('.facet-count')!.textContent!.replace(/,/g, ''),
     )
     expect(activeCount).toBeGreaterThan(0)
+    // The count is part of the checkbox's name, after the visible words, with its unit.
+    const shown = active.closest('label')!.querySelector('.facet-count')!.textContent
+    expect(within(status).getByRole('checkbox', { name: `Active ${shown} employees` })).toBe(active)
     fireEvent.click(active)
     await waitFor(() => expect(shownCount()).toBe(activeCount))
     expect(new Set(column('Status'))).toEqual(new Set(['Active']))

@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
+import { PAGE_SIZE_SETTING } from '../../src/shared/settings-rules'
 import { FakeIpcError } from '../helpers/fake/fake-api'
 import type { FakeCoreOptions } from '../helpers/fake/fake-core'
 import { makeEmployees } from '../helpers/fake/fake-employees'
@@ -38,6 +39,9 @@ describe('settings screen', () => {
     expect(field('Tenant ID').value).toBe('tenant-demo')
     expect(field('Scopes').value).toBe('read')
     expect(field('Page size').value).toBe('500')
+    // Only the fallback since the sync asks for the service's largest page: said as the CLI's usage says it.
+    expect(document.getElementById('setting-pageSize-hint')?.textContent).toBe(PAGE_SIZE_SETTING.help)
+    expect(PAGE_SIZE_SETTING.help).toMatch(/^Used only when the service refuses larger pages/)
     expect(field('Parallel requests').value).toBe('4')
     // Nothing saved yet: the tracked pay cycle is listed as such, ticked, so it can be unticked.
     const tracked = await screen.findByRole('checkbox', { name: 'PC-2026-11-A (not in the saved employees)' })

@@ -14,7 +14,12 @@ import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import { SyncService } from '../core/sync/sync-service'
 import type { SyncRunSummary } from '../../shared/domain'
 import { shortenedValuesText } from '../../shared/shortened-values'
-import { normalizeBaseUrl, type SyncLimitSetting } from '../../shared/settings-rules'
+import {
+  normalizeBaseUrl,
+  PAGE_SIZE_SETTING,
+  type SyncLimitSetting,
+  type SyncScope,
+} from '../../shared/settings-rules'
 import { serviceAddressSchema, settingsSchema, type Settings } from '../../shared/settings-schema'
 import {
   listOption,
@@ -32,9 +37,10 @@ import { settingFlag } from './setting-flags'
 export const SYNC_USAGE =
   'Usage: sync (--profile NAME [--data-dir DIR] | --base-url URL --client-id ID --redirect-uri URI --db FILE) ' +
   '[--tenant ID] [--page-size N] ' +
-  '[--concurrency N] [--pay-cycle ID]... [--request-timeout SECONDS] [--run-deadline MINUTES] ' +
+  '[--concurrency N] [--pay-cycle ID]... [--sync-scope all|active] [--request-timeout SECONDS] [--run-deadline MINUTES] ' +
   '[--max-employees N] [--token-file FILE] [--json]   (client secret in ROSTERDESK_CLIENT_SECRET; ' +
-  'tokens from --token-file or ROSTERDESK_ACCESS_TOKEN / ROSTERDESK_REFRESH_TOKEN)'
+  'tokens from --token-file or ROSTERDESK_ACCESS_TOKEN / ROSTERDESK_REFRESH_TOKEN; ' +
+  `--page-size: ${PAGE_SIZE_SETTING.help})`
 
 const OPTIONS = {
   profile: { type: 'string' },
@@ -47,6 +53,7 @@ const OPTIONS = {
   'page-size': { type: 'string' },
   concurrency: { type: 'string' },
   'pay-cycle': { type: 'string', multiple: true },
+  'sync-scope': { type: 'string' },
   'request-timeout': { type: 'string' },
   'run-deadline': { type: 'string' },
   'max-employees': { type: 'string' },
@@ -68,6 +75,8 @@ interface SyncArgs {
   pageSize: number
   concurrency: number
   payCycles: string[]
+  /** 'active' asks the service for active employees only (statusFilter=1); flag, else the profile's setting. */
+  scope: SyncScope
   /** The sync's limits (the app's "Advanced" settings): flag, else the profile's setting, else the default. */
   limits: Pick<Settings, SyncLimitSetting>
   tokenFile: string | undefined
@@ -120,6 +129,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
       pageSizing: 'largest-served',
       concurrency: parsed.concurrency,
       trackedPayCycles: parsed.payCycles,
+      scope: parsed.scope,
       limits: parsed.limits,
     })
     if (signals > 0) service.cancel()
@@ -206,6 +216,11 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
       'pay-cycle',
       fields.trackedPayCycles,
       payCycles.length > 0 ? payCycles : (profile?.settings.trackedPayCycles ?? []),
+    ),
+    scope: settingFlag(
+      'sync-scope',
+      fields.syncScope,
+      stringOption(values, 'sync-scope') ?? profile?.settings.syncScope ?? DEFAULT_SETTINGS.syncScope,
     ),
     limits: {
       requestTimeoutSeconds: limitFlag('request-timeout', 'requestTimeoutSeconds'),

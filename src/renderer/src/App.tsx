@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
@@ -43,8 +43,8 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   const settings = useSettings()
   const online = useOnline()
   const [screen, showScreen] = useState<Screen>('browse')
-  // Settings (and the shortcuts panel) give the focus back to where the clerk was when they close.
-  const focusBack = useRef<{ settings?: () => void; shortcuts?: () => void }>({})
+  // Settings gives the focus back to where the clerk was when it closes (the shortcuts dialog does so itself).
+  const focusBack = useRef<{ settings?: () => void }>({})
   const setScreen = (next: Screen): void => {
     if (next === 'settings' && screen !== 'settings') {
       // The header's Settings button is replaced while Settings shows; it is where the focus goes back then.
@@ -60,10 +60,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
     focusBack.current.settings = undefined
   }, [screen])
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
-  const closeShortcuts = (): void => {
-    setShortcutsOpen(false)
-    focusBack.current.shortcuts?.()
-  }
+  const closeShortcuts = useCallback(() => setShortcutsOpen(false), [])
   const authStatus = auth.state?.status
   const { refresh: refreshSync } = sync
   const { reload: reloadSettings } = settings
@@ -84,8 +81,6 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   })
   useCommand('settings', () => setScreen('settings'))
   useCommand('shortcuts', () => {
-    if (shortcutsOpen) return
-    focusBack.current.shortcuts = rememberFocus()
     setShortcutsOpen(true)
   })
   const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined

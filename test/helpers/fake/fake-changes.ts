@@ -1,6 +1,7 @@
 import {
   CHANGE_HISTORY_RUNS,
   changeEntryName,
+  changeEntryNameParts,
   employeeNumberColumn,
   entryFacts,
   exportRowsOf,
@@ -58,6 +59,7 @@ export class FakeChanges {
     const entry = (row: EmployeeRow): ChangeEntry => ({
       UUID: String(row['UUID']),
       name: changeEntryName(row),
+      ...changeEntryNameParts(row),
       ...entryFacts(row, numberColumn),
     })
     const lists: ChangeLists = {

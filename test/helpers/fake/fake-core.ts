@@ -145,6 +145,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
   let activeId = 'p1'
   let activeName = environmentLabel(settings.environment)
   const stashed = new Map<string, ProfileState>()
+  // As ProfileStore: a deleted profile's id is never given again.
+  let nextProfileNumber = (options.otherProfiles ?? []).length + 2
   for (const [index, other] of (options.otherProfiles ?? []).entries()) {
     const otherSettings: Settings = { ...settings, ...other.settings }
     const done = summary(
@@ -297,10 +299,10 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return list
     },
     'profiles:create': async (name, options) => {
-      const ids = profileList().profiles.map((profile) => Number(profile.id.slice(1)))
       const environment = options?.environment ?? 'demo'
-      stashed.set(`p${Math.max(...ids) + 1}`, {
-        name: checkName(name, undefined),
+      const checked = checkName(name, undefined)
+      stashed.set(`p${nextProfileNumber++}`, {
+        name: checked,
         cache: [],
         settings: { ...settings, environment, tenantId: '' },
         auth: { ...auth, status: 'signed-out', environment, tenantId: '' },

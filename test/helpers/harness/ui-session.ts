@@ -69,6 +69,9 @@ export function useUiSession(options: UiSessionOptions): () => UiSession {
     if (start !== 'first-run') {
       await ui.page.getByRole('button', { name: 'Sign in with your browser' }).click()
       await app.approveSignIn()
+      // The callback has reached the core, but the sign-in panel stays until the token exchange is done: a test
+      // that starts signed in starts once the app says so.
+      await ui.page.getByRole('button', { name: 'Sync now' }).waitFor()
     }
     if (start === 'synced') {
       await ui.page.getByRole('button', { name: 'Sync now' }).click()

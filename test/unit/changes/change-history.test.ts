@@ -2,7 +2,9 @@ import { cpSync, existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../src/shared/domain'
+import Database from 'better-sqlite3'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { ChangeLogReader } from '../../../src/main/core/cache/change-log-file'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { CATALOG_VERSION } from '../../../src/main/core/cache/catalog-schema'
 import { ChangeHistory } from '../../../src/main/core/changes/change-history'
@@ -85,6 +87,8 @@ describe('the change history', () => {
         {
           UUID: 'u-0003',
           name: 'First3 Clark',
+          firstName: 'First3',
+          lastName: 'Clark',
           employeeNumber: '0003',
           status: 'On leave',
           payCycleId: 'PC-B',
@@ -98,13 +102,23 @@ describe('the change history', () => {
       ],
     })
     expect(history.page(second.id, 'added', 0, 100).items).toEqual([
-      { UUID: 'u-0006', name: 'First6 Fox', employeeNumber: '0006', status: 'Active', payCycleId: 'PC-B' },
+      {
+        UUID: 'u-0006',
+        name: 'First6 Fox',
+        firstName: 'First6',
+        lastName: 'Fox',
+        employeeNumber: '0006',
+        status: 'Active',
+        payCycleId: 'PC-B',
+      },
     ])
     // A removed employee keeps the last row the cache held, whole.
     expect(history.page(second.id, 'removed', 0, 100).items).toEqual([
       {
         UUID: 'u-0002',
         name: 'First2 Baker',
+        firstName: 'First2',
+        lastName: 'Baker',
         employeeNumber: '0002',
         status: 'Active',
         payCycleId: 'PC-A',
@@ -174,6 +188,32 @@ describe('the change history', () => {
     for (const file of logFiles())
       expect(statSync(join(cache.changeLogDirectory, file)).size).toBeLessThan(32_768)
   }, 60_000)
+
+  it('reads a change log written before the name parts were kept: the combined name alone', async () => {
+    await seedSnapshot(cache, FIRST)
+    const log = cache.createChangeLog(new Date())
+    log.write([
+      {
+        kind: 'added',
+        uuid: 'u-7',
+        name: 'Seven Gray',
+        firstName: 'Seven',
+        lastName: 'Gray',
+        sortKey: 'gray',
+      },
+    ])
+    await log.seal({})
+    log.close()
+    const older = new Database(log.path)
+    older.exec('ALTER TABLE entries DROP COLUMN first_name; ALTER TABLE entries DROP COLUMN last_name')
+    older.close()
+    const reader = ChangeLogReader.open(log.path)
+    try {
+      expect(reader.page('added', 0, 10)).toEqual([{ UUID: 'u-7', name: 'Seven Gray' }])
+    } finally {
+      reader.close()
+    }
+  })
 
   it('deletes change logs no complete run names (a run that died before its commit) when the cache opens', async () => {
     await seedSnapshot(cache, FIRST)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   changeEntryName,
+  changeEntryNameParts,
   employeeNumberColumn,
   entryFacts,
   exportRowsOf,
@@ -28,6 +29,14 @@ describe('change rules', () => {
   it('names an entry "First Last", or by its UUID when the row has no names', () => {
     expect(changeEntryName({ UUID: 'u-1', firstName: 'Zoë', lastName: 'Ångström' })).toBe('Zoë Ångström')
     expect(changeEntryName({ UUID: 'u-2', firstName: ' ', lastName: null })).toBe('u-2')
+  })
+
+  it('keeps the parts of that name apart, leaving out a blank or missing one', () => {
+    expect(changeEntryNameParts({ UUID: 'u-1', firstName: '\u202eZoë', lastName: 'Ångström' })).toEqual({
+      firstName: '\u202eZoë',
+      lastName: 'Ångström',
+    })
+    expect(changeEntryNameParts({ UUID: 'u-2', firstName: ' ', lastName: 7 })).toEqual({})
   })
 
   it('takes the employee number from the first identifier column of digits', () => {

@@ -115,6 +115,8 @@ describe('cli changes', () => {
         {
           UUID: 'u-3',
           name: 'First3 Orr',
+          firstName: 'First3',
+          lastName: 'Orr',
           employeeNumber: '0000003',
           status: 'Active',
           payCycleId: 'PC-B',

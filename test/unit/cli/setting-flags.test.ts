@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { runLoginCommand } from '../../../src/main/cli/login-command'
 import { SYNC_USAGE, runSyncCommand } from '../../../src/main/cli/sync-command'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
+import { PAGE_SIZE_SETTING } from '../../../src/shared/settings-rules'
 import { CaptureLogger } from '../auth/capture-logger'
 
 /** Runs a CLI command in-process; every case here is refused before it touches a file or the network. */
@@ -68,6 +69,10 @@ describe('CLI flags that carry a setting', () => {
       const result = await run(runSyncCommand, withFlag(SYNC_ARGS, flag, value))
       expect(result).toEqual({ code: 2, stderr: `${flag}: ${mainSays(patch)} ${SYNC_USAGE}\n` })
     }
+  })
+
+  it('explain --page-size in the words Settings uses for the page size', () => {
+    expect(SYNC_USAGE).toContain(`--page-size: ${PAGE_SIZE_SETTING.help}`)
   })
 
   it('check --base-url by the same address rule as Settings, named as the service', async () => {

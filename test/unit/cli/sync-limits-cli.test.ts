@@ -163,3 +163,46 @@ describe('values cut to the longest field allowed', () => {
     }
   })
 })
+
+describe('sync’s --sync-scope', () => {
+  it('stores only active employees with "active", as the app’s "active employees only" setting does', async () => {
+    const handle = await sandbox(60)
+    const db = join(tempDir(), 'cache.sqlite')
+    const result = await run(
+      runSyncCommand,
+      [...serviceArgs(handle, db), '--sync-scope', 'active', '--json'],
+      tokenEnv(handle),
+    )
+    expect(result.code).toBe(0)
+    const summary = JSON.parse(result.stdout) as { status: string; stored: number }
+    expect(summary.status).toBe('complete')
+    const cache = openCacheDatabase(db)
+    try {
+      const rows = cache
+        .currentSnapshot()
+        ?.db.prepare('SELECT row_json FROM employees')
+        .pluck()
+        .all() as string[]
+      expect(rows.length).toBe(summary.stored)
+      expect(rows.length).toBeGreaterThan(0)
+      expect(rows.length).toBeLessThan(60)
+      expect(
+        new Set(rows.map((row) => (JSON.parse(row) as { employeeStatus: string }).employeeStatus)),
+      ).toEqual(new Set(['Active']))
+    } finally {
+      cache.close()
+    }
+  })
+
+  it('refuses a scope it does not know, naming the flag', async () => {
+    const handle = await sandbox(10)
+    const db = join(tempDir(), 'cache.sqlite')
+    const result = await run(
+      runSyncCommand,
+      [...serviceArgs(handle, db), '--sync-scope', 'some'],
+      tokenEnv(handle),
+    )
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/^--sync-scope: /)
+  })
+})

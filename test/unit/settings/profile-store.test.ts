@@ -70,6 +70,43 @@ describe('ProfileStore', () => {
     ])
   })
 
+  it('never gives a deleted profile’s id again, even the highest one, across restarts', () => {
+    const backend = new MemoryKeyValueBackend()
+    const store = new ProfileStore(backend)
+    const acme = store.create('Acme')
+    const globex = store.create('Globex')
+    expect([acme.id, globex.id]).toEqual(['p2', 'p3'])
+    // The highest id goes: the list alone would hand out p3 again, to meet p3's leftover secrets, cache and views.
+    store.delete(globex.id)
+    expect(store.create('Initech').id).toBe('p4')
+    store.delete('p4')
+    expect(new ProfileStore(backend).create('Umbrella').id).toBe('p5')
+  })
+
+  it('starts past every listed id when the file has no counter (written before it), or a bad one', () => {
+    for (const nextNumber of [undefined, 2, -1, 1.5, 'p9', 1e12]) {
+      const backend = new MemoryKeyValueBackend()
+      backend.set('settingsVersion', 2)
+      backend.set('profiles', {
+        activeId: 'p1',
+        profiles: [
+          { id: 'p1', name: 'Demo', settings: DEFAULT_SETTINGS },
+          { id: 'p7', name: 'Acme', settings: DEFAULT_SETTINGS },
+        ],
+        ...(nextNumber === undefined ? {} : { nextNumber }),
+      })
+      expect(new ProfileStore(backend).create('Globex').id, String(nextNumber)).toBe('p8')
+    }
+    const backend = new MemoryKeyValueBackend()
+    backend.set('settingsVersion', 2)
+    backend.set('profiles', {
+      activeId: 'p1',
+      profiles: [{ id: 'p1', name: 'Demo', settings: DEFAULT_SETTINGS }],
+      nextNumber: 12,
+    })
+    expect(new ProfileStore(backend).create('Globex').id).toBe('p12')
+  })
+
   it('saves one profile’s settings without touching another’s', () => {
     const store = new ProfileStore(new MemoryKeyValueBackend())
     const acme = store.create('Acme')

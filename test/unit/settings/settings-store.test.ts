@@ -105,6 +105,7 @@ describe('SettingsStore', () => {
     expect(backend.get('profiles')).toEqual({
       activeId: 'p1',
       profiles: [{ id: 'p1', name: 'Staging', settings: store.get() }],
+      nextNumber: 2,
     })
     expect(backend.get('settingsVersion')).toBe(2)
   })

@@ -81,7 +81,14 @@ describe('runSync and the change log', () => {
       }),
     ])
     expect(history.page(second.id, 'added', 0, 10).items).toEqual([
-      { UUID: 'e-new', name: 'Nia Moss', employeeNumber: '9999', status: 'Pending' },
+      {
+        UUID: 'e-new',
+        name: 'Nia Moss',
+        firstName: 'Nia',
+        lastName: 'Moss',
+        employeeNumber: '9999',
+        status: 'Pending',
+      },
     ])
     expect(history.page(second.id, 'removed', 0, 10).items[0]?.row).toEqual(rows[7])
   })

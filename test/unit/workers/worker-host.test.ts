@@ -125,6 +125,35 @@ describe('WorkerHost', () => {
     expect(error.code).toBe('internal')
   })
 
+  it('answers a job’s calls with this thread’s handlers, and passes their errors back typed', async () => {
+    const workers = host()
+    const asked: number[] = []
+    const sum = await workers.run(
+      'ask',
+      { numbers: [1, 2, 3] },
+      {
+        calls: {
+          double: async (value) => {
+            asked.push(value)
+            return { value: value * 2 }
+          },
+        },
+      },
+    )
+    expect(sum).toBe(12)
+    expect(asked).toEqual([1, 2, 3])
+    const refused = await failure(
+      workers.run(
+        'ask',
+        { numbers: [5] },
+        { calls: { double: () => Promise.reject(new RosterDeskError('not-signed-in', 'Sign in again.')) } },
+      ),
+    )
+    expect(refused).toMatchObject({ code: 'not-signed-in', message: 'Sign in again.' })
+    // A job may only call what its run answers.
+    expect((await failure(workers.run('ask', { numbers: [1] }))).code).toBe('internal')
+  })
+
   it('rejects the jobs still running when stopped', async () => {
     const workers = host()
     const waiting = failure(workers.run('until-cancelled', null))

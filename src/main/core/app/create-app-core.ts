@@ -22,6 +22,7 @@ import { SyncService } from '../sync/sync-service'
 import type { CoreJobs } from '../workers/core-jobs'
 import { workerColumnBuilder } from '../workers/worker-column-builder'
 import { workerExportOffload } from '../workers/worker-exports'
+import { workerSyncRunner } from '../workers/worker-sync'
 import { coreWorkerEntry } from '../workers/worker-entry'
 import { WorkerHost, type WorkerEntry } from '../workers/worker-host'
 import { ChangeHistory } from '../changes/change-history'
@@ -131,15 +132,25 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     const cacheDir = profileCacheDir(deps.dataDir, profileId)
     mkdirSync(cacheDir, { recursive: true })
     const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME), { logger: deps.logger })
-    const sync = new SyncService({
-      cache,
-      fetch: deps.fetch,
-      tokens: auth.tokens,
-      clock,
-      random: deps.random ?? Math.random,
-      logger: deps.logger,
-    })
+    const sync = new SyncService(
+      {
+        cache,
+        fetch: deps.fetch,
+        tokens: auth.tokens,
+        clock,
+        random: deps.random ?? Math.random,
+        logger: deps.logger,
+      },
+      // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs
+      // on this thread, where they apply.
+      deps.clock === undefined && deps.random === undefined
+        ? workerSyncRunner(worker, { cache, fetch: deps.fetch, tokens: auth.tokens, logger: deps.logger })
+        : undefined,
+    )
     const queries = new QueryEngine(cache, { builder: workerColumnBuilder(worker), logger: deps.logger })
+    // The saved employees' index starts loading on the worker now, before the window asks for its first rows; a
+    // cache that cannot be read says so at that first query.
+    queries.open().catch(() => undefined)
     const changes = new ChangeHistory({ cache, queries })
     const exports = new ExportService({
       queries,

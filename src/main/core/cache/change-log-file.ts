@@ -31,7 +31,9 @@ const TABLES = `
     status TEXT,
     pay_cycle_id TEXT,
     changes TEXT,
-    row_json TEXT
+    row_json TEXT,
+    first_name TEXT,
+    last_name TEXT
   );
   CREATE TABLE info (
     key TEXT PRIMARY KEY,
@@ -46,6 +48,9 @@ export interface ChangeLogRecord {
   readonly kind: ChangeKind
   readonly uuid: string
   readonly name: string
+  /** The parts `name` joins, kept apart so the report can isolate each (a log written before has no columns). */
+  readonly firstName?: string
+  readonly lastName?: string
   /** Orders each list: folded last name, then first name (the UUID breaks ties). */
   readonly sortKey: string
   readonly employeeNumber?: string
@@ -66,8 +71,9 @@ export class ChangeLogWriter extends RunFileWriter {
   private constructor(path: string, db: SqliteDatabase) {
     super(path, db)
     this.insert = db.prepare(
-      `INSERT INTO entries (kind, uuid, name, sort_key, employee_number, status, pay_cycle_id, changes, row_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO entries
+         (kind, uuid, name, sort_key, employee_number, status, pay_cycle_id, changes, row_json, first_name, last_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
   }
 
@@ -93,6 +99,8 @@ export class ChangeLogWriter extends RunFileWriter {
             r.payCycleId ?? null,
             r.changesJson ?? null,
             r.rowJson ?? null,
+            r.firstName ?? null,
+            r.lastName ?? null,
           )
         }
       })(),
@@ -126,17 +134,32 @@ interface EntryRow {
   pay_cycle_id: string | null
   changes: string | null
   row_json: string | null
+  first_name: string | null
+  last_name: string | null
 }
 
-const SELECT_ENTRY = `SELECT id, uuid, name, sort_key, employee_number, status, pay_cycle_id, changes, row_json
-  FROM entries`
+/**
+ * The columns an entry is read from. The name parts came later without a new format (older readers name their
+ * columns, so they read a newer log as before): a log written before them reads them as NULL.
+ */
+function selectEntry(db: SqliteDatabase): string {
+  const info = db.pragma('table_info(entries)') as ReadonlyArray<{ readonly name: string }>
+  const columns = new Set(info.map((column) => column.name))
+  const part = (column: string): string => (columns.has(column) ? column : `NULL AS ${column}`)
+  return `SELECT id, uuid, name, sort_key, employee_number, status, pay_cycle_id, changes, row_json,
+    ${part('first_name')}, ${part('last_name')} FROM entries`
+}
 
 /** A read-only view of one sealed change log; open it per request (or per export) and close it after. */
 export class ChangeLogReader {
+  private readonly selectEntry: string
+
   private constructor(
     readonly path: string,
     private readonly db: SqliteDatabase,
-  ) {}
+  ) {
+    this.selectEntry = selectEntry(db)
+  }
 
   static open(path: string): ChangeLogReader {
     const db = openSqlite(path, { readonly: true, fileMustExist: true })
@@ -180,7 +203,7 @@ export class ChangeLogReader {
   page(kind: ChangeKind, offset: number, limit: number): ChangeEntry[] {
     return this.guard(() =>
       this.db
-        .prepare<EntryRow>(`${SELECT_ENTRY} WHERE kind = ? ORDER BY sort_key, uuid LIMIT ? OFFSET ?`)
+        .prepare<EntryRow>(`${this.selectEntry} WHERE kind = ? ORDER BY sort_key, uuid LIMIT ? OFFSET ?`)
         .all(kind, limit, offset)
         .map(toEntry),
     )
@@ -188,9 +211,11 @@ export class ChangeLogReader {
 
   /** Every entry of a kind in name order, `batchSize` at a time (each batch starts where the last ended). */
   *batches(kind: ChangeKind, batchSize: number): Generator<ChangeEntry[], void, undefined> {
-    const first = this.db.prepare<EntryRow>(`${SELECT_ENTRY} WHERE kind = ? ORDER BY sort_key, uuid LIMIT ?`)
+    const first = this.db.prepare<EntryRow>(
+      `${this.selectEntry} WHERE kind = ? ORDER BY sort_key, uuid LIMIT ?`,
+    )
     const next = this.db.prepare<EntryRow>(
-      `${SELECT_ENTRY} WHERE kind = ? AND (sort_key, uuid) > (?, ?) ORDER BY sort_key, uuid LIMIT ?`,
+      `${this.selectEntry} WHERE kind = ? AND (sort_key, uuid) > (?, ?) ORDER BY sort_key, uuid LIMIT ?`,
     )
     let rows = this.guard(() => first.all(kind, batchSize))
     while (rows.length > 0) {
@@ -219,6 +244,8 @@ function toEntry(row: EntryRow): ChangeEntry {
   return {
     UUID: row.uuid,
     name: row.name,
+    ...(row.first_name === null ? {} : { firstName: row.first_name }),
+    ...(row.last_name === null ? {} : { lastName: row.last_name }),
     ...(row.employee_number === null ? {} : { employeeNumber: row.employee_number }),
     ...(row.status === null ? {} : { status: row.status }),
     ...(row.pay_cycle_id === null ? {} : { payCycleId: row.pay_cycle_id }),

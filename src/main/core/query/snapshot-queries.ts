@@ -5,7 +5,7 @@ import type {
   EmployeeDetail,
   EmployeeRow,
 } from '../../../shared/domain'
-import { employeeNumberColumn, entryFacts } from '../../../shared/change-rules'
+import { changeEntryNameParts, employeeNumberColumn, entryFacts } from '../../../shared/change-rules'
 import { columnLabel } from '../cache/column-label'
 import type { SnapshotReader } from '../cache/snapshot-reader'
 import { RosterDeskError } from '../errors'
@@ -144,7 +144,13 @@ export class SnapshotQueries {
         .all(limit, offset)
         .map((row) => {
           const last = JSON.parse(row.row_json) as EmployeeRow
-          return { UUID: row.uuid, name: row.name, ...entryFacts(last, numberColumn), row: last }
+          return {
+            UUID: row.uuid,
+            name: row.name,
+            ...changeEntryNameParts(last),
+            ...entryFacts(last, numberColumn),
+            row: last,
+          }
         })
       return { total, items }
     }
@@ -164,8 +170,13 @@ export class SnapshotQueries {
       .all(kind, limit, offset)
       .map((row) => {
         const name = [row.first_name, row.last_name].filter((part) => part !== null && part !== '').join(' ')
-        const facts = entryFacts(JSON.parse(row.row_json) as EmployeeRow, numberColumn)
-        const item: ChangeListItem = { UUID: row.uuid, name: name === '' ? row.uuid : name, ...facts }
+        const stored = JSON.parse(row.row_json) as EmployeeRow
+        const item: ChangeListItem = {
+          UUID: row.uuid,
+          name: name === '' ? row.uuid : name,
+          ...changeEntryNameParts(stored),
+          ...entryFacts(stored, numberColumn),
+        }
         if (kind === 'changed') item.fields = parseFields(row.changed_fields)
         return item
       })

@@ -138,13 +138,24 @@ export class TokenIndex {
     return { text: this.text, offsets: this.offsets, starts: this.starts, postings: this.postings }
   }
 
-  /** An index from stored parts, or null when they do not describe one (a damaged or foreign blob). */
-  static fromParts(parts: TokenIndexParts, count: number): TokenIndex | null {
+  /**
+   * An index from stored parts, or null when they do not describe one (a damaged or foreign blob). 'trusted'
+   * parts, built or already checked by this process's own code (the core worker's), skip the walk over every
+   * posting, which at a million rows would hold the thread that adopts them.
+   */
+  static fromParts(
+    parts: TokenIndexParts,
+    count: number,
+    source: 'stored' | 'trusted' = 'stored',
+  ): TokenIndex | null {
     const terms = parts.offsets.length - 1
     if (terms < 0 || parts.starts.length !== terms + 1) return null
     if ((parts.offsets[terms] ?? 0) !== parts.text.length) return null
     if ((parts.starts[terms] ?? 0) !== parts.postings.length) return null
-    for (const slot of parts.postings) if (slot >= count) return null
+    if (source === 'stored') {
+      const postings = parts.postings
+      for (let i = 0; i < postings.length; i++) if ((postings[i] ?? 0) >= count) return null
+    }
     return new TokenIndex(parts.text, parts.offsets, parts.starts, parts.postings)
   }
 

@@ -57,6 +57,11 @@ export const PROFILES_LAYOUT_VERSION = 2
 interface StoredProfiles {
   activeId: string
   profiles: Profile[]
+  /**
+   * The number the next profile's id gets. Kept, not derived from the list: a deleted profile's id is never given
+   * again, so a new profile cannot meet what a deleted one left behind (secrets, a cache folder, views).
+   */
+  nextNumber: number
 }
 
 /**
@@ -67,6 +72,7 @@ export class ProfileStore {
   readonly #backend: KeyValueBackend
   #profiles: Profile[]
   #activeId: string
+  #nextNumber: number
   /** What loading the active profile's settings found (fields reset, whether a migration ran). */
   readonly loaded: MigrationResult
   /** Each profile's current and saved views, in the same backend (deleting a profile deletes them). */
@@ -86,6 +92,7 @@ export class ProfileStore {
         { id: FIRST_PROFILE_ID, name: environmentLabel(flat.settings.environment), settings: flat.settings },
       ]
       this.#activeId = FIRST_PROFILE_ID
+      this.#nextNumber = 2
       this.loaded = { ...flat, changed: true }
       this.#write()
       return
@@ -99,6 +106,10 @@ export class ProfileStore {
       return { id: raw.id, name: raw.name, settings: result.settings }
     })
     this.#activeId = activeLoad === undefined ? (this.#profiles[0]?.id ?? FIRST_PROFILE_ID) : stored.activeId
+    // A file from before the counter (or hand-edited below its ids) starts past every id it lists; the counter
+    // is written with the next change, at the latest with the delete that would otherwise free an id.
+    const pastListed = Math.max(0, ...this.#profiles.map((p) => idNumber(p.id))) + 1
+    this.#nextNumber = Math.max(stored.nextNumber ?? 0, pastListed)
     this.loaded = activeLoad ?? {
       settings: this.activeSettings(),
       fromVersion: PROFILES_LAYOUT_VERSION,
@@ -154,9 +165,10 @@ export class ProfileStore {
    */
   create(name: string, environment: Environment = DEFAULT_SETTINGS.environment): Profile {
     const normalized = this.#checkName(name, undefined)
-    const id = `p${Math.max(0, ...this.#profiles.map((p) => Number(p.id.slice(1)) || 0)) + 1}`
+    const id = `p${this.#nextNumber}`
     const profile: Profile = { id, name: normalized, settings: { ...defaultSettings(), environment } }
     this.#profiles = [...this.#profiles, profile]
+    this.#nextNumber += 1
     this.#write()
     return structuredClone(profile)
   }
@@ -192,25 +204,38 @@ export class ProfileStore {
   }
 
   #write(): void {
-    const stored: StoredProfiles = { activeId: this.#activeId, profiles: this.#profiles }
+    const stored: StoredProfiles = {
+      activeId: this.#activeId,
+      profiles: this.#profiles,
+      nextNumber: this.#nextNumber,
+    }
     this.#backend.set(PROFILE_STORAGE_KEYS.profiles, stored)
     this.#backend.set(PROFILE_STORAGE_KEYS.version, PROFILES_LAYOUT_VERSION)
   }
 }
 
 const PROFILE_ID = /^p[0-9]{1,9}$/
+const MAX_PROFILE_NUMBER = 999_999_999
+
+/** `p12` → 12 (ids are checked against PROFILE_ID on reading). */
+function idNumber(id: string): number {
+  return Number(id.slice(1))
+}
 
 /**
  * The stored list, or undefined when there is none (a release before profiles). Entries without a usable id
  * or name are skipped; their settings are validated field by field by the caller.
  */
-function readStored(
-  value: unknown,
-):
-  | { activeId: string; profiles: Array<{ id: string; name: string; settings: unknown }>; changed: boolean }
+function readStored(value: unknown):
+  | {
+      activeId: string
+      profiles: Array<{ id: string; name: string; settings: unknown }>
+      nextNumber: number | undefined
+      changed: boolean
+    }
   | undefined {
   if (typeof value !== 'object' || value === null) return undefined
-  const raw = value as { activeId?: unknown; profiles?: unknown }
+  const raw = value as { activeId?: unknown; profiles?: unknown; nextNumber?: unknown }
   if (!Array.isArray(raw.profiles)) return undefined
   const profiles: Array<{ id: string; name: string; settings: unknown }> = []
   for (const entry of raw.profiles as unknown[]) {
@@ -225,6 +250,13 @@ function readStored(
   return {
     activeId: typeof raw.activeId === 'string' ? raw.activeId : '',
     profiles,
+    nextNumber:
+      typeof raw.nextNumber === 'number' &&
+      Number.isInteger(raw.nextNumber) &&
+      raw.nextNumber > 0 &&
+      raw.nextNumber <= MAX_PROFILE_NUMBER
+        ? raw.nextNumber
+        : undefined,
     changed: profiles.length !== raw.profiles.length,
   }
 }

@@ -1,4 +1,4 @@
-import { changeEntryName, entryFacts } from '../../../shared/change-rules'
+import { changeEntryName, changeEntryNameParts, entryFacts } from '../../../shared/change-rules'
 import type { ChangeKind, EmployeeRow } from '../../../shared/domain'
 import type { CacheDatabase } from '../cache/cache-database'
 import type { ChangeLogRecord, ChangeLogWriter } from '../cache/change-log-file'
@@ -77,7 +77,14 @@ function recordOf(
   row: EmployeeRow,
   numberColumn: string | undefined,
 ): ChangeLogRecord {
-  return { kind, uuid, name: changeEntryName(row), sortKey: sortKeyOf(row), ...entryFacts(row, numberColumn) }
+  return {
+    kind,
+    uuid,
+    name: changeEntryName(row),
+    ...changeEntryNameParts(row),
+    sortKey: sortKeyOf(row),
+    ...entryFacts(row, numberColumn),
+  }
 }
 
 /** Lists read like the employee table's default order: by last name, then first name, accents and case folded. */

@@ -6,6 +6,12 @@ import type { SyncDependencies, SyncRunOptions } from './sync-engine'
 /** What a caller chooses per run; the service adds cancellation and progress. */
 export type SyncStartOptions = Omit<SyncRunOptions, 'signal' | 'onProgress' | 'onStart'>
 
+/**
+ * Runs one sync as `runSync` does (resolves with the summary whatever the outcome once the run is logged; rejects
+ * only when it cannot start): `runSync` itself on this thread, or the core worker's run (workers/worker-sync.ts).
+ */
+export type SyncRunner = (options: SyncRunOptions) => Promise<SyncRunSummary>
+
 type Listener<T> = (value: T) => void
 
 /** A run that has been logged and is under way. */
@@ -26,7 +32,15 @@ export class SyncService {
   private readonly progressListeners = new Set<Listener<SyncProgress>>()
   private readonly finishedListeners = new Set<Listener<SyncRunSummary>>()
 
-  constructor(private readonly deps: SyncDependencies) {}
+  private readonly runner: SyncRunner
+
+  /** `runner` runs each sync elsewhere (the app's core worker); by default `runSync` on this thread. */
+  constructor(
+    private readonly deps: SyncDependencies,
+    runner?: SyncRunner,
+  ) {
+    this.runner = runner ?? ((options) => runSync(deps, options))
+  }
 
   /**
    * Starts a run and resolves as soon as the run is logged, before any request, with its id and a promise of
@@ -43,7 +57,7 @@ export class SyncService {
     this.progress = undefined
     let logged: (runId: number) => void = () => undefined
     const runId = new Promise<number>((resolve) => (logged = resolve))
-    const run = runSync(this.deps, {
+    const run = this.runner({
       ...options,
       signal: controller.signal,
       onStart: (id) => logged(id),

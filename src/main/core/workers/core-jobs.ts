@@ -1,4 +1,4 @@
-import type { ColumnInfo, ExportProgress, ExportResult } from '../../../shared/domain'
+import type { ColumnInfo, ExportProgress, ExportResult, SyncRunSummary } from '../../../shared/domain'
 import { SnapshotReader } from '../cache/snapshot-reader'
 import { openSqlite } from '../cache/sqlite-open'
 import { SearchIndex } from '../query/search-index'
@@ -8,6 +8,8 @@ import { buildSortOrder } from '../query/sort-order'
 import type { SortOrder } from '../query/sort-order'
 import type { TokenIndexParts } from '../query/token-index'
 import { runExportJob } from './export-job'
+import { runSyncJob } from './sync-job'
+import type { SyncCalls, SyncJobEvent, SyncJobInput } from './sync-job'
 import type { ExportJobInput } from './export-job'
 import type { JobHandlers } from './serve-jobs'
 import type { JobSpec } from './worker-protocol'
@@ -25,6 +27,7 @@ export type CoreJobs = {
   readonly 'column-index': JobSpec<ColumnJobInput, TokenIndexParts>
   readonly 'search-index': JobSpec<{ readonly snapshotPath: string }, SearchIndexParts>
   readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
+  readonly sync: JobSpec<SyncJobInput, SyncRunSummary, SyncJobEvent, SyncCalls>
 }
 
 /** Reads one column of a snapshot on a read-only connection of the worker's own, closed afterwards. */
@@ -63,6 +66,7 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
     }
   },
   export: runExportJob,
+  sync: runSyncJob,
 }
 
 /**

@@ -1,11 +1,20 @@
 import { parentPort } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
 import { cancelledError } from '../errors'
-import type { FromWorker, JobMap } from './worker-protocol'
-import { isToWorker, toWorkerError } from './worker-protocol'
+import type { CallMap, FromWorker, JobMap } from './worker-protocol'
+import { fromWorkerError, isToWorker, toWorkerError } from './worker-protocol'
 
 /** What a job handler gets besides its input. */
-export interface JobContext<Progress> {
+export interface JobContext<Progress, Calls extends CallMap = Record<never, never>> {
+  /**
+   * Asks the host (its `calls` handler of that name) and waits for the answer; `signal` withdraws the request.
+   * Rejects with the host's error, rebuilt.
+   */
+  call<N extends keyof Calls & string>(
+    name: N,
+    arg: Calls[N]['arg'],
+    signal?: AbortSignal,
+  ): Promise<Calls[N]['result']>
   /** Aborted when the host cancels this job; a handler checks it between steps of its work. */
   readonly signal: AbortSignal
   progress(value: Progress): void
@@ -16,7 +25,7 @@ export interface JobContext<Progress> {
 export type JobHandlers<Jobs extends JobMap> = {
   readonly [K in keyof Jobs]: (
     input: Jobs[K]['input'],
-    context: JobContext<Jobs[K]['progress']>,
+    context: JobContext<Jobs[K]['progress'], Jobs[K]['calls']>,
   ) => Promise<Jobs[K]['output']> | Jobs[K]['output']
 }
 
@@ -28,9 +37,41 @@ export function serveJobs<Jobs extends JobMap>(handlers: JobHandlers<Jobs>, port
   if (port === null) throw new Error('serveJobs runs only inside a worker thread')
   const channel: MessagePort = port as MessagePort
   const running = new Map<number, AbortController>()
+  const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>()
+  let nextCall = 1
   const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => channel.postMessage(message, transfer)
+  const call = (id: number, name: string, arg: unknown, signal?: AbortSignal): Promise<unknown> => {
+    if (signal?.aborted === true) return Promise.reject(signal.reason ?? cancelledError())
+    const number = nextCall++
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        calls.delete(number)
+        send({ type: 'call-cancel', id, call: number })
+        reject(signal?.reason ?? cancelledError())
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      calls.set(number, {
+        resolve: (value) => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(value)
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort)
+          reject(error)
+        },
+      })
+      send({ type: 'call', id, call: number, name, arg })
+    })
+  }
   channel.on('message', (message: unknown) => {
     if (!isToWorker(message)) return
+    if (message.type === 'reply') {
+      const waiting = calls.get(message.call)
+      calls.delete(message.call)
+      if ('error' in message) waiting?.reject(fromWorkerError(message.error))
+      else waiting?.resolve(message.value)
+      return
+    }
     if (message.type === 'cancel') {
       running.get(message.id)?.abort()
       return
@@ -39,7 +80,8 @@ export function serveJobs<Jobs extends JobMap>(handlers: JobHandlers<Jobs>, port
     const controller = new AbortController()
     running.set(id, controller)
     const transfers: ArrayBuffer[] = []
-    const context: JobContext<unknown> = {
+    const context: JobContext<unknown, CallMap> = {
+      call: (name, arg, signal) => call(id, name, arg, signal),
       signal: controller.signal,
       progress: (value) => send({ type: 'progress', id, value }),
       transfer: (...buffers) => {
@@ -52,9 +94,9 @@ export function serveJobs<Jobs extends JobMap>(handlers: JobHandlers<Jobs>, port
     void (async () => {
       try {
         if (!Object.hasOwn(handlers, job)) throw new Error(`This worker has no job called ${job}`)
-        const handler = handlers[job] as (input: unknown, context: JobContext<unknown>) => unknown
+        const handler = handlers[job] as (input: unknown, context: JobContext<unknown, CallMap>) => unknown
+        // A job that answers after a cancel decides what its answer is (a sync's is its 'cancelled' summary).
         const output = await handler(input, context)
-        if (controller.signal.aborted) throw cancelledError()
         send({ type: 'done', id, output }, transfers)
       } catch (error) {
         send({

@@ -17,9 +17,13 @@ export function workerColumnBuilder(host: WorkerHost<CoreJobs>): ColumnBuilder {
     searchIndex: async (snapshotPath): Promise<SearchIndex> => {
       const index = SearchIndex.fromParts(await host.run('search-index', { snapshotPath }))
       if (index === null) {
-        throw new RosterDeskError('internal', 'RosterDesk could not open the saved employees’ search index.', {
-          detail: `the core worker's index of ${snapshotPath} does not describe one`,
-        })
+        throw new RosterDeskError(
+          'internal',
+          'RosterDesk could not open the saved employees’ search index.',
+          {
+            detail: `the core worker's index of ${snapshotPath} does not describe one`,
+          },
+        )
       }
       return index
     },
@@ -27,7 +31,7 @@ export function workerColumnBuilder(host: WorkerHost<CoreJobs>): ColumnBuilder {
       host.run('sort-order', { ...input(source, build), tieOrder: source.tieOrder }),
     columnIndex: async (source, build): Promise<TokenIndex> => {
       const parts = await host.run('column-index', input(source, build))
-      const index = TokenIndex.fromParts(parts, source.tieOrder.length)
+      const index = TokenIndex.fromParts(parts, source.tieOrder.length, 'trusted')
       if (index === null) {
         throw new RosterDeskError('internal', 'RosterDesk could not prepare that search.', {
           detail: `the core worker's index of ${build.column} does not describe one`,

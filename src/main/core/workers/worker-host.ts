@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads'
 import { cancelledError, RosterDeskError } from '../errors'
 import { silentLogger, type Logger } from '../log/logger'
-import type { JobMap, ToWorker } from './worker-protocol'
-import { fromWorkerError, isFromWorker } from './worker-protocol'
+import type { CallMap, JobMap, ToWorker } from './worker-protocol'
+import { fromWorkerError, isFromWorker, toWorkerError } from './worker-protocol'
 
 /** The file a worker runs, and the Node options it needs (the tsx loader when it is TypeScript source). */
 export interface WorkerEntry {
@@ -18,17 +18,41 @@ export interface WorkerHostOptions {
   readonly cancelGraceMs?: number
 }
 
-export interface RunOptions<Progress> {
+/** A call's answer, and the buffers in it to move rather than copy. */
+export interface CallAnswer<Result> {
+  readonly value: Result
+  readonly transfer?: readonly ArrayBuffer[]
+}
+
+/** How the host answers each call a job may make; `signal` aborts when the job withdraws the call or ends. */
+export type CallHandlers<Calls extends CallMap> = {
+  readonly [N in keyof Calls]: (
+    arg: Calls[N]['arg'],
+    signal: AbortSignal,
+  ) => Promise<CallAnswer<Calls[N]['result']>>
+}
+
+export interface RunOptions<Progress, Calls extends CallMap = Record<never, never>> {
   readonly signal?: AbortSignal
   readonly onProgress?: (value: Progress) => void
   /** Buffers of the input to move to the worker rather than copy. */
   readonly transfer?: readonly ArrayBuffer[]
+  /** Answers the job's calls (required when its spec declares any). */
+  readonly calls?: CallHandlers<Calls>
+  /** Overrides the host's cancel grace for this job (a sync winding down may take longer than a build). */
+  readonly cancelGraceMs?: number
 }
 
 interface PendingJob {
   readonly resolve: (output: unknown) => void
   readonly reject: (error: RosterDeskError) => void
   readonly onProgress: ((value: unknown) => void) | undefined
+  readonly calls: Readonly<
+    Record<string, (arg: unknown, signal: AbortSignal) => Promise<CallAnswer<unknown>>>
+  >
+  /** Calls being answered, by number: aborted when withdrawn or when the job ends. */
+  readonly answering: Map<number, AbortController>
+  readonly cancelGraceMs: number
   cancelTimer: ReturnType<typeof setTimeout> | undefined
 }
 
@@ -63,7 +87,7 @@ export class WorkerHost<Jobs extends JobMap> {
   run<K extends keyof Jobs & string>(
     job: K,
     input: Jobs[K]['input'],
-    options: RunOptions<Jobs[K]['progress']> = {},
+    options: RunOptions<Jobs[K]['progress'], Jobs[K]['calls']> = {},
   ): Promise<Jobs[K]['output']> {
     const { signal } = options
     if (signal?.aborted === true) return Promise.reject(cancelledError())
@@ -82,6 +106,9 @@ export class WorkerHost<Jobs extends JobMap> {
           reject(error)
         },
         onProgress: options.onProgress as ((value: unknown) => void) | undefined,
+        calls: (options.calls ?? {}) as PendingJob['calls'],
+        answering: new Map(),
+        cancelGraceMs: options.cancelGraceMs ?? this.cancelGraceMs,
         cancelTimer: undefined,
       })
       signal?.addEventListener('abort', onAbort, { once: true })
@@ -136,6 +163,14 @@ export class WorkerHost<Jobs extends JobMap> {
 
   private receive(message: unknown): void {
     if (!isFromWorker(message)) return
+    if (message.type === 'call') {
+      this.answer(message.id, message.call, message.name, message.arg)
+      return
+    }
+    if (message.type === 'call-cancel') {
+      this.pending.get(message.id)?.answering.get(message.call)?.abort()
+      return
+    }
     if (message.type === 'progress') {
       const job = this.pending.get(message.id)
       try {
@@ -149,6 +184,29 @@ export class WorkerHost<Jobs extends JobMap> {
     this.settle(message.id, (job) =>
       message.type === 'done' ? job.resolve(message.output) : job.reject(fromWorkerError(message.error)),
     )
+  }
+
+  /** Runs the job's handler for one call and replies with its answer or its error, unless withdrawn meanwhile. */
+  private answer(id: number, call: number, name: string, arg: unknown): void {
+    const job = this.pending.get(id)
+    const worker = this.worker
+    if (job === undefined || worker === null) return
+    const controller = new AbortController()
+    job.answering.set(call, controller)
+    const handler = Object.hasOwn(job.calls, name) ? job.calls[name] : undefined
+    void (async () => {
+      try {
+        if (handler === undefined) throw new Error(`The ${this.options.name}'s job may not call ${name}`)
+        const answer = await handler(arg, controller.signal)
+        if (controller.signal.aborted || this.worker !== worker) return
+        this.post(worker, { type: 'reply', id, call, value: answer.value }, answer.transfer ?? [])
+      } catch (error) {
+        if (controller.signal.aborted || this.worker !== worker) return
+        this.post(worker, { type: 'reply', id, call, error: toWorkerError(error) })
+      } finally {
+        job.answering.delete(call)
+      }
+    })()
   }
 
   private cancel(id: number): void {
@@ -168,7 +226,7 @@ export class WorkerHost<Jobs extends JobMap> {
         }),
       )
       void worker.terminate()
-    }, this.cancelGraceMs)
+    }, job.cancelGraceMs)
     job.cancelTimer.unref()
   }
 
@@ -177,6 +235,7 @@ export class WorkerHost<Jobs extends JobMap> {
     if (job === undefined) return
     this.pending.delete(id)
     if (job.cancelTimer !== undefined) clearTimeout(job.cancelTimer)
+    for (const answering of job.answering.values()) answering.abort()
     if (this.pending.size === 0) this.worker?.unref()
     finish(job)
   }

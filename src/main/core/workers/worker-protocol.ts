@@ -5,15 +5,26 @@ import { RosterDeskError } from '../errors'
  * One kind of job a worker runs: what goes in, what comes out and what it reports on the way. A worker's job
  * table (`JobMap`) types both ends: the host's `run` and the worker's handlers are checked against the same map.
  */
-export interface JobSpec<Input, Output, Progress = never> {
+export interface JobSpec<Input, Output, Progress = never, Calls extends CallMap = Record<never, never>> {
   readonly input: Input
   readonly output: Output
   readonly progress: Progress
+  /** What the job may ask of the host while it runs (what only the host has: its fetch, its tokens). */
+  readonly calls: Calls
 }
+
+/** One request a job makes of the host, and its answer. */
+export interface CallSpec<Arg, Result> {
+  readonly arg: Arg
+  readonly result: Result
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the bound of a generic, never a value's type
+export type CallMap = Record<string, CallSpec<any, unknown>>
 
 // Handler inputs are contravariant, so a map of specific specs is only assignable to a spec over `never` inputs.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the bound of a generic, never a value's type
-export type JobMap = Record<string, JobSpec<any, unknown, unknown>>
+export type JobMap = Record<string, JobSpec<any, unknown, unknown, any>>
 
 /** An error as it crosses the thread boundary: a RosterDeskError's fields, rebuilt on the other side. */
 export interface WorkerError {
@@ -23,16 +34,26 @@ export interface WorkerError {
   readonly retryable?: boolean
 }
 
-/** Host → worker. */
+/** Host → worker. `reply` answers a job's `call` (by the call's own number). */
 export type ToWorker =
   | { readonly type: 'run'; readonly id: number; readonly job: string; readonly input: unknown }
   | { readonly type: 'cancel'; readonly id: number }
+  | { readonly type: 'reply'; readonly id: number; readonly call: number; readonly value: unknown }
+  | { readonly type: 'reply'; readonly id: number; readonly call: number; readonly error: WorkerError }
 
 /** Worker → host. */
 export type FromWorker =
   | { readonly type: 'progress'; readonly id: number; readonly value: unknown }
   | { readonly type: 'done'; readonly id: number; readonly output: unknown }
   | { readonly type: 'failed'; readonly id: number; readonly error: WorkerError }
+  | {
+      readonly type: 'call'
+      readonly id: number
+      readonly call: number
+      readonly name: string
+      readonly arg: unknown
+    }
+  | { readonly type: 'call-cancel'; readonly id: number; readonly call: number }
 
 /** What a worker sends for a failure: a RosterDeskError as it is, anything else as 'internal' with its stack. */
 export function toWorkerError(error: unknown): WorkerError {
@@ -63,15 +84,17 @@ export function fromWorkerError(error: WorkerError): RosterDeskError {
 export function isFromWorker(value: unknown): value is FromWorker {
   if (typeof value !== 'object' || value === null) return false
   const message = value as { type?: unknown; id?: unknown }
-  return (
-    typeof message.id === 'number' &&
-    (message.type === 'progress' || message.type === 'done' || message.type === 'failed')
-  )
+  if (typeof message.id !== 'number') return false
+  if (message.type === 'call' || message.type === 'call-cancel') {
+    return typeof (value as { call?: unknown }).call === 'number'
+  }
+  return message.type === 'progress' || message.type === 'done' || message.type === 'failed'
 }
 
 export function isToWorker(value: unknown): value is ToWorker {
   if (typeof value !== 'object' || value === null) return false
   const message = value as { type?: unknown; id?: unknown; job?: unknown }
   if (typeof message.id !== 'number') return false
+  if (message.type === 'reply') return typeof (value as { call?: unknown }).call === 'number'
   return message.type === 'cancel' || (message.type === 'run' && typeof message.job === 'string')
 }

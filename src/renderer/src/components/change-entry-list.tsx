@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { Fragment, useCallback, useEffect, useState } from 'react'
 import type { ChangeEntry, ChangeKind } from '../../../shared/domain'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
@@ -74,11 +74,21 @@ export function ChangeEntryList(props: ChangeEntryListProps) {
                 {entry.employeeNumber !== undefined && (
                   <span className="change-entry-number">{entry.employeeNumber}</span>
                 )}
-                <span className="change-entry-name">{entry.name}</span>
+                <span className="change-entry-name">
+                  <EntryName entry={entry} />
+                </span>
                 {kind === 'removed' && <span className="badge badge-removed">Removed</span>}
               </span>
               <span className="change-entry-facts muted">
-                {[entry.status, entry.payCycleId].filter((fact) => fact !== undefined).join(' · ')}
+                {[entry.status, entry.payCycleId]
+                  .filter((fact) => fact !== undefined)
+                  .map((fact, index) => (
+                    // Each the service's text: an override in one cannot reorder the other.
+                    <span key={index}>
+                      {index > 0 ? ' · ' : null}
+                      <bdi>{fact}</bdi>
+                    </span>
+                  ))}
               </span>
               {kind === 'changed' && <FieldChanges entry={entry} fieldLabel={props.fieldLabel} />}
             </button>
@@ -114,4 +124,20 @@ function FieldChanges({ entry, fieldLabel }: { entry: ChangeEntry; fieldLabel: (
       ))}
     </span>
   )
+}
+
+/**
+ * The employee's name, each part its own <bdi> (as the details panel's title): a right-to-left override the service
+ * sent in the first name cannot reorder the last name after it. An entry without parts (a log written before they
+ * were kept, or no names: the UUID) shows its name as one isolated text.
+ */
+function EntryName({ entry }: { readonly entry: ChangeEntry }) {
+  const parts = [entry.firstName, entry.lastName].filter((part) => part !== undefined)
+  if (parts.length === 0) return <bdi>{entry.name}</bdi>
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 ? ' ' : null}
+      <bdi>{part}</bdi>
+    </Fragment>
+  ))
 }

@@ -1,4 +1,4 @@
-import { Fragment, useId, useRef, useState } from 'react'
+import { Fragment, useCallback, useId, useState } from 'react'
 import type { ChangeReport } from '../../../shared/domain'
 import { changeCounts, changeWords } from '../format/change-text'
 import { formatCount } from '../format/format-value'
@@ -16,22 +16,17 @@ interface ChangeReportViewProps {
  */
 export function ChangeReportView({ report, dataVersion }: ChangeReportViewProps) {
   const [open, setOpen] = useState(false)
-  const button = useRef<HTMLButtonElement>(null)
   const descriptionId = useId()
+  // The dialog (useModalDialog) gives the focus back to this button when it closes.
+  const close = useCallback((): void => setOpen(false), [])
   if (report.firstSync === true) {
     return <span className="change-report">First sync: {formatCount(report.added)} employees</span>
   }
   const total = report.added + report.removed + report.changed
-  const close = (): void => {
-    setOpen(false)
-    // Focus goes back where the clerk was, not to the page's start.
-    button.current?.focus()
-  }
   return (
     <span className="change-report">
       <button
         type="button"
-        ref={button}
         className="change-summary"
         aria-haspopup="dialog"
         aria-expanded={open}

@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
+import { createPortal, flushSync } from 'react-dom'
 import type { ColumnInfo, ExportRequest } from '../../../shared/domain'
 import { toQuery, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
@@ -31,13 +32,9 @@ export function ExportBar({
 }: ExportBarProps) {
   const [format, setFormat] = useState<Format>('xlsx')
   const [rosterOpen, setRosterOpen] = useState(false)
-  const rosterButton = useRef<HTMLButtonElement>(null)
   const formatSelect = useRef<HTMLSelectElement>(null)
-  const closeRoster = (): void => {
-    setRosterOpen(false)
-    // Focus goes back where the clerk was, not to the page's start.
-    rosterButton.current?.focus()
-  }
+  // The dialog (useModalDialog) gives the focus back to "Export roster…" when it closes.
+  const closeRoster = useCallback((): void => setRosterOpen(false), [])
   const busy = exporter.state.phase === 'running'
   const keys = columns.map((column) => column.key)
   const exportView = (): void => {
@@ -74,7 +71,6 @@ export function ExportBar({
       </button>
       <button
         type="button"
-        ref={rosterButton}
         disabled={busy}
         aria-haspopup="dialog"
         aria-expanded={rosterOpen}
@@ -95,20 +91,25 @@ export function ExportBar({
           }}
         />
       )}
-      {rosterOpen && (
-        <RosterDialog
-          screenStatuses={filters.statuses}
-          trackedPayCycles={trackedPayCycles}
-          columns={keys}
-          format={format}
-          dataVersion={dataVersion}
-          onClose={closeRoster}
-          onExport={(request, label) => {
-            closeRoster()
-            exporter.start(request, label)
-          }}
-        />
-      )}
+      {/* On the body: a modal dialog belongs to the whole page, above the header and the sync bar too. */}
+      {rosterOpen &&
+        createPortal(
+          <RosterDialog
+            screenStatuses={filters.statuses}
+            trackedPayCycles={trackedPayCycles}
+            columns={keys}
+            format={format}
+            dataVersion={dataVersion}
+            onClose={closeRoster}
+            onExport={(request, label) => {
+              // The dialog closes, and gives the focus back to "Export roster…", before the export disables that
+              // button: the export then returns the focus to it when it ends (browse-view.tsx).
+              flushSync(closeRoster)
+              exporter.start(request, label)
+            }}
+          />,
+          document.body,
+        )}
     </div>
   )
 }

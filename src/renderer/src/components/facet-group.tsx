@@ -28,10 +28,11 @@ export function FacetGroup({ legend, facets, selected, onToggle }: FacetGroupPro
           />
           <span className="facet-value" title={facet.value}>
             {facet.value === '' ? '(blank)' : facet.value}
-          </span>
-          <span className="facet-count" aria-label={`${formatCount(facet.count)} employees`}>
-            {formatCount(facet.count)}
-          </span>
+          </span>{' '}
+          {/* The checkbox's name is its label's text, "Active 1,234 employees": the visible words first (WCAG
+              2.5.3), the unit for a screen reader. */}
+          <span className="facet-count">{formatCount(facet.count)}</span>{' '}
+          <span className="visually-hidden">{facet.count === 1 ? 'employee' : 'employees'}</span>
         </label>
       ))}
     </fieldset>

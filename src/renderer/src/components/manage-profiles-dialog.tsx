@@ -130,7 +130,15 @@ function ProfileRow({ profile, list, mode, onMode, profiles, onDone }: ProfileRo
         <span className={`env-badge env-${profile.environment}`}>
           {environmentLabel(profile.environment)}
         </span>
-        <span className="muted">{profile.tenantId === '' ? 'No tenant' : `Tenant ${profile.tenantId}`}</span>
+        <span className="muted">
+          {profile.tenantId === '' ? (
+            'No tenant'
+          ) : (
+            <>
+              Tenant <bdi>{profile.tenantId}</bdi>
+            </>
+          )}
+        </span>
         <span className="muted">{savedText(profile)}</span>
       </div>
       {mode === 'rename' ? (

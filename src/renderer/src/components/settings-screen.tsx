@@ -3,6 +3,7 @@ import {
   DEFAULT_SYNC_SCOPE,
   ENVIRONMENTS,
   FRESHNESS_DEFAULTS,
+  PAGE_SIZE_SETTING,
   SETTINGS_LIMITS,
   SYNC_LIMITS,
   SYNC_LIMIT_NAMES,
@@ -228,12 +229,7 @@ function SettingsEditor({ saved, payCycles, onSave, onDone }: SettingsEditorProp
       </fieldset>
       <fieldset>
         <legend>Sync</legend>
-        {text(
-          'pageSize',
-          'Page size',
-          `Employees per request, ${rangeText(SETTINGS_LIMITS.pageSize)}.`,
-          'number',
-        )}
+        {text('pageSize', PAGE_SIZE_SETTING.label, PAGE_SIZE_SETTING.help, 'number')}
         {text('concurrency', 'Parallel requests', `${rangeText(SETTINGS_LIMITS.concurrency)}.`, 'number')}
         <TrackedPayCyclesField
           id="setting-trackedPayCycles"

@@ -8,7 +8,7 @@ const FOCUSABLE =
  * The keyboard manners of a modal dialog (WAI-ARIA's dialog pattern) for the element `ref` holds: focus moves
  * into it when it opens (to the element marked `data-autofocus`, else the dialog itself), Esc closes it, and
  * focus returns to whatever opened it when it closes (`rememberFocus`). Returns the dialog's keydown handler,
- * which keeps Tab cycling within it.
+ * which keeps Tab cycling within it. Every modal dialog uses this one hook.
  */
 export function useModalDialog<E extends HTMLElement>(
   ref: RefObject<E | null>,
@@ -18,7 +18,16 @@ export function useModalDialog<E extends HTMLElement>(
     const giveFocusBack = rememberFocus()
     const dialog = ref.current
     ;(dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog)?.focus()
-    return giveFocusBack
+    // A click on the backdrop leaves the focus on the page's body, where Tab would walk into the page behind
+    // the dialog: focus that arrives anywhere outside is brought back in.
+    const keepFocusIn = (event: FocusEvent): void => {
+      if (dialog !== null && event.target instanceof Node && !dialog.contains(event.target)) dialog.focus()
+    }
+    document.addEventListener('focusin', keepFocusIn)
+    return () => {
+      document.removeEventListener('focusin', keepFocusIn)
+      giveFocusBack()
+    }
   }, [ref])
 
   // Esc is heard on the document, so it closes the dialog even when the focus fell out of it (onto the page's

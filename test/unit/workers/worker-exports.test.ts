@@ -1,0 +1,108 @@
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EmployeeRow, ExportProgress, ExportRequest } from '../../../src/shared/domain'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { systemClock } from '../../../src/main/core/clock'
+import { ExportService } from '../../../src/main/core/export/export-service'
+import { QueryEngine } from '../../../src/main/core/query/query-engine'
+import type { RowQuery } from '../../../src/main/core/query/query-engine'
+import type { CoreJobs } from '../../../src/main/core/workers/core-jobs'
+import { coreWorkerEntry } from '../../../src/main/core/workers/worker-entry'
+import { workerExportOffload } from '../../../src/main/core/workers/worker-exports'
+import { WorkerHost } from '../../../src/main/core/workers/worker-host'
+import { EmployeeGenerator } from '../../../src/main/sandbox/data'
+import { makeTempDir } from '../cache/cache-test-helpers'
+import { seedSnapshot } from '../cache/seed-snapshot'
+
+const COUNT = 4_000
+
+/** View exports written by the core worker: the same file, progress, cancel and one-at-a-time rule. */
+describe('exports on the core worker', () => {
+  let cleanup: () => void
+  let dir: string
+  let cache: CacheDatabase
+  let host: WorkerHost<CoreJobs>
+  let exports: ExportService
+  let columns: string[]
+
+  beforeAll(async () => {
+    const temp = makeTempDir()
+    cleanup = temp.cleanup
+    dir = temp.dir
+    cache = openCacheDatabase(join(dir, 'cache.db'))
+    const generator = new EmployeeGenerator(11, COUNT)
+    await seedSnapshot(
+      cache,
+      Array.from({ length: COUNT }, (_, i) => generator.row(i) as unknown as EmployeeRow),
+    )
+    host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    const queries = new QueryEngine(cache)
+    columns = queries.listColumns().map((column) => column.key)
+    exports = new ExportService({
+      queries,
+      clock: systemClock,
+      context: () => ({ environment: 'demo', tenantId: 'tenant-1', syncedAt: new Date() }),
+      offload: workerExportOffload(host, cache),
+    })
+  })
+
+  afterAll(async () => {
+    await host.stop()
+    cache.close()
+    cleanup()
+  })
+
+  const view = {
+    sort: { column: 'hireDate', order: 'desc' },
+    statuses: ['Active', 'On leave', 'Pending'],
+  } as const satisfies RowQuery
+  const request = (format: 'xlsx' | 'csv'): ExportRequest => ({
+    kind: 'view',
+    query: { ...view, statuses: [...view.statuses] },
+    columns,
+    format,
+  })
+
+  it('writes the whole view with progress, counting the rows as the main thread would', async () => {
+    const file = join(dir, 'view.csv')
+    const progress: ExportProgress[] = []
+    const result = await exports.exportToFile({
+      request: request('csv'),
+      filePath: file,
+      onProgress: (value) => progress.push(value),
+    })
+    const expected = new QueryEngine(cache).count({ ...view, statuses: [...view.statuses] })
+    expect(result).toEqual({ status: 'written', rows: expected, fileName: 'view.csv' })
+    expect(statSync(file).size).toBeGreaterThan(expected * 50)
+    expect(progress.length).toBeGreaterThan(0)
+    expect(exports.lastExportedFile()).toBe(file)
+  })
+
+  it('cancels: the worker removes its partial file and the export answers cancelled', async () => {
+    const file = join(dir, 'cancelled.xlsx')
+    const running = exports.exportToFile({
+      request: request('xlsx'),
+      filePath: file,
+      onProgress: () => exports.cancel(),
+    })
+    expect(exports.isRunning).toBe(true)
+    await expect(
+      exports.exportToFile({ request: request('csv'), filePath: join(dir, 'second.csv') }),
+    ).rejects.toMatchObject({ code: 'busy' })
+    expect(await running).toEqual({ status: 'cancelled' })
+    await exports.idle()
+    expect(existsSync(file)).toBe(false)
+    expect(readdirSync(dir).filter((name) => name.includes('cancelled'))).toEqual([])
+  })
+
+  it('passes the worker’s own refusal through as a typed error', async () => {
+    await expect(
+      exports.exportToFile({
+        request: { ...request('csv'), columns: ['noSuchColumn'] },
+        filePath: join(dir, 'refused.csv'),
+      }),
+    ).rejects.toMatchObject({ code: 'validation' })
+  })
+})

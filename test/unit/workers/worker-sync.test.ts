@@ -1,0 +1,101 @@
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
+import type { SyncProgress } from '../../../src/shared/domain'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { systemClock } from '../../../src/main/core/clock'
+import { silentLogger } from '../../../src/main/core/log/logger'
+import { QueryEngine } from '../../../src/main/core/query/query-engine'
+import { SyncService } from '../../../src/main/core/sync/sync-service'
+import type { CoreJobs } from '../../../src/main/core/workers/core-jobs'
+import { coreWorkerEntry } from '../../../src/main/core/workers/worker-entry'
+import { WorkerHost } from '../../../src/main/core/workers/worker-host'
+import { workerSyncRunner } from '../../../src/main/core/workers/worker-sync'
+import { makeTempDir } from '../cache/cache-test-helpers'
+import { FakeListService, FakeTokens, makeEmployees } from '../sync/sync-fakes'
+
+/**
+ * Syncs run on the core worker over a writer connection of its own, while this thread's (injected) fetch and
+ * tokens answer its requests: the same runs, summaries and snapshots as a sync on this thread.
+ */
+describe('syncs on the core worker', () => {
+  let host: WorkerHost<CoreJobs>
+  let cleanup: () => void
+  let cache: CacheDatabase
+  const options = { baseUrl: 'https://payroll.example', pageSize: 10, concurrency: 2 }
+
+  beforeAll(() => {
+    host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+  })
+  afterAll(async () => {
+    await host.stop()
+  })
+  beforeEach(() => {
+    const temp = makeTempDir()
+    cleanup = temp.cleanup
+    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
+  })
+  afterEach(() => {
+    cache.close()
+    cleanup()
+  })
+
+  function service(list: FakeListService, tokens = new FakeTokens()): SyncService {
+    const deps = { cache, fetch: list.fetch, tokens, clock: systemClock, random: Math.random }
+    return new SyncService(deps, workerSyncRunner(host, { ...deps, logger: silentLogger }))
+  }
+
+  it('lists, proves and commits every employee; this thread sees the new snapshot', async () => {
+    const list = new FakeListService(makeEmployees(230))
+    const sync = service(list)
+    const seen: SyncProgress[] = []
+    sync.onProgress((progress) => seen.push(progress))
+    const { runId, finished } = await sync.begin(options)
+    const summary = await finished
+    expect(summary).toMatchObject({ id: runId, status: 'complete', totalCount: 230, stored: 230 })
+    expect(seen.length).toBeGreaterThan(1)
+    expect(seen.every((progress) => progress.runId === runId)).toBe(true)
+    expect(list.requests.length).toBeGreaterThanOrEqual(24)
+    expect(sync.getStatus()).toMatchObject({ running: false, employeeCount: 230, lastComplete: summary })
+    expect(new QueryEngine(cache).query({ limit: 5 }).total).toBe(230)
+  })
+
+  it('refreshes a refused token through this thread’s token source', async () => {
+    const tokens = new FakeTokens()
+    const list = new FakeListService(makeEmployees(40), {
+      before: (request) =>
+        request.index === 2 && request.headers.get('authorization') === 'Bearer token-1'
+          ? new Response('{}', { status: 401 })
+          : undefined,
+    })
+    const summary = await service(list, tokens).start(options)
+    expect(summary.status).toBe('complete')
+    expect(tokens.refreshes).toBe(1)
+  })
+
+  it('cancels: the run ends cancelled and the previous snapshot stays', async () => {
+    await service(new FakeListService(makeEmployees(50))).start(options)
+    const sync = service(new FakeListService(makeEmployees(500)))
+    sync.onProgress(() => sync.cancel())
+    const summary = await sync.start(options)
+    expect(summary.status).toBe('cancelled')
+    expect(cache.employeeCount()).toBe(50)
+  })
+
+  it('reports a service that cannot be reached as the network failure it is, after retrying', async () => {
+    const list = new FakeListService(makeEmployees(20), {
+      before: () => Promise.reject(new TypeError('fetch failed')),
+    })
+    const sync = service(list)
+    const summary = await sync.start({ ...options, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } })
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'network' })
+    expect(list.requests.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('refuses options that cannot work before anything is logged, as on this thread', async () => {
+    await expect(service(new FakeListService([])).begin({ ...options, pageSize: 0 })).rejects.toMatchObject({
+      code: 'validation',
+    })
+    expect(cache.lastRun()).toBeUndefined()
+  })
+})
