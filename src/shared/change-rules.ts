@@ -34,9 +34,11 @@ function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean 
 
 /** "First Last" for change lists; the UUID when the row has no names. */
 export function changeEntryName(row: EmployeeRow): string {
-  const { firstName, lastName } = changeEntryNameParts(row)
-  const name = [firstName, lastName].filter((part) => part !== undefined).join(' ')
-  return name === '' ? String(row['UUID']) : name
+  // Called for every added or changed row of a sync (100,000 on a first one): no intermediate objects or arrays.
+  const firstName = namePart(row, 'firstName')
+  const lastName = namePart(row, 'lastName')
+  if (firstName === undefined) return lastName ?? String(row['UUID'])
+  return lastName === undefined ? firstName : `${firstName} ${lastName}`
 }
 
 /**
@@ -44,16 +46,18 @@ export function changeEntryName(row: EmployeeRow): string {
  * override in a first name must not reorder the last name after it.
  */
 export function changeEntryNameParts(row: EmployeeRow): Pick<ChangeEntry, 'firstName' | 'lastName'> {
-  const part = (key: string): string | undefined => {
-    const value = row[key]
-    return typeof value === 'string' && value.trim() !== '' ? value : undefined
-  }
-  const firstName = part('firstName')
-  const lastName = part('lastName')
+  const firstName = namePart(row, 'firstName')
+  const lastName = namePart(row, 'lastName')
   return {
     ...(firstName === undefined ? {} : { firstName }),
     ...(lastName === undefined ? {} : { lastName }),
   }
+}
+
+/** A name field's text, or undefined when it is absent, not text, or blank. */
+function namePart(row: EmployeeRow, key: 'firstName' | 'lastName'): string | undefined {
+  const value = row[key]
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined
 }
 
 /**

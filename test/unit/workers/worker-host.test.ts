@@ -2,14 +2,19 @@ import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { afterEach, describe, expect, it } from 'vitest'
 import { RosterDeskError } from '../../../src/main/core/errors'
+import type { Logger } from '../../../src/main/core/log/logger'
 import { WorkerHost } from '../../../src/main/core/workers/worker-host'
 import type { TestJobs } from './fixtures/test-jobs'
 
 const entry = { file: join(__dirname, 'fixtures/test-worker.ts'), execArgv: ['--import', 'tsx'] }
 const hosts: WorkerHost<TestJobs>[] = []
 
-function host(cancelGraceMs = 2_000): WorkerHost<TestJobs> {
-  const created = new WorkerHost<TestJobs>(entry, { name: 'test worker', cancelGraceMs })
+function host(cancelGraceMs = 2_000, logger?: Logger): WorkerHost<TestJobs> {
+  const created = new WorkerHost<TestJobs>(entry, {
+    name: 'test worker',
+    cancelGraceMs,
+    ...(logger === undefined ? {} : { logger }),
+  })
   hosts.push(created)
   return created
 }
@@ -34,6 +39,21 @@ describe('WorkerHost', () => {
     expect(answer.text).toBe('Müller')
     expect(answer.threadId).not.toBe(threadId)
     expect(workers.activeJobs).toBe(0)
+  })
+
+  it('writes a job’s warning through the host’s logger, redacted and with the error’s detail', async () => {
+    const entries: Array<{ level: string; message: string }> = []
+    const at = (level: string) => (message: string) => entries.push({ level, message })
+    const logger: Logger = { info: at('info'), warn: at('warn'), error: at('error') }
+    const token = 'eyJhbGciOiJIUzI1NiJ9.secret-part'
+    await host(2_000, logger).run('warn', { token })
+    // The entry is posted before the job's answer, and messages arrive in order.
+    expect(entries).toHaveLength(1)
+    const [entry] = entries
+    expect(entry?.level).toBe('warn')
+    expect(entry?.message).toMatch(/^test worker: The test job saw something odd\n/)
+    expect(entry?.message).toContain('Bearer [redacted]')
+    expect(entry?.message).not.toContain('secret-part')
   })
 
   it('moves typed arrays the job transfers, intact', async () => {

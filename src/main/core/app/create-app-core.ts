@@ -156,6 +156,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       queries,
       changes,
       clock,
+      logger: deps.logger,
       offload: workerExportOffload(worker, cache),
       context: () => {
         const resolved = environment()

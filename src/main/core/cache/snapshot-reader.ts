@@ -3,6 +3,20 @@ import { checkSnapshotFormat, QUICK_CHECK_AT_OPEN_MAX_BYTES, quickCheck } from '
 import { openSqlite, storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 
+/** A snapshot file as it was when its open-time check passed: the same path, size and mtime is the same file. */
+export interface CheckedFile {
+  readonly size: number
+  readonly mtimeMs: number
+}
+
+export interface SnapshotOpenOptions {
+  /**
+   * The file as another open in this session found it sound (a reader's `checkedAs`, sent with a worker's job):
+   * when it is unchanged the quick_check is not run again. Anything else is checked as usual.
+   */
+  readonly alreadyChecked?: CheckedFile
+}
+
 /**
  * A read-only connection to one committed snapshot. The file never changes, so everything derived from it
  * (the query engine's in-memory index) stays valid for the reader's whole life, keyed by `runId`.
@@ -20,6 +34,8 @@ export class SnapshotReader {
   private constructor(
     readonly runId: number,
     readonly path: string,
+    /** The file as this open checked it (or trusted an earlier check of it). */
+    readonly checkedAs: CheckedFile,
     db: SqliteDatabase,
     onClosed: (reader: SnapshotReader) => void,
   ) {
@@ -27,21 +43,29 @@ export class SnapshotReader {
     this.onClosed = onClosed
   }
 
-  /** Opens and checks a committed snapshot file. */
+  /** Opens and checks a committed snapshot file (quick_check up to QUICK_CHECK_AT_OPEN_MAX_BYTES). */
   static open(
     path: string,
     runId: number,
     onClosed: (reader: SnapshotReader) => void = () => undefined,
+    options: SnapshotOpenOptions = {},
   ): SnapshotReader {
     const db = openSqlite(path, { readonly: true, fileMustExist: true })
+    let checkedAs: CheckedFile
     try {
       checkSnapshotFormat(db, path)
-      if (statSync(path).size <= QUICK_CHECK_AT_OPEN_MAX_BYTES) quickCheck(db, path)
+      const stats = statSync(path)
+      checkedAs = { size: stats.size, mtimeMs: stats.mtimeMs }
+      const trusted =
+        options.alreadyChecked !== undefined &&
+        options.alreadyChecked.size === checkedAs.size &&
+        options.alreadyChecked.mtimeMs === checkedAs.mtimeMs
+      if (!trusted && checkedAs.size <= QUICK_CHECK_AT_OPEN_MAX_BYTES) quickCheck(db, path)
     } catch (error) {
       db.close()
       throw storageError(error, path)
     }
-    return new SnapshotReader(runId, path, db, onClosed)
+    return new SnapshotReader(runId, path, checkedAs, db, onClosed)
   }
 
   get isOpen(): boolean {

@@ -1,11 +1,70 @@
 import { createWriteStream } from 'node:fs'
 import type { WriteStream } from 'node:fs'
-import { open, rename, unlink } from 'node:fs/promises'
+import { lstat, open, readdir, rename, unlink } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { fsyncDirectory } from '../cache/snapshot-files'
 import { diskFullError, isDiskFull } from '../disk-full'
 import { exportStorageError } from './export-storage-error'
+
+/**
+ * The names AtomicFile gives its temporary files, and nothing else: `.<final name>.<pid>-<8 hex>.part`, and
+ * `.<final name>.<8 hex>.part` as versions before the pid wrote them.
+ */
+export const PART_FILE_NAME = /^\..+\.(?:(\d+)-)?[0-9a-f]{8}\.part$/
+
+/** A partial file untouched this long is a killed export's, unless its writer still runs (a machine asleep). */
+export const STALE_PART_AGE_MS = 60 * 60 * 1000
+
+export interface StalePartOptions {
+  readonly now: number
+  /** Whether a process runs (process.kill(pid, 0) by default; tests name their own). */
+  readonly isRunning?: (pid: number) => boolean
+}
+
+/**
+ * Removes the partial files a killed export left in `folder` (a cancel or a failure removes its own): AtomicFile's
+ * names only, regular files, last written over STALE_PART_AGE_MS ago, and whose writing process is gone (a name
+ * without a pid is an older version's; its age alone decides). Never throws: a folder it cannot read is the
+ * export's to report. Resolves with how many it removed.
+ */
+export async function removeStalePartFiles(folder: string, options: StalePartOptions): Promise<number> {
+  const isRunning = options.isRunning ?? processRuns
+  let names: string[]
+  try {
+    names = await readdir(folder)
+  } catch {
+    return 0
+  }
+  let removed = 0
+  for (const name of names) {
+    const match = PART_FILE_NAME.exec(name)
+    if (match === null) continue
+    const pid = match[1] === undefined ? undefined : Number(match[1])
+    if (pid !== undefined && isRunning(pid)) continue
+    const path = join(folder, name)
+    try {
+      const stats = await lstat(path)
+      if (!stats.isFile() || options.now - stats.mtimeMs < STALE_PART_AGE_MS) continue
+      await unlink(path)
+      removed++
+    } catch {
+      // Gone meanwhile, or not ours to remove (another user's, a read-only folder): left as it is.
+    }
+  }
+  return removed
+}
+
+/** True while a process of that id exists (EPERM: it does, as another user's). */
+function processRuns(pid: number): boolean {
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
 
 /**
  * A file that appears under its real name only when it is complete. It is written to a hidden temporary name in
@@ -34,9 +93,16 @@ export class AtomicFile {
     })
   }
 
-  /** The temporary name for `finalPath`: hidden on macOS and Linux, recognisable, unique per attempt. */
+  /**
+   * The temporary name for `finalPath`: hidden on macOS and Linux, recognisable, unique per attempt, and naming
+   * the writing process, so a later export can tell a killed export's file from one still being written
+   * (removeStalePartFiles; PART_FILE_NAME is the pattern).
+   */
   static tempPathFor(finalPath: string): string {
-    return join(dirname(finalPath), `.${basename(finalPath)}.${randomBytes(4).toString('hex')}.part`)
+    return join(
+      dirname(finalPath),
+      `.${basename(finalPath)}.${process.pid}-${randomBytes(4).toString('hex')}.part`,
+    )
   }
 
   /** Creates the temporary file; a folder that is missing or read-only fails here with a storage error. */

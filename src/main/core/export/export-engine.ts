@@ -1,6 +1,7 @@
+import { dirname } from 'node:path'
 import type { ExportProgress } from '../../../shared/domain'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
-import { AtomicFile } from './atomic-file'
+import { AtomicFile, removeStalePartFiles } from './atomic-file'
 import { CsvWriter } from './csv-writer'
 import { loadExcelJs } from './exceljs-loader'
 import type { ExportSection, WriteExportOptions, WriteExportResult } from './export-types'
@@ -32,6 +33,11 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
   const signal = options.signal
   if (signal?.aborted === true) throw cancelledError('The export')
 
+  // A killed export's partial file stays hidden beside the target until an export writes into its folder again.
+  // The wall clock, not an injected one: it is compared with the files' own modification times.
+  const removed = await removeStalePartFiles(dirname(options.filePath), { now: Date.now() })
+  if (removed > 0)
+    options.logger?.warn(`Export: removed ${removed} partial file(s) a stopped export left behind`)
   const file = await AtomicFile.create(options.filePath)
   const checkpoint = (): void => {
     if (signal?.aborted === true) throw cancelledError('The export')

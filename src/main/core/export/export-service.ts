@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/domain'
 import type { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
+import type { Logger } from '../log/logger'
 import { RosterDeskError, isAbortError } from '../errors'
 import { changeExportSections } from './change-export'
 import { writeExport } from './export-engine'
@@ -61,6 +62,8 @@ export interface ExportServiceDeps {
   readonly changes?: Pick<ChangeHistory, 'describe' | 'entries'>
   /** Where view and roster exports are written; absent: on this thread. One export at a time either way. */
   readonly offload?: ExportOffload
+  /** Hears what an export warns of (exceljs's moved internals, a stale partial file it could not remove). */
+  readonly logger?: Pick<Logger, 'warn'>
 }
 
 export interface ExportToFileOptions {
@@ -154,7 +157,7 @@ export class ExportService {
           ...(context.statusFilter === undefined ? {} : { statusFilter: context.statusFilter }),
           ...this.madeNow(context.appVersion),
         },
-        ...fileOptions(options, signal),
+        ...fileOptions(options, signal, this.deps.logger),
       })
     })
   }
@@ -191,7 +194,7 @@ export class ExportService {
             ...(statusFilter === undefined ? {} : { statusFilter }),
             ...this.madeNow(context.appVersion),
           },
-          ...fileOptions(options, signal),
+          ...fileOptions(options, signal, this.deps.logger),
         })
       } finally {
         source.close()
@@ -261,11 +264,13 @@ function fileOptions(
     readonly maxRowsPerSheet?: number
   },
   signal: AbortSignal,
+  logger: Pick<Logger, 'warn'> | undefined,
 ) {
   return {
     filePath: options.filePath,
     format: options.request.format,
     signal,
+    ...(logger === undefined ? {} : { logger }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
   }

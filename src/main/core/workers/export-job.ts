@@ -1,5 +1,6 @@
 import type { ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
 import { SnapshotReader } from '../cache/snapshot-reader'
+import type { CheckedFile } from '../cache/snapshot-reader'
 import { ExportService } from '../export/export-service'
 import type { ExportContext } from '../export/export-service'
 import { QueryEngine } from '../query/query-engine'
@@ -7,8 +8,15 @@ import type { JobContext } from './serve-jobs'
 
 /** A view or roster export as the core worker receives it: the snapshot to read and the export's plain data. */
 export interface ExportJobInput {
-  /** The snapshot current when the export began (the host keeps its file while the job runs); null: none. */
-  readonly snapshot: { readonly path: string; readonly runId: number } | null
+  /**
+   * The snapshot current when the export began (the host keeps its file while the job runs); null: none.
+   * `checked`: the file as the host's own open checked it, so this job need not run the quick_check again.
+   */
+  readonly snapshot: {
+    readonly path: string
+    readonly runId: number
+    readonly checked?: CheckedFile
+  } | null
   /** The catalog's path, for storage error messages. */
   readonly catalogPath: string
   readonly request: ExportRequest
@@ -27,14 +35,23 @@ export async function runExportJob(
   input: ExportJobInput,
   context: JobContext<ExportProgress>,
 ): Promise<ExportResult> {
+  const snapshot = input.snapshot
   const reader =
-    input.snapshot === null ? null : SnapshotReader.open(input.snapshot.path, input.snapshot.runId)
+    snapshot === null
+      ? null
+      : SnapshotReader.open(
+          snapshot.path,
+          snapshot.runId,
+          undefined,
+          snapshot.checked === undefined ? {} : { alreadyChecked: snapshot.checked },
+        )
   try {
     const queries = new QueryEngine({ path: input.catalogPath, currentSnapshot: () => reader })
     const service = new ExportService({
       queries,
       context: () => input.context,
       clock: { now: () => input.now },
+      logger: context.logger,
     })
     return await service.exportToFile({
       request: input.request,

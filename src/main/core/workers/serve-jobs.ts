@@ -1,6 +1,8 @@
 import { parentPort } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
 import { cancelledError } from '../errors'
+import { createLogger } from '../log/logger'
+import type { Logger } from '../log/logger'
 import type { CallMap, FromWorker, JobMap } from './worker-protocol'
 import { fromWorkerError, isToWorker, toWorkerError } from './worker-protocol'
 
@@ -20,6 +22,22 @@ export interface JobContext<Progress, Calls extends CallMap = Record<never, neve
   progress(value: Progress): void
   /** Buffers of the output to move to the host rather than copy (typed arrays of a built index). */
   transfer(...buffers: ArrayBufferLike[]): void
+  /** Writes to the host's log (forwardingLogger): a worker has no log of its own. */
+  readonly logger: Logger
+}
+
+/**
+ * A Logger whose entries go to the host's Logger (worker-host.ts writes them). Each entry is formatted and redacted
+ * here, as createLogger does everywhere, because an error object does not survive the crossing whole (its class,
+ * detail and cause are lost); the host redacts the text again on its way to the file.
+ */
+export function forwardingLogger(port = parentPort): Logger {
+  if (port === null) throw new Error('forwardingLogger runs only inside a worker thread')
+  const channel = port as MessagePort
+  return createLogger((level, text) => {
+    const message: FromWorker = { type: 'log', level, text }
+    channel.postMessage(message)
+  })
 }
 
 export type JobHandlers<Jobs extends JobMap> = {
@@ -36,6 +54,7 @@ export type JobHandlers<Jobs extends JobMap> = {
 export function serveJobs<Jobs extends JobMap>(handlers: JobHandlers<Jobs>, port = parentPort): void {
   if (port === null) throw new Error('serveJobs runs only inside a worker thread')
   const channel: MessagePort = port as MessagePort
+  const logger = forwardingLogger(channel)
   const running = new Map<number, AbortController>()
   const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>()
   let nextCall = 1
@@ -90,6 +109,7 @@ export function serveJobs<Jobs extends JobMap>(handlers: JobHandlers<Jobs>, port
           if (buffer instanceof ArrayBuffer && !transfers.includes(buffer)) transfers.push(buffer)
         }
       },
+      logger,
     }
     void (async () => {
       try {

@@ -20,7 +20,8 @@ export function workerExportOffload(
       const result = await host.run(
         'export',
         {
-          snapshot: reader === null ? null : { path: reader.path, runId: reader.runId },
+          snapshot:
+            reader === null ? null : { path: reader.path, runId: reader.runId, checked: reader.checkedAs },
           catalogPath: cache.path,
           request: job.request,
           filePath: job.filePath,

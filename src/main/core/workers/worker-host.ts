@@ -163,6 +163,11 @@ export class WorkerHost<Jobs extends JobMap> {
 
   private receive(message: unknown): void {
     if (!isFromWorker(message)) return
+    if (message.type === 'log') {
+      // Formatted and redacted by the worker (forwardingLogger); this Logger redacts again as it writes.
+      this.logger[message.level](`${this.options.name}: ${message.text}`)
+      return
+    }
     if (message.type === 'call') {
       this.answer(message.id, message.call, message.name, message.arg)
       return

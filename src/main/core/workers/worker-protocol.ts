@@ -1,5 +1,7 @@
 import type { ErrorCode } from '../errors'
 import { RosterDeskError } from '../errors'
+import { LOG_LEVELS } from '../log/logger'
+import type { LogLevel } from '../log/logger'
 
 /**
  * One kind of job a worker runs: what goes in, what comes out and what it reports on the way. A worker's job
@@ -41,8 +43,12 @@ export type ToWorker =
   | { readonly type: 'reply'; readonly id: number; readonly call: number; readonly value: unknown }
   | { readonly type: 'reply'; readonly id: number; readonly call: number; readonly error: WorkerError }
 
-/** Worker → host. */
+/**
+ * Worker → host. `log` is an entry for the host's Logger, from a job or from the worker itself (no job id):
+ * already formatted and redacted on the worker's side, where the error it describes is.
+ */
 export type FromWorker =
+  | { readonly type: 'log'; readonly level: LogLevel; readonly text: string }
   | { readonly type: 'progress'; readonly id: number; readonly value: unknown }
   | { readonly type: 'done'; readonly id: number; readonly output: unknown }
   | { readonly type: 'failed'; readonly id: number; readonly error: WorkerError }
@@ -84,6 +90,10 @@ export function fromWorkerError(error: WorkerError): RosterDeskError {
 export function isFromWorker(value: unknown): value is FromWorker {
   if (typeof value !== 'object' || value === null) return false
   const message = value as { type?: unknown; id?: unknown }
+  if (message.type === 'log') {
+    const { level, text } = value as { level?: unknown; text?: unknown }
+    return typeof text === 'string' && LOG_LEVELS.some((known) => known === level)
+  }
   if (typeof message.id !== 'number') return false
   if (message.type === 'call' || message.type === 'call-cancel') {
     return typeof (value as { call?: unknown }).call === 'number'

@@ -1,0 +1,66 @@
+import { closeSync, openSync, statSync, utimesSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { SnapshotReader } from '../../../src/main/core/cache/snapshot-reader'
+import { makeTempDir } from './cache-test-helpers'
+import { employee, seedSnapshot } from './seed-snapshot'
+
+const PAGE = 4096
+
+/** Overwrites a page of rows in the middle with 0xFF: what quick_check reads, not the schema an open reads. */
+function scribbleMiddlePage(path: string): void {
+  const offset = Math.floor(statSync(path).size / PAGE / 2) * PAGE
+  const fd = openSync(path, 'r+')
+  try {
+    writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, offset)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** An export's worker trusts the check main's open ran on the same file; any other open checks again. */
+describe('SnapshotReader.open with a file already checked', () => {
+  let dir: string
+  let cleanup: () => void
+  let snapshot: string
+  beforeEach(async () => {
+    ;({ dir, cleanup } = makeTempDir('rosterdesk-checked-'))
+    const cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+    await seedSnapshot(
+      cache,
+      Array.from({ length: 600 }, (_, i) => employee(`u-${i}`, `First${i}`, `Last${i}`, 'Active')),
+    )
+    snapshot = cache.currentSnapshotInfo()?.path ?? ''
+    cache.close()
+  })
+  afterEach(() => cleanup())
+
+  it('says what it checked: the file’s size and modification time', () => {
+    const reader = SnapshotReader.open(snapshot, 1)
+    const stats = statSync(snapshot)
+    expect(reader.checkedAs).toEqual({ size: stats.size, mtimeMs: stats.mtimeMs })
+    reader.close()
+  })
+
+  it('skips the quick_check only for the unchanged file it is told was checked', () => {
+    scribbleMiddlePage(snapshot)
+    // Pinned, so the "already checked" fingerprint below names this very file (as main's open would have).
+    utimesSync(snapshot, 1_700_000_000, 1_700_000_000)
+    const { size, mtimeMs } = statSync(snapshot)
+
+    // Unchecked, the damage is found.
+    expect(() => SnapshotReader.open(snapshot, 1)).toThrow(/damaged/)
+    // Trusted: the same path, size and mtime open without the check.
+    const trusted = SnapshotReader.open(snapshot, 1, undefined, { alreadyChecked: { size, mtimeMs } })
+    expect(trusted.isOpen).toBe(true)
+    trusted.close()
+    // A different mtime or size is another file: checked again.
+    expect(() =>
+      SnapshotReader.open(snapshot, 1, undefined, { alreadyChecked: { size, mtimeMs: mtimeMs + 1000 } }),
+    ).toThrow(/damaged/)
+    expect(() =>
+      SnapshotReader.open(snapshot, 1, undefined, { alreadyChecked: { size: size + PAGE, mtimeMs } }),
+    ).toThrow(/damaged/)
+  })
+})
