@@ -257,6 +257,13 @@ export function normalizeProfileName(name: string): string {
 }
 
 /**
+ * The first profile's id. It owns the storage a single-environment release used (the bare secret names,
+ * `<dataDir>/cache`, the window's unkeyed column list), so an upgrade moves, copies and decrypts nothing: the old
+ * data simply is profile 1's.
+ */
+export const FIRST_PROFILE_ID = 'p1'
+
+/**
  * Why a (normalized) profile name cannot be used, worded for a clerk, or undefined. Names are unique ignoring
  * case, because a clerk picks a profile by its name and two alike would hide which data is on screen.
  */

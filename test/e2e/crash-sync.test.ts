@@ -5,6 +5,7 @@ import { basename, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { sandboxCliEnv, sandboxServiceArgs } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
 import { makeTempDir } from '../unit/cache/cache-test-helpers'
 import { createRng } from '../../src/main/sandbox/random'
@@ -48,7 +49,7 @@ describe('a sync killed at any moment', () => {
 
   /** Starts `cli sync`; resolves with the time of its first list request and its exit. */
   function startSync(): { child: ChildProcess; firstRequest: Promise<number>; exit: Promise<number | null> } {
-    const tokens = sandbox.issueTokens()
+    const env = sandboxCliEnv(sandbox)
     const before = sandbox.stats().listRequests
     const child = spawn(
       process.execPath,
@@ -57,12 +58,7 @@ describe('a sync killed at any moment', () => {
         'tsx',
         'src/main/cli/index.ts',
         'sync',
-        '--base-url',
-        sandbox.baseUrl,
-        '--client-id',
-        sandbox.credentials.clientId,
-        '--redirect-uri',
-        sandbox.credentials.redirectUri,
+        ...sandboxServiceArgs(sandbox),
         '--db',
         db,
         '--page-size',
@@ -73,9 +69,7 @@ describe('a sync killed at any moment', () => {
         cwd: ROOT,
         env: {
           PATH: process.env['PATH'] ?? '',
-          ROSTERDESK_ACCESS_TOKEN: tokens.accessToken,
-          ROSTERDESK_REFRESH_TOKEN: tokens.refreshToken,
-          ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
+          ...env,
         },
         stdio: 'ignore',
       },

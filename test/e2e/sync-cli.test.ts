@@ -1,42 +1,25 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeTokenFile } from '../../src/main/core/auth/token-file'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { sandboxCliEnv, sandboxServiceArgs, startCliProcess } from '../helpers/cli-process'
+import type { CliResult } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
 import { fingerprintCache, makeTempDir } from '../unit/cache/cache-test-helpers'
 
-const ROOT = resolve(__dirname, '..', '..')
 const SIZE = 900
 const MAX_PAGE = 100
-
-interface CliResult {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
 
 /** Runs `npm run cli -- …` the way npm does (tsx), as a separate process. */
 function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
-  whileRunning?: (child: ReturnType<typeof spawn>) => void,
+  whileRunning?: (child: ReturnType<typeof startCliProcess>['child']) => void,
 ): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli/index.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    child.once('error', reject)
-    child.once('exit', (code) => resolvePromise({ code, stdout, stderr }))
-    whileRunning?.(child)
-  })
+  const { child, done } = startCliProcess(args, env)
+  whileRunning?.(child)
+  return done
 }
 
 /** stdout must be exactly one JSON object (one line). */
@@ -60,22 +43,8 @@ describe('CLI: sync, search and status', () => {
     sandbox = await startTestSandbox({ size: SIZE, seed: 5, behaviours: { maxPageSize: MAX_PAGE } })
     ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-cli-'))
     db = join(dir, 'cache.db')
-    env = () => {
-      const tokens = sandbox.issueTokens()
-      return {
-        ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
-        ROSTERDESK_ACCESS_TOKEN: tokens.accessToken,
-        ROSTERDESK_REFRESH_TOKEN: tokens.refreshToken,
-      }
-    }
-    serviceArgs = [
-      '--base-url',
-      sandbox.baseUrl,
-      '--client-id',
-      sandbox.credentials.clientId,
-      '--redirect-uri',
-      sandbox.credentials.redirectUri,
-    ]
+    env = () => sandboxCliEnv(sandbox)
+    serviceArgs = sandboxServiceArgs(sandbox)
   })
   afterAll(async () => {
     await sandbox.close()

@@ -1,16 +1,14 @@
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SyncRunSummary } from '../../src/shared/domain'
 import type { FetchLike } from '../../src/main/core/api/fetch-like'
-import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
-import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { Clock } from '../../src/main/core/clock'
 import { systemClock } from '../../src/main/core/clock'
 import { runSync } from '../../src/main/core/sync/sync-engine'
 import type { SyncRunOptions } from '../../src/main/core/sync/sync-engine'
 import type { SandboxBehavioursPatch, SandboxHandle } from '../../src/main/sandbox/index'
-import { startTestSandbox } from '../helpers/sandbox'
-import { fingerprintCache, makeTempDir } from '../unit/cache/cache-test-helpers'
+import { useSandboxPerTest } from '../helpers/sandbox'
+import { useTempCache } from '../helpers/temp-cache'
+import { fingerprintCache } from '../unit/cache/cache-test-helpers'
 
 /**
  * The sync engine against a hostile sandbox (issue 12), one behaviour at a time. Each fault a retry cannot fix
@@ -30,24 +28,11 @@ interface Harness {
 }
 
 describe('sync against a hostile service', () => {
-  let dir: string
-  let cleanup: () => void
-  let cache: CacheDatabase
-  let sandbox: SandboxHandle | null = null
-  beforeEach(() => {
-    ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-hostile-'))
-    cache = openCacheDatabase(join(dir, 'cache.db'))
-  })
-  afterEach(async () => {
-    cache.close()
-    await sandbox?.close()
-    sandbox = null
-    cleanup()
-  })
+  const temp = useTempCache('rosterdesk-e2e-hostile-')
+  const startSandbox = useSandboxPerTest()
 
   async function start(): Promise<Harness> {
-    const handle = await startTestSandbox({ size: SIZE, seed: 12 })
-    sandbox = handle
+    const handle = await startSandbox({ size: SIZE, seed: 12 })
     const { accessToken } = handle.issueTokens()
     let base = 0
     const tokens = {
@@ -60,7 +45,7 @@ describe('sync against a hostile service', () => {
       sync: (options = {}, clock = systemClock) => {
         base = handle.stats().listRequests
         return runSync(
-          { cache, fetch: fetch as FetchLike, tokens, clock, random: Math.random },
+          { cache: temp.cache, fetch: fetch as FetchLike, tokens, clock, random: Math.random },
           {
             baseUrl: handle.baseUrl,
             pageSize: PAGE_SIZE,
@@ -85,18 +70,18 @@ describe('sync against a hostile service', () => {
     const harness = await start()
     const first = await harness.sync()
     expect(first.status).toBe('complete')
-    const before = fingerprintCache(cache.path)
+    const before = fingerprintCache(temp.cache.path)
     harness.sandbox.setBehaviours(behaviours)
     const summary = await harness.sync(options)
     expect(summary.error).toMatch(message)
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'service' })
-    const after = fingerprintCache(cache.path)
+    const after = fingerprintCache(temp.cache.path)
     expect(after.catalog).toBe(before.catalog)
     expect(after.snapshotPath).toBe(before.snapshotPath)
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
     expect(after.runs.slice(0, before.runs.length)).toEqual(before.runs)
-    expect(cache.lastCompleteRun()?.id).toBe(first.id)
-    expect(cache.employeeCount()).toBe(SIZE)
+    expect(temp.cache.lastCompleteRun()?.id).toBe(first.id)
+    expect(temp.cache.employeeCount()).toBe(SIZE)
     return { summary, harness }
   }
 
@@ -153,7 +138,7 @@ describe('sync against a hostile service', () => {
     harness.sandbox.setBehaviours({ numericStrings: true })
     const summary = await harness.sync()
     expect(summary).toMatchObject({ status: 'complete', totalCount: SIZE, stored: SIZE, pages: 12 })
-    expect(cache.employeeCount()).toBe(SIZE)
+    expect(temp.cache.employeeCount()).toBe(SIZE)
   })
 
   it('refuses a 300 MB page while it streams in, without reading it all', async () => {
@@ -173,7 +158,7 @@ describe('sync against a hostile service', () => {
     harness.sandbox.setBehaviours({ oversizedField: { page: 2, row: 5, characters: 200_000 } })
     const summary = await harness.sync()
     expect(summary).toMatchObject({ status: 'complete', stored: SIZE, truncatedFields: 1 })
-    const notes = cache
+    const notes = temp.cache
       .currentSnapshot()!
       .db.prepare(
         "SELECT json_extract(row_json, '$.notes') FROM employees WHERE json_extract(row_json, '$.notes') IS NOT NULL",
@@ -199,13 +184,13 @@ describe('sync against a hostile service', () => {
   it('ends a run whose page never stops stalling after the bounded attempts, saying so', async () => {
     const harness = await start()
     await harness.sync()
-    const before = fingerprintCache(cache.path)
+    const before = fingerprintCache(temp.cache.path)
     harness.sandbox.setBehaviours({ stall: { page: 6, mode: 'headers', requests: 1000 } })
     const summary = await harness.sync({ limits: { requestTimeoutSeconds: 1 } })
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'network' })
     expect(summary.error).toMatch(/did not answer within 1 second.*tried 3 times/)
     expect(summary.durationMs).toBeLessThan(10_000)
-    const after = fingerprintCache(cache.path)
+    const after = fingerprintCache(temp.cache.path)
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
     expect(after.catalog).toBe(before.catalog)
   })
@@ -213,7 +198,7 @@ describe('sync against a hostile service', () => {
   it('stops a run past its deadline before its next request, keeping the cache', async () => {
     const harness = await start()
     await harness.sync()
-    const before = fingerprintCache(cache.path)
+    const before = fingerprintCache(temp.cache.path)
     // A clock that jumps two minutes once page 5 has been asked for: the deadline is one minute.
     let jumped = 0
     const clock: Clock = { now: () => Date.now() + jumped, sleep: systemClock.sleep }
@@ -229,7 +214,7 @@ describe('sync against a hostile service', () => {
       /did not finish within the 1 minute it may take.*raise “Longest sync” in Settings/,
     )
     expect(harness.listRequests()).toBeLessThan(12)
-    const after = fingerprintCache(cache.path)
+    const after = fingerprintCache(temp.cache.path)
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
     expect(after.catalog).toBe(before.catalog)
   })

@@ -1,17 +1,14 @@
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SyncRunSummary } from '../../src/shared/domain'
 import type { FetchLike } from '../../src/main/core/api/fetch-like'
-import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
-import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
 import { systemClock } from '../../src/main/core/clock'
 import { LARGE_PAGE_REQUEST } from '../../src/main/core/sync/page-size'
 import { runSync } from '../../src/main/core/sync/sync-engine'
 import type { SyncRunOptions } from '../../src/main/core/sync/sync-engine'
 import { parseCliArgs } from '../../src/main/sandbox/cli-args'
 import type { SandboxBehavioursPatch, SandboxHandle } from '../../src/main/sandbox/index'
-import { startTestSandbox } from '../helpers/sandbox'
-import { makeTempDir } from '../unit/cache/cache-test-helpers'
+import { useSandboxPerTest } from '../helpers/sandbox'
+import { useTempCache } from '../helpers/temp-cache'
 
 /**
  * The sync asks the sandbox for a large page and reads the list at the size it serves (`--max-page-size`), or
@@ -27,26 +24,12 @@ interface Sent {
 }
 
 describe('sync page size against the sandbox', () => {
-  let dir: string
-  let cleanup: () => void
-  let cache: CacheDatabase
-  let sandbox: SandboxHandle | null = null
+  const temp = useTempCache('rosterdesk-e2e-page-size-')
+  const startSandbox = useSandboxPerTest()
   let sent: Sent[] = []
 
-  beforeEach(() => {
-    ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-page-size-'))
-    cache = openCacheDatabase(join(dir, 'cache.db'))
-  })
-  afterEach(async () => {
-    cache.close()
-    await sandbox?.close()
-    sandbox = null
-    cleanup()
-  })
-
   async function start(behaviours: SandboxBehavioursPatch): Promise<SandboxHandle> {
-    sandbox = await startTestSandbox({ size: SIZE, seed: 13, behaviours })
-    return sandbox
+    return startSandbox({ size: SIZE, seed: 13, behaviours })
   }
 
   async function sync(handle: SandboxHandle, options: Partial<SyncRunOptions> = {}): Promise<SyncRunSummary> {
@@ -64,7 +47,7 @@ describe('sync page size against the sandbox', () => {
     }
     const summary = await runSync(
       {
-        cache,
+        cache: temp.cache,
         fetch: recording,
         tokens: { getAccessToken: async () => accessToken, handleUnauthorized: async () => accessToken },
         clock: systemClock,
@@ -74,7 +57,7 @@ describe('sync page size against the sandbox', () => {
     )
     expect(summary.error).toBeUndefined()
     expect(summary).toMatchObject({ status: 'complete', totalCount: SIZE, stored: SIZE })
-    expect(cache.employeeCount()).toBe(SIZE)
+    expect(temp.cache.employeeCount()).toBe(SIZE)
     return summary
   }
 
@@ -93,7 +76,7 @@ describe('sync page size against the sandbox', () => {
       [4, 700],
       [1, 700],
     ])
-    expect(cache.currentSnapshot()?.info('page_limit')).toBe('700')
+    expect(temp.cache.currentSnapshot()?.info('page_limit')).toBe('700')
 
     // The next sync guesses at 700 from the start: 5 requests, none wasted.
     expect(await sync(handle)).toMatchObject({ pages: 4, requests: 5 })
@@ -108,7 +91,7 @@ describe('sync page size against the sandbox', () => {
     const refused = sent.filter((r) => r.status === 400)
     expect(refused.map((r) => r.limit)).toEqual(Array(4).fill(LARGE_PAGE_REQUEST))
     expect(sent.filter((r) => r.status === 200).every((r) => r.limit === 250)).toBe(true)
-    expect(cache.currentSnapshot()?.info('refused_page_limit')).toBe(String(LARGE_PAGE_REQUEST))
+    expect(temp.cache.currentSnapshot()?.info('refused_page_limit')).toBe(String(LARGE_PAGE_REQUEST))
 
     const next = await sync(handle, { pageSize: 250 })
     expect(next).toMatchObject({ pages: 10, requests: 11 })

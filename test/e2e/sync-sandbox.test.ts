@@ -1,19 +1,17 @@
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SyncRunSummary } from '../../src/shared/domain'
 import type { FetchLike } from '../../src/main/core/api/fetch-like'
 import { TENANT_HEADER } from '../../src/main/core/api/list-client'
 import { silentLogger } from '../../src/main/core/log/logger'
 import { TokenManager } from '../../src/main/core/auth/token-manager'
-import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
-import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
 import { systemClock } from '../../src/main/core/clock'
 import { MemorySecretStore } from '../../src/main/core/secrets/secret-store'
 import { runSync } from '../../src/main/core/sync/sync-engine'
 import type { SyncRunOptions } from '../../src/main/core/sync/sync-engine'
 import type { SandboxBehavioursPatch, SandboxHandle, TokenStyle } from '../../src/main/sandbox/index'
-import { startTestSandbox } from '../helpers/sandbox'
-import { fingerprintCache, makeTempDir } from '../unit/cache/cache-test-helpers'
+import { useSandboxPerTest } from '../helpers/sandbox'
+import { useTempCache } from '../helpers/temp-cache'
+import { fingerprintCache } from '../unit/cache/cache-test-helpers'
 
 /**
  * The sync engine against the sandbox, one switchable behaviour at a time: each either ends in a cache holding
@@ -31,31 +29,18 @@ interface Harness {
 }
 
 describe('sync against the sandbox', () => {
-  let dir: string
-  let cleanup: () => void
-  let cache: CacheDatabase
-  let sandbox: SandboxHandle | null = null
-  beforeEach(() => {
-    ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-sync-'))
-    cache = openCacheDatabase(join(dir, 'cache.db'))
-  })
-  afterEach(async () => {
-    cache.close()
-    await sandbox?.close()
-    sandbox = null
-    cleanup()
-  })
+  const temp = useTempCache('rosterdesk-e2e-sync-')
+  const startSandbox = useSandboxPerTest()
 
   async function start(
     behaviours: SandboxBehavioursPatch = {},
     tokens: { style?: TokenStyle; withExpiry?: boolean } = {},
   ): Promise<Harness> {
-    const handle = await startTestSandbox({
+    const handle = await startSandbox({
       size: SIZE,
       seed: 11,
       behaviours: { tokenStyle: tokens.style ?? 'snake', ...behaviours },
     })
-    sandbox = handle
     const { clientId, clientSecret, redirectUri } = handle.credentials
     const manager = new TokenManager({
       fetch,
@@ -85,7 +70,7 @@ describe('sync against the sandbox', () => {
       requests,
       sync: (options = {}, fetchImpl = recording) =>
         runSync(
-          { cache, fetch: fetchImpl, tokens: manager, clock: systemClock, random: Math.random },
+          { cache: temp.cache, fetch: fetchImpl, tokens: manager, clock: systemClock, random: Math.random },
           {
             baseUrl: handle.baseUrl,
             pageSize: PAGE_SIZE,
@@ -104,7 +89,7 @@ describe('sync against the sandbox', () => {
     const expected = handle.allEmployees().sort(byUuid)
     expect(summary.totalCount).toBe(expected.length)
     expect(summary.stored).toBe(expected.length)
-    const stored = cache
+    const stored = temp.cache
       .currentSnapshot()!
       .db.prepare('SELECT row_json FROM employees')
       .pluck()
@@ -112,7 +97,7 @@ describe('sync against the sandbox', () => {
       .map((json) => JSON.parse(String(json)) as Record<string, unknown>)
       .sort(byUuid)
     expect(stored).toEqual(expected)
-    expect(cache.employeeCount()).toBe(expected.length)
+    expect(temp.cache.employeeCount()).toBe(expected.length)
   }
 
   /** A failed run: clear message, one new run logged, and the previous cache untouched. */
@@ -123,19 +108,19 @@ describe('sync against the sandbox', () => {
   ) {
     const first = await harness.sync()
     expect(first.status).toBe('complete')
-    const before = fingerprintCache(cache.path)
+    const before = fingerprintCache(temp.cache.path)
     const summary = await fail()
     expect(summary.status).toBe('failed')
     expect(summary.error).toMatch(message)
-    const after = fingerprintCache(cache.path)
+    const after = fingerprintCache(temp.cache.path)
     expect(after.catalog).toBe(before.catalog)
     expect(after.snapshotPath).toBe(before.snapshotPath)
     expect(after.snapshotLogical).toBe(before.snapshotLogical)
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
     expect(after.runs.slice(0, before.runs.length)).toEqual(before.runs)
     expect(after.runs).toHaveLength(before.runs.length + 1)
-    expect(cache.lastRun()).toMatchObject({ status: 'failed', error: summary.error })
-    expect(cache.lastCompleteRun()?.id).toBe(first.id)
+    expect(temp.cache.lastRun()).toMatchObject({ status: 'failed', error: summary.error })
+    expect(temp.cache.lastCompleteRun()?.id).toBe(first.id)
   }
 
   it('completes with the service’s page size when it serves fewer rows than asked', async () => {

@@ -1,39 +1,14 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writerLockPathOf } from '../../src/main/core/cache/writer-lock'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { sandboxCliEnv, sandboxServiceArgs, startCliProcess } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
 import { currentSnapshotPath, makeTempDir } from '../unit/cache/cache-test-helpers'
 
-const ROOT = resolve(__dirname, '..', '..')
 const SIZE = 1200
-
-interface CliResult {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Runs the CLI the way `npm run cli` does (tsx), as a process of its own. */
-function startCli(args: readonly string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli/index.ts', ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-  const done = new Promise<CliResult>((resolvePromise, reject) => {
-    child.once('error', reject)
-    child.once('exit', (code) => resolvePromise({ code, stdout, stderr }))
-  })
-  return { child, done }
-}
 
 /** What a reader sees at one moment: the snapshot the catalog names and how many employees it holds. */
 function readOnce(catalog: string): number | null {
@@ -53,14 +28,7 @@ describe('two writers on one cache: the app and a scheduled CLI sync', () => {
   let cleanup: () => void
   let db: string
   let args: string[]
-  const env = () => {
-    const tokens = sandbox.issueTokens()
-    return {
-      ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
-      ROSTERDESK_ACCESS_TOKEN: tokens.accessToken,
-      ROSTERDESK_REFRESH_TOKEN: tokens.refreshToken,
-    }
-  }
+  const env = () => sandboxCliEnv(sandbox)
 
   beforeAll(async () => {
     // Slow pages, so the first writer is still writing when the second arrives.
@@ -69,12 +37,7 @@ describe('two writers on one cache: the app and a scheduled CLI sync', () => {
     db = join(dir, 'employees.sqlite')
     args = [
       'sync',
-      '--base-url',
-      sandbox.baseUrl,
-      '--client-id',
-      sandbox.credentials.clientId,
-      '--redirect-uri',
-      sandbox.credentials.redirectUri,
+      ...sandboxServiceArgs(sandbox),
       '--db',
       db,
       '--page-size',
@@ -90,14 +53,14 @@ describe('two writers on one cache: the app and a scheduled CLI sync', () => {
   })
 
   it('the second is refused with who writes and since when; the first completes; readers see whole snapshots', async () => {
-    const first = startCli(args, env())
+    const first = startCliProcess(args, env())
     const lock = writerLockPathOf(db)
     const deadline = Date.now() + 60_000
     while (!existsSync(lock) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     const owner = JSON.parse(readFileSync(lock, 'utf8')) as { pid: number }
     expect(owner.pid).toBe(first.child.pid)
 
-    const second = await startCli(args, env()).done
+    const second = await startCliProcess(args, env()).done
     expect(second.code).toBe(1)
     expect(second.stderr).toBe('')
     const refusal = JSON.parse(second.stdout) as { status: string; error: string }
@@ -129,7 +92,7 @@ describe('two writers on one cache: the app and a scheduled CLI sync', () => {
 
     // A second sync over the first (a swap with a previous snapshot): readers see old or new, both whole.
     sandbox.setBehaviours({ latencyMs: 40 })
-    const again = startCli(args, env())
+    const again = startCliProcess(args, env())
     const during = new Set<number | null>()
     let againDone = false
     const againResult = again.done.then((r) => {
@@ -145,7 +108,7 @@ describe('two writers on one cache: the app and a scheduled CLI sync', () => {
   }, 120_000)
 
   it('a sync killed with its lock held does not block the next one', async () => {
-    const victim = startCli(args, env())
+    const victim = startCliProcess(args, env())
     const lock = writerLockPathOf(db)
     const deadline = Date.now() + 60_000
     while (!existsSync(lock) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
@@ -153,7 +116,7 @@ describe('two writers on one cache: the app and a scheduled CLI sync', () => {
     await victim.done
     expect(existsSync(lock)).toBe(true)
     sandbox.setBehaviours({ latencyMs: 0 })
-    const next = await startCli(args, env()).done
+    const next = await startCliProcess(args, env()).done
     expect(next.code, next.stderr).toBe(0)
     expect(readOnce(db)).toBe(SIZE)
   }, 120_000)

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { startSandbox } from '../../src/main/sandbox/index'
 import type { SandboxBehaviours, SandboxHandle, SandboxOptions } from '../../src/main/sandbox/index'
 
@@ -37,6 +37,22 @@ export function useTestSandbox(options: SandboxOptions = {}): () => SandboxHandl
   })
   return () => {
     if (sandbox === null) throw new Error('useTestSandbox: the sandbox only exists while tests run')
+    return sandbox
+  }
+}
+
+/**
+ * Sandboxes each test starts itself (with the behaviours it is about), closed after that test. The returned
+ * function starts one.
+ */
+export function useSandboxPerTest(): (options: SandboxOptions) => Promise<SandboxHandle> {
+  const started: SandboxHandle[] = []
+  afterEach(async () => {
+    for (const sandbox of started.splice(0)) await sandbox.close()
+  })
+  return async (options) => {
+    const sandbox = await startTestSandbox(options)
+    started.push(sandbox)
     return sandbox
   }
 }

@@ -7,16 +7,12 @@ import { SyncService } from '../../src/main/core/sync/sync-service'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 
 /**
- * Fills `cache` with one complete sync of the sandbox, through the real sync service, signed in with a token
- * the sandbox issued (no refresh: a refused token fails the test). For tests about what comes after a sync.
+ * The real sync service over `cache`, signed in with a token the sandbox issued (no refresh: a refused token
+ * fails the run).
  */
-export async function syncFromSandbox(
-  cache: CacheDatabase,
-  sandbox: SandboxHandle,
-  options: Omit<SyncStartOptions, 'baseUrl'> = { pageSize: 250 },
-): Promise<SyncRunSummary> {
+export function sandboxSyncService(cache: CacheDatabase, sandbox: SandboxHandle): SyncService {
   const { accessToken } = sandbox.issueTokens()
-  const sync = new SyncService({
+  return new SyncService({
     cache,
     fetch,
     clock: systemClock,
@@ -28,7 +24,18 @@ export async function syncFromSandbox(
       },
     },
   })
-  const summary = await sync.start({ baseUrl: sandbox.baseUrl, ...options })
+}
+
+/**
+ * Fills `cache` with one complete sync of the sandbox, through the real sync service (sandboxSyncService). For
+ * tests about what comes after a sync: a run that does not complete fails the test.
+ */
+export async function syncFromSandbox(
+  cache: CacheDatabase,
+  sandbox: SandboxHandle,
+  options: Omit<SyncStartOptions, 'baseUrl'> = { pageSize: 250 },
+): Promise<SyncRunSummary> {
+  const summary = await sandboxSyncService(cache, sandbox).start({ baseUrl: sandbox.baseUrl, ...options })
   if (summary.status !== 'complete')
     throw new Error(`the test sync ended ${summary.status}: ${summary.error}`)
   return summary

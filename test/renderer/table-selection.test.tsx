@@ -215,7 +215,7 @@ describe('keyboard flow', () => {
 
 describe('columns', () => {
   it('keeps the name columns frozen and reorders columns by dragging a header or from the chooser', async () => {
-    await renderSynced()
+    const { core } = await renderSynced()
     const header = (label: string) => screen.getByRole('columnheader', { name: label })
     expect(header('Last name').className).toContain('frozen')
     expect(header('First name').className).toContain('frozen-edge')
@@ -249,13 +249,19 @@ describe('columns', () => {
     press('ArrowRight', { ctrlKey: true, shiftKey: true })
     press('ArrowRight', { ctrlKey: true, shiftKey: true })
 
-    const stored = JSON.parse(localStorage.getItem('rosterdesk.visibleColumns.p1') ?? 'null') as {
-      keys: string[]
-      widths: Record<string, number>
-    }
-    expect(stored.keys.slice(0, 4)).toEqual(['firstName', 'lastName', 'employeeStatus', 'employeeNumber'])
+    // Main keeps the layout as the profile's current view (sent at once: no debounce to wait for).
+    const kept = async () => (await core.handlers['views:get-current']()).state?.columns
+    await waitFor(async () =>
+      expect((await kept())?.keys.slice(0, 4)).toEqual([
+        'firstName',
+        'lastName',
+        'employeeStatus',
+        'employeeNumber',
+      ]),
+    )
     // jsdom lays nothing out (every width 0), so each step lands on the narrowest width a layout keeps.
-    expect(stored.widths).toEqual({ employeeStatus: 24 })
+    await waitFor(async () => expect((await kept())?.widths).toEqual({ employeeStatus: 24 }))
+    expect(localStorage.length).toBe(0)
   })
 
   it('finds a field in the column chooser by its name', async () => {

@@ -3,9 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { PagePrinter } from '../core/export/print-view'
-
-/** An in-memory session of its own: the print page shares no cookies, cache or permissions with the app. */
-const PRINT_PARTITION = 'rosterdesk-print'
+import { PRINT_PARTITION } from '../core/shell/window-policy'
 
 /**
  * The shell's PagePrinter: loads the generated page (core/export/print-page.ts) in a hidden window that runs no
@@ -26,6 +24,8 @@ export function createPrintWindowPrinter(parent: () => BrowserWindow | undefined
       show: false,
       title,
       ...(owner === undefined ? {} : { parent: owner }),
+      // Written out rather than built by a function so auditors' tools see the values; the unit test
+      // window-literal.test.ts holds this object to printWebPreferences() in window-policy.ts.
       webPreferences: {
         partition: PRINT_PARTITION,
         javascript: false,

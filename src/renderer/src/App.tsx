@@ -126,7 +126,6 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
           signedIn={signedIn}
           onSignIn={auth.signIn}
           trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
-          profileId={profiles.list?.activeId ?? ''}
         />
       </>
     )

@@ -10,10 +10,12 @@ import {
   type IpcResult,
   type RosterDeskApi,
 } from '../../../src/shared/ipc-contract'
+import { RosterDeskError, toIpcError } from '../../../src/main/core/errors'
 
 /**
- * The renderer's tests compile in the web project, which sees src/shared but not main's core; these are the same
- * shapes as core's InvokeHandlers / EventSink / dispatchInvoke, rebuilt from the shared contract alone.
+ * The renderer's tests compile in the web project, which sees src/shared and only the few pure files of main's
+ * core it lists; these are the same shapes as core's InvokeHandlers / EventSink / dispatchInvoke, rebuilt from the
+ * shared contract.
  */
 export type FakeHandlers = {
   [C in InvokeChannel]: (...args: z.output<(typeof invokeChannels)[C]['args']>) => Promise<InvokeResult<C>>
@@ -65,6 +67,8 @@ async function dispatch(
     const handler = handlers[channel] as (...values: unknown[]) => Promise<unknown>
     return { ok: true, value: await handler(...(parsed.data as unknown[])) }
   } catch (error) {
+    // What the fake borrows from main's core (the ViewStore) fails as main's handlers do.
+    if (error instanceof RosterDeskError) return { ok: false, error: toIpcError(error) }
     if (error instanceof FakeIpcError) {
       const base = { code: error.code, message: error.message }
       return { ok: false, error: error.fieldErrors ? { ...base, fieldErrors: error.fieldErrors } : base }

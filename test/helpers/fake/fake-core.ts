@@ -23,15 +23,8 @@ import {
   profileNameProblem,
 } from '../../../src/shared/settings-rules'
 import { fakeServiceSearch } from './fake-service-search'
-import {
-  deleteViewIn,
-  renameViewIn,
-  saveViewIn,
-  sortViews,
-  type SavedView,
-  type ViewListChange,
-  type ViewState,
-} from '../../../src/shared/view-schema'
+import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
+import { ViewStore } from '../../../src/main/core/settings/view-store'
 
 export interface FakeCoreOptions {
   /** The employees "on the service": a sync copies them into the cache. */
@@ -204,28 +197,11 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     if (problem !== undefined) throw new FakeIpcError('validation', problem, { name: problem })
     return normalized
   }
-  /** Each profile's views, by the same list rules as main's ViewStore. */
-  const views = new Map<string, { current?: ViewState; saved: SavedView[] }>()
-  const viewsOf = (profileId: string): { current?: ViewState; saved: SavedView[] } => {
-    const existing = views.get(profileId)
-    if (existing !== undefined) return existing
-    const created = { saved: [] }
-    views.set(profileId, created)
-    return created
-  }
-  const changeViews = (apply: (saved: SavedView[]) => ViewListChange): SavedView[] => {
-    const mine = viewsOf(activeId)
-    const result = apply(mine.saved)
-    if (!result.ok) {
-      throw new FakeIpcError(
-        result.code,
-        result.problem,
-        result.code === 'validation' ? { name: result.problem } : undefined,
-      )
-    }
-    mine.saved = result.views
-    return sortViews(mine.saved)
-  }
+  /**
+   * Each profile's views: main's own ViewStore over a settings file in memory, so a view is named, replaced and
+   * read back by the app's rules (its errors answer as main's do: fake-api.ts).
+   */
+  const views = new ViewStore(new MemoryKeyValueBackend())
   const profileChanged = (): ProfileList => {
     const list = profileList()
     events.emit('profiles:changed', list)
@@ -324,7 +300,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       if (id === activeId)
         throw new FakeIpcError('validation', 'Switch to another profile before deleting this one.')
       if (!stashed.delete(id)) throw new FakeIpcError('not-found', 'That profile no longer exists.')
-      views.delete(id)
+      views.deleteProfile(id)
       return profileChanged()
     },
     'sync:start': async () => {
@@ -397,17 +373,24 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       const total = runQuery(cache, { ...exportRowQuery(request), offset: 0, limit: cache.length }).total
       return { status: 'printed', rows: Math.min(total, PRINT_MAX_ROWS), total }
     },
-    'views:list': async () => sortViews(viewsOf(activeId).saved),
-    'views:save': async (name, state, replace) =>
-      changeViews((saved) =>
-        saveViewIn(saved, { name, state, replace, savedAt: new Date(now()).toISOString() }),
-      ),
-    'views:rename': async (id, name) => changeViews((saved) => renameViewIn(saved, id, name)),
-    'views:delete': async (id) => changeViews((saved) => deleteViewIn(saved, id)),
-    'views:get-current': async () => ({ profileId: activeId, state: viewsOf(activeId).current ?? null }),
+    // As main's view-handlers.ts: the active profile's list, answered again after each change.
+    'views:list': async () => views.list(activeId),
+    'views:save': async (name, state, replace) => {
+      views.save(activeId, { name, state, replace, savedAt: new Date(now()) })
+      return views.list(activeId)
+    },
+    'views:rename': async (id, name) => {
+      views.rename(activeId, id, name)
+      return views.list(activeId)
+    },
+    'views:delete': async (id) => {
+      views.delete(activeId, id)
+      return views.list(activeId)
+    },
+    'views:get-current': async () => ({ profileId: activeId, state: views.current(activeId) ?? null }),
     'views:set-current': async (profileId, state) => {
       if (profileId !== activeId && !stashed.has(profileId)) return false
-      viewsOf(profileId).current = state
+      views.setCurrent(profileId, state)
       return true
     },
   }

@@ -5,17 +5,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { writerLockPathOf } from '../../../src/main/core/cache/writer-lock'
-import { systemClock } from '../../../src/main/core/clock'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { arrayRowSource } from '../../../src/main/core/export/array-row-source'
 import { writeExport } from '../../../src/main/core/export/export-engine'
 import { writeFileAtomic } from '../../../src/main/core/secrets/atomic-file'
 import { SettingsStore, type KeyValueBackend } from '../../../src/main/core/settings/settings-store'
-import { SyncService } from '../../../src/main/core/sync/sync-service'
 import type { SandboxHandle } from '../../../src/main/sandbox/index'
 import { startTestSandbox } from '../../helpers/sandbox'
 import { canMountSmallVolume, mountSmallVolume, type SmallVolume } from '../../helpers/small-volume'
-import { syncFromSandbox } from '../../helpers/sync-from-sandbox'
+import { sandboxSyncService, syncFromSandbox } from '../../helpers/sync-from-sandbox'
 import { ABOUT, GENERATED_COLUMNS, generatedRow } from '../export/export-fixtures'
 import { fingerprintCache } from './cache-test-helpers'
 
@@ -64,20 +62,10 @@ describe.skipIf(!canMountSmallVolume())('a full disk (a real 6 MB tmpfs)', () =>
     const before = fingerprintCache(cache.path)
     volume.fill(200 * 1024)
 
-    const { accessToken } = sandbox.issueTokens()
-    const sync = new SyncService({
-      cache,
-      fetch,
-      clock: systemClock,
-      random: Math.random,
-      tokens: {
-        getAccessToken: async () => accessToken,
-        handleUnauthorized: async () => {
-          throw new RosterDeskError('not-signed-in', 'The test token was refused.')
-        },
-      },
+    const summary = await sandboxSyncService(cache, sandbox).start({
+      baseUrl: sandbox.baseUrl,
+      pageSize: 250,
     })
-    const summary = await sync.start({ baseUrl: sandbox.baseUrl, pageSize: 250 })
     expect(summary.status).toBe('failed')
     expect(summary.errorCode).toBe('disk-full')
     expect(summary.error).toMatch(DISK_FULL)

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,27 +6,13 @@ import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
 import { employee, seedSnapshot } from '../cache/seed-snapshot'
 import { tempFolder } from '../export/export-fixtures'
+import { runCliProcess } from './run-cli'
+import type { CliProcessRun } from './run-cli'
 
-const TSX = 'node_modules/.bin/tsx'
-const CLI = 'src/main/cli/index.ts'
+/** Runs `npm run --silent cli -- changes ...`. */
+const changes = (args: string[]): Promise<CliProcessRun> => runCliProcess(['changes', ...args])
 
-interface CliRun {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs `npm run --silent cli -- changes ...` the way npm does (tsx on the CLI entry). */
-function changes(args: string[]): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(TSX, [CLI, 'changes', ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
-      resolve({ code, stdout, stderr })
-    })
-  })
-}
-
-function onlyJson(run: CliRun): Record<string, unknown> {
+function onlyJson(run: CliProcessRun): Record<string, unknown> {
   const lines = run.stdout.split('\n').filter((line) => line !== '')
   expect(lines, `stdout: ${run.stdout} stderr: ${run.stderr}`).toHaveLength(1)
   return JSON.parse(lines[0]!) as Record<string, unknown>

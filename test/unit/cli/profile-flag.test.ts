@@ -1,43 +1,22 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { CacheCommandIo } from '../../../src/main/cli/cache-command-args'
+import { describe, expect, it } from 'vitest'
 import { runExportCommand } from '../../../src/main/cli/export-command'
 import { runStatusCommand } from '../../../src/main/cli/status-command'
 import { runSyncCommand } from '../../../src/main/cli/sync-command'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
-import { CaptureLogger } from '../auth/capture-logger'
+import { runCommand, useScratch } from './run-cli'
 import { startTestSandbox } from '../../helpers/sandbox'
 import { aboutCells, readXlsx } from '../../helpers/xlsx-reader'
 
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function run(
-  command: (args: readonly string[], io: CacheCommandIo) => Promise<number>,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  const text = { out: '', err: '' }
-  stdout.on('data', (chunk: Buffer) => (text.out += chunk.toString('utf8')))
-  stderr.on('data', (chunk: Buffer) => (text.err += chunk.toString('utf8')))
-  const code = await command(args, { stdout, stderr, env, platform: 'linux', logger: new CaptureLogger() })
-  return { code, stdout: text.out, stderr: text.err }
-}
+const scratch = useScratch()
 
 describe('the CLI’s --profile NAME', () => {
   it('syncs into and reads the cache the app fills for that profile, with that profile’s settings', async () => {
     // Larger pages than the profile's 25 are refused, so the sync falls back to the profile's page size.
     const sandbox = await startTestSandbox({ size: 60, seed: 4, behaviours: { refuseLargeLimit: 25 } })
-    cleanups.push(() => sandbox.close())
-    const dataDir = mkdtempSync(join(tmpdir(), 'rosterdesk-cli-profile-'))
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    scratch.defer(() => sandbox.close())
+    const dataDir = scratch.tempDir('rosterdesk-cli-profile-')
 
     // The app's settings file, as the app writes it: a Demo profile and a client company on Staging.
     const backend = new MemoryKeyValueBackend()
@@ -61,14 +40,18 @@ describe('the CLI’s --profile NAME', () => {
       ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
       ROSTERDESK_ACCESS_TOKEN: sandbox.issueTokens().accessToken,
     }
-    const synced = await run(runSyncCommand, ['--profile', 'acme ltd', '--data-dir', dataDir, '--json'], env)
+    const synced = await runCommand(
+      runSyncCommand,
+      ['--profile', 'acme ltd', '--data-dir', dataDir, '--json'],
+      env,
+    )
     expect(synced.code, synced.stdout).toBe(0)
     expect(JSON.parse(synced.stdout)).toMatchObject({ status: 'complete', stored: 60, pages: 3 })
     expect(existsSync(join(dataDir, 'profiles', acme.id, 'cache', 'employees.sqlite'))).toBe(true)
     expect(existsSync(join(dataDir, 'cache', 'employees.sqlite'))).toBe(false)
 
     // ROSTERDESK_USER_DATA_DIR names the folder as it does for the app.
-    const status = await run(runStatusCommand, ['--profile', 'Acme Ltd', '--json'], {
+    const status = await runCommand(runStatusCommand, ['--profile', 'Acme Ltd', '--json'], {
       ROSTERDESK_USER_DATA_DIR: dataDir,
     })
     expect(status.code, status.stderr).toBe(0)
@@ -76,7 +59,7 @@ describe('the CLI’s --profile NAME', () => {
 
     // Its export's About sheet names the profile.
     const out = join(dataDir, 'acme.xlsx')
-    const exported = await run(
+    const exported = await runCommand(
       runExportCommand,
       ['--profile', 'ACME LTD', '--data-dir', dataDir, '--out', out],
       env,
@@ -86,10 +69,10 @@ describe('the CLI’s --profile NAME', () => {
     expect(about.get('Profile')?.v).toBe('Acme Ltd')
     expect(about.get('Tenant')?.v).toBe(sandbox.credentials.tenantId)
 
-    const demo = await run(runSyncCommand, ['--profile', 'Demo', '--data-dir', dataDir], env)
+    const demo = await runCommand(runSyncCommand, ['--profile', 'Demo', '--data-dir', dataDir], env)
     expect(demo.code).toBe(2)
     expect(demo.stderr).toContain('"Demo" uses Demo, the app\'s built-in sandbox')
-    const unknown = await run(runStatusCommand, ['--profile', 'Globex', '--data-dir', dataDir], env)
+    const unknown = await runCommand(runStatusCommand, ['--profile', 'Globex', '--data-dir', dataDir], env)
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('no profile named "Globex". Profiles: Demo, Acme Ltd.')
   })

@@ -1,46 +1,22 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { PassThrough } from 'node:stream'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { CacheCommandIo } from '../../../src/main/cli/cache-command-args'
+import { describe, expect, it } from 'vitest'
 import { runStatusCommand } from '../../../src/main/cli/status-command'
 import { runSyncCommand } from '../../../src/main/cli/sync-command'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { CATALOG_VERSION } from '../../../src/main/core/cache/catalog-schema'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../../src/main/sandbox/index'
-import { CaptureLogger } from '../auth/capture-logger'
+import { runCommand, useScratch } from './run-cli'
 import { startTestSandbox } from '../../helpers/sandbox'
 
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
+const scratch = useScratch()
 
-async function run(
-  command: (args: readonly string[], io: CacheCommandIo) => Promise<number>,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  const text = { out: '', err: '' }
-  stdout.on('data', (chunk: Buffer) => (text.out += chunk.toString('utf8')))
-  stderr.on('data', (chunk: Buffer) => (text.err += chunk.toString('utf8')))
-  const code = await command(args, { stdout, stderr, env, platform: 'linux', logger: new CaptureLogger() })
-  return { code, stdout: text.out, stderr: text.err }
-}
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-cli-limits-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
+const tempDir = (): string => scratch.tempDir('rosterdesk-cli-limits-')
 
 async function sandbox(size: number): Promise<SandboxHandle> {
   const handle = await startTestSandbox({ size, seed: 7 })
-  cleanups.push(() => handle.close())
+  scratch.defer(() => handle.close())
   return handle
 }
 
@@ -72,7 +48,7 @@ describe('sync’s limit flags', () => {
   it('hold the run to --max-employees, and a larger ceiling lets it complete', async () => {
     const handle = await sandbox(60)
     const db = join(tempDir(), 'cache.sqlite')
-    const refused = await run(
+    const refused = await runCommand(
       runSyncCommand,
       [...serviceArgs(handle, db), '--max-employees', '10', '--request-timeout', '5', '--run-deadline', '3'],
       tokenEnv(handle),
@@ -83,7 +59,7 @@ describe('sync’s limit flags', () => {
     )
     expect(refused.stderr).toContain('raise “Most employees” in Settings')
 
-    const done = await run(
+    const done = await runCommand(
       runSyncCommand,
       [...serviceArgs(handle, db), '--max-employees', '60', '--json'],
       tokenEnv(handle),
@@ -111,7 +87,7 @@ describe('sync’s limit flags', () => {
     expect(saved.ok).toBe(true)
     writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(Object.fromEntries(backend.values)))
 
-    const refused = await run(
+    const refused = await runCommand(
       runSyncCommand,
       ['--profile', 'Acme Ltd', '--data-dir', dataDir],
       tokenEnv(handle),
@@ -119,7 +95,7 @@ describe('sync’s limit flags', () => {
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/claims 40 employees .*more than the 30 RosterDesk is set to accept/)
 
-    const flagWins = await run(
+    const flagWins = await runCommand(
       runSyncCommand,
       ['--profile', 'Acme Ltd', '--data-dir', dataDir, '--max-employees', '40', '--json'],
       tokenEnv(handle),
@@ -134,17 +110,17 @@ describe('values cut to the longest field allowed', () => {
     const handle = await sandbox(60)
     handle.setBehaviours({ oversizedField: { page: 1, row: 3, characters: 50_000 } })
     const db = join(tempDir(), 'cache.sqlite')
-    const plain = await run(runSyncCommand, serviceArgs(handle, db), tokenEnv(handle))
+    const plain = await runCommand(runSyncCommand, serviceArgs(handle, db), tokenEnv(handle))
     expect(plain.code, plain.stderr).toBe(0)
     expect(plain.stdout).toMatch(
       /^Synced 60 employees .*1 long value was shortened to the longest field allowed \(ending with “…”\)\.\n$/,
     )
 
-    const json = await run(runSyncCommand, [...serviceArgs(handle, db), '--json'], tokenEnv(handle))
+    const json = await runCommand(runSyncCommand, [...serviceArgs(handle, db), '--json'], tokenEnv(handle))
     expect(JSON.parse(json.stdout)).toMatchObject({ status: 'complete', truncatedFields: 1 })
 
     // Read back from the catalog by another command: the count outlives the process that synced.
-    const status = await run(runStatusCommand, ['--db', db, '--json'])
+    const status = await runCommand(runStatusCommand, ['--db', db, '--json'])
     expect(status.code, status.stderr).toBe(0)
     expect(JSON.parse(status.stdout)).toMatchObject({ lastComplete: { truncatedFields: 1 } })
   })
@@ -168,7 +144,7 @@ describe('sync’s --sync-scope', () => {
   it('stores only active employees with "active", as the app’s "active employees only" setting does', async () => {
     const handle = await sandbox(60)
     const db = join(tempDir(), 'cache.sqlite')
-    const result = await run(
+    const result = await runCommand(
       runSyncCommand,
       [...serviceArgs(handle, db), '--sync-scope', 'active', '--json'],
       tokenEnv(handle),
@@ -197,7 +173,7 @@ describe('sync’s --sync-scope', () => {
   it('refuses a scope it does not know, naming the flag', async () => {
     const handle = await sandbox(10)
     const db = join(tempDir(), 'cache.sqlite')
-    const result = await run(
+    const result = await runCommand(
       runSyncCommand,
       [...serviceArgs(handle, db), '--sync-scope', 'some'],
       tokenEnv(handle),

@@ -1,9 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CacheCommandIo } from '../../../src/main/cli/cache-command-args'
 import { EXPORT_USAGE, runExportCommand } from '../../../src/main/cli/export-command'
 import { SEARCH_USAGE, runSearchCommand } from '../../../src/main/cli/search-command'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
@@ -12,7 +10,7 @@ import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/set
 import type { SandboxHandle } from '../../../src/main/sandbox/index'
 import type { QueryResult } from '../../../src/shared/domain'
 import type { ViewState } from '../../../src/shared/view-schema'
-import { CaptureLogger } from '../auth/capture-logger'
+import { runCommand } from './run-cli'
 import { startTestSandbox } from '../../helpers/sandbox'
 import { syncFromSandbox } from '../../helpers/sync-from-sandbox'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
@@ -64,27 +62,8 @@ afterAll(async () => {
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
 })
 
-async function run(
-  command: (args: readonly string[], io: CacheCommandIo) => Promise<number>,
-  args: readonly string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  const text = { out: '', err: '' }
-  stdout.on('data', (chunk: Buffer) => (text.out += chunk.toString('utf8')))
-  stderr.on('data', (chunk: Buffer) => (text.err += chunk.toString('utf8')))
-  const code = await command(args, {
-    stdout,
-    stderr,
-    env: {},
-    platform: 'linux',
-    logger: new CaptureLogger(),
-  })
-  return { code, stdout: text.out, stderr: text.err }
-}
-
 async function search(...args: string[]): Promise<QueryResult> {
-  const result = await run(runSearchCommand, [
+  const result = await runCommand(runSearchCommand, [
     '--profile',
     'demo',
     '--data-dir',
@@ -144,7 +123,7 @@ describe('search --view NAME', () => {
   })
 
   it('names the profile’s views when the name is unknown, and needs --profile', async () => {
-    const unknown = await run(runSearchCommand, [
+    const unknown = await runCommand(runSearchCommand, [
       '--profile',
       'Demo',
       '--data-dir',
@@ -156,7 +135,7 @@ describe('search --view NAME', () => {
     expect(unknown.stderr).toContain(
       '--view: no view named "Joiners" in profile "Demo". Saved views: Finance monthly, Leavers.',
     )
-    const none = await run(runSearchCommand, [
+    const none = await runCommand(runSearchCommand, [
       '--profile',
       'Acme Ltd',
       '--data-dir',
@@ -166,7 +145,7 @@ describe('search --view NAME', () => {
     ])
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('--view: profile "Acme Ltd" has no saved views')
-    const noProfile = await run(runSearchCommand, [
+    const noProfile = await runCommand(runSearchCommand, [
       '--db',
       join(profileCacheDir(dataDir, 'p1'), CACHE_FILE_NAME),
       '--view',
@@ -188,7 +167,7 @@ describe('search --view NAME', () => {
 describe('export --view NAME', () => {
   it('writes the view’s rows in its order with its columns, read back by openpyxl', async () => {
     const out = join(dataDir, 'leavers.xlsx')
-    const result = await run(runExportCommand, [
+    const result = await runCommand(runExportCommand, [
       '--profile',
       'Demo',
       '--data-dir',
@@ -213,7 +192,7 @@ describe('export --view NAME', () => {
 
   it('takes --columns over the view’s, and names a saved column the data lost rather than drop it', async () => {
     const out = join(dataDir, 'leavers-narrow.csv')
-    const narrowed = await run(runExportCommand, [
+    const narrowed = await runCommand(runExportCommand, [
       '--profile',
       'Demo',
       '--data-dir',
@@ -233,7 +212,7 @@ describe('export --view NAME', () => {
     )
 
     // A view naming a column the data lost is refused with the column's name, never silently narrowed.
-    const stale = await run(runExportCommand, [
+    const stale = await runCommand(runExportCommand, [
       '--profile',
       'Demo',
       '--data-dir',

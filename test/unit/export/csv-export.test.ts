@@ -1,35 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { arrayRowSource } from '../../../src/main/core/export/array-row-source'
 import { writeExport } from '../../../src/main/core/export/export-engine'
 import { readCsv } from '../../helpers/xlsx-reader'
-import {
-  ABOUT,
-  GENERATED_COLUMNS,
-  TRICKY_COLUMNS,
-  TRICKY_ROWS,
-  generatedRow,
-  tempFolder,
-} from './export-fixtures'
+import { ABOUT, GENERATED_COLUMNS, TRICKY_COLUMNS, TRICKY_ROWS, generatedRow } from './export-fixtures'
+import { useTempFolder, writeTrickyExport } from './export-test-setup'
 import { expectedField } from './xlsx-expectations'
 
 describe('CSV export read back with Python csv (strict)', () => {
-  let folder: ReturnType<typeof tempFolder>
-  beforeEach(() => {
-    folder = tempFolder()
-  })
-  afterEach(() => folder.remove())
+  const folder = useTempFolder()
 
   it('writes UTF-8 with a BOM, CRLF records, RFC 4180 quoting and neutralised formulas', async () => {
     const filePath = join(folder.path, 'Employees 2026-11-22.csv')
-    const result = await writeExport({
-      source: arrayRowSource(TRICKY_ROWS, 2),
-      columns: TRICKY_COLUMNS,
-      about: ABOUT,
-      filePath,
-      format: 'csv',
-    })
+    const result = await writeTrickyExport(filePath, 'csv', 2)
     expect(result).toEqual({ filePath, rows: TRICKY_ROWS.length, sheets: 1 })
     expect(folder.files()).toEqual(['Employees 2026-11-22.csv'])
 

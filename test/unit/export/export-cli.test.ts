@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,27 +8,9 @@ import type { RowQuery } from '../../../src/main/core/query/query-engine'
 import { useTestSandbox } from '../../helpers/sandbox'
 import { syncFromSandbox } from '../../helpers/sync-from-sandbox'
 import { aboutCells, readCsv, readXlsx } from '../../helpers/xlsx-reader'
+import { runCliProcess } from '../cli/run-cli'
 import { tempFolder } from './export-fixtures'
 import { expectedField } from './xlsx-expectations'
-
-const TSX = 'node_modules/.bin/tsx'
-const CLI = 'src/main/cli/index.ts'
-
-interface CliRun {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs `npm run --silent cli -- export ...` the way npm does (tsx on the CLI entry), without npm's own noise. */
-function cli(args: string[]): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(TSX, [CLI, ...args], { cwd: process.cwd(), timeout: 120_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
-      resolve({ code, stdout, stderr })
-    })
-  })
-}
 
 describe('cli export', () => {
   const sandbox = useTestSandbox({ size: 500, seed: 5 })
@@ -66,7 +47,7 @@ describe('cli export', () => {
 
   it('writes a roster with one --pay-cycle, every column by default, and prints rows and file', async () => {
     const out = join(folder.path, 'Roster PC-2026-11-B.xlsx')
-    const run = await cli([
+    const run = await runCliProcess([
       'export',
       '--db',
       db,
@@ -101,7 +82,7 @@ describe('cli export', () => {
 
   it('says on the About sheet which service and tenant the cache was synced from, unless told otherwise', async () => {
     const out = join(folder.path, 'defaults.xlsx')
-    const run = await cli(['export', '--db', db, '--out', out, '--columns', 'UUID,lastName'])
+    const run = await runCliProcess(['export', '--db', db, '--out', out, '--columns', 'UUID,lastName'])
     expect(run.code).toBe(0)
     const about = aboutCells(await readXlsx(out))
     expect(about.get('Tenant')?.v).toBe('tenant-demo')
@@ -110,7 +91,7 @@ describe('cli export', () => {
 
   it('writes a filtered, sorted view as CSV with the chosen columns', async () => {
     const out = join(folder.path, 'active.csv')
-    const run = await cli([
+    const run = await runCliProcess([
       'export',
       '--db',
       db,
@@ -149,7 +130,7 @@ describe('cli export', () => {
 
   it('splits a large export over sheets with --rows-per-sheet', async () => {
     const out = join(folder.path, 'split.xlsx')
-    const run = await cli([
+    const run = await runCliProcess([
       'export',
       '--db',
       db,
@@ -169,7 +150,7 @@ describe('cli export', () => {
 
   it('refuses an unknown file type in one line with exit code 2, writing nothing', async () => {
     const out = join(folder.path, 'roster.xls')
-    const run = await cli(['export', '--db', db, '--out', out])
+    const run = await runCliProcess(['export', '--db', db, '--out', out])
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
@@ -180,7 +161,7 @@ describe('cli export', () => {
   it('fails on a missing cache without creating it or the file', async () => {
     const missing = join(folder.path, 'nowhere.db')
     const out = join(folder.path, 'never.xlsx')
-    const run = await cli(['export', '--db', missing, '--out', out])
+    const run = await runCliProcess(['export', '--db', missing, '--out', out])
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/^Export failed: There is no employee cache at /)
     expect(existsSync(missing)).toBe(false)
@@ -189,7 +170,7 @@ describe('cli export', () => {
 
   it('fails on a column the cache does not know, writing nothing', async () => {
     const out = join(folder.path, 'bad-column.csv')
-    const run = await cli(['export', '--db', db, '--out', out, '--columns', 'UUID,shoeSize'])
+    const run = await runCliProcess(['export', '--db', db, '--out', out, '--columns', 'UUID,shoeSize'])
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/"shoeSize" is not in the employee data/)
     expect(existsSync(out)).toBe(false)

@@ -192,6 +192,19 @@ describe('export:print over the real core', () => {
     expect(cut.html.match(/<tr>/g)).toHaveLength(41)
     expect(cut.html).toContain('Only the first 40 of 300 employees are printed.')
 
+    // Selected rows print what "Export selected rows" writes: those rows only, in the view's order.
+    const window = (await invoke('employees:query', {
+      offset: 10,
+      limit: 3,
+      sort: { column: 'lastName', order: 'asc' },
+    })) as { rows: Array<Record<string, string>> }
+    const picked = window.rows.map((row) => row['UUID'] ?? '')
+    const chosen = core.exports.printView({ ...request, uuids: [...picked].reverse() } as ExportRequest)
+    expect([chosen.rows, chosen.total]).toEqual([3, 3])
+    expect(chosen.html.match(/<tr>/g)).toHaveLength(4)
+    const printedNames = [...chosen.html.matchAll(/<tr><td[^>]*>([^<]*)<\/td>/g)].map((match) => match[1])
+    expect(printedNames).toEqual(window.rows.map((row) => escapeHtml(row['lastName'] ?? '')))
+
     answer = 'cancelled'
     expect(await invoke('export:print', request)).toEqual({ status: 'cancelled' })
     answer = new Error('printer on fire')

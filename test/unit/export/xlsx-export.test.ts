@@ -1,35 +1,19 @@
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { arrayRowSource } from '../../../src/main/core/export/array-row-source'
 import { writeExport } from '../../../src/main/core/export/export-engine'
 import type { DumpedSheet } from '../../helpers/xlsx-reader'
 import { aboutCells, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
-import {
-  ABOUT,
-  GENERATED_COLUMNS,
-  TRICKY_COLUMNS,
-  TRICKY_ROWS,
-  generatedRow,
-  tempFolder,
-} from './export-fixtures'
+import { ABOUT, GENERATED_COLUMNS, TRICKY_COLUMNS, TRICKY_ROWS, generatedRow } from './export-fixtures'
+import { useTempFolder, writeTrickyExport } from './export-test-setup'
 import { expectDataRows } from './xlsx-expectations'
 
 describe('XLSX export read back with openpyxl', () => {
-  let folder: ReturnType<typeof tempFolder>
-  beforeEach(() => {
-    folder = tempFolder()
-  })
-  afterEach(() => folder.remove())
+  const folder = useTempFolder()
 
   it('writes every row and column exactly, with typed cells and formula-looking text kept as text', async () => {
     const filePath = join(folder.path, 'Employees 2026-11-22.xlsx')
-    const result = await writeExport({
-      source: arrayRowSource(TRICKY_ROWS, 3),
-      columns: TRICKY_COLUMNS,
-      about: ABOUT,
-      filePath,
-      format: 'xlsx',
-    })
+    const result = await writeTrickyExport(filePath, 'xlsx', 3)
     expect(result).toEqual({ filePath, rows: TRICKY_ROWS.length, sheets: 1 })
     expect(folder.files()).toEqual(['Employees 2026-11-22.xlsx'])
 
@@ -65,13 +49,7 @@ describe('XLSX export read back with openpyxl', () => {
 
   it('freezes and filters the header, names the filter range for LibreOffice and sizes the columns', async () => {
     const filePath = join(folder.path, 'view.xlsx')
-    await writeExport({
-      source: arrayRowSource(TRICKY_ROWS),
-      columns: TRICKY_COLUMNS,
-      about: ABOUT,
-      filePath,
-      format: 'xlsx',
-    })
+    await writeTrickyExport(filePath, 'xlsx')
     const book = await readXlsx(filePath)
     const sheet = sheetNamed(book, 'Employees')
     expect(sheet.freezePanes).toBe('A2')
@@ -90,13 +68,7 @@ describe('XLSX export read back with openpyxl', () => {
 
   it('describes the export on an About sheet', async () => {
     const filePath = join(folder.path, 'about.xlsx')
-    await writeExport({
-      source: arrayRowSource(TRICKY_ROWS),
-      columns: TRICKY_COLUMNS,
-      about: ABOUT,
-      filePath,
-      format: 'xlsx',
-    })
+    await writeTrickyExport(filePath, 'xlsx')
     const about = aboutCells(await readXlsx(filePath))
     const text = (label: string): unknown => about.get(label)?.v
     expect(text('Export')).toBe('Employee list, as filtered in RosterDesk')

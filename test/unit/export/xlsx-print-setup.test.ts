@@ -1,20 +1,14 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { arrayRowSource } from '../../../src/main/core/export/array-row-source'
 import { writeExport } from '../../../src/main/core/export/export-engine'
 import { footerText } from '../../../src/main/core/export/xlsx-print-setup'
 import { readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
 import type { DumpedSheet } from '../../helpers/xlsx-reader'
-import {
-  ABOUT,
-  GENERATED_COLUMNS,
-  TRICKY_COLUMNS,
-  TRICKY_ROWS,
-  generatedRow,
-  tempFolder,
-} from './export-fixtures'
+import { ABOUT, GENERATED_COLUMNS, generatedRow } from './export-fixtures'
+import { useTempFolder, writeTrickyExport } from './export-test-setup'
 
 const run = promisify(execFile)
 
@@ -35,21 +29,11 @@ function expectPrintsTidily(sheet: DumpedSheet, titleRows: string | null): void 
 }
 
 describe('XLSX exports print tidily (read back with openpyxl)', () => {
-  let folder: ReturnType<typeof tempFolder>
-  beforeEach(() => {
-    folder = tempFolder()
-  })
-  afterEach(() => folder.remove())
+  const folder = useTempFolder()
 
   it('sets landscape, one page wide, the header row on every page and a dated, numbered footer on every sheet', async () => {
     const filePath = join(folder.path, 'print.xlsx')
-    await writeExport({
-      source: arrayRowSource(TRICKY_ROWS),
-      columns: TRICKY_COLUMNS,
-      about: ABOUT,
-      filePath,
-      format: 'xlsx',
-    })
+    await writeTrickyExport(filePath, 'xlsx')
     const book = await readXlsx(filePath)
     expectPrintsTidily(sheetNamed(book, 'Employees'), '$1:$1')
     // The About sheet has no header row to repeat, but prints like the rest.

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { secureWebPreferences } from '../../../src/main/core/shell/window-policy'
+import { printWebPreferences, secureWebPreferences } from '../../../src/main/core/shell/window-policy'
 
 /**
  * `src/main/window.ts` spells the web preferences out at `new BrowserWindow(...)` because Electronegativity and
@@ -11,6 +11,9 @@ import { secureWebPreferences } from '../../../src/main/core/shell/window-policy
  */
 
 const WINDOW_SOURCE = resolve(__dirname, '../../../src/main/window.ts')
+const PRINT_WINDOW_SOURCE = resolve(__dirname, '../../../src/main/adapters/print-window.ts')
+/** The print window's one expression: the partition constant, exported by window-policy.ts. */
+const PRINT_EXPRESSION_KEYS = new Set(['partition'])
 /** The one key whose value is a computed path, not a literal. */
 const EXPRESSION_KEYS = new Set(['preload'])
 
@@ -96,6 +99,48 @@ function checkWindowSource(sourceText: string): void {
   expect(written!.literals).toStrictEqual(specifiedLiterals())
   expect(Object.keys(written!.expressions).sort()).toEqual([...EXPRESSION_KEYS].sort())
 }
+
+/** The print window's specification, its partition excepted (written as the constant's name). */
+function specifiedPrintLiterals(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(printWebPreferences()).filter(([key]) => !PRINT_EXPRESSION_KEYS.has(key)),
+  )
+}
+
+function checkPrintWindowSource(sourceText: string): void {
+  const windows = readWebPreferences(sourceText)
+  expect(windows, 'print-window.ts creates exactly one BrowserWindow').toHaveLength(1)
+  const [written] = windows
+  expect(written!.literals).toStrictEqual(specifiedPrintLiterals())
+  expect(written!.expressions).toStrictEqual({ partition: 'PRINT_PARTITION' })
+}
+
+describe('webPreferences written literally in src/main/adapters/print-window.ts', () => {
+  const sourceText = readFileSync(PRINT_WINDOW_SOURCE, 'utf8')
+
+  it('has exactly the keys and literal values of printWebPreferences(), the partition being its constant', () => {
+    checkPrintWindowSource(sourceText)
+    expect(sourceText).toContain("import { PRINT_PARTITION } from '../core/shell/window-policy'")
+  })
+
+  const edits: Array<[string, (text: string) => string]> = [
+    ['javascript: false removed', (text) => text.replace(/^\s*javascript: false,\n/m, '')],
+    ['sandbox: true changed to false', (text) => text.replace('sandbox: true,', 'sandbox: false,')],
+    ['a preload added', (text) => text.replace('sandbox: true,', "sandbox: true,\n        preload: 'x.js',")],
+    [
+      'the partition written as another expression',
+      (text) => text.replace('partition: PRINT_PARTITION', 'partition: other'),
+    ],
+    ['a key spread in', (text) => text.replace('sandbox: true,', '...{ sandbox: true },')],
+  ]
+  for (const [name, edit] of edits) {
+    it(`fails when ${name}`, () => {
+      const edited = edit(sourceText)
+      expect(edited, 'the edit applies to the current source').not.toBe(sourceText)
+      expect(() => checkPrintWindowSource(edited)).toThrow()
+    })
+  }
+})
 
 describe('webPreferences written literally in src/main/window.ts', () => {
   const sourceText = readFileSync(WINDOW_SOURCE, 'utf8')

@@ -5,28 +5,44 @@ import {
   REACT_REFRESH_PREAMBLE_HASH,
   contentSecurityPolicy,
   isTrustedIpcSender,
+  PRINT_PARTITION,
+  printWebPreferences,
   resolveAppFile,
   secureWebPreferences,
   shouldBlockNavigation,
   windowOpenDecision,
 } from '../../../src/main/core/shell/window-policy'
 
+/** The checklist every window is held to, the app's and the hidden print window alike. */
+const CHECKLIST = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  webviewTag: false,
+  experimentalFeatures: false,
+  disableBlinkFeatures: 'Auxclick',
+} as const
+
 describe('window security policy (Electron security checklist)', () => {
   it('isolates and sandboxes the renderer and never gives it Node', () => {
     const prefs = secureWebPreferences('/app/out/preload/index.js')
-    expect(prefs).toMatchObject({
-      preload: '/app/out/preload/index.js',
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      experimentalFeatures: false,
-      disableBlinkFeatures: 'Auxclick',
-    })
+    expect(prefs).toMatchObject({ preload: '/app/out/preload/index.js', ...CHECKLIST })
+  })
+
+  it('holds the print window to the same checklist, with no preload, no JavaScript and a session of its own', () => {
+    const prefs = printWebPreferences()
+    expect(prefs).toMatchObject(CHECKLIST)
+    expect(prefs).not.toHaveProperty('preload')
+    expect(prefs.javascript).toBe(false)
+    expect(prefs.partition).toBe(PRINT_PARTITION)
+    expect(PRINT_PARTITION.startsWith('persist:'), 'an in-memory session').toBe(false)
+    // Only those differ from the app window's.
+    const { preload: _preload, ...app } = secureWebPreferences('/p')
+    expect(prefs).toStrictEqual({ ...app, javascript: false, partition: PRINT_PARTITION })
   })
 
   it('ships a production CSP that allows only the app itself', () => {

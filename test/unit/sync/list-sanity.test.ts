@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { EMPLOYEE_LIST, ListClient } from '../../../src/main/core/api/list-client'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { runBounded } from '../../../src/main/core/sync/bounded-pool'
 import { driftAllowance, walkList } from '../../../src/main/core/sync/list-walker'
 import type { WalkOptions } from '../../../src/main/core/sync/list-walker'
-import { FakeListService, FakeTokens, fakeClock, jsonResponse, makeEmployees } from './sync-fakes'
+import { FakeListService, fakeListClient, jsonResponse, makeEmployees } from './sync-fakes'
 import type { ListRequest } from './sync-fakes'
 
 /**
@@ -12,22 +11,11 @@ import type { ListRequest } from './sync-fakes'
  * field, never walked page by page, and never sized by what it claims.
  */
 
-function client(service: FakeListService): ListClient {
-  return new ListClient({
-    endpoint: EMPLOYEE_LIST,
-    baseUrl: 'https://payroll.example',
-    fetch: service.fetch,
-    tokens: new FakeTokens(),
-    clock: fakeClock().clock,
-    random: () => 0.5,
-  })
-}
-
 async function walkFailure(
   service: FakeListService,
   options: Partial<WalkOptions> = {},
 ): Promise<RosterDeskError> {
-  const error = await walkList(client(service), {
+  const error = await walkList(fakeListClient(service), {
     pageSize: 10,
     concurrency: 4,
     maxPasses: 3,

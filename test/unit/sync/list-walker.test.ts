@@ -1,26 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../src/shared/domain'
-import { EMPLOYEE_LIST, ListClient } from '../../../src/main/core/api/list-client'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { walkList } from '../../../src/main/core/sync/list-walker'
 import type { ArrivedPage, WalkOptions } from '../../../src/main/core/sync/list-walker'
-import { FakeListService, FakeTokens, fakeClock, makeEmployees } from './sync-fakes'
+import { FakeListService, fakeListClient, makeEmployees } from './sync-fakes'
 import type { FakeListOptions, ListRequest } from './sync-fakes'
-
-function client(service: FakeListService): ListClient {
-  return new ListClient({
-    endpoint: EMPLOYEE_LIST,
-    baseUrl: 'https://payroll.example',
-    fetch: service.fetch,
-    tokens: new FakeTokens(),
-    clock: fakeClock().clock,
-    random: () => 0.5,
-  })
-}
 
 async function walk(service: FakeListService, options: Partial<WalkOptions> = {}) {
   const pages: ArrivedPage[] = []
-  const result = await walkList(client(service), {
+  const result = await walkList(fakeListClient(service), {
     pageSize: 10,
     concurrency: 3,
     maxPasses: 3,

@@ -1,40 +1,18 @@
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { describe, expect, it } from 'vitest'
 import { LARGE_PAGE_REQUEST, planPageSize } from '../../../src/main/core/sync/page-size'
-import { runSync } from '../../../src/main/core/sync/sync-engine'
 import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
-import { makeTempDir } from '../cache/cache-test-helpers'
-import { FakeListService, FakeTokens, fakeClock, jsonResponse, makeEmployees } from './sync-fakes'
+import { useTempCache } from '../../helpers/temp-cache'
+import { syncFromFake } from './sync-cache'
+import { FakeListService, jsonResponse, makeEmployees } from './sync-fakes'
 import type { FakeListOptions } from './sync-fakes'
 
 describe('the largest page the service serves', () => {
-  let dir: string
-  let cleanup: () => void
-  let cache: CacheDatabase
-  beforeEach(() => {
-    ;({ dir, cleanup } = makeTempDir())
-    cache = openCacheDatabase(join(dir, 'cache.db'))
-  })
-  afterEach(() => {
-    cache.close()
-    cleanup()
-  })
+  const temp = useTempCache()
 
   const sync = (service: FakeListService, options: Partial<SyncRunOptions> = {}) =>
-    runSync(
-      { cache, fetch: service.fetch, tokens: new FakeTokens(), clock: fakeClock().clock, random: () => 0.5 },
-      {
-        baseUrl: 'https://payroll.example',
-        pageSize: 10,
-        pageSizing: 'largest-served',
-        concurrency: 3,
-        ...options,
-      },
-    )
+    syncFromFake(temp.cache, service, { pageSizing: 'largest-served', ...options })
 
-  const info = (key: string): string | undefined => cache.currentSnapshot()?.info(key)
+  const info = (key: string): string | undefined => temp.cache.currentSnapshot()?.info(key)
   const mainList = (service: FakeListService) =>
     service.requests.filter((r) => r.payCycleId === null).map((r) => [r.page, r.limit])
 
@@ -119,7 +97,7 @@ describe('the largest page the service serves', () => {
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'service' })
     expect(summary.error).toMatch(/rejected RosterDesk’s request .*\(HTTP 400\).*Check the page size/)
     expect(service.requests.some((r) => r.limit === 10)).toBe(true)
-    expect(cache.employeeCount()).toBe(0)
+    expect(temp.cache.employeeCount()).toBe(0)
   })
 
   it('falls back the same way when a large page is over the largest answer allowed', async () => {

@@ -1,15 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { ChangeHistory } from '../../../src/main/core/changes/change-history'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { sameSource, type RunSource } from '../../../src/main/core/sync/same-source'
-import { runSync } from '../../../src/main/core/sync/sync-engine'
 import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
-import { makeTempDir } from '../cache/cache-test-helpers'
-import { FakeListService, FakeTokens, fakeClock, makeEmployees } from './sync-fakes'
+import { useTempCache } from '../../helpers/temp-cache'
+import { syncFromFake } from './sync-cache'
+import { FakeListService, makeEmployees } from './sync-fakes'
 
 const acme: RunSource = {
   environment: 'staging',
@@ -50,34 +47,21 @@ describe('sameSource', () => {
 
 /** A run is compared with the previous complete run only when both read the same source. */
 describe('runSync against the previous run of another source', () => {
-  let dir: string
-  let cleanup: () => void
-  let cache: CacheDatabase
+  const temp = useTempCache()
   let history: ChangeHistory
   beforeEach(() => {
-    ;({ dir, cleanup } = makeTempDir())
-    cache = openCacheDatabase(join(dir, 'cache.db'))
-    history = new ChangeHistory({ cache, queries: new QueryEngine(cache) })
-  })
-  afterEach(() => {
-    cache.close()
-    cleanup()
+    history = new ChangeHistory({ cache: temp.cache, queries: new QueryEngine(temp.cache) })
   })
 
   const sync = (service: FakeListService, options: Partial<SyncRunOptions> = {}) =>
-    runSync(
-      { cache, fetch: service.fetch, tokens: new FakeTokens(), clock: fakeClock().clock, random: () => 0.5 },
-      {
-        baseUrl: 'https://staging.payroll.example',
-        environment: 'staging',
-        tenantId: 'acme',
-        pageSize: 10,
-        concurrency: 3,
-        ...options,
-      },
-    )
+    syncFromFake(temp.cache, service, {
+      baseUrl: 'https://staging.payroll.example',
+      environment: 'staging',
+      tenantId: 'acme',
+      ...options,
+    })
   const logFiles = (): string[] =>
-    existsSync(cache.changeLogDirectory) ? readdirSync(cache.changeLogDirectory) : []
+    existsSync(temp.cache.changeLogDirectory) ? readdirSync(temp.cache.changeLogDirectory) : []
 
   it.each<[string, Partial<SyncRunOptions>]>([
     ['another tenant', { tenantId: 'globex' }],

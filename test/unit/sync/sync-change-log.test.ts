@@ -1,45 +1,26 @@
 import { existsSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { ChangeHistory } from '../../../src/main/core/changes/change-history'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
-import { runSync } from '../../../src/main/core/sync/sync-engine'
 import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
 import type { EmployeeRow } from '../../../src/shared/domain'
-import { fingerprintCache, makeTempDir } from '../cache/cache-test-helpers'
-import { FakeListService, FakeTokens, fakeClock, jsonResponse, makeEmployees } from './sync-fakes'
+import { fingerprintCache } from '../cache/cache-test-helpers'
+import { useTempCache } from '../../helpers/temp-cache'
+import { syncFromFake } from './sync-cache'
+import { FakeListService, jsonResponse, makeEmployees } from './sync-fakes'
 
 /** The sync engine's part in the change history: a complete run logs its changes, a run that ends otherwise none. */
 describe('runSync and the change log', () => {
-  let dir: string
-  let cleanup: () => void
-  let cache: CacheDatabase
+  const temp = useTempCache()
   let history: ChangeHistory
   beforeEach(() => {
-    ;({ dir, cleanup } = makeTempDir())
-    cache = openCacheDatabase(join(dir, 'cache.db'))
-    history = new ChangeHistory({ cache, queries: new QueryEngine(cache) })
-  })
-  afterEach(() => {
-    cache.close()
-    cleanup()
+    history = new ChangeHistory({ cache: temp.cache, queries: new QueryEngine(temp.cache) })
   })
 
   const sync = (service: FakeListService, options: Partial<SyncRunOptions> = {}) =>
-    runSync(
-      { cache, fetch: service.fetch, tokens: new FakeTokens(), clock: fakeClock().clock, random: () => 0.5 },
-      {
-        baseUrl: 'https://payroll.example',
-        environment: 'staging',
-        pageSize: 10,
-        concurrency: 3,
-        ...options,
-      },
-    )
+    syncFromFake(temp.cache, service, { environment: 'staging', ...options })
   const logFiles = (): string[] =>
-    existsSync(cache.changeLogDirectory) ? readdirSync(cache.changeLogDirectory) : []
+    existsSync(temp.cache.changeLogDirectory) ? readdirSync(temp.cache.changeLogDirectory) : []
 
   /** The employees numbered like a real service (a digit identifier column), so entries carry a number. */
   function staff(count: number): EmployeeRow[] {
@@ -96,7 +77,7 @@ describe('runSync and the change log', () => {
   it('leaves no change log, and the history as it was, when a run fails or is cancelled', async () => {
     await sync(new FakeListService(staff(30)))
     await sync(new FakeListService(staff(31)))
-    const before = fingerprintCache(cache.path)
+    const before = fingerprintCache(temp.cache.path)
     const files = logFiles()
     expect(files).toHaveLength(1)
 
@@ -114,7 +95,7 @@ describe('runSync and the change log', () => {
     expect(cancelled.status).toBe('cancelled')
 
     expect(logFiles()).toEqual(files)
-    expect(fingerprintCache(cache.path).catalog).toBe(before.catalog)
+    expect(fingerprintCache(temp.cache.path).catalog).toBe(before.catalog)
     expect(history.list().map((run) => run.added)).toEqual([1, 30])
   })
 })

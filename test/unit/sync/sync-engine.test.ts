@@ -1,38 +1,27 @@
 import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SyncProgress } from '../../../src/shared/domain'
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { runSync } from '../../../src/main/core/sync/sync-engine'
 import { checkValue, serviceAddressSchema, settingsSchema } from '../../../src/shared/settings-schema'
 import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
 import { CaptureLogger } from '../auth/capture-logger'
-import { fingerprintCache, makeTempDir } from '../cache/cache-test-helpers'
+import { fingerprintCache } from '../cache/cache-test-helpers'
+import { useTempCache } from '../../helpers/temp-cache'
+import { syncFromFake } from './sync-cache'
 import { FakeListService, FakeTokens, fakeClock, jsonResponse, makeEmployees } from './sync-fakes'
 
 describe('runSync', () => {
-  let dir: string
-  let cleanup: () => void
-  let cache: CacheDatabase
-  beforeEach(() => {
-    ;({ dir, cleanup } = makeTempDir())
-    cache = openCacheDatabase(join(dir, 'cache.db'))
-  })
-  afterEach(() => {
-    cache.close()
-    cleanup()
-  })
+  const temp = useTempCache()
 
   const sync = (service: FakeListService, options: Partial<SyncRunOptions> = {}) =>
-    runSync(
-      { cache, fetch: service.fetch, tokens: new FakeTokens(), clock: fakeClock().clock, random: () => 0.5 },
-      { baseUrl: 'https://payroll.example', pageSize: 10, concurrency: 3, ...options },
-    )
+    syncFromFake(temp.cache, service, options)
 
   const storedRows = (): Array<{ uuid: string; row_json: string }> =>
-    cache.currentSnapshot()!.db.prepare('SELECT uuid, row_json FROM employees ORDER BY uuid').all() as Array<{
+    temp.cache
+      .currentSnapshot()!
+      .db.prepare('SELECT uuid, row_json FROM employees ORDER BY uuid')
+      .all() as Array<{
       uuid: string
       row_json: string
     }>
@@ -47,12 +36,12 @@ describe('runSync', () => {
     expect(summary.changes?.addedSample).toHaveLength(20)
     const sorted = [...rows].sort((a, b) => String(a['UUID']).localeCompare(String(b['UUID'])))
     expect(storedRows().map((r) => JSON.parse(r.row_json) as unknown)).toEqual(sorted)
-    expect(cache.lastRun()).toEqual(summary)
-    expect(cache.employeeCount()).toBe(95)
+    expect(temp.cache.lastRun()).toEqual(summary)
+    expect(temp.cache.employeeCount()).toBe(95)
     const listing = progress.filter((p) => p.phase === 'listing')
     expect(listing.at(-1)).toMatchObject({ rows: 95, rowsTotal: 95, fraction: 1 })
     expect(progress.at(-1)?.phase).toBe('committing')
-    const columns = cache
+    const columns = temp.cache
       .currentSnapshot()!
       .db.prepare('SELECT key, kind FROM columns ORDER BY position')
       .all()
@@ -66,14 +55,14 @@ describe('runSync', () => {
       trackedPayCycles: ['PC-A'],
     })
     expect(summary.status).toBe('complete')
-    expect(cache.runLog.settingsOf(summary.id)).toEqual({
+    expect(temp.cache.runLog.settingsOf(summary.id)).toEqual({
       pageSize: 10,
       concurrency: 3,
       trackedPayCycles: ['PC-A'],
       tenantId: 'tenant-7',
       baseUrl: 'https://payroll.example/api',
     })
-    expect(cache.runLog.settingsOf(9999)).toBeUndefined()
+    expect(temp.cache.runLog.settingsOf(9999)).toBeUndefined()
   })
 
   it('reports what changed since the previous snapshot and keeps the full lists in it', async () => {
@@ -92,7 +81,7 @@ describe('runSync', () => {
       removedSample: [{ UUID: 'e-000005', name: 'First5 Last5' }],
       changedSample: [{ UUID: 'e-000000', name: 'First0 Last0', fields: ['employeeStatus', 'badge'] }],
     })
-    const db = cache.currentSnapshot()!.db
+    const db = temp.cache.currentSnapshot()!.db
     expect(db.prepare("SELECT uuid FROM employees WHERE change = 'added'").pluck().all()).toEqual(['e-new'])
     expect(db.prepare("SELECT changed_fields FROM employees WHERE change = 'changed'").pluck().all()).toEqual(
       ['["employeeStatus","badge"]'],
@@ -104,22 +93,22 @@ describe('runSync', () => {
 
   it('leaves the previous snapshot exactly as it was when a run fails for good', async () => {
     await sync(new FakeListService(makeEmployees(50)))
-    const before = fingerprintCache(cache.path)
+    const before = fingerprintCache(temp.cache.path)
     const failing = new FakeListService(makeEmployees(60), {
       before: (request) => (request.page === 3 ? jsonResponse(403, { message: 'no access' }) : undefined),
     })
     const summary = await sync(failing, { tenantId: 'tenant-x' })
     expect(summary.status).toBe('failed')
     expect(summary.error).toMatch(/refused access to tenant “tenant-x” \(HTTP 403\)/)
-    const after = fingerprintCache(cache.path)
+    const after = fingerprintCache(temp.cache.path)
     expect(after.catalog).toBe(before.catalog)
     expect(after.snapshotLogical).toBe(before.snapshotLogical)
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
     expect(after.runs.slice(0, before.runs.length)).toEqual(before.runs)
     expect(after.runs).toHaveLength(before.runs.length + 1)
-    expect(readdirSync(cache.snapshotDirectory)).toHaveLength(1)
-    expect(cache.lastRun()).toMatchObject({ status: 'failed' })
-    expect(cache.employeeCount()).toBe(50)
+    expect(readdirSync(temp.cache.snapshotDirectory)).toHaveLength(1)
+    expect(temp.cache.lastRun()).toMatchObject({ status: 'failed' })
+    expect(temp.cache.employeeCount()).toBe(50)
   })
 
   it('says a run failed for lack of network, so the app can show it is offline, and remembers why', async () => {
@@ -130,7 +119,7 @@ describe('runSync', () => {
     const logger = new CaptureLogger()
     const summary = await runSync(
       {
-        cache,
+        cache: temp.cache,
         fetch: unreachable,
         tokens: new FakeTokens(),
         clock: fakeClock().clock,
@@ -141,8 +130,8 @@ describe('runSync', () => {
     )
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'network' })
     expect(summary.error).toMatch(/could not reach|network|connection/i)
-    expect(cache.lastRun()).toMatchObject({ status: 'failed', errorCode: 'network' })
-    expect(cache.employeeCount()).toBe(20)
+    expect(temp.cache.lastRun()).toMatchObject({ status: 'failed', errorCode: 'network' })
+    expect(temp.cache.employeeCount()).toBe(20)
     // The summary keeps the clerk's words; the log keeps why, down to the socket error.
     expect(logger.lines).toHaveLength(1)
     const entry = logger.lines[0]!.split('\n')
@@ -155,7 +144,7 @@ describe('runSync', () => {
 
   it('cancels cleanly: previous snapshot kept, run logged as cancelled', async () => {
     await sync(new FakeListService(makeEmployees(30)))
-    const before = fingerprintCache(cache.path)
+    const before = fingerprintCache(temp.cache.path)
     const controller = new AbortController()
     const summary = await sync(new FakeListService(makeEmployees(200)), {
       signal: controller.signal,
@@ -166,10 +155,10 @@ describe('runSync', () => {
     expect(summary.status).toBe('cancelled')
     expect(summary.errorCode).toBe('cancelled')
     expect(summary.error).toMatch(/cancelled/)
-    const after = fingerprintCache(cache.path)
+    const after = fingerprintCache(temp.cache.path)
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
     expect(after.catalog).toBe(before.catalog)
-    expect(readdirSync(cache.snapshotDirectory)).toHaveLength(1)
+    expect(readdirSync(temp.cache.snapshotDirectory)).toHaveLength(1)
   })
 
   it('prepares the commit while the last request is out, and still indexes rows a later pass changed', async () => {
@@ -187,7 +176,7 @@ describe('runSync', () => {
     })
     const summary = await sync(service)
     expect(summary).toMatchObject({ status: 'complete', stored: 45 })
-    const snapshot = cache.currentSnapshot()!
+    const snapshot = temp.cache.currentSnapshot()!
     const indexes = snapshot.db
       .prepare(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -202,7 +191,7 @@ describe('runSync', () => {
       0,
     )
     // The search index prepared during the first pass is stale: the one stored is built from the final rows.
-    const found = new QueryEngine(cache).query({ text: 'zebedee', offset: 0, limit: 10 })
+    const found = new QueryEngine(temp.cache).query({ text: 'zebedee', offset: 0, limit: 10 })
     expect(found.rows.map((row) => row['UUID'])).toEqual(['e-renamed'])
   })
 
@@ -244,7 +233,7 @@ describe('runSync', () => {
     })
     const summary = await sync(service, { trackedPayCycles: ['PC-X'] })
     expect(summary.status).toBe('complete')
-    const db = cache.currentSnapshot()!.db
+    const db = temp.cache.currentSnapshot()!.db
     const listed = db
       .prepare("SELECT employee_uuid FROM employee_pay_cycles WHERE pay_cycle_id = 'PC-X' ORDER BY 1")
       .pluck()
@@ -275,6 +264,6 @@ describe('runSync', () => {
     await expect(
       sync(new FakeListService([]), { baseUrl: 'https://clerk:hunter2@payroll.example/api/' }),
     ).rejects.toThrow('The service address must not contain a user name or password.')
-    expect(cache.lastRun()).toBeUndefined()
+    expect(temp.cache.lastRun()).toBeUndefined()
   })
 })

@@ -1,5 +1,6 @@
 import type { EmployeeRow } from '../../../src/shared/domain'
 import type { FetchLike } from '../../../src/main/core/api/fetch-like'
+import { EMPLOYEE_LIST, ListClient } from '../../../src/main/core/api/list-client'
 import type { AccessTokenSource } from '../../../src/main/core/auth/access-token-source'
 import type { Clock } from '../../../src/main/core/clock'
 
@@ -145,4 +146,16 @@ export function makeEmployees(count: number, prefix = 'e'): EmployeeRow[] {
     payCycleId: cycles[i % cycles.length] ?? 'PC-A',
     salary: 1000 + i,
   }))
+}
+
+/** A client of `service`'s employee list with fresh tokens, a clock that never waits and no jitter. */
+export function fakeListClient(service: FakeListService): ListClient {
+  return new ListClient({
+    endpoint: EMPLOYEE_LIST,
+    baseUrl: 'https://payroll.example',
+    fetch: service.fetch,
+    tokens: new FakeTokens(),
+    clock: fakeClock().clock,
+    random: () => 0.5,
+  })
 }

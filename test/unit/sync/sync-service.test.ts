@@ -1,28 +1,15 @@
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SyncProgress, SyncRunSummary } from '../../../src/shared/domain'
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { SyncService } from '../../../src/main/core/sync/sync-service'
-import { makeTempDir } from '../cache/cache-test-helpers'
+import { useTempCache } from '../../helpers/temp-cache'
 import { FakeListService, FakeTokens, fakeClock, makeEmployees } from './sync-fakes'
 
 describe('SyncService', () => {
-  let cleanup: () => void
-  let cache: CacheDatabase
-  beforeEach(() => {
-    const temp = makeTempDir()
-    cleanup = temp.cleanup
-    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
-  })
-  afterEach(() => {
-    cache.close()
-    cleanup()
-  })
+  const temp = useTempCache()
 
   const service = (rows = makeEmployees(80)) =>
     new SyncService({
-      cache,
+      cache: temp.cache,
       fetch: new FakeListService(rows).fetch,
       tokens: new FakeTokens(),
       clock: fakeClock().clock,
@@ -78,7 +65,7 @@ describe('SyncService', () => {
     const sync = service()
     await expect(sync.begin({ ...options, pageSize: 0 })).rejects.toMatchObject({ code: 'validation' })
     expect(sync.isRunning).toBe(false)
-    expect(cache.lastRun()).toBeUndefined()
+    expect(temp.cache.lastRun()).toBeUndefined()
     expect((await sync.start(options)).status).toBe('complete')
   })
 

@@ -1,8 +1,5 @@
-import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SyncProgress } from '../../../src/shared/domain'
-import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { systemClock } from '../../../src/main/core/clock'
 import { silentLogger } from '../../../src/main/core/log/logger'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
@@ -11,7 +8,7 @@ import type { CoreJobs } from '../../../src/main/core/workers/core-jobs'
 import { coreWorkerEntry } from '../../../src/main/core/workers/worker-entry'
 import { WorkerHost } from '../../../src/main/core/workers/worker-host'
 import { workerSyncRunner } from '../../../src/main/core/workers/worker-sync'
-import { makeTempDir } from '../cache/cache-test-helpers'
+import { useTempCache } from '../../helpers/temp-cache'
 import { FakeListService, FakeTokens, makeEmployees } from '../sync/sync-fakes'
 
 /**
@@ -20,8 +17,7 @@ import { FakeListService, FakeTokens, makeEmployees } from '../sync/sync-fakes'
  */
 describe('syncs on the core worker', () => {
   let host: WorkerHost<CoreJobs>
-  let cleanup: () => void
-  let cache: CacheDatabase
+  const temp = useTempCache()
   const options = { baseUrl: 'https://payroll.example', pageSize: 10, concurrency: 2 }
 
   beforeAll(() => {
@@ -30,18 +26,9 @@ describe('syncs on the core worker', () => {
   afterAll(async () => {
     await host.stop()
   })
-  beforeEach(() => {
-    const temp = makeTempDir()
-    cleanup = temp.cleanup
-    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
-  })
-  afterEach(() => {
-    cache.close()
-    cleanup()
-  })
 
   function service(list: FakeListService, tokens = new FakeTokens()): SyncService {
-    const deps = { cache, fetch: list.fetch, tokens, clock: systemClock, random: Math.random }
+    const deps = { cache: temp.cache, fetch: list.fetch, tokens, clock: systemClock, random: Math.random }
     return new SyncService(deps, workerSyncRunner(host, { ...deps, logger: silentLogger }))
   }
 
@@ -57,7 +44,7 @@ describe('syncs on the core worker', () => {
     expect(seen.every((progress) => progress.runId === runId)).toBe(true)
     expect(list.requests.length).toBeGreaterThanOrEqual(24)
     expect(sync.getStatus()).toMatchObject({ running: false, employeeCount: 230, lastComplete: summary })
-    expect(new QueryEngine(cache).query({ limit: 5 }).total).toBe(230)
+    expect(new QueryEngine(temp.cache).query({ limit: 5 }).total).toBe(230)
   })
 
   it('refreshes a refused token through this thread’s token source', async () => {
@@ -79,7 +66,7 @@ describe('syncs on the core worker', () => {
     sync.onProgress(() => sync.cancel())
     const summary = await sync.start(options)
     expect(summary.status).toBe('cancelled')
-    expect(cache.employeeCount()).toBe(50)
+    expect(temp.cache.employeeCount()).toBe(50)
   })
 
   it('reports a service that cannot be reached as the network failure it is, after retrying', async () => {
@@ -96,6 +83,6 @@ describe('syncs on the core worker', () => {
     await expect(service(new FakeListService([])).begin({ ...options, pageSize: 0 })).rejects.toMatchObject({
       code: 'validation',
     })
-    expect(cache.lastRun()).toBeUndefined()
+    expect(temp.cache.lastRun()).toBeUndefined()
   })
 })

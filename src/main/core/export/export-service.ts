@@ -12,8 +12,8 @@ import type { Logger } from '../log/logger'
 import { RosterDeskError, isAbortError } from '../errors'
 import { changeExportSections } from './change-export'
 import { writeExport } from './export-engine'
-import type { ExportFormat, WriteExportResult } from './export-types'
-import { planExport } from './export-plan'
+import type { ExportAbout, ExportFormat, WriteExportResult } from './export-types'
+import { planExport, type ExportPlan } from './export-plan'
 import { EXPORT_BATCH_SIZE, chosenRowSource, queryRowSource } from './export-query-source'
 import type { ExportQueries } from './export-query-source'
 import { buildPrintView, type PrintView } from './print-view'
@@ -148,15 +148,7 @@ export class ExportService {
             ? queryRowSource(this.deps.queries, plan.query, EXPORT_BATCH_SIZE, { fields })
             : chosenRowSource(this.deps.queries, plan.query, plan.uuids, EXPORT_BATCH_SIZE, { fields }),
         columns: plan.columns,
-        about: {
-          ...plan.about,
-          ...(context.profile === undefined ? {} : { profile: context.profile }),
-          environment: context.environment,
-          tenantId: context.tenantId,
-          syncedAt: context.syncedAt,
-          ...(context.statusFilter === undefined ? {} : { statusFilter: context.statusFilter }),
-          ...this.madeNow(context.appVersion),
-        },
+        about: { ...requestAbout(plan, context), ...this.madeNow(context.appVersion) },
         ...fileOptions(options, signal, this.deps.logger),
       })
     })
@@ -207,11 +199,11 @@ export class ExportService {
    * as a self-contained HTML table, headed like the About sheet (print-view.ts). Reads at once; writes nothing.
    */
   printView(request: ExportRequest, maxRows?: number): PrintView {
+    const plan = planExport(request, this.deps.queries.listColumns())
     return buildPrintView({
-      request,
+      plan,
       queries: this.deps.queries,
-      context: this.deps.context(),
-      createdAt: new Date(this.deps.clock.now()),
+      about: { ...requestAbout(plan, this.deps.context()), createdAt: new Date(this.deps.clock.now()) },
       ...(maxRows === undefined ? {} : { maxRows }),
     })
   }
@@ -252,6 +244,21 @@ export class ExportService {
       this.running = null
       markSettled()
     }
+  }
+}
+
+/**
+ * The About facts of a view or roster request over this cache (the file's sheet and the printed page's heading
+ * alike); the caller adds when it was made.
+ */
+function requestAbout(plan: ExportPlan, context: ExportContext): Omit<ExportAbout, 'createdAt'> {
+  return {
+    ...plan.about,
+    ...(context.profile === undefined ? {} : { profile: context.profile }),
+    environment: context.environment,
+    tenantId: context.tenantId,
+    syncedAt: context.syncedAt,
+    ...(context.statusFilter === undefined ? {} : { statusFilter: context.statusFilter }),
   }
 }
 

@@ -1,6 +1,6 @@
-import type { ColumnInfo, EmployeeRow, ExportRequest } from '../../../shared/domain'
-import type { ExportContext } from './export-service'
-import { planExport } from './export-plan'
+import type { EmployeeRow } from '../../../shared/domain'
+import { chosenRows } from '../../../shared/export-rows'
+import type { ExportPlan } from './export-plan'
 import type { ExportQueries } from './export-query-source'
 import type { ExportAbout } from './export-types'
 import { PRINT_MAX_ROWS, printPageHtml, printTitle } from './print-page'
@@ -26,29 +26,35 @@ export interface PrintView {
 }
 
 export interface PrintViewOptions {
-  readonly request: ExportRequest
-  readonly queries: ExportQueries & { listColumns(): ColumnInfo[] }
-  readonly context: ExportContext
-  readonly createdAt: Date
+  /** The request's plan (planExport): its rows, order and columns. */
+  readonly plan: ExportPlan
+  readonly queries: ExportQueries
+  /** The page's heading: the export's About facts, and when the page was made. */
+  readonly about: ExportAbout
   readonly maxRows?: number
-  /** The IANA zone the page's times are written in; the computer's when absent. */
-  readonly timeZone?: string
 }
 
 /**
- * The page for an export request: the same rows, order and columns the export would write (planExport), up to
- * `maxRows`, headed by the same facts as the About sheet.
+ * The page for an export request: the same rows, order and columns the export would write (its plan), up to
+ * `maxRows`, headed by the same facts as the About sheet (ExportService.printView builds both).
  */
 export function buildPrintView(options: PrintViewOptions): PrintView {
-  const { context } = options
-  const plan = planExport(options.request, options.queries.listColumns())
+  const { plan, about } = options
   const maxRows = options.maxRows ?? PRINT_MAX_ROWS
-  const total = options.queries.count(plan.query)
+  // "Selected rows" print what "Export selected rows" would write: the view's rows among them, in its order
+  // (chosenRowSource's rule, read here synchronously).
+  const wanted = plan.uuids === undefined ? undefined : new Set(plan.uuids)
+  const viewTotal = options.queries.count(plan.query)
+  const total = wanted === undefined ? viewTotal : Math.min(wanted.size, viewTotal)
   const rows: EmployeeRow[] = []
-  const iterator = options.queries.iterateRows(plan.query, Math.min(1000, Math.max(1, maxRows)))
+  const iterator = options.queries.iterateRows(
+    plan.query,
+    Math.min(1000, Math.max(1, maxRows)),
+    wanted === undefined ? undefined : { uuids: [...wanted] },
+  )
   try {
     for (let next = iterator.next(); next.done !== true && rows.length < maxRows; next = iterator.next()) {
-      for (const row of next.value) {
+      for (const row of wanted === undefined ? next.value : chosenRows(next.value, wanted)) {
         if (rows.length === maxRows) break
         rows.push(row)
       }
@@ -56,16 +62,6 @@ export function buildPrintView(options: PrintViewOptions): PrintView {
   } finally {
     // Lets the engine release the snapshot it held for the iteration.
     iterator.return?.()
-  }
-  const about: ExportAbout = {
-    ...plan.about,
-    ...(context.profile === undefined ? {} : { profile: context.profile }),
-    environment: context.environment,
-    tenantId: context.tenantId,
-    syncedAt: context.syncedAt,
-    ...(context.statusFilter === undefined ? {} : { statusFilter: context.statusFilter }),
-    createdAt: options.createdAt,
-    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
   }
   return {
     html: printPageHtml({ about, columns: plan.columns, rows, total }),

@@ -19,11 +19,10 @@ export interface Profile {
   readonly settings: Settings
 }
 
-/**
- * The first profile's id. It owns the storage a single-environment release used (the bare secret names and
- * `<dataDir>/cache`), so an upgrade moves, copies and decrypts nothing: the old data simply is profile 1's.
- */
-export const FIRST_PROFILE_ID = 'p1'
+import { FIRST_PROFILE_ID } from '../../../shared/settings-rules'
+
+/** Re-exported for core's callers; the id itself is shared with the renderer (settings-rules.ts). */
+export { FIRST_PROFILE_ID }
 
 export const CACHE_FILE_NAME = 'employees.sqlite'
 

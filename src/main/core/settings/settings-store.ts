@@ -4,30 +4,10 @@ import { diskFullError, isDiskFull } from '../disk-full'
 import { RosterDeskError } from '../errors'
 import { ProfileStore } from './profile-store'
 import type { MigrationResult } from './settings-migrations'
+import type { KeyValueBackend } from './key-value-backend'
 
-/**
- * The persistence the settings need: electron-store in the app (its `get`/`set` match structurally), a map in
- * tests. Synchronous because electron-store is, which lets `get()` answer without awaiting.
- */
-export interface KeyValueBackend {
-  get(key: string): unknown
-  set(key: string, value: unknown): void
-  /** The file behind it, when there is one: a failed write names its folder. */
-  readonly location?: string
-}
-
-/** A KeyValueBackend over a Map, for tests and for the CLI, which keeps no settings between runs. */
-export class MemoryKeyValueBackend implements KeyValueBackend {
-  readonly values = new Map<string, unknown>()
-
-  get(key: string): unknown {
-    return structuredClone(this.values.get(key))
-  }
-
-  set(key: string, value: unknown): void {
-    this.values.set(key, structuredClone(value))
-  }
-}
+// The backend lives in a module of its own so the renderer's test fake can hold views in the real ViewStore.
+export { MemoryKeyValueBackend, type KeyValueBackend } from './key-value-backend'
 
 export type SettingsListener = (settings: Settings) => void
 

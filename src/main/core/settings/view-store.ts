@@ -10,7 +10,7 @@ import {
   type ViewState,
 } from '../../../shared/view-schema'
 import { RosterDeskError } from '../errors'
-import type { KeyValueBackend } from './settings-store'
+import type { KeyValueBackend } from './key-value-backend'
 
 /**
  * The backend key. Views sit beside the profiles in the settings file (electron-store writes it whole, through a

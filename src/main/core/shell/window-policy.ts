@@ -25,24 +25,43 @@ export interface SecureWebPreferences {
   readonly disableBlinkFeatures: 'Auxclick'
 }
 
+/** What every window of the app's is held to, whatever page it shows. */
+const ISOLATED_WEB_PREFERENCES: Omit<SecureWebPreferences, 'preload'> = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  webviewTag: false,
+  experimentalFeatures: false,
+  navigateOnDragDrop: false,
+  spellcheck: false,
+  // A middle click on a link is one more way to ask for a new window; windowOpenDecision denies those anyway,
+  // and the app has no use for auxclick, so the feature is off rather than relied on to be harmless.
+  disableBlinkFeatures: 'Auxclick',
+}
+
 export function secureWebPreferences(preloadPath: string): SecureWebPreferences {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    experimentalFeatures: false,
-    navigateOnDragDrop: false,
-    spellcheck: false,
-    // A middle click on a link is one more way to ask for a new window; windowOpenDecision denies those anyway,
-    // and the app has no use for auxclick, so the feature is off rather than relied on to be harmless.
-    disableBlinkFeatures: 'Auxclick',
-  }
+  return { preload: preloadPath, ...ISOLATED_WEB_PREFERENCES }
+}
+
+/** The in-memory session of the print window: the page shares no cookies, cache or permissions with the app. */
+export const PRINT_PARTITION = 'rosterdesk-print'
+
+/**
+ * The hidden print window's settings: the app window's, except that it has no preload (the page needs no bridge
+ * to main), runs no JavaScript (the page is a static table) and has a session of its own.
+ * `src/main/adapters/print-window.ts` writes them out literally, held to this by window-literal.test.ts.
+ */
+export type PrintWebPreferences = Omit<SecureWebPreferences, 'preload'> & {
+  readonly partition: typeof PRINT_PARTITION
+  readonly javascript: false
+}
+
+export function printWebPreferences(): PrintWebPreferences {
+  return { ...ISOLATED_WEB_PREFERENCES, partition: PRINT_PARTITION, javascript: false }
 }
 
 /**

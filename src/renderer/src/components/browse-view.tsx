@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ViewState } from '../../../shared/view-schema'
 import { EMPTY_FILTERS, nextSort, toggleValue, type EmployeeFilters } from '../data/employee-filters'
 import { filtersOf, toViewState } from '../data/view-state'
-import { useColumns } from '../hooks/use-columns'
+import { columnsRead, useColumns } from '../hooks/use-columns'
 import { useDebouncedValue } from '../hooks/use-debounced-value'
 import { useEmployeeRows } from '../hooks/use-employee-rows'
 import { useExport } from '../hooks/use-export'
@@ -28,26 +28,24 @@ interface BrowseViewProps {
   readonly signedIn: boolean
   readonly onSignIn: () => void
   readonly trackedPayCycles: readonly string[]
-  /** The active profile, whose column layout the table shows. */
-  readonly profileId: string
 }
 
 /** Typing settles for this long before the cache is asked, so each keystroke does not run a query. */
 const SEARCH_DEBOUNCE_MS = 150
 
 /** Search, filters, the employee table, the detail panel and exports, all over the local cache. */
-export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles, profileId }: BrowseViewProps) {
+export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: BrowseViewProps) {
   const [text, setText] = useState('')
   const [choice, setChoice] = useState<Omit<EmployeeFilters, 'text'>>(EMPTY_FILTERS)
   const searchText = useDebouncedValue(text, SEARCH_DEBOUNCE_MS)
   const filters: EmployeeFilters = { ...choice, text: searchText }
   const rows = useEmployeeRows(filters, sync.dataVersion)
   const columns = useColumns(sync.dataVersion)
-  const visible = useVisibleColumns(columns, profileId)
+  const visible = useVisibleColumns(columns, columnsRead(columns))
   const exporter = useExport()
-  // Search, filters, sort and columns are kept per profile (restored on start) and can be saved by name.
-  const { setLayout } = visible
-  const viewState = useMemo(() => toViewState(text, choice, visible.layout), [text, choice, visible.layout])
+  // Search, filters, sort and columns are kept per profile in main (restored on start) and can be saved by name.
+  const { setLayout, restore: restoreLayout, viewLayout } = visible
+  const viewState = useMemo(() => toViewState(text, choice, viewLayout), [text, choice, viewLayout])
   const applyView = useCallback(
     (state: ViewState) => {
       setText(state.text)
@@ -56,7 +54,17 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles, profile
     },
     [setLayout],
   )
-  useViewState(viewState, applyView)
+  const restoreView = useCallback(
+    (state: ViewState | null, profileId: string) => {
+      if (state !== null) {
+        setText(state.text)
+        setChoice(filtersOf(state))
+      }
+      restoreLayout(state?.columns, profileId)
+    },
+    [restoreLayout],
+  )
+  const viewRestored = useViewState(viewState, restoreView)
   const searchRef = useRef<HTMLInputElement>(null)
   useFindShortcut(searchRef)
 
@@ -168,7 +176,8 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles, profile
             visibleColumns={visible.visible}
           />
           <ResultsView
-            rows={rows}
+            // Until the kept view is restored the table would show the default columns and filters: it waits.
+            rows={viewRestored ? rows : { status: 'loading', previous: undefined, retry: rows.retry }}
             employeeCount={sync.status?.employeeCount ?? 0}
             filters={filters}
             columns={visible.visible}

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import type { ChangeEntry, ChangeHistoryEntry, ChangeKind, ExportFormat } from '../../../shared/domain'
+import type { ChangeEntry, ChangeHistoryEntry, ChangeKind } from '../../../shared/domain'
 import { ENVIRONMENTS, environmentLabel } from '../../../shared/settings-rules'
 import { changeWords, runSummary } from '../format/change-text'
 import { formatCount } from '../format/format-value'
@@ -7,12 +7,12 @@ import { formatSyncMoment } from '../format/relative-time'
 import { useChangeHistory } from '../hooks/use-change-history'
 import { useColumns } from '../hooks/use-columns'
 import { useExport } from '../hooks/use-export'
-import { useModalDialog } from '../hooks/use-modal-dialog'
+import { useExportFormat } from '../hooks/use-export-format'
 import { useNow } from '../hooks/use-now'
 import { ChangeEntryList } from './change-entry-list'
-import { CsvNote } from './csv-note'
 import { DetailPanel } from './detail-panel'
 import { ExportStatus } from './export-status'
+import { ModalDialog } from './modal-dialog'
 
 interface ChangeReportDialogProps {
   /** Changes when a sync replaced the saved employees, so the history is read again. */
@@ -33,19 +33,15 @@ const KINDS: ReadonlyArray<{ readonly kind: ChangeKind; readonly title: string }
  * and "Export changes…" to a spreadsheet through main's save dialog.
  */
 export function ChangeReportDialog({ dataVersion, onClose }: ChangeReportDialogProps) {
-  const titleId = useId()
   const tabsId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
-  // First among the effects: it remembers the opener before anything here moves the focus.
-  const onKeyDown = useModalDialog(dialogRef, onClose)
-  const formatSelect = useRef<HTMLSelectElement>(null)
   const history = useChangeHistory(dataVersion)
   const columns = useColumns(dataVersion)
   const exporter = useExport()
   const [chosenRun, setChosenRun] = useState<number>()
   const [chosenKind, setChosenKind] = useState<ChangeKind>()
   const [open, setOpen] = useState<{ readonly entry: ChangeEntry; readonly kind: ChangeKind }>()
-  const [format, setFormat] = useState<ExportFormat>('xlsx')
+  const { format, menu: formatMenu, csvNote } = useExportFormat()
   const now = useNow()
 
   const runs = history.status === 'ready' ? history.runs : []
@@ -69,144 +65,114 @@ export function ChangeReportDialog({ dataVersion, onClose }: ChangeReportDialogP
   const busy = exporter.state.phase === 'running'
 
   return (
-    <div className="modal-backdrop">
-      <div
-        className="change-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        ref={dialogRef}
-        onKeyDown={onKeyDown}
-      >
-        <div className="change-dialog-head">
-          <h2 id={titleId}>Change report</h2>
-          {runs.length > 0 && run !== undefined && (
-            <label className="change-dialog-run">
-              <span>Sync</span>
-              <select value={run.runId} onChange={(event) => chooseRun(Number(event.target.value))}>
-                {runs.map((each, index) => (
-                  <option key={each.runId} value={each.runId}>
-                    {formatSyncMoment(each.endedAt, now)}
-                    {index === 0 ? ' (latest)' : ''}: {runSummary(each)}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Close the change report"
-            onClick={onClose}
-          >
-            ×
-          </button>
-        </div>
-        {history.status === 'loading' && <p className="muted">Reading the sync history…</p>}
-        {history.status === 'failed' && <p role="alert">{history.message}</p>}
-        {history.status === 'ready' && run === undefined && <p>No sync has finished yet.</p>}
-        {run !== undefined && <p className="muted change-dialog-source">{sourceText(run)}</p>}
-        {run?.firstSync === true && (
-          <p className="change-dialog-note">
-            First sync: {formatCount(run.employeeCount)} employees. From the next sync on, this report lists
-            who was added, removed or changed.
-          </p>
-        )}
-        {run !== undefined && !run.firstSync && !run.entriesKept && (
-          <p className="change-dialog-note">
-            This sync {changeWords(run)}. Its list of employees is no longer kept: the history keeps the
-            employees of recent syncs, and only the counts of older ones.
-          </p>
-        )}
-        {listed && run !== undefined && (
-          <div className={`change-dialog-body${open !== undefined ? ' with-detail' : ''}`}>
-            <div className="change-dialog-lists">
-              <div className="change-tabs" role="tablist" aria-label="Kind of change">
-                {KINDS.map((each) => (
-                  <button
-                    key={each.kind}
-                    type="button"
-                    role="tab"
-                    id={`${tabsId}-${each.kind}`}
-                    aria-selected={each.kind === kind}
-                    aria-controls={`${tabsId}-panel`}
-                    className={`change-tab change-tab-${each.kind}`}
-                    onClick={() => {
-                      setChosenKind(each.kind)
-                      setOpen(undefined)
-                    }}
-                  >
-                    {each.title} ({formatCount(run[each.kind])})
-                  </button>
-                ))}
-              </div>
-              <ChangeEntryList
-                key={`${run.runId}:${kind}`}
-                runId={run.runId}
-                kind={kind}
-                total={run[kind]}
-                selected={open?.entry.UUID}
-                onOpen={(entry) => setOpen({ entry, kind })}
-                fieldLabel={fieldLabel}
-                id={`${tabsId}-panel`}
-                labelledBy={`${tabsId}-${kind}`}
-              />
-            </div>
-            {open !== undefined && (
-              <DetailPanel
-                key={`${open.kind}:${open.entry.UUID}`}
-                uuid={open.entry.UUID}
-                columns={columns}
-                onClose={() => setOpen(undefined)}
-                {...(open.kind === 'removed' && open.entry.row !== undefined
-                  ? { removed: { row: open.entry.row, syncEndedAt: run.endedAt } }
-                  : {})}
-              />
-            )}
-          </div>
-        )}
-        <ExportStatus exporter={exporter} />
-        {format === 'csv' && (
-          <CsvNote
-            onUseXlsx={() => {
-              setFormat('xlsx')
-              // The note and its button go away; the clerk continues from the format they just changed.
-              formatSelect.current?.focus()
-            }}
-          />
-        )}
-        <div className="dialog-actions">
-          <label className="format-choice">
-            <span className="visually-hidden">Export format</span>
-            <select
-              ref={formatSelect}
-              value={format}
-              onChange={(event) => setFormat(event.target.value === 'csv' ? 'csv' : 'xlsx')}
-            >
-              <option value="xlsx">Excel (.xlsx)</option>
-              <option value="csv">CSV (.csv)</option>
+    <ModalDialog
+      title="Change report"
+      className="change-dialog"
+      onClose={onClose}
+      head={{
+        className: 'change-dialog-head',
+        closeLabel: 'Close the change report',
+        controls: runs.length > 0 && run !== undefined && (
+          <label className="change-dialog-run">
+            <span>Sync</span>
+            <select value={run.runId} onChange={(event) => chooseRun(Number(event.target.value))}>
+              {runs.map((each, index) => (
+                <option key={each.runId} value={each.runId}>
+                  {formatSyncMoment(each.endedAt, now)}
+                  {index === 0 ? ' (latest)' : ''}: {runSummary(each)}
+                </option>
+              ))}
             </select>
           </label>
-          <button
-            type="button"
-            disabled={!listed || busy || run === undefined}
-            onClick={() => {
-              if (run === undefined) return
-              exporter.startChanges(
-                { runId: run.runId, format },
-                `the changes of the sync of ${formatSyncMoment(run.endedAt, now)}`,
-              )
-            }}
-          >
-            Export changes…
-          </button>
-          <button type="button" onClick={onClose}>
-            Close
-          </button>
+        ),
+      }}
+      dialogRef={dialogRef}
+    >
+      {history.status === 'loading' && <p className="muted">Reading the sync history…</p>}
+      {history.status === 'failed' && <p role="alert">{history.message}</p>}
+      {history.status === 'ready' && run === undefined && <p>No sync has finished yet.</p>}
+      {run !== undefined && <p className="muted change-dialog-source">{sourceText(run)}</p>}
+      {run?.firstSync === true && (
+        <p className="change-dialog-note">
+          First sync: {formatCount(run.employeeCount)} employees. From the next sync on, this report lists who
+          was added, removed or changed.
+        </p>
+      )}
+      {run !== undefined && !run.firstSync && !run.entriesKept && (
+        <p className="change-dialog-note">
+          This sync {changeWords(run)}. Its list of employees is no longer kept: the history keeps the
+          employees of recent syncs, and only the counts of older ones.
+        </p>
+      )}
+      {listed && run !== undefined && (
+        <div className={`change-dialog-body${open !== undefined ? ' with-detail' : ''}`}>
+          <div className="change-dialog-lists">
+            <div className="change-tabs" role="tablist" aria-label="Kind of change">
+              {KINDS.map((each) => (
+                <button
+                  key={each.kind}
+                  type="button"
+                  role="tab"
+                  id={`${tabsId}-${each.kind}`}
+                  aria-selected={each.kind === kind}
+                  aria-controls={`${tabsId}-panel`}
+                  className={`change-tab change-tab-${each.kind}`}
+                  onClick={() => {
+                    setChosenKind(each.kind)
+                    setOpen(undefined)
+                  }}
+                >
+                  {each.title} ({formatCount(run[each.kind])})
+                </button>
+              ))}
+            </div>
+            <ChangeEntryList
+              key={`${run.runId}:${kind}`}
+              runId={run.runId}
+              kind={kind}
+              total={run[kind]}
+              selected={open?.entry.UUID}
+              onOpen={(entry) => setOpen({ entry, kind })}
+              fieldLabel={fieldLabel}
+              id={`${tabsId}-panel`}
+              labelledBy={`${tabsId}-${kind}`}
+            />
+          </div>
+          {open !== undefined && (
+            <DetailPanel
+              key={`${open.kind}:${open.entry.UUID}`}
+              uuid={open.entry.UUID}
+              columns={columns}
+              onClose={() => setOpen(undefined)}
+              {...(open.kind === 'removed' && open.entry.row !== undefined
+                ? { removed: { row: open.entry.row, syncEndedAt: run.endedAt } }
+                : {})}
+            />
+          )}
         </div>
+      )}
+      <ExportStatus exporter={exporter} />
+      {csvNote}
+      <div className="dialog-actions">
+        {formatMenu}
+        <button
+          type="button"
+          disabled={!listed || busy || run === undefined}
+          onClick={() => {
+            if (run === undefined) return
+            exporter.startChanges(
+              { runId: run.runId, format },
+              `the changes of the sync of ${formatSyncMoment(run.endedAt, now)}`,
+            )
+          }}
+        >
+          Export changes…
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   )
 }
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { FieldMessages, fieldDescribedBy } from './field-messages'
 
 interface CheckboxFieldProps {
   readonly id: string
@@ -14,9 +15,7 @@ interface CheckboxFieldProps {
  * for text; the box comes before its label, where a clerk looks for it.
  */
 export function CheckboxField({ id, label, checked, error, hint, onChange }: CheckboxFieldProps) {
-  const hintId = hint ? `${id}-hint` : undefined
-  const errorId = error ? `${id}-error` : undefined
-  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined
+  const describedBy = fieldDescribedBy(id, error, hint)
   return (
     <div className={`form-field checkbox-field${error ? ' invalid' : ''}`}>
       <label htmlFor={id}>
@@ -30,16 +29,7 @@ export function CheckboxField({ id, label, checked, error, hint, onChange }: Che
         />
         {label}
       </label>
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
+      <FieldMessages id={id} error={error} hint={hint} />
     </div>
   )
 }

@@ -1,11 +1,11 @@
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { createPortal, flushSync } from 'react-dom'
-import type { ColumnInfo, ExportRequest } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain'
 import { toQuery, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
 import type { ExportController } from '../hooks/use-export'
 import { useCommand } from '../hooks/use-app-commands'
-import { CsvNote } from './csv-note'
+import { useExportFormat } from '../hooks/use-export-format'
 import { PrintButton } from './print-button'
 import { RosterDialog } from './roster-dialog'
 
@@ -19,8 +19,6 @@ interface ExportBarProps {
   readonly dataVersion: string
 }
 
-type Format = ExportRequest['format']
-
 /** Export buttons: the current view (filters, sort and visible columns), or a pay-cycle roster chosen in a dialog. */
 export function ExportBar({
   total,
@@ -30,9 +28,8 @@ export function ExportBar({
   exporter,
   dataVersion,
 }: ExportBarProps) {
-  const [format, setFormat] = useState<Format>('xlsx')
+  const { format, menu: formatMenu, csvNote } = useExportFormat()
   const [rosterOpen, setRosterOpen] = useState(false)
-  const formatSelect = useRef<HTMLSelectElement>(null)
   // The dialog (useModalDialog) gives the focus back to "Export roster…" when it closes.
   const closeRoster = useCallback((): void => setRosterOpen(false), [])
   const busy = exporter.state.phase === 'running'
@@ -55,17 +52,7 @@ export function ExportBar({
   })
   return (
     <div className="export-bar" role="group" aria-label="Export">
-      <label className="format-choice">
-        <span className="visually-hidden">Export format</span>
-        <select
-          ref={formatSelect}
-          value={format}
-          onChange={(event) => setFormat(event.target.value === 'csv' ? 'csv' : 'xlsx')}
-        >
-          <option value="xlsx">Excel (.xlsx)</option>
-          <option value="csv">CSV (.csv)</option>
-        </select>
-      </label>
+      {formatMenu}
       <button type="button" disabled={busy || total === 0} onClick={exportView}>
         Export {formatCount(total)} {total === 1 ? 'row' : 'rows'}…
       </button>
@@ -82,15 +69,7 @@ export function ExportBar({
         request={() => ({ kind: 'view', query: toQuery(filters), columns: keys, format })}
         disabled={total === 0}
       />
-      {format === 'csv' && (
-        <CsvNote
-          onUseXlsx={() => {
-            setFormat('xlsx')
-            // The note and its button go away; the clerk continues from the format they just changed.
-            formatSelect.current?.focus()
-          }}
-        />
-      )}
+      {csvNote}
       {/* On the body: a modal dialog belongs to the whole page, above the header and the sync bar too. */}
       {rosterOpen &&
         createPortal(

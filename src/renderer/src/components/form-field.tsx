@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { FieldMessages, fieldDescribedBy } from './field-messages'
 
 interface FormFieldProps {
   readonly id: string
@@ -10,23 +11,12 @@ interface FormFieldProps {
 
 /** A labelled control with its hint and its validation message, tied together for screen readers. */
 export function FormField({ id, label, error, hint, children }: FormFieldProps) {
-  const hintId = hint ? `${id}-hint` : undefined
-  const errorId = error ? `${id}-error` : undefined
-  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined
+  const describedBy = fieldDescribedBy(id, error, hint)
   return (
     <div className={`form-field${error ? ' invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
       {children(describedBy, error !== undefined)}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
+      <FieldMessages id={id} error={error} hint={hint} />
     </div>
   )
 }

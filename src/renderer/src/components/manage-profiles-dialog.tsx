@@ -9,7 +9,7 @@ import {
 } from '../../../shared/settings-rules'
 import { plural } from '../format/format-value'
 import type { ProfilesController } from '../hooks/use-profiles'
-import { useModalDialog } from '../hooks/use-modal-dialog'
+import { ModalDialog } from './modal-dialog'
 
 interface ManageProfilesDialogProps {
   readonly profiles: ProfilesController
@@ -25,10 +25,8 @@ type RowMode = { readonly id: string; readonly kind: 'rename' | 'delete' } | und
  * and environment are chosen up front.
  */
 export function ManageProfilesDialog({ profiles, onClose }: ManageProfilesDialogProps) {
-  const titleId = useId()
   const introId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
-  const onKeyDown = useModalDialog(dialogRef, onClose)
   const [mode, setMode] = useState<RowMode>()
   const [notice, setNotice] = useState<string>()
   const { list, refresh } = profiles
@@ -47,52 +45,42 @@ export function ManageProfilesDialog({ profiles, onClose }: ManageProfilesDialog
   }, [notice, list])
 
   return (
-    <div className="modal-backdrop">
-      <div
-        className="profiles-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={introId}
-        tabIndex={-1}
-        ref={dialogRef}
-        onKeyDown={onKeyDown}
-      >
-        <div className="profiles-dialog-head">
-          <h2 id={titleId}>Profiles</h2>
-          <button type="button" className="icon-button" aria-label="Close profiles" onClick={onClose}>
-            ×
-          </button>
-        </div>
-        <p id={introId} className="muted">
-          Each profile is one company’s payroll service: its own settings, sign-in and saved employees.
-        </p>
-        {list === undefined ? (
-          <p>Reading the profiles…</p>
-        ) : (
-          <ul className="profile-rows" aria-label="Your profiles">
-            {list.profiles.map((profile) => (
-              <ProfileRow
-                key={profile.id}
-                profile={profile}
-                list={list}
-                mode={mode?.id === profile.id ? mode.kind : undefined}
-                onMode={(kind) => {
-                  setNotice(undefined)
-                  setMode(kind === undefined ? undefined : { id: profile.id, kind })
-                }}
-                profiles={profiles}
-                onDone={done}
-              />
-            ))}
-          </ul>
-        )}
-        {list !== undefined && <NewProfileForm list={list} profiles={profiles} onCreated={done} />}
-        <p className="profiles-notice" role="status">
-          {notice}
-        </p>
-      </div>
-    </div>
+    <ModalDialog
+      title="Profiles"
+      className="profiles-dialog"
+      onClose={onClose}
+      head={{ className: 'profiles-dialog-head', closeLabel: 'Close profiles' }}
+      describedBy={introId}
+      dialogRef={dialogRef}
+    >
+      <p id={introId} className="muted">
+        Each profile is one company’s payroll service: its own settings, sign-in and saved employees.
+      </p>
+      {list === undefined ? (
+        <p>Reading the profiles…</p>
+      ) : (
+        <ul className="profile-rows" aria-label="Your profiles">
+          {list.profiles.map((profile) => (
+            <ProfileRow
+              key={profile.id}
+              profile={profile}
+              list={list}
+              mode={mode?.id === profile.id ? mode.kind : undefined}
+              onMode={(kind) => {
+                setNotice(undefined)
+                setMode(kind === undefined ? undefined : { id: profile.id, kind })
+              }}
+              profiles={profiles}
+              onDone={done}
+            />
+          ))}
+        </ul>
+      )}
+      {list !== undefined && <NewProfileForm list={list} profiles={profiles} onCreated={done} />}
+      <p className="profiles-notice" role="status">
+        {notice}
+      </p>
+    </ModalDialog>
   )
 }
 

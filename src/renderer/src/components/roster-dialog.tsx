@@ -1,12 +1,12 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { ColumnInfo, ExportRequest, FacetCount } from '../../../shared/domain'
 import type { SavedView } from '../../../shared/view-schema'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { isolateText } from '../format/bidi'
 import { formatCount } from '../format/format-value'
-import { useModalDialog } from '../hooks/use-modal-dialog'
 import { usePayCycles } from '../hooks/use-pay-cycles'
+import { ModalDialog } from './modal-dialog'
 
 interface RosterDialogProps {
   /** The status filter on screen; the clerk chooses whether the roster applies it. */
@@ -36,10 +36,7 @@ interface CountAnswer {
  */
 export function RosterDialog(props: RosterDialogProps) {
   const client = useClient()
-  const titleId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
-  // First among the effects: it remembers the opener before anything here moves the focus.
-  const onKeyDown = useModalDialog(dialogRef, props.onClose)
   const payCyclesState = usePayCycles(props.dataVersion)
   const payCycles = useMemo(
     () =>
@@ -129,103 +126,94 @@ export function RosterDialog(props: RosterDialogProps) {
   }
 
   return (
-    <div className="modal-backdrop">
-      <div
-        className="roster-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        ref={dialogRef}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId}>Export a pay-cycle roster</h2>
-        {loadError !== undefined && <p role="alert">{loadError}</p>}
-        {payCycles === undefined && loadError === undefined && (
-          <p>Reading the pay cycles in the saved data…</p>
-        )}
-        {payCycles !== undefined && payCycles.length === 0 && (
-          <p role="alert">No saved employee belongs to a pay cycle. Sync, then try again.</p>
-        )}
-        {payCycles !== undefined && payCycles.length > 0 && (
-          <>
+    <ModalDialog
+      title="Export a pay-cycle roster"
+      className="roster-dialog"
+      onClose={props.onClose}
+      dialogRef={dialogRef}
+    >
+      {loadError !== undefined && <p role="alert">{loadError}</p>}
+      {payCycles === undefined && loadError === undefined && <p>Reading the pay cycles in the saved data…</p>}
+      {payCycles !== undefined && payCycles.length === 0 && (
+        <p role="alert">No saved employee belongs to a pay cycle. Sync, then try again.</p>
+      )}
+      {payCycles !== undefined && payCycles.length > 0 && (
+        <>
+          <label className="field">
+            <span>Pay cycle</span>
+            <select value={payCycleId ?? ''} onChange={(event) => setPayCycleId(event.target.value)}>
+              {payCycles.map((cycle) => (
+                <option key={cycle.value} value={cycle.value}>
+                  {isolateText(cycle.value)} ({formatCount(cycle.count)}{' '}
+                  {cycle.count === 1 ? 'employee' : 'employees'})
+                  {props.trackedPayCycles.includes(cycle.value) ? ', tracked' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+          {templates !== undefined && templates.views.length > 0 && (
             <label className="field">
-              <span>Pay cycle</span>
-              <select value={payCycleId ?? ''} onChange={(event) => setPayCycleId(event.target.value)}>
-                {payCycles.map((cycle) => (
-                  <option key={cycle.value} value={cycle.value}>
-                    {isolateText(cycle.value)} ({formatCount(cycle.count)}{' '}
-                    {cycle.count === 1 ? 'employee' : 'employees'})
-                    {props.trackedPayCycles.includes(cycle.value) ? ', tracked' : ''}
+              <span>Template</span>
+              <select value={templateId} onChange={(event) => setTemplateId(event.target.value)}>
+                <option value="">None: the columns on screen</option>
+                {templates.views.map((view) => (
+                  <option key={view.id} value={view.id}>
+                    View: {view.name}
                   </option>
                 ))}
               </select>
             </label>
-            {templates !== undefined && templates.views.length > 0 && (
-              <label className="field">
-                <span>Template</span>
-                <select value={templateId} onChange={(event) => setTemplateId(event.target.value)}>
-                  <option value="">None: the columns on screen</option>
-                  {templates.views.map((view) => (
-                    <option key={view.id} value={view.id}>
-                      View: {view.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
-            {template !== undefined && fromTemplate !== undefined ? (
-              <p className="muted">
-                From the view “{template.name}”: {fromTemplate.columns?.length ?? props.columns.length}{' '}
-                columns
-                {fromTemplate.columns === undefined ? ' (those on screen)' : ''}
-                {fromTemplate.sort === undefined
-                  ? ''
-                  : `, sorted by ${labelOf(fromTemplate.sort.column)}, ${fromTemplate.sort.order === 'asc' ? 'ascending' : 'descending'}`}
-                . Its search and pay cycles are not applied.
-              </p>
-            ) : props.screenStatuses.length > 0 ? (
-              <label className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={applyStatuses}
-                  onChange={(event) => setApplyStatuses(event.target.checked)}
-                />
-                <span>Only the statuses filtered on screen: {props.screenStatuses.join(', ')}</span>
-              </label>
-            ) : null}
-            <p className="roster-summary" aria-live="polite">
-              {count.state === 'loading'
-                ? 'Counting…'
-                : `The roster will hold ${formatCount(count.total)} ${count.total === 1 ? 'employee' : 'employees'}: pay cycle ${isolateText(payCycleId ?? '')}, ${
-                    statuses === undefined ? 'every status' : `status ${statuses.join(' or ')}`
-                  }.`}
+          )}
+          {template !== undefined && fromTemplate !== undefined ? (
+            <p className="muted">
+              From the view “{template.name}”: {fromTemplate.columns?.length ?? props.columns.length} columns
+              {fromTemplate.columns === undefined ? ' (those on screen)' : ''}
+              {fromTemplate.sort === undefined
+                ? ''
+                : `, sorted by ${labelOf(fromTemplate.sort.column)}, ${fromTemplate.sort.order === 'asc' ? 'ascending' : 'descending'}`}
+              . Its search and pay cycles are not applied.
             </p>
-            {statuses === undefined && template === undefined && (
-              <p className="muted">
-                {props.screenStatuses.length > 0
-                  ? 'The status filter on screen is not applied: employees of every status are included.'
-                  : 'No status filter is applied: employees of every status are included.'}{' '}
-                Search text and other on-screen filters never apply to a roster.
-              </p>
-            )}
-            {empty && (
-              <p className="message-warning" role="alert">
-                This roster is empty: no saved employee matches. Choose another pay cycle or status.
-              </p>
-            )}
-          </>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="button" className="primary" disabled={!canExport} onClick={exportRoster}>
-            {canExport ? `Export ${formatCount(count.total)} rows…` : 'Export…'}
-          </button>
-        </div>
+          ) : props.screenStatuses.length > 0 ? (
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={applyStatuses}
+                onChange={(event) => setApplyStatuses(event.target.checked)}
+              />
+              <span>Only the statuses filtered on screen: {props.screenStatuses.join(', ')}</span>
+            </label>
+          ) : null}
+          <p className="roster-summary" aria-live="polite">
+            {count.state === 'loading'
+              ? 'Counting…'
+              : `The roster will hold ${formatCount(count.total)} ${count.total === 1 ? 'employee' : 'employees'}: pay cycle ${isolateText(payCycleId ?? '')}, ${
+                  statuses === undefined ? 'every status' : `status ${statuses.join(' or ')}`
+                }.`}
+          </p>
+          {statuses === undefined && template === undefined && (
+            <p className="muted">
+              {props.screenStatuses.length > 0
+                ? 'The status filter on screen is not applied: employees of every status are included.'
+                : 'No status filter is applied: employees of every status are included.'}{' '}
+              Search text and other on-screen filters never apply to a roster.
+            </p>
+          )}
+          {empty && (
+            <p className="message-warning" role="alert">
+              This roster is empty: no saved employee matches. Choose another pay cycle or status.
+            </p>
+          )}
+        </>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={props.onClose}>
+          Cancel
+        </button>
+        <button type="button" className="primary" disabled={!canExport} onClick={exportRoster}>
+          {canExport ? `Export ${formatCount(count.total)} rows…` : 'Export…'}
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   )
 }
 

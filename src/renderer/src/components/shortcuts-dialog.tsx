@@ -1,57 +1,49 @@
-import { useId, useRef } from 'react'
 import { chordLabel, SHORTCUT_SECTIONS } from '../../../shared/shortcuts'
 import { isMac } from '../hooks/use-app-commands'
-import { useModalDialog } from '../hooks/use-modal-dialog'
+import { ModalDialog } from './modal-dialog'
 
 /**
  * Help → Keyboard shortcuts: every shortcut of the one table (shared/shortcuts.ts) that the key handlers and the
- * menu read too, so the list cannot promise a key that does nothing. A modal dialog (`useModalDialog`): Tab stays
+ * menu read too, so the list cannot promise a key that does nothing. A modal dialog (`ModalDialog`): Tab stays
  * in it, Esc or Close shuts it, and the opener gets the focus back.
  */
 export function ShortcutsDialog({ onClose }: { readonly onClose: () => void }) {
-  const titleId = useId()
-  const dialogRef = useRef<HTMLDivElement>(null)
-  const onKeyDown = useModalDialog(dialogRef, onClose)
   return (
-    <div className="modal-backdrop">
-      <div
-        className="shortcuts-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        ref={dialogRef}
-        onKeyDown={onKeyDown}
-      >
-        <div className="shortcuts-head">
-          <h2 id={titleId}>Keyboard shortcuts</h2>
+    <ModalDialog
+      title="Keyboard shortcuts"
+      className="shortcuts-dialog"
+      onClose={onClose}
+      head={{
+        className: 'shortcuts-head',
+        controls: (
           <button type="button" data-autofocus onClick={onClose}>
             Close
           </button>
-        </div>
-        {SHORTCUT_SECTIONS.map((section) => (
-          <section key={section.title} aria-label={section.title}>
-            <h3>{section.title}</h3>
-            <table className="shortcuts-table">
-              <tbody>
-                {section.shortcuts.map((shortcut) => (
-                  <tr key={`${section.title}-${shortcut.id}`}>
-                    <th scope="row">
-                      {shortcut.chords.map((chord, index) => (
-                        <span key={index}>
-                          {index > 0 ? ' or ' : null}
-                          <kbd>{chordLabel(chord, isMac)}</kbd>
-                        </span>
-                      ))}
-                    </th>
-                    <td>{shortcut.label}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
-        ))}
-      </div>
-    </div>
+        ),
+      }}
+    >
+      {SHORTCUT_SECTIONS.map((section) => (
+        <section key={section.title} aria-label={section.title}>
+          <h3>{section.title}</h3>
+          <table className="shortcuts-table">
+            <tbody>
+              {section.shortcuts.map((shortcut) => (
+                <tr key={`${section.title}-${shortcut.id}`}>
+                  <th scope="row">
+                    {shortcut.chords.map((chord, index) => (
+                      <span key={index}>
+                        {index > 0 ? ' or ' : null}
+                        <kbd>{chordLabel(chord, isMac)}</kbd>
+                      </span>
+                    ))}
+                  </th>
+                  <td>{shortcut.label}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </ModalDialog>
   )
 }

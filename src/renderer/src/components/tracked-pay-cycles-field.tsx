@@ -1,5 +1,6 @@
 import type { PayCyclesState } from '../hooks/use-pay-cycles'
 import { plural } from '../format/format-value'
+import { FieldMessages, fieldDescribedBy } from './field-messages'
 
 interface TrackedPayCyclesFieldProps {
   readonly id: string
@@ -22,8 +23,12 @@ export function TrackedPayCyclesField({
   error,
   onChange,
 }: TrackedPayCyclesFieldProps) {
-  const hintId = `${id}-hint`
-  const errorId = `${id}-error`
+  const hint = (
+    <>
+      Each sync also reads a tracked pay cycle’s own list from the service, so its roster holds everyone the
+      service counts in it. Tracked pay cycles are listed first when you export a roster.
+    </>
+  )
   const present = payCycles.status === 'ready' ? payCycles.payCycles : []
   const presentIds = new Set(present.map((cycle) => cycle.value))
   // Until the data has answered nothing is listed; if it cannot answer, the tracked ids still can be unticked.
@@ -48,7 +53,7 @@ export function TrackedPayCyclesField({
       id={id}
       tabIndex={-1}
       className={`pay-cycle-choices${error ? ' invalid' : ''}`}
-      aria-describedby={[error ? errorId : undefined, hintId].filter(Boolean).join(' ')}
+      aria-describedby={fieldDescribedBy(id, error, hint)}
     >
       <legend>Tracked pay cycles</legend>
       {payCycles.status === 'loading' && (
@@ -71,15 +76,7 @@ export function TrackedPayCyclesField({
           </span>
         </label>
       ))}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
-      <p id={hintId} className="field-hint">
-        Each sync also reads a tracked pay cycle’s own list from the service, so its roster holds everyone the
-        service counts in it. Tracked pay cycles are listed first when you export a roster.
-      </p>
+      <FieldMessages id={id} error={error} hint={hint} />
     </fieldset>
   )
 }

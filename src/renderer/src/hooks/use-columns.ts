@@ -27,3 +27,8 @@ export function useColumns(dataVersion: string): readonly ColumnInfo[] {
   }, [client, dataVersion])
   return columns
 }
+
+/** Whether `columns` (from useColumns) are the cached data's own rather than the fallback used until main answers. */
+export function columnsRead(columns: readonly ColumnInfo[]): boolean {
+  return columns !== FALLBACK_COLUMNS
+}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { sameViewState, type ViewState } from '../../../shared/view-schema'
+import { EMPTY_VIEW_STATE, sameViewState, type ViewState } from '../../../shared/view-schema'
 import { useClient } from '../api/client-context'
 
 /** Changes settle for this long before they are kept, so typing a search writes the settings file once. */
@@ -7,22 +7,29 @@ export const VIEW_SAVE_DEBOUNCE_MS = 400
 
 /**
  * Keeps the browse view (search, filters, sort, columns) per profile across reloads, restarts and signing in
- * again: on mount it reads the active profile's last view (`views:get-current`) and hands it to `apply`, then
- * keeps `current` (`views:set-current`), debounced. Main answers which profile it read, and each save names that
- * profile, so a save still pending when the clerk switches profile lands on the profile it belongs to; one still
- * pending when the window goes (unmount, reload, close) is sent at once rather than lost.
+ * again; main's current view is the one store of all of it, the table's column layout included. On mount it reads
+ * the active profile's last view (`views:get-current`) and hands it to `restore` with the profile main read (null:
+ * none kept), then keeps `current` (`views:set-current`): debounced, except a change of the column layout, which
+ * is one deliberate act (a drop, a resize, a toggle) and is sent at once, so a reload right after it keeps it.
+ * Main answers which profile it read, and each save names that profile, so a save still pending when the clerk
+ * switches profile lands on the profile it belongs to; one still pending when the window goes (unmount, reload,
+ * close) is sent at once rather than lost. Answers whether the kept view has been restored: until then the screen
+ * shows nothing the view decides, so it never flashes a default first.
  */
-export function useViewState(current: ViewState, apply: (state: ViewState) => void): void {
+export function useViewState(
+  current: ViewState,
+  restore: (state: ViewState | null, profileId: string) => void,
+): boolean {
   const client = useClient()
   const [restored, setRestored] = useState(false)
   const profileId = useRef<string>(undefined)
   /** The last state main holds (read or written), so an unchanged view is never written again. */
   const kept = useRef<ViewState>(undefined)
   const pending = useRef<ViewState>(undefined)
-  const applyRef = useRef(apply)
+  const restoreRef = useRef(restore)
   useEffect(() => {
-    applyRef.current = apply
-  }, [apply])
+    restoreRef.current = restore
+  }, [restore])
 
   useEffect(() => {
     let live = true
@@ -30,10 +37,8 @@ export function useViewState(current: ViewState, apply: (state: ViewState) => vo
       ({ profileId: id, state }) => {
         if (!live) return
         profileId.current = id
-        if (state !== null) {
-          kept.current = state
-          applyRef.current(state)
-        }
+        if (state !== null) kept.current = state
+        restoreRef.current(state, id)
         setRestored(true)
       },
       // Nothing could be read: start from an empty view, and keep what the clerk does from here on.
@@ -74,7 +79,19 @@ export function useViewState(current: ViewState, apply: (state: ViewState) => vo
     if (kept.current !== undefined && sameViewState(kept.current, state) && pending.current === undefined)
       return
     pending.current = state
+    if (!sameColumns(kept.current?.columns, state.columns)) {
+      send()
+      return
+    }
     const timer = window.setTimeout(send, VIEW_SAVE_DEBOUNCE_MS)
     return () => window.clearTimeout(timer)
   }, [send, currentKey, restored])
+  return restored
+}
+
+/** Whether two layouts are the same by the rule that compares whole views. */
+function sameColumns(a: ViewState['columns'], b: ViewState['columns']): boolean {
+  const only = (columns: ViewState['columns']): ViewState =>
+    columns === undefined ? EMPTY_VIEW_STATE : { ...EMPTY_VIEW_STATE, columns }
+  return sameViewState(only(a), only(b))
 }

@@ -1,12 +1,10 @@
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
 import { columnLayoutSchema, VIEW_LIMITS, type ColumnLayout } from '../../../shared/view-schema'
+import { forgetLegacyColumns, readLegacyColumns } from '../data/legacy-column-layout'
 
 export type { ColumnLayout } from '../../../shared/view-schema'
 
-/** One layout per profile; the first profile also reads what a release before profiles kept (its bare key). */
-const STORAGE_KEY = 'rosterdesk.visibleColumns'
-const FIRST_PROFILE = 'p1'
 /** Wide identifiers are in the detail panel; the table starts with what a clerk scans for. */
 const HIDDEN_BY_DEFAULT = new Set(['UUID', 'managerUUID'])
 const DEFAULT_COUNT = 8
@@ -34,53 +32,10 @@ export function frozenCount(keys: readonly string[]): number {
   return count
 }
 
-export function layoutStorageKey(profileId: string): string {
-  return `${STORAGE_KEY}.${profileId}`
-}
-
-/** A stored layout, or undefined when there is none or it is not one (an older or damaged value). */
+/** A layout as the view schema takes it, or undefined when it is not one (an older or damaged value). */
 export function parseColumnLayout(value: unknown): ColumnLayout | undefined {
   const parsed = columnLayoutSchema.safeParse(value)
   return parsed.success ? parsed.data : undefined
-}
-
-function readJson(key: string): unknown {
-  const raw = window.localStorage.getItem(key)
-  return raw === null ? undefined : JSON.parse(raw)
-}
-
-interface StoredLayout {
-  readonly layout: ColumnLayout
-  /** Kept by a release before layouts: a set of keys, shown in the known order rather than as listed. */
-  readonly legacy: boolean
-}
-
-function readStored(profileId: string): StoredLayout | undefined {
-  try {
-    const own = readJson(layoutStorageKey(profileId))
-    if (own !== undefined) {
-      const layout = parseColumnLayout(own)
-      return layout === undefined ? undefined : { layout, legacy: false }
-    }
-    if (profileId !== FIRST_PROFILE) return undefined
-    const legacy = readJson(STORAGE_KEY)
-    const layout =
-      Array.isArray(legacy) && legacy.length > 0 && legacy.every((key) => typeof key === 'string')
-        ? parseColumnLayout({ keys: legacy, widths: {} })
-        : undefined
-    return layout === undefined ? undefined : { layout, legacy: true }
-  } catch {
-    return undefined
-  }
-}
-
-function store(profileId: string, layout: ColumnLayout | undefined): void {
-  try {
-    if (layout === undefined) window.localStorage.removeItem(layoutStorageKey(profileId))
-    else window.localStorage.setItem(layoutStorageKey(profileId), JSON.stringify(layout))
-  } catch {
-    // Storage can be unavailable; the layout then lasts for this session only.
-  }
 }
 
 /** The default columns: the known ones first, then discovered fields, up to a width that fits a laptop. */
@@ -105,11 +60,23 @@ export function moveKey(keys: readonly string[], key: string, to: number): strin
   return [...rest.slice(0, at), key, ...rest.slice(at)]
 }
 
+interface Chosen {
+  readonly layout: ColumnLayout
+  /** The first release's list of keys: shown in the known order rather than as listed. */
+  readonly legacy: boolean
+}
+
 export interface VisibleColumns {
   /** The shown columns in on-screen order. */
   readonly visible: readonly ColumnInfo[]
-  /** The layout as shown: keys the data no longer has are left out. A plain value, kept per profile. */
+  /** The layout as shown: keys the data no longer has are left out, the default when none was chosen. */
   readonly layout: ColumnLayout
+  /**
+   * The layout the browse view keeps (main's current view), or undefined while there is none to keep: the shown
+   * one once the data's columns are read; before that only one restored or chosen, as it is, so a layout cut down
+   * to the fallback columns (or their default) never replaces the kept one.
+   */
+  readonly viewLayout: ColumnLayout | undefined
   /** How many leading columns stay in view while scrolling right. */
   readonly frozen: number
   isVisible(key: string): boolean
@@ -118,35 +85,38 @@ export interface VisibleColumns {
   move(key: string, to: number): void
   /** Sets a column's width in CSS pixels. */
   setWidth(key: string, px: number): void
-  /** Replaces the whole layout (a saved view applies its own this way). */
+  /** Replaces the whole layout (a saved view applies its own this way); undefined: the default. */
   setLayout(layout: ColumnLayout | undefined): void
+  /**
+   * Shows the layout main kept for `profileId` (views:get-current). With none, the first profile takes the list the
+   * first release kept in this window's storage, which is forgotten once the view holds it.
+   */
+  restore(layout: ColumnLayout | undefined, profileId: string): void
   reset(): void
 }
 
 /**
- * Which columns the table shows, in which order and how wide, remembered per profile (`profileId`) between
- * sessions; never fewer than one.
+ * Which columns the table shows, in which order and how wide; never fewer than one. The layout lives in the
+ * browse view's state (main keeps it per profile, see use-view-state.ts): this hook holds it while on screen and
+ * keeps nothing itself. `columnsRead`: `columns` are the data's own, not the fallback used until main answers.
  */
-export function useVisibleColumns(columns: readonly ColumnInfo[], profileId: string): VisibleColumns {
-  // The workspace remounts on a profile switch; the id is kept with the layout all the same, so a layout can
-  // never be shown (or saved) under another profile.
-  const [chosen, setChosen] = useState(() => ({ profileId, stored: readStored(profileId) }))
-  if (chosen.profileId !== profileId) setChosen({ profileId, stored: readStored(profileId) })
-  const stored = chosen.profileId === profileId ? chosen.stored : undefined
+export function useVisibleColumns(columns: readonly ColumnInfo[], columnsRead: boolean): VisibleColumns {
+  const [chosen, setChosen] = useState<Chosen>()
 
   const layout = useMemo((): ColumnLayout => {
     const available = new Set(columns.map((column) => column.key))
-    let picked = (stored?.layout.keys ?? []).filter((key) => available.has(key))
-    if (stored?.legacy === true) {
+    let picked = (chosen?.layout.keys ?? []).filter((key) => available.has(key))
+    if (chosen?.legacy === true) {
       const order = orderColumns(columns).map((column) => column.key)
       picked = order.filter((key) => picked.includes(key))
     }
     const keys = picked.length > 0 ? picked : defaultVisibleColumns(columns)
     const widths = Object.fromEntries(
-      Object.entries(stored?.layout.widths ?? {}).filter(([key]) => available.has(key)),
+      Object.entries(chosen?.layout.widths ?? {}).filter(([key]) => available.has(key)),
     )
     return { keys, widths }
-  }, [stored, columns])
+  }, [chosen, columns])
+  const viewLayout = columnsRead ? layout : chosen?.legacy === false ? chosen.layout : undefined
   const visible = useMemo(() => {
     const byKey = new Map(columns.map((column) => [column.key, column]))
     return layout.keys.flatMap((key) => {
@@ -155,15 +125,29 @@ export function useVisibleColumns(columns: readonly ColumnInfo[], profileId: str
     })
   }, [columns, layout])
 
-  const setLayout = useCallback(
-    (next: ColumnLayout | undefined) => {
-      const valid = next === undefined ? undefined : parseColumnLayout(next)
-      if (next !== undefined && valid === undefined) return
-      setChosen({ profileId, stored: valid === undefined ? undefined : { layout: valid, legacy: false } })
-      store(profileId, valid)
-    },
-    [profileId],
-  )
+  // The first release's list is forgotten in the commit that hands the view its ordered layout to keep.
+  const migrated = chosen?.legacy === true && columnsRead
+  useEffect(() => {
+    if (migrated) forgetLegacyColumns()
+  }, [migrated])
+
+  const setLayout = useCallback((next: ColumnLayout | undefined) => {
+    const valid = next === undefined ? undefined : parseColumnLayout(next)
+    if (next !== undefined && valid === undefined) return
+    setChosen(valid === undefined ? undefined : { layout: valid, legacy: false })
+  }, [])
+  const restore = useCallback((kept: ColumnLayout | undefined, profileId: string) => {
+    const valid = kept === undefined ? undefined : parseColumnLayout(kept)
+    const keys = readLegacyColumns(profileId)
+    if (valid !== undefined) {
+      // Main's layout is the newer one: the first release's list has nothing left to give.
+      if (keys !== undefined) forgetLegacyColumns()
+      setChosen({ layout: valid, legacy: false })
+      return
+    }
+    const legacy = keys === undefined ? undefined : parseColumnLayout({ keys, widths: {} })
+    if (legacy !== undefined) setChosen({ layout: legacy, legacy: true })
+  }, [])
   const toggle = useCallback(
     (key: string) => {
       const keys = layout.keys.includes(key)
@@ -188,12 +172,14 @@ export function useVisibleColumns(columns: readonly ColumnInfo[], profileId: str
   return {
     visible,
     layout,
+    viewLayout,
     frozen: frozenCount(layout.keys),
     isVisible: (key) => shown.has(key),
     toggle,
     move,
     setWidth,
     setLayout,
+    restore,
     reset,
   }
 }

@@ -1,0 +1,23 @@
+/**
+ * The persistence the settings need: electron-store in the app (its `get`/`set` match structurally), a map in
+ * tests. Synchronous because electron-store is, which lets `get()` answer without awaiting.
+ */
+export interface KeyValueBackend {
+  get(key: string): unknown
+  set(key: string, value: unknown): void
+  /** The file behind it, when there is one: a failed write names its folder. */
+  readonly location?: string
+}
+
+/** A KeyValueBackend over a Map, for tests and for the CLI, which keeps no settings between runs. */
+export class MemoryKeyValueBackend implements KeyValueBackend {
+  readonly values = new Map<string, unknown>()
+
+  get(key: string): unknown {
+    return structuredClone(this.values.get(key))
+  }
+
+  set(key: string, value: unknown): void {
+    this.values.set(key, structuredClone(value))
+  }
+}

@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcessByStdio } from 'node:child_process'
+import { resolve } from 'node:path'
+import type { Readable } from 'node:stream'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
+
+const ROOT = resolve(__dirname, '..', '..')
+
+export interface CliResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Starts the CLI the way `npm run cli -- ARGS` does (tsx), as a process of its own whose environment is only
+ * PATH, HOME and `env`; `done` resolves with what it printed once it exits.
+ */
+export function startCliProcess(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): { child: ChildProcessByStdio<null, Readable, Readable>; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli/index.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+  const done = new Promise<CliResult>((resolvePromise, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code) => resolvePromise({ code, stdout, stderr }))
+  })
+  return { child, done }
+}
+
+/** The CLI arguments that point it at `sandbox` as its payroll service. */
+export function sandboxServiceArgs(sandbox: SandboxHandle): string[] {
+  return [
+    '--base-url',
+    sandbox.baseUrl,
+    '--client-id',
+    sandbox.credentials.clientId,
+    '--redirect-uri',
+    sandbox.credentials.redirectUri,
+  ]
+}
+
+/** The environment a scheduled CLI sync of `sandbox` runs with: its client secret and freshly issued tokens. */
+export function sandboxCliEnv(sandbox: SandboxHandle): Record<string, string> {
+  const tokens = sandbox.issueTokens()
+  return {
+    ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
+    ROSTERDESK_ACCESS_TOKEN: tokens.accessToken,
+    ROSTERDESK_REFRESH_TOKEN: tokens.refreshToken,
+  }
+}
