@@ -45,7 +45,7 @@ export function ModalDialog({
   return (
     <div className="modal-backdrop">
       <div
-        className={className}
+        className={`modal-surface ${className}`}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
