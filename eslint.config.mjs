@@ -5,6 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import prettier from 'eslint-config-prettier'
 import globals from 'globals'
 import { layersPlugin } from './eslint-rules/layers.mjs'
+import { coreFoldersPlugin } from './eslint-rules/core-folders.mjs'
 
 /**
  * The layers, enforced as errors (VS Code keeps its layering rule at `warn`; we do not relax it):
@@ -52,6 +53,11 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { rosterdesk: layersPlugin },
     rules: { 'rosterdesk/layers': 'error' },
+  },
+  {
+    files: ['src/main/core/**/*.ts'],
+    plugins: { 'rosterdesk-core': coreFoldersPlugin },
+    rules: { 'rosterdesk-core/core-folders': 'error' },
   },
   {
     files: ['src/main/**/*.ts'],

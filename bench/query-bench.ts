@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import type { EmployeeQuery } from '../src/shared/domain'
 import { createAppCore } from '../src/main/core/app/create-app-core'
 import { CACHE_FILE_NAME } from '../src/main/core/settings/profile-store'
@@ -113,20 +114,25 @@ export function appCoreOver(dataDir: string, overrides: Partial<AppCoreDeps> = {
 
 /** The naive alternative: a LIKE '%text%' scan over the names with a count and the sorted first page. */
 function timeLikeScans(cache: CacheDatabase, queries: readonly EmployeeQuery[]): number[] {
-  const db = cache.currentSnapshot()!.db
+  // The naive scan is SQL of the bench's own, on a connection of its own.
+  const db = new Database(cache.currentSnapshot()!.path, { readonly: true })
   const count = db
     .prepare('SELECT count(*) FROM employees WHERE first_name LIKE @p OR last_name LIKE @p')
     .pluck()
   const page = db.prepare(
     'SELECT row_json FROM employees WHERE first_name LIKE @p OR last_name LIKE @p ORDER BY last_name, first_name LIMIT 100',
   )
-  return queries.map((query) => {
-    const pattern = `%${(query.text ?? '').split(/\s+/)[0] ?? ''}%`
-    const start = performance.now()
-    count.get({ p: pattern })
-    page.all({ p: pattern }).forEach((row) => JSON.parse((row as { row_json: string }).row_json) as unknown)
-    return performance.now() - start
-  })
+  try {
+    return queries.map((query) => {
+      const pattern = `%${(query.text ?? '').split(/\s+/)[0] ?? ''}%`
+      const start = performance.now()
+      count.get({ p: pattern })
+      page.all({ p: pattern }).forEach((row) => JSON.parse((row as { row_json: string }).row_json) as unknown)
+      return performance.now() - start
+    })
+  } finally {
+    db.close()
+  }
 }
 
 async function runSize(context: BenchContext, size: number): Promise<string[]> {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../src/main/core/cache/cache-database'
-import { SnapshotReader } from '../src/main/core/cache/snapshot-reader'
+import { SnapshotReader } from '../src/main/core/snapshot/snapshot-reader'
 import { foldSearchWord, foldText, tokenize } from '../src/main/core/cache/text-fold'
 import { identifierToken, withoutLeadingZeros } from '../src/main/core/query/column-role'
 import { QueryEngine } from '../src/main/core/query/query-engine'
@@ -266,9 +266,10 @@ function sqlAnswerer(
 function engineStrategy(cache: CacheDatabase, dir: string): Strategy {
   const reader = cache.currentSnapshot()
   if (reader === null) throw new Error('bench: the seeded cache has no snapshot')
-  const extraBytes = Number(
-    reader.db.prepare('SELECT sum(length(data)) FROM search_index').pluck().get() ?? 0,
-  )
+  const raw = new Database(reader.path, { readonly: true })
+  const extraBytes = Number(raw.prepare('SELECT sum(length(data)) FROM search_index').pluck().get() ?? 0)
+  const rowCount = Number(raw.prepare('SELECT count(*) FROM employees').pluck().get())
+  raw.close()
   // The build is timed as a snapshot without a stored index pays it (SearchIndex.load's fallback), on a copy of
   // the snapshot whose stored index is deleted. A sync builds the same index page by page while it writes, so
   // there most of it overlaps the network.
@@ -281,7 +282,7 @@ function engineStrategy(cache: CacheDatabase, dir: string): Strategy {
   const start = performance.now()
   const rebuilt = SearchIndex.load(unindexed)
   const buildMs = performance.now() - start
-  if (rebuilt.count !== Number(reader.db.prepare('SELECT count(*) FROM employees').pluck().get())) {
+  if (rebuilt.count !== rowCount) {
     throw new Error('bench: the rebuilt index does not cover every row')
   }
   unindexed.close()
@@ -776,7 +777,8 @@ async function runSize(context: BenchContext, size: number): Promise<SizeResult>
     await seedGeneratedCache(cache, size)
     const reader = cache.currentSnapshot()
     if (reader === null) throw new Error('bench: the seeded cache has no snapshot')
-    const snapshot = reader.db
+    // The SQL strategies read the snapshot through a connection of their own, as an experiment outside the app.
+    const snapshot = new Database(reader.path, { readonly: true })
     const queries = queryMix(size)
     context.log(`search strategies: ${label}: (a) engine, index built from the rows`)
     const strategies: Strategy[] = [engineStrategy(cache, dir)]
@@ -817,6 +819,7 @@ async function runSize(context: BenchContext, size: number): Promise<SizeResult>
       return result
     })
     likeRun.close()
+    snapshot.close()
     outcomes.push({
       strategy: like,
       warm: percentiles(likeTimes),

@@ -9,6 +9,7 @@ import { sandboxCliEnv, sandboxServiceArgs } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
 import { makeTempDir } from '../unit/cache/cache-test-helpers'
 import { createRng } from '../../src/main/sandbox/random'
+import { rawSnapshot } from '../helpers/raw-snapshot'
 
 /**
  * Kills a syncing CLI process with SIGKILL at moments spread over the whole run (from the first request to past
@@ -106,10 +107,10 @@ describe('a sync killed at any moment', () => {
       expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok')
       const reader = cache.currentSnapshot()
       expect(reader).not.toBeNull()
-      expect(reader!.db.pragma('integrity_check', { simple: true })).toBe('ok')
+      expect(rawSnapshot(reader).pragma('integrity_check', { simple: true })).toBe('ok')
       // Nothing but the current snapshot survives the sweep that opening runs.
       expect(readdirSync(cache.snapshotDirectory)).toEqual([basename(reader!.path)])
-      const rows = reader!.db
+      const rows = rawSnapshot(reader)
         .prepare('SELECT row_json FROM employees ORDER BY uuid')
         .pluck()
         .all() as string[]

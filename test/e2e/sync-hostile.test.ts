@@ -9,6 +9,7 @@ import type { SandboxBehavioursPatch, SandboxHandle } from '../../src/main/sandb
 import { useSandboxPerTest } from '../helpers/sandbox'
 import { useTempCache } from '../helpers/temp-cache'
 import { fingerprintCache } from '../unit/cache/cache-test-helpers'
+import { rawSnapshot } from '../helpers/raw-snapshot'
 
 /**
  * The sync engine against a hostile sandbox (issue 12), one behaviour at a time. Each fault a retry cannot fix
@@ -158,9 +159,8 @@ describe('sync against a hostile service', () => {
     harness.sandbox.setBehaviours({ oversizedField: { page: 2, row: 5, characters: 200_000 } })
     const summary = await harness.sync()
     expect(summary).toMatchObject({ status: 'complete', stored: SIZE, truncatedFields: 1 })
-    const notes = temp.cache
-      .currentSnapshot()!
-      .db.prepare(
+    const notes = rawSnapshot(temp.cache.currentSnapshot())
+      .prepare(
         "SELECT json_extract(row_json, '$.notes') FROM employees WHERE json_extract(row_json, '$.notes') IS NOT NULL",
       )
       .pluck()

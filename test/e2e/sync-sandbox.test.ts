@@ -12,6 +12,7 @@ import type { SandboxBehavioursPatch, SandboxHandle, TokenStyle } from '../../sr
 import { useSandboxPerTest } from '../helpers/sandbox'
 import { useTempCache } from '../helpers/temp-cache'
 import { fingerprintCache } from '../unit/cache/cache-test-helpers'
+import { rawSnapshot } from '../helpers/raw-snapshot'
 
 /**
  * The sync engine against the sandbox, one switchable behaviour at a time: each either ends in a cache holding
@@ -89,9 +90,8 @@ describe('sync against the sandbox', () => {
     const expected = handle.allEmployees().sort(byUuid)
     expect(summary.totalCount).toBe(expected.length)
     expect(summary.stored).toBe(expected.length)
-    const stored = temp.cache
-      .currentSnapshot()!
-      .db.prepare('SELECT row_json FROM employees')
+    const stored = rawSnapshot(temp.cache.currentSnapshot())
+      .prepare('SELECT row_json FROM employees')
       .pluck()
       .all()
       .map((json) => JSON.parse(String(json)) as Record<string, unknown>)

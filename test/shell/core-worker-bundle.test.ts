@@ -12,6 +12,7 @@ import { EmployeeGenerator } from '../../src/main/sandbox/data'
 import { ensureBuiltBundles, MAIN_BUNDLE } from '../helpers/built-bundles'
 import { makeTempDir } from '../unit/cache/cache-test-helpers'
 import { seedSnapshot } from '../unit/cache/seed-snapshot'
+import { rawSnapshot } from '../helpers/raw-snapshot'
 
 /**
  * The core worker as it ships: out/main/core-worker.js, an entry of the main build of its own, found beside the
@@ -53,7 +54,7 @@ describe('the built core worker', () => {
     host = new WorkerHost<CoreJobs>({ file: built, execArgv: [] }, { name: 'built core worker' })
     const reader = cache.currentSnapshot()
     if (reader === null) throw new Error('no snapshot')
-    const values = reader.db
+    const values = rawSnapshot(reader)
       .prepare('SELECT json_extract(row_json, \'$."hireDate"\') FROM employees ORDER BY id')
       .pluck()
       .all() as string[]

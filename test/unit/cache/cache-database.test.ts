@@ -5,10 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { CATALOG_APPLICATION_ID, CATALOG_VERSION } from '../../../src/main/core/cache/catalog-schema'
-import { SnapshotReader } from '../../../src/main/core/cache/snapshot-reader'
+import { SnapshotReader } from '../../../src/main/core/snapshot/snapshot-reader'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { fileHash, fingerprintCache, makeTempDir } from './cache-test-helpers'
 import { employee, seedSnapshot } from './seed-snapshot'
+import { rawSnapshot } from '../../helpers/raw-snapshot'
 
 const SETTINGS = { pageSize: 100, concurrency: 2, trackedPayCycles: [] }
 
@@ -196,7 +197,7 @@ describe('openCacheDatabase', () => {
     const release = reader.retain()
     await seedSnapshot(cache, [employee('u-2', 'Bo', 'Ng', 'Active')])
     expect(reader.isOpen).toBe(true)
-    expect(reader.db.prepare('SELECT uuid FROM employees').pluck().all()).toEqual(['u-1'])
+    expect(rawSnapshot(reader).prepare('SELECT uuid FROM employees').pluck().all()).toEqual(['u-1'])
     release()
     expect(reader.isOpen).toBe(false)
     expect(existsSync(reader.path)).toBe(false)

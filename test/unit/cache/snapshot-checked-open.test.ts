@@ -2,7 +2,7 @@ import { closeSync, openSync, statSync, utimesSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import { SnapshotReader } from '../../../src/main/core/cache/snapshot-reader'
+import { SnapshotReader } from '../../../src/main/core/snapshot/snapshot-reader'
 import { makeTempDir } from './cache-test-helpers'
 import { employee, seedSnapshot } from './seed-snapshot'
 

@@ -9,6 +9,7 @@ import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/set
 import type { SandboxHandle } from '../../../src/main/sandbox/index'
 import { runCommand, useScratch } from './run-cli'
 import { startTestSandbox } from '../../helpers/sandbox'
+import { rawSnapshot } from '../../helpers/raw-snapshot'
 
 const scratch = useScratch()
 
@@ -154,9 +155,8 @@ describe('sync’s --sync-scope', () => {
     expect(summary.status).toBe('complete')
     const cache = openCacheDatabase(db)
     try {
-      const rows = cache
-        .currentSnapshot()
-        ?.db.prepare('SELECT row_json FROM employees')
+      const rows = rawSnapshot(cache.currentSnapshot())
+        .prepare('SELECT row_json FROM employees')
         .pluck()
         .all() as string[]
       expect(rows.length).toBe(summary.stored)

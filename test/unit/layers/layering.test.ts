@@ -87,3 +87,52 @@ describe('layering rules', () => {
     ).not.toEqual([])
   })
 })
+
+describe("core's own folders", () => {
+  const folderError = /rosterdesk-core\/core-folders: Bad core folder use/
+
+  it('keeps SQLite connections in the stores (core/cache, core/snapshot)', async () => {
+    const open = "import { openSqlite } from '../cache/sqlite-open'\nexport const a = openSqlite\n"
+    expect((await errorsFor('src/main/core/query/a.ts', open)).join('\n')).toMatch(folderError)
+    expect((await errorsFor('src/main/core/workers/a.ts', open)).join('\n')).toMatch(folderError)
+    expect(await errorsFor('src/main/core/snapshot/a.ts', open)).toEqual([])
+    const driver = "import Database from 'better-sqlite3'\nexport const a = Database\n"
+    expect((await errorsFor('src/main/core/sync/a.ts', driver)).join('\n')).toMatch(folderError)
+    expect(await errorsFor('src/main/core/cache/a.ts', driver)).toEqual([])
+    // Mapping a storage failure to a clerk's message is not holding a connection.
+    const errors = "import { storageError } from '../cache/sqlite-open'\nexport const a = storageError\n"
+    expect(await errorsFor('src/main/core/query/a.ts', errors)).toEqual([])
+  })
+
+  it('lets query read snapshots but never write them', async () => {
+    const writer =
+      "import { SnapshotWriter } from '../snapshot/snapshot-writer'\nexport const a = SnapshotWriter\n"
+    expect((await errorsFor('src/main/core/query/a.ts', writer)).join('\n')).toMatch(folderError)
+    expect(await errorsFor('src/main/core/sync/a.ts', writer)).toEqual([])
+    const reader =
+      "import { SnapshotReader } from '../snapshot/snapshot-reader'\nexport const a = SnapshotReader\n"
+    expect(await errorsFor('src/main/core/query/a.ts', reader)).toEqual([])
+    // The catalog only as a type: what the engine reads of it, never its writes.
+    const catalog =
+      "import { openCacheDatabase } from '../cache/cache-database'\nexport const a = openCacheDatabase\n"
+    expect((await errorsFor('src/main/core/query/a.ts', catalog)).join('\n')).toMatch(folderError)
+    const catalogType =
+      "import type { CacheDatabase } from '../cache/cache-database'\nexport type A = CacheDatabase\n"
+    expect(await errorsFor('src/main/core/query/a.ts', catalogType)).toEqual([])
+  })
+
+  it('lets sync build the search index but not import how queries are answered', async () => {
+    const index = "import { SearchIndex } from '../query/search-index'\nexport const a = SearchIndex\n"
+    expect(await errorsFor('src/main/core/sync/a.ts', index)).toEqual([])
+    const internals = "import { matchRows } from '../query/match-rows'\nexport const a = matchRows\n"
+    expect((await errorsFor('src/main/core/sync/a.ts', internals)).join('\n')).toMatch(folderError)
+    const engine = "import { QueryEngine } from '../query/query-engine'\nexport const a = QueryEngine\n"
+    expect((await errorsFor('src/main/core/sync/a.ts', engine)).join('\n')).toMatch(folderError)
+  })
+
+  it('keeps the stores below query and sync', async () => {
+    const up = "import { QueryEngine } from '../query/query-engine'\nexport const a = QueryEngine\n"
+    expect((await errorsFor('src/main/core/snapshot/a.ts', up)).join('\n')).toMatch(folderError)
+    expect((await errorsFor('src/main/core/cache/a.ts', up)).join('\n')).toMatch(folderError)
+  })
+})

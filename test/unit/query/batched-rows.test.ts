@@ -6,7 +6,7 @@ import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { chosenRowSource, queryRowSource } from '../../../src/main/core/export/export-query-source'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import type { RowQuery } from '../../../src/main/core/query/query-engine'
-import { ROWS_PER_LOOKUP, storedFieldsFor } from '../../../src/main/core/query/row-reader'
+import { ROWS_PER_LOOKUP, storedFieldsFor } from '../../../src/main/core/snapshot/row-reader'
 import { makeTempDir } from '../cache/cache-test-helpers'
 import { employee, seedSnapshot } from '../cache/seed-snapshot'
 

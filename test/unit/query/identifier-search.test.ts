@@ -5,7 +5,8 @@ import type { EmployeeQuery, EmployeeRow } from '../../../src/shared/domain'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
-import { readStoredIndex, STORED_INDEX_VERSION } from '../../../src/main/core/query/stored-index'
+import { decodeStoredIndex, STORED_INDEX_VERSION } from '../../../src/main/core/query/stored-index'
+import { SnapshotReader } from '../../../src/main/core/snapshot/snapshot-reader'
 import { makeTempDir } from '../cache/cache-test-helpers'
 import { employee, seedSnapshot } from '../cache/seed-snapshot'
 
@@ -176,9 +177,9 @@ describe('the default search box', () => {
   })
 
   it('keeps the identifier indexes in the snapshot, so opening it reads them rather than the rows', () => {
-    const raw = new Database(cache.currentSnapshotInfo()?.path ?? '', { readonly: true })
+    const reader = SnapshotReader.open(cache.currentSnapshotInfo()?.path ?? '', 0)
     try {
-      const stored = readStoredIndex(raw)
+      const stored = decodeStoredIndex(reader.storedIndexParts())
       expect(stored?.identifiers.map((column) => [column.key, column.role])).toEqual([
         ['employeeNumber', 'number'],
         ['email', 'email'],
@@ -188,7 +189,7 @@ describe('the default search box', () => {
       expect(stored?.identifiers[0]?.maxLeadingZeros).toBe(6)
       expect(stored?.identifiers[1]?.tokens.term(0)).toBe('anna.kowalczyk@example.com')
     } finally {
-      raw.close()
+      reader.close()
     }
   })
 

@@ -10,6 +10,7 @@ import { fingerprintCache } from '../cache/cache-test-helpers'
 import { useTempCache } from '../../helpers/temp-cache'
 import { syncFromFake } from './sync-cache'
 import { FakeListService, FakeTokens, fakeClock, jsonResponse, makeEmployees } from './sync-fakes'
+import { rawSnapshot } from '../../helpers/raw-snapshot'
 
 describe('runSync', () => {
   const temp = useTempCache()
@@ -18,9 +19,8 @@ describe('runSync', () => {
     syncFromFake(temp.cache, service, options)
 
   const storedRows = (): Array<{ uuid: string; row_json: string }> =>
-    temp.cache
-      .currentSnapshot()!
-      .db.prepare('SELECT uuid, row_json FROM employees ORDER BY uuid')
+    rawSnapshot(temp.cache.currentSnapshot())
+      .prepare('SELECT uuid, row_json FROM employees ORDER BY uuid')
       .all() as Array<{
       uuid: string
       row_json: string
@@ -41,9 +41,8 @@ describe('runSync', () => {
     const listing = progress.filter((p) => p.phase === 'listing')
     expect(listing.at(-1)).toMatchObject({ rows: 95, rowsTotal: 95, fraction: 1 })
     expect(progress.at(-1)?.phase).toBe('committing')
-    const columns = temp.cache
-      .currentSnapshot()!
-      .db.prepare('SELECT key, kind FROM columns ORDER BY position')
+    const columns = rawSnapshot(temp.cache.currentSnapshot())
+      .prepare('SELECT key, kind FROM columns ORDER BY position')
       .all()
     expect(columns).toContainEqual({ key: 'salary', kind: 'number' })
   })
@@ -81,7 +80,7 @@ describe('runSync', () => {
       removedSample: [{ UUID: 'e-000005', name: 'First5 Last5' }],
       changedSample: [{ UUID: 'e-000000', name: 'First0 Last0', fields: ['employeeStatus', 'badge'] }],
     })
-    const db = temp.cache.currentSnapshot()!.db
+    const db = rawSnapshot(temp.cache.currentSnapshot())
     expect(db.prepare("SELECT uuid FROM employees WHERE change = 'added'").pluck().all()).toEqual(['e-new'])
     expect(db.prepare("SELECT changed_fields FROM employees WHERE change = 'changed'").pluck().all()).toEqual(
       ['["employeeStatus","badge"]'],
@@ -177,7 +176,7 @@ describe('runSync', () => {
     const summary = await sync(service)
     expect(summary).toMatchObject({ status: 'complete', stored: 45 })
     const snapshot = temp.cache.currentSnapshot()!
-    const indexes = snapshot.db
+    const indexes = rawSnapshot(snapshot)
       .prepare(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name",
       )
@@ -185,11 +184,14 @@ describe('runSync', () => {
       .all()
     expect(indexes).toEqual(['employees_uuid', 'pay_cycle_members_employee'])
     expect(
-      snapshot.db.prepare("SELECT count(*) FROM employees WHERE uuid_key = 'e-renamed'").pluck().get(),
+      rawSnapshot(snapshot)
+        .prepare("SELECT count(*) FROM employees WHERE uuid_key = 'e-renamed'")
+        .pluck()
+        .get(),
     ).toBe(1)
-    expect(snapshot.db.prepare("SELECT count(*) FROM employees WHERE uuid = 'e-000000'").pluck().get()).toBe(
-      0,
-    )
+    expect(
+      rawSnapshot(snapshot).prepare("SELECT count(*) FROM employees WHERE uuid = 'e-000000'").pluck().get(),
+    ).toBe(0)
     // The search index prepared during the first pass is stale: the one stored is built from the final rows.
     const found = new QueryEngine(temp.cache).query({ text: 'zebedee', offset: 0, limit: 10 })
     expect(found.rows.map((row) => row['UUID'])).toEqual(['e-renamed'])
@@ -233,7 +235,7 @@ describe('runSync', () => {
     })
     const summary = await sync(service, { trackedPayCycles: ['PC-X'] })
     expect(summary.status).toBe('complete')
-    const db = temp.cache.currentSnapshot()!.db
+    const db = rawSnapshot(temp.cache.currentSnapshot())
     const listed = db
       .prepare("SELECT employee_uuid FROM employee_pay_cycles WHERE pay_cycle_id = 'PC-X' ORDER BY 1")
       .pluck()

@@ -9,6 +9,7 @@ import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'
 import type { SandboxHandle, SandboxOptions } from '../../../src/main/sandbox/index'
 import { startTestSandbox } from '../../helpers/sandbox'
 import { makeTempDir } from '../cache/cache-test-helpers'
+import { rawSnapshot } from '../../helpers/raw-snapshot'
 
 /**
  * A sync scoped to active employees (`statusFilter=1`) against the sandbox service, which filters as the spec says:
@@ -57,7 +58,10 @@ describe('runSync with scope "active"', () => {
   }
 
   const storedUuids = (): string[] =>
-    cache.currentSnapshot()!.db.prepare('SELECT uuid FROM employees ORDER BY uuid').pluck().all() as string[]
+    rawSnapshot(cache.currentSnapshot())
+      .prepare('SELECT uuid FROM employees ORDER BY uuid')
+      .pluck()
+      .all() as string[]
   const activeUuids = (service: SandboxHandle): string[] =>
     service
       .allEmployees()
@@ -75,9 +79,8 @@ describe('runSync with scope "active"', () => {
     expect(queries.length).toBeGreaterThan(summary.pages)
     expect(queries.every((query) => query.getAll('statusFilter').join() === '1')).toBe(true)
     expect(queries.some((query) => query.get('payCycleId') === 'PC-2026-11-A')).toBe(true)
-    const members = cache
-      .currentSnapshot()!
-      .db.prepare("SELECT count(*) FROM pay_cycle_members WHERE pay_cycle_id = 'PC-2026-11-A'")
+    const members = rawSnapshot(cache.currentSnapshot())
+      .prepare("SELECT count(*) FROM pay_cycle_members WHERE pay_cycle_id = 'PC-2026-11-A'")
       .pluck()
       .get()
     const wanted = service
@@ -96,7 +99,9 @@ describe('runSync with scope "active"', () => {
     expect(summary.totalCount).toBe(active.length)
     expect(storedUuids()).toEqual(active)
     // The churn broke the first pass's proof, and a later pass made it.
-    const passes = cache.currentSnapshot()!.db.prepare("SELECT value FROM snapshot_info WHERE key = 'passes'")
+    const passes = rawSnapshot(cache.currentSnapshot()).prepare(
+      "SELECT value FROM snapshot_info WHERE key = 'passes'",
+    )
     expect(Number(passes.pluck().get())).toBeGreaterThan(1)
   })
 

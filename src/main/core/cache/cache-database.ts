@@ -19,9 +19,9 @@ import {
   removeSnapshotFile,
   snapshotDirectoryOf,
 } from './snapshot-files'
-import { SnapshotReader } from './snapshot-reader'
-import { SnapshotWriter } from './snapshot-writer'
-import { quickCheck } from './snapshot-schema'
+import { SnapshotReader } from '../snapshot/snapshot-reader'
+import { SnapshotWriter } from '../snapshot/snapshot-writer'
+import { quickCheck } from '../snapshot/snapshot-schema'
 import { DAMAGED_CACHE_MESSAGE, damagedCacheError, openSqlite, storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 import { WriterLock } from './writer-lock'

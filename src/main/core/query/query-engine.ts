@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/domain'
 import type { CacheDatabase } from '../cache/cache-database'
 import { columnLabel } from '../cache/column-label'
-import type { SnapshotReader } from '../cache/snapshot-reader'
+import type { SnapshotReader } from '../snapshot/snapshot-reader'
 import { storageError } from '../cache/sqlite-open'
 import { isRosterDeskError, RosterDeskError } from '../errors'
 import { silentLogger, type Logger } from '../log/logger'

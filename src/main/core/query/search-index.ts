@@ -1,4 +1,4 @@
-import type { SnapshotReader } from '../cache/snapshot-reader'
+import type { SnapshotReader } from '../snapshot/snapshot-reader'
 import { identifierShape } from './column-role'
 import type { DiscoveredIdentifierRole } from './column-role'
 import { IndexEncoder } from './index-encoder'
@@ -7,7 +7,7 @@ import { buildNameOrder, buildSortOrder } from './sort-order'
 import type { SortOrder, SortValue } from './sort-order'
 import { drain, TokenIndex } from './token-index'
 import type { TokenIndexParts } from './token-index'
-import { readStoredIndex, storedIndexParts } from './stored-index'
+import { decodeStoredIndex, storedIndexParts } from './stored-index'
 import type { StoredIndexPart } from './stored-index'
 
 /** The prefix index of one identifier column (see column-role.ts), over its identifier tokens. */
@@ -178,40 +178,28 @@ export class SearchIndex implements SearchIndexData {
    * its next sync: about 0.7 s per 100,000 employees.
    */
   static load(reader: SnapshotReader): SearchIndex {
-    const stored = readStoredIndex(reader.db)
+    const stored = decodeStoredIndex(reader.storedIndexParts())
     if (stored !== null) return new SearchIndex(stored)
     const encoder = new IndexEncoder()
     // Identifiers are strings, so only text columns can be, and only those whose first value has an identifier
     // shape; SQLite reads just those fields out of each row (the encoder still checks every value).
-    const firstValue = reader.db
-      .prepare(
-        "SELECT v FROM (SELECT json_extract(row_json, ?) AS v FROM employees) WHERE v IS NOT NULL AND v <> '' LIMIT 1",
-      )
-      .pluck()
-    const candidates = reader.db
-      .prepare("SELECT key FROM columns WHERE known = 0 AND kind = 'text' ORDER BY position")
-      .pluck()
-      .all()
-      .filter((key): key is string => typeof key === 'string' && !key.includes('"'))
+    const candidates = reader
+      .discoveredTextColumns()
+      .filter((key) => !key.includes('"'))
       .filter((key) => {
-        const shape = identifierShape(firstValue.get(`$."${key}"`))
+        const shape = identifierShape(reader.firstValueOf(key))
         return shape === 'number' || shape === 'email'
       })
-    const fields = candidates.map(() => ', json_extract(row_json, ?)').join('')
-    const scan = reader.db.prepare(
-      `SELECT id, first_name, last_name, employee_status, pay_cycle_id${fields} FROM employees ORDER BY id`,
-    )
-    for (const row of scan.raw().iterate(...candidates.map((key) => `$."${key}"`))) {
+    for (const row of reader.indexRows(candidates)) {
       const extras: Record<string, unknown> = {}
       candidates.forEach((key, i) => {
         extras[key] = row[5 + i]
       })
       encoder.set(Number(row[0]), asText(row[1]), asText(row[2]), asText(row[3]), asText(row[4]), extras)
     }
-    const members = reader.db.prepare('SELECT employee_id, pay_cycle_id FROM pay_cycle_members').raw()
-    for (const [employeeId, payCycleId] of members.iterate()) {
+    for (const [employeeId, payCycleId] of reader.payCycleMemberships()) {
       const cycle = asText(payCycleId)
-      if (cycle !== null) encoder.addMembership(Number(employeeId), cycle)
+      if (cycle !== null) encoder.addMembership(employeeId, cycle)
     }
     return SearchIndex.fromEncoded(encoder.encode())
   }

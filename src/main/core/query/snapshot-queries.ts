@@ -7,18 +7,17 @@ import type {
 } from '../../../shared/domain'
 import { changeEntryNameParts, employeeNumberColumn, entryFacts } from '../../../shared/change-rules'
 import { columnLabel } from '../cache/column-label'
-import type { SnapshotReader } from '../cache/snapshot-reader'
+import type { SnapshotReader, StoredValue } from '../snapshot/snapshot-reader'
 import { RosterDeskError } from '../errors'
-import type Database from 'better-sqlite3'
 import { knownRole } from './column-role'
 import type { ExactMarker, WordMarker } from './match-rows'
 import { SearchIndex } from './search-index'
 import type { IdentifierIndex } from './search-index'
-import { SnapshotRowReader, storedFieldsFor } from './row-reader'
-import type { StoredFields } from './row-reader'
+import { storedFieldsFor } from '../snapshot/row-reader'
+import type { StoredFields } from '../snapshot/row-reader'
 import { identifierLookups, searchesUuid } from './search-rules'
 import type { SearchWord } from './search-rules'
-import { columnTokenIndex, readColumnValues } from './column-values'
+import { columnTokenIndex } from './column-values'
 import type { ColumnBuild } from './column-builds'
 import type { SortOrder } from './sort-order'
 import type { TokenIndex } from './token-index'
@@ -36,12 +35,6 @@ const INDEXED_COLUMNS: ReadonlySet<string> = new Set(['UUID', 'firstName', 'last
 export class SnapshotQueries {
   readonly columns: readonly ColumnInfo[]
   private readonly columnsByKey: ReadonlyMap<string, ColumnInfo>
-  /** Rows by id, a batch per statement (row-reader.ts). */
-  private readonly rowReader: SnapshotRowReader
-  private readonly uuidRange: Database.Statement<unknown>
-  private readonly uuidExact: Database.Statement<unknown>
-  private readonly employeeByUuid: Database.Statement<{ id: number; row_json: string }>
-  private readonly cyclesOf: Database.Statement<unknown>
   private readonly orders = new Map<string, SortOrder>()
   private readonly columnIndexes = new Map<string, TokenIndex>()
 
@@ -49,12 +42,8 @@ export class SnapshotQueries {
     readonly reader: SnapshotReader,
     readonly index: SearchIndex,
   ) {
-    const db = reader.db
-    this.columns = db
-      .prepare<{ key: string; label: string; kind: ColumnInfo['kind']; known: number }>(
-        'SELECT key, label, kind, known FROM columns ORDER BY position',
-      )
-      .all()
+    this.columns = reader
+      .columns()
       // The label is worked out afresh rather than read back, so a cache synced by an older RosterDesk shows the
       // same headers as the spreadsheets this one writes; the role comes from the index, which decided it.
       .map((row) => {
@@ -62,21 +51,12 @@ export class SnapshotQueries {
           key: row.key,
           label: columnLabel(row.key),
           kind: row.kind,
-          known: row.known === 1,
+          known: row.known,
         }
         const identifier = knownRole(row.key) ?? index.identifiers.find((c) => c.key === row.key)?.role
         return identifier === undefined ? column : { ...column, identifier }
       })
     this.columnsByKey = new Map(this.columns.map((column) => [column.key, column]))
-    this.rowReader = new SnapshotRowReader(db)
-    this.uuidRange = db.prepare('SELECT id FROM employees WHERE uuid_key >= ? AND uuid_key < ?').pluck()
-    this.uuidExact = db.prepare('SELECT id FROM employees WHERE uuid_key = ?').pluck()
-    this.employeeByUuid = db.prepare('SELECT id, row_json FROM employees WHERE uuid_key = ? AND uuid = ?')
-    this.cyclesOf = db
-      .prepare(
-        'SELECT DISTINCT pay_cycle_id FROM employee_pay_cycles WHERE employee_id = ? ORDER BY pay_cycle_id',
-      )
-      .pluck()
   }
 
   /** Opens a snapshot's queries; `index` is reused when the same snapshot was only reopened. */
@@ -101,13 +81,13 @@ export class SnapshotQueries {
   rowsOfSlots(slots: ArrayLike<number>, fields?: StoredFields | null): EmployeeRow[] {
     const ids = new Float64Array(slots.length)
     for (let i = 0; i < slots.length; i++) ids[i] = this.index.ids[slots[i] ?? 0] ?? 0
-    return this.rowReader.rowsByIds(ids, fields)
+    return this.reader.rows().rowsByIds(ids, fields)
   }
 
   /** The slots of the employees with these UUIDs (exactly as written); UUIDs the snapshot lacks are left out. */
   slotsOfUuids(uuids: readonly string[]): Set<number> {
     const slots = new Set<number>()
-    for (const id of this.rowReader.idsOfUuids(uuids)) {
+    for (const id of this.reader.rows().idsOfUuids(uuids)) {
       const slot = this.index.slotOf(id)
       if (slot >= 0) slots.add(slot)
     }
@@ -120,12 +100,9 @@ export class SnapshotQueries {
   }
 
   employee(uuid: string): EmployeeDetail | null {
-    const found = this.employeeByUuid.get(uuid.toLowerCase(), uuid)
+    const found = this.reader.employee(uuid)
     if (found === undefined) return null
-    const payCycleIds = this.cyclesOf
-      .all(found.id)
-      .filter((value): value is string => typeof value === 'string')
-    return { row: JSON.parse(found.row_json) as EmployeeRow, payCycleIds }
+    return { row: JSON.parse(found.rowJson) as EmployeeRow, payCycleIds: this.reader.payCyclesOf(found.id) }
   }
 
   /**
@@ -136,50 +113,32 @@ export class SnapshotQueries {
   changes(kind: ChangeKind, offset: number, limit: number): ChangeListPage {
     const numberColumn = employeeNumberColumn(this.index.identifiers)
     if (kind === 'removed') {
-      const total = Number(this.reader.db.prepare('SELECT count(*) FROM removed_employees').pluck().get())
-      const items = this.reader.db
-        .prepare<{ uuid: string; name: string; row_json: string }>(
-          'SELECT uuid, name, row_json FROM removed_employees ORDER BY name, uuid LIMIT ? OFFSET ?',
-        )
-        .all(limit, offset)
-        .map((row) => {
-          const last = JSON.parse(row.row_json) as EmployeeRow
-          return {
-            UUID: row.uuid,
-            name: row.name,
-            ...changeEntryNameParts(last),
-            ...entryFacts(last, numberColumn),
-            row: last,
-          }
-        })
+      const { total, rows } = this.reader.removedPage(offset, limit)
+      const items = rows.map((row) => {
+        const last = JSON.parse(row.rowJson) as EmployeeRow
+        return {
+          UUID: row.uuid,
+          name: row.name,
+          ...changeEntryNameParts(last),
+          ...entryFacts(last, numberColumn),
+          row: last,
+        }
+      })
       return { total, items }
     }
-    const total = Number(
-      this.reader.db.prepare('SELECT count(*) FROM employees WHERE change = ?').pluck().get(kind),
-    )
-    const items = this.reader.db
-      .prepare<{
-        uuid: string
-        first_name: string | null
-        last_name: string | null
-        changed_fields: string | null
-        row_json: string
-      }>(
-        'SELECT uuid, first_name, last_name, changed_fields, row_json FROM employees WHERE change = ? ORDER BY id LIMIT ? OFFSET ?',
-      )
-      .all(kind, limit, offset)
-      .map((row) => {
-        const name = [row.first_name, row.last_name].filter((part) => part !== null && part !== '').join(' ')
-        const stored = JSON.parse(row.row_json) as EmployeeRow
-        const item: ChangeListItem = {
-          UUID: row.uuid,
-          name: name === '' ? row.uuid : name,
-          ...changeEntryNameParts(stored),
-          ...entryFacts(stored, numberColumn),
-        }
-        if (kind === 'changed') item.fields = parseFields(row.changed_fields)
-        return item
-      })
+    const { total, rows } = this.reader.changedPage(kind, offset, limit)
+    const items = rows.map((row) => {
+      const name = [row.firstName, row.lastName].filter((part) => part !== null && part !== '').join(' ')
+      const stored = JSON.parse(row.rowJson) as EmployeeRow
+      const item: ChangeListItem = {
+        UUID: row.uuid,
+        name: name === '' ? row.uuid : name,
+        ...changeEntryNameParts(stored),
+        ...entryFacts(stored, numberColumn),
+      }
+      if (kind === 'changed') item.fields = parseFields(row.changedFields)
+      return item
+    })
     return { total, items }
   }
 
@@ -219,8 +178,8 @@ export class SnapshotQueries {
     return (word) => {
       const slots: number[] = []
       if (uuid && word.uuid !== null) {
-        for (const id of this.uuidExact.iterate(word.uuid)) {
-          const slot = this.index.slotOf(Number(id))
+        for (const id of this.reader.idsWithUuidKey(word.uuid)) {
+          const slot = this.index.slotOf(id)
           if (slot >= 0) slots.push(slot)
         }
       }
@@ -281,8 +240,8 @@ export class SnapshotQueries {
     const prefix = word.uuid ?? ''
     if (prefix === '') return
     const to = from + 1
-    for (const id of this.uuidRange.iterate(prefix, prefix + '\uffff')) {
-      const slot = this.index.slotOf(Number(id))
+    for (const id of this.reader.idsWithUuidPrefix(prefix)) {
+      const slot = this.index.slotOf(id)
       if (slot >= 0 && mark[slot] === from) mark[slot] = to
     }
   }
@@ -296,8 +255,8 @@ export class SnapshotQueries {
   }
 
   /** One value per slot: the dedicated column for known fields, json_extract for discovered ones. */
-  private columnValues(column: string) {
-    return readColumnValues(this.reader.db, column, this.requireColumn(column).kind)
+  private columnValues(column: string): StoredValue[] {
+    return this.reader.columnValues(column, this.requireColumn(column).kind)
   }
 }
 

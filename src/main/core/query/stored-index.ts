@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import type { SqliteDatabase } from '../cache/sqlite-open'
 import type { IdentifierIndex, SearchIndexData } from './search-index'
 import { TokenIndex } from './token-index'
 import type { TokenIndexParts } from './token-index'
@@ -105,17 +104,8 @@ export function storedIndexParts(index: SearchIndexData): StoredIndexPart[] {
  * The stored index of a snapshot, or null when it has none, or one this version does not read (an older
  * version's, or damaged): the caller then indexes the snapshot's rows.
  */
-export function readStoredIndex(db: SqliteDatabase): SearchIndexData | null {
-  const hasTable = db
-    .prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'search_index'")
-    .pluck()
-    .get()
-  if (Number(hasTable) === 0) return null
-  const parts = new Map<string, Buffer>()
-  for (const row of db.prepare('SELECT part, data FROM search_index').raw().iterate()) {
-    const [part, data] = row
-    if (typeof part === 'string' && Buffer.isBuffer(data)) parts.set(part, data)
-  }
+export function decodeStoredIndex(parts: ReadonlyMap<string, Buffer> | null): SearchIndexData | null {
+  if (parts === null) return null
   const metaBytes = parts.get('meta')
   const idBytes = parts.get('ids')
   if (metaBytes === undefined || idBytes === undefined) return null

@@ -1,5 +1,5 @@
 import { EMPLOYEE_LIST } from '../api/list-client'
-import { yieldToEventLoop } from '../cache/snapshot-writer'
+import { yieldToEventLoop } from '../event-loop'
 import { RosterDeskError } from '../errors'
 import { limitFields } from './field-limit'
 import { walkList } from './list-walker'

@@ -2,7 +2,7 @@ import { HttpStatusError } from '../api/http-json'
 import { PageTooLargeError } from '../api/list-client'
 import type { ListEnvelope } from '../api/list-envelope'
 import type { ListRequest } from '../api/list-request'
-import type { SnapshotReader } from '../cache/snapshot-reader'
+import type { SnapshotReader } from '../snapshot/snapshot-reader'
 import type { PageSource } from './list-walker'
 
 /**

@@ -1,6 +1,6 @@
 import type { CacheDatabase } from '../cache/cache-database'
 import type { RunSettings } from '../cache/run-log'
-import type { SnapshotReader } from '../cache/snapshot-reader'
+import type { SnapshotReader } from '../snapshot/snapshot-reader'
 
 /** What in a run's settings says whose employees it read. */
 export type RunSource = Pick<RunSettings, 'environment' | 'baseUrl' | 'tenantId' | 'statusFilter'>

@@ -2,9 +2,14 @@ import { changeEntryName, fieldChanges } from '../../../shared/change-rules'
 import type { ChangeReport, EmployeeRow, FieldChange } from '../../../shared/domain'
 import { ColumnCollector } from '../cache/column-inference'
 import { rowHash } from '../cache/row-hash'
-import type { SnapshotReader } from '../cache/snapshot-reader'
-import { yieldToEventLoop } from '../cache/snapshot-writer'
-import type { ColumnStats, RemovedEmployee, SnapshotWriter, StagedEmployee } from '../cache/snapshot-writer'
+import type { SnapshotReader } from '../snapshot/snapshot-reader'
+import { yieldToEventLoop } from '../event-loop'
+import type {
+  ColumnStats,
+  RemovedEmployee,
+  SnapshotWriter,
+  StagedEmployee,
+} from '../snapshot/snapshot-writer'
 import { IndexEncoder } from '../query/index-encoder'
 import { SearchIndex } from '../query/search-index'
 import type { ArrivedPage, WalkResult } from './list-walker'
@@ -34,26 +39,19 @@ export async function loadPreviousSnapshot(reader: SnapshotReader | null): Promi
   const release = reader.retain()
   try {
     const hashes = new Map<string, number>()
-    const chunk = reader.db
-      .prepare('SELECT id, uuid, row_hash FROM employees WHERE id > ? ORDER BY id LIMIT ?')
-      .raw()
     let after = 0
     for (;;) {
-      const rows = chunk.all(after, FINGERPRINT_CHUNK)
-      for (const [, uuid, hash] of rows) hashes.set(String(uuid), Number(hash))
+      const rows = reader.fingerprints(after, FINGERPRINT_CHUNK)
+      for (const [, uuid, hash] of rows) hashes.set(uuid, hash)
       const last = rows.at(-1)
       if (last === undefined || rows.length < FINGERPRINT_CHUNK) break
-      after = Number(last[0])
+      after = last[0]
       await yieldToEventLoop()
     }
-    const lookup = reader.db.prepare('SELECT row_json FROM employees WHERE uuid_key = ? AND uuid = ?').pluck()
     return {
       runId: reader.runId,
       hashes,
-      rowJson: (uuid) => {
-        const value = lookup.get(uuid.toLowerCase(), uuid)
-        return typeof value === 'string' ? value : undefined
-      },
+      rowJson: (uuid) => reader.rowJsonOf(uuid),
       release,
     }
   } catch (error) {

@@ -1,9 +1,9 @@
 import type { ColumnInfo, ExportProgress, ExportResult, SyncRunSummary } from '../../../shared/domain'
-import { SnapshotReader } from '../cache/snapshot-reader'
-import { openSqlite } from '../cache/sqlite-open'
+import { SnapshotReader } from '../snapshot/snapshot-reader'
+import type { StoredValue } from '../snapshot/snapshot-reader'
 import { SearchIndex } from '../query/search-index'
 import type { SearchIndexParts } from '../query/search-index'
-import { columnTokenIndex, readColumnValues } from '../query/column-values'
+import { columnTokenIndex } from '../query/column-values'
 import { buildSortOrder } from '../query/sort-order'
 import type { SortOrder } from '../query/sort-order'
 import type { TokenIndexParts } from '../query/token-index'
@@ -31,15 +31,12 @@ export type CoreJobs = {
 }
 
 /** Reads one column of a snapshot on a read-only connection of the worker's own, closed afterwards. */
-function withColumnValues<T>(
-  input: ColumnJobInput,
-  use: (values: ReturnType<typeof readColumnValues>) => T,
-): T {
-  const db = openSqlite(input.snapshotPath, { readonly: true, fileMustExist: true })
+function withColumnValues<T>(input: ColumnJobInput, use: (values: StoredValue[]) => T): T {
+  const reader = SnapshotReader.open(input.snapshotPath, 0, undefined, { formatOnly: true })
   try {
-    return use(readColumnValues(db, input.column, input.kind))
+    return use(reader.columnValues(input.column, input.kind))
   } finally {
-    db.close()
+    reader.close()
   }
 }
 

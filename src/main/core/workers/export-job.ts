@@ -1,6 +1,6 @@
 import type { ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
-import { SnapshotReader } from '../cache/snapshot-reader'
-import type { CheckedFile } from '../cache/snapshot-reader'
+import { SnapshotReader } from '../snapshot/snapshot-reader'
+import type { CheckedFile } from '../snapshot/snapshot-reader'
 import { ExportService } from '../export/export-service'
 import type { ExportContext } from '../export/export-service'
 import { QueryEngine } from '../query/query-engine'

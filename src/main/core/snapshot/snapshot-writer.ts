@@ -1,14 +1,10 @@
-import type { ColumnStats } from './column-inference'
-import { createRunFileWriter, RunFileWriter } from './run-file-writer'
-import { fsyncFileAsync } from './snapshot-files'
+import { yieldToEventLoop } from '../event-loop'
+import type { ColumnStats } from '../cache/column-inference'
+import { createRunFileWriter, RunFileWriter } from '../cache/run-file-writer'
+import { fsyncFileAsync } from '../cache/snapshot-files'
 import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
-import type { SqliteDatabase } from './sqlite-open'
+import type { SqliteDatabase } from '../cache/sqlite-open'
 import type Database from 'better-sqlite3'
-
-/** Lets timers, I/O and IPC run before the next synchronous step. */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
-}
 
 /** Pages written between background flushes to disk. */
 const FLUSH_EVERY_BATCHES = 32
@@ -36,7 +32,7 @@ export interface RemovedEmployee {
 }
 
 // Declared beside the inference that produces it, which the renderer tests' fake applies without this module.
-export type { ColumnStats } from './column-inference'
+export type { ColumnStats } from '../cache/column-inference'
 
 /** What a run knows only when every page is in: written just before the file is sealed. */
 export interface SnapshotSeal {

@@ -1,0 +1,138 @@
+// @ts-check
+import { dirname, relative, resolve, sep } from 'node:path'
+
+/**
+ * Which of core's own folders may use which, on top of the layers (layers.mjs). Each folder owns its data: the
+ * snapshot store (core/snapshot) holds every read and write of a snapshot file, the cache (core/cache) those of
+ * the catalog and change logs; nothing else opens SQLite. Query only reads; sync builds the search index but
+ * does not reach into how queries are answered.
+ */
+const STORES = ['cache', 'snapshot']
+
+/**
+ * @typedef {{
+ *   from: (folder: string) => boolean,
+ *   target: (path: string) => boolean,
+ *   allowNames?: readonly string[],
+ *   typeOnly?: boolean,
+ *   why: string,
+ * }} FolderRule
+ */
+
+/** @type {readonly FolderRule[]} */
+const RULES = [
+  {
+    from: (folder) => !STORES.includes(folder),
+    target: (path) => path === 'package:better-sqlite3',
+    why: 'only the stores (core/cache, core/snapshot) hold SQLite connections; use their typed reads and writes',
+  },
+  {
+    from: (folder) => !STORES.includes(folder),
+    target: (path) => path === 'cache/sqlite-open',
+    allowNames: ['storageError'],
+    why: 'only the stores (core/cache, core/snapshot) open SQLite; others may only map its errors',
+  },
+  {
+    from: (folder) => folder === 'query',
+    target: (path) =>
+      [
+        'snapshot/snapshot-writer',
+        'cache/run-file-writer',
+        'cache/snapshot-files',
+        'cache/change-log-file',
+      ].includes(path),
+    why: 'query reads snapshots and never writes them; the sync writes through the snapshot store',
+  },
+  {
+    from: (folder) => folder === 'query',
+    target: (path) => path === 'cache/cache-database',
+    typeOnly: true,
+    why: 'query reads the current snapshot; the catalog’s writes belong to the sync',
+  },
+  {
+    from: (folder) => folder === 'sync',
+    target: (path) =>
+      path.startsWith('query/') && !['query/search-index', 'query/index-encoder'].includes(path),
+    why: 'sync builds the search index (query/search-index, query/index-encoder) but not how queries are answered',
+  },
+  {
+    from: (folder) => STORES.includes(folder),
+    target: (path) => /^(query|sync|export|app|workers)\//.test(path),
+    why: 'the stores sit below query, sync and the rest; they know files, not what is done with them',
+  },
+]
+
+/** The folder under src/main/core a file is in ('' for core's own top-level files), or undefined. */
+function coreFolderOf(file, root) {
+  const rel = relative(root, file).split(sep).join('/')
+  if (!rel.startsWith('src/main/core/')) return undefined
+  const parts = rel.slice('src/main/core/'.length).split('/')
+  return parts.length > 1 ? parts[0] : ''
+}
+
+/** A core-relative module path without extension ('query/search-index'), or undefined outside core. */
+function coreModuleOf(path, root) {
+  const rel = relative(root, path).split(sep).join('/')
+  if (!rel.startsWith('src/main/core/')) return undefined
+  return rel.slice('src/main/core/'.length).replace(/\.(ts|mts|js|mjs)$/, '')
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const rule = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { bad: 'Bad core folder use: core/{{from}} may not use {{what}} ({{why}}).' },
+  },
+  create(context) {
+    const root = context.cwd
+    const file = context.physicalFilename
+    const folder = coreFolderOf(file, root)
+    if (folder === undefined) return {}
+    /**
+     * @param {import('estree').Node} node
+     * @param {unknown} value
+     * @param {readonly string[]} names imported names ('*' for a namespace or a side-effect import)
+     * @param {boolean} typeOnly
+     */
+    function check(node, value, names, typeOnly) {
+      if (typeof value !== 'string') return
+      const target = value.startsWith('.')
+        ? coreModuleOf(resolve(dirname(file), value), root)
+        : `package:${value}`
+      if (target === undefined) return
+      for (const ruleSpec of RULES) {
+        if (!ruleSpec.from(folder) || !ruleSpec.target(target)) continue
+        if (ruleSpec.typeOnly && typeOnly) continue
+        const allowed = ruleSpec.allowNames
+        if (allowed && names.length > 0 && names.every((name) => allowed.includes(name))) continue
+        const what = target.startsWith('package:') ? `'${value}'` : `core/${target}`
+        context.report({ node, messageId: 'bad', data: { from: folder || '(top)', what, why: ruleSpec.why } })
+      }
+    }
+    /** @param {any} node */
+    function importedNames(node) {
+      const specifiers = node.specifiers ?? []
+      if (specifiers.length === 0) return ['*']
+      return specifiers.map((s) =>
+        s.type === 'ImportSpecifier' ? (s.imported.name ?? s.imported.value) : '*',
+      )
+    }
+    return {
+      ImportDeclaration: (node) => {
+        const typeOnly =
+          node.importKind === 'type' ||
+          (node.specifiers.length > 0 &&
+            node.specifiers.every((s) => s.type === 'ImportSpecifier' && s.importKind === 'type'))
+        check(node, node.source.value, importedNames(node), typeOnly)
+      },
+      ExportNamedDeclaration: (node) =>
+        node.source && check(node, node.source.value, ['*'], node.exportKind === 'type'),
+      ExportAllDeclaration: (node) => check(node, node.source.value, ['*'], false),
+      ImportExpression: (node) =>
+        node.source.type === 'Literal' && check(node, node.source.value, ['*'], false),
+    }
+  },
+}
+
+export const coreFoldersPlugin = { rules: { 'core-folders': rule } }
