@@ -1,5 +1,6 @@
 // @ts-check
 import { dirname, relative, resolve, sep } from 'node:path'
+import { importRule } from './import-rule.mjs'
 
 /**
  * Which of core's own folders may use which, on top of the layers (layers.mjs). Each folder owns its data: the
@@ -77,62 +78,26 @@ function coreModuleOf(path, root) {
   return rel.slice('src/main/core/'.length).replace(/\.(ts|mts|js|mjs)$/, '')
 }
 
-/** @type {import('eslint').Rule.RuleModule} */
-const rule = {
-  meta: {
-    type: 'problem',
-    schema: [],
-    messages: { bad: 'Bad core folder use: core/{{from}} may not use {{what}} ({{why}}).' },
-  },
-  create(context) {
-    const root = context.cwd
-    const file = context.physicalFilename
+const rule = importRule({
+  message: 'Bad core folder use: core/{{from}} may not use {{what}} ({{why}}).',
+  scope: (file, root) => {
     const folder = coreFolderOf(file, root)
-    if (folder === undefined) return {}
-    /**
-     * @param {import('estree').Node} node
-     * @param {unknown} value
-     * @param {readonly string[]} names imported names ('*' for a namespace or a side-effect import)
-     * @param {boolean} typeOnly
-     */
-    function check(node, value, names, typeOnly) {
-      if (typeof value !== 'string') return
-      const target = value.startsWith('.')
-        ? coreModuleOf(resolve(dirname(file), value), root)
-        : `package:${value}`
-      if (target === undefined) return
-      for (const ruleSpec of RULES) {
-        if (!ruleSpec.from(folder) || !ruleSpec.target(target)) continue
-        if (ruleSpec.typeOnly && typeOnly) continue
-        const allowed = ruleSpec.allowNames
-        if (allowed && names.length > 0 && names.every((name) => allowed.includes(name))) continue
-        const what = target.startsWith('package:') ? `'${value}'` : `core/${target}`
-        context.report({ node, messageId: 'bad', data: { from: folder || '(top)', what, why: ruleSpec.why } })
-      }
-    }
-    /** @param {any} node */
-    function importedNames(node) {
-      const specifiers = node.specifiers ?? []
-      if (specifiers.length === 0) return ['*']
-      return specifiers.map((s) =>
-        s.type === 'ImportSpecifier' ? (s.imported.name ?? s.imported.value) : '*',
-      )
-    }
-    return {
-      ImportDeclaration: (node) => {
-        const typeOnly =
-          node.importKind === 'type' ||
-          (node.specifiers.length > 0 &&
-            node.specifiers.every((s) => s.type === 'ImportSpecifier' && s.importKind === 'type'))
-        check(node, node.source.value, importedNames(node), typeOnly)
-      },
-      ExportNamedDeclaration: (node) =>
-        node.source && check(node, node.source.value, ['*'], node.exportKind === 'type'),
-      ExportAllDeclaration: (node) => check(node, node.source.value, ['*'], false),
-      ImportExpression: (node) =>
-        node.source.type === 'Literal' && check(node, node.source.value, ['*'], false),
+    return folder === undefined ? undefined : { file, root, folder }
+  },
+  judge: ({ file, root, folder }, { source, names, typeOnly, report }) => {
+    const target = source.startsWith('.')
+      ? coreModuleOf(resolve(dirname(file), source), root)
+      : `package:${source}`
+    if (target === undefined) return
+    for (const ruleSpec of RULES) {
+      if (!ruleSpec.from(folder) || !ruleSpec.target(target)) continue
+      if (ruleSpec.typeOnly && typeOnly) continue
+      const allowed = ruleSpec.allowNames
+      if (allowed && names.every((name) => allowed.includes(name))) continue
+      const what = target.startsWith('package:') ? `'${source}'` : `core/${target}`
+      report({ from: folder || '(top)', what, why: ruleSpec.why })
     }
   },
-}
+})
 
 export const coreFoldersPlugin = { rules: { 'core-folders': rule } }

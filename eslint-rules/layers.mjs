@@ -1,6 +1,7 @@
 // @ts-check
 import { builtinModules } from 'node:module'
 import { dirname, relative, resolve, sep } from 'node:path'
+import { importRule } from './import-rule.mjs'
 
 /**
  * Which layer may import which, by resolved path rather than by the import's spelling, so `../adapters/x` and
@@ -51,41 +52,26 @@ function packageName(source) {
   return source.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? source)
 }
 
-/** @type {import('eslint').Rule.RuleModule} */
-const rule = {
-  meta: {
-    type: 'problem',
-    schema: [],
-    messages: { bad: 'Bad layering: {{from}} may not import {{what}} ({{why}}).' },
-  },
-  create(context) {
-    const root = context.cwd
-    const file = context.physicalFilename
+const rule = importRule({
+  message: 'Bad layering: {{from}} may not import {{what}} ({{why}}).',
+  scope: (file, root) => {
     const from = layerOf(file, root)
-    if (!from) return {}
-    const spec = LAYERS[from]
-    /** @param {import('estree').Node} node @param {unknown} value */
-    function check(node, value) {
-      if (typeof value !== 'string') return
-      let bad
-      if (value.startsWith('.')) {
-        const target = layerOf(resolve(dirname(file), value), root)
-        if (target === undefined || !spec.may.includes(target))
-          bad = target ? `the ${target} layer` : `'${value}'`
-      } else if (isNodeBuiltin(value)) {
-        if (spec.banned.includes('node-builtins')) bad = `Node module '${value}'`
-      } else if (spec.banned.includes(packageName(value))) {
-        bad = `'${value}'`
-      }
-      if (bad) context.report({ node, messageId: 'bad', data: { from, what: bad, why: WHY[from] } })
-    }
-    return {
-      ImportDeclaration: (node) => check(node, node.source.value),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
-      ExportAllDeclaration: (node) => check(node, node.source.value),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
-    }
+    return from === undefined ? undefined : { file, root, from }
   },
-}
+  judge: ({ file, root, from }, { source, report }) => {
+    const spec = LAYERS[from]
+    let bad
+    if (source.startsWith('.')) {
+      const target = layerOf(resolve(dirname(file), source), root)
+      if (target === undefined || !spec.may.includes(target))
+        bad = target ? `the ${target} layer` : `'${source}'`
+    } else if (isNodeBuiltin(source)) {
+      if (spec.banned.includes('node-builtins')) bad = `Node module '${source}'`
+    } else if (spec.banned.includes(packageName(source))) {
+      bad = `'${source}'`
+    }
+    if (bad) report({ from, what: bad, why: WHY[from] })
+  },
+})
 
 export const layersPlugin = { rules: { layers: rule } }
