@@ -86,6 +86,19 @@ export const columnInfoSchema = z.strictObject({
 })
 export type ColumnInfo = z.infer<typeof columnInfoSchema>
 
+/**
+ * One thing the query engine is preparing off the thread that answers IPC (ARCHITECTURE, "Threads"): a saved
+ * cache's search index being opened, or a column's first sort order or "Search in" index being built, named by
+ * the column's key and its label as `employees:columns` gives it.
+ */
+export const preparingWorkSchema = z.discriminatedUnion('what', [
+  z.strictObject({ what: z.literal('index'), column: z.null(), label: z.null() }),
+  z.strictObject({ what: z.enum(['sort', 'search']), column: z.string(), label: z.string() }),
+])
+export type PreparingWork = z.infer<typeof preparingWorkSchema>
+/** Everything being prepared now; empty when nothing is. */
+export const preparingListSchema = z.array(preparingWorkSchema)
+
 export const employeeDetailSchema = z.strictObject({
   row: employeeRowSchema,
   payCycleIds: z.array(z.string()),

@@ -46,6 +46,7 @@ export const EVENT_CHANNELS = [
   'export:progress',
   'profiles:changed',
   'app:command',
+  'query:preparing',
 ] as const
 
 export type InvokeChannelName = (typeof INVOKE_CHANNELS)[number]

@@ -13,6 +13,7 @@ import {
   exportProgressSchema,
   exportRequestSchema,
   exportResultSchema,
+  preparingListSchema,
   printResultSchema,
   profileListSchema,
   queryResultSchema,
@@ -171,6 +172,8 @@ export const eventChannels = {
   'profiles:changed': profileListSchema,
   /** A menu item (Export…, Sync, Settings…, Keyboard shortcuts) the window carries out, as its shortcut would. */
   'app:command': z.enum(APP_COMMANDS),
+  /** What the query engine is preparing on the core worker (a first sort or "Search in", an index): [] when done. */
+  'query:preparing': preparingListSchema,
 } as const
 
 export type InvokeChannel = keyof typeof invokeChannels

@@ -4,6 +4,7 @@ import { isAbsolute, join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
 import type { Clock } from '../../../src/main/core/clock'
+import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
 import { createLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
@@ -42,6 +43,8 @@ export interface AppUnderTestOptions {
   readonly browser: BrowserContext
   /** The core's clock (sync times, token expiry, automatic syncs); the system's unless a test sets the time. */
   readonly clock?: Clock
+  /** Wraps the core worker's first-use builds (createAppCore's `columnBuilder`), e.g. to hold one back. */
+  readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
 }
 
 /**
@@ -66,6 +69,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
 
   const core = await createAppCore({
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
     appInfo: { name: 'RosterDesk', version: '0.1.0-test', platform: process.platform },
     dataDir,
     settings: new SettingsStore(new MemoryKeyValueBackend()),

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import type { SettingsPatch } from '../../../src/shared/domain'
 import type { Clock } from '../../../src/main/core/clock'
+import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
 import type { SandboxHandle, SandboxOptions } from '../../../src/main/sandbox/index'
 import { launchChromium, type LaunchedChromium } from '../chromium'
 import { startTestSandbox } from '../sandbox'
@@ -23,6 +24,8 @@ export interface UiSessionOptions {
   readonly timezoneId?: string
   /** The core's clock; the system's unless the test sets the time. */
   readonly clock?: Clock
+  /** Wraps the core worker's first-use builds (createAppCore's `columnBuilder`), e.g. to hold one back. */
+  readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
   /** Runs once Chromium is up and before the app starts (for example, to fix the page's clock). */
   readonly beforeApp?: (browser: LaunchedChromium) => Promise<void>
   /** Saved through the real settings handler before the page opens. */
@@ -60,6 +63,7 @@ export function useUiSession(options: UiSessionOptions): () => UiSession {
       sandbox,
       browser: browser.context,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
     })
     parts = { ...parts, app }
     if (options.settings !== undefined) await app.core.handlers['settings:update'](options.settings)

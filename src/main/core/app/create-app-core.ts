@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ExportFormat, Settings } from '../../../shared/domain'
+import type { ExportFormat, PreparingWork, Settings } from '../../../shared/domain'
 import type { FetchLike } from '../api/fetch-like'
 import { AuthService } from '../auth/auth-service'
 import { openCacheDatabase, type CacheDatabase } from '../cache/cache-database'
@@ -13,6 +13,7 @@ import type { PagePrinter } from '../export/print-view'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { Logger } from '../log/logger'
 import { searchService } from '../lookup/service-search'
+import type { ColumnBuilder } from '../query/column-builds'
 import { QueryEngine } from '../query/query-engine'
 import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-environment'
@@ -63,6 +64,11 @@ export interface AppCoreDeps {
   readonly random?: () => number
   /** The core worker's code (workers/worker-entry.ts finds the built file or the source by default). */
   readonly coreWorker?: WorkerEntry
+  /**
+   * Wraps the core worker's first-use builds (the browser tests hold one back, to see the window while a sort is
+   * being prepared); absent: the worker's builder as it is.
+   */
+  readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
 }
 
 export interface AppCore {
@@ -118,6 +124,15 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     name: 'core worker',
     logger: deps.logger,
   })
+  // Only the active profile's engine speaks for the window, and an empty list is sent only to clear a shown one:
+  // after a switch nothing of the closed profile's work stays on screen.
+  let activeQueries: QueryEngine | undefined
+  let preparingShown = false
+  const emitPreparing = (from: QueryEngine, preparing: PreparingWork[]): void => {
+    if (from !== activeQueries || (preparing.length === 0 && !preparingShown)) return
+    preparingShown = preparing.length > 0
+    deps.events.emit('query:preparing', preparing)
+  }
 
   async function openSession(profileId: string): Promise<ProfileSession> {
     const auth = await AuthService.create({
@@ -147,7 +162,14 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
         ? workerSyncRunner(worker, { cache, fetch: deps.fetch, tokens: auth.tokens, logger: deps.logger })
         : undefined,
     )
-    const queries = new QueryEngine(cache, { builder: workerColumnBuilder(worker), logger: deps.logger })
+    const onWorker = workerColumnBuilder(worker)
+    const queries: QueryEngine = new QueryEngine(cache, {
+      builder: deps.columnBuilder?.(onWorker) ?? onWorker,
+      logger: deps.logger,
+      onPreparing: (preparing) => emitPreparing(queries, preparing),
+    })
+    activeQueries = queries
+    emitPreparing(queries, [])
     // The saved employees' index starts loading on the worker now, before the window asks for its first rows; a
     // cache that cannot be read says so at that first query.
     queries.open().catch(() => undefined)

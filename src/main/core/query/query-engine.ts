@@ -5,6 +5,7 @@ import type {
   EmployeeQuery,
   EmployeeRow,
   ParsedEmployeeQuery,
+  PreparingWork,
   QueryResult,
 } from '../../../shared/domain'
 import type { CacheDatabase } from '../cache/cache-database'
@@ -37,6 +38,11 @@ export interface QueryEngineOptions {
   /** Builds first-use sort orders and column indexes off this thread (`prepare`); absent: built inline. */
   readonly builder?: ColumnBuilder
   readonly logger?: Logger
+  /**
+   * Told what the builder is preparing whenever that changes (`[]` once nothing is), so the window can say why
+   * an answer takes seconds; called only for work the builder does, never for inline builds.
+   */
+  readonly onPreparing?: (preparing: PreparingWork[]) => void
 }
 
 /**
@@ -52,8 +58,11 @@ export class QueryEngine {
   private snapshot: SnapshotQueries | null = null
   /** Builds under way, by snapshot and column, so two queries needing the same one share it. */
   private readonly building = new Map<string, Promise<void>>()
+  /** What each entry of `building` is, as `onPreparing` reports it. */
+  private readonly preparing = new Map<string, PreparingWork>()
   private readonly builder: ColumnBuilder | undefined
   private readonly logger: Logger
+  private readonly onPreparing: ((preparing: PreparingWork[]) => void) | undefined
 
   constructor(
     /** The open cache, or (in the core worker) one snapshot file standing for it. */
@@ -62,6 +71,7 @@ export class QueryEngine {
   ) {
     this.builder = options.builder
     this.logger = options.logger ?? silentLogger
+    this.onPreparing = options.onPreparing
   }
 
   /**
@@ -116,8 +126,10 @@ export class QueryEngine {
       .finally(() => {
         release()
         this.building.delete(key)
+        this.donePreparing(key)
       })
     this.building.set(key, work)
+    this.startPreparing(key, { what: 'index', column: null, label: null })
     return work
   }
 
@@ -146,9 +158,34 @@ export class QueryEngine {
       .finally(() => {
         release()
         this.building.delete(key)
+        this.donePreparing(key)
       })
     this.building.set(key, work)
+    this.startPreparing(key, {
+      what: build.what === 'sort-order' ? 'sort' : 'search',
+      column: build.column,
+      label: snapshot.requireColumn(build.column).label,
+    })
     return work
+  }
+
+  private startPreparing(key: string, work: PreparingWork): void {
+    this.preparing.set(key, work)
+    this.reportPreparing()
+  }
+
+  private donePreparing(key: string): void {
+    if (this.preparing.delete(key)) this.reportPreparing()
+  }
+
+  private reportPreparing(): void {
+    if (this.onPreparing === undefined) return
+    try {
+      this.onPreparing([...this.preparing.values()])
+    } catch (error) {
+      // Telling the window is a courtesy: a failure there must not fail the build or the query waiting on it.
+      this.logger.warn('Query: reporting what is being prepared failed', error)
+    }
   }
 
   query(input: EmployeeQuery): QueryResult {

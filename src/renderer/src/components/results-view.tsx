@@ -1,7 +1,9 @@
 import type { ColumnInfo } from '../../../shared/domain'
 import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
+import { preparingText } from '../format/preparing-text'
 import type { LoadedRows, RowsState } from '../hooks/use-employee-rows'
+import { usePreparing } from '../hooks/use-preparing'
 import { EmployeeTable, type TableActions } from './employee-table'
 import { EmptyState } from './empty-state'
 
@@ -22,6 +24,7 @@ interface ResultsViewProps {
 /** The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. */
 export function ResultsView(props: ResultsViewProps) {
   const { rows, employeeCount } = props
+  const preparing = preparingText(usePreparing())
   if (rows.status === 'error') {
     return (
       <EmptyState title="Could not load employees" tone="error">
@@ -33,13 +36,30 @@ export function ResultsView(props: ResultsViewProps) {
     )
   }
   const loaded: LoadedRows | undefined = rows.status === 'ready' ? rows : rows.previous
-  if (!loaded) return <EmptyState title="Loading employees…" />
+  if (!loaded) {
+    return (
+      <EmptyState title="Loading employees…">
+        {preparing === undefined ? null : <p>{preparing.charAt(0).toUpperCase() + preparing.slice(1)}</p>}
+      </EmptyState>
+    )
+  }
   const total = loaded.cache.total
+  const loading = rows.status === 'loading'
   return (
     <>
       <p className="result-count" aria-live="polite">
         {formatCount(total)} of {formatCount(employeeCount)} employees
-        {rows.status === 'loading' ? <span className="muted"> · updating…</span> : null}
+        {preparing !== undefined ? (
+          // Says why an answer takes seconds (a first sort or "Search in" at a million employees); "updating"
+          // stays while this view's own answer is still to come.
+          <span className="muted result-preparing">
+            {' · '}
+            {loading ? 'updating: ' : ''}
+            {preparing} the list stays usable meanwhile
+          </span>
+        ) : loading ? (
+          <span className="muted"> · updating…</span>
+        ) : null}
       </p>
       {total === 0 ? <NoRows {...props} /> : null}
       {total > 0 ? (

@@ -1,0 +1,84 @@
+import { act, screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import type { PreparingWork, QueryResult } from '../../src/shared/domain'
+import { preparingText } from '../../src/renderer/src/format/preparing-text'
+import { makeEmployees } from '../helpers/fake/fake-employees'
+import { renderWithCore, setUpAppTests } from './render-app'
+
+setUpAppTests()
+
+const salarySort: PreparingWork = { what: 'sort', column: 'annualSalary', label: 'Annual salary' }
+const emailSearch: PreparingWork = { what: 'search', column: 'email', label: 'Email' }
+const index: PreparingWork = { what: 'index', column: null, label: null }
+
+describe('what the core is preparing, in words', () => {
+  it('names the work and the columns by their labels', () => {
+    expect(preparingText([])).toBeUndefined()
+    expect(preparingText([salarySort])).toBe('preparing the sort on Annual salary…')
+    expect(preparingText([emailSearch])).toBe('preparing search in Email…')
+    expect(preparingText([index])).toBe('opening the saved employees…')
+    expect(
+      preparingText([salarySort, emailSearch, { ...salarySort, column: 'hireDate', label: 'Hire date' }]),
+    ).toBe('preparing the sort on Annual salary, search in Email and the sort on Hire date…')
+    // An older snapshot's build beside the newer one's index: the same column is named once.
+    expect(preparingText([salarySort, index, salarySort])).toBe(
+      'opening the saved employees… preparing the sort on Annual salary…',
+    )
+  })
+
+  it('shows it after the count while the rows stay, and drops it when main says nothing is prepared', async () => {
+    const { events, core } = renderWithCore({
+      serviceEmployees: makeEmployees(50),
+      synced: true,
+      signedIn: true,
+    })
+    const count = await screen.findByText(/^50 of 50 employees/)
+    expect(count.getAttribute('aria-live')).toBe('polite')
+    const rowsBefore = screen.getAllByRole('row').length
+
+    act(() => events.emit('query:preparing', [salarySort]))
+    expect(count.textContent).toBe(
+      '50 of 50 employees · preparing the sort on Annual salary… the list stays usable meanwhile',
+    )
+
+    // A query of this view waiting on it: "updating" stays, and says why.
+    const working = core.handlers['employees:query']
+    let answer: () => void = () => undefined
+    core.handlers['employees:query'] = (query) =>
+      new Promise<QueryResult>((resolve) => (answer = () => void working(query).then(resolve)))
+    screen.getByRole('button', { name: /^Annual salary/ }).click()
+    await waitFor(() =>
+      expect(count.textContent).toBe(
+        '50 of 50 employees · updating: preparing the sort on Annual salary… the list stays usable meanwhile',
+      ),
+    )
+    expect(screen.getAllByRole('row')).toHaveLength(rowsBefore)
+
+    act(() => events.emit('query:preparing', []))
+    await waitFor(() => expect(count.textContent).toBe('50 of 50 employees · updating…'))
+    answer()
+    await waitFor(() => expect(count.textContent).toBe('50 of 50 employees'))
+  })
+
+  it('says the saved employees are being opened before the first rows come', async () => {
+    const { events, core } = renderWithCore({
+      serviceEmployees: makeEmployees(50),
+      synced: true,
+      signedIn: true,
+    })
+    const working = core.handlers['employees:query']
+    let answer: () => void = () => undefined
+    core.handlers['employees:query'] = (query) =>
+      new Promise<QueryResult>((resolve) => (answer = () => void working(query).then(resolve)))
+    expect(await screen.findByText('Loading employees…')).toBeTruthy()
+    act(() => events.emit('query:preparing', [index]))
+    expect(screen.getByText('Loading employees…').closest('[role="status"]')?.textContent).toBe(
+      'Loading employees…Opening the saved employees…',
+    )
+    act(() => events.emit('query:preparing', []))
+    core.handlers['employees:query'] = working
+    answer()
+    expect(await screen.findByText(/^50 of 50 employees/)).toBeTruthy()
+    expect(screen.queryByText('Opening the saved employees…')).toBeNull()
+  })
+})
