@@ -1,4 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { EmployeeRow, JsonValue } from '../../../src/shared/domain'
 import { ColumnCollector, inferKind, mergeKinds } from '../../../src/main/core/cache/column-inference'
 
 describe('column inference', () => {
@@ -34,5 +36,42 @@ describe('column inference', () => {
       ['badge', 'number', false, 1],
       ['remote', 'boolean', false, 1],
     ])
+  })
+
+  it('gives the kind and count of classifying every value, though it skips values that cannot change the kind', () => {
+    const value: fc.Arbitrary<JsonValue | undefined> = fc.oneof(
+      fc.constantFrom('2026-11-01', '2026-11-01T08:30:00Z', '2026-13-45', '0001234', 'Lee', '', '9 lives'),
+      fc.string(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constantFrom<JsonValue | undefined>(null, undefined, { a: 1 }, [1, 'x']),
+    )
+    const row = fc.dictionary(fc.constantFrom('UUID', 'firstName', 'hireDate', 'badge', 'note'), value)
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 40 }), (rows) => {
+        const collector = new ColumnCollector()
+        for (const r of rows) collector.observe(r as EmployeeRow)
+        // The plain rule: every value classified, kinds merged, presence counted for every value but null.
+        const expected = new Map<string, { kind: ReturnType<typeof inferKind>; present: number }>()
+        for (const r of rows) {
+          for (const [key, v] of Object.entries(r)) {
+            const tally = expected.get(key) ?? { kind: null, present: 0 }
+            const kind = inferKind(v)
+            if (kind !== null)
+              expected.set(key, { kind: mergeKinds(tally.kind, kind), present: tally.present + 1 })
+            else expected.set(key, tally)
+          }
+        }
+        for (const column of collector.columns()) {
+          const tally = expected.get(column.key) ?? { kind: null, present: 0 }
+          expect([column.key, column.kind, column.present]).toEqual([
+            column.key,
+            tally.kind ?? 'text',
+            tally.present,
+          ])
+        }
+      }),
+      { numRuns: 500 },
+    )
   })
 })

@@ -58,10 +58,13 @@ export class ColumnCollector {
         tally = { kind: null, present: 0 }
         this.tallies.set(key, tally)
       }
-      const kind = inferKind(value)
-      if (kind === null) continue
+      if (value === null || value === undefined) continue
       tally.present++
-      if (tally.kind !== kind) tally.kind = mergeKinds(tally.kind, kind)
+      // Every value is looked at, but one that cannot change the column's kind is not classified: a mixed
+      // column stays mixed, and a text column stays text whatever string comes (a date merges into text).
+      if (tally.kind === 'mixed' || (tally.kind === 'text' && typeof value === 'string')) continue
+      const kind = inferKind(value)
+      if (kind !== null && tally.kind !== kind) tally.kind = mergeKinds(tally.kind, kind)
     }
   }
 

@@ -6,8 +6,33 @@ import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-sch
 import type { SqliteDatabase } from '../cache/sqlite-open'
 import type Database from 'better-sqlite3'
 
+/**
+ * The snapshot's page size. Twice SQLite's default: a page of rows is written in half the system calls, the
+ * UUID index is built over half the pages, and the stored index's blobs are read through half the overflow
+ * pages; measured at 100,000 rows, the file is 5% smaller and its quick_check at open a quarter to a third
+ * faster, row windows and UUID look-ups unchanged within this machine's noise. Readers take the page size from
+ * the file's header, so older snapshots (4 KiB) read as before.
+ */
+export const SNAPSHOT_PAGE_SIZE = 8192
+
 /** Pages written between background flushes to disk. */
 const FLUSH_EVERY_BATCHES = 32
+
+/**
+ * Rows per multi-row upsert (11 parameters each, far below SQLite's limit of 32,766). One statement step per 50
+ * rows instead of per row: better-sqlite3's cost per call (binding, stepping, resetting, the result object) was
+ * about a sixth of the time a page's rows took to write.
+ */
+export const UPSERT_ROWS_PER_STATEMENT = 50
+
+const EMPLOYEE_COLUMNS = `(id, uuid, uuid_key, first_name, last_name, employee_status, pay_cycle_id, row_json, row_hash,
+  change, changed_fields)`
+const EMPLOYEE_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+const PARAMETERS_PER_ROW = 11
+
+function upsertSql(rows: number): string {
+  return `INSERT OR REPLACE INTO employees ${EMPLOYEE_COLUMNS} VALUES ${Array<string>(rows).fill(EMPLOYEE_VALUES).join(', ')}`
+}
 
 /** One employee as the snapshot stores it. `id` orders rows as the service listed them. */
 export interface StagedEmployee {
@@ -50,6 +75,11 @@ export interface SnapshotSeal {
  */
 export class SnapshotWriter extends RunFileWriter {
   private readonly upsert: Database.Statement
+  private readonly upsertMany: Database.Statement
+  /** The parameters of one multi-row upsert, reused for every statement of the run. */
+  private readonly manyParameters: unknown[] = new Array<unknown>(
+    UPSERT_ROWS_PER_STATEMENT * PARAMETERS_PER_ROW,
+  )
   private readonly remove: Database.Statement
   private readonly addMember: Database.Statement
   private readonly rowJsonById: Database.Statement
@@ -59,10 +89,8 @@ export class SnapshotWriter extends RunFileWriter {
 
   private constructor(path: string, db: SqliteDatabase) {
     super(path, db)
-    this.upsert = db.prepare(
-      `INSERT OR REPLACE INTO employees (id, uuid, uuid_key, first_name, last_name, employee_status, pay_cycle_id,
-         row_json, row_hash, change, changed_fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
+    this.upsert = db.prepare(upsertSql(1))
+    this.upsertMany = db.prepare(upsertSql(UPSERT_ROWS_PER_STATEMENT))
     this.remove = db.prepare('DELETE FROM employees WHERE id = ?')
     this.addMember = db.prepare(
       'INSERT OR IGNORE INTO pay_cycle_members (pay_cycle_id, employee_id, employee_uuid) VALUES (?, ?, ?)',
@@ -73,6 +101,8 @@ export class SnapshotWriter extends RunFileWriter {
   /** Creates the file (replacing debris of the same name) and its tables. */
   static create(path: string): SnapshotWriter {
     return createRunFileWriter(path, (db) => {
+      // Set before the first table exists, which is when SQLite fixes a file's page size.
+      db.pragma(`page_size = ${SNAPSHOT_PAGE_SIZE}`)
       db.pragma('cache_size = -65536')
       db.exec(SNAPSHOT_TABLES)
       return new SnapshotWriter(path, db)
@@ -84,20 +114,19 @@ export class SnapshotWriter extends RunFileWriter {
     this.flushNowAndThen()
     this.guard(() =>
       this.db.transaction(() => {
-        for (const row of rows) {
-          this.upsert.run(
-            row.id,
-            row.uuid,
-            row.uuid.toLowerCase(),
-            row.firstName,
-            row.lastName,
-            row.status,
-            row.payCycleId,
-            row.json,
-            row.hash,
-            row.change,
-            row.changedFields === null ? null : JSON.stringify(row.changedFields),
-          )
+        // In list order, as row-by-row upserts would: a later row with the same id replaces an earlier one.
+        const parameters = this.manyParameters
+        let next = 0
+        for (; next + UPSERT_ROWS_PER_STATEMENT <= rows.length; next += UPSERT_ROWS_PER_STATEMENT) {
+          for (let i = 0; i < UPSERT_ROWS_PER_STATEMENT; i++) {
+            putRow(parameters, i * PARAMETERS_PER_ROW, rows[next + i] as StagedEmployee)
+          }
+          this.upsertMany.run(parameters)
+        }
+        const one = new Array<unknown>(PARAMETERS_PER_ROW)
+        for (; next < rows.length; next++) {
+          putRow(one, 0, rows[next] as StagedEmployee)
+          this.upsert.run(one)
         }
       })(),
     )
@@ -195,4 +224,19 @@ export class SnapshotWriter extends RunFileWriter {
         this.flushing = null
       })
   }
+}
+
+/** One row's upsert parameters, in EMPLOYEE_COLUMNS order, written into `into` from `at`. */
+function putRow(into: unknown[], at: number, row: StagedEmployee): void {
+  into[at] = row.id
+  into[at + 1] = row.uuid
+  into[at + 2] = row.uuid.toLowerCase()
+  into[at + 3] = row.firstName
+  into[at + 4] = row.lastName
+  into[at + 5] = row.status
+  into[at + 6] = row.payCycleId
+  into[at + 7] = row.json
+  into[at + 8] = row.hash
+  into[at + 9] = row.change
+  into[at + 10] = row.changedFields === null ? null : JSON.stringify(row.changedFields)
 }

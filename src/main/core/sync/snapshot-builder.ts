@@ -60,15 +60,17 @@ export async function loadPreviousSnapshot(reader: SnapshotReader | null): Promi
   }
 }
 
-interface Entry {
-  id: number
-  pass: number
-  hash: number
-  change: 'added' | 'changed' | null
-  name: string | null
-  fields: readonly string[] | null
-  /** For a changed row: its field changes (before → after) as JSON, kept for the run's change log. */
-  changesJson: string | null
+/** A staged row's change since the previous snapshot, as kept per snapshot id (`changeOf`). */
+const UNCHANGED = 0
+const ADDED = 1
+const CHANGED = 2
+const CHANGE_NAMES = [null, 'added', 'changed'] as const
+
+/** What a changed row keeps for the change report and the run's change log. */
+interface FieldChanges {
+  readonly fields: readonly string[]
+  /** Its field changes (before → after) as JSON. */
+  readonly changesJson: string
 }
 
 /** A row this run added or changed, as the change log needs it (its facts are read back from the snapshot). */
@@ -96,7 +98,19 @@ export interface BuiltSnapshot {
  * place, and `finish` deletes every row the final pass did not contain.
  */
 export class SnapshotBuilder {
-  private readonly entries = new Map<string, Entry>()
+  /**
+   * The snapshot id of every staged UUID, in the order first seen (the change report's samples follow it). What
+   * the run knows of each row is kept by id in typed arrays rather than an object per row: a first sync stages
+   * every employee, and a million small objects cost more to make and collect than to write.
+   */
+  private readonly idOf = new Map<string, number>()
+  /** The pass that last listed the row under this id; 0 where no row is staged. */
+  private passOf = new Uint32Array(1024)
+  private hashOf = new Float64Array(1024)
+  /** UNCHANGED, ADDED or CHANGED. */
+  private changeOf = new Uint8Array(1024)
+  /** The field changes of rows staged as CHANGED, by id. */
+  private readonly fieldChanges = new Map<number, FieldChanges>()
   private maxId = 0
   private pass = 0
   private collector = new ColumnCollector()
@@ -110,7 +124,7 @@ export class SnapshotBuilder {
 
   /** Rows currently staged (distinct UUIDs across passes so far). */
   get staged(): number {
-    return this.entries.size
+    return this.idOf.size
   }
 
   /** Stages one page in one short transaction. */
@@ -136,10 +150,10 @@ export class SnapshotBuilder {
   membersOf(payCycleId: string, uuids: ReadonlySet<string>): Array<{ id: number; uuid: string }> {
     const members: Array<{ id: number; uuid: string }> = []
     for (const uuid of uuids) {
-      const entry = this.entries.get(uuid)
-      if (entry === undefined) continue
-      members.push({ id: entry.id, uuid })
-      this.encoder.addMembership(entry.id, payCycleId)
+      const id = this.idOf.get(uuid)
+      if (id === undefined) continue
+      members.push({ id, uuid })
+      this.encoder.addMembership(id, payCycleId)
     }
     return members
   }
@@ -171,17 +185,19 @@ export class SnapshotBuilder {
   /** Drops rows the final pass proved gone and works out what changed since the previous snapshot. */
   finish(final: WalkResult): BuiltSnapshot {
     const gone: number[] = []
-    for (const [uuid, entry] of this.entries) {
-      if (entry.pass !== final.pass) {
-        gone.push(entry.id)
-        this.entries.delete(uuid)
-        this.encoder.delete(entry.id)
+    for (const [uuid, id] of this.idOf) {
+      if (this.passOf[id] !== final.pass) {
+        gone.push(id)
+        this.idOf.delete(uuid)
+        this.passOf[id] = 0
+        this.fieldChanges.delete(id)
+        this.encoder.delete(id)
       }
     }
     if (gone.length > 0) this.writer.deleteRows(gone)
     const removed = this.removedSincePrevious()
     return {
-      stored: this.entries.size,
+      stored: this.idOf.size,
       changes: this.changeReport(removed),
       removed,
       columns: this.collector.columns(),
@@ -194,26 +210,30 @@ export class SnapshotBuilder {
     const uuid = String(row['UUID'])
     const json = JSON.stringify(row)
     const hash = rowHash(json)
-    const existing = this.entries.get(uuid)
+    const existing = this.idOf.get(uuid)
     if (existing !== undefined) {
-      existing.pass = this.pass
-      if (existing.hash === hash) return null
+      this.passOf[existing] = this.pass
+      if (this.hashOf[existing] === hash) return null
     }
-    const id = existing?.id ?? positionId ?? this.maxId + 1
+    const id = existing ?? positionId ?? this.maxId + 1
     if (id > this.maxId) this.maxId = id
+    if (existing === undefined) {
+      this.ensureId(id)
+      this.idOf.set(uuid, id)
+    }
     const previousHash = this.previous?.hashes.get(uuid)
-    const change = previousHash === undefined ? 'added' : previousHash === hash ? null : 'changed'
-    const changes = change === 'changed' ? changesSince(this.previous?.rowJson(uuid), row) : null
-    const fields = changes === null ? null : changes.map((c) => c.field)
-    this.entries.set(uuid, {
-      id,
-      pass: this.pass,
-      hash,
-      change,
-      name: change === null ? null : displayName(row),
-      fields,
-      changesJson: changes === null ? null : JSON.stringify(changes),
-    })
+    const change = previousHash === undefined ? ADDED : previousHash === hash ? UNCHANGED : CHANGED
+    this.passOf[id] = this.pass
+    this.hashOf[id] = hash
+    this.changeOf[id] = change
+    let fields: readonly string[] | null = null
+    if (change === CHANGED) {
+      const changes = changesSince(this.previous?.rowJson(uuid), row)
+      fields = changes.map((c) => c.field)
+      this.fieldChanges.set(id, { fields, changesJson: JSON.stringify(changes) })
+    } else if (existing !== undefined) {
+      this.fieldChanges.delete(id)
+    }
     const firstName = textField(row, 'firstName')
     const lastName = textField(row, 'lastName')
     const status = textField(row, 'employeeStatus')
@@ -228,16 +248,27 @@ export class SnapshotBuilder {
       payCycleId,
       json,
       hash,
-      change,
+      change: CHANGE_NAMES[change],
       changedFields: fields,
     }
+  }
+
+  /** Grows the per-id arrays to hold `id` (ids are positive integers, at most the list's claimed length). */
+  private ensureId(id: number): void {
+    if (!Number.isSafeInteger(id) || id < 1) throw new RangeError('snapshot ids are positive integers')
+    if (id < this.passOf.length) return
+    let size = this.passOf.length
+    while (size <= id) size *= 2
+    this.passOf = grown(this.passOf, new Uint32Array(size))
+    this.hashOf = grown(this.hashOf, new Float64Array(size))
+    this.changeOf = grown(this.changeOf, new Uint8Array(size))
   }
 
   private removedSincePrevious(): RemovedEmployee[] {
     if (this.previous === null) return []
     const removed: RemovedEmployee[] = []
     for (const uuid of this.previous.hashes.keys()) {
-      if (this.entries.has(uuid)) continue
+      if (this.idOf.has(uuid)) continue
       const json = this.previous.rowJson(uuid) ?? JSON.stringify({ UUID: uuid })
       removed.push({ uuid, name: displayName(parseStoredRow(json) ?? { UUID: uuid }), json })
     }
@@ -246,16 +277,16 @@ export class SnapshotBuilder {
 
   private changedRows(): ChangedRow[] {
     const rows: ChangedRow[] = []
-    for (const entry of this.entries.values()) {
-      if (entry.change === 'added') rows.push({ id: entry.id, kind: 'added' })
-      else if (entry.change === 'changed')
-        rows.push({
-          id: entry.id,
-          kind: 'changed',
-          ...(entry.changesJson === null ? {} : { changesJson: entry.changesJson }),
-        })
+    for (let id = 1; id <= this.maxId; id++) {
+      if (this.passOf[id] === 0) continue
+      const change = this.changeOf[id]
+      if (change === ADDED) rows.push({ id, kind: 'added' })
+      else if (change === CHANGED) {
+        const changesJson = this.fieldChanges.get(id)?.changesJson
+        rows.push({ id, kind: 'changed', ...(changesJson === undefined ? {} : { changesJson }) })
+      }
     }
-    return rows.sort((a, b) => a.id - b.id)
+    return rows
   }
 
   private changeReport(removed: readonly RemovedEmployee[]): ChangeReport {
@@ -268,28 +299,49 @@ export class SnapshotBuilder {
       changedSample: [],
       firstSync: this.previous === null,
     }
-    for (const [uuid, entry] of this.entries) {
-      if (entry.change === 'added') {
+    const addedIds: Array<[string, number]> = []
+    const changedIds: Array<[string, number]> = []
+    for (const [uuid, id] of this.idOf) {
+      const change = this.changeOf[id]
+      if (change === ADDED) {
         report.added++
-        if (report.addedSample.length < CHANGE_SAMPLE_SIZE)
-          report.addedSample.push({ UUID: uuid, name: entry.name ?? uuid })
-      } else if (entry.change === 'changed') {
+        if (addedIds.length < CHANGE_SAMPLE_SIZE) addedIds.push([uuid, id])
+      } else if (change === CHANGED) {
         report.changed++
-        if (report.changedSample.length < CHANGE_SAMPLE_SIZE) {
-          report.changedSample.push({
-            UUID: uuid,
-            name: entry.name ?? uuid,
-            fields: [...(entry.fields ?? [])],
-          })
-        }
+        if (changedIds.length < CHANGE_SAMPLE_SIZE) changedIds.push([uuid, id])
       }
     }
+    // Names only for the samples, from the rows as written: naming every staged row cost a first sync more.
+    const names = this.namesOf([...addedIds, ...changedIds].map(([, id]) => id))
+    for (const [uuid, id] of addedIds) report.addedSample.push({ UUID: uuid, name: names.get(id) ?? uuid })
+    for (const [uuid, id] of changedIds) {
+      report.changedSample.push({
+        UUID: uuid,
+        name: names.get(id) ?? uuid,
+        fields: [...(this.fieldChanges.get(id)?.fields ?? [])],
+      })
+    }
     return report
+  }
+
+  /** "First Last" of the rows written under these ids. */
+  private namesOf(ids: readonly number[]): Map<number, string> {
+    const names = new Map<number, string>()
+    this.writer.rowsJson(ids).forEach((json, i) => {
+      const row = json === undefined ? null : parseStoredRow(json)
+      if (row !== null) names.set(ids[i] as number, displayName(row))
+    })
+    return names
   }
 }
 
 function sample<T extends { name: string }>(items: T[]): T[] {
   return items.slice(0, CHANGE_SAMPLE_SIZE)
+}
+
+function grown<T extends Uint8Array | Uint32Array | Float64Array>(from: T, to: T): T {
+  to.set(from)
+  return to
 }
 
 function textField(row: EmployeeRow, key: string): string | null {
