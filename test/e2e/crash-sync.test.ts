@@ -150,10 +150,17 @@ describe('a sync killed at any moment', () => {
       // Stratified over [0, 1.15 × run]: every stretch of the run gets kills, the last ones at or after the commit.
       const offsetMs = ((i + random()) / KILLS) * runMs * 1.15
       const run = startSync()
-      await run.firstRequest
+      let exitedAt = Infinity
+      void run.exit.then(() => (exitedAt = performance.now()))
+      const started = await run.firstRequest
       await new Promise((resolvePromise) => setTimeout(resolvePromise, offsetMs))
       const killed = run.child.exitCode === null && run.child.kill('SIGKILL')
       await run.exit
+      // The run's length moves with the machine's load (other test files share the cores): a run that finished
+      // says how long runs take now, and one still running past the estimate says it is longer, so the later,
+      // commit-time kills stay at the commit rather than all before or all after it.
+      if (!killed) runMs = exitedAt - started
+      else if (offsetMs > runMs) runMs = offsetMs
       const rows = openAndRead()
       const holds =
         rows.length === next.length && rows.every((row, k) => row === next[k]) ? 'new' : 'previous'
