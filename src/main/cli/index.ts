@@ -1,3 +1,5 @@
+// First: every module loaded after it is compiled from (and into) the compile cache.
+import './compile-cache'
 import type { Logger } from '../core/log/logger'
 import { createCliLogger } from './cli-logger'
 

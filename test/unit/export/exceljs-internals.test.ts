@@ -1,6 +1,11 @@
+import { createWriteStream } from 'node:fs'
+import { once } from 'node:events'
+import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import ExcelJS from 'exceljs'
 import { describe, expect, it } from 'vitest'
+import { readXlsx } from '../../helpers/xlsx-reader'
+import { tempFolder } from './export-fixtures'
 import {
   canMeasureZipBacklog,
   rawRowSink,
@@ -46,5 +51,42 @@ describe('exceljs internals used by the export', () => {
     ).toBe(true)
     await workbook.commit()
     expect(Buffer.concat(chunks).subarray(0, 2).toString()).toBe('PK')
+  })
+
+  it('copies the bytes a sink is given before returning, so the writer may reuse its buffer', async () => {
+    const folder = tempFolder()
+    try {
+      const file = join(folder.path, 'reuse.xlsx')
+      const out = createWriteStream(file)
+      const closed = once(out, 'close')
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true })
+      const sheet = workbook.addWorksheet('Employees')
+      sheet.addRow(['header']).commit()
+      const stream = (sheet as unknown as { stream: { batch: boolean } }).stream
+      // Not in batch mode, the stream would pipe the caller's buffer on as it is: refused.
+      stream.batch = false
+      expect(rawRowSink(sheet)).toBeNull()
+      stream.batch = true
+      const sink = rawRowSink(sheet)
+      expect(sink).not.toBeNull()
+      // One buffer, overwritten after each write: rows 2..201 must each keep their own text.
+      const reused = Buffer.alloc(128)
+      for (let row = 2; row <= 201; row++) {
+        reused.fill(0x20)
+        const length = reused.write(`<row r="${row}"><c r="A${row}"><v>${row * 10}</v></c></row>`)
+        sink?.write(reused.subarray(0, length))
+      }
+      reused.fill(0x20)
+      sheet.commit()
+      await workbook.commit()
+      await closed
+      const [employees] = (await readXlsx(file)).sheets
+      expect(employees?.rows.map((row) => row[0]?.v)).toEqual([
+        'header',
+        ...Array.from({ length: 200 }, (_, index) => (index + 2) * 10),
+      ])
+    } finally {
+      folder.remove()
+    }
   })
 })

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadExcelJs } from '../../../src/main/core/export/exceljs-loader'
 import { XlsxWriter } from '../../../src/main/core/export/xlsx-writer'
 import { readXlsx } from '../../helpers/xlsx-reader'
-import { ABOUT, TRICKY_COLUMNS, TRICKY_ROWS, tempFolder } from './export-fixtures'
+import type { EmployeeRow } from '../../../src/shared/domain'
+import { ABOUT, TRICKY_COLUMNS, TRICKY_ROWS, generatedRow, tempFolder } from './export-fixtures'
 
 /**
  * Data rows are rendered by RosterDesk (fast path) unless exceljs's internals are not as expected, when they go
@@ -18,7 +19,12 @@ describe('XLSX data rows: fast path and exceljs path', () => {
   })
   afterEach(() => folder.remove())
 
-  async function write(name: string, rawRows: boolean): Promise<string> {
+  async function write(
+    name: string,
+    rawRows: boolean,
+    batches: ReadonlyArray<ReadonlyArray<EmployeeRow>> = [TRICKY_ROWS.slice(0, 5), TRICKY_ROWS.slice(5)],
+    maxRowsPerSheet = 4,
+  ): Promise<string> {
     const filePath = join(folder.path, name)
     const out = createWriteStream(filePath)
     const closed = once(out, 'close')
@@ -27,13 +33,12 @@ describe('XLSX data rows: fast path and exceljs path', () => {
       excel: await loadExcelJs(),
       columns: TRICKY_COLUMNS,
       about: ABOUT,
-      maxRowsPerSheet: 4,
+      maxRowsPerSheet,
       checkpoint: () => undefined,
       rawRows,
     })
-    await writer.writeBatch(TRICKY_ROWS.slice(0, 5))
-    await writer.writeBatch(TRICKY_ROWS.slice(5))
-    expect(await writer.finish()).toEqual({ sheets: 3 })
+    for (const batch of batches) await writer.writeBatch(batch)
+    await writer.finish()
     await closed
     return filePath
   }
@@ -44,5 +49,27 @@ describe('XLSX data rows: fast path and exceljs path', () => {
     expect(fast.sheetNames).toEqual(['Employees', 'Employees (2)', 'Employees (3)', 'About this export'])
     expect(fast.sheets.slice(0, 3)).toEqual(plain.sheets.slice(0, 3))
     expect(fast.definedNames).toEqual(plain.definedNames)
+  })
+
+  it('reads back identically over many chunks of XML, with a row too long for one written on its own', async () => {
+    // ~2,000 rows are a few hundred KB of XML: many chunks through the one reused buffer, across two sheets.
+    const rows = Array.from({ length: 2000 }, (_, index): EmployeeRow => ({
+      ...generatedRow(index),
+      note: `n${index}`,
+    }))
+    // Three cells of Excel's maximum in a 3-byte script: ~290 KB of UTF-8, more than the buffer holds at once.
+    rows[1500] = {
+      ...rows[1500],
+      firstName: '李'.repeat(32_767),
+      lastName: '小'.repeat(32_767),
+      note: '龍'.repeat(32_767),
+    }
+    const batches = [rows.slice(0, 700), rows.slice(700, 1501), rows.slice(1501)]
+    const fast = await readXlsx(await write('fast-many.xlsx', true, batches, 1200))
+    const plain = await readXlsx(await write('exceljs-many.xlsx', false, batches, 1200))
+    expect(fast.sheetNames).toEqual(['Employees', 'Employees (2)', 'About this export'])
+    expect(fast.sheets[0]?.rows.length).toBe(1200)
+    expect(fast.sheets[1]?.rows[1501 - 1199]?.[1]?.v).toBe('李'.repeat(32_767))
+    expect(fast.sheets.slice(0, 2)).toEqual(plain.sheets.slice(0, 2))
   })
 })

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { fsyncDirectory } from '../cache/snapshot-files'
 import { diskFullError, isDiskFull } from '../disk-full'
+import { BatchedWritable } from './batched-writable'
 import { exportStorageError } from './export-storage-error'
 
 /**
@@ -76,21 +77,27 @@ export class AtomicFile {
   private firstError: unknown = undefined
   private closed = false
   private readonly closedPromise: Promise<void>
+  /** Where the writers write: the file's stream, gathered into batches (batched-writable.ts). */
+  readonly stream: BatchedWritable
 
   private constructor(
     readonly finalPath: string,
     readonly tempPath: string,
-    readonly stream: WriteStream,
+    private readonly file: WriteStream,
   ) {
-    stream.on('error', (error: unknown) => {
+    const recordError = (error: unknown): void => {
       if (this.firstError === undefined) this.firstError = error
-    })
+    }
+    file.on('error', recordError)
     this.closedPromise = new Promise((resolve) => {
-      stream.once('close', () => {
+      file.once('close', () => {
         this.closed = true
         resolve()
       })
     })
+    this.stream = new BatchedWritable(file)
+    // The file's error comes out of the batches too; heard here, it is failure()'s to report, never unhandled.
+    this.stream.on('error', recordError)
   }
 
   /**
@@ -169,7 +176,7 @@ export class AtomicFile {
       what: `Saving "${basename(this.finalPath)}"`,
       folder: dirname(this.finalPath),
       // At least what was written before the disk filled; the rest of the file needs more.
-      neededBytes: this.stream.bytesWritten + this.stream.writableLength,
+      neededBytes: this.file.bytesWritten + this.file.writableLength + this.stream.heldBytes,
       kept: 'Nothing was saved; choose another drive if this one cannot be cleared.',
       cause: error,
     })

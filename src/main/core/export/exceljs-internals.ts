@@ -130,26 +130,31 @@ export function sheetDefinedNamesSettable(workbook: WorkbookWriter): boolean {
 
 /** Where data-row XML can be appended to a worksheet's <sheetData>. */
 export interface RawRowSink {
-  write(xml: string): void
+  /** XML text, or its UTF-8 bytes, which are copied before this returns (the caller may reuse the buffer). */
+  write(xml: string | Buffer): void
 }
 
 interface WritableSheet {
   readonly startedData?: unknown
   readonly _rows?: unknown
-  readonly stream?: { write?: unknown }
+  readonly stream?: { write?: unknown; batch?: unknown }
 }
 
 /**
  * A sink for rendered rows, once exceljs has opened the sheet's data (after the first committed row) and holds
  * no uncommitted row of its own; null when exceljs is not in that state or not shaped as expected. Rows written
  * here must continue the row numbers exceljs wrote, and no row may be added through exceljs afterwards.
+ *
+ * The sheet's stream must be in batch mode (exceljs's StreamBuf with `batch: true`, as its workbook writer opens
+ * every part): it then copies each write into its own 64 KiB buffers before returning, which is what lets the
+ * writer hand it bytes from one reused buffer. Another mode would keep the caller's buffer, so it is refused.
  */
 export function rawRowSink(worksheet: Worksheet): RawRowSink | null {
   const sheet = worksheet as unknown as WritableSheet
   const stream = sheet.stream
   if (sheet.startedData !== true || !Array.isArray(sheet._rows) || sheet._rows.length !== 0) return null
-  if (typeof stream?.write !== 'function') return null
-  const write = stream.write as (chunk: string) => unknown
+  if (typeof stream?.write !== 'function' || stream.batch !== true) return null
+  const write = stream.write as (chunk: string | Buffer) => unknown
   return { write: (xml) => void write.call(stream, xml) }
 }
 

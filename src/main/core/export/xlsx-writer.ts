@@ -31,8 +31,9 @@ import {
   TEXT_STYLE,
 } from './xlsx-styles'
 import { printTitlesRange, quotedSheetName, sheetHeaderFooter, sheetPageSetup } from './xlsx-print-setup'
-import { RowXmlBuilder } from './xlsx-row-xml'
+import { RowXmlBuilder, isPlainXmlText } from './xlsx-row-xml'
 import type { CellScalar } from './xlsx-row-xml'
+import { Utf8Chunk } from './utf8-chunk'
 
 /** Rows per sheet in Excel and LibreOffice, the header included. */
 export const EXCEL_MAX_ROWS = 1_048_576
@@ -42,14 +43,25 @@ export const ABOUT_SHEET_NAME = 'About this export'
 /** Rows sampled to size the columns before the first row is written (exceljs writes widths before any row). */
 const SAMPLE_ROWS = 1000
 /**
- * Rows between pauses (a millisecond or two of work): the Electron main process answers the window promptly
- * throughout, and the zip compressor, which is handed 64 KiB chunks between event-loop turns, gets a turn for
- * about every chunk of XML written (~40 KiB per 100 rows of 8 columns), so it keeps pace.
+ * Rendered XML between pauses (about 18 rows of 13 columns, a fraction of a millisecond). exceljs hands the zip
+ * compressor 64 KiB chunks, and the compressor finishes at most one per event-loop turn (each is a round trip to
+ * libuv's thread pool), so it must get several turns per chunk written to keep pace on a busy machine: with a
+ * chunk per turn (or 100 rows, ~88 KiB, as before) it fell behind and the writer spent 15–20% of an export
+ * waiting for it (measured at 100,000 rows: 350 ms with 64 KiB per turn, 150 ms with 32 KiB, 20–60 ms with 16).
  */
+const XML_BYTES_PER_TURN = 16 * 1024
+/** The rendered rows' buffer: a turn's XML and then any row of up to ~80,000 characters (longer ones go alone). */
+const XML_CHUNK_CAPACITY = 256 * 1024
+/** Rows between pauses when they go through exceljs's Row objects (the fallback: no byte count to go by). */
 const ROWS_PER_TURN = 100
-/** Uncompressed XML allowed to wait for the compressor; beyond it the writer waits until it is below the low mark. */
-const ZIP_HIGH_WATER = 8 * 1024 * 1024
-const ZIP_LOW_WATER = 2 * 1024 * 1024
+/**
+ * Uncompressed XML allowed to wait for the compressor; beyond it the writer waits until it is below the low mark.
+ * Kept small: a chunk that waits long outlives a young-generation collection or two, and its 64 KiB is then freed
+ * only by a full collection, which V8 puts off until tens of MB of such buffers have built up. With 8 MiB the
+ * CLI's export of 100,000 rows peaked at 215–265 MB; with 1 MiB at 175–190 MB, no slower.
+ */
+const ZIP_HIGH_WATER = 1024 * 1024
+const ZIP_LOW_WATER = 512 * 1024
 
 /** Excel refuses these characters in a sheet name, and names longer than 31 characters. */
 const SHEET_NAME_FORBIDDEN = /[\\/?*[\]:]/g
@@ -116,6 +128,8 @@ export class XlsxWriter implements FormatWriter {
   private lastColumn = 'A'
   private values: Array<CellScalar | undefined> = []
   private styles: Array<Partial<Style> | undefined> = []
+  /** Which text values need no cleaning, escaping or preserving (isPlainXmlText): the usual case, done once. */
+  private plain: boolean[] = []
   private styleIds: number[] = []
   private rowXml = new RowXmlBuilder(0)
   /** Sheets and rows of the current section, and each finished section's name and rows (for the About sheet). */
@@ -126,7 +140,8 @@ export class XlsxWriter implements FormatWriter {
   /** Workbook style ids of the data-cell styles; null when rows must go through exceljs Row objects. */
   private readonly dataStyleIds: ReadonlyMap<Partial<Style>, number> | null
   private rawSink: RawRowSink | null = null
-  private pendingXml = ''
+  /** Rendered rows not yet handed to the sheet's stream (one buffer reused for the whole file). */
+  private readonly pendingXml = new Utf8Chunk(XML_CHUNK_CAPACITY)
   private readonly sheetNames: string[] = []
   private readonly sheetDefinedNames: SheetDefinedName[] = []
   /** Every sheet prints alike: landscape, one page wide, with the export's date and page numbers below. */
@@ -244,6 +259,7 @@ export class XlsxWriter implements FormatWriter {
     this.lastColumn = columnLetter(columns.length)
     this.values = new Array<CellScalar | undefined>(this.keys.length)
     this.styles = new Array<Partial<Style> | undefined>(this.keys.length)
+    this.plain = new Array<boolean>(this.keys.length).fill(false)
     this.styleIds = new Array<number>(this.keys.length).fill(0)
     this.rowXml = new RowXmlBuilder(this.keys.length)
     this.sample = []
@@ -291,12 +307,18 @@ export class XlsxWriter implements FormatWriter {
     for (const source of rows) {
       if (this.sheet === undefined || this.sheetRows === this.dataRowsPerSheet) this.openSheet()
       this.convertRow(source)
-      if (this.rawSink !== null) this.appendRawRow()
-      else this.addExcelJsRow(this.sheet as Worksheet)
+      let turn: boolean
+      if (this.rawSink !== null) {
+        this.appendRawRow(this.rawSink)
+        turn = this.pendingXml.size >= XML_BYTES_PER_TURN
+      } else {
+        this.addExcelJsRow(this.sheet as Worksheet)
+        turn = ++this.sinceTurn >= ROWS_PER_TURN
+      }
       this.sheetRows++
       this.sectionRows++
       this.rows++
-      if (++this.sinceTurn >= ROWS_PER_TURN) {
+      if (turn) {
         this.sinceTurn = 0
         this.flushRawRows()
         await this.pause()
@@ -304,20 +326,24 @@ export class XlsxWriter implements FormatWriter {
     }
   }
 
-  private appendRawRow(): void {
+  private appendRawRow(sink: RawRowSink): void {
     const ids = this.dataStyleIds as ReadonlyMap<Partial<Style>, number>
     for (let index = 0; index < this.keys.length; index++) {
       const style = this.styles[index]
       this.styleIds[index] = style === undefined ? 0 : (ids.get(style) ?? 0)
     }
     // Row 1 is the header: data row n of this sheet is spreadsheet row n + 1.
-    this.pendingXml += this.rowXml.row(this.sheetRows + 2, this.values, this.styleIds)
+    const xml = this.rowXml.row(this.sheetRows + 2, this.values, this.styleIds, this.plain)
+    if (this.pendingXml.append(xml)) return
+    this.flushRawRows()
+    // A row too long for the chunk even when empty (cells of thousands of characters) goes as it is.
+    if (!this.pendingXml.append(xml)) sink.write(xml)
   }
 
   private flushRawRows(): void {
-    if (this.pendingXml === '' || this.rawSink === null) return
-    this.rawSink.write(this.pendingXml)
-    this.pendingXml = ''
+    if (this.pendingXml.size === 0 || this.rawSink === null) return
+    // The sink copies the bytes before returning (exceljs-internals.ts), so the chunk's buffer is reused.
+    this.rawSink.write(this.pendingXml.take())
   }
 
   private addExcelJsRow(sheet: Worksheet): void {
@@ -351,6 +377,7 @@ export class XlsxWriter implements FormatWriter {
       const value = source[keys[index] as string]
       let cell: CellScalar | undefined
       let style: Partial<Style> | undefined
+      let plain = false
       if (value === null || value === undefined) {
         cell = undefined
       } else if (typeof value === 'number') {
@@ -367,6 +394,10 @@ export class XlsxWriter implements FormatWriter {
           cell = date.serial
           style = !date.hasTime ? DATE_STYLE : date.utc ? DATE_TIME_UTC_STYLE : DATE_TIME_STYLE
           if (date.convertedToUtc) this.convertedTimes = true
+        } else if (isPlainXmlText(value)) {
+          cell = value
+          style = TEXT_STYLE
+          plain = true
         } else {
           const cleaned = cleanCellText(value)
           if (cleaned.truncated) this.truncatedCells++
@@ -385,6 +416,7 @@ export class XlsxWriter implements FormatWriter {
       }
       this.values[index] = cell
       this.styles[index] = style
+      this.plain[index] = plain
     }
   }
 
