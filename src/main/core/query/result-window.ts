@@ -3,7 +3,8 @@ import type { SortOrder } from './sort-order'
 /**
  * Picks the rows at [offset, offset + limit) of the selected rows in sort order. Two strategies, chosen by how
  * many rows are selected:
- * - few: sort just those rows by (rank, default position) packed into one float (a native typed-array sort);
+ * - few: key just those rows by (rank, default position) packed into one float, pick the offset + limit
+ *   smallest keys in linear time and sort only those (a native typed-array sort);
  * - many: walk the precomputed order and keep selected rows, stopping as soon as the window is full, which
  *   for a broad result is after offset + limit rows rather than after sorting all of them.
  */
@@ -32,16 +33,19 @@ export function windowSlots(request: WindowRequest): number[] {
   const pinned = request.pinned
   if (pinned !== undefined && pinned.length > 0) {
     // The pinned rows in sort order, then the window's remainder from the other rows.
-    const head = sortSelection({ ...request, slots: pinned, total: pinned.length }).slice(
-      offset,
-      offset + limit,
+    const head = sortSelection(
+      { ...request, slots: pinned, total: pinned.length },
+      Math.min(offset, pinned.length),
+      Math.min(offset + limit, pinned.length),
     )
     const rest = withoutPinned(request, pinned)
     const restOffset = Math.max(0, offset - pinned.length)
     return [...head, ...windowSlots({ ...rest, offset: restOffset, limit: limit - head.length })]
   }
   const n = request.order.rank.length
-  if (total <= n * SORT_SELECTION_SHARE) return sortSelection(request).slice(offset, offset + limit)
+  if (total <= n * SORT_SELECTION_SHARE) {
+    return sortSelection(request, offset, Math.min(offset + limit, total))
+  }
   return walkOrder(request, offset, Math.min(limit, total - offset))
 }
 
@@ -63,8 +67,10 @@ function withoutPinned(request: WindowRequest, pinned: Uint32Array): WindowReque
   return { ...request, selected, slots, total: kept, pinned: undefined }
 }
 
-function sortSelection(request: WindowRequest): number[] {
+/** The selected rows at [from, to) in sort order (to <= total). */
+function sortSelection(request: WindowRequest, from: number, to: number): number[] {
   const { order, descending, slots, total, defaultPosition, defaultOrder } = request
+  if (to <= from) return []
   const n = order.rank.length
   const keys = new Float64Array(total)
   for (let i = 0; i < total; i++) {
@@ -73,10 +79,49 @@ function sortSelection(request: WindowRequest): number[] {
     const group = descending && rank !== order.nullRank ? order.nullRank - 1 - rank : rank
     keys[i] = group * n + (defaultPosition[slot] ?? 0)
   }
-  keys.sort()
-  const result = new Array<number>(total)
-  for (let i = 0; i < total; i++) result[i] = defaultOrder[(keys[i] ?? 0) % n] ?? 0
+  // A first page of a broad selection needs its smallest keys in order, not all of them.
+  const head = to * 2 < total && selectSmallest(keys, to) ? keys.subarray(0, to) : keys
+  head.sort()
+  const result = new Array<number>(to - from)
+  for (let i = from; i < to; i++) result[i - from] = defaultOrder[(head[i] ?? 0) % n] ?? 0
   return result
+}
+
+/**
+ * Rearranges `keys` so that keys[0 .. k) are its k smallest, in no particular order (quickselect: linear on
+ * average). Gives up, returning false, after as many rounds as a bad run of pivots would need to turn quadratic;
+ * the caller then sorts everything.
+ */
+function selectSmallest(keys: Float64Array, k: number): boolean {
+  const target = k - 1
+  let lo = 0
+  let hi = keys.length - 1
+  let rounds = 2 * Math.ceil(Math.log2(keys.length + 1)) + 8
+  while (hi > lo) {
+    if (rounds-- === 0) return false
+    const a = keys[lo] ?? 0
+    const b = keys[(lo + hi) >>> 1] ?? 0
+    const c = keys[hi] ?? 0
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while ((keys[i] ?? 0) < pivot) i++
+      while ((keys[j] ?? 0) > pivot) j--
+      if (i <= j) {
+        const swap = keys[i] ?? 0
+        keys[i] = keys[j] ?? 0
+        keys[j] = swap
+        i++
+        j--
+      }
+    }
+    // Now keys[lo .. j] <= pivot <= keys[i .. hi], and everything between equals the pivot.
+    if (target <= j) hi = j
+    else if (target >= i) lo = i
+    else return true
+  }
+  return true
 }
 
 function walkOrder(request: WindowRequest, offset: number, wanted: number): number[] {

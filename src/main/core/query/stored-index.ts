@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { IdentifierIndex, SearchIndexData } from './search-index'
-import { TokenIndex } from './token-index'
+import { TokenIndex, termTextBytes, termTextFromBytes } from './token-index'
 import type { TokenIndexParts } from './token-index'
 
 /**
@@ -65,9 +65,9 @@ export function storedIndexParts(index: SearchIndexData): StoredIndexPart[] {
     const name = names[i] ?? ''
     const parts = tokens.toParts()
     // latin1 halves the bytes of the usual all-ASCII identifiers; wider characters need two bytes each.
-    const encoding = /[\u0100-\uffff]/.test(parts.text) ? 'utf16le' : 'latin1'
+    const { encoding, data } = termTextBytes(parts.text)
     textEncodings[name] = encoding
-    tokenParts.push({ part: `${name}.text`, data: Buffer.from(parts.text, encoding) })
+    tokenParts.push({ part: `${name}.text`, data })
     for (const array of TOKEN_PARTS)
       tokenParts.push({ part: `${name}.${array}`, data: bytesOf(parts[array]) })
   })
@@ -130,8 +130,10 @@ export function decodeStoredIndex(parts: ReadonlyMap<string, Buffer> | null): Se
     const postings = parts.get(`${name}.postings`)
     if (encoding === undefined || text === undefined || offsets === undefined) return null
     if (starts === undefined || postings === undefined) return null
+    const units = termTextFromBytes(text, encoding)
+    if (units === null) return null
     const tokenParts: TokenIndexParts = {
-      text: text.toString(encoding),
+      text: units,
       offsets: uint32s(offsets),
       starts: uint32s(starts),
       postings: uint32s(postings),

@@ -4,9 +4,11 @@ import type { StoredValue } from '../snapshot/snapshot-reader'
 import { SearchIndex } from '../query/search-index'
 import type { SearchIndexParts } from '../query/search-index'
 import { columnTokenIndex } from '../query/column-values'
+import { rowGroups } from '../query/match-rows'
+import type { RowGroups } from '../query/match-rows'
 import { buildSortOrder } from '../query/sort-order'
 import type { SortOrder } from '../query/sort-order'
-import type { TokenIndexParts } from '../query/token-index'
+import type { TermText, TokenIndexParts } from '../query/token-index'
 import { runExportJob } from './export-job'
 import { runSyncJob } from './sync-job'
 import type { SyncCalls, SyncJobEvent, SyncJobInput } from './sync-job'
@@ -25,9 +27,15 @@ export interface ColumnJobInput {
 export type CoreJobs = {
   readonly 'sort-order': JobSpec<ColumnJobInput & { readonly tieOrder: Uint32Array }, SortOrder>
   readonly 'column-index': JobSpec<ColumnJobInput, TokenIndexParts>
-  readonly 'search-index': JobSpec<{ readonly snapshotPath: string }, SearchIndexParts>
+  readonly 'search-index': JobSpec<{ readonly snapshotPath: string }, OpenedSearchIndex>
   readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
   readonly sync: JobSpec<SyncJobInput, SyncRunSummary, SyncJobEvent, SyncCalls>
+}
+
+/** A snapshot's search index as the core worker opened it, with the row groups queries filter by. */
+export interface OpenedSearchIndex {
+  readonly index: SearchIndexParts
+  readonly rowGroups: RowGroups
 }
 
 /** Reads one column of a snapshot on a read-only connection of the worker's own, closed afterwards. */
@@ -49,15 +57,25 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
   },
   'column-index': (input, context) => {
     const parts = withColumnValues(input, (values) => columnTokenIndex(values).toParts())
-    context.transfer(parts.offsets.buffer, parts.starts.buffer, parts.postings.buffer)
+    context.transfer(parts.text.buffer, parts.offsets.buffer, parts.starts.buffer, parts.postings.buffer)
     return parts
   },
   'search-index': (input, context) => {
     const reader = SnapshotReader.open(input.snapshotPath, 0)
     try {
-      const parts = movable(SearchIndex.load(reader).toParts())
+      const index = SearchIndex.load(reader)
+      const parts = movable(index.toParts())
+      // The walks over every row that adopting the index would otherwise make on the host's thread.
+      const groups = rowGroups(index)
       for (const array of typedArraysOf(parts)) context.transfer(array.buffer)
-      return parts
+      context.transfer(
+        groups.group.buffer,
+        groups.status.buffer,
+        groups.cycleStart.buffer,
+        groups.cycleCodes.buffer,
+        groups.size.buffer,
+      )
+      return { index: parts, rowGroups: groups }
     } finally {
       reader.close()
     }
@@ -71,10 +89,10 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
  * larger (pooled) buffer, which cannot be moved whole; copying here costs this thread, not the host.
  */
 function movable(parts: SearchIndexParts): SearchIndexParts {
-  const own = <T extends Uint32Array | Float64Array>(array: T): T =>
+  const own = <T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(array: T): T =>
     array.byteOffset === 0 && array.byteLength === array.buffer.byteLength ? array : (array.slice() as T)
   const tokens = (index: TokenIndexParts): TokenIndexParts => ({
-    text: index.text,
+    text: own(index.text),
     offsets: own(index.offsets),
     starts: own(index.starts),
     postings: own(index.postings),
@@ -97,9 +115,11 @@ function movable(parts: SearchIndexParts): SearchIndexParts {
   }
 }
 
-function typedArraysOf(parts: SearchIndexParts): Array<Uint32Array | Float64Array> {
-  const tokens = (index: TokenIndexParts) => [index.offsets, index.starts, index.postings]
+function typedArraysOf(parts: SearchIndexParts): Array<TermText | Uint32Array | Float64Array> {
+  const tokens = (index: TokenIndexParts) => [index.text, index.offsets, index.starts, index.postings]
+  const derived = parts.derived
   return [
+    ...(derived === undefined ? [] : [derived.statusPresent, derived.cyclePresent, derived.defaultPosition]),
     parts.ids,
     parts.status,
     parts.cycleStart,

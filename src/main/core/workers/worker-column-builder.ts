@@ -1,4 +1,5 @@
 import type { ColumnBuild, ColumnBuilder, ColumnBuildSource } from '../query/column-builds'
+import { adoptRowGroups } from '../query/match-rows'
 import { SearchIndex } from '../query/search-index'
 import type { SortOrder } from '../query/sort-order'
 import { TokenIndex } from '../query/token-index'
@@ -15,7 +16,8 @@ export function workerColumnBuilder(host: WorkerHost<CoreJobs>): ColumnBuilder {
   })
   return {
     searchIndex: async (snapshotPath): Promise<SearchIndex> => {
-      const index = SearchIndex.fromParts(await host.run('search-index', { snapshotPath }))
+      const opened = await host.run('search-index', { snapshotPath })
+      const index = SearchIndex.fromParts(opened.index)
       if (index === null) {
         throw new RosterDeskError(
           'internal',
@@ -25,6 +27,8 @@ export function workerColumnBuilder(host: WorkerHost<CoreJobs>): ColumnBuilder {
           },
         )
       }
+      // Groups that do not fit are simply not kept: the first query then makes them on this thread.
+      adoptRowGroups(index, opened.rowGroups)
       return index
     },
     sortOrder: (source, build): Promise<SortOrder> =>
