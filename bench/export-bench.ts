@@ -20,6 +20,8 @@ import { seedGeneratedCache } from './seed-cache'
  *
  * - CLI, cold: `node --import tsx src/main/cli/index.ts export --db … --out …`, exactly the scheduled command;
  *   timed from the process's start to its exit (module loading, opening the cache, reading and writing included).
+ *   One untimed run first fills tsx's and Node's compile caches (the CLI turns Node's on), as a clerk's first
+ *   run does.
  * - Core, warm: the export service in one process, exceljs and the snapshot's index loaded by a first export;
  *   the second is timed.
  * - exceljs streaming, plain: the same rows already in memory (read from the same cache, not timed) and exceljs
@@ -273,6 +275,7 @@ export async function exportBench(
     rmSync(`${db}.snapshots`, { recursive: true, force: true })
     rmSync(db, { force: true })
   }
+  const loadAfter = loadavg()[0] ?? 0
   return [
     `From a synced cache to a closed .xlsx, as the clerk runs it: the sandbox's generator (13 columns: UUIDs, ` +
       `names in many scripts, status, employee number, e-mail, department, job title, hire date, salary, pay ` +
@@ -280,14 +283,14 @@ export async function exportBench(
       `default order (last name, first name). Each variant runs in a child process of its own; peak RSS is that ` +
       `process's high-water mark (VmHWM), module loading included, and includes tsx, through which the CLI runs ` +
       `(\`npm run cli\`). **CLI, cold**: \`node --import tsx src/main/cli/index.ts export --db … --out …\`, timed ` +
-      `from the process's start to its exit (tsx's compile cache filled by one untimed run first, as on a clerk's ` +
-      `machine after the first run). **Core, warm**: the export service in one process; a first export loads ` +
+      `from the process's start to its exit (tsx's and Node's compile caches filled by one untimed run first, as on ` +
+      `a clerk's machine after the first run). **Core, warm**: the export service in one process; a first export loads ` +
       `exceljs and the snapshot's index, the second is timed. **Plain streaming**: the same rows read from the ` +
       `same cache into memory first (not timed; its peak RSS includes them), exceljs loaded, then its ` +
       `WorkbookWriter as its README shows it (column definitions, one addRow().commit() per row, default ` +
       `compression) timed from the first row to the closed file; it writes no About sheet. Time is the median run ` +
-      `where there are three. Load average ${load.toFixed(2)} at the start: other work shares the two cores, so ` +
-      `compare within a run.`,
+      `where there are three. Load average ${load.toFixed(2)} at the start, ${loadAfter.toFixed(2)} at the end: ` +
+      `other work shares the two cores, so compare within a run.`,
     '',
     resultTable(results),
     '',

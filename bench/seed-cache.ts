@@ -1,5 +1,9 @@
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { EmployeeRow, SyncRunSummary } from '../src/shared/domain'
 import type { CacheDatabase } from '../src/main/core/cache/cache-database'
+import { openCacheDatabase } from '../src/main/core/cache/cache-database'
+import { STORED_INDEX_VERSION } from '../src/main/core/query/stored-index'
 import { commitSnapshot } from '../src/main/core/sync/commit-snapshot'
 import { SnapshotBuilder, loadPreviousSnapshot } from '../src/main/core/sync/snapshot-builder'
 import { EmployeeGenerator } from '../src/main/sandbox/data'
@@ -51,4 +55,37 @@ export async function seedGeneratedCache(
       durationMs: 0,
     }),
   })
+}
+
+/**
+ * Fills the cache at `catalogPath` (a file in a directory of its own, beside which the snapshots and change logs
+ * go) with `count` generated employees. Seeding a million takes a minute or more, so with
+ * ROSTERDESK_BENCH_SEED_CACHE=<dir> the seeded directory is kept there, one per size and stored-index version,
+ * and copied in by later runs: for iterating on a section, never for the figures a release records (delete the
+ * directory when the seeding itself changes).
+ */
+export async function seedCacheFile(catalogPath: string, count: number): Promise<'seeded' | 'reused'> {
+  const target = dirname(catalogPath)
+  const keep = process.env['ROSTERDESK_BENCH_SEED_CACHE']
+  const kept =
+    keep === undefined || keep === '' ? null : join(keep, `${count}-index-v${STORED_INDEX_VERSION}`)
+  if (kept !== null && existsSync(kept)) {
+    cpSync(kept, target, { recursive: true })
+    if (existsSync(catalogPath)) return 'reused'
+  }
+  mkdirSync(target, { recursive: true })
+  const cache = openCacheDatabase(catalogPath)
+  try {
+    await seedGeneratedCache(cache, count)
+  } finally {
+    cache.close()
+  }
+  if (kept !== null) {
+    // Copied under another name first, so an interrupted copy is never taken for a whole one.
+    const partial = `${kept}.partial`
+    rmSync(partial, { recursive: true, force: true })
+    cpSync(target, partial, { recursive: true })
+    renameSync(partial, kept)
+  }
+  return 'seeded'
 }
