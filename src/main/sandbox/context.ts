@@ -10,6 +10,8 @@ export interface SandboxStats {
   requests: number
   /** Requests to /employees/list, whatever the outcome. */
   listRequests: number
+  /** Requests to /employees/list by their `page` parameter as sent ("1" when absent), whatever the outcome. */
+  listPages: Record<string, number>
   /** POSTs to the code exchange endpoint, whatever the outcome. */
   codeExchanges: number
   /** POSTs to the refresh endpoint, whatever the outcome. */

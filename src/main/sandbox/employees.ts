@@ -17,6 +17,8 @@ export async function listEmployees(
   params: URLSearchParams,
 ): Promise<Reply> {
   ctx.stats.listRequests++
+  const page = params.get('page') ?? '1'
+  ctx.stats.listPages[page] = (ctx.stats.listPages[page] ?? 0) + 1
   const latencyMs = ctx.behaviours.latencyMs
   const reply = answer(ctx, req, params)
   await delay(latencyMs)

@@ -5,7 +5,7 @@ import { copyBehaviours, DEFAULT_BEHAVIOURS, mergeBehaviours } from './behaviour
 import type { SandboxBehaviours, SandboxBehavioursPatch } from './behaviours'
 import type { RegisteredClient } from './clients'
 import { AUTHORIZE_PATH } from './consent-page'
-import type { SandboxContext } from './context'
+import type { SandboxContext, SandboxStats } from './context'
 import { Dataset } from './dataset'
 import { listEmployees } from './employees'
 import { GrantStore } from './grants'
@@ -52,13 +52,7 @@ export interface SandboxHandle {
   employeeCount(): number
   /** Every current employee row in default order; materialises them all, so meant for test sizes. */
   allEmployees(): Array<Record<string, unknown>>
-  stats(): {
-    requests: number
-    listRequests: number
-    codeExchanges: number
-    refreshes: number
-    faultsInjected: number
-  }
+  stats(): SandboxStats
   close(): Promise<void>
 }
 
@@ -129,7 +123,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dataset,
     selections: new SelectionCache(dataset),
     pages: new PageBodyCache(dataset.version),
-    stats: { requests: 0, listRequests: 0, codeExchanges: 0, refreshes: 0, faultsInjected: 0 },
+    stats: { requests: 0, listRequests: 0, listPages: {}, codeExchanges: 0, refreshes: 0, faultsInjected: 0 },
     faultRandom: createRng(mix32(seed ^ 0x0fa17)),
     churnRandom: createRng(mix32(seed ^ 0xc4a2e)),
     mutateRandom: createRng(mix32(seed ^ 0x3a7e5)),
@@ -213,7 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       for (let position = 0; position < dataset.count; position++) rows.push({ ...dataset.row(position) })
       return rows
     },
-    stats: () => ({ ...ctx.stats }),
+    stats: () => ({ ...ctx.stats, listPages: { ...ctx.stats.listPages } }),
     close,
   }
 }

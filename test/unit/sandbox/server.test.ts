@@ -55,7 +55,7 @@ describe('the sandbox server', () => {
   it('counts requests, list requests, code exchanges and refreshes', async () => {
     const before = sandbox().stats()
     const tokens = await tokenResponseViaHttp(sandbox())
-    await getList(sandbox(), String(tokens.access_token))
+    await getList(sandbox(), String(tokens.access_token), { page: 3, limit: 10 })
     await getList(sandbox(), null)
     await postJson(
       `${sandbox().baseUrl}/openapi/oauth/token`,
@@ -64,6 +64,9 @@ describe('the sandbox server', () => {
     const after = sandbox().stats()
     expect(after.requests - before.requests).toBe(6)
     expect(after.listRequests - before.listRequests).toBe(2)
+    // By page as asked for, refused requests too (no page parameter counts as page 1).
+    expect((after.listPages['3'] ?? 0) - (before.listPages['3'] ?? 0)).toBe(1)
+    expect((after.listPages['1'] ?? 0) - (before.listPages['1'] ?? 0)).toBe(1)
     expect(after.codeExchanges - before.codeExchanges).toBe(1)
     expect(after.refreshes - before.refreshes).toBe(1)
   })
