@@ -9,6 +9,7 @@ import type { RowGroups } from '../query/match-rows'
 import { buildSortOrder } from '../query/sort-order'
 import type { SortOrder } from '../query/sort-order'
 import type { TermText, TokenIndexParts } from '../query/token-index'
+import { collectGarbage } from './collect-garbage'
 import { runExportJob } from './export-job'
 import { runSyncJob } from './sync-job'
 import type { SyncCalls, SyncJobEvent, SyncJobInput } from './sync-job'
@@ -48,16 +49,22 @@ function withColumnValues<T>(input: ColumnJobInput, use: (values: StoredValue[])
   }
 }
 
+/**
+ * The builds below each end with collectGarbage(): their garbage is collected before they answer, while the host
+ * waits, not while it adopts the answer (collect-garbage.ts).
+ */
 export const coreJobHandlers: JobHandlers<CoreJobs> = {
   'sort-order': (input, context) => {
     const order = withColumnValues(input, (values) => buildSortOrder(values, input.tieOrder))
     // rank, order and rankStart are fresh arrays: moved to the host, not copied.
     context.transfer(order.rank.buffer, order.order.buffer, order.rankStart.buffer)
+    collectGarbage()
     return order
   },
   'column-index': (input, context) => {
     const parts = withColumnValues(input, (values) => columnTokenIndex(values).toParts())
     context.transfer(parts.text.buffer, parts.offsets.buffer, parts.starts.buffer, parts.postings.buffer)
+    collectGarbage()
     return parts
   },
   'search-index': (input, context) => {
@@ -75,6 +82,7 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
         groups.cycleCodes.buffer,
         groups.size.buffer,
       )
+      collectGarbage()
       return { index: parts, rowGroups: groups }
     } finally {
       reader.close()
