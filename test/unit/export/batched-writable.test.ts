@@ -58,4 +58,27 @@ describe('BatchedWritable', () => {
     expect(target.destroyed).toBe(true)
     expect(writes).toEqual([])
   })
+
+  it('counts each byte it holds once: a batch handed to the target is the target’s to count', async () => {
+    let release: () => void = () => undefined
+    const target = new Writable({
+      write(_chunk: Buffer, _encoding, done) {
+        release = done
+      },
+    })
+    const batched = new BatchedWritable(target, 100)
+    batched.write('a'.repeat(60))
+    expect(batched.heldBytes).toBe(60)
+    // 120 bytes reach the batch size: handed to the target, which now holds them.
+    batched.write('b'.repeat(60))
+    expect(target.writableLength).toBe(120)
+    expect(batched.heldBytes).toBe(0)
+    // Queued behind that batch: held here.
+    batched.write('c'.repeat(30))
+    expect(batched.heldBytes).toBe(30)
+    release()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(batched.heldBytes).toBe(30)
+    batched.destroy()
+  })
 })

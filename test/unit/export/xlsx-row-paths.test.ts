@@ -72,4 +72,32 @@ describe('XLSX data rows: fast path and exceljs path', () => {
     expect(fast.sheets[1]?.rows[1501 - 1199]?.[1]?.v).toBe('李'.repeat(32_767))
     expect(fast.sheets.slice(0, 2)).toEqual(plain.sheets.slice(0, 2))
   })
+
+  it('pauses after every row too long for the chunk, so a cancel is seen and the zip keeps pace', async () => {
+    const out = createWriteStream(join(folder.path, 'long-rows.xlsx'))
+    const closed = once(out, 'close')
+    let checkpoints = 0
+    const writer = new XlsxWriter({
+      out,
+      excel: await loadExcelJs(),
+      columns: TRICKY_COLUMNS,
+      about: ABOUT,
+      maxRowsPerSheet: 10_000,
+      checkpoint: () => void checkpoints++,
+      rawRows: true,
+    })
+    // Past the rows sampled for column widths, so the next batch is written as it comes.
+    await writer.writeBatch(Array.from({ length: 1000 }, (_, index) => generatedRow(index)))
+    checkpoints = 0
+    // Each row's XML (~90,000 characters, the ampersands escaped) is longer than the chunk holds at once.
+    const long = Array.from({ length: 20 }, (_, index): EmployeeRow => ({
+      ...generatedRow(1000 + index),
+      firstName: 'x'.repeat(30_000),
+      note: 'R&D '.repeat(8_000),
+    }))
+    await writer.writeBatch(long)
+    expect(checkpoints).toBeGreaterThanOrEqual(long.length)
+    await writer.finish()
+    await closed
+  })
 })

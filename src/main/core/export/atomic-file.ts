@@ -75,6 +75,8 @@ function processRuns(pid: number): boolean {
  */
 export class AtomicFile {
   private firstError: unknown = undefined
+  /** Bytes queued for the file, and held by the batches, when it failed (read before the failure drops them). */
+  private queuedAtFailure = 0
   private closed = false
   private readonly closedPromise: Promise<void>
   /** Where the writers write: the file's stream, gathered into batches (batched-writable.ts). */
@@ -86,7 +88,10 @@ export class AtomicFile {
     private readonly file: WriteStream,
   ) {
     const recordError = (error: unknown): void => {
-      if (this.firstError === undefined) this.firstError = error
+      if (this.firstError !== undefined) return
+      this.firstError = error
+      // Heard from the file before the batches are (their listener comes second), so they still hold their bytes.
+      this.queuedAtFailure = file.writableLength + this.stream.heldBytes
     }
     file.on('error', recordError)
     this.closedPromise = new Promise((resolve) => {
@@ -176,7 +181,7 @@ export class AtomicFile {
       what: `Saving "${basename(this.finalPath)}"`,
       folder: dirname(this.finalPath),
       // At least what was written before the disk filled; the rest of the file needs more.
-      neededBytes: this.file.bytesWritten + this.file.writableLength + this.stream.heldBytes,
+      neededBytes: this.file.bytesWritten + this.queuedAtFailure,
       kept: 'Nothing was saved; choose another drive if this one cannot be cleared.',
       cause: error,
     })

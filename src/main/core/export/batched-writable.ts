@@ -19,6 +19,8 @@ export const FILE_BATCH_BYTES = 256 * 1024
 export class BatchedWritable extends Writable {
   private pending: Buffer[] = []
   private pendingBytes = 0
+  /** The chunk whose write waits for its batch to be written: counted by the file's stream, not here. */
+  private inBatch = 0
 
   constructor(
     private readonly target: Writable,
@@ -30,14 +32,21 @@ export class BatchedWritable extends Writable {
 
   /** Bytes accepted and not yet handed to the file (held here for the next batch, or queued to be). */
   get heldBytes(): number {
-    return this.pendingBytes + this.writableLength
+    return this.pendingBytes + this.writableLength - this.inBatch
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
     this.pending.push(chunk)
     this.pendingBytes += chunk.length
-    if (this.pendingBytes < this.batchBytes) done()
-    else this.flush(done)
+    if (this.pendingBytes < this.batchBytes) {
+      done()
+      return
+    }
+    this.inBatch = chunk.length
+    this.flush((error) => {
+      this.inBatch = 0
+      done(error)
+    })
   }
 
   override _final(done: (error?: Error | null) => void): void {

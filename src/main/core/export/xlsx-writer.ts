@@ -309,8 +309,9 @@ export class XlsxWriter implements FormatWriter {
       this.convertRow(source)
       let turn: boolean
       if (this.rawSink !== null) {
-        this.appendRawRow(this.rawSink)
-        turn = this.pendingXml.size >= XML_BYTES_PER_TURN
+        // A row written on its own is a turn's worth of XML by itself (tens of thousands of characters).
+        const alone = this.appendRawRow(this.rawSink)
+        turn = alone || this.pendingXml.size >= XML_BYTES_PER_TURN
       } else {
         this.addExcelJsRow(this.sheet as Worksheet)
         turn = ++this.sinceTurn >= ROWS_PER_TURN
@@ -326,7 +327,8 @@ export class XlsxWriter implements FormatWriter {
     }
   }
 
-  private appendRawRow(sink: RawRowSink): void {
+  /** Adds the row's XML to the chunk; true when it was too long for it and went to the sink on its own. */
+  private appendRawRow(sink: RawRowSink): boolean {
     const ids = this.dataStyleIds as ReadonlyMap<Partial<Style>, number>
     for (let index = 0; index < this.keys.length; index++) {
       const style = this.styles[index]
@@ -334,10 +336,12 @@ export class XlsxWriter implements FormatWriter {
     }
     // Row 1 is the header: data row n of this sheet is spreadsheet row n + 1.
     const xml = this.rowXml.row(this.sheetRows + 2, this.values, this.styleIds, this.plain)
-    if (this.pendingXml.append(xml)) return
+    if (this.pendingXml.append(xml)) return false
     this.flushRawRows()
+    if (this.pendingXml.append(xml)) return false
     // A row too long for the chunk even when empty (cells of thousands of characters) goes as it is.
-    if (!this.pendingXml.append(xml)) sink.write(xml)
+    sink.write(xml)
+    return true
   }
 
   private flushRawRows(): void {
