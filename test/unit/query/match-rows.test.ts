@@ -179,6 +179,27 @@ describe('matchRows', () => {
     expect(run(index, query).slots).toEqual(naive(index, query).slots)
   })
 
+  it('refuses groups of the same size made for other rows (statuses or pay cycles moved)', () => {
+    const random = createRng(41)
+    const index = randomIndex(random, 600)
+    const swapped = { ...index, status: index.status.slice().reverse() }
+    expect(adoptRowGroups({ ...index }, rowGroups(swapped))).toBe(false)
+    const moved = { ...index, cycleCodes: index.cycleCodes.map((code) => (code % 4) + 1) }
+    expect(adoptRowGroups({ ...index }, rowGroups(moved))).toBe(false)
+    const broken = structuredClone(rowGroups(index))
+    broken.group[7] = broken.count
+    expect(adoptRowGroups({ ...index }, broken)).toBe(false)
+  })
+
+  it('groups rows of an index with no pay cycles at all by status alone', () => {
+    const index = randomIndex(createRng(43), 300)
+    const bare = { ...index, cycles: [], cycleStart: new Uint32Array(301), cycleCodes: new Uint32Array(0) }
+    expect(rowGroups(bare).count).toBe(new Set(index.status).size)
+    const query = { wordRows: [], statuses: ['Active', 'Pending'] }
+    const cyclesOf = index.cyclesOf.map(() => [])
+    expect(run({ ...bare }, query).slots).toEqual(naive({ ...bare, cyclesOf }, query).slots)
+  })
+
   it('keeps every row in slot order when nothing filters, and says so in the facets', () => {
     const index = randomIndex(createRng(37), 500)
     const everything = run(index, { wordRows: [] })

@@ -239,18 +239,42 @@ function stateOf(index: MatchIndex): MatchState {
 
 /**
  * Keeps groups that rowGroups made for this index elsewhere (the core worker, where walking a million rows
- * holds nobody up); false, and nothing kept, when they do not fit it.
+ * holds nobody up); false, and nothing kept, when they do not fit it. Fitting is checked, not assumed: every
+ * row's group exists, and the first row of each group has that group's status and pay cycles (one pass over the
+ * group codes, a millisecond or two at a million rows), so groups made for another index are refused.
  */
 export function adoptRowGroups(index: MatchIndex, groups: RowGroups): boolean {
+  const fits = groupsFit(index, groups)
+  if (fits && !states.has(index)) states.set(index, { groups, mark: null, selected: null, everything: null })
+  return fits
+}
+
+function groupsFit(index: MatchIndex, groups: RowGroups): boolean {
   const count = groups.count
-  const fits =
+  const shaped =
     groups.group.length === index.count &&
     groups.status.length === count &&
     groups.size.length === count &&
     groups.cycleStart.length === count + 1 &&
     (groups.cycleStart[count] ?? 0) === groups.cycleCodes.length
-  if (fits && !states.has(index)) states.set(index, { groups, mark: null, selected: null, everything: null })
-  return fits
+  if (!shaped) return false
+  const seen = new Uint8Array(count)
+  const group = groups.group
+  for (let slot = 0; slot < group.length; slot++) {
+    const g = group[slot] ?? 0
+    if (g >= count) return false
+    if (seen[g] === 1) continue
+    seen[g] = 1
+    if (groups.status[g] !== index.status[slot]) return false
+    const from = index.cycleStart[slot] ?? 0
+    const length = (index.cycleStart[slot + 1] ?? 0) - from
+    const groupFrom = groups.cycleStart[g] ?? 0
+    if ((groups.cycleStart[g + 1] ?? 0) - groupFrom !== length) return false
+    for (let i = 0; i < length; i++) {
+      if (groups.cycleCodes[groupFrom + i] !== index.cycleCodes[from + i]) return false
+    }
+  }
+  return true
 }
 
 /** A `selected`: the index's own when the caller reuses its buffers (see slotsBuffer), else a new one. */
@@ -279,7 +303,10 @@ export function rowGroups(index: MatchIndex): RowGroups {
   const group = new Uint32Array(n)
   // (status, cycle) cells in a table while it is small (sandbox data: 6 × 5), else in a map: dictionaries
   // are as large as the data makes them.
-  const cells = statusValues * cycleValues
+  // A row of the table per status, a cell per cycle code (one at least: code 0, no cycle, even in an index
+  // whose dictionary lists none).
+  const stride = Math.max(cycleValues, 1)
+  const cells = statusValues * stride
   const table = cells <= DENSE_CELLS ? new Int32Array(cells).fill(-1) : null
   const cellMap = table === null ? new Map<number, number>() : null
   const keyed = new Map<string, number>()
@@ -302,7 +329,7 @@ export function rowGroups(index: MatchIndex): RowGroups {
     let g: number
     // Dense only where it cannot confuse two lists: none, or one real cycle code, and codes within the table.
     if (code < statusValues && (to === from || (to - from === 1 && only !== 0 && only < cycleValues))) {
-      const cell = code * cycleValues + only
+      const cell = code * stride + only
       g = table !== null ? (table[cell] ?? -1) : (cellMap?.get(cell) ?? -1)
       if (g < 0) {
         g = add(code, from, to)
