@@ -84,6 +84,38 @@ async function timedSync(
 }
 
 /**
+ * The service's and the network's own cost, with no client logic at all: the list's pages at the served size,
+ * as many lanes of plain `fetch` as the client's concurrency, each body read as text and dropped (no parsing, no
+ * checks, no second look at page 1). What any client pays per request on this machine beyond the added latency.
+ */
+async function httpOnly(
+  context: BenchContext,
+  baseUrl: string,
+  tokens: AccessTokenSource,
+  run: number,
+): Promise<number> {
+  const token = await tokens.getAccessToken()
+  const pages = EMPLOYEES / SERVED_PAGE
+  const start = performance.now()
+  let next = 1
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next <= pages) {
+        const page = next++
+        const response = await fetch(`${baseUrl}${EMPLOYEE_LIST.path}?page=${page}&limit=${SERVED_PAGE}`, {
+          headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+        })
+        if (!response.ok) throw new Error(`bench: HTTP-only page ${page} answered ${response.status}`)
+        await response.text()
+      }
+    }),
+  )
+  const wallMs = performance.now() - start
+  context.log(`sync: http-only-${run}: ${ms(wallMs)}`)
+  return wallMs
+}
+
+/**
  * The same requests as the new client with nothing stored: the walker over the list client (fetch, JSON.parse,
  * envelope checks, completeness) and an empty page handler. What the sandbox and the network allow right now.
  */
@@ -141,7 +173,9 @@ export const syncSection: BenchSection = {
       const app: TimedRun[] = []
       const configured: TimedRun[] = []
       const bare: number[] = []
+      const http: number[] = []
       for (let i = 0; i < RUNS; i++) {
+        http.push(await httpOnly(context, sandbox.baseUrl, tokens, i + 1))
         bare.push(await networkOnly(context, sandbox.baseUrl, tokens, i + 1))
         largest.push(
           await timedSync(
@@ -168,7 +202,10 @@ export const syncSection: BenchSection = {
           ),
         )
       }
-      const bareMedian = [...bare].sort((a, b) => a - b)[Math.floor(bare.length / 2)] ?? 0
+      const middle = (values: readonly number[]) =>
+        [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+      const bareMedian = middle(bare)
+      const httpMedian = middle(http)
       const sequential = await timedSync(context, 'sequential', sandbox.baseUrl, tokens, 1, 'largest-served')
       const now = median(largest)
       const before = median(configured)
@@ -212,6 +249,15 @@ export const syncSection: BenchSection = {
             ...largest.map((run, i) => row(`largest page, run ${i + 1}`, run)),
             ...configured.map((run, i) => row(`settings' page size (${PAGE_SIZE}), run ${i + 1}`, run)),
             ...app.map((run, i) => row(`largest page, as the app runs it (core worker), run ${i + 1}`, run)),
+            ...http.map((wallMs, i) => [
+              `HTTP only (plain fetch, no client), run ${i + 1}`,
+              ms(wallMs),
+              String(EMPLOYEES / SERVED_PAGE),
+              String(EMPLOYEES / SERVED_PAGE),
+              `${(wallMs / floorMs).toFixed(3)}×`,
+              '',
+              '',
+            ]),
             ...bare.map((wallMs, i) => [
               `network only (no storage), run ${i + 1}`,
               ms(wallMs),
@@ -233,6 +279,11 @@ export const syncSection: BenchSection = {
           `${(before.wallMs / floorMs).toFixed(3)}× the same floor; the largest page is ` +
           `${(before.wallMs / now.wallMs).toFixed(2)}× faster.`,
         `- Speed-up over the sequential client: ${speedup.toFixed(2)}×; target ≥ 3×: ${verdict(speedup >= 3)}`,
+        `- HTTP only (${EMPLOYEES / SERVED_PAGE} pages at the served size in ${CONCURRENCY} lanes of plain fetch, bodies ` +
+          `read and dropped: no client at all) median ${ms(httpMedian)} = ${(httpMedian / floorMs).toFixed(3)}× the ` +
+          'floor: what the sandbox and the loopback network cost per request beyond the added latency. A complete ' +
+          'client also waits for page 1 alone before it knows the size served, and reads page 1 a second time, ' +
+          `so ${1 + Math.ceil(pages / CONCURRENCY)} rounds where this makes ${pages / CONCURRENCY}.`,
         `- Network-only median ${ms(bareMedian)} = ${(bareMedian / floorMs).toFixed(3)}× the floor: the same walk with ` +
           `nothing stored. Storing everything adds ${(((now.wallMs - bareMedian) / bareMedian) * 100).toFixed(1)}% to it.`,
         `- The requests include one second look at page 1 per list (the completeness check) and, on a first sync, ` +
