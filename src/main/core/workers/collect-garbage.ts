@@ -13,6 +13,9 @@ let collect: (() => void) | null | undefined
  * was that overlap (65–120 ms). Collected before answering, it happens while the main thread only waits.
  *
  * `gc` is exposed through V8's flag in a fresh context, so no command-line flag is needed in the app or the CLI.
+ * Changing a flag after start-up is allowed where V8 was started with `--no-freeze-flags-after-init`, as Node
+ * and Electron's main process both start it (Electron: shell/browser/javascript_environment.cc); where flags are
+ * frozen V8 aborts the process rather than throw, so this belongs only in those two, never in a renderer.
  */
 export function collectGarbage(): void {
   if (collect === undefined) {
