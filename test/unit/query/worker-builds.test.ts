@@ -24,6 +24,8 @@ describe('query builds on the core worker', () => {
   let cache: CacheDatabase
   let host: WorkerHost<CoreJobs>
   let calls: string[]
+  /** What the engine told the builder of the file's check, per search-index build. */
+  const indexChecked: unknown[] = []
   let engine: QueryEngine
   let inline: QueryEngine
   let columns: string[]
@@ -39,9 +41,10 @@ describe('query builds on the core worker', () => {
     const worker = workerColumnBuilder(host)
     calls = []
     const counted: ColumnBuilder = {
-      searchIndex: (path) => {
+      searchIndex: (path, checked) => {
         calls.push('search index')
-        return worker.searchIndex(path)
+        indexChecked.push(checked)
+        return worker.searchIndex(path, checked)
       },
       sortOrder: (source, build) => {
         calls.push(`sort ${build.column}`)
@@ -138,6 +141,13 @@ describe('query builds on the core worker', () => {
     ] satisfies EmployeeQuery[]) {
       expect(fresh.query(query)).toEqual(inline.query(query))
     }
+  })
+
+  it('hands the worker the file as this thread checked it, so the worker does not check it again', () => {
+    const reader = cache.currentSnapshot()
+    expect(reader).not.toBeNull()
+    expect(indexChecked.length).toBeGreaterThan(0)
+    expect(indexChecked).toEqual(indexChecked.map(() => reader?.checkedAs))
   })
 
   it('refuses a query naming a column the cache does not have, as query does', async () => {

@@ -1,4 +1,5 @@
 import type { ColumnInfo } from '../../../shared/domain'
+import type { CheckedFile } from '../snapshot/snapshot-reader'
 import type { SearchIndex } from './search-index'
 import type { SortOrder } from './sort-order'
 import type { TokenIndex } from './token-index'
@@ -24,8 +25,11 @@ export interface ColumnBuildSource {
  * query engine does all of it inline on first use (the CLI and tests).
  */
 export interface ColumnBuilder {
-  /** A snapshot's search index (its stored one read, or one built from its rows for an older snapshot). */
-  searchIndex(snapshotPath: string): Promise<SearchIndex>
+  /**
+   * A snapshot's search index (its stored one read, or one built from its rows for an older snapshot).
+   * `checked`: the file as this thread's open checked it, so the builder need not check it again.
+   */
+  searchIndex(snapshotPath: string, checked?: CheckedFile): Promise<SearchIndex>
   sortOrder(source: ColumnBuildSource, build: ColumnBuild): Promise<SortOrder>
   columnIndex(source: ColumnBuildSource, build: ColumnBuild): Promise<TokenIndex>
 }

@@ -114,7 +114,7 @@ export class QueryEngine {
     const release = opened.retain()
     const started = performance.now()
     const work = (async () => {
-      const index = await builder.searchIndex(opened.path)
+      const index = await builder.searchIndex(opened.path, opened.checkedAs)
       // A newer snapshot, or an inline open meanwhile, wins; this one is then simply dropped.
       if (!opened.isOpen || this.snapshot?.reader === opened) return
       this.snapshot = this.guard(() => SnapshotQueries.open(opened, index))

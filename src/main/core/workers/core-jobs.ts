@@ -1,6 +1,6 @@
 import type { ColumnInfo, ExportProgress, ExportResult, SyncRunSummary } from '../../../shared/domain'
 import { SnapshotReader } from '../snapshot/snapshot-reader'
-import type { StoredValue } from '../snapshot/snapshot-reader'
+import type { CheckedFile, StoredValue } from '../snapshot/snapshot-reader'
 import { SearchIndex } from '../query/search-index'
 import type { SearchIndexParts } from '../query/search-index'
 import { columnTokenIndex } from '../query/column-values'
@@ -24,11 +24,17 @@ export interface ColumnJobInput {
   readonly kind: ColumnInfo['kind']
 }
 
+export interface SearchIndexJobInput {
+  readonly snapshotPath: string
+  /** The file as the host's own open checked it (its reader's `checkedAs`): not quick_checked again here. */
+  readonly checked?: CheckedFile
+}
+
 /** The core worker's jobs (core-worker.ts runs them; worker-column-builder.ts and others send them). */
 export type CoreJobs = {
   readonly 'sort-order': JobSpec<ColumnJobInput & { readonly tieOrder: Uint32Array }, SortOrder>
   readonly 'column-index': JobSpec<ColumnJobInput, TokenIndexParts>
-  readonly 'search-index': JobSpec<{ readonly snapshotPath: string }, OpenedSearchIndex>
+  readonly 'search-index': JobSpec<SearchIndexJobInput, OpenedSearchIndex>
   readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
   readonly sync: JobSpec<SyncJobInput, SyncRunSummary, SyncJobEvent, SyncCalls>
 }
@@ -68,7 +74,12 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
     return parts
   },
   'search-index': (input, context) => {
-    const reader = SnapshotReader.open(input.snapshotPath, 0)
+    const reader = SnapshotReader.open(
+      input.snapshotPath,
+      0,
+      undefined,
+      input.checked === undefined ? {} : { alreadyChecked: input.checked },
+    )
     try {
       const index = SearchIndex.load(reader)
       const parts = movable(index.toParts())

@@ -15,8 +15,11 @@ export function workerColumnBuilder(host: WorkerHost<CoreJobs>): ColumnBuilder {
     kind: build.kind,
   })
   return {
-    searchIndex: async (snapshotPath): Promise<SearchIndex> => {
-      const opened = await host.run('search-index', { snapshotPath })
+    searchIndex: async (snapshotPath, checked): Promise<SearchIndex> => {
+      const opened = await host.run('search-index', {
+        snapshotPath,
+        ...(checked === undefined ? {} : { checked }),
+      })
       const index = SearchIndex.fromParts(opened.index)
       if (index === null) {
         throw new RosterDeskError(
