@@ -63,4 +63,32 @@ describe('SnapshotReader.open with a file already checked', () => {
       SnapshotReader.open(snapshot, 1, undefined, { alreadyChecked: { size: size + PAGE, mtimeMs } }),
     ).toThrow(/damaged/)
   })
+
+  it('a cache opens the snapshot its own sync sealed without the check; any other cache checks it', () => {
+    const sealing = openCacheDatabase(join(dir, 'employees.sqlite'))
+    const info = sealing.currentSnapshotInfo()
+    expect(info).not.toBeNull()
+    scribbleMiddlePage(snapshot)
+    utimesSync(snapshot, 1_700_000_000, 1_700_000_000)
+    // As the app's sync runner does once its core worker committed this run (and completeRun does inline).
+    sealing.trustSealedSnapshot(info?.runId ?? 0)
+    expect(sealing.currentSnapshot()?.runId).toBe(info?.runId)
+    sealing.close()
+
+    // Another process, or this one after a restart: checked, and the damage found (the file set aside).
+    const other = openCacheDatabase(join(dir, 'employees.sqlite'))
+    expect(other.currentSnapshot()).toBeNull()
+    expect(other.lastRun()?.errorCode).toBe('damaged-cache')
+    other.close()
+  })
+
+  it('trusts only the current snapshot of the run it is told, and only while the file is unchanged', () => {
+    const cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+    const runId = cache.currentSnapshotInfo()?.runId ?? 0
+    // Another run's id: nothing recorded, so the damage below is found.
+    cache.trustSealedSnapshot(runId + 1)
+    scribbleMiddlePage(snapshot)
+    expect(cache.currentSnapshot()).toBeNull()
+    cache.close()
+  })
 })

@@ -47,6 +47,41 @@ describe('syncs on the core worker', () => {
     expect(new QueryEngine(temp.cache).query({ limit: 5 }).total).toBe(230)
   })
 
+  it('tells this thread’s cache the snapshot its worker sealed, so it is opened without the quick_check', async () => {
+    const trusted: number[] = []
+    const list = new FakeListService(makeEmployees(60))
+    const deps = {
+      cache: temp.cache,
+      fetch: list.fetch,
+      tokens: new FakeTokens(),
+      clock: systemClock,
+      random: Math.random,
+    }
+    const cache = {
+      path: temp.cache.path,
+      sweep: () => temp.cache.sweep(),
+      lastRun: () => temp.cache.lastRun(),
+      trustSealedSnapshot: (runId: number) => {
+        trusted.push(runId)
+        temp.cache.trustSealedSnapshot(runId)
+      },
+    }
+    const runner = workerSyncRunner(host, { ...deps, cache, logger: silentLogger })
+    const summary = await new SyncService(deps, runner).start(options)
+    expect(summary.status).toBe('complete')
+    expect(trusted).toEqual([summary.id])
+    // A run that fails trusts nothing.
+    const failing = new FakeListService(makeEmployees(60), {
+      before: () => new Response('{"rows": "not a list"}', { status: 200 }),
+    })
+    const failed = await new SyncService(
+      deps,
+      workerSyncRunner(host, { ...deps, fetch: failing.fetch, cache, logger: silentLogger }),
+    ).start(options)
+    expect(failed.status).toBe('failed')
+    expect(trusted).toEqual([summary.id])
+  })
+
   it('refreshes a refused token through this thread’s token source', async () => {
     const tokens = new FakeTokens()
     const list = new FakeListService(makeEmployees(40), {

@@ -12,7 +12,7 @@ import type { WorkerHost } from './worker-host'
 
 export interface WorkerSyncDeps {
   /** The app's open cache: its path for the worker, and its run log if the worker dies mid-run. */
-  readonly cache: Pick<CacheDatabase, 'path' | 'sweep' | 'lastRun'>
+  readonly cache: Pick<CacheDatabase, 'path' | 'sweep' | 'lastRun' | 'trustSealedSnapshot'>
   readonly fetch: FetchLike
   readonly tokens: AccessTokenSource
   readonly logger: Logger
@@ -42,7 +42,7 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
       }),
     }
     try {
-      return await host.run(
+      const summary = await host.run(
         'sync',
         { catalogPath: deps.cache.path, options: plain },
         {
@@ -58,6 +58,9 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
           },
         },
       )
+      // The worker wrote and sealed the file this thread opens next: no need to read it all again here.
+      if (summary.status === 'complete') deps.cache.trustSealedSnapshot(summary.id)
+      return summary
     } catch (error) {
       if (runId === undefined) throw error
       return interruptedRun(deps, runId, error)
