@@ -11,7 +11,10 @@ import type { CallHandlers } from './worker-host'
 import type { WorkerHost } from './worker-host'
 
 export interface WorkerSyncDeps {
-  /** The app's open cache: its path for the worker, and its run log if the worker dies mid-run. */
+  /**
+   * The app's open cache: its path for the worker, its run log if the worker dies mid-run, and the word that the
+   * snapshot a complete run sealed needs no second check here.
+   */
   readonly cache: Pick<CacheDatabase, 'path' | 'sweep' | 'lastRun' | 'trustSealedSnapshot'>
   readonly fetch: FetchLike
   readonly tokens: AccessTokenSource
