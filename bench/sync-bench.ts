@@ -17,7 +17,7 @@ import { coreWorkerEntry } from '../src/main/core/workers/worker-entry'
 import { WorkerHost } from '../src/main/core/workers/worker-host'
 import { workerSyncRunner } from '../src/main/core/workers/worker-sync'
 import type { BenchContext, BenchSection } from './bench-kit'
-import { ms, table, verdict } from './bench-kit'
+import { ms, percentiles, table, verdict } from './bench-kit'
 import { signIn, startSandboxProcess } from './sandbox-process'
 
 const EMPLOYEES = 100_000
@@ -166,9 +166,11 @@ export const syncSection: BenchSection = {
       const tokens = await signIn(sandbox)
       // Unmeasured runs warm the sandbox's caches (pages of both sizes) and both processes' JIT, as a
       // long-running app would be.
-      await timedSync(context, 'warm-up-largest', sandbox.baseUrl, tokens, CONCURRENCY, 'largest-served')
-      await timedSync(context, 'warm-up-configured', sandbox.baseUrl, tokens, CONCURRENCY, 'configured')
-      await timedSync(context, 'warm-up-app', sandbox.baseUrl, tokens, CONCURRENCY, 'largest-served', worker)
+      const sync = (name: string, sizing: PageSizing, onWorker?: WorkerHost<CoreJobs>): Promise<TimedRun> =>
+        timedSync(context, name, sandbox.baseUrl, tokens, CONCURRENCY, sizing, onWorker)
+      await sync('warm-up-largest', 'largest-served')
+      await sync('warm-up-configured', 'configured')
+      await sync('warm-up-app', 'largest-served', worker)
       const largest: TimedRun[] = []
       const app: TimedRun[] = []
       const configured: TimedRun[] = []
@@ -177,35 +179,12 @@ export const syncSection: BenchSection = {
       for (let i = 0; i < RUNS; i++) {
         http.push(await httpOnly(context, sandbox.baseUrl, tokens, i + 1))
         bare.push(await networkOnly(context, sandbox.baseUrl, tokens, i + 1))
-        largest.push(
-          await timedSync(
-            context,
-            `largest-${i + 1}`,
-            sandbox.baseUrl,
-            tokens,
-            CONCURRENCY,
-            'largest-served',
-          ),
-        )
-        configured.push(
-          await timedSync(context, `configured-${i + 1}`, sandbox.baseUrl, tokens, CONCURRENCY, 'configured'),
-        )
-        app.push(
-          await timedSync(
-            context,
-            `app-${i + 1}`,
-            sandbox.baseUrl,
-            tokens,
-            CONCURRENCY,
-            'largest-served',
-            worker,
-          ),
-        )
+        largest.push(await sync(`largest-${i + 1}`, 'largest-served'))
+        configured.push(await sync(`configured-${i + 1}`, 'configured'))
+        app.push(await sync(`app-${i + 1}`, 'largest-served', worker))
       }
-      const middle = (values: readonly number[]) =>
-        [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
-      const bareMedian = middle(bare)
-      const httpMedian = middle(http)
+      const bareMedian = percentiles(bare).median
+      const httpMedian = percentiles(http).median
       const sequential = await timedSync(context, 'sequential', sandbox.baseUrl, tokens, 1, 'largest-served')
       const now = median(largest)
       const before = median(configured)
