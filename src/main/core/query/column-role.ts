@@ -48,6 +48,18 @@ export function identifierShape(value: unknown): DiscoveredIdentifierRole | 'abs
   return null
 }
 
+/**
+ * identifierShape's answer for a column already of `shape`: whether `value` keeps it ('absent' for no value).
+ * One test instead of both, for the value of every candidate column of every row a sync stores; a string cannot
+ * be both all digits and an address, so the answer is the same.
+ */
+export function fitsIdentifierShape(shape: DiscoveredIdentifierRole, value: unknown): boolean | 'absent' {
+  if (value === null || value === undefined || value === '') return 'absent'
+  if (typeof value !== 'string') return false
+  if (shape === 'number') return NUMBER_SHAPE.test(value)
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(value)
+}
+
 /** Whether a field is known to the spec (and so has a fixed role rather than one learnt from its values). */
 export function hasFixedRole(key: string): boolean {
   return Object.hasOwn(KNOWN_ROLES, key)
@@ -114,14 +126,25 @@ export function identifierColumnsOf(
   return roles
 }
 
-/** A digit string without its leading zeros ("0004360" → "4360"); zero itself stays "0". */
-export function withoutLeadingZeros(digits: string): string {
-  return digits.replace(/^0+(?=[0-9])/, '')
+const ZERO = 0x30
+
+function isDigit(unit: number): boolean {
+  return unit >= ZERO && unit <= 0x39
 }
 
-/** How many leading zeros a digit string has before its last digit ("0004360" → 3, "000" → 2). */
+/** A digit string without its leading zeros ("0004360" → "4360"); zero itself stays "0". */
+export function withoutLeadingZeros(digits: string): string {
+  return digits.slice(leadingZeros(digits))
+}
+
+/**
+ * How many leading zeros a digit string has before its last digit ("0004360" → 3, "000" → 2): the zeros that
+ * are followed by a digit. A loop rather than a pattern: a sync asks it of every employee number it stores.
+ */
 export function leadingZeros(digits: string): number {
-  return digits.length - withoutLeadingZeros(digits).length
+  let zeros = 0
+  while (digits.charCodeAt(zeros) === ZERO && isDigit(digits.charCodeAt(zeros + 1))) zeros++
+  return zeros
 }
 
 /** An identifier's text as searched: case and accents folded, punctuation kept ("Anna.K@x" → "anna.k@x"). */

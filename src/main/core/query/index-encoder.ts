@@ -1,4 +1,10 @@
-import { hasFixedRole, identifierRole, identifierShape, identifierToken, leadingZeros } from './column-role'
+import {
+  fitsIdentifierShape,
+  hasFixedRole,
+  identifierShape,
+  identifierToken,
+  leadingZeros,
+} from './column-role'
 import type { DiscoveredIdentifierRole } from './column-role'
 
 /**
@@ -115,13 +121,17 @@ export class IndexEncoder {
   }
 }
 
-/** One identifier column in slot order: its role, and its identifier tokens (column-role.ts) as codes into `terms`. */
+/**
+ * A discovered column whose every value has one identifier shape, in slot order: row slots[i] holds the identifier
+ * token terms[i] (column-role.ts). Whether it tells employees apart, and so is an identifier, is decided when its
+ * index is built, which counts its distinct tokens (search-index.ts).
+ */
 export interface EncodedIdentifier {
   readonly key: string
-  readonly role: DiscoveredIdentifierRole
-  /** Token code per slot (0 = no value). */
-  readonly codes: Uint32Array
-  readonly terms: Dictionary
+  readonly shape: DiscoveredIdentifierRole
+  /** The slots holding a value, ascending. */
+  readonly slots: Uint32Array
+  readonly terms: readonly string[]
   /** The most leading zeros of any number in the column (0 for e-mail addresses). */
   readonly maxLeadingZeros: number
 }
@@ -129,7 +139,7 @@ export interface EncodedIdentifier {
 /** Rows in slot order, columns as dictionary codes (0 = no value). */
 export interface EncodedRows {
   readonly ids: Float64Array
-  /** The discovered columns that column-role.ts judges identifiers, in the order they were first seen. */
+  /** The discovered columns whose values all have one identifier shape, in the order they were first seen. */
   readonly identifiers: readonly EncodedIdentifier[]
   readonly first: Uint32Array
   readonly last: Uint32Array
@@ -171,79 +181,75 @@ function resize<T extends Uint8Array | Uint32Array>(from: T, to: T): T {
 }
 
 /**
- * A discovered column whose values, so far, all have one identifier shape, with each row's identifier token
- * encoded as the row arrives: de-duplicating a million values is much of the cost of indexing them, and during a
- * sync it overlaps the network, where at the end it would hold up the commit.
+ * A discovered column whose values, so far, all have one identifier shape, with each row's identifier token kept
+ * by snapshot id as the row arrives (folding overlaps the network during a sync). Tokens are kept as strings, not
+ * dictionary codes: an identifier column has about one distinct token per row, so a dictionary's hash table cost
+ * more than it saved, and the index sorts the tokens anyway (TokenIndex.fromSlotTerms).
  */
 interface Candidate {
   readonly key: string
   readonly shape: DiscoveredIdentifierRole
-  /** Token code by snapshot id. */
-  codes: Uint32Array
-  readonly terms: Dictionary
+  /** Token by snapshot id; '' where the row has no value (or there is no row). */
+  readonly tokens: string[]
 }
 
 /**
  * Measures every discovered column as a possible identifier while rows arrive (column-role.ts decides): a
- * column stays a candidate while all its values share one identifier shape, and its values are kept, encoded,
+ * column stays a candidate while all its values share one identifier shape, and its values are kept, folded,
  * only while it does. A value of another shape, even in a row later replaced, rules the column out for the run.
  */
 class IdentifierCandidates {
-  private readonly candidates = new Map<string, Candidate>()
-  /** Every key met so far that is not a candidate: ruled out, or a known field. One look-up per key and row. */
-  private readonly passed = new Set<string>()
+  /** Every key met so far: its candidate, or null when it is not one (ruled out, or a known field). */
+  private readonly keys = new Map<string, Candidate | null>()
+  private candidates: Candidate[] = []
 
   set(id: number, row: Readonly<Record<string, unknown>>): void {
     for (const key in row) {
-      if (this.passed.has(key) || this.candidates.has(key)) continue
+      if (this.keys.has(key)) continue
       const shape = hasFixedRole(key) ? null : identifierShape(row[key])
-      if (shape === null) this.passed.add(key)
-      else if (shape !== 'absent')
-        this.candidates.set(key, { key, shape, codes: new Uint32Array(0), terms: new Dictionary() })
+      if (shape === null) this.keys.set(key, null)
+      else if (shape !== 'absent') {
+        const candidate: Candidate = { key, shape, tokens: [] }
+        this.keys.set(key, candidate)
+        this.candidates.push(candidate)
+      }
     }
-    for (const candidate of this.candidates.values()) {
+    let ruledOut = false
+    for (const candidate of this.candidates) {
       const value = row[candidate.key]
-      const shape = identifierShape(value)
-      if (shape !== 'absent' && shape !== candidate.shape) {
-        this.candidates.delete(candidate.key)
-        this.passed.add(candidate.key)
+      const fits = fitsIdentifierShape(candidate.shape, value)
+      if (fits === false) {
+        this.keys.set(candidate.key, null)
+        ruledOut = true
         continue
       }
-      if (id >= candidate.codes.length) {
-        let size = Math.max(1024, candidate.codes.length)
-        while (size <= id) size *= 2
-        candidate.codes = resize(candidate.codes, new Uint32Array(size))
-      }
-      candidate.codes[id] =
-        shape === 'absent' ? 0 : candidate.terms.code(identifierToken(candidate.shape, String(value)))
+      const tokens = candidate.tokens
+      // Grown one element at a time, so the array stays packed: pages arrive out of order, and writing far
+      // past the end would leave holes that make V8 keep it as a slow dictionary.
+      while (tokens.length <= id) tokens.push('')
+      tokens[id] = fits === 'absent' ? '' : identifierToken(candidate.shape, value as string)
     }
+    if (ruledOut) this.candidates = this.candidates.filter((c) => this.keys.get(c.key) === c)
   }
 
-  /** The candidates that are identifiers, over the rows present (`ids`, in slot order). */
+  /** The candidates over the rows present (`ids`, in slot order). */
   encode(ids: Float64Array): EncodedIdentifier[] {
-    const encoded: EncodedIdentifier[] = []
-    for (const candidate of this.candidates.values()) {
-      const codes = new Uint32Array(ids.length)
-      const seen = new Uint8Array(candidate.terms.values.length)
+    return this.candidates.map((candidate) => {
+      const tokens = candidate.tokens
       let present = 0
-      let distinct = 0
+      for (let slot = 0; slot < ids.length; slot++) if ((tokens[ids[slot] ?? 0] ?? '') !== '') present++
+      const slots = new Uint32Array(present)
+      const terms = new Array<string>(present)
       let maxLeadingZeros = 0
-      ids.forEach((id, slot) => {
-        const code = candidate.codes[id] ?? 0
-        codes[slot] = code
-        if (code === 0) return
-        present++
-        if (seen[code] === 1) return
-        seen[code] = 1
-        distinct++
-        if (candidate.shape === 'number') {
-          maxLeadingZeros = Math.max(maxLeadingZeros, leadingZeros(candidate.terms.values[code] ?? ''))
-        }
-      })
-      const role = identifierRole({ shape: candidate.shape, present, distinct })
-      if (role !== null)
-        encoded.push({ key: candidate.key, role, codes, terms: candidate.terms, maxLeadingZeros })
-    }
-    return encoded
+      let next = 0
+      for (let slot = 0; slot < ids.length; slot++) {
+        const token = tokens[ids[slot] ?? 0] ?? ''
+        if (token === '') continue
+        slots[next] = slot
+        terms[next++] = token
+        if (candidate.shape === 'number') maxLeadingZeros = Math.max(maxLeadingZeros, leadingZeros(token))
+      }
+      return { key: candidate.key, shape: candidate.shape, slots, terms, maxLeadingZeros }
+    })
   }
 }

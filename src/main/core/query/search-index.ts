@@ -1,5 +1,5 @@
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
-import { identifierShape } from './column-role'
+import { identifierRole, identifierShape } from './column-role'
 import type { DiscoveredIdentifierRole } from './column-role'
 import { IndexEncoder } from './index-encoder'
 import type { EncodedIdentifier, EncodedRows } from './index-encoder'
@@ -126,12 +126,12 @@ export class SearchIndex implements SearchIndexData {
 
   /** Builds the index from dictionary-encoded rows (a sync's encoder, or a snapshot scan). */
   static fromEncoded(rows: EncodedRows): SearchIndex {
-    return new SearchIndex({
-      ...SearchIndex.rowParts(rows),
-      identifiers: rows.identifiers.map((column) =>
-        identifierOf(column, drain(TokenIndex.fromTermCodes(column.codes, column.terms))),
-      ),
-    })
+    const identifiers: IdentifierIndex[] = []
+    for (const column of rows.identifiers) {
+      const identifier = identifierOf(column, drain(TokenIndex.fromSlotTerms(column.slots, column.terms)))
+      if (identifier !== null) identifiers.push(identifier)
+    }
+    return new SearchIndex({ ...SearchIndex.rowParts(rows), identifiers })
   }
 
   /**
@@ -143,13 +143,14 @@ export class SearchIndex implements SearchIndexData {
     const parts = SearchIndex.rowParts(rows)
     const identifiers: IdentifierIndex[] = []
     for (const column of rows.identifiers) {
-      const steps = TokenIndex.fromTermCodes(column.codes, column.terms)
+      const steps = TokenIndex.fromSlotTerms(column.slots, column.terms)
       let step = steps.next()
       while (step.done !== true) {
         await pause()
         step = steps.next()
       }
-      identifiers.push(identifierOf(column, step.value))
+      const identifier = identifierOf(column, step.value)
+      if (identifier !== null) identifiers.push(identifier)
     }
     return new SearchIndex({ ...parts, identifiers })
   }
@@ -291,6 +292,15 @@ function asText(value: unknown): string | null {
   return typeof value === 'string' ? value : null
 }
 
-function identifierOf(column: EncodedIdentifier, tokens: TokenIndex): IdentifierIndex {
-  return { key: column.key, role: column.role, maxLeadingZeros: column.maxLeadingZeros, tokens }
+/**
+ * A candidate column's index, if the column is an identifier (column-role.ts): its tokens tell employees apart.
+ * Decided here because the index is what counts its distinct tokens.
+ */
+function identifierOf(column: EncodedIdentifier, tokens: TokenIndex): IdentifierIndex | null {
+  const role = identifierRole({
+    shape: column.shape,
+    present: column.slots.length,
+    distinct: tokens.termCount,
+  })
+  return role === null ? null : { key: column.key, role, maxLeadingZeros: column.maxLeadingZeros, tokens }
 }
