@@ -8,9 +8,9 @@ const SHORT_RANGE = 16
  * A three-way radix quicksort (Bentley and Sedgewick, "Fast algorithms for sorting and searching strings", 1997):
  * each step partitions a range on one character, so a prefix a group of terms shares is read once per term, not
  * once per comparison. It sorts the indexes, which the native sort of the strings themselves cannot, so building
- * an index needs no look-up from a sorted term back to its rows; and on e-mail addresses it takes about half the
- * time of that native sort. The ranges still to sort are kept on an explicit stack rather than by recursion, so no
- * input can overflow the call stack.
+ * an index needs no look-up from a sorted term back to its rows, and it is no slower than that native sort (100,000
+ * e-mail addresses: 16–29 ms against 31–46 ms; a million: 0.3–0.5 s against 0.4 s). The ranges still to sort are
+ * kept on an explicit stack rather than by recursion, so no input can overflow the call stack.
  */
 export function sortByTerm(terms: readonly string[], order: Uint32Array): void {
   // Terms already in order (a service listing by employee number) cost one comparison each, as with the native
