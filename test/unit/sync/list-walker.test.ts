@@ -84,6 +84,42 @@ describe('walkList', () => {
     expect(passes).toEqual([1, 2])
   })
 
+  it('goes on fetching while staging waits for what it needs, then stages every page in arrival order', async () => {
+    const service = new FakeListService(makeEmployees(45))
+    let ready = (): void => undefined
+    const stagingReady = new Promise<void>((resolve) => {
+      ready = resolve
+    })
+    const staged: number[] = []
+    const walking = walk(service, {
+      stagingReady,
+      onPage: (page) => staged.push(page.page),
+    })
+    // Every page and the second look at page 1 are asked for and answered, with nothing staged yet.
+    for (let turn = 0; turn < 1_000 && service.requests.length < 6; turn++) {
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve))
+    expect(service.requests.map((r) => r.page)).toEqual([2, 3, 1, 4, 5, 1])
+    expect(staged).toEqual([])
+    ready()
+    const { result } = await walking
+    expect(result).toMatchObject({ pass: 1, totalCount: 45, pages: 5 })
+    // Page 1 first (it is handed over as soon as it is read), then the others as they came back.
+    expect(staged[0]).toBe(1)
+    expect([...staged].sort()).toEqual([1, 2, 3, 4, 5])
+  })
+
+  it('fails with the reason staging could not start, staging nothing', async () => {
+    const service = new FakeListService(makeEmployees(45))
+    const staged: number[] = []
+    const failure = new RosterDeskError('damaged-cache', 'The previous employees could not be read.')
+    await expect(
+      walk(service, { stagingReady: Promise.reject(failure), onPage: (page) => staged.push(page.page) }),
+    ).rejects.toBe(failure)
+    expect(staged).toEqual([])
+  })
+
   it('keeps at most `concurrency` requests in flight', async () => {
     const service = new FakeListService(makeEmployees(200))
     await walk(service, { concurrency: 3 })

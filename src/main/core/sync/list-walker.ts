@@ -50,8 +50,16 @@ export interface WalkOptions {
   readonly maxTotalCount?: number
   readonly signal?: AbortSignal
   readonly onPassStart?: (start: PassStart) => void
-  /** Called synchronously as each page arrives (the snapshot builder writes it at once). */
+  /**
+   * Called for each page in the order pages arrived, just after its lane has sent its next request (the snapshot
+   * builder writes it at once).
+   */
   readonly onPage: (page: ArrivedPage) => void
+  /**
+   * No page is handed to `onPage` before this resolves: what staging needs (the previous snapshot's fingerprints)
+   * loads while the first requests are out, and arrived pages wait for it. Its rejection fails the walk.
+   */
+  readonly stagingReady?: Promise<void>
   /**
    * Called once per pass when every page of it is staged, while the second look at page 1 may still be in
    * flight: a moment of idle network the caller can spend preparing its commit. Throwing fails the pass.
@@ -93,6 +101,8 @@ interface PassState {
  * `maxPasses` inconsistent passes the run fails and says by how many employees the counts disagree.
  */
 export async function walkList(source: PageSource, options: WalkOptions): Promise<WalkResult> {
+  // Reported when the first page waits for it (DeferredDeliveries); until then, not an unhandled rejection.
+  options.stagingReady?.catch(() => undefined)
   let carried: ListEnvelope | undefined
   let last: { unique: number; totalCount: number; duplicates: number } | undefined
   let previousDuplicate: { uuid: string; count: number } | undefined
@@ -131,7 +141,7 @@ export async function walkList(source: PageSource, options: WalkOptions): Promis
     const passControl = new AbortController()
     const onAbort = (): void => passControl.abort(options.signal?.reason)
     options.signal?.addEventListener('abort', onAbort, { once: true })
-    const deliveries = new DeferredDeliveries((error) => passControl.abort(error))
+    const deliveries = new DeferredDeliveries((error) => passControl.abort(error), options.stagingReady)
     const deliverPage = (page: number, envelope: ListEnvelope): void =>
       deliveries.add(() => {
         deliver(pass, page, limit, envelope, state, options)

@@ -11,6 +11,7 @@ import type { RunPages, SyncRun } from './sync-run'
 export interface MainList {
   readonly main: WalkResult
   readonly built: BuiltSnapshot
+  readonly builder: SnapshotBuilder
 }
 
 /**
@@ -18,13 +19,27 @@ export interface MainList {
  * `maxFieldCharacters`), the commit's indexes prepared while the second look at page 1 is out, then the rows
  * the final pass did not contain dropped. Page 1 asks for the run's first page size; the rest of the list is read
  * at the size the service served (list-walker.ts).
+ *
+ * `staging` is the builder, ready once the previous snapshot's fingerprints are loaded: the first requests go out
+ * meanwhile, and pages that arrive before it wait (list-walker.ts, `stagingReady`). Loading them first held every
+ * later sync's first request back by as long as the load took (about 0.1 s per 100,000 employees).
  */
 export async function syncMainList(
   ctx: SyncRun,
   pages: RunPages,
-  builder: SnapshotBuilder,
+  staging: Promise<SnapshotBuilder>,
 ): Promise<MainList> {
   const { plan, counters, meter } = ctx
+  let staged: SnapshotBuilder | undefined
+  const ready = staging.then((builder) => {
+    staged = builder
+  })
+  // Reported by the walk when a page waits for it, or at the await below; never left unhandled.
+  ready.catch(() => undefined)
+  const builderOf = (): SnapshotBuilder => {
+    if (staged === undefined) throw new Error('a page was staged before its builder was ready')
+    return staged
+  }
   // Commit work started while the last request is out; awaited before the finish, which reports its failure.
   let preparing: Promise<void> = Promise.resolve()
   const main = await walkList(pages.source, {
@@ -39,12 +54,15 @@ export async function syncMainList(
       counters.totalCount = start.totalCount
       meter.passStarted(undefined, start.pass, start.totalCount)
     },
+    stagingReady: ready,
     onPage: (arrived) => {
       const page = withinFieldLimit(ctx, arrived)
+      const builder = builderOf()
       builder.addPage(page)
       meter.pageArrived(undefined, page.rows, builder.staged)
     },
     onPagesIn: () => {
+      const builder = builderOf()
       preparing = preparing.then(() => builder.prepareCommit())
       // Handled at the await below; a walk that fails first must not leave it unhandled.
       preparing.catch(() => undefined)
@@ -53,6 +71,9 @@ export async function syncMainList(
   counters.totalCount = main.totalCount
   counters.pages = main.pages
 
+  // An empty list stages no page, so nothing above has waited for the builder.
+  await ready
+  const builder = builderOf()
   await preparing
   await yieldToEventLoop()
   const built = builder.finish(main)
@@ -66,7 +87,7 @@ export async function syncMainList(
       },
     )
   }
-  return { main, built }
+  return { main, built, builder }
 }
 
 const KEEP_WHOLE: ReadonlySet<string> = new Set([EMPLOYEE_LIST.idField ?? 'UUID'])

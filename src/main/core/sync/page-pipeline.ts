@@ -8,6 +8,9 @@ import type { PageSource, WalkOptions } from './list-walker'
  * Stages pages just after their request's lane has sent the next request, rather than before: writing a page
  * takes milliseconds of the one JavaScript thread, and doing it first would add that to every request's round
  * trip. A staging failure (disk full) aborts the pass through `onFailure` and is what the pass then throws.
+ *
+ * `ready`: nothing is staged before it resolves (what staging needs is still loading while the first requests
+ * are out); pages wait in arrival order meanwhile. Its rejection is a staging failure.
  */
 export class DeferredDeliveries {
   private readonly pending: Array<() => void> = []
@@ -16,13 +19,23 @@ export class DeferredDeliveries {
   private failure: unknown
   private readonly idle: Array<() => void> = []
 
-  constructor(private readonly onFailure: (error: unknown) => void) {}
+  constructor(
+    private readonly onFailure: (error: unknown) => void,
+    private readonly ready: Promise<void> = Promise.resolve(),
+  ) {}
 
   add(work: () => void): void {
     this.pending.push(work)
     if (!this.scheduled) {
       this.scheduled = true
-      setImmediate(() => this.drain())
+      this.ready.then(
+        () => setImmediate(() => this.drain()),
+        (error: unknown) => {
+          this.fail(error)
+          this.pending.length = 0
+          this.settle()
+        },
+      )
     }
   }
 
@@ -37,18 +50,27 @@ export class DeferredDeliveries {
   }
 
   private drain(): void {
-    this.scheduled = false
     while (this.pending.length > 0) {
       const work = this.pending.shift() as () => void
       if (this.failed) continue
       try {
         work()
       } catch (error) {
-        this.failed = true
-        this.failure = error
-        this.onFailure(error)
+        this.fail(error)
       }
     }
+    this.settle()
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed) return
+    this.failed = true
+    this.failure = error
+    this.onFailure(error)
+  }
+
+  private settle(): void {
+    this.scheduled = false
     for (const resolve of this.idle.splice(0)) resolve()
   }
 }

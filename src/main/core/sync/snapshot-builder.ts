@@ -40,6 +40,8 @@ export async function loadPreviousSnapshot(reader: SnapshotReader | null): Promi
   try {
     const hashes = new Map<string, number>()
     let after = 0
+    // A sync starts this beside its first requests (main-list.ts): they go out before the first chunk is read.
+    await yieldToEventLoop()
     for (;;) {
       const rows = reader.fingerprints(after, FINGERPRINT_CHUNK)
       for (const [, uuid, hash] of rows) hashes.set(uuid, hash)

@@ -29,15 +29,20 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
   const plan = planRun(options)
   const ctx = startRun(deps, plan, options)
   let previous: PreviousSnapshot | null = null
+  let loading: Promise<SnapshotBuilder> | undefined
   try {
     options.onStart?.(ctx.run.id)
     // Compared with the previous snapshot only when that run read the same source (same-source.ts); so is what
     // it learned of the page sizes the service serves.
     const comparable = comparableSnapshot(deps.cache, plan.settings)
     const pages = planPages(ctx, comparable)
-    previous = await loadPreviousSnapshot(comparable)
-    const builder = new SnapshotBuilder(ctx.writer, previous)
-    const listed = await syncMainList(ctx, pages, builder)
+    // Loaded while the list's first requests are out (main-list.ts); awaited before any page is staged.
+    loading = loadPreviousSnapshot(comparable).then((loaded) => {
+      previous = loaded
+      return new SnapshotBuilder(ctx.writer, loaded)
+    })
+    const listed = await syncMainList(ctx, pages, loading)
+    const builder = listed.builder
     await syncPayCycleLists(ctx, pages, builder, listed.main)
     throwIfCancelled(ctx.signal)
     ctx.meter.committing()
@@ -61,6 +66,8 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
     }
     return summary
   } catch (error) {
+    // A walk can fail while the previous snapshot is still loading: let the load end, so its file is let go.
+    await loading?.catch(() => undefined)
     return failedRun(ctx, error, previous)
   }
 }
