@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { createRng } from '../../../src/main/sandbox/random'
 import {
   foldSearchWord,
   foldText,
@@ -56,6 +57,26 @@ describe('transliteration keys', () => {
     same('Aaberg', 'Åberg')
     same('Aesa', 'Æsa')
     same('Jose', 'José')
+  })
+
+  it('reduce each pair left to right without overlap, exactly as the pattern of the pairs replaces them', () => {
+    const random = createRng(17)
+    const letters = [...'aeousxéß田']
+    for (let n = 0; n < 3_000; n++) {
+      const word = Array.from(
+        { length: Math.floor(random() * 9) },
+        () => letters[Math.floor(random() * letters.length)],
+      ).join('')
+      expect(transliterationKey(word), word).toBe(word.replace(/ae|oe|ue|aa|ss/g, (pair) => pair.charAt(0)))
+    }
+    expect(['aaa', 'aae', 'uee', 'ssss', 'mueller', 'x'].map(transliterationKey)).toEqual([
+      'aa',
+      'ae',
+      'ue',
+      'ss',
+      'muller',
+      'x',
+    ])
   })
 
   it('keep the key of a typed prefix a prefix of the key of the whole word', () => {
