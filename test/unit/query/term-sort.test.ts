@@ -37,6 +37,11 @@ describe('sortByTerm', () => {
       words(4, 500, 'a', 40),
       Array.from({ length: 3_000 }, (_, i) => `person.${i % 700}@corp.example`),
       Array.from({ length: 3_000 }, (_, i) => String(i).padStart(7, '0')).reverse(),
+      // Past the radix depth: long shared prefixes, long repeated values, runs of equal terms.
+      Array.from({ length: 3_000 }, (_, i) => `${'x'.repeat(60)}${(i * 7919) % 3_000}@b.c`),
+      Array.from({ length: 3_000 }, (_, i) => (i === 1_500 ? 'a@b.c' : `${'x'.repeat(60)}@b.c`)),
+      Array.from({ length: 3_000 }, (_, i) => `${'x'.repeat(50)}${i % 2}${'y'.repeat(i % 7)}`),
+      Array.from({ length: 3_000 }, (_, i) => `${'q'.repeat(i % 30)}${i % 3}`),
     ]
     for (const terms of inputs) {
       expect(sortedByTerm(terms)).toEqual([...terms].sort())

@@ -3,7 +3,7 @@ import type { EmployeeRow } from '../../../src/shared/domain'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { walkList } from '../../../src/main/core/sync/list-walker'
 import type { ArrivedPage, WalkOptions } from '../../../src/main/core/sync/list-walker'
-import { FakeListService, fakeListClient, makeEmployees } from './sync-fakes'
+import { FakeListService, fakeListClient, jsonResponse, makeEmployees } from './sync-fakes'
 import type { FakeListOptions, ListRequest } from './sync-fakes'
 
 async function walk(service: FakeListService, options: Partial<WalkOptions> = {}) {
@@ -108,6 +108,47 @@ describe('walkList', () => {
     // Page 1 first (it is handed over as soon as it is read), then the others as they came back.
     expect(staged[0]).toBe(1)
     expect([...staged].sort()).toEqual([1, 2, 3, 4, 5])
+  })
+
+  it('never stages a page that waited for staging once the walk has failed', async () => {
+    const service = new FakeListService(makeEmployees(45), {
+      before: (request) => (request.page === 4 ? jsonResponse(403, { error: 'forbidden' }) : undefined),
+    })
+    let ready = (): void => undefined
+    const stagingReady = new Promise<void>((resolve) => {
+      ready = resolve
+    })
+    const staged: number[] = []
+    await expect(walk(service, { stagingReady, onPage: (page) => staged.push(page.page) })).rejects.toThrow()
+    // What staging waited for arrives after the walk has ended (the run's files discarded by then).
+    ready()
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve))
+    expect(staged).toEqual([])
+  })
+
+  it('fails with the reason staging could not start as soon as it is known, staging nothing', async () => {
+    let pageOneArrived = (): void => undefined
+    const service = new FakeListService(makeEmployees(450), {
+      before: (request) => {
+        if (request.page === 1) pageOneArrived()
+        return undefined
+      },
+    })
+    let fail = (_: unknown): void => undefined
+    const stagingReady = new Promise<void>((_, reject) => {
+      fail = reject
+    })
+    const failure = new RosterDeskError('damaged-cache', 'The previous employees could not be read.')
+    const staged: number[] = []
+    const walking = walk(service, { stagingReady, onPage: (page) => staged.push(page.page) })
+    await new Promise<void>((resolve) => {
+      pageOneArrived = resolve
+    })
+    fail(failure)
+    await expect(walking).rejects.toBe(failure)
+    expect(staged).toEqual([])
+    // The pass stopped when the failure was known: far fewer than the list's 45 pages were asked for.
+    expect(service.requests.length).toBeLessThan(20)
   })
 
   it('fails with the reason staging could not start, staging nothing', async () => {

@@ -1,5 +1,5 @@
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
-import { identifierRole, identifierShape } from './column-role'
+import { IDENTIFIER_MIN_DISTINCT_SHARE, identifierRole, identifierShape } from './column-role'
 import type { DiscoveredIdentifierRole } from './column-role'
 import { IndexEncoder } from './index-encoder'
 import type { EncodedIdentifier, EncodedRows } from './index-encoder'
@@ -128,6 +128,7 @@ export class SearchIndex implements SearchIndexData {
   static fromEncoded(rows: EncodedRows): SearchIndex {
     const identifiers: IdentifierIndex[] = []
     for (const column of rows.identifiers) {
+      if (repeatsTooMuch(column)) continue
       const identifier = identifierOf(column, drain(TokenIndex.fromSlotTerms(column.slots, column.terms)))
       if (identifier !== null) identifiers.push(identifier)
     }
@@ -143,6 +144,8 @@ export class SearchIndex implements SearchIndexData {
     const parts = SearchIndex.rowParts(rows)
     const identifiers: IdentifierIndex[] = []
     for (const column of rows.identifiers) {
+      await pause()
+      if (repeatsTooMuch(column)) continue
       const steps = TokenIndex.fromSlotTerms(column.slots, column.terms)
       let step = steps.next()
       while (step.done !== true) {
@@ -290,6 +293,30 @@ export class SearchIndex implements SearchIndexData {
 
 function asText(value: unknown): string | null {
   return typeof value === 'string' ? value : null
+}
+
+/** Terms looked at to tell a column whose tokens repeat from one whose tokens are nearly all distinct. */
+const DISTINCT_SAMPLE = 1_024
+
+/**
+ * Whether a candidate column is no identifier because its tokens repeat (column-role.ts), found without sorting
+ * them when that is cheap: a column of a few values (a manager's or a team's address, a cost-centre number) has
+ * one shape throughout, and sorting a million of its tokens to count them costs ten times a set of its values.
+ * An evenly spaced sample picks the way to count; the decision itself is always exact: false here leaves the
+ * count to the index build (`identifierOf`).
+ */
+function repeatsTooMuch(column: EncodedIdentifier): boolean {
+  const terms = column.terms
+  const step = Math.max(1, Math.floor(terms.length / DISTINCT_SAMPLE))
+  const sample = new Set<string>()
+  let taken = 0
+  for (let i = 0; i < terms.length; i += step) {
+    sample.add(terms[i] ?? '')
+    taken++
+  }
+  if (sample.size >= taken * IDENTIFIER_MIN_DISTINCT_SHARE) return false
+  const distinct = new Set(terms).size
+  return identifierRole({ shape: column.shape, present: terms.length, distinct }) === null
 }
 
 /**

@@ -168,6 +168,7 @@ export async function walkList(source: PageSource, options: WalkOptions): Promis
       )
     } catch (error) {
       speculative.abandon()
+      deliveries.abandon()
       deliveries.throwIfFailed()
       throw isAbortError(error) || options.signal?.aborted ? cancelledError('The sync') : error
     } finally {

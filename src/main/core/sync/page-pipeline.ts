@@ -10,32 +10,41 @@ import type { PageSource, WalkOptions } from './list-walker'
  * trip. A staging failure (disk full) aborts the pass through `onFailure` and is what the pass then throws.
  *
  * `ready`: nothing is staged before it resolves (what staging needs is still loading while the first requests
- * are out); pages wait in arrival order meanwhile. Its rejection is a staging failure.
+ * are out); pages wait in arrival order meanwhile. Its rejection is a staging failure, reported as soon as it
+ * happens. A pass that ends without them (failed, cancelled) `abandon`s the pages still waiting.
  */
 export class DeferredDeliveries {
   private readonly pending: Array<() => void> = []
   private scheduled = false
   private failed = false
+  private abandoned = false
   private failure: unknown
   private readonly idle: Array<() => void> = []
+  /** Resolves true when staging may start, false when it never will. */
+  private readonly ready: Promise<boolean>
 
   constructor(
     private readonly onFailure: (error: unknown) => void,
-    private readonly ready: Promise<void> = Promise.resolve(),
-  ) {}
+    ready: Promise<void> = Promise.resolve(),
+  ) {
+    this.ready = ready.then(
+      () => true,
+      (error: unknown) => {
+        this.fail(error)
+        return false
+      },
+    )
+  }
 
   add(work: () => void): void {
+    if (this.abandoned) return
     this.pending.push(work)
     if (!this.scheduled) {
       this.scheduled = true
-      this.ready.then(
-        () => setImmediate(() => this.drain()),
-        (error: unknown) => {
-          this.fail(error)
-          this.pending.length = 0
-          this.settle()
-        },
-      )
+      void this.ready.then((go) => {
+        if (go) setImmediate(() => this.drain())
+        else this.drain()
+      })
     }
   }
 
@@ -49,17 +58,24 @@ export class DeferredDeliveries {
     this.throwIfFailed()
   }
 
+  /** The pass has ended: pages still waiting are never staged (the run's files may be gone by then). */
+  abandon(): void {
+    this.abandoned = true
+    this.pending.length = 0
+  }
+
   private drain(): void {
     while (this.pending.length > 0) {
       const work = this.pending.shift() as () => void
-      if (this.failed) continue
+      if (this.failed || this.abandoned) continue
       try {
         work()
       } catch (error) {
         this.fail(error)
       }
     }
-    this.settle()
+    this.scheduled = false
+    for (const resolve of this.idle.splice(0)) resolve()
   }
 
   private fail(error: unknown): void {
@@ -67,11 +83,6 @@ export class DeferredDeliveries {
     this.failed = true
     this.failure = error
     this.onFailure(error)
-  }
-
-  private settle(): void {
-    this.scheduled = false
-    for (const resolve of this.idle.splice(0)) resolve()
   }
 }
 
