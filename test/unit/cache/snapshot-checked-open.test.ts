@@ -1,6 +1,6 @@
 import { closeSync, openSync, statSync, utimesSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { SnapshotReader } from '../../../src/main/core/snapshot/snapshot-reader'
 import { makeTempDir } from './cache-test-helpers'
@@ -80,6 +80,44 @@ describe('SnapshotReader.open with a file already checked', () => {
     expect(other.currentSnapshot()).toBeNull()
     expect(other.lastRun()?.errorCode).toBe('damaged-cache')
     other.close()
+  })
+
+  it('a later run skips the whole-file check of the base its own process sealed, while the file is unchanged', async () => {
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => employee(`u-${i}`, `First${i}`, `Last${i}`, 'Active'))
+    const verify = vi.spyOn(SnapshotReader.prototype, 'verify')
+    try {
+      const cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+      // Another process sealed the base (beforeEach): checked.
+      await seedSnapshot(cache, rows(601))
+      expect(verify).toHaveBeenCalledTimes(1)
+      // This connection sealed it (completeRun): not checked again.
+      await seedSnapshot(cache, rows(602))
+      expect(verify).toHaveBeenCalledTimes(1)
+      // Touched since: checked.
+      const sealed = cache.currentSnapshotInfo()?.path ?? ''
+      utimesSync(sealed, 1_700_000_000, 1_700_000_000)
+      await seedSnapshot(cache, rows(603))
+      expect(verify).toHaveBeenCalledTimes(2)
+      const record = cache.sealedSnapshot
+      cache.close()
+
+      // Another connection (the core worker's) checks it, unless told of the seal by the one that made it.
+      const worker = openCacheDatabase(join(dir, 'employees.sqlite'))
+      if (record !== null) worker.adoptSealedSnapshot(record)
+      await seedSnapshot(worker, rows(604))
+      expect(verify).toHaveBeenCalledTimes(2)
+      worker.close()
+      const fresh = openCacheDatabase(join(dir, 'employees.sqlite'))
+      await seedSnapshot(fresh, rows(605))
+      expect(verify).toHaveBeenCalledTimes(3)
+      // A record of another file is not taken.
+      if (record !== null) fresh.adoptSealedSnapshot(record)
+      expect(fresh.sealedSnapshot?.path).not.toBe(record?.path)
+      fresh.close()
+    } finally {
+      verify.mockRestore()
+    }
   })
 
   it('trusts only the current snapshot of the run it is told, and only while the file is unchanged', () => {

@@ -65,6 +65,9 @@ describe('syncs on the core worker', () => {
         trusted.push(runId)
         temp.cache.trustSealedSnapshot(runId)
       },
+      get sealedSnapshot() {
+        return temp.cache.sealedSnapshot
+      },
     }
     const runner = workerSyncRunner(host, { ...deps, cache, logger: silentLogger })
     const summary = await new SyncService(deps, runner).start(options)
@@ -80,6 +83,22 @@ describe('syncs on the core worker', () => {
     ).start(options)
     expect(failed.status).toBe('failed')
     expect(trusted).toEqual([summary.id])
+    // The next run is told of the seal, so its worker does not read the whole base again before its first request.
+    const sealed = temp.cache.sealedSnapshot
+    expect(sealed).not.toBeNull()
+    const inputs: unknown[] = []
+    const telling = {
+      run: (...args: Parameters<WorkerHost<CoreJobs>['run']>) => {
+        inputs.push(args[1])
+        return host.run(...args)
+      },
+    } as unknown as WorkerHost<CoreJobs>
+    const next = await new SyncService(
+      deps,
+      workerSyncRunner(telling, { ...deps, cache, logger: silentLogger }),
+    ).start(options)
+    expect(next.status).toBe('complete')
+    expect(inputs).toEqual([expect.objectContaining({ sealed })])
   })
 
   it('refreshes a refused token through this thread’s token source', async () => {

@@ -2,6 +2,7 @@ import type { SyncProgress, SyncRunSummary } from '../../../shared/domain'
 import type { FetchLike } from '../api/fetch-like'
 import type { AccessTokenSource } from '../auth/access-token-source'
 import { openCacheDatabase } from '../cache/cache-database'
+import type { SealedSnapshot } from '../cache/cache-database'
 import { systemClock } from '../clock'
 import { RosterDeskError } from '../errors'
 import type { Logger } from '../log/logger'
@@ -39,6 +40,8 @@ export type SyncCalls = {
 export interface SyncJobInput {
   readonly catalogPath: string
   readonly options: SyncStartOptions
+  /** The snapshot a sync of this process sealed, as the main thread's cache recorded it (trustSealedSnapshot). */
+  readonly sealed?: SealedSnapshot
 }
 
 /** What the job reports on the way: the run's id once logged, its progress, and what it logs. */
@@ -63,6 +66,7 @@ export async function runSyncJob(input: SyncJobInput, context: SyncContext): Pro
   const logger = workerLogger(context)
   const maxBodyBytes = planRun(input.options).limits.maxPageMegabytes * 1024 * 1024
   const cache = openCacheDatabase(input.catalogPath, { logger })
+  if (input.sealed !== undefined) cache.adoptSealedSnapshot(input.sealed)
   try {
     return await runSync(
       {

@@ -12,10 +12,10 @@ import type { WorkerHost } from './worker-host'
 
 export interface WorkerSyncDeps {
   /**
-   * The app's open cache: its path for the worker, its run log if the worker dies mid-run, and the word that the
-   * snapshot a complete run sealed needs no second check here.
+   * The app's open cache: its path for the worker, its run log if the worker dies mid-run, the word that the
+   * snapshot a complete run sealed needs no second check here, and that word passed on to the next run.
    */
-  readonly cache: Pick<CacheDatabase, 'path' | 'sweep' | 'lastRun' | 'trustSealedSnapshot'>
+  readonly cache: Pick<CacheDatabase, 'path' | 'sweep' | 'lastRun' | 'trustSealedSnapshot' | 'sealedSnapshot'>
   readonly fetch: FetchLike
   readonly tokens: AccessTokenSource
   readonly logger: Logger
@@ -47,7 +47,11 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
     try {
       const summary = await host.run(
         'sync',
-        { catalogPath: deps.cache.path, options: plain },
+        {
+          catalogPath: deps.cache.path,
+          options: plain,
+          ...(deps.cache.sealedSnapshot === null ? {} : { sealed: deps.cache.sealedSnapshot }),
+        },
         {
           calls,
           cancelGraceMs: SYNC_CANCEL_GRACE_MS,
