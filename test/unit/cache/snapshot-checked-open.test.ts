@@ -99,6 +99,30 @@ describe('SnapshotReader.open with a file already checked', () => {
       utimesSync(sealed, 1_700_000_000, 1_700_000_000)
       await seedSnapshot(cache, rows(603))
       expect(verify).toHaveBeenCalledTimes(2)
+      // A run that failed (perhaps on its unchecked base) leaves the next one to check it.
+      const { run, writer } = cache.beginRun(
+        { pageSize: 10, concurrency: 1, trackedPayCycles: [] },
+        new Date(),
+      )
+      expect(verify).toHaveBeenCalledTimes(2)
+      writer.discard()
+      cache.endRun({
+        id: run.id,
+        status: 'failed',
+        startedAt: run.startedAt,
+        endedAt: new Date().toISOString(),
+        totalCount: 0,
+        stored: 0,
+        pages: 0,
+        requests: 0,
+        durationMs: 0,
+        error: 'The payroll service could not be reached.',
+        errorCode: 'network',
+      })
+      await seedSnapshot(cache, rows(603))
+      expect(verify).toHaveBeenCalledTimes(3)
+      await seedSnapshot(cache, rows(603))
+      expect(verify).toHaveBeenCalledTimes(3)
       const record = cache.sealedSnapshot
       cache.close()
 
@@ -106,11 +130,11 @@ describe('SnapshotReader.open with a file already checked', () => {
       const worker = openCacheDatabase(join(dir, 'employees.sqlite'))
       if (record !== null) worker.adoptSealedSnapshot(record)
       await seedSnapshot(worker, rows(604))
-      expect(verify).toHaveBeenCalledTimes(2)
+      expect(verify).toHaveBeenCalledTimes(3)
       worker.close()
       const fresh = openCacheDatabase(join(dir, 'employees.sqlite'))
       await seedSnapshot(fresh, rows(605))
-      expect(verify).toHaveBeenCalledTimes(3)
+      expect(verify).toHaveBeenCalledTimes(4)
       // A record of another file is not taken.
       if (record !== null) fresh.adoptSealedSnapshot(record)
       expect(fresh.sealedSnapshot?.path).not.toBe(record?.path)

@@ -68,20 +68,11 @@ describe('syncs on the core worker', () => {
       get sealedSnapshot() {
         return temp.cache.sealedSnapshot
       },
+      forgetSealedSnapshot: () => temp.cache.forgetSealedSnapshot(),
     }
     const runner = workerSyncRunner(host, { ...deps, cache, logger: silentLogger })
     const summary = await new SyncService(deps, runner).start(options)
     expect(summary.status).toBe('complete')
-    expect(trusted).toEqual([summary.id])
-    // A run that fails trusts nothing.
-    const failing = new FakeListService(makeEmployees(60), {
-      before: () => new Response('{"rows": "not a list"}', { status: 200 }),
-    })
-    const failed = await new SyncService(
-      deps,
-      workerSyncRunner(host, { ...deps, fetch: failing.fetch, cache, logger: silentLogger }),
-    ).start(options)
-    expect(failed.status).toBe('failed')
     expect(trusted).toEqual([summary.id])
     // The next run is told of the seal, so its worker does not read the whole base again before its first request.
     const sealed = temp.cache.sealedSnapshot
@@ -99,6 +90,19 @@ describe('syncs on the core worker', () => {
     ).start(options)
     expect(next.status).toBe('complete')
     expect(inputs).toEqual([expect.objectContaining({ sealed })])
+    expect(trusted).toEqual([summary.id, next.id])
+    // A run that fails trusts nothing, and takes the word back: it may have failed on the base it was told to
+    // trust (damaged since its seal), which the next run then checks.
+    const failing = new FakeListService(makeEmployees(60), {
+      before: () => new Response('{"rows": "not a list"}', { status: 200 }),
+    })
+    const failed = await new SyncService(
+      deps,
+      workerSyncRunner(host, { ...deps, fetch: failing.fetch, cache, logger: silentLogger }),
+    ).start(options)
+    expect(failed.status).toBe('failed')
+    expect(trusted).toEqual([summary.id, next.id])
+    expect(temp.cache.sealedSnapshot).toBeNull()
   })
 
   it('refreshes a refused token through this thread’s token source', async () => {

@@ -406,6 +406,11 @@ export class CacheDatabase {
     if (this.currentSnapshotInfo()?.path === sealed.path) this.sealed = sealed
   }
 
+  /** Checks the current snapshot again at the next open and the next run, as if another process had sealed it. */
+  forgetSealedSnapshot(): void {
+    this.sealed = null
+  }
+
   /** Whether `path` is the snapshot this process sealed, with the size and modification time it had then. */
   private isSealedAsItWas(path: string): boolean {
     const sealed = this.sealed
@@ -437,6 +442,9 @@ export class CacheDatabase {
   /** Logs a failed or cancelled run. The current snapshot is not touched. */
   endRun(summary: SyncRunSummary): void {
     this.assertOpen()
+    // A run that failed may have failed on its unchecked base (damaged since it was sealed, its size and mtime
+    // unchanged): the next run checks it again, and sets it aside if so, rather than failing the same way.
+    if (summary.status === 'failed') this.forgetSealedSnapshot()
     try {
       this.runLog.finish(summary)
     } catch (error) {

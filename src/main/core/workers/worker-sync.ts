@@ -13,9 +13,13 @@ import type { WorkerHost } from './worker-host'
 export interface WorkerSyncDeps {
   /**
    * The app's open cache: its path for the worker, its run log if the worker dies mid-run, the word that the
-   * snapshot a complete run sealed needs no second check here, and that word passed on to the next run.
+   * snapshot a complete run sealed needs no second check here, that word passed on to the next run, and taken
+   * back when a run fails.
    */
-  readonly cache: Pick<CacheDatabase, 'path' | 'sweep' | 'lastRun' | 'trustSealedSnapshot' | 'sealedSnapshot'>
+  readonly cache: Pick<
+    CacheDatabase,
+    'path' | 'sweep' | 'lastRun' | 'trustSealedSnapshot' | 'sealedSnapshot' | 'forgetSealedSnapshot'
+  >
   readonly fetch: FetchLike
   readonly tokens: AccessTokenSource
   readonly logger: Logger
@@ -65,11 +69,14 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
           },
         },
       )
-      // The worker wrote and sealed the file this thread opens next: no need to read it all again here.
+      // The worker wrote and sealed the file this thread opens next: no need to read it all again here. A failed
+      // run may have failed on the base it was told to trust: the next one checks it (CacheDatabase.endRun).
       if (summary.status === 'complete') deps.cache.trustSealedSnapshot(summary.id)
+      else if (summary.status === 'failed') deps.cache.forgetSealedSnapshot()
       return summary
     } catch (error) {
       if (runId === undefined) throw error
+      deps.cache.forgetSealedSnapshot()
       return interruptedRun(deps, runId, error)
     }
   }
