@@ -138,9 +138,12 @@ describe('Manage profiles', () => {
     ])
     const select = screen.getByRole('combobox', { name: /^Profile/ }) as HTMLSelectElement
     expect([...select.options].map((option) => option.text)).toContain('Acme Holdings (Staging)')
-    // Focus is back on the row's Rename button.
-    expect(document.activeElement).toBe(
-      within(rowOf(dialog, 'Acme Holdings')).getByRole('button', { name: 'Rename Acme Holdings' }),
+    // Focus is back on the row's Rename button, once the renders the rename set off (the notice, the list read
+    // again) have settled.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(
+        within(rowOf(dialog, 'Acme Holdings')).getByRole('button', { name: 'Rename Acme Holdings' }),
+      ),
     )
   })
 
