@@ -7,7 +7,7 @@ import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { CATALOG_APPLICATION_ID, CATALOG_VERSION } from '../../../src/main/core/cache/catalog-schema'
 import { SnapshotReader } from '../../../src/main/core/snapshot/snapshot-reader'
 import { RosterDeskError } from '../../../src/main/core/errors'
-import { fileHash, fingerprintCache, makeTempDir } from './cache-test-helpers'
+import { fileHash, fingerprintCache, makeTempDir, summaryFor } from './cache-test-helpers'
 import { employee, seedSnapshot } from './seed-snapshot'
 import { rawSnapshot } from '../../helpers/raw-snapshot'
 
@@ -210,20 +210,6 @@ describe('openCacheDatabase', () => {
     expect(() => SnapshotReader.open(run.snapshotPath, run.id)).toThrow(/saved employees are damaged/)
   })
 })
-
-function summaryFor(id: number, startedAt: string) {
-  return {
-    id,
-    status: 'complete' as const,
-    startedAt,
-    endedAt: new Date().toISOString(),
-    totalCount: 0,
-    stored: 0,
-    pages: 0,
-    requests: 0,
-    durationMs: 0,
-  }
-}
 
 function captureError(work: () => unknown): unknown {
   try {

@@ -79,3 +79,18 @@ export function fingerprintCache(catalogPath: string): CacheFingerprint {
     snapshotBytes: present ? fileHash(snapshotPath) : null,
   }
 }
+
+/** A run's summary as `endRun` and `completeRun` take it: complete, nothing counted, ended now. */
+export function summaryFor(id: number, startedAt: string) {
+  return {
+    id,
+    status: 'complete' as const,
+    startedAt,
+    endedAt: new Date().toISOString(),
+    totalCount: 0,
+    stored: 0,
+    pages: 0,
+    requests: 0,
+    durationMs: 0,
+  }
+}

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { SnapshotReader } from '../../../src/main/core/snapshot/snapshot-reader'
-import { makeTempDir } from './cache-test-helpers'
+import { makeTempDir, summaryFor } from './cache-test-helpers'
 import { employee, seedSnapshot } from './seed-snapshot'
 
 const PAGE = 4096
@@ -107,15 +107,8 @@ describe('SnapshotReader.open with a file already checked', () => {
       expect(verify).toHaveBeenCalledTimes(2)
       writer.discard()
       cache.endRun({
-        id: run.id,
+        ...summaryFor(run.id, run.startedAt),
         status: 'failed',
-        startedAt: run.startedAt,
-        endedAt: new Date().toISOString(),
-        totalCount: 0,
-        stored: 0,
-        pages: 0,
-        requests: 0,
-        durationMs: 0,
         error: 'The payroll service could not be reached.',
         errorCode: 'network',
       })
