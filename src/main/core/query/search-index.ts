@@ -128,8 +128,7 @@ export class SearchIndex implements SearchIndexData {
   static fromEncoded(rows: EncodedRows): SearchIndex {
     const identifiers: IdentifierIndex[] = []
     for (const column of rows.identifiers) {
-      if (repeatsTooMuch(column)) continue
-      const identifier = identifierOf(column, drain(TokenIndex.fromSlotTerms(column.slots, column.terms)))
+      const identifier = drain(identifierSteps(column))
       if (identifier !== null) identifiers.push(identifier)
     }
     return new SearchIndex({ ...SearchIndex.rowParts(rows), identifiers })
@@ -144,16 +143,13 @@ export class SearchIndex implements SearchIndexData {
     const parts = SearchIndex.rowParts(rows)
     const identifiers: IdentifierIndex[] = []
     for (const column of rows.identifiers) {
-      await pause()
-      if (repeatsTooMuch(column)) continue
-      const steps = TokenIndex.fromSlotTerms(column.slots, column.terms)
+      const steps = identifierSteps(column)
       let step = steps.next()
       while (step.done !== true) {
         await pause()
         step = steps.next()
       }
-      const identifier = identifierOf(column, step.value)
-      if (identifier !== null) identifiers.push(identifier)
+      if (step.value !== null) identifiers.push(step.value)
     }
     return new SearchIndex({ ...parts, identifiers })
   }
@@ -317,6 +313,13 @@ function repeatsTooMuch(column: EncodedIdentifier): boolean {
   if (sample.size >= taken * IDENTIFIER_MIN_DISTINCT_SHARE) return false
   const distinct = new Set(terms).size
   return identifierRole({ shape: column.shape, present: terms.length, distinct }) === null
+}
+
+/** A candidate column's index in steps (`drain` runs them at once); null when the column is no identifier. */
+function* identifierSteps(column: EncodedIdentifier): Generator<void, IdentifierIndex | null, undefined> {
+  if (repeatsTooMuch(column)) return null
+  yield
+  return identifierOf(column, yield* TokenIndex.fromSlotTerms(column.slots, column.terms))
 }
 
 /**
