@@ -1,11 +1,12 @@
+import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core/app/create-app-core'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
 import { appCoreOver, benchQueries } from './query-bench'
 
 /**
  * Child process of the main-thread section: the app core over a seeded data folder, its first rows, then the
  * query mix twice (first use, warm), as the app's main process would run them, and one JSON line with the
- * process's memory after a second of quiet. A process of its own, so that nothing the bench did before (seeding
- * a million rows, other sections) counts in the figure.
+ * process's memory after a second of quiet and again once the core worker's idle stop has passed. A process of
+ * its own, so that nothing the bench did before (seeding a million rows, other sections) counts in the figure.
  */
 
 /** The child's JSON line. */
@@ -15,11 +16,16 @@ export interface AppMemory {
   readonly heapUsedMb: number
   /** Memory of that thread's typed arrays and buffers (the snapshot's index, sort orders, column indexes). */
   readonly externalMb: number
+  /** The process's RSS once the core worker has ended for lack of work (CORE_WORKER_IDLE_STOP_MS later). */
+  readonly restingRssMb: number
+  /** RSS before the app core was created: the runtime, tsx and the bench's own modules. */
+  readonly startRssMb: number
 }
 
 const mb = (bytes: number): number => bytes / 1_048_576
 
 async function main(dataDir: string, employees: number): Promise<void> {
+  const startRssMb = mb(process.memoryUsage().rss)
   const core = await appCoreOver(dataDir)
   try {
     const queries = [{ limit: 100, facets: true }, ...benchQueries(200, employees)]
@@ -32,10 +38,13 @@ async function main(dataDir: string, employees: number): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 1000))
     const usage = process.memoryUsage()
+    await new Promise((resolve) => setTimeout(resolve, CORE_WORKER_IDLE_STOP_MS + 2000))
     const line: AppMemory = {
       rssMb: mb(usage.rss),
       heapUsedMb: mb(usage.heapUsed),
       externalMb: mb(usage.external),
+      restingRssMb: mb(process.memoryUsage().rss),
+      startRssMb,
     }
     process.stdout.write(`${JSON.stringify(line)}\n`)
   } finally {

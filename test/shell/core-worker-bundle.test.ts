@@ -74,4 +74,19 @@ describe('the built core worker', () => {
     expect(index.offsets.length).toBeGreaterThan(1)
     expect(index.postings.length).toBeGreaterThanOrEqual(500)
   })
+
+  it('loads exceljs when asked, with the internals the export reaches where it expects them', async () => {
+    const warnings: string[] = []
+    const warned = (message: string) => warnings.push(message)
+    const loading = new WorkerHost<CoreJobs>(
+      { file: built, execArgv: [] },
+      { name: 'built core worker', logger: { info: () => undefined, warn: warned, error: warned } },
+    )
+    try {
+      expect(await loading.run('load-exceljs', null)).toBeNull()
+      expect(warnings).toEqual([])
+    } finally {
+      await loading.stop()
+    }
+  })
 })

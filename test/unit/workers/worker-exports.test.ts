@@ -10,7 +10,7 @@ import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import type { RowQuery } from '../../../src/main/core/query/query-engine'
 import type { CoreJobs } from '../../../src/main/core/workers/core-jobs'
 import { coreWorkerEntry } from '../../../src/main/core/workers/worker-entry'
-import { workerExportOffload } from '../../../src/main/core/workers/worker-exports'
+import { workerExportOffload, workerExportPreparer } from '../../../src/main/core/workers/worker-exports'
 import { WorkerHost } from '../../../src/main/core/workers/worker-host'
 import { EmployeeGenerator } from '../../../src/main/sandbox/data'
 import { makeTempDir } from '../cache/cache-test-helpers'
@@ -63,6 +63,17 @@ describe('exports on the core worker', () => {
     query: { ...view, statuses: [...view.statuses] },
     columns,
     format,
+  })
+
+  it('loads exceljs on the worker while an XLSX export’s save dialog is open, and nothing for a CSV', async () => {
+    const prepare = workerExportPreparer(host)
+    const csv = prepare('csv')
+    expect(host.activeJobs).toBe(0)
+    await csv
+    const xlsx = prepare('xlsx')
+    expect(host.activeJobs).toBe(1)
+    await xlsx
+    expect(host.activeJobs).toBe(0)
   })
 
   it('writes the whole view with progress, counting the rows as the main thread would', async () => {

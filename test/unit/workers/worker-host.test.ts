@@ -9,11 +9,12 @@ import type { TestJobs } from './fixtures/test-jobs'
 const entry = { file: join(__dirname, 'fixtures/test-worker.ts'), execArgv: ['--import', 'tsx'] }
 const hosts: WorkerHost<TestJobs>[] = []
 
-function host(cancelGraceMs = 2_000, logger?: Logger): WorkerHost<TestJobs> {
+function host(cancelGraceMs = 2_000, logger?: Logger, idleStopMs?: number): WorkerHost<TestJobs> {
   const created = new WorkerHost<TestJobs>(entry, {
     name: 'test worker',
     cancelGraceMs,
     ...(logger === undefined ? {} : { logger }),
+    ...(idleStopMs === undefined ? {} : { idleStopMs }),
   })
   hosts.push(created)
   return created
@@ -172,6 +173,24 @@ describe('WorkerHost', () => {
     expect(refused).toMatchObject({ code: 'not-signed-in', message: 'Sign in again.' })
     // A job may only call what its run answers.
     expect((await failure(workers.run('ask', { numbers: [1] }))).code).toBe('internal')
+  })
+
+  it('ends a worker left idle for idleStopMs, quietly, and starts a fresh one for the next job', async () => {
+    const entries: string[] = []
+    const logger: Logger = {
+      info: (message) => entries.push(message),
+      warn: (message) => entries.push(message),
+      error: (message) => entries.push(message),
+    }
+    const workers = host(2_000, logger, 300)
+    const first = (await workers.run('echo', { text: 'a' })).threadId
+    // A job longer than the idle time keeps the worker: the clock only runs while no job does.
+    expect(await workers.run('ignores-cancel', { ms: 600 })).toBe('finished')
+    expect((await workers.run('echo', { text: 'b' })).threadId).toBe(first)
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    const second = (await workers.run('echo', { text: 'c' })).threadId
+    expect(second).not.toBe(first)
+    expect(entries).toEqual([])
   })
 
   it('rejects the jobs still running when stopped', async () => {

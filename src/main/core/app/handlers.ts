@@ -156,6 +156,7 @@ export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileC
       if (deps.exports.isRunning) {
         throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')
       }
+      deps.exports.prepare(request.format)
       const filePath = await deps.chooseExportPath(
         deps.exportMemory.defaultPath(deps.defaultExportFileName(request, new Date(deps.clock.now()))),
         request.format,

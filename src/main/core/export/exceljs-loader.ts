@@ -28,7 +28,7 @@ export interface ExcelJsModules {
 }
 
 const EXCELJS_MODULES: ExcelJsModules = {
-  writerModule: () => import('exceljs/lib/stream/xlsx/workbook-writer'),
+  writerModule: () => import('exceljs/lib/stream/xlsx/workbook-writer.js'),
   packageModule: () => import('exceljs'),
 }
 

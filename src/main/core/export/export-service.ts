@@ -62,6 +62,11 @@ export interface ExportServiceDeps {
   readonly changes?: Pick<ChangeHistory, 'describe' | 'entries'>
   /** Where view and roster exports are written; absent: on this thread. One export at a time either way. */
   readonly offload?: ExportOffload
+  /**
+   * Readies the offload's writer for a format while the clerk picks a file (exceljs loading on the core worker),
+   * so the export does not wait for it; never fails.
+   */
+  readonly prepareOffload?: (format: ExportFormat) => Promise<void>
   /** Hears what an export warns of (exceljs's moved internals, a stale partial file it could not remove). */
   readonly logger?: Pick<Logger, 'warn'>
 }
@@ -107,6 +112,11 @@ export class ExportService {
   /** Resolves once no export is writing (at once when none is), after a cancelled one removed its partial file. */
   idle(): Promise<void> {
     return this.settled
+  }
+
+  /** A view or roster export in `format` is about to be asked for (its save dialog opens): ready its writer. */
+  prepare(format: ExportFormat): void {
+    void this.deps.prepareOffload?.(format)
   }
 
   /** Cancels the running export; false when none is running. */

@@ -9,6 +9,7 @@ import type { RowGroups } from '../query/match-rows'
 import { buildSortOrder } from '../query/sort-order'
 import type { SortOrder } from '../query/sort-order'
 import type { TermText, TokenIndexParts } from '../query/token-index'
+import { loadExcelJs } from '../export/exceljs-loader'
 import { collectGarbage } from './collect-garbage'
 import { runExportJob } from './export-job'
 import { runSyncJob } from './sync-job'
@@ -37,6 +38,8 @@ export type CoreJobs = {
   readonly 'search-index': JobSpec<SearchIndexJobInput, OpenedSearchIndex>
   readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
   readonly sync: JobSpec<SyncJobInput, SyncRunSummary, SyncJobEvent, SyncCalls>
+  /** Loads exceljs into the worker ahead of an export (the save dialog is open meanwhile); answers once loaded. */
+  readonly 'load-exceljs': JobSpec<null, null>
 }
 
 /** A snapshot's search index as the core worker opened it, with the row groups queries filter by. */
@@ -101,6 +104,11 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
   },
   export: runExportJob,
   sync: runSyncJob,
+  'load-exceljs': async (_input, context) => {
+    // A failed load is the export's to report (it tries again); the warning about moved internals is logged here.
+    await loadExcelJs(context.logger).catch(() => undefined)
+    return null
+  },
 }
 
 /**

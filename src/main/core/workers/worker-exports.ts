@@ -1,6 +1,7 @@
 import type { CacheDatabase } from '../cache/cache-database'
 import { cancelledError } from '../errors'
 import type { ExportOffload } from '../export/export-service'
+import type { ExportFormat } from '../export/export-types'
 import type { CoreJobs } from './core-jobs'
 import type { WorkerHost } from './worker-host'
 
@@ -36,5 +37,17 @@ export function workerExportOffload(
     } finally {
       release?.()
     }
+  }
+}
+
+/**
+ * Loads exceljs on the core worker ahead of an XLSX export (its save dialog is open meanwhile). The worker ends
+ * when idle, so a load when the app started may be gone by the time the clerk exports; this starts it again.
+ */
+export function workerExportPreparer(host: WorkerHost<CoreJobs>): (format: ExportFormat) => Promise<void> {
+  return async (format) => {
+    if (format !== 'xlsx') return
+    // A failure here is the export's to report, when it runs.
+    await host.run('load-exceljs', null).catch(() => undefined)
   }
 }

@@ -16,6 +16,11 @@ export interface WorkerHostOptions {
   readonly logger?: Logger
   /** How long a cancelled job may take to stop before the worker is ended (and started afresh for the next). */
   readonly cancelGraceMs?: number
+  /**
+   * How long the worker may sit without a job before it is ended, giving its memory back (a build's heap and the
+   * native memory of its thread); the next job starts it afresh. Absent: it stays until `stop`.
+   */
+  readonly idleStopMs?: number
 }
 
 /** A call's answer, and the buffers in it to move rather than copy. */
@@ -66,6 +71,7 @@ const DEFAULT_CANCEL_GRACE_MS = 5_000
  */
 export class WorkerHost<Jobs extends JobMap> {
   private worker: Worker | null = null
+  private idleTimer: ReturnType<typeof setTimeout> | undefined
   private nextId = 1
   private readonly pending = new Map<number, PendingJob>()
   private readonly logger: Logger
@@ -91,6 +97,7 @@ export class WorkerHost<Jobs extends JobMap> {
   ): Promise<Jobs[K]['output']> {
     const { signal } = options
     if (signal?.aborted === true) return Promise.reject(cancelledError())
+    this.clearIdleTimer()
     const worker = this.ensureWorker()
     const id = this.nextId++
     return new Promise<Jobs[K]['output']>((resolve, reject) => {
@@ -131,6 +138,7 @@ export class WorkerHost<Jobs extends JobMap> {
 
   /** Ends the worker; jobs still running reject as cancelled. */
   async stop(): Promise<void> {
+    this.clearIdleTimer()
     const worker = this.worker
     this.worker = null
     this.failAll(cancelledError())
@@ -241,8 +249,31 @@ export class WorkerHost<Jobs extends JobMap> {
     this.pending.delete(id)
     if (job.cancelTimer !== undefined) clearTimeout(job.cancelTimer)
     for (const answering of job.answering.values()) answering.abort()
-    if (this.pending.size === 0) this.worker?.unref()
+    if (this.pending.size === 0) this.idle()
     finish(job)
+  }
+
+  /** The last job settled: the worker no longer keeps the process alive, and ends if no job comes in time. */
+  private idle(): void {
+    const worker = this.worker
+    if (worker === null) return
+    worker.unref()
+    const idleStopMs = this.options.idleStopMs
+    if (idleStopMs === undefined) return
+    this.clearIdleTimer()
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined
+      if (this.worker !== worker || this.pending.size > 0) return
+      this.worker = null
+      void worker.terminate()
+    }, idleStopMs)
+    this.idleTimer.unref()
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer === undefined) return
+    clearTimeout(this.idleTimer)
+    this.idleTimer = undefined
   }
 
   private crashed(worker: Worker, detail: string): void {
