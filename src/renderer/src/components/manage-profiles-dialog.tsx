@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
 import type { ProfileList, ProfileSummary } from '../../../shared/domain'
 import {
   ENVIRONMENTS,
@@ -101,7 +101,8 @@ function ProfileRow({ profile, list, mode, onMode, profiles, onDone }: ProfileRo
   const lastMode = useRef<'rename' | 'delete'>(undefined)
 
   // Back to the button that opened a rename or a confirmation once it is over, so the keyboard keeps its place.
-  useEffect(() => {
+  // A layout effect: in the same commit that removes the rename field, so focus never rests on the page between.
+  useLayoutEffect(() => {
     if (mode !== undefined) {
       lastMode.current = mode
     } else if (lastMode.current !== undefined) {
