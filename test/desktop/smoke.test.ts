@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import ExcelJS from 'exceljs'
 import { _electron as electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { logsFolder } from '../../src/main/core/shell/startup'
 import { answerConsent } from '../helpers/consent'
 import { findPackagedApp, listAsar, readFuses, type PackagedApp } from './packaged-app'
 
@@ -189,6 +190,11 @@ describe('the packaged RosterDesk on this desktop', () => {
     await workbook.xlsx.readFile(target)
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Employees', 'About this export'])
     expect(workbook.getWorksheet('Employees')!.actualRowCount).toBe(employeeCount + 1)
+    // Written by the fast path: an exceljs writer the packaged app cannot load (as happened when the bundle
+    // asked for it without its .js) falls back to plain streaming, whose file passes every check above, and
+    // says so in the log.
+    const log = await readFile(join(logsFolder(join(workDir, 'data')), 'main.log'), 'utf8')
+    expect(log).not.toContain('plain streaming')
     expect(pageErrors).toEqual([])
   })
 })

@@ -46,8 +46,13 @@ describe('the built core worker', () => {
     expect(existsSync(built)).toBe(true)
     expect(coreWorkerEntry(dirname(MAIN_BUNDLE))).toEqual({ file: built, execArgv: [] })
     expect(readFileSync(MAIN_BUNDLE, 'utf8')).toContain('core-worker.js')
-    // The worker reads SQLite itself; nothing of Electron may reach it.
-    expect(readFileSync(built, 'utf8')).not.toMatch(/require\(["']electron["']\)/)
+    // The worker reads SQLite itself; nothing of Electron may reach it, nor the chunks it shares with main.
+    const code = readFileSync(built, 'utf8')
+    const chunks = [...code.matchAll(/require\(["'](\.\/chunks\/[^"']+)["']\)/g)].map((m) => m[1] ?? '')
+    expect(chunks.length).toBeGreaterThan(0)
+    for (const file of [built, ...chunks.map((chunk) => join(dirname(built), chunk))]) {
+      expect(readFileSync(file, 'utf8')).not.toMatch(/require\(["']electron["']\)/)
+    }
   })
 
   it('runs under plain Node and builds what the query engine would', async () => {
