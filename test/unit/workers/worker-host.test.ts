@@ -193,6 +193,18 @@ describe('WorkerHost', () => {
     expect(entries).toEqual([])
   })
 
+  it('keeps an idle worker while a hold is taken, and lets it end once released', async () => {
+    const workers = host(2_000, undefined, 200)
+    const first = (await workers.run('echo', { text: 'a' })).threadId
+    const release = workers.hold()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect((await workers.run('echo', { text: 'b' })).threadId).toBe(first)
+    release()
+    release()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect((await workers.run('echo', { text: 'c' })).threadId).not.toBe(first)
+  })
+
   it('rejects the jobs still running when stopped', async () => {
     const workers = host()
     const waiting = failure(workers.run('until-cancelled', null))

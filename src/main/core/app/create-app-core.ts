@@ -100,7 +100,7 @@ interface ProfileSession {
 }
 
 /**
- * The core worker ends after this long without a job, giving back its memory (about 225 MB after the builds of a
+ * The core worker ends after this long without a job, giving back its memory (about 235 MB after the builds of a
  * million-employee cache); starting it again adds about 80 ms to the next build or export.
  */
 export const CORE_WORKER_IDLE_STOP_MS = 30_000

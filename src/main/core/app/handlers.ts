@@ -156,11 +156,17 @@ export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileC
       if (deps.exports.isRunning) {
         throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')
       }
-      deps.exports.prepare(request.format)
-      const filePath = await deps.chooseExportPath(
-        deps.exportMemory.defaultPath(deps.defaultExportFileName(request, new Date(deps.clock.now()))),
-        request.format,
-      )
+      const ready = deps.exports.prepare(request.format)
+      let filePath: string | undefined
+      try {
+        filePath = await deps.chooseExportPath(
+          deps.exportMemory.defaultPath(deps.defaultExportFileName(request, new Date(deps.clock.now()))),
+          request.format,
+        )
+      } finally {
+        // The export that follows keeps the writer busy itself; a cancelled dialog lets it go idle.
+        ready()
+      }
       if (filePath === undefined) return { status: 'cancelled' }
       const result = await deps.exports.exportToFile({
         request,

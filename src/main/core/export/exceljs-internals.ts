@@ -2,9 +2,10 @@ import type { Worksheet, stream } from 'exceljs'
 
 /**
  * The places RosterDesk reaches past exceljs 4.4's public API, kept in one file and shape-checked at run time:
- * exceljs-loader.ts probes them all once per process and, if an exceljs upgrade moved any, logs a warning and
- * has every export use exceljs's plain streaming API (the file stays correct: rows go through exceljs's own Row
- * objects, memory is less bounded, LibreOffice loses its filter buttons, printed pages their repeated header).
+ * exceljs-loader.ts probes them all once per thread that loads exceljs and, if an exceljs upgrade moved any, logs
+ * a warning and has every export use exceljs's plain streaming API (the file stays correct: rows go through
+ * exceljs's own Row objects, memory is less bounded, LibreOffice loses its filter buttons, printed pages their
+ * repeated header).
  * Each function also degrades on its own, and test/unit/export/exceljs-internals.test.ts fails first.
  */
 

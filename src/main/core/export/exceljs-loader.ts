@@ -36,9 +36,10 @@ let loading: Promise<LoadedExcelJs> | null = null
 let warned = false
 
 /**
- * exceljs, loaded once per process (module loading is ~100–300 ms of synchronous work; the first export should
- * not pay it). The first load probes the internals the export reaches (see exceljs-internals.ts); when they
- * moved, `logger` hears it once and every export writes through exceljs's public API only ("plain streaming").
+ * exceljs, loaded once per thread (each start of the core worker, the CLI's process): module loading is
+ * ~100–300 ms of synchronous work, which the first export should not pay. The first load probes the internals
+ * the export reaches (see exceljs-internals.ts); when they moved, `logger` hears it once and every export
+ * writes through exceljs's public API only ("plain streaming").
  * A failed load is not remembered, so the next export tries again and reports its own error.
  */
 export function loadExcelJs(
@@ -108,7 +109,7 @@ function writerClass(candidate: unknown): WorkbookWriterClass | null {
 
 /**
  * Writes a one-cell workbook into a sink that keeps nothing and checks, on the way, every internal the export
- * reaches; what it cannot find is named. A few milliseconds, once per process.
+ * reaches; what it cannot find is named. A few milliseconds, once per thread that loads it.
  */
 export async function probeInternals(WorkbookWriter: WorkbookWriterClass): Promise<string[]> {
   const moved: string[] = []

@@ -53,7 +53,8 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
 
   let writer: FormatWriter | undefined
   try {
-    // Usually loaded already (preloadExcelJs); the first export in a process waits for it otherwise.
+    // Usually loaded already (the app's worker loads it while the save dialog is open, the CLI as it starts); the
+    // first export in a process waits for it otherwise.
     const excel = options.format === 'xlsx' ? await loadExcelJs(options.logger) : undefined
     checkpoint()
     writer =

@@ -64,9 +64,9 @@ export interface ExportServiceDeps {
   readonly offload?: ExportOffload
   /**
    * Readies the offload's writer for a format while the clerk picks a file (exceljs loading on the core worker),
-   * so the export does not wait for it; never fails.
+   * so the export does not wait for it, until the returned function is called; never fails.
    */
-  readonly prepareOffload?: (format: ExportFormat) => Promise<void>
+  readonly prepareOffload?: (format: ExportFormat) => () => void
   /** Hears what an export warns of (exceljs's moved internals, a stale partial file it could not remove). */
   readonly logger?: Pick<Logger, 'warn'>
 }
@@ -114,9 +114,12 @@ export class ExportService {
     return this.settled
   }
 
-  /** A view or roster export in `format` is about to be asked for (its save dialog opens): ready its writer. */
-  prepare(format: ExportFormat): void {
-    void this.deps.prepareOffload?.(format)
+  /**
+   * A view or roster export in `format` is about to be asked for (its save dialog opens): ready its writer, and
+   * keep it ready until the returned function is called (the dialog closed).
+   */
+  prepare(format: ExportFormat): () => void {
+    return this.deps.prepareOffload?.(format) ?? (() => undefined)
   }
 
   /** Cancels the running export; false when none is running. */

@@ -39,8 +39,16 @@ export type CoreJobs = {
   readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
   readonly sync: JobSpec<SyncJobInput, SyncRunSummary, SyncJobEvent, SyncCalls>
   /** Loads exceljs into the worker ahead of an export (the save dialog is open meanwhile); answers once loaded. */
-  readonly 'load-exceljs': JobSpec<null, null>
+  readonly 'load-exceljs': JobSpec<null, ExcelJsLoadOutcome>
 }
+
+/**
+ * How loading exceljs went: `movedInternals` as exceljs-loader.ts found them (empty: the fast path), or the load's
+ * error, which is the export's to report when it runs (it tries again).
+ */
+export type ExcelJsLoadOutcome =
+  | { readonly loaded: true; readonly movedInternals: readonly string[] }
+  | { readonly loaded: false; readonly error: string }
 
 /** A snapshot's search index as the core worker opened it, with the row groups queries filter by. */
 export interface OpenedSearchIndex {
@@ -105,9 +113,13 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
   export: runExportJob,
   sync: runSyncJob,
   'load-exceljs': async (_input, context) => {
-    // A failed load is the export's to report (it tries again); the warning about moved internals is logged here.
-    await loadExcelJs(context.logger).catch(() => undefined)
-    return null
+    // The warning about moved internals is logged here, once per worker start.
+    try {
+      const loaded = await loadExcelJs(context.logger)
+      return { loaded: true, movedInternals: loaded.movedInternals }
+    } catch (error) {
+      return { loaded: false, error: error instanceof Error ? error.message : String(error) }
+    }
   },
 }
 

@@ -41,13 +41,20 @@ export function workerExportOffload(
 }
 
 /**
- * Loads exceljs on the core worker ahead of an XLSX export (its save dialog is open meanwhile). The worker ends
- * when idle, so a load when the app started may be gone by the time the clerk exports; this starts it again.
+ * Loads exceljs on the core worker ahead of an XLSX export and keeps the worker from ending for idleness until
+ * the returned function is called (when the save dialog closes): the worker ends when idle, so a load when the
+ * app started may be gone by the time the clerk exports, and one made as the dialog opened would be gone too if
+ * the clerk took longer than the idle time to choose a file. Never fails: a failed load is the export's to report.
  */
-export function workerExportPreparer(host: WorkerHost<CoreJobs>): (format: ExportFormat) => Promise<void> {
-  return async (format) => {
-    if (format !== 'xlsx') return
-    // A failure here is the export's to report, when it runs.
-    await host.run('load-exceljs', null).catch(() => undefined)
+export function workerExportPreparer(host: WorkerHost<CoreJobs>): (format: ExportFormat) => () => void {
+  return (format) => {
+    if (format !== 'xlsx') return () => undefined
+    const release = host.hold()
+    try {
+      host.run('load-exceljs', null).catch(() => undefined)
+    } catch {
+      // A worker that cannot even start: the export will say so.
+    }
+    return release
   }
 }

@@ -72,6 +72,8 @@ const DEFAULT_CANCEL_GRACE_MS = 5_000
 export class WorkerHost<Jobs extends JobMap> {
   private worker: Worker | null = null
   private idleTimer: ReturnType<typeof setTimeout> | undefined
+  /** Holds taken with `hold()` and not yet released: while any is, an idle worker is not ended. */
+  private holds = 0
   private nextId = 1
   private readonly pending = new Map<number, PendingJob>()
   private readonly logger: Logger
@@ -83,6 +85,11 @@ export class WorkerHost<Jobs extends JobMap> {
   ) {
     this.logger = options.logger ?? silentLogger
     this.cancelGraceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS
+  }
+
+  /** Whether a worker thread is up (started by a job, not yet ended by a crash, an idle stop or `stop`). */
+  get isRunning(): boolean {
+    return this.worker !== null
   }
 
   /** Jobs sent and not yet answered. */
@@ -134,6 +141,22 @@ export class WorkerHost<Jobs extends JobMap> {
         )
       }
     })
+  }
+
+  /**
+   * Keeps the worker (and what it loaded) from ending for idleness until the returned function is called, as
+   * while an export's save dialog is open after exceljs was loaded for it. Starts nothing by itself.
+   */
+  hold(): () => void {
+    this.holds++
+    this.clearIdleTimer()
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.holds--
+      if (this.pending.size === 0) this.idle()
+    }
   }
 
   /** Ends the worker; jobs still running reject as cancelled. */
@@ -259,11 +282,11 @@ export class WorkerHost<Jobs extends JobMap> {
     if (worker === null) return
     worker.unref()
     const idleStopMs = this.options.idleStopMs
-    if (idleStopMs === undefined) return
+    if (idleStopMs === undefined || this.holds > 0) return
     this.clearIdleTimer()
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined
-      if (this.worker !== worker || this.pending.size > 0) return
+      if (this.worker !== worker || this.pending.size > 0 || this.holds > 0) return
       this.worker = null
       void worker.terminate()
     }, idleStopMs)
