@@ -8,6 +8,7 @@ import { exportSection } from './export-bench'
 import { lyingEnvelopeSection } from './lying-envelope-bench'
 import { mainThreadSection } from './main-thread-bench'
 import { querySection } from './query-bench'
+import { queryProcessSection } from './query-process-bench'
 import { searchStrategySection } from './search-strategy-bench'
 import { syncSection } from './sync-bench'
 import { writeSection } from './write-bench'
@@ -25,6 +26,7 @@ const SECTIONS: readonly BenchSection[] = [
   lyingEnvelopeSection,
   searchStrategySection,
   mainThreadSection,
+  queryProcessSection,
 ]
 
 function machine(): string {
