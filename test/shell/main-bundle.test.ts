@@ -237,6 +237,8 @@ describe('the built main bundle against a Staging service', () => {
     expect(await main.exited).toEqual({ code: 0, signal: null })
     expect(readdirSync(exportsDir)).toEqual([])
     expect(main.stderr()).not.toMatch(/after it was closed|Unhandled/i)
+    // exceljs loaded as it ships: a writer file the bundle cannot find falls back to plain streaming and says so.
+    expect(readFileSync(join(userData, 'logs', 'main.log'), 'utf8')).not.toContain('plain streaming')
 
     // Started again on the same folder: still signed in (secrets went through safeStorage), and a quit during
     // a second sync keeps the first sync's employees.

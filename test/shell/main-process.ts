@@ -1,12 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { APP_ORIGIN } from '../../src/main/core/shell/window-policy'
 import { MAIN_BUNDLE } from '../helpers/built-bundles'
+import { standInBoot } from './stand-in-build'
 import type { ChildMessage, FinalRecord, IpcSender, ParentMessage } from './stand-in/protocol'
 import type { MenuItemSnapshot, RecordedWindow, StandInRecord } from './stand-in/electron-stand-in'
 
 const ROOT = resolve(__dirname, '../..')
-const BOOT = join(__dirname, 'stand-in/boot.ts')
 
 /** The stand-in's record as the child sends it: maps as plain objects, the menu without its click handlers. */
 export type ShellSnapshot = Omit<StandInRecord, 'handlers' | 'menus' | 'exitCode'> & {
@@ -46,9 +46,10 @@ export interface MainProcessOptions {
 
 /** Starts the built main bundle in a child process against the recording Electron stand-in. */
 export function startMainProcess(options: MainProcessOptions): MainProcess {
-  const child: ChildProcess = fork(BOOT, [], {
+  // Plain Node, no tsx: the bundle resolves its modules as it will in the app (stand-in-build.ts).
+  const child: ChildProcess = fork(standInBoot(), [], {
     cwd: ROOT,
-    execArgv: ['--import', 'tsx'],
+    execArgv: [],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: {
