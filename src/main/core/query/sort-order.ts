@@ -1,4 +1,5 @@
 import { foldText } from '../cache/text-fold'
+import { sortByTerm } from './term-sort'
 
 /**
  * Every row of a snapshot ranked by one column. `rank[slot]` is the dense rank of the row's value (equal values
@@ -22,32 +23,120 @@ export type SortValue = string | number | bigint | null | undefined
  * omitted for slot order. Numbers sort before text, text by its folded form.
  */
 export function buildSortOrder(values: readonly SortValue[], tieOrder?: Uint32Array): SortOrder {
-  const n = values.length
-  const numbers = new Set<number>()
-  const texts = new Map<string, string>()
-  for (const value of values) {
-    if (value === null || value === undefined) continue
-    if (typeof value === 'number' || typeof value === 'bigint') numbers.add(Number(value))
-    else if (!texts.has(value)) texts.set(value, foldText(value))
-  }
-  const sortedNumbers = Float64Array.from(numbers).sort()
-  const numberRank = new Map<number, number>()
-  sortedNumbers.forEach((value, index) => numberRank.set(value, index))
-  const foldedRank = new Map<string, number>()
-  let next = sortedNumbers.length
-  // The default sort compares UTF-16 code units natively; a comparator function would be several times slower.
-  for (const folded of [...new Set(texts.values())].sort()) foldedRank.set(folded, next++)
-  const nullRank = next
-
-  const rank = new Uint32Array(n)
-  for (let slot = 0; slot < n; slot++) {
+  const rank = new Uint32Array(values.length)
+  const numbers = rankNumbers(values, rank)
+  const nullRank = rankTexts(values, rank, numbers)
+  for (let slot = 0; slot < values.length; slot++) {
     const value = values[slot]
     if (value === null || value === undefined) rank[slot] = nullRank
-    else if (typeof value === 'number' || typeof value === 'bigint')
-      rank[slot] = numberRank.get(Number(value)) ?? nullRank
-    else rank[slot] = foldedRank.get(texts.get(value) ?? '') ?? nullRank
   }
   return orderByRank(rank, nullRank, tieOrder)
+}
+
+/**
+ * Ranks the numbers (ranks 0..d-1 for d distinct values) by sorting a typed copy and searching it: a million
+ * salaries in about a tenth of the time a set and a map of them took. Values are JSON numbers, so finite; -0 and
+ * 0 share a rank. Returns d.
+ */
+function rankNumbers(values: readonly SortValue[], rank: Uint32Array): number {
+  let count = 0
+  for (const value of values) if (typeof value === 'number' || typeof value === 'bigint') count++
+  if (count === 0) return 0
+  const sorted = new Float64Array(count)
+  let next = 0
+  for (const value of values) {
+    if (typeof value === 'number' || typeof value === 'bigint') sorted[next++] = Number(value)
+  }
+  sorted.sort()
+  let distinct = 0
+  for (let i = 0; i < count; i++) {
+    const value = sorted[i] ?? 0
+    if (distinct === 0 || value !== sorted[distinct - 1]) sorted[distinct++] = value
+  }
+  for (let slot = 0; slot < values.length; slot++) {
+    const value = values[slot]
+    if (typeof value !== 'number' && typeof value !== 'bigint') continue
+    const number = Number(value)
+    let low = 0
+    let high = distinct - 1
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if ((sorted[middle] ?? 0) < number) low = middle + 1
+      else high = middle
+    }
+    rank[slot] = low
+  }
+  return distinct
+}
+
+/** Texts sampled to choose how to rank them (evenly spaced over the column). */
+const TEXT_SAMPLE = 1024
+
+/**
+ * Ranks the texts by their folded form, from `first` on; returns the next rank (the null rank). A column of
+ * mostly distinct values (addresses, UUIDs, employee numbers) has its folded values sorted by slot index with
+ * the radix sort (term-sort.ts) and ranks read off in order: no table of a million strings. A column of values
+ * repeated (a department, a date) has each distinct value folded and ranked once, through a map. An evenly
+ * spaced sample of the column chooses; both give the same ranks.
+ */
+function rankTexts(values: readonly SortValue[], rank: Uint32Array, first: number): number {
+  const step = Math.max(1, Math.floor(values.length / TEXT_SAMPLE))
+  const sample = new Set<string>()
+  let sampled = 0
+  for (let slot = 0; slot < values.length; slot += step) {
+    const value = values[slot]
+    if (typeof value !== 'string') continue
+    sample.add(value)
+    sampled++
+  }
+  if (sampled === 0 && !values.some((value) => typeof value === 'string')) return first
+  // Nearly no repeats in the sample: a column of mostly distinct values (measured at a million rows: e-mail
+  // 0.71 s sorted against 1.58 s through the map, UUID 0.38 against 1.60, a manager's UUID with 479,000 distinct
+  // values 0.46 against 0.91; hire dates, 13,500 distinct, 0.32 against 0.10, so those stay with the map).
+  return sampled - sample.size <= sampled >> 8
+    ? rankDistinctTexts(values, rank, first)
+    : rankRepeatedTexts(values, rank, first)
+}
+
+function rankDistinctTexts(values: readonly SortValue[], rank: Uint32Array, first: number): number {
+  const slots: number[] = []
+  const folded: string[] = []
+  for (let slot = 0; slot < values.length; slot++) {
+    const value = values[slot]
+    if (typeof value !== 'string') continue
+    slots.push(slot)
+    folded.push(foldText(value))
+  }
+  const order = new Uint32Array(folded.length)
+  for (let i = 0; i < order.length; i++) order[i] = i
+  sortByTerm(folded, order)
+  let next = first - 1
+  let previous: string | undefined
+  for (const index of order) {
+    const text = folded[index] ?? ''
+    if (text !== previous) {
+      next++
+      previous = text
+    }
+    rank[slots[index] ?? 0] = next
+  }
+  return next + 1
+}
+
+function rankRepeatedTexts(values: readonly SortValue[], rank: Uint32Array, first: number): number {
+  const texts = new Map<string, string>()
+  for (const value of values) {
+    if (typeof value === 'string' && !texts.has(value)) texts.set(value, foldText(value))
+  }
+  const foldedRank = new Map<string, number>()
+  let next = first
+  // The default sort compares UTF-16 code units natively; a comparator function would be several times slower.
+  for (const folded of [...new Set(texts.values())].sort()) foldedRank.set(folded, next++)
+  for (let slot = 0; slot < values.length; slot++) {
+    const value = values[slot]
+    if (typeof value === 'string') rank[slot] = foldedRank.get(texts.get(value) ?? '') ?? next
+  }
+  return next
 }
 
 /**
