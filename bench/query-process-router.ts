@@ -32,7 +32,7 @@ async function main(dataDir: string, employees: number): Promise<void> {
     execArgv: ['--import', 'tsx'],
     serialization: 'advanced',
   })
-  const waiting = new Map<number, () => void>()
+  const waiting = new Map<number, (refused?: string) => void>()
   let queries: readonly EmployeeQuery[] = []
   let openingAt = 0
   let ready: () => void = () => undefined
@@ -44,7 +44,8 @@ async function main(dataDir: string, employees: number): Promise<void> {
       openingAt = message.openingAt
       ready()
     } else if (message.type === 'answer') {
-      waiting.get(message.id)?.()
+      const result = message.result as { ok?: boolean; error?: { message?: string } }
+      waiting.get(message.id)?.(result.ok === true ? undefined : (result.error?.message ?? 'refused'))
       waiting.delete(message.id)
     } else memory(message.rssMb)
   })
@@ -53,8 +54,13 @@ async function main(dataDir: string, employees: number): Promise<void> {
   const ask = (input: EmployeeQuery): Promise<number> => {
     const id = next++
     const start = performance.now()
-    return new Promise((resolve) => {
-      waiting.set(id, () => resolve(performance.now() - start))
+    return new Promise((resolve, reject) => {
+      // A refused query is a broken bench, never a fast answer.
+      waiting.set(id, (refused) =>
+        refused === undefined
+          ? resolve(performance.now() - start)
+          : reject(new Error(`bench: query refused: ${refused}`)),
+      )
       send({ type: 'query', id, input })
     })
   }
