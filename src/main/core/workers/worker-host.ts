@@ -67,7 +67,8 @@ const DEFAULT_CANCEL_GRACE_MS = 5_000
  * One worker thread and the jobs it runs for this thread, typed end to end by `Jobs`: `run` resolves with the
  * job's output or rejects with a RosterDeskError (the worker's own, rebuilt; 'cancelled' after a cancel; 'internal'
  * when the worker crashed or exited, which never takes this thread with it). The worker starts on the first job,
- * is started again after a crash, and never keeps the process alive while idle.
+ * is started again after a crash, never keeps the process alive while idle, and with `idleStopMs` ends after that
+ * long without a job (or a `hold`).
  */
 export class WorkerHost<Jobs extends JobMap> {
   private worker: Worker | null = null
