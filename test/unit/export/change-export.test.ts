@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../src/shared/domain'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
@@ -9,6 +10,10 @@ import { rowsOf } from '../../../src/main/core/export/change-export'
 import { exportRowsOf } from '../../../src/shared/change-rules'
 import { MONEY_NUMBER_FORMAT } from '../../../src/shared/money'
 import { ExportService } from '../../../src/main/core/export/export-service'
+import type { CoreJobs } from '../../../src/main/core/workers/core-jobs'
+import { coreWorkerEntry } from '../../../src/main/core/workers/worker-entry'
+import { workerChangesExportOffload } from '../../../src/main/core/workers/worker-exports'
+import { WorkerHost } from '../../../src/main/core/workers/worker-host'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
 import type { DumpedSheet } from '../../helpers/xlsx-reader'
@@ -52,6 +57,50 @@ describe('Export changes…', () => {
   afterEach(() => {
     cache.close()
     folder.remove()
+  })
+
+  it('writes the same files on the core worker, which asks this thread for the entries', async () => {
+    const host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    const queries = new QueryEngine(cache)
+    const onWorker = new ExportService({
+      queries,
+      changes: new ChangeHistory({ cache, queries }),
+      clock: { now: () => Date.UTC(2026, 10, 23, 9, 30) },
+      context: () => ({ environment: 'demo', tenantId: 'ignored', syncedAt: null, appVersion: '9.9.9' }),
+      offloadChanges: workerChangesExportOffload(host),
+    })
+    try {
+      const path = (name: string) => join(folder.path, name)
+      const here = await service.exportChanges({
+        request: { runId, format: 'csv' },
+        filePath: path('here.csv'),
+      })
+      const there = await onWorker.exportChanges({
+        request: { runId, format: 'csv' },
+        filePath: path('there.csv'),
+      })
+      expect(there).toEqual({ ...here, fileName: 'there.csv' })
+      // Written there: the worker, started by nothing else, is up.
+      expect(host.isRunning).toBe(true)
+      expect(readFileSync(path('there.csv'), 'utf8')).toBe(readFileSync(path('here.csv'), 'utf8'))
+
+      await service.exportChanges({ request: { runId, format: 'xlsx' }, filePath: path('here.xlsx') })
+      const progress: number[] = []
+      expect(
+        await onWorker.exportChanges({
+          request: { runId, format: 'xlsx' },
+          filePath: path('there.xlsx'),
+          onProgress: (value) => progress.push(value.rowsWritten),
+        }),
+      ).toEqual({ status: 'written', rows: 5, fileName: 'there.xlsx' })
+      expect(progress.length).toBeGreaterThan(0)
+      const [a, b] = [await readXlsx(path('here.xlsx')), await readXlsx(path('there.xlsx'))]
+      expect(b.sheetNames).toEqual(a.sheetNames)
+      for (const name of a.sheetNames) expect(texts(sheetNamed(b, name))).toEqual(texts(sheetNamed(a, name)))
+      expect(readdirSync(folder.path).filter((file) => file.includes('.part'))).toEqual([])
+    } finally {
+      await host.stop()
+    }
   })
 
   it('writes a sheet per kind and the About sheet, read back by openpyxl', async () => {

@@ -22,7 +22,11 @@ import { MemoryKeyValueBackend, type KeyValueBackend, type SettingsStore } from 
 import { SyncService } from '../sync/sync-service'
 import type { CoreJobs } from '../workers/core-jobs'
 import { workerColumnBuilder } from '../workers/worker-column-builder'
-import { workerExportOffload, workerExportPreparer } from '../workers/worker-exports'
+import {
+  workerChangesExportOffload,
+  workerExportOffload,
+  workerExportPreparer,
+} from '../workers/worker-exports'
 import { workerSyncRunner } from '../workers/worker-sync'
 import { coreWorkerEntry } from '../workers/worker-entry'
 import { WorkerHost, type WorkerEntry } from '../workers/worker-host'
@@ -187,6 +191,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       clock,
       logger: deps.logger,
       offload: workerExportOffload(worker, cache),
+      offloadChanges: workerChangesExportOffload(worker),
       prepareOffload: workerExportPreparer(worker),
       context: () => {
         const resolved = environment()

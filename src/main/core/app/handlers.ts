@@ -62,6 +62,17 @@ export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileC
       persistent: deps.secrets.persistent,
     })
 
+  /** The save dialog, with the export's writer made ready meanwhile (exceljs loading on the core worker). */
+  const choosePath = async (defaultPath: string, format: ExportFormat): Promise<string | undefined> => {
+    const ready = deps.exports.prepare(format)
+    try {
+      return await deps.chooseExportPath(defaultPath, format)
+    } finally {
+      // The export that follows keeps the writer busy itself; a cancelled dialog lets it go idle.
+      ready()
+    }
+  }
+
   // One print dialog at a time: a second Ctrl+P while the first dialog is open is refused, not queued.
   let printing = false
 
@@ -129,7 +140,7 @@ export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileC
       }
       // A sync the history no longer holds is refused before the save dialog opens.
       const run = deps.changes.run(request.runId)
-      const filePath = await deps.chooseExportPath(
+      const filePath = await choosePath(
         deps.exportMemory.defaultPath(changesExportFileName(new Date(run.endedAt), request.format)),
         request.format,
       )
@@ -156,17 +167,10 @@ export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileC
       if (deps.exports.isRunning) {
         throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')
       }
-      const ready = deps.exports.prepare(request.format)
-      let filePath: string | undefined
-      try {
-        filePath = await deps.chooseExportPath(
-          deps.exportMemory.defaultPath(deps.defaultExportFileName(request, new Date(deps.clock.now()))),
-          request.format,
-        )
-      } finally {
-        // The export that follows keeps the writer busy itself; a cancelled dialog lets it go idle.
-        ready()
-      }
+      const filePath = await choosePath(
+        deps.exportMemory.defaultPath(deps.defaultExportFileName(request, new Date(deps.clock.now()))),
+        request.format,
+      )
       if (filePath === undefined) return { status: 'cancelled' }
       const result = await deps.exports.exportToFile({
         request,

@@ -21,7 +21,8 @@ export interface ChangeEntrySource {
   readonly counts: Readonly<Record<ChangeKind, number>>
   /** The column the run read employee numbers from, when the data had one. */
   readonly numberColumn?: string
-  batches(kind: ChangeKind, batchSize: number): Iterable<ChangeEntry[]>
+  /** Read here, or (on the core worker) asked of the thread that opened the source, a batch at a time. */
+  batches(kind: ChangeKind, batchSize: number): Iterable<ChangeEntry[]> | AsyncIterable<ChangeEntry[]>
   close(): void
 }
 

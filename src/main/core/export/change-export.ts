@@ -1,7 +1,7 @@
 import type { ChangeEntry, ChangeKind, EmployeeRow, ExportFormat, JsonValue } from '../../../shared/domain'
 import { columnLabel } from '../cache/column-label'
-import type { ChangeEntrySource } from '../changes/change-history'
-import type { ExportColumn, ExportRowSource, ExportSection } from './export-types'
+import type { ChangeEntrySource, ChangeHistory } from '../changes/change-history'
+import type { ExportAbout, ExportColumn, ExportRowSource, ExportSection } from './export-types'
 
 /** Entries read per batch from a change log. */
 const ENTRY_BATCH = 500
@@ -64,6 +64,50 @@ export function changeExportSections(source: ChangeEntrySource, format: ExportFo
   }))
 }
 
+/** One sync as the change history describes it (`ChangeHistory.describe`): plain data, so it crosses to a worker. */
+export type DescribedRun = ReturnType<ChangeHistory['describe']>
+
+/** What the About sheet of a changes export says besides the sync itself. */
+export interface ChangesAboutContext {
+  readonly profile?: string
+  /** Where the sync read from when its run log has no name for it (the CLI's --environment). */
+  readonly environment?: string
+  readonly createdAt: Date
+  readonly appVersion?: string
+}
+
+/**
+ * The sheets and the About sheet of "Export changes…" for one sync: the one composition the app's core worker and
+ * an export on the caller's own thread (the CLI, tests) both write.
+ */
+export function changesExport(
+  described: DescribedRun,
+  source: ChangeEntrySource,
+  format: ExportFormat,
+  context: ChangesAboutContext,
+): { readonly sections: ExportSection[]; readonly about: ExportAbout } {
+  const { run, statusFilter } = described
+  return {
+    sections: changeExportSections(source, format),
+    about: {
+      kind: 'changes',
+      ...(context.profile === undefined ? {} : { profile: context.profile }),
+      environment: run.environment ?? context.environment ?? run.serviceAddress ?? 'not recorded',
+      tenantId: run.tenantId ?? '',
+      changes: {
+        added: run.added,
+        removed: run.removed,
+        changed: run.changed,
+        ...(run.serviceAddress === undefined ? {} : { serviceAddress: run.serviceAddress }),
+      },
+      syncedAt: new Date(run.endedAt),
+      ...(statusFilter === undefined ? {} : { statusFilter }),
+      createdAt: context.createdAt,
+      ...(context.appVersion === undefined ? {} : { appVersion: context.appVersion }),
+    },
+  }
+}
+
 /** The rows of some kinds, in order; the total counts employees, so a changed one with many fields runs over. */
 function rowSource(
   source: ChangeEntrySource,
@@ -73,7 +117,7 @@ function rowSource(
     total: sheets.reduce((sum, sheet) => sum + source.counts[sheet.kind], 0),
     async *batches() {
       for (const sheet of sheets) {
-        for (const entries of source.batches(sheet.kind, ENTRY_BATCH)) {
+        for await (const entries of source.batches(sheet.kind, ENTRY_BATCH)) {
           yield entries.flatMap((entry) => rowsOf(sheet.name, entry))
         }
       }

@@ -6,11 +6,11 @@ import type {
   ExportRequest,
   ExportResult,
 } from '../../../shared/domain'
-import type { ChangeHistory } from '../changes/change-history'
+import type { ChangeEntrySource, ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
 import type { Logger } from '../log/logger'
 import { RosterDeskError, isAbortError } from '../errors'
-import { changeExportSections } from './change-export'
+import { changesExport, type DescribedRun } from './change-export'
 import { writeExport } from './export-engine'
 import type { ExportAbout, ExportFormat, WriteExportResult } from './export-types'
 import { planExport, type ExportPlan } from './export-plan'
@@ -52,6 +52,25 @@ export type ExportOffload = (
   signal: AbortSignal,
 ) => Promise<Pick<WriteExportResult, 'filePath' | 'rows'>>
 
+/** "Export changes…" handed to another thread: the sync described, its entries opened here, the file's data. */
+export interface OffloadedChangesExport {
+  readonly described: DescribedRun
+  /** Opened by this thread (the change log, or the snapshot's own lists); the other thread asks for batches. */
+  readonly source: ChangeEntrySource
+  readonly format: ExportFormat
+  readonly filePath: string
+  readonly about: { readonly profile?: string; readonly environment?: string; readonly appVersion?: string }
+  readonly now: number
+  readonly maxRowsPerSheet?: number
+  readonly onProgress?: (progress: ExportProgress) => void
+}
+
+/** Writes a changes export elsewhere (the core worker); answers and rejects as `ExportOffload`. */
+export type ChangesExportOffload = (
+  job: OffloadedChangesExport,
+  signal: AbortSignal,
+) => Promise<Pick<WriteExportResult, 'filePath' | 'rows'>>
+
 export interface ExportServiceDeps {
   /** The query engine of the open cache. */
   readonly queries: ExportQueries & { listColumns(): ColumnInfo[] }
@@ -62,6 +81,8 @@ export interface ExportServiceDeps {
   readonly changes?: Pick<ChangeHistory, 'describe' | 'entries'>
   /** Where view and roster exports are written; absent: on this thread. One export at a time either way. */
   readonly offload?: ExportOffload
+  /** Where "Export changes…" is written; absent: on this thread. */
+  readonly offloadChanges?: ChangesExportOffload
   /**
    * Readies the offload's writer for a format while the clerk picks a file (exceljs loading on the core worker),
    * so the export does not wait for it, until the returned function is called; never fails.
@@ -115,8 +136,8 @@ export class ExportService {
   }
 
   /**
-   * A view or roster export in `format` is about to be asked for (its save dialog opens): ready its writer, and
-   * keep it ready until the returned function is called (the dialog closed).
+   * An export in `format` is about to be asked for (its save dialog opens): ready its writer, and keep it ready
+   * until the returned function is called (the dialog closed).
    */
   prepare(format: ExportFormat): () => void {
     return this.deps.prepareOffload?.(format) ?? (() => undefined)
@@ -178,27 +199,36 @@ export class ExportService {
       throw new RosterDeskError('internal', 'This RosterDesk cannot export changes.')
     }
     return this.exclusive(options, async (signal) => {
-      const { run, statusFilter } = changes.describe(options.request.runId)
-      const source = changes.entries(run.runId)
+      const described = changes.describe(options.request.runId)
+      const source = changes.entries(described.run.runId)
       try {
         const context = this.deps.context()
-        return await writeExport({
-          sections: changeExportSections(source, options.request.format),
-          about: {
-            kind: 'changes',
-            ...(context.profile === undefined ? {} : { profile: context.profile }),
-            environment: run.environment ?? options.environment ?? run.serviceAddress ?? 'not recorded',
-            tenantId: run.tenantId ?? '',
-            changes: {
-              added: run.added,
-              removed: run.removed,
-              changed: run.changed,
-              ...(run.serviceAddress === undefined ? {} : { serviceAddress: run.serviceAddress }),
+        const about = {
+          ...(context.profile === undefined ? {} : { profile: context.profile }),
+          ...(options.environment === undefined ? {} : { environment: options.environment }),
+          ...(context.appVersion === undefined ? {} : { appVersion: context.appVersion }),
+        }
+        const offload = this.deps.offloadChanges
+        if (offload !== undefined) {
+          return await offload(
+            {
+              described,
+              source,
+              format: options.request.format,
+              filePath: options.filePath,
+              about,
+              now: this.deps.clock.now(),
+              ...(options.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: options.maxRowsPerSheet }),
+              ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
             },
-            syncedAt: new Date(run.endedAt),
-            ...(statusFilter === undefined ? {} : { statusFilter }),
-            ...this.madeNow(context.appVersion),
-          },
+            signal,
+          )
+        }
+        return await writeExport({
+          ...changesExport(described, source, options.request.format, {
+            ...about,
+            createdAt: new Date(this.deps.clock.now()),
+          }),
           ...fileOptions(options, signal, this.deps.logger),
         })
       } finally {

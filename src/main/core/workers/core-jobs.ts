@@ -11,6 +11,8 @@ import type { SortOrder } from '../query/sort-order'
 import type { TermText, TokenIndexParts } from '../query/token-index'
 import { loadExcelJs } from '../export/exceljs-loader'
 import { collectGarbage } from './collect-garbage'
+import { runChangesExportJob } from './changes-export-job'
+import type { ChangesExportCalls, ChangesExportJobInput } from './changes-export-job'
 import { runExportJob } from './export-job'
 import { runSyncJob } from './sync-job'
 import type { SyncCalls, SyncJobEvent, SyncJobInput } from './sync-job'
@@ -37,6 +39,7 @@ export type CoreJobs = {
   readonly 'column-index': JobSpec<ColumnJobInput, TokenIndexParts>
   readonly 'search-index': JobSpec<SearchIndexJobInput, OpenedSearchIndex>
   readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
+  readonly 'export-changes': JobSpec<ChangesExportJobInput, ExportResult, ExportProgress, ChangesExportCalls>
   readonly sync: JobSpec<SyncJobInput, SyncRunSummary, SyncJobEvent, SyncCalls>
   /** Loads exceljs into the worker ahead of an export (the save dialog is open meanwhile); answers once loaded. */
   readonly 'load-exceljs': JobSpec<null, ExcelJsLoadOutcome>
@@ -111,6 +114,7 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
     }
   },
   export: runExportJob,
+  'export-changes': runChangesExportJob,
   sync: runSyncJob,
   'load-exceljs': async (_input, context) => {
     // The warning about moved internals is logged here, once per worker start.

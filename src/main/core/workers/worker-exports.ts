@@ -1,6 +1,7 @@
 import type { CacheDatabase } from '../cache/cache-database'
 import { cancelledError } from '../errors'
-import type { ExportOffload } from '../export/export-service'
+import type { ChangeEntry, ChangeKind } from '../../../shared/domain'
+import type { ChangesExportOffload, ExportOffload } from '../export/export-service'
 import type { ExportFormat } from '../export/export-types'
 import type { CoreJobs } from './core-jobs'
 import type { WorkerHost } from './worker-host'
@@ -37,6 +38,49 @@ export function workerExportOffload(
     } finally {
       release?.()
     }
+  }
+}
+
+/**
+ * "Export changes…" written by the core worker (changes-export-job.ts): this thread keeps the entries it opened
+ * (the change log, or the snapshot's own lists) and answers the job's requests for them a batch at a time, so
+ * loading exceljs and writing the file happen there.
+ */
+export function workerChangesExportOffload(host: WorkerHost<CoreJobs>): ChangesExportOffload {
+  return async (job, signal) => {
+    const reading = new Map<ChangeKind, Iterator<ChangeEntry[]> | AsyncIterator<ChangeEntry[]>>()
+    const result = await host.run(
+      'export-changes',
+      {
+        described: job.described,
+        counts: job.source.counts,
+        ...(job.source.numberColumn === undefined ? {} : { numberColumn: job.source.numberColumn }),
+        format: job.format,
+        filePath: job.filePath,
+        about: job.about,
+        now: job.now,
+        ...(job.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: job.maxRowsPerSheet }),
+      },
+      {
+        signal,
+        ...(job.onProgress === undefined ? {} : { onProgress: job.onProgress }),
+        calls: {
+          'change-batch': async ({ kind, batchSize }) => {
+            let entries = reading.get(kind)
+            if (entries === undefined) {
+              const batches = job.source.batches(kind, batchSize)
+              entries =
+                Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]()
+              reading.set(kind, entries)
+            }
+            const next = await entries.next()
+            return { value: next.done === true ? null : next.value }
+          },
+        },
+      },
+    )
+    if (result.status === 'cancelled') throw cancelledError('The export')
+    return { filePath: job.filePath, rows: result.rows }
   }
 }
 
