@@ -9,7 +9,7 @@ import { ChangeHistory } from '../../../src/main/core/changes/change-history'
 import { rowsOf } from '../../../src/main/core/export/change-export'
 import { exportRowsOf } from '../../../src/shared/change-rules'
 import { MONEY_NUMBER_FORMAT } from '../../../src/shared/money'
-import { ExportService } from '../../../src/main/core/export/export-service'
+import { ExportService, type ExportServiceDeps } from '../../../src/main/core/export/export-service'
 import type { CoreJobs } from '../../../src/main/core/workers/core-jobs'
 import { coreWorkerEntry } from '../../../src/main/core/workers/worker-entry'
 import { workerChangesExportOffload } from '../../../src/main/core/workers/worker-exports'
@@ -32,6 +32,18 @@ const AFTER: EmployeeRow[] = [
   employee('u-4', 'Di', 'Park', 'Pending', { employeeNumber: '0000004', payCycleId: 'PC-B', grade: 2 }),
 ]
 
+/** The export service of the app over a cache, at a fixed time; `extra` adds (or replaces) dependencies. */
+function changesService(cache: CacheDatabase, extra: Partial<ExportServiceDeps> = {}): ExportService {
+  const queries = new QueryEngine(cache)
+  return new ExportService({
+    queries,
+    changes: new ChangeHistory({ cache, queries }),
+    clock: { now: () => Date.UTC(2026, 10, 23, 9, 30) },
+    context: () => ({ environment: 'demo', tenantId: 'ignored', syncedAt: null, appVersion: '9.9.9' }),
+    ...extra,
+  })
+}
+
 const texts = (sheet: DumpedSheet): Array<Array<string | number | boolean | null | undefined>> =>
   sheet.rows.map((row) => row.map((cell) => cell?.v))
 
@@ -43,14 +55,7 @@ describe('Export changes…', () => {
   beforeEach(async () => {
     folder = tempFolder()
     cache = openCacheDatabase(join(folder.path, 'cache.db'))
-    const queries = new QueryEngine(cache)
-    const changes = new ChangeHistory({ cache, queries })
-    service = new ExportService({
-      queries,
-      changes,
-      clock: { now: () => Date.UTC(2026, 10, 23, 9, 30) },
-      context: () => ({ environment: 'demo', tenantId: 'ignored', syncedAt: null, appVersion: '9.9.9' }),
-    })
+    service = changesService(cache)
     await seedSnapshot(cache, BEFORE)
     runId = (await seedSnapshot(cache, AFTER)).id
   })
@@ -61,14 +66,7 @@ describe('Export changes…', () => {
 
   it('writes the same files on the core worker, which asks this thread for the entries', async () => {
     const host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
-    const queries = new QueryEngine(cache)
-    const onWorker = new ExportService({
-      queries,
-      changes: new ChangeHistory({ cache, queries }),
-      clock: { now: () => Date.UTC(2026, 10, 23, 9, 30) },
-      context: () => ({ environment: 'demo', tenantId: 'ignored', syncedAt: null, appVersion: '9.9.9' }),
-      offloadChanges: workerChangesExportOffload(host),
-    })
+    const onWorker = changesService(cache, { offloadChanges: workerChangesExportOffload(host) })
     try {
       const path = (name: string) => join(folder.path, name)
       const here = await service.exportChanges({
@@ -207,13 +205,7 @@ describe('Export changes… with salaries', () => {
     const folder = tempFolder()
     const cache = openCacheDatabase(join(folder.path, 'cache.db'))
     try {
-      const queries = new QueryEngine(cache)
-      const service = new ExportService({
-        queries,
-        changes: new ChangeHistory({ cache, queries }),
-        clock: { now: () => Date.UTC(2026, 10, 23, 9, 30) },
-        context: () => ({ environment: 'demo', tenantId: 't', syncedAt: null, appVersion: '9.9.9' }),
-      })
+      const service = changesService(cache)
       await seedSnapshot(cache, before)
       const runId = (await seedSnapshot(cache, after)).id
 

@@ -32,44 +32,40 @@ export interface ExportContext {
   readonly appVersion?: string
 }
 
-/** A view or roster export handed to another thread, with everything it needs as plain data. */
-export interface OffloadedExport {
-  readonly request: ExportRequest
+/** What every export handed to another thread says of its file and its run. */
+interface OffloadedFile {
   readonly filePath: string
-  readonly context: ExportContext
   /** The clock's time when the export began (the About sheet's "made"). */
   readonly now: number
   readonly maxRowsPerSheet?: number
   readonly onProgress?: (progress: ExportProgress) => void
 }
 
-/**
- * Writes an export elsewhere (the core worker: workers/worker-exports.ts) and answers with the file and its rows;
- * rejects as cancelled (partial file removed) when `signal` aborts.
- */
-export type ExportOffload = (
-  job: OffloadedExport,
-  signal: AbortSignal,
-) => Promise<Pick<WriteExportResult, 'filePath' | 'rows'>>
+/** A view or roster export handed to another thread, with everything it needs as plain data. */
+export interface OffloadedExport extends OffloadedFile {
+  readonly request: ExportRequest
+  readonly context: ExportContext
+}
 
 /** "Export changes…" handed to another thread: the sync described, its entries opened here, the file's data. */
-export interface OffloadedChangesExport {
+export interface OffloadedChangesExport extends OffloadedFile {
   readonly described: DescribedRun
   /** Opened by this thread (the change log, or the snapshot's own lists); the other thread asks for batches. */
   readonly source: ChangeEntrySource
   readonly format: ExportFormat
-  readonly filePath: string
   readonly about: { readonly profile?: string; readonly environment?: string; readonly appVersion?: string }
-  readonly now: number
-  readonly maxRowsPerSheet?: number
-  readonly onProgress?: (progress: ExportProgress) => void
 }
 
-/** Writes a changes export elsewhere (the core worker); answers and rejects as `ExportOffload`. */
-export type ChangesExportOffload = (
-  job: OffloadedChangesExport,
+/**
+ * Writes an export elsewhere (the core worker: workers/worker-exports.ts) and answers with the file and its rows;
+ * rejects as cancelled (partial file removed) when `signal` aborts.
+ */
+export type Offload<Job extends OffloadedFile> = (
+  job: Job,
   signal: AbortSignal,
 ) => Promise<Pick<WriteExportResult, 'filePath' | 'rows'>>
+export type ExportOffload = Offload<OffloadedExport>
+export type ChangesExportOffload = Offload<OffloadedChangesExport>
 
 export interface ExportServiceDeps {
   /** The query engine of the open cache. */
