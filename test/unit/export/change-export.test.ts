@@ -1,8 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { ChangeEntry, ChangeKind, EmployeeRow } from '../../../src/shared/domain'
+import type { ChangeEntrySource } from '../../../src/main/core/changes/change-history'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { ChangeHistory } from '../../../src/main/core/changes/change-history'
@@ -96,6 +96,78 @@ describe('Export changes…', () => {
       expect(b.sheetNames).toEqual(a.sheetNames)
       for (const name of a.sheetNames) expect(texts(sheetNamed(b, name))).toEqual(texts(sheetNamed(a, name)))
       expect(readdirSync(folder.path).filter((file) => file.includes('.part'))).toEqual([])
+    } finally {
+      await host.stop()
+    }
+  })
+
+  it('on the core worker, reads many batches of a source as asked, and ends its reading when cancelled', async () => {
+    const host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    const offload = workerChangesExportOffload(host)
+    const ended: ChangeKind[] = []
+    let closedReads = 0
+    // 1,200 added employees, read a batch at a time, asynchronously, as a source of another kind might be.
+    const source: ChangeEntrySource = {
+      counts: { added: 1_200, removed: 0, changed: 0 },
+      async *batches(kind, batchSize) {
+        try {
+          const total = kind === 'added' ? 1_200 : 0
+          for (let start = 0; start < total; start += batchSize) {
+            await new Promise((resolve) => setTimeout(resolve, 5))
+            yield Array.from({ length: Math.min(batchSize, total - start) }, (_, i): ChangeEntry => {
+              const n = start + i
+              return { UUID: `u-${n}`, name: `Person ${n}`, employeeNumber: String(n).padStart(7, '0') }
+            })
+          }
+        } finally {
+          ended.push(kind)
+        }
+      },
+      close: () => closedReads++,
+    }
+    const described = {
+      run: {
+        runId: 7,
+        startedAt: '2026-11-23T09:00:00.000Z',
+        endedAt: '2026-11-23T09:01:00.000Z',
+        employeeCount: 1_200,
+        firstSync: false,
+        added: 1_200,
+        removed: 0,
+        changed: 0,
+        entriesKept: true,
+      },
+    }
+    const job = (name: string, onProgress?: () => void) => ({
+      described,
+      source,
+      format: 'csv' as const,
+      filePath: join(folder.path, name),
+      about: {},
+      now: Date.UTC(2026, 10, 23, 9, 30),
+      ...(onProgress === undefined ? {} : { onProgress }),
+    })
+    try {
+      const written = await offload(job('all.csv'), new AbortController().signal)
+      expect(written.rows).toBe(1_200)
+      const lines = readFileSync(join(folder.path, 'all.csv'), 'utf8').trim().split(/\r?\n/)
+      expect(lines).toHaveLength(1_201)
+      expect(lines.at(-1)).toContain('u-1199')
+      expect(ended).toEqual(['added', 'removed', 'changed'])
+
+      ended.length = 0
+      const cancel = new AbortController()
+      const cancelled = offload(
+        job('cancelled.csv', () => cancel.abort()),
+        cancel.signal,
+      )
+      await expect(cancelled).rejects.toMatchObject({ code: 'cancelled' })
+      // The reading in progress was ended before the offload settled, so closing the source now is safe.
+      expect(ended).toEqual(['added'])
+      expect(
+        readdirSync(folder.path).filter((file) => file.startsWith('cancelled') || file.includes('.part')),
+      ).toEqual([])
+      expect(closedReads).toBe(0)
     } finally {
       await host.stop()
     }

@@ -48,39 +48,60 @@ export function workerExportOffload(
  */
 export function workerChangesExportOffload(host: WorkerHost<CoreJobs>): ChangesExportOffload {
   return async (job, signal) => {
-    const reading = new Map<ChangeKind, Iterator<ChangeEntry[]> | AsyncIterator<ChangeEntry[]>>()
-    const result = await host.run(
-      'export-changes',
-      {
-        described: job.described,
-        counts: job.source.counts,
-        ...(job.source.numberColumn === undefined ? {} : { numberColumn: job.source.numberColumn }),
-        format: job.format,
-        filePath: job.filePath,
-        about: job.about,
-        now: job.now,
-        ...(job.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: job.maxRowsPerSheet }),
-      },
-      {
-        signal,
-        ...(job.onProgress === undefined ? {} : { onProgress: job.onProgress }),
-        calls: {
-          'change-batch': async ({ kind, batchSize }) => {
-            let entries = reading.get(kind)
-            if (entries === undefined) {
-              const batches = job.source.batches(kind, batchSize)
-              entries =
-                Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]()
-              reading.set(kind, entries)
-            }
-            const next = await entries.next()
-            return { value: next.done === true ? null : next.value }
+    type Entries = Iterator<ChangeEntry[]> | AsyncIterator<ChangeEntry[]>
+    const reading = new Map<ChangeKind, Entries>()
+    const answering = new Set<Promise<unknown>>()
+    const nextBatch = async (kind: ChangeKind, batchSize: number): Promise<ChangeEntry[] | null> => {
+      let entries = reading.get(kind)
+      if (entries === undefined) {
+        const batches = job.source.batches(kind, batchSize)
+        entries =
+          Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]()
+        reading.set(kind, entries)
+      }
+      const next = await entries.next()
+      if (next.done !== true) return next.value
+      // Read through: asked again, the kind is read from its start, as the writer on this thread would.
+      reading.delete(kind)
+      return null
+    }
+    try {
+      const result = await host.run(
+        'export-changes',
+        {
+          described: job.described,
+          counts: job.source.counts,
+          ...(job.source.numberColumn === undefined ? {} : { numberColumn: job.source.numberColumn }),
+          format: job.format,
+          filePath: job.filePath,
+          about: job.about,
+          now: job.now,
+          ...(job.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: job.maxRowsPerSheet }),
+        },
+        {
+          signal,
+          ...(job.onProgress === undefined ? {} : { onProgress: job.onProgress }),
+          calls: {
+            'change-batch': async ({ kind, batchSize }) => {
+              const answer = nextBatch(kind, batchSize)
+              answering.add(answer)
+              try {
+                return { value: await answer }
+              } finally {
+                answering.delete(answer)
+              }
+            },
           },
         },
-      },
-    )
-    if (result.status === 'cancelled') throw cancelledError('The export')
-    return { filePath: job.filePath, rows: result.rows }
+      )
+      if (result.status === 'cancelled') throw cancelledError('The export')
+      return { filePath: job.filePath, rows: result.rows }
+    } finally {
+      // The caller closes the source once this settles: no batch may still be being read, and every reading
+      // is ended (a generator's own clean-up runs).
+      await Promise.allSettled([...answering])
+      await Promise.allSettled([...reading.values()].map((entries) => entries.return?.()))
+    }
   }
 }
 
