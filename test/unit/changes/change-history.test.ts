@@ -215,6 +215,38 @@ describe('the change history', () => {
     }
   })
 
+  it('says an entry whose stored JSON is damaged is a damaged file, in a window and in batches alike', async () => {
+    await seedSnapshot(cache, FIRST)
+    const log = cache.createChangeLog(new Date())
+    log.write([
+      {
+        kind: 'changed',
+        uuid: 'u-8',
+        name: 'Eight Hale',
+        sortKey: 'hale',
+        changesJson: '[{"field":"grade","before":3,"after":4}]',
+      },
+      { kind: 'removed', uuid: 'u-9', name: 'Nine Ives', sortKey: 'ives', rowJson: '{"UUID":"u-9"}' },
+    ])
+    await log.seal({})
+    log.close()
+    const damage = new Database(log.path)
+    damage.exec(`UPDATE entries SET changes = '[{"field":', row_json = '{"UUID"' `)
+    damage.close()
+    const reader = ChangeLogReader.open(log.path)
+    try {
+      for (const read of [
+        () => reader.page('changed', 0, 10),
+        () => [...reader.batches('changed', 10)],
+        () => [...reader.batches('removed', 10)],
+      ]) {
+        expect(read).toThrow(expect.objectContaining({ code: 'damaged-cache' }))
+      }
+    } finally {
+      reader.close()
+    }
+  })
+
   it('deletes change logs no complete run names (a run that died before its commit) when the cache opens', async () => {
     await seedSnapshot(cache, FIRST)
     const orphan = cache.createChangeLog(new Date())

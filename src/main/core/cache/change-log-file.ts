@@ -2,7 +2,7 @@ import type { ChangeEntry, ChangeKind, EmployeeRow, FieldChange } from '../../..
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3'
 import { createRunFileWriter, RunFileWriter } from './run-file-writer'
-import { openSqlite, storageError } from './sqlite-open'
+import { damagedCacheError, openSqlite, storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 
 /**
@@ -205,7 +205,7 @@ export class ChangeLogReader {
       this.db
         .prepare<EntryRow>(`${this.selectEntry} WHERE kind = ? ORDER BY sort_key, uuid LIMIT ? OFFSET ?`)
         .all(kind, limit, offset)
-        .map(toEntry),
+        .map((row) => toEntry(row, this.path)),
     )
   }
 
@@ -219,7 +219,7 @@ export class ChangeLogReader {
     )
     let rows = this.guard(() => first.all(kind, batchSize))
     while (rows.length > 0) {
-      yield rows.map(toEntry)
+      yield rows.map((row) => toEntry(row, this.path))
       const last = rows.at(-1)
       if (last === undefined || rows.length < batchSize) return
       rows = this.guard(() => next.all(kind, last.sort_key, last.uuid, batchSize))
@@ -239,8 +239,16 @@ export class ChangeLogReader {
   }
 }
 
-function toEntry(row: EntryRow): ChangeEntry {
-  const changes = row.changes === null ? undefined : (JSON.parse(row.changes) as FieldChange[])
+/** An entry as stored; text that is not the JSON the log wrote is a damaged file, said as SQLite's damage is. */
+function toEntry(row: EntryRow, path: string): ChangeEntry {
+  const parsed = <T>(text: string, column: string): T => {
+    try {
+      return JSON.parse(text) as T
+    } catch (error) {
+      throw damagedCacheError(`${path}: entry ${row.uuid}: ${column} is not JSON`, error)
+    }
+  }
+  const changes = row.changes === null ? undefined : parsed<FieldChange[]>(row.changes, 'changes')
   return {
     UUID: row.uuid,
     name: row.name,
@@ -250,6 +258,6 @@ function toEntry(row: EntryRow): ChangeEntry {
     ...(row.status === null ? {} : { status: row.status }),
     ...(row.pay_cycle_id === null ? {} : { payCycleId: row.pay_cycle_id }),
     ...(changes === undefined ? {} : { fields: changes.map((change) => change.field), changes }),
-    ...(row.row_json === null ? {} : { row: JSON.parse(row.row_json) as EmployeeRow }),
+    ...(row.row_json === null ? {} : { row: parsed<EmployeeRow>(row.row_json, 'row_json') }),
   }
 }
