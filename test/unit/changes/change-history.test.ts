@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../src/shared/domain'
 import Database from 'better-sqlite3'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
-import { ChangeLogReader } from '../../../src/main/core/cache/change-log-file'
+import { ChangeLogReader, type ChangeLogRecord } from '../../../src/main/core/cache/change-log-file'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { CATALOG_VERSION } from '../../../src/main/core/cache/catalog-schema'
 import { ChangeHistory } from '../../../src/main/core/changes/change-history'
@@ -44,6 +44,19 @@ describe('the change history', () => {
   })
   const logFiles = (): string[] =>
     existsSync(cache.changeLogDirectory) ? readdirSync(cache.changeLogDirectory).sort() : []
+
+  /** A sealed change log of these records, then changed behind the reader's back by `sql`; opened to read. */
+  const sealedLogAltered = async (records: ChangeLogRecord[], sql: string): Promise<ChangeLogReader> => {
+    await seedSnapshot(cache, FIRST)
+    const log = cache.createChangeLog(new Date())
+    log.write(records)
+    await log.seal({})
+    log.close()
+    const file = new Database(log.path)
+    file.exec(sql)
+    file.close()
+    return ChangeLogReader.open(log.path)
+  }
 
   const FIRST = [staff(1, 'Adams'), staff(2, 'Baker'), staff(3, 'Clark'), staff(4, 'Dunn'), staff(5, 'Evans')]
 
@@ -190,24 +203,19 @@ describe('the change history', () => {
   }, 60_000)
 
   it('reads a change log written before the name parts were kept: the combined name alone', async () => {
-    await seedSnapshot(cache, FIRST)
-    const log = cache.createChangeLog(new Date())
-    log.write([
-      {
-        kind: 'added',
-        uuid: 'u-7',
-        name: 'Seven Gray',
-        firstName: 'Seven',
-        lastName: 'Gray',
-        sortKey: 'gray',
-      },
-    ])
-    await log.seal({})
-    log.close()
-    const older = new Database(log.path)
-    older.exec('ALTER TABLE entries DROP COLUMN first_name; ALTER TABLE entries DROP COLUMN last_name')
-    older.close()
-    const reader = ChangeLogReader.open(log.path)
+    const reader = await sealedLogAltered(
+      [
+        {
+          kind: 'added',
+          uuid: 'u-7',
+          name: 'Seven Gray',
+          firstName: 'Seven',
+          lastName: 'Gray',
+          sortKey: 'gray',
+        },
+      ],
+      'ALTER TABLE entries DROP COLUMN first_name; ALTER TABLE entries DROP COLUMN last_name',
+    )
     try {
       expect(reader.page('added', 0, 10)).toEqual([{ UUID: 'u-7', name: 'Seven Gray' }])
     } finally {
@@ -216,24 +224,19 @@ describe('the change history', () => {
   })
 
   it('says an entry whose stored JSON is damaged is a damaged file, in a window and in batches alike', async () => {
-    await seedSnapshot(cache, FIRST)
-    const log = cache.createChangeLog(new Date())
-    log.write([
-      {
-        kind: 'changed',
-        uuid: 'u-8',
-        name: 'Eight Hale',
-        sortKey: 'hale',
-        changesJson: '[{"field":"grade","before":3,"after":4}]',
-      },
-      { kind: 'removed', uuid: 'u-9', name: 'Nine Ives', sortKey: 'ives', rowJson: '{"UUID":"u-9"}' },
-    ])
-    await log.seal({})
-    log.close()
-    const damage = new Database(log.path)
-    damage.exec(`UPDATE entries SET changes = '[{"field":', row_json = '{"UUID"' `)
-    damage.close()
-    const reader = ChangeLogReader.open(log.path)
+    const reader = await sealedLogAltered(
+      [
+        {
+          kind: 'changed',
+          uuid: 'u-8',
+          name: 'Eight Hale',
+          sortKey: 'hale',
+          changesJson: '[{"field":"grade","before":3,"after":4}]',
+        },
+        { kind: 'removed', uuid: 'u-9', name: 'Nine Ives', sortKey: 'ives', rowJson: '{"UUID":"u-9"}' },
+      ],
+      `UPDATE entries SET changes = '[{"field":', row_json = '{"UUID"'`,
+    )
     try {
       for (const read of [
         () => reader.page('changed', 0, 10),

@@ -10,7 +10,11 @@ import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import type { RowQuery } from '../../../src/main/core/query/query-engine'
 import type { CoreJobs } from '../../../src/main/core/workers/core-jobs'
 import { coreWorkerEntry } from '../../../src/main/core/workers/worker-entry'
-import { workerExportOffload, workerExportPreparer } from '../../../src/main/core/workers/worker-exports'
+import {
+  workerExportOffload,
+  workerExportPreparer,
+  workerPrintOffload,
+} from '../../../src/main/core/workers/worker-exports'
 import { WorkerHost } from '../../../src/main/core/workers/worker-host'
 import { EmployeeGenerator } from '../../../src/main/sandbox/data'
 import { makeTempDir } from '../cache/cache-test-helpers'
@@ -83,6 +87,27 @@ describe('exports on the core worker', () => {
       expect(idle.isRunning).toBe(false)
     } finally {
       await idle.stop()
+    }
+  })
+
+  it('builds the page "Print…" prints on the worker, the same page this thread builds', async () => {
+    const context = { environment: 'demo', tenantId: 'tenant-1', syncedAt: new Date(Date.UTC(2026, 10, 20)) }
+    const now = Date.UTC(2026, 10, 23, 9, 30)
+    const here = new ExportService({
+      queries: new QueryEngine(cache),
+      clock: { now: () => now },
+      context: () => context,
+    })
+    const offloaded = new ExportService({
+      queries: new QueryEngine(cache),
+      clock: { now: () => now },
+      context: () => context,
+      offloadPrint: workerPrintOffload(host, cache),
+    })
+    for (const maxRows of [40, undefined]) {
+      const there = await offloaded.preparePrint(request('xlsx'), maxRows)
+      expect(there).toEqual(here.printView(request('xlsx'), maxRows))
+      expect(there.rows).toBe(maxRows ?? there.total)
     }
   })
 

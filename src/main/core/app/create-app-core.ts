@@ -26,6 +26,7 @@ import {
   workerChangesExportOffload,
   workerExportOffload,
   workerExportPreparer,
+  workerPrintOffload,
 } from '../workers/worker-exports'
 import { workerSyncRunner } from '../workers/worker-sync'
 import { coreWorkerEntry } from '../workers/worker-entry'
@@ -192,6 +193,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       logger: deps.logger,
       offload: workerExportOffload(worker, cache),
       offloadChanges: workerChangesExportOffload(worker),
+      offloadPrint: workerPrintOffload(worker, cache),
       prepareOffload: workerExportPreparer(worker),
       context: () => {
         const resolved = environment()

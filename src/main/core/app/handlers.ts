@@ -198,7 +198,7 @@ export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileC
       if (printing) throw new RosterDeskError('busy', 'The print dialog is already open.')
       printing = true
       try {
-        const view = deps.exports.printView(request)
+        const view = await deps.exports.preparePrint(request)
         const outcome = await printPage({ html: view.html, title: view.title }).catch((error: unknown) => {
           throw new RosterDeskError(
             'internal',

@@ -67,6 +67,14 @@ export type Offload<Job extends OffloadedFile> = (
 export type ExportOffload = Offload<OffloadedExport>
 export type ChangesExportOffload = Offload<OffloadedChangesExport>
 
+/** "Print…"'s page for a request, built elsewhere (the core worker) from the plain data it needs. */
+export type PrintOffload = (job: {
+  readonly request: ExportRequest
+  readonly context: ExportContext
+  readonly now: number
+  readonly maxRows?: number
+}) => Promise<PrintView>
+
 export interface ExportServiceDeps {
   /** The query engine of the open cache. */
   readonly queries: ExportQueries & { listColumns(): ColumnInfo[] }
@@ -79,6 +87,8 @@ export interface ExportServiceDeps {
   readonly offload?: ExportOffload
   /** Where "Export changes…" is written; absent: on this thread. */
   readonly offloadChanges?: ChangesExportOffload
+  /** Where "Print…"'s page is built; absent: on this thread. */
+  readonly offloadPrint?: PrintOffload
   /**
    * Readies the offload's writer for a format while the clerk picks a file (exceljs loading on the core worker),
    * so the export does not wait for it, until the returned function is called; never fails.
@@ -230,6 +240,18 @@ export class ExportService {
       } finally {
         source.close()
       }
+    })
+  }
+
+  /** The page "Print…" prints for a request (`printView`), built where the print offload says, else here. */
+  preparePrint(request: ExportRequest, maxRows?: number): Promise<PrintView> {
+    const offload = this.deps.offloadPrint
+    if (offload === undefined) return Promise.resolve(this.printView(request, maxRows))
+    return offload({
+      request,
+      context: this.deps.context(),
+      now: this.deps.clock.now(),
+      ...(maxRows === undefined ? {} : { maxRows }),
     })
   }
 

@@ -13,10 +13,11 @@ import { loadExcelJs } from '../export/exceljs-loader'
 import { collectGarbage } from './collect-garbage'
 import { runChangesExportJob } from './changes-export-job'
 import type { ChangesExportCalls, ChangesExportJobInput } from './changes-export-job'
-import { runExportJob } from './export-job'
+import { runExportJob, runPrintJob } from './export-job'
 import { runSyncJob } from './sync-job'
 import type { SyncCalls, SyncJobEvent, SyncJobInput } from './sync-job'
-import type { ExportJobInput } from './export-job'
+import type { ExportJobInput, PrintJobInput } from './export-job'
+import type { PrintView } from '../export/print-view'
 import type { JobHandlers } from './serve-jobs'
 import type { JobSpec } from './worker-protocol'
 
@@ -40,6 +41,7 @@ export type CoreJobs = {
   readonly 'search-index': JobSpec<SearchIndexJobInput, OpenedSearchIndex>
   readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
   readonly 'export-changes': JobSpec<ChangesExportJobInput, ExportResult, ExportProgress, ChangesExportCalls>
+  readonly 'print-view': JobSpec<PrintJobInput, PrintView>
   readonly sync: JobSpec<SyncJobInput, SyncRunSummary, SyncJobEvent, SyncCalls>
   /** Loads exceljs into the worker ahead of an export (the save dialog is open meanwhile); answers once loaded. */
   readonly 'load-exceljs': JobSpec<null, ExcelJsLoadOutcome>
@@ -115,6 +117,7 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
   },
   export: runExportJob,
   'export-changes': runChangesExportJob,
+  'print-view': runPrintJob,
   sync: runSyncJob,
   'load-exceljs': async (_input, context) => {
     // The warning about moved internals is logged here, once per worker start.

@@ -1,29 +1,42 @@
 import type { CacheDatabase } from '../cache/cache-database'
 import { cancelledError } from '../errors'
 import type { ChangeEntry, ChangeKind } from '../../../shared/domain'
-import type { ChangesExportOffload, ExportOffload } from '../export/export-service'
+import type { ChangesExportOffload, ExportOffload, PrintOffload } from '../export/export-service'
 import type { ExportFormat } from '../export/export-types'
 import type { CoreJobs } from './core-jobs'
+import type { JobSnapshot } from './export-job'
 import type { WorkerHost } from './worker-host'
 
 /**
- * View and roster exports written by the core worker (export-job.ts). The snapshot current now is the one the
- * file holds, whatever a sync commits meanwhile: this side keeps it open (a lease) until the job ends, so its
- * file stays on disk for the worker's own connection.
+ * Runs `use` with the snapshot current now, as a job's input names it; this side keeps it open (a lease) until
+ * `use` settles, so its file stays on disk for the worker's own connection whatever a sync commits meanwhile.
  */
+async function withCurrentSnapshot<T>(
+  cache: Pick<CacheDatabase, 'currentSnapshot'>,
+  use: (snapshot: JobSnapshot | null) => Promise<T>,
+): Promise<T> {
+  const reader = cache.currentSnapshot()
+  const release = reader?.retain()
+  try {
+    return await use(
+      reader === null ? null : { path: reader.path, runId: reader.runId, checked: reader.checkedAs },
+    )
+  } finally {
+    release?.()
+  }
+}
+
+/** View and roster exports written by the core worker (export-job.ts), from the snapshot current as they begin. */
 export function workerExportOffload(
   host: WorkerHost<CoreJobs>,
   cache: Pick<CacheDatabase, 'currentSnapshot' | 'path'>,
 ): ExportOffload {
-  return async (job, signal) => {
-    const reader = cache.currentSnapshot()
-    const release = reader?.retain()
-    try {
+  return (job, signal) =>
+    withCurrentSnapshot(cache, async (snapshot) => {
       const result = await host.run(
         'export',
         {
-          snapshot:
-            reader === null ? null : { path: reader.path, runId: reader.runId, checked: reader.checkedAs },
+          snapshot,
           catalogPath: cache.path,
           request: job.request,
           filePath: job.filePath,
@@ -35,10 +48,25 @@ export function workerExportOffload(
       )
       if (result.status === 'cancelled') throw cancelledError('The export')
       return { filePath: job.filePath, rows: result.rows }
-    } finally {
-      release?.()
-    }
-  }
+    })
+}
+
+/** The page "Print…" prints, built by the core worker (export-job.ts) from the snapshot current as it begins. */
+export function workerPrintOffload(
+  host: WorkerHost<CoreJobs>,
+  cache: Pick<CacheDatabase, 'currentSnapshot' | 'path'>,
+): PrintOffload {
+  return (job) =>
+    withCurrentSnapshot(cache, (snapshot) =>
+      host.run('print-view', {
+        snapshot,
+        catalogPath: cache.path,
+        request: job.request,
+        context: job.context,
+        now: job.now,
+        ...(job.maxRows === undefined ? {} : { maxRows: job.maxRows }),
+      }),
+    )
 }
 
 /**
