@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import type { EmployeeQuery, ExportResult } from '../src/shared/domain'
+import type { EmployeeQuery, ExportResult, PrintResult } from '../src/shared/domain'
 import { CORE_WORKER_IDLE_STOP_MS, type AppCore } from '../src/main/core/app/create-app-core'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { systemClock } from '../src/main/core/clock'
@@ -160,6 +160,31 @@ async function exportAll(context: BenchContext, core: AppCore, path: string): Pr
   }
 }
 
+/** "Print…" of the whole view on a fresh core: its page (PRINT_MAX_ROWS rows) built, a printer that prints at once. */
+async function printAll(context: BenchContext, core: AppCore): Promise<Measured> {
+  const columns = core.queries.listColumns().map((column) => column.key)
+  const ping = pinger(core)
+  const {
+    value,
+    stall,
+    ms: took,
+  } = await watched(async () => {
+    const result = await dispatchInvoke(core.handlers, 'export:print', [
+      { kind: 'view', query: {}, columns, format: 'xlsx' },
+    ])
+    if (!result.ok) throw new Error(`bench: print refused: ${result.error.message}`)
+    return result.value as PrintResult
+  })
+  const longestPing = await ping.stop()
+  if (value.status !== 'printed') throw new Error('bench: the page was not printed')
+  context.log(`main-thread: print of ${value.rows} rows in ${ms(took)}`)
+  return {
+    action: `Print… of the whole view (its first ${value.rows.toLocaleString('en-US')} rows, every column)`,
+    stall,
+    note: `${ms(took)} to the printer; longest reply to a one-row query meanwhile ${ms(longestPing)}`,
+  }
+}
+
 async function syncOf(context: BenchContext, core: AppCore): Promise<Measured> {
   const sandbox = await startSandboxProcess([
     '--size',
@@ -238,7 +263,8 @@ export const mainThreadSection: BenchSection = {
     context.log(`main-thread: ${seeded === 'reused' ? 'copied a kept seeded cache' : 'seeded'}`)
     const memory = appMemoryNote(dataDir)
     const exportPath = join(context.dir, 'everyone.xlsx')
-    const open = () => appCoreOver(dataDir, { chooseExportPath: async () => exportPath })
+    const open = () =>
+      appCoreOver(dataDir, { chooseExportPath: async () => exportPath, printPage: async () => 'printed' })
     const rows: Measured[] = []
     const notes: string[] = []
 
@@ -268,6 +294,10 @@ export const mainThreadSection: BenchSection = {
       core = await open()
       await query(core, { limit: 100 })
       rows.push(await exportAll(context, core, exportPath))
+      await core.close()
+      core = await open()
+      await query(core, { limit: 100 })
+      rows.push(await printAll(context, core))
     } finally {
       await core.close()
     }
@@ -277,7 +307,7 @@ export const mainThreadSection: BenchSection = {
         '`StallMonitor` (a 2 ms drift probe, `core/workers/stall-monitor.ts`) on this thread, the one that answers ' +
         'IPC in the app, records the longest time it was held; a one-row query is sent every 20 ms meanwhile, as a ' +
         'scrolling clerk would. Opening snapshot indexes, first-use builds (sort orders, "Search in" column ' +
-        'indexes), exports and the sync run on the core worker (ARCHITECTURE.md, "Threads"). The probe cannot tell ' +
+        'indexes), exports, the page "Print…" prints and the sync run on the core worker (ARCHITECTURE.md, "Threads"). The probe cannot tell ' +
         `a task from the OS running other processes instead: on a loaded machine its figures are an upper bound. Load average at the start: ${loadavg()[0]?.toFixed(2)} on a shared machine.`,
       '',
       table(
