@@ -136,7 +136,15 @@ async function queryMix(context: BenchContext, core: AppCore): Promise<{ row: Me
   }
 }
 
-async function exportAll(context: BenchContext, core: AppCore, path: string): Promise<Measured> {
+/**
+ * Sends one request for the whole view (every column) on `channel` as the window would, watched, with a scrolling
+ * clerk's one-row queries meanwhile.
+ */
+async function viewAction<Result>(
+  core: AppCore,
+  channel: 'export:start' | 'export:print',
+  query: EmployeeQuery,
+): Promise<{ value: Result; stall: StallReport; took: number; longestPing: number }> {
   const columns = core.queries.listColumns().map((column) => column.key)
   const ping = pinger(core)
   const {
@@ -144,13 +152,19 @@ async function exportAll(context: BenchContext, core: AppCore, path: string): Pr
     stall,
     ms: took,
   } = await watched(async () => {
-    const result = await dispatchInvoke(core.handlers, 'export:start', [
-      { kind: 'view', query: { sort: { column: 'hireDate', order: 'desc' } }, columns, format: 'xlsx' },
+    const result = await dispatchInvoke(core.handlers, channel, [
+      { kind: 'view', query, columns, format: 'xlsx' },
     ])
-    if (!result.ok) throw new Error(`bench: export refused: ${result.error.message}`)
-    return result.value as ExportResult
+    if (!result.ok) throw new Error(`bench: ${channel} refused: ${result.error.message}`)
+    return result.value as Result
   })
-  const longestPing = await ping.stop()
+  return { value, stall, took, longestPing: await ping.stop() }
+}
+
+async function exportAll(context: BenchContext, core: AppCore, path: string): Promise<Measured> {
+  const { value, stall, took, longestPing } = await viewAction<ExportResult>(core, 'export:start', {
+    sort: { column: 'hireDate', order: 'desc' },
+  })
   if (value.status !== 'written') throw new Error('bench: the export did not write its file')
   context.log(`main-thread: export of ${value.rows} rows in ${ms(took)}`)
   return {
@@ -162,20 +176,7 @@ async function exportAll(context: BenchContext, core: AppCore, path: string): Pr
 
 /** "Print…" of the whole view on a fresh core: its page (PRINT_MAX_ROWS rows) built, a printer that prints at once. */
 async function printAll(context: BenchContext, core: AppCore): Promise<Measured> {
-  const columns = core.queries.listColumns().map((column) => column.key)
-  const ping = pinger(core)
-  const {
-    value,
-    stall,
-    ms: took,
-  } = await watched(async () => {
-    const result = await dispatchInvoke(core.handlers, 'export:print', [
-      { kind: 'view', query: {}, columns, format: 'xlsx' },
-    ])
-    if (!result.ok) throw new Error(`bench: print refused: ${result.error.message}`)
-    return result.value as PrintResult
-  })
-  const longestPing = await ping.stop()
+  const { value, stall, took, longestPing } = await viewAction<PrintResult>(core, 'export:print', {})
   if (value.status !== 'printed') throw new Error('bench: the page was not printed')
   context.log(`main-thread: print of ${value.rows} rows in ${ms(took)}`)
   return {
