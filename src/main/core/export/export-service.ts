@@ -10,7 +10,7 @@ import type { ChangeEntrySource, ChangeHistory } from '../changes/change-history
 import type { Clock } from '../clock'
 import type { Logger } from '../log/logger'
 import { RosterDeskError, isAbortError } from '../errors'
-import { changesExport, type DescribedRun } from './change-export'
+import { changesExport, type ChangesAboutContext, type DescribedRun } from './change-export'
 import { writeExport } from './export-engine'
 import type { ExportAbout, ExportFormat, WriteExportResult } from './export-types'
 import { planExport, type ExportPlan } from './export-plan'
@@ -53,7 +53,8 @@ export interface OffloadedChangesExport extends OffloadedFile {
   /** Opened by this thread (the change log, or the snapshot's own lists); the other thread asks for batches. */
   readonly source: ChangeEntrySource
   readonly format: ExportFormat
-  readonly about: { readonly profile?: string; readonly environment?: string; readonly appVersion?: string }
+  /** The About sheet's facts besides the sync; the other thread adds when the file was made. */
+  readonly about: Omit<ChangesAboutContext, 'createdAt'>
 }
 
 /**
