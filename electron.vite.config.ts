@@ -10,10 +10,12 @@ export default defineConfig({
       // in node_modules: better-sqlite3 (a native addon), electron-log and exceljs. Every other package, the
       // ESM-only electron-store included, is a devDependency and so is bundled into the CommonJS main bundle.
       rollupOptions: {
-        // The core worker is an entry of its own, so out/main/core-worker.js sits beside index.js, where
-        // core/workers/worker-entry.ts looks for it (plain worker_threads: it runs under Node alike).
+        // The core process (a utility process) and its core worker are entries of their own, so
+        // out/main/core-process.js and core-worker.js sit beside index.js, where core/process/process-channel.ts
+        // and core/workers/worker-entry.ts look for them (neither uses Electron: they run under Node alike).
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
+          'core-process': resolve(__dirname, 'src/main/core-process.ts'),
           'core-worker': resolve(__dirname, 'src/main/core/workers/core-worker.ts'),
         },
       },

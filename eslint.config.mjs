@@ -60,8 +60,18 @@ export default tseslint.config(
     rules: { 'rosterdesk-core/core-folders': 'error' },
   },
   {
+    // The core process's entry runs in a utility process, where main's Electron APIs do not exist.
+    files: ['src/main/core-process.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'The core process has none of main’s Electron APIs.' }] },
+      ],
+    },
+  },
+  {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/ipc/**'],
+    ignores: ['src/main/ipc/**', 'src/main/core-process.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [rawIpcBan] }] },
   },
   {

@@ -1,10 +1,10 @@
-import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core/app/create-app-core'
+import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core/workers/worker-entry'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
 import { appCoreOver, benchQueries } from './query-bench'
 
 /**
  * Child process of the main-thread section: the app core over a seeded data folder, its first rows, then the
- * query mix twice (first use, warm), as the app's main process would run them, and one JSON line with the
+ * query mix twice (first use, warm), as the app's core process runs them, and one JSON line with the
  * process's memory after a second of quiet and again once the core worker's idle stop has passed. A process of
  * its own, so that nothing the bench did before (seeding a million rows, other sections) counts in the figure.
  */

@@ -3,7 +3,8 @@ import { statSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import type { EmployeeQuery, ExportResult, PrintResult } from '../src/shared/domain'
-import { CORE_WORKER_IDLE_STOP_MS, type AppCore } from '../src/main/core/app/create-app-core'
+import type { AppCore } from '../src/main/core/app/create-app-core'
+import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core/workers/worker-entry'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { systemClock } from '../src/main/core/clock'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
@@ -231,8 +232,9 @@ async function syncOf(context: BenchContext, core: AppCore): Promise<Measured> {
 }
 
 /**
- * The main process's memory after the query mix, measured in a process of its own (bench/app-memory.ts): this
- * one has seeded a million rows and run other sections, which its allocator keeps counting.
+ * The app core's memory after the query mix, measured in a process of its own (bench/app-memory.ts): this one has
+ * seeded a million rows and run other sections, which its allocator keeps counting. In the app that is the core
+ * process's memory; the main process's own is the query-process section's figure.
  */
 function appMemoryNote(dataDir: string): string {
   const output = execFileSync(
@@ -243,14 +245,15 @@ function appMemoryNote(dataDir: string): string {
   const memory = JSON.parse(output.trim().split('\n').pop() ?? '{}') as AppMemory
   const mb = (value: number) => `${value.toFixed(0)} MB`
   return (
-    `- Main-process memory after the mix (a fresh process: the app core opened, its first rows, the mix first ` +
+    `- The app core's memory after the mix (a fresh process: the app core opened, its first rows, the mix first ` +
     `use and warm, a second of quiet): ${mb(memory.rssMb)} RSS; once the core worker has ended for lack of ` +
-    `work (${CORE_WORKER_IDLE_STOP_MS / 1000} s later): ${mb(memory.restingRssMb)} (target ≤ 300 MB: ` +
-    `${verdict(memory.restingRssMb <= 300)}). The thread that answers IPC holds ${mb(memory.heapUsedMb)} of JS ` +
-    `heap and ${mb(memory.externalMb)} of typed arrays (the snapshot's index, the sort orders and column indexes ` +
-    `the mix built); the process held ${mb(memory.startRssMb)} before the app core was created (the runtime, ` +
-    `tsx and the bench's modules; the packaged app loads no tsx). The difference between the two figures is the ` +
-    `core worker (a thread of the same process: its heap, SQLite's caches).`
+    `work (${CORE_WORKER_IDLE_STOP_MS / 1000} s later): ${mb(memory.restingRssMb)}. In the app this is the core ` +
+    `process (a utility process); Electron's main process only routes to it, and its memory is measured in the ` +
+    `query-process section below (the ≤ 300 MB target). The thread that answers queries holds ` +
+    `${mb(memory.heapUsedMb)} of JS heap and ${mb(memory.externalMb)} of typed arrays (the snapshot's index, the ` +
+    `sort orders and column indexes the mix built); the process held ${mb(memory.startRssMb)} before the app core ` +
+    `was created (the runtime, tsx and the bench's modules; the packaged app loads no tsx). The difference between ` +
+    `the two figures is the core worker (a thread of the same process: its heap, SQLite's caches).`
   )
 }
 

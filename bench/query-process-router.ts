@@ -1,76 +1,80 @@
-import { fork } from 'node:child_process'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import type { EmployeeQuery } from '../src/shared/domain'
+import { silentLogger } from '../src/main/core/log/logger'
+import { coreProcessEntry, forkedProcessChannel } from '../src/main/core/process/process-channel'
+import { RemoteAppCore } from '../src/main/core/process/remote-app-core'
+import { MemorySecretStore } from '../src/main/core/secrets/secret-store'
+import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core/workers/worker-entry'
 import { StallMonitor } from '../src/main/core/workers/stall-monitor'
-import type { EngineMessage, RouterMessage } from './query-process-engine'
 
 /**
- * The router side of the query-process section: a fresh process standing for Electron's main when the index
- * lives in another process. It imports nothing of the app but the stall probe, forks the engine
- * (query-process-engine.ts, Node's IPC with structured-clone serialisation, as a utilityProcess's messages
- * are), sends it the first query and the 200-query mix twice, and prints one JSON line.
+ * The router side of the query-process section: a fresh process standing for Electron's main as the app runs it.
+ * It starts the real core process (out/main/core-process.js, built from src/main/core-process.ts, forked by Node
+ * where the app uses utilityProcess; both carry structured clones) through the shell's own RemoteAppCore, sends it the first query and the
+ * 200-query mix twice, each as the `employees:query` request a window makes, and prints one JSON line.
  */
 
 export interface QueryProcessReport {
-  /** From forking the engine to the first query's answer. */
+  /** From starting the core process to the first query's answer (the process's start, the core's open). */
   readonly firstRowsMs: number
-  /** From the engine's core beginning to open to the first query's answer (the in-process section's measure). */
-  readonly openToFirstRowsMs: number
   /** Round trips of the mix, first use then warm, as this process saw them. */
   readonly firstUse: readonly number[]
   readonly warm: readonly number[]
   /** The longest task on this thread during each pass. */
   readonly firstUseLongestMs: number
   readonly warmLongestMs: number
+  /** This process (the main process's part) after the mix and a second of quiet. */
   readonly routerRssMb: number
+  /** The core process then, its core worker still alive; and once the worker ended for lack of work. */
   readonly engineRssMb: number
+  readonly engineRestingRssMb: number
+  /** This process once more, at the end. */
+  readonly routerRestingRssMb: number
 }
 
-async function main(dataDir: string, employees: number): Promise<void> {
+/** A child process's resident memory (Linux's /proc; NaN elsewhere). */
+function childRssMb(): number {
+  try {
+    const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+    const kib = children
+      .map((pid) => /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1])
+      .reduce((sum, value) => sum + Number(value ?? 0), 0)
+    return kib / 1024
+  } catch {
+    return Number.NaN
+  }
+}
+
+async function main(dataDir: string, queriesFile: string, builtDir: string): Promise<void> {
+  const queries = JSON.parse(readFileSync(queriesFile, 'utf8')) as EmployeeQuery[]
+  const [first, ...mix] = queries
+  if (first === undefined) throw new Error('bench: no queries')
   const started = performance.now()
-  const engine = fork(join(__dirname, 'query-process-engine.ts'), [dataDir, String(employees)], {
-    execArgv: ['--import', 'tsx'],
-    serialization: 'advanced',
+  const core = await RemoteAppCore.start({
+    // The built bundle, as the app ships it (plain Node, no tsx), found as the shell finds it.
+    channel: forkedProcessChannel(coreProcessEntry(builtDir)),
+    config: { appInfo: { name: 'RosterDesk', version: 'bench', platform: process.platform }, dataDir },
+    shell: {
+      secrets: new MemorySecretStore(),
+      openExternal: async () => undefined,
+      chooseExportPath: async () => undefined,
+      revealFile: () => undefined,
+    },
+    events: { emit: () => undefined },
+    logger: silentLogger,
   })
-  const waiting = new Map<number, (refused?: string) => void>()
-  let queries: readonly EmployeeQuery[] = []
-  let openingAt = 0
-  let ready: () => void = () => undefined
-  const isReady = new Promise<void>((resolve) => (ready = resolve))
-  let memory: (rssMb: number) => void = () => undefined
-  engine.on('message', (message: EngineMessage) => {
-    if (message.type === 'ready') {
-      queries = message.queries
-      openingAt = message.openingAt
-      ready()
-    } else if (message.type === 'answer') {
-      const result = message.result as { ok?: boolean; error?: { message?: string } }
-      waiting.get(message.id)?.(result.ok === true ? undefined : (result.error?.message ?? 'refused'))
-      waiting.delete(message.id)
-    } else memory(message.rssMb)
-  })
-  const send = (message: RouterMessage) => engine.send(message)
-  let next = 1
-  const ask = (input: EmployeeQuery): Promise<number> => {
-    const id = next++
+  const ask = async (input: EmployeeQuery): Promise<number> => {
     const start = performance.now()
-    return new Promise((resolve, reject) => {
-      // A refused query is a broken bench, never a fast answer.
-      waiting.set(id, (refused) =>
-        refused === undefined
-          ? resolve(performance.now() - start)
-          : reject(new Error(`bench: query refused: ${refused}`)),
-      )
-      send({ type: 'query', id, input })
-    })
+    const result = await core.invoke('employees:query', [input])
+    // A refused query is a broken bench, never a fast answer.
+    if (!result.ok) throw new Error(`bench: query refused: ${result.error.message}`)
+    return performance.now() - start
   }
   try {
-    await isReady
-    const [first, ...mix] = queries
-    if (first === undefined) throw new Error('the engine sent no queries')
     await ask(first)
     const firstRowsMs = performance.now() - started
-    const openToFirstRowsMs = performance.now() + performance.timeOrigin - openingAt
     const pass = async (): Promise<{ times: number[]; longestMs: number }> => {
       const monitor = new StallMonitor()
       monitor.start()
@@ -85,28 +89,28 @@ async function main(dataDir: string, employees: number): Promise<void> {
     const firstUse = await pass()
     const warm = await pass()
     await new Promise((resolve) => setTimeout(resolve, 1000))
-    const engineRssMb = await new Promise<number>((resolve) => {
-      memory = resolve
-      send({ type: 'memory' })
-    })
+    const routerRssMb = process.memoryUsage().rss / 1_048_576
+    const engineRssMb = childRssMb()
+    await new Promise((resolve) => setTimeout(resolve, CORE_WORKER_IDLE_STOP_MS + 2000))
     const report: QueryProcessReport = {
       firstRowsMs,
-      openToFirstRowsMs,
       firstUse: firstUse.times,
       warm: warm.times,
       firstUseLongestMs: firstUse.longestMs,
       warmLongestMs: warm.longestMs,
-      routerRssMb: process.memoryUsage().rss / 1_048_576,
+      routerRssMb,
       engineRssMb,
+      engineRestingRssMb: childRssMb(),
+      routerRestingRssMb: process.memoryUsage().rss / 1_048_576,
     }
     process.stdout.write(`${JSON.stringify(report)}\n`)
   } finally {
-    engine.disconnect()
+    await core.close()
   }
 }
 
-const [dataDir, employees] = process.argv.slice(2)
-main(dataDir ?? '', Number(employees)).catch((error: unknown) => {
+const [dataDir, queriesFile, builtDir] = process.argv.slice(2)
+main(dataDir ?? '', queriesFile ?? '', builtDir ?? '').catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
   process.exit(1)
 })

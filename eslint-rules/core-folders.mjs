@@ -58,7 +58,7 @@ const RULES = [
   },
   {
     from: (folder) => STORES.includes(folder),
-    target: (path) => /^(query|sync|export|app|workers)\//.test(path),
+    target: (path) => /^(query|sync|export|app|workers|process)\//.test(path),
     why: 'the stores sit below query, sync and the rest; they know files, not what is done with them',
   },
 ]

@@ -2,7 +2,7 @@ import { app, BrowserWindow, dialog, screen, shell } from 'electron'
 import { join } from 'node:path'
 import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store'
 import { installDeepLinkHandling, protocolClientArgs, schemeOf } from './adapters/deep-link'
-import { createSettingsBackend } from './adapters/electron-store-backend'
+import { createSettingsBackend, createWindowStateBackend } from './adapters/electron-store-backend'
 import { createMainLogger } from './adapters/main-logger'
 import { createPrintWindowPrinter } from './adapters/print-window'
 import { installAppMenu } from './app-menu'
@@ -11,7 +11,9 @@ import { createAppWindow } from './window'
 import { registerInvokeHandlers } from './ipc/register-invoke-handlers'
 import { windowEventSink } from './ipc/window-event-sink'
 import { closeLibraryChannels } from './ipc/library-channels'
-import { createAppCore, type AppCore } from './core/app/create-app-core'
+import { RemoteAppCore } from './core/process/remote-app-core'
+import { coreProcessEntry } from './core/process/process-channel'
+import { utilityProcessChannel } from './adapters/utility-process-channel'
 import { appOrigins } from './core/shell/window-policy'
 import {
   APP_USER_MODEL_ID,
@@ -20,9 +22,8 @@ import {
   startupFailureText,
   userDataFolder,
 } from './core/shell/startup'
-import { DEFAULT_REDIRECT_URI, DEMO_REDIRECT_URI } from './core/settings/settings-defaults'
+import { DEFAULT_REDIRECT_URI } from './core/settings/settings-defaults'
 import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from './core/settings/settings-store'
-import { startSandbox } from './sandbox'
 
 /**
  * The Electron shell: everything here is wiring. Order matters: the data folder is chosen before anything reads
@@ -44,7 +45,8 @@ const WINDOW_BOUNDS_KEY = 'windowBounds'
 let starting = true
 let mainWindow: BrowserWindow | undefined
 let settingsBackend: KeyValueBackend | undefined
-let core: AppCore | undefined
+let windowState: KeyValueBackend | undefined
+let core: RemoteAppCore | undefined
 const trustedWebContents = new Set<number>()
 
 process.on('uncaughtException', (error) => {
@@ -63,10 +65,13 @@ try {
 }
 
 function boot(): void {
+  logger.info(`RosterDesk ${app.getVersion()} starting`)
   if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID)
   registerAppSchemePrivileges()
   settingsBackend = createSettingsBackend((message) => logger.warn(message))
+  windowState = createWindowStateBackend((message) => logger.warn(message))
   closeLibraryChannels()
+  // Read here, before the core process starts and becomes the settings file's only writer.
   const settings = new SettingsStore(settingsBackend)
   const callbackSchemes = new Set(
     [schemeOf(settings.get().redirectUri), schemeOf(DEFAULT_REDIRECT_URI)].filter((s): s is string => !!s),
@@ -128,37 +133,47 @@ async function start(
     sendCommand: (command) => windowEventSink(() => mainWindow?.webContents).emit('app:command', command),
   })
   const secrets = await createSafeStorageSecretStore(logger)
-  const demo = await startSandbox({ port: 0, redirectUris: [DEMO_REDIRECT_URI] })
-  core = await createAppCore({
-    appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
-    dataDir: app.getPath('userData'),
-    settings,
-    secrets,
-    fetch: (input, init) => fetch(input, init),
-    openExternal: (url) => shell.openExternal(url),
-    demo: { environment: { baseUrl: demo.baseUrl, ...demo.credentials }, close: () => demo.close() },
+  // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
+  // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Threads").
+  const starting = RemoteAppCore.start({
+    channel: utilityProcessChannel(coreProcessEntry(__dirname)),
+    config: {
+      appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+      dataDir: app.getPath('userData'),
+    },
+    shell: {
+      secrets,
+      openExternal: (url) => shell.openExternal(url),
+      chooseExportPath: async (defaultPath, format) => {
+        const options = {
+          defaultPath,
+          filters: [
+            format === 'csv'
+              ? { name: 'CSV', extensions: ['csv'] }
+              : { name: 'Excel workbook', extensions: ['xlsx'] },
+          ],
+        }
+        const result = mainWindow
+          ? await dialog.showSaveDialog(mainWindow, options)
+          : await dialog.showSaveDialog(options)
+        return result.canceled ? undefined : result.filePath
+      },
+      revealFile: (path) => shell.showItemInFolder(path),
+      printPage: createPrintWindowPrinter(() => mainWindow),
+    },
     events: windowEventSink(() => mainWindow?.webContents),
     logger,
-    uiState: uiState(),
-    chooseExportPath: async (defaultPath, format) => {
-      const options = {
-        defaultPath,
-        filters: [
-          format === 'csv'
-            ? { name: 'CSV', extensions: ['csv'] }
-            : { name: 'Excel workbook', extensions: ['xlsx'] },
-        ],
-      }
-      const result = mainWindow
-        ? await dialog.showSaveDialog(mainWindow, options)
-        : await dialog.showSaveDialog(options)
-      return result.canceled ? undefined : result.filePath
-    },
-    revealFile: (path) => shell.showItemInFolder(path),
-    printPage: createPrintWindowPrinter(() => mainWindow),
+    // What the window showed came from the process that stopped: it starts over from the new one.
+    onRestarted: () => mainWindow?.webContents.reload(),
   })
-  registerInvokeHandlers(core.handlers, { webContentsIds: trustedWebContents, origins }, logger)
+  // The window opens while the core process starts; its first requests wait for it.
+  registerInvokeHandlers(
+    async (channel, args) => (await starting).invoke(channel, args),
+    { webContentsIds: trustedWebContents, origins },
+    logger,
+  )
   openWindow()
+  core = await starting
 
   deepLinks.attach((url) => {
     focusWindow()
@@ -169,20 +184,17 @@ async function start(
   })
 }
 
-/** Small memories of the UI (window bounds, last export folder), kept beside the settings. */
-function uiState(): KeyValueBackend {
-  return (settingsBackend ??= new MemoryKeyValueBackend())
-}
-
 function openWindow(): void {
-  const state = uiState()
+  const state = (windowState ??= new MemoryKeyValueBackend())
+  // Before window-state.json, the bounds were kept in the settings file, which the core process now owns.
+  const earlier = settingsBackend
   const window = createAppWindow({
     devServerUrl,
     origins,
     onLog: (message) => logger.warn(message),
     allowDevTools: !app.isPackaged,
     bounds: {
-      load: () => state.get(WINDOW_BOUNDS_KEY),
+      load: () => state.get(WINDOW_BOUNDS_KEY) ?? earlier?.get(WINDOW_BOUNDS_KEY),
       save: (value) => state.set(WINDOW_BOUNDS_KEY, value),
     },
     // The primary display first: a window whose saved place is off every screen opens there.

@@ -6,6 +6,7 @@ import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { CoreJobs } from '../../src/main/core/workers/core-jobs'
 import { coreWorkerEntry } from '../../src/main/core/workers/worker-entry'
+import { coreProcessEntry } from '../../src/main/core/process/process-channel'
 import { WorkerHost } from '../../src/main/core/workers/worker-host'
 import { buildSortOrder } from '../../src/main/core/query/sort-order'
 import { EmployeeGenerator } from '../../src/main/sandbox/data'
@@ -13,6 +14,20 @@ import { ensureBuiltBundles, MAIN_BUNDLE } from '../helpers/built-bundles'
 import { makeTempDir } from '../unit/cache/cache-test-helpers'
 import { seedSnapshot } from '../unit/cache/seed-snapshot'
 import { rawSnapshot } from '../helpers/raw-snapshot'
+
+const CORE_PROCESS_BUNDLE = join(dirname(MAIN_BUNDLE), 'core-process.js')
+
+/** The chunks a bundle requires, and the chunks those require. */
+function localChunks(file: string, seen = new Set<string>()): string[] {
+  const code = readFileSync(file, 'utf8')
+  for (const match of code.matchAll(/require\(["'](\.\.?\/[^"']+\.js)["']\)/g)) {
+    const chunk = join(dirname(file), match[1] ?? '')
+    if (seen.has(chunk)) continue
+    seen.add(chunk)
+    localChunks(chunk, seen)
+  }
+  return [...seen]
+}
 
 /**
  * The core worker as it ships: out/main/core-worker.js, an entry of the main build of its own, found beside the
@@ -42,17 +57,23 @@ describe('the built core worker', () => {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('is built beside the main bundle, which looks for it there', () => {
+  it('is built beside the core process bundle, which looks for it there, and the main bundle beside both', () => {
     expect(existsSync(built)).toBe(true)
-    expect(coreWorkerEntry(dirname(MAIN_BUNDLE))).toEqual({ file: built, execArgv: [] })
-    expect(readFileSync(MAIN_BUNDLE, 'utf8')).toContain('core-worker.js')
-    // The worker reads SQLite itself; nothing of Electron may reach it, nor the chunks it shares with main.
-    const code = readFileSync(built, 'utf8')
-    const chunks = [...code.matchAll(/require\(["'](\.\/chunks\/[^"']+)["']\)/g)].map((m) => m[1] ?? '')
-    expect(chunks.length).toBeGreaterThan(0)
-    for (const file of [built, ...chunks.map((chunk) => join(dirname(built), chunk))]) {
-      expect(readFileSync(file, 'utf8')).not.toMatch(/require\(["']electron["']\)/)
+    expect(existsSync(CORE_PROCESS_BUNDLE)).toBe(true)
+    expect(coreWorkerEntry(dirname(CORE_PROCESS_BUNDLE))).toEqual({ file: built, execArgv: [] })
+    expect(coreProcessEntry(dirname(MAIN_BUNDLE))).toEqual({ file: CORE_PROCESS_BUNDLE, execArgv: [] })
+    const code = (entry: string) =>
+      [entry, ...localChunks(entry)].map((f) => readFileSync(f, 'utf8')).join('\n')
+    expect(code(CORE_PROCESS_BUNDLE)).toContain('core-worker.js')
+    expect(code(MAIN_BUNDLE)).toContain('core-process.js')
+    // Neither a worker thread nor a utility process has main's Electron APIs: nothing of Electron may reach
+    // them, nor the chunks they share with main.
+    for (const entry of [built, CORE_PROCESS_BUNDLE]) {
+      for (const file of [entry, ...localChunks(entry)]) {
+        expect(readFileSync(file, 'utf8')).not.toMatch(/require\(["']electron["']\)/)
+      }
     }
+    expect(localChunks(built).length).toBeGreaterThan(0)
   })
 
   it('runs under plain Node and builds what the query engine would', async () => {

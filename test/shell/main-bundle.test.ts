@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { INVOKE_CHANNELS } from '../../src/shared/ipc-channels'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import { APP_ORIGIN, secureWebPreferences } from '../../src/main/core/shell/window-policy'
 import { DEFAULT_REDIRECT_URI } from '../../src/main/core/settings/settings-defaults'
-import { ensureBuiltBundles, PRELOAD_BUNDLE } from '../helpers/built-bundles'
+import { ensureBuiltBundles, MAIN_BUNDLE, PRELOAD_BUNDLE } from '../helpers/built-bundles'
 import { answerConsent } from '../helpers/consent'
 import { startTestSandbox } from '../helpers/sandbox'
 import { startMainProcess, type MainProcess } from './main-process'
@@ -111,6 +111,34 @@ describe('the built main bundle', () => {
     await main.quit()
     expect(await main.exited).toEqual({ code: 0, signal: null })
     expect(main.appExitCode()).toBe(0)
+  })
+
+  it('runs the app core in a utility process, starts a fresh one if it dies, and reloads the window', async () => {
+    const userData = freshDir('core-process')
+    const main = start({ userData })
+    await main.windowReady()
+    expect(value<{ name: string }>(await main.invoke('app:get-info')).name).toBe('RosterDesk')
+    const first = (await main.snapshot()).utilityProcesses
+    expect(first).toHaveLength(1)
+    expect(first[0]).toMatchObject({ serviceName: 'RosterDesk core' })
+    expect(first[0]?.modulePath).toBe(join(dirname(MAIN_BUNDLE), 'core-process.js'))
+
+    process.kill(first[0]!.pid!, 'SIGKILL')
+    await vi.waitFor(async () => expect((await main.snapshot()).windows[0]?.reloads).toBe(1), {
+      timeout: 30_000,
+      interval: 100,
+    })
+    const both = (await main.snapshot()).utilityProcesses
+    expect(both).toHaveLength(2)
+    expect(value<{ name: string }>(await main.invoke('app:get-info')).name).toBe('RosterDesk')
+    const log = readFileSync(join(userData, 'logs', 'main.log'), 'utf8')
+    expect(log).toContain('The core process stopped unexpectedly')
+    expect(log).toContain('The core process was started again')
+
+    await main.quit()
+    expect(await main.exited).toEqual({ code: 0, signal: null })
+    // Nothing outlives the app: the replacement ended with it.
+    expect(() => process.kill(both[1]!.pid!, 0)).toThrow()
   })
 
   it('gives a desktop menu (no DevTools when packaged), a log folder and an About box', async () => {

@@ -1,6 +1,6 @@
 import { ipcMain, type IpcMainInvokeEvent } from 'electron'
 import { INVOKE_CHANNELS } from '../../shared/ipc-channels'
-import { dispatchInvoke, type InvokeHandlers } from '../core/ipc/dispatch'
+import type { IpcResult } from '../../shared/ipc-contract'
 import type { Logger } from '../core/log/logger'
 import { isTrustedIpcSender } from '../core/shell/window-policy'
 
@@ -9,12 +9,16 @@ export interface TrustedSenders {
   readonly origins: readonly string[]
 }
 
+/** Answers one request whose sender was checked: the core process validates its arguments (dispatchInvoke). */
+export type InvokeDispatcher = (channel: string, args: readonly unknown[]) => Promise<IpcResult<unknown>>
+
 /**
  * The only place ipcMain.handle is called. Each channel of the contract gets one handler that first checks the
- * sender (Desktop's safeListener idea), then lets dispatchInvoke validate the arguments at run time.
+ * sender (Desktop's safeListener idea), then hands the request to the core process, where dispatchInvoke
+ * validates the arguments at run time before any handler sees them.
  */
 export function registerInvokeHandlers(
-  handlers: InvokeHandlers,
+  dispatch: InvokeDispatcher,
   trusted: TrustedSenders,
   logger: Logger,
 ): () => void {
@@ -30,7 +34,7 @@ export function registerInvokeHandlers(
         logger.warn(`IPC: refused ${channel} from an untrusted sender`)
         return { ok: false, error: { code: 'validation', message: 'Request refused.' } }
       }
-      return dispatchInvoke(handlers, channel, args, logger)
+      return dispatch(channel, args)
     })
   }
   return () => {

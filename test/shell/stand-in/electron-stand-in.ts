@@ -1,3 +1,4 @@
+import { fork, type ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 
 /**
@@ -19,6 +20,8 @@ export interface RecordedWindow {
   readonly id: number
   readonly options: unknown
   readonly loadedUrls: string[]
+  /** webContents.reload() calls. */
+  reloads: number
   shown: boolean
   focused: number
   restored: number
@@ -40,6 +43,12 @@ export interface StandInRecord {
   readonly handledProtocols: string[]
   readonly appUserModelIds: string[]
   readonly menus: unknown[]
+  /** Every utilityProcess.fork: the module, its service name, and its pid while it runs. */
+  readonly utilityProcesses: Array<{
+    modulePath: string
+    serviceName: string | undefined
+    pid: number | undefined
+  }>
   lockRequested: boolean
   lockReleased: boolean
   exitCode: number | undefined
@@ -100,6 +109,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     handledProtocols: [],
     appUserModelIds: [],
     menus: [],
+    utilityProcesses: [],
     lockRequested: false,
     lockReleased: false,
     exitCode: undefined,
@@ -213,6 +223,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     readonly mainFrame: { url: string }
     readonly session = defaultSession
     openHandler: ((details: { url: string }) => unknown) | undefined
+    onReload: (() => void) | undefined
     destroyed = false
     devToolsOpen = false
     constructor() {
@@ -228,6 +239,9 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     }
     isDestroyed(): boolean {
       return this.destroyed
+    }
+    reload(): void {
+      this.onReload?.()
     }
     getURL(): string {
       return this.mainFrame.url
@@ -257,10 +271,12 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
         id: this.webContents.id,
         options: JSON.parse(JSON.stringify(options)) as unknown,
         loadedUrls: [],
+        reloads: 0,
         shown: false,
         focused: 0,
         restored: 0,
       }
+      this.webContents.onReload = () => (this.recorded.reloads += 1)
       for (const key of ['x', 'y', 'width', 'height'] as const) {
         const value = options[key]
         if (typeof value === 'number') this.#bounds[key] = value
@@ -337,8 +353,48 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     on: () => undefined,
   }
 
+  /**
+   * Electron's utilityProcess over a Node fork: the same module, structured-clone messages both ways (the child
+   * sees no `process.parentPort`, so core/process/process-channel.ts uses the fork's channel), and the same
+   * events. Electron ends its utility processes with the app; a forked child ends when its channel closes.
+   */
+  class StandInUtilityProcess extends EventEmitter {
+    readonly #child: ChildProcess
+    readonly stdout = null
+    readonly stderr: NodeJS.ReadableStream | null
+    constructor(modulePath: string, args: string[], options: { serviceName?: string; execArgv?: string[] }) {
+      super()
+      this.#child = fork(modulePath, args, {
+        execArgv: options.execArgv ?? [],
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      })
+      this.stderr = this.#child.stderr
+      record.utilityProcesses.push({ modulePath, serviceName: options.serviceName, pid: this.#child.pid })
+      this.#child.on('spawn', () => this.emit('spawn'))
+      this.#child.on('message', (message: unknown) => this.emit('message', message))
+      this.#child.on('exit', (code, signal) => this.emit('exit', code ?? (signal ? 1 : 0)))
+    }
+    get pid(): number | undefined {
+      return this.#child.pid
+    }
+    postMessage(message: unknown): void {
+      this.#child.send(message as never)
+    }
+    kill(): boolean {
+      return this.#child.kill()
+    }
+  }
+
   const module: Record<string, unknown> = {
     app,
+    utilityProcess: {
+      fork: (
+        modulePath: string,
+        args: string[] = [],
+        options: { serviceName?: string; execArgv?: string[] } = {},
+      ) => new StandInUtilityProcess(modulePath, args, options),
+    },
     BrowserWindow: StandInWindow,
     session: { defaultSession },
     webContents: { getAllWebContents: () => allWindows.map((w) => w.webContents) },

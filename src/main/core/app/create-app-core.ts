@@ -29,7 +29,7 @@ import {
   workerPrintOffload,
 } from '../workers/worker-exports'
 import { workerSyncRunner } from '../workers/worker-sync'
-import { coreWorkerEntry } from '../workers/worker-entry'
+import { CORE_WORKER_IDLE_STOP_MS, coreWorkerEntry } from '../workers/worker-entry'
 import { WorkerHost, type WorkerEntry } from '../workers/worker-host'
 import { ChangeHistory } from '../changes/change-history'
 import { RosterDeskError } from '../errors'
@@ -103,12 +103,6 @@ interface ProfileSession {
   employeeCount(): number
   close(): Promise<void>
 }
-
-/**
- * The core worker ends after this long without a job, giving back its memory (about 235 MB after the builds of a
- * million-employee cache); starting it again adds about 80 ms to the next build or export.
- */
-export const CORE_WORKER_IDLE_STOP_MS = 30_000
 
 /**
  * The composition root of everything that is not Electron: the Electron main and the browser-test harness both

@@ -1,10 +1,18 @@
 import { parentPort } from 'node:worker_threads'
-import type { MessagePort } from 'node:worker_threads'
 import { cancelledError } from '../errors'
 import { createLogger } from '../log/logger'
 import type { Logger } from '../log/logger'
 import type { CallMap, FromWorker, JobMap } from './worker-protocol'
 import { fromWorkerError, isToWorker, toWorkerError } from './worker-protocol'
+
+/**
+ * The serving side's end of a JobChannel: a worker thread's `parentPort`, or a process's link to its parent
+ * (core/host/process-channel.ts).
+ */
+export interface JobPort {
+  on(event: 'message', listener: (message: unknown) => void): unknown
+  postMessage(message: FromWorker, transfer?: ArrayBuffer[]): void
+}
 
 /** What a job handler gets besides its input. */
 export interface JobContext<Progress, Calls extends CallMap = Record<never, never>> {
@@ -31,9 +39,9 @@ export interface JobContext<Progress, Calls extends CallMap = Record<never, neve
  * here, as createLogger does everywhere, because an error object does not survive the crossing whole (its class,
  * detail and cause are lost); the host redacts the text again on its way to the file.
  */
-export function forwardingLogger(port = parentPort): Logger {
+export function forwardingLogger(port: JobPort | null = parentPort): Logger {
   if (port === null) throw new Error('forwardingLogger runs only inside a worker thread')
-  const channel = port as MessagePort
+  const channel = port
   return createLogger((level, text) => {
     const message: FromWorker = { type: 'log', level, text }
     channel.postMessage(message)
@@ -51,9 +59,12 @@ export type JobHandlers<Jobs extends JobMap> = {
  * The worker's side of worker-host.ts: runs each job it is sent with its handler, several at once when they
  * await, and answers with the output, progress or a typed error. Call once from a worker entry file.
  */
-export function serveJobs<Jobs extends JobMap>(handlers: JobHandlers<Jobs>, port = parentPort): void {
+export function serveJobs<Jobs extends JobMap>(
+  handlers: JobHandlers<Jobs>,
+  port: JobPort | null = parentPort,
+): void {
   if (port === null) throw new Error('serveJobs runs only inside a worker thread')
-  const channel: MessagePort = port as MessagePort
+  const channel = port
   const logger = forwardingLogger(channel)
   const running = new Map<number, AbortController>()
   const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>()

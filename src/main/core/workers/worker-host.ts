@@ -10,6 +10,49 @@ export interface WorkerEntry {
   readonly execArgv: readonly string[]
 }
 
+/**
+ * How a host reaches what runs its jobs: a worker thread (`threadChannel`), or a process of its own (Electron's
+ * utilityProcess in the app, a forked Node process in tests and benchmarks: core/host/process-channel.ts).
+ */
+export interface JobChannel {
+  /** `transfer` lists buffers to move rather than copy; a channel that cannot move them copies them. */
+  postMessage(message: ToWorker, transfer: readonly ArrayBuffer[]): void
+  onMessage(listener: (message: unknown) => void): void
+  /** A failure of the thread or process itself (an uncaught error), not of a job. */
+  onError(listener: (error: Error) => void): void
+  onExit(listener: (code: number) => void): void
+  /** Whether it keeps this process alive (an idle thread must not); a no-op where that does not apply. */
+  ref(): void
+  unref(): void
+  terminate(): Promise<void>
+}
+
+/** Starts a fresh channel: on the first job, and again after a crash or an idle stop. */
+export interface JobChannelStarter {
+  start(name: string, logger: Logger): JobChannel
+}
+
+/** A worker thread running `entry`, as a channel. */
+export function threadChannel(entry: WorkerEntry): JobChannelStarter {
+  return {
+    start(name, logger) {
+      const worker = new Worker(entry.file, { execArgv: [...entry.execArgv], name })
+      worker.on('messageerror', (error: Error) => {
+        logger.error(`The ${name} sent a message that could not be read`, error)
+      })
+      return {
+        postMessage: (message, transfer) => worker.postMessage(message, [...transfer]),
+        onMessage: (listener) => void worker.on('message', listener),
+        onError: (listener) => void worker.on('error', listener),
+        onExit: (listener) => void worker.on('exit', listener),
+        ref: () => worker.ref(),
+        unref: () => worker.unref(),
+        terminate: async () => void (await worker.terminate()),
+      }
+    },
+  }
+}
+
 export interface WorkerHostOptions {
   /** Names the worker in logs and errors ("core worker"). */
   readonly name: string
@@ -71,7 +114,7 @@ const DEFAULT_CANCEL_GRACE_MS = 5_000
  * long without a job (or a `hold`).
  */
 export class WorkerHost<Jobs extends JobMap> {
-  private worker: Worker | null = null
+  private worker: JobChannel | null = null
   private idleTimer: ReturnType<typeof setTimeout> | undefined
   /** Holds taken with `hold()` and not yet released: while any is, an idle worker is not ended. */
   private holds = 0
@@ -79,13 +122,16 @@ export class WorkerHost<Jobs extends JobMap> {
   private readonly pending = new Map<number, PendingJob>()
   private readonly logger: Logger
   private readonly cancelGraceMs: number
+  private readonly starter: JobChannelStarter
 
+  /** `entry`: a worker thread's file, or a starter of any other channel (a process of its own). */
   constructor(
-    private readonly entry: WorkerEntry,
+    entry: WorkerEntry | JobChannelStarter,
     private readonly options: WorkerHostOptions,
   ) {
     this.logger = options.logger ?? silentLogger
     this.cancelGraceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS
+    this.starter = 'start' in entry ? entry : threadChannel(entry)
   }
 
   /** Whether a worker thread is up (started by a job, not yet ended by a crash, an idle stop or `stop`). */
@@ -169,21 +215,15 @@ export class WorkerHost<Jobs extends JobMap> {
     if (worker !== null) await worker.terminate()
   }
 
-  private ensureWorker(): Worker {
+  private ensureWorker(): JobChannel {
     if (this.worker !== null) return this.worker
-    const worker = new Worker(this.entry.file, {
-      execArgv: [...this.entry.execArgv],
-      name: this.options.name,
-    })
-    worker.on('message', (message: unknown) => this.receive(message))
-    worker.on('error', (error: Error) => {
+    const worker = this.starter.start(this.options.name, this.logger)
+    worker.onMessage((message: unknown) => this.receive(message))
+    worker.onError((error: Error) => {
       this.logger.error(`The ${this.options.name} failed`, error)
       this.crashed(worker, error.stack ?? error.message)
     })
-    worker.on('messageerror', (error: Error) => {
-      this.logger.error(`The ${this.options.name} sent a message that could not be read`, error)
-    })
-    worker.on('exit', (code) => {
+    worker.onExit((code) => {
       if (this.worker === worker && code !== 0)
         this.logger.warn(`The ${this.options.name} exited with code ${code}`)
       this.crashed(worker, `exited with code ${code}`)
@@ -300,7 +340,7 @@ export class WorkerHost<Jobs extends JobMap> {
     this.idleTimer = undefined
   }
 
-  private crashed(worker: Worker, detail: string): void {
+  private crashed(worker: JobChannel, detail: string): void {
     if (this.worker !== worker) return
     this.worker = null
     this.failAll(
@@ -316,7 +356,7 @@ export class WorkerHost<Jobs extends JobMap> {
     for (const id of [...this.pending.keys()]) this.settle(id, (job) => job.reject(error))
   }
 
-  private post(worker: Worker, message: ToWorker, transfer: readonly ArrayBuffer[] = []): void {
-    worker.postMessage(message, [...transfer])
+  private post(worker: JobChannel, message: ToWorker, transfer: readonly ArrayBuffer[] = []): void {
+    worker.postMessage(message, transfer)
   }
 }

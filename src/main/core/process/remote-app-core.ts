@@ -1,0 +1,232 @@
+import type { IpcResult } from '../../../shared/ipc-contract'
+import type { ExportFormat } from '../../../shared/domain'
+import { RosterDeskError, toIpcError } from '../errors'
+import type { PagePrinter } from '../export/print-view'
+import type { EventSink } from '../ipc/dispatch'
+import { logFailure } from '../log/log-failure'
+import type { Logger } from '../log/logger'
+import { isStoredSecretKey, type SecretVault, type StoredSecretKey } from '../secrets/secret-store'
+import { WorkerHost, type CallHandlers, type JobChannelStarter } from '../workers/worker-host'
+import type { CoreProcessConfig, CoreProcessJobs, CoreProcessReport, ShellCalls } from './core-process-jobs'
+
+/** What the shell (Electron's main process) does for the core process: what only it has. */
+export interface ShellServices {
+  readonly secrets: SecretVault
+  /** The system browser; given only the authorize URL the core composed. */
+  openExternal(url: string): Promise<void>
+  chooseExportPath(defaultPath: string, format: ExportFormat): Promise<string | undefined>
+  revealFile(path: string): void
+  readonly printPage?: PagePrinter
+}
+
+export interface RemoteAppCoreOptions {
+  /** How the core process is started (Electron's utilityProcess in the app, a forked Node process in tests). */
+  readonly channel: JobChannelStarter
+  readonly config: Omit<CoreProcessConfig, 'secretsPersistent' | 'offersPrint'>
+  readonly shell: ShellServices
+  /** Where the app's events go (the window). */
+  readonly events: EventSink
+  readonly logger: Logger
+  /**
+   * A core process that stopped unexpectedly was replaced and the new one serves: what the window showed may be
+   * stale (a sync it reported running is gone), so the shell reloads it.
+   */
+  readonly onRestarted?: () => void
+  /** Restarts allowed within `RESTART_WINDOW_MS` before RosterDesk stops trying (a crash at every start). */
+  readonly maxRestarts?: number
+  readonly now?: () => number
+}
+
+/** How long the core process may take to close (a sync or export winding down) before it is ended. */
+export const CORE_CLOSE_GRACE_MS = 20_000
+const RESTART_WINDOW_MS = 60_000
+const DEFAULT_MAX_RESTARTS = 3
+
+/**
+ * The app core as the shell sees it when it runs in a process of its own (ARCHITECTURE, "Threads"): every request
+ * is forwarded as an `invoke` job and answered there by the same handlers, events come back as the `serve` job's
+ * reports, and the process's questions (secrets, browser, dialogs, printer) are answered here. It holds none of
+ * the cache, the index or the builds, which is what keeps the main process small. A core process that stops
+ * unexpectedly fails only the requests it had, and is started again.
+ */
+export class RemoteAppCore {
+  private readonly host: WorkerHost<CoreProcessJobs>
+  private readonly logger: Logger
+  private serving: AbortController | undefined
+  /** The current `serve` job, settled when the core process has closed its app core (or stopped). */
+  private served: Promise<unknown> = Promise.resolve()
+  private closed = false
+  /** Why requests are refused: the core process kept stopping, and is no longer started again. */
+  private down: RosterDeskError | undefined
+  private readonly restarts: number[] = []
+
+  private constructor(private readonly options: RemoteAppCoreOptions) {
+    this.logger = options.logger
+    this.host = new WorkerHost<CoreProcessJobs>(options.channel, {
+      name: 'core process',
+      logger: options.logger,
+      cancelGraceMs: CORE_CLOSE_GRACE_MS,
+    })
+  }
+
+  /** Starts the core process; resolves once its app core is up, rejects with the reason it could not start. */
+  static async start(options: RemoteAppCoreOptions): Promise<RemoteAppCore> {
+    const remote = new RemoteAppCore(options)
+    try {
+      await remote.serve()
+    } catch (error) {
+      await remote.host.stop()
+      throw error
+    }
+    return remote
+  }
+
+  /** One renderer request (its sender already checked), answered by the core process's dispatchInvoke. */
+  async invoke(channel: string, args: readonly unknown[]): Promise<IpcResult<unknown>> {
+    if (this.down !== undefined) return { ok: false, error: toIpcError(this.down) }
+    try {
+      return await this.host.run('invoke', { channel, args: [...args] })
+    } catch (error) {
+      logFailure(this.logger, `IPC: ${channel} failed in the core process`, error)
+      return { ok: false, error: toIpcError(error) }
+    }
+  }
+
+  /** A deep link the shell received (a custom-scheme sign-in callback). */
+  async handleCallbackUrl(url: string): Promise<boolean> {
+    if (this.down !== undefined) return false
+    try {
+      return await this.host.run('callback-url', url)
+    } catch (error) {
+      logFailure(this.logger, 'A sign-in callback could not be handled', error)
+      return false
+    }
+  }
+
+  /** Closes the app core (a sync or export stops and lets go of the cache), then ends the process. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.serving?.abort()
+    // The core closes as a quit does in one process (a sync or an export stops and cleans up) before the process
+    // ends; the host ends it after CORE_CLOSE_GRACE_MS if it does not.
+    await this.served.catch(() => undefined)
+    await this.host.stop()
+  }
+
+  private serve(): Promise<void> {
+    const controller = new AbortController()
+    this.serving = controller
+    let ready = false
+    return new Promise<void>((resolve, reject) => {
+      const onReport = (report: CoreProcessReport) => {
+        if (report.type === 'ready') {
+          ready = true
+          resolve()
+          return
+        }
+        // The channel and payload were made by the core's own typed EventSink on the other side.
+        this.options.events.emit(report.channel, report.payload as never)
+      }
+      this.served = this.host.run('serve', this.config(), {
+        signal: controller.signal,
+        onProgress: onReport,
+        calls: shellCallHandlers(this.options.shell),
+      })
+      this.served.then(
+        () => {
+          if (!ready) reject(new RosterDeskError('internal', 'RosterDesk could not start its data engine.'))
+        },
+        (error: unknown) => {
+          if (!ready) reject(error)
+          else if (!this.closed && this.serving === controller) this.stopped(error)
+        },
+      )
+    })
+  }
+
+  /** The core process stopped while serving: its requests have failed; start a fresh one unless it keeps dying. */
+  private stopped(error: unknown): void {
+    this.logger.error('The core process stopped unexpectedly', error)
+    const now = (this.options.now ?? Date.now)()
+    while (this.restarts.length > 0 && now - (this.restarts[0] ?? now) > RESTART_WINDOW_MS)
+      this.restarts.shift()
+    if (this.restarts.length >= (this.options.maxRestarts ?? DEFAULT_MAX_RESTARTS)) {
+      this.down = new RosterDeskError(
+        'internal',
+        'RosterDesk’s data engine keeps stopping. Quit and start RosterDesk again; if it keeps happening, send the log to support.',
+        {
+          detail: `core process stopped ${this.restarts.length + 1} times within ${RESTART_WINDOW_MS / 1000} s`,
+        },
+      )
+      this.logger.error('The core process keeps stopping; not starting it again')
+      return
+    }
+    this.restarts.push(now)
+    this.serve().then(
+      () => {
+        this.logger.info('The core process was started again')
+        this.options.onRestarted?.()
+      },
+      (failure: unknown) => {
+        if (!this.closed) this.stopped(failure)
+      },
+    )
+  }
+
+  private config(): CoreProcessConfig {
+    return {
+      ...this.options.config,
+      secretsPersistent: this.options.shell.secrets.persistent,
+      offersPrint: this.options.shell.printPage !== undefined,
+    }
+  }
+}
+
+/**
+ * How the shell answers the core process's calls. The core process is RosterDesk's own code, yet what it asks
+ * is checked here as any IPC argument is: only known secret names, and only web addresses for the browser.
+ */
+export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls> {
+  return {
+    'secret-get': async (key) => ({ value: await shell.secrets.get(secretKey(key)) }),
+    'secret-set': async ({ key, value }) => {
+      if (typeof value !== 'string') throw new TypeError('core process: a secret must be text')
+      await shell.secrets.set(secretKey(key), value)
+      return { value: null }
+    },
+    'secret-delete': async (key) => {
+      await shell.secrets.delete(secretKey(key))
+      return { value: null }
+    },
+    'open-external': async (url) => {
+      // The core only ever opens the authorize URL it composed; anything but a web address is refused here too.
+      if (!isWebUrl(url)) throw new TypeError('core process: refused to open a non-web address')
+      await shell.openExternal(url)
+      return { value: null }
+    },
+    'choose-export-path': async ({ defaultPath, format }) => ({
+      value: await shell.chooseExportPath(defaultPath, format),
+    }),
+    'reveal-file': async (path) => {
+      shell.revealFile(path)
+      return { value: null }
+    },
+    'print-page': async (page) => {
+      if (shell.printPage === undefined) throw new TypeError('core process: this shell cannot print')
+      return { value: await shell.printPage(page) }
+    },
+  }
+}
+
+function secretKey(key: StoredSecretKey): StoredSecretKey {
+  if (typeof key !== 'string' || !isStoredSecretKey(key))
+    throw new TypeError('core process: unknown secret name')
+  return key
+}
+
+function isWebUrl(url: string): boolean {
+  if (typeof url !== 'string' || !URL.canParse(url)) return false
+  const { protocol } = new URL(url)
+  return protocol === 'https:' || protocol === 'http:'
+}

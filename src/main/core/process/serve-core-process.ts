@@ -1,0 +1,105 @@
+import { dispatchInvoke } from '../ipc/dispatch'
+import type { EventSink } from '../ipc/dispatch'
+import { createAppCore, type AppCore } from '../app/create-app-core'
+import { RosterDeskError } from '../errors'
+import type { SecretVault } from '../secrets/secret-store'
+import type { DemoEnvironment } from '../settings/resolve-environment'
+import { SettingsStore } from '../settings/settings-store'
+import { openSettingsFile } from '../settings/settings-file'
+import { serveJobs, type JobHandlers, type JobPort } from '../workers/serve-jobs'
+import type { CoreProcessJobs } from './core-process-jobs'
+import { processPort } from './process-channel'
+
+/** The in-app sandbox Demo talks to, started in this process. */
+export interface DemoService {
+  readonly environment: DemoEnvironment
+  close(): Promise<void>
+}
+
+/** What the entry file gives: only the demo sandbox, which core may not import (it shares no code with core). */
+export interface CoreProcessDeps {
+  startDemo(): Promise<DemoService>
+}
+
+/**
+ * The core process's job handlers: the app core (createAppCore, exactly as in one process) built by `serve`, and
+ * every renderer request answered by `invoke`. What only the shell has (secrets, the browser, dialogs, the
+ * printer) is asked through `serve`'s calls; the app's events go back as its reports. Cancelling `serve` closes
+ * the core as a quit does (a sync or export stops and lets go of the cache), and the job ends after that.
+ */
+export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProcessJobs> {
+  let core: Promise<AppCore> | undefined
+  const running = (): Promise<AppCore> => {
+    if (core === undefined)
+      throw new RosterDeskError('internal', 'RosterDesk is still starting. Try again in a moment.', {
+        detail: 'core process: a request came before serve',
+      })
+    return core
+  }
+  return {
+    async serve(config, context) {
+      if (core !== undefined) throw new Error('core process: serve was sent twice')
+      const { logger } = context
+      const vault: SecretVault = {
+        persistent: config.secretsPersistent,
+        get: (key) => context.call('secret-get', key),
+        set: async (key, value) => void (await context.call('secret-set', { key, value })),
+        delete: async (key) => void (await context.call('secret-delete', key)),
+      }
+      const events: EventSink = {
+        emit: (channel, payload) => context.progress({ type: 'event', channel, payload }),
+      }
+      const settingsBackend = openSettingsFile(config.dataDir, (message) => logger.warn(message))
+      const starting = (async () => {
+        const demo = await deps.startDemo()
+        try {
+          return await createAppCore({
+            appInfo: config.appInfo,
+            dataDir: config.dataDir,
+            settings: new SettingsStore(settingsBackend),
+            secrets: vault,
+            fetch: (input, init) => fetch(input, init),
+            openExternal: async (url) => void (await context.call('open-external', url)),
+            demo,
+            events,
+            logger,
+            uiState: settingsBackend,
+            chooseExportPath: (defaultPath, format) =>
+              context.call('choose-export-path', { defaultPath, format }),
+            revealFile: (path) =>
+              void context
+                .call('reveal-file', path)
+                .catch((error: unknown) => logger.warn('Showing an exported file failed', error)),
+            ...(config.offersPrint ? { printPage: (page) => context.call('print-page', page) } : {}),
+          })
+        } catch (error) {
+          await demo.close()
+          throw error
+        }
+      })()
+      core = starting
+      const app = await starting
+      context.progress({ type: 'ready' })
+      // Serves until the shell cancels this job (a quit), then closes the app core as the one-process app does.
+      await new Promise<void>((resolve) => {
+        if (context.signal.aborted) resolve()
+        else context.signal.addEventListener('abort', () => resolve(), { once: true })
+      })
+      await app.close()
+      return null
+    },
+    async invoke({ channel, args }, context) {
+      const app = await running()
+      return dispatchInvoke(app.handlers, channel, args, context.logger)
+    },
+    async 'callback-url'(url) {
+      const app = await running()
+      return app.handleCallbackUrl(url)
+    },
+  }
+}
+
+/** Runs the core process: call once from its entry file. */
+export function serveCoreProcess(deps: CoreProcessDeps, port: JobPort = processPort()): void {
+  serveJobs<CoreProcessJobs>(coreProcessHandlers(deps), port)
+}
