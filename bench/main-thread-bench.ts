@@ -41,7 +41,7 @@ interface Measured {
   readonly note: string
 }
 
-/** Runs `work` with a stall monitor on this thread, the one that answers IPC in the app. */
+/** Runs `work` with a stall monitor on this thread, the one that answers IPC in the app (the core process's). */
 async function watched<T>(work: () => Promise<T>): Promise<{ value: T; stall: StallReport; ms: number }> {
   const monitor = new StallMonitor()
   monitor.start()
@@ -309,7 +309,8 @@ export const mainThreadSection: BenchSection = {
     return [
       'Each action runs as the app runs it, through the app core’s own IPC handlers (`dispatchInvoke`), while a ' +
         '`StallMonitor` (a 2 ms drift probe, `core/workers/stall-monitor.ts`) on this thread, the one that answers ' +
-        'IPC in the app, records the longest time it was held; a one-row query is sent every 20 ms meanwhile, as a ' +
+        'IPC in the app (the core process’s main thread, to which Electron’s main routes each request: its own ' +
+        'longest task is in the query-process section), records the longest time it was held; a one-row query is sent every 20 ms meanwhile, as a ' +
         'scrolling clerk would. Opening snapshot indexes, first-use builds (sort orders, "Search in" column ' +
         'indexes), exports, the page "Print…" prints and the sync run on the core worker (ARCHITECTURE.md, "Threads"). The probe cannot tell ' +
         `a task from the OS running other processes instead: on a loaded machine its figures are an upper bound. Load average at the start: ${loadavg()[0]?.toFixed(2)} on a shared machine.`,

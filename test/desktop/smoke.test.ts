@@ -113,6 +113,15 @@ describe('the packaged RosterDesk on this desktop', () => {
       })),
     }))
     expect(windows).toEqual({ packaged: true, windows: [{ visible: true, title: 'RosterDesk' }] })
+    // The app core runs in a utility process of its own (src/main/core-process.ts), named for the clerk's task
+    // manager by its serviceName.
+    const utilities = await app.evaluate(({ app: electronApp }) =>
+      electronApp
+        .getAppMetrics()
+        .filter((metric) => metric.type === 'Utility')
+        .map((metric) => metric.name),
+    )
+    expect(utilities).toContain('RosterDesk core')
     await screenshot('1-first-window')
     expect(pageErrors).toEqual([])
   })

@@ -163,7 +163,13 @@ describe('RemoteAppCore over a forked core process', () => {
     await core.close()
     expect(h.exits).toHaveLength(1)
     expect(h.logged.some((line) => /stopped unexpectedly/.test(line))).toBe(false)
-    expect(await core.invoke('app:get-info', [])).toMatchObject({ ok: false })
+    expect(await core.invoke('app:get-info', [])).toEqual({
+      ok: false,
+      error: { code: 'busy', message: 'RosterDesk is closing.' },
+    })
+    expect(await core.handleCallbackUrl('com.rosterdesk.app:/oauth/callback?code=x&state=y')).toBe(false)
+    // Nothing started a core process again.
+    expect(h.channels).toHaveLength(1)
   })
 })
 

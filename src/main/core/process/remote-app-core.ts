@@ -83,6 +83,8 @@ export class RemoteAppCore {
 
   /** One renderer request (its sender already checked), answered by the core process's dispatchInvoke. */
   async invoke(channel: string, args: readonly unknown[]): Promise<IpcResult<unknown>> {
+    // After close nothing may start a core process again (the host would, for any job).
+    if (this.closed) return { ok: false, error: toIpcError(closingError()) }
     if (this.down !== undefined) return { ok: false, error: toIpcError(this.down) }
     try {
       return await this.host.run('invoke', { channel, args: [...args] })
@@ -94,7 +96,7 @@ export class RemoteAppCore {
 
   /** A deep link the shell received (a custom-scheme sign-in callback). */
   async handleCallbackUrl(url: string): Promise<boolean> {
-    if (this.down !== undefined) return false
+    if (this.closed || this.down !== undefined) return false
     try {
       return await this.host.run('callback-url', url)
     } catch (error) {
@@ -217,6 +219,10 @@ export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls
       return { value: await shell.printPage(page) }
     },
   }
+}
+
+function closingError(): RosterDeskError {
+  return new RosterDeskError('busy', 'RosterDesk is closing.')
 }
 
 function secretKey(key: StoredSecretKey): StoredSecretKey {
