@@ -43,6 +43,8 @@ const origins = appOrigins(devServerUrl)
 
 const WINDOW_BOUNDS_KEY = 'windowBounds'
 let starting = true
+/** Set once the app begins to quit: the core is being closed, and a start it cancels is no failure. */
+let quitting = false
 let mainWindow: BrowserWindow | undefined
 let settingsBackend: KeyValueBackend | undefined
 let windowState: KeyValueBackend | undefined
@@ -95,10 +97,9 @@ function boot(): void {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })
-  let closing = false
   app.on('before-quit', (event) => {
-    if (closing || !core) return
-    closing = true
+    if (quitting || !core) return
+    quitting = true
     event.preventDefault()
     logger.info('Quitting: stopping any sync or export first')
     void core
@@ -109,7 +110,7 @@ function boot(): void {
 
   app
     .whenReady()
-    .then(() => start(settings, deepLinks))
+    .then(() => start(deepLinks))
     .then(
       () => {
         starting = false
@@ -119,10 +120,7 @@ function boot(): void {
     )
 }
 
-async function start(
-  settings: SettingsStore,
-  deepLinks: ReturnType<typeof installDeepLinkHandling>,
-): Promise<void> {
+async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Promise<void> {
   serveRenderer(join(__dirname, '../renderer'))
   installAppMenu({
     appName: app.getName(),
@@ -135,7 +133,7 @@ async function start(
   const secrets = await createSafeStorageSecretStore(logger)
   // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
   // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Threads").
-  const starting = RemoteAppCore.start({
+  const remote = new RemoteAppCore({
     channel: utilityProcessChannel(coreProcessEntry(__dirname)),
     config: {
       appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
@@ -163,17 +161,22 @@ async function start(
     },
     events: windowEventSink(() => mainWindow?.webContents),
     logger,
-    // What the window showed came from the process that stopped: it starts over from the new one.
+    // What the window showed came from the process that stopped: it starts over from the new one (or, if the
+    // core keeps stopping, shows why on its first request).
     onRestarted: () => mainWindow?.webContents.reload(),
+    onDown: () => mainWindow?.webContents.reload(),
   })
-  // The window opens while the core process starts; its first requests wait for it.
+  // Kept before it is up, so a quit while it starts still closes it.
+  core = remote
+  const coreStarted = remote.start()
+  // The window opens while the core process starts; its first requests wait there for the app core.
   registerInvokeHandlers(
-    async (channel, args) => (await starting).invoke(channel, args),
+    (channel, args) => remote.invoke(channel, args),
     { webContentsIds: trustedWebContents, origins },
     logger,
   )
   openWindow()
-  core = await starting
+  await coreStarted
 
   deepLinks.attach((url) => {
     focusWindow()
@@ -203,6 +206,9 @@ function openWindow(): void {
       return [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map((d) => d.workArea)
     },
   })
+  // Windows ending the session (log-off, shutdown) skips before-quit: Electron ends the core process, which is
+  // no crash to restart.
+  window.on('session-end', () => core?.detach())
   const id = window.webContents.id
   trustedWebContents.add(id)
   window.on('closed', () => {
@@ -238,6 +244,8 @@ async function showAbout(): Promise<void> {
 /** Says why in a native box (usable before `ready`), frees the lock so the next launch can try, exits non-zero. */
 function failStartup(error: unknown): void {
   starting = false
+  // A quit while starting cancels the core's start; that is the clerk's choice, not a failure to report.
+  if (quitting) return
   logger.error('RosterDesk could not start', error)
   const text = startupFailureText(error, logFilePath)
   try {

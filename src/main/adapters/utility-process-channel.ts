@@ -1,6 +1,9 @@
 import { utilityProcess } from 'electron'
 import type { JobChannelStarter, WorkerEntry } from '../core/workers/worker-host'
 
+/** How long ending the process may take to be confirmed before the shell stops waiting for it. */
+const TERMINATE_WAIT_MS = 5_000
+
 /**
  * Electron's utilityProcess as a job channel: the app core runs there (ARCHITECTURE, "Threads"), as Electron's
  * performance guide advises for heavy work, with Node's APIs and none of main's. Messages are structured
@@ -36,8 +39,10 @@ export function utilityProcessChannel(entry: WorkerEntry): JobChannelStarter {
         ref: () => undefined,
         unref: () => undefined,
         terminate: async () => {
-          if (!exited) child.kill()
-          await exit
+          if (exited) return
+          // kill() refuses a process that never launched (no pid): there is nothing to wait for then.
+          if (!child.kill() && child.pid === undefined) return
+          await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, TERMINATE_WAIT_MS))])
         },
       }
     },

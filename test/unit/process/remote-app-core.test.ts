@@ -134,7 +134,8 @@ describe('RemoteAppCore over a forked core process', () => {
   }, 30_000)
 
   it('stops starting a core process that keeps stopping, and says so on every request', async () => {
-    const h = harness({ maxRestarts: 0 })
+    const down = vi.fn()
+    const h = harness({ maxRestarts: 0, onDown: down })
     const core = await started(h)
     await h.channels[0]!.terminate()
     await vi.waitFor(
@@ -145,6 +146,7 @@ describe('RemoteAppCore over a forked core process', () => {
     expect(refused).toMatchObject({ ok: false, error: { code: 'internal' } })
     expect(JSON.stringify(refused)).toContain('keeps stopping')
     expect(h.channels).toHaveLength(1)
+    expect(down).toHaveBeenCalledTimes(1)
   })
 
   it('rejects its start with the reason when the app core cannot start, and ends the process', async () => {
@@ -155,6 +157,35 @@ describe('RemoteAppCore over a forked core process', () => {
     await expect(RemoteAppCore.start(h.options)).rejects.toBeInstanceOf(RosterDeskError)
     expect(h.channels).toHaveLength(1)
     await vi.waitFor(() => expect(h.exits).toHaveLength(1))
+  })
+
+  it('can be closed while it starts (a quit meanwhile): the start is cancelled and the process ends', async () => {
+    const h = harness()
+    const core = new RemoteAppCore(h.options)
+    const starting = core.start()
+    await core.close()
+    await expect(starting).rejects.toMatchObject({ code: 'cancelled' })
+    await vi.waitFor(() => expect(h.exits).toHaveLength(1))
+    expect(h.channels).toHaveLength(1)
+    expect(h.logged.some((line) => /stopped unexpectedly/.test(line))).toBe(false)
+  })
+
+  it('gives up on a core process that never answers, ending it, rather than letting requests wait forever', async () => {
+    let ended = 0
+    const silent: JobChannelStarter = {
+      start: () => ({
+        postMessage: () => undefined,
+        onMessage: () => undefined,
+        onError: () => undefined,
+        onExit: () => undefined,
+        ref: () => undefined,
+        unref: () => undefined,
+        terminate: async () => void ended++,
+      }),
+    }
+    const h = harness({ channel: silent, startTimeoutMs: 300 })
+    await expect(RemoteAppCore.start(h.options)).rejects.toThrow(/did not start/)
+    expect(ended).toBe(1)
   })
 
   it('closes the app core before the process ends, and answers nothing after', async () => {

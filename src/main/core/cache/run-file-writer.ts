@@ -1,5 +1,6 @@
 import { dirname } from 'node:path'
-import { createRunFile, fsyncDirectory, fsyncFileAsync, removeSnapshotFile } from './snapshot-files'
+import { fsyncDirectory, fsyncFileAsync } from '../durable-fs'
+import { createRunFile, removeSnapshotFile } from './snapshot-files'
 import { storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, openSync, readdirSync, rmSync } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { readdirSync, rmSync } from 'node:fs'
 import { openSqlite, sqliteCode } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
 
@@ -90,42 +89,6 @@ export function removeSnapshotFile(path: string): boolean {
     return true
   } catch {
     return false
-  }
-}
-
-/**
- * Flushes a file's data to the disk. Done before the catalog names a new snapshot, so a power cut can never
- * leave the catalog pointing at a file whose pages were still in the OS cache.
- */
-export function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r+')
-  try {
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** `fsyncFile` on libuv's thread pool, so the event loop (the Electron main process) is not held meanwhile. */
-export async function fsyncFileAsync(path: string): Promise<void> {
-  const handle = await open(path, 'r+')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-}
-
-/** Makes a new directory entry durable. Windows cannot fsync directories; NTFS journals the entry itself. */
-export function fsyncDirectory(path: string): void {
-  let fd: number | undefined
-  try {
-    fd = openSync(path, 'r')
-    fsyncSync(fd)
-  } catch {
-    // Not supported on this platform: nothing more can be done.
-  } finally {
-    if (fd !== undefined) closeSync(fd)
   }
 }
 

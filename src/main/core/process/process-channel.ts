@@ -37,8 +37,9 @@ export function processPort(): JobPort {
 }
 
 /**
- * Where the core process's code is: out/main/core-process.js beside the main bundle once built (an input of its
- * own in electron.vite.config.ts), src/main/core-process.ts under tsx from source (tests, benchmarks).
+ * Where the core process's code is: out/main/core-process.js in `directory`, the main bundle's folder once built
+ * (an input of its own in electron.vite.config.ts); when no bundle is there, the source, src/main/core-process.ts,
+ * under tsx (tests, benchmarks).
  */
 export function coreProcessEntry(directory: string = __dirname): WorkerEntry {
   const built = join(directory, 'core-process.js')

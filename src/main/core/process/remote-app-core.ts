@@ -1,6 +1,7 @@
 import type { IpcResult } from '../../../shared/ipc-contract'
-import type { ExportFormat } from '../../../shared/domain'
-import { RosterDeskError, toIpcError } from '../errors'
+import { isEventChannel } from '../../../shared/ipc-channels'
+import { exportFormatSchema, type ExportFormat } from '../../../shared/domain'
+import { cancelledError, RosterDeskError, toIpcError } from '../errors'
 import type { PagePrinter } from '../export/print-view'
 import type { EventSink } from '../ipc/dispatch'
 import { logFailure } from '../log/log-failure'
@@ -32,10 +33,20 @@ export interface RemoteAppCoreOptions {
    * stale (a sync it reported running is gone), so the shell reloads it.
    */
   readonly onRestarted?: () => void
+  /** It kept stopping and is not started again: the window reloads too, and every request then says why. */
+  readonly onDown?: () => void
+  /** How long the core process may take to report its app core up (CORE_START_TIMEOUT_MS). */
+  readonly startTimeoutMs?: number
   /** Restarts allowed within `RESTART_WINDOW_MS` before RosterDesk stops trying (a crash at every start). */
   readonly maxRestarts?: number
   readonly now?: () => number
 }
+
+/**
+ * How long starting the core process may take before RosterDesk gives up and says so: Electron reports nothing
+ * for a utility process that never launches. Its app core is up in well under a second (bench/RESULTS.md).
+ */
+export const CORE_START_TIMEOUT_MS = 60_000
 
 /** How long the core process may take to close (a sync or export winding down) before it is ended. */
 export const CORE_CLOSE_GRACE_MS = 20_000
@@ -55,12 +66,14 @@ export class RemoteAppCore {
   private serving: AbortController | undefined
   /** The current `serve` job, settled when the core process has closed its app core (or stopped). */
   private served: Promise<unknown> = Promise.resolve()
+  /** Set by `close` and `detach`: no request goes out and no core process is started any more. */
   private closed = false
   /** Why requests are refused: the core process kept stopping, and is no longer started again. */
   private down: RosterDeskError | undefined
   private readonly restarts: number[] = []
 
-  private constructor(private readonly options: RemoteAppCoreOptions) {
+  /** Starts nothing: `start` does, so that a quit during the start can still `close` it. */
+  constructor(private readonly options: RemoteAppCoreOptions) {
     this.logger = options.logger
     this.host = new WorkerHost<CoreProcessJobs>(options.channel, {
       name: 'core process',
@@ -69,21 +82,31 @@ export class RemoteAppCore {
     })
   }
 
-  /** Starts the core process; resolves once its app core is up, rejects with the reason it could not start. */
+  /** A started RemoteAppCore (tests and benchmarks; the shell constructs first, see `start`). */
   static async start(options: RemoteAppCoreOptions): Promise<RemoteAppCore> {
     const remote = new RemoteAppCore(options)
-    try {
-      await remote.serve()
-    } catch (error) {
-      await remote.host.stop()
-      throw error
-    }
+    await remote.start()
     return remote
+  }
+
+  /**
+   * Starts the core process; resolves once its app core is up, rejects with the reason it could not start (or
+   * 'cancelled' when `close` came first), the process then ended. Requests sent meanwhile wait for the app core.
+   */
+  async start(): Promise<void> {
+    try {
+      await this.serve()
+    } catch (error) {
+      await this.host.stop()
+      throw this.closed ? cancelledError() : error
+    }
+    // Closed while its app core came up: close() ends the process; this start did not give a usable core.
+    if (this.closed) throw cancelledError()
   }
 
   /** One renderer request (its sender already checked), answered by the core process's dispatchInvoke. */
   async invoke(channel: string, args: readonly unknown[]): Promise<IpcResult<unknown>> {
-    // After close nothing may start a core process again (the host would, for any job).
+    // Once closing, nothing goes out: the core is winding down, and the host would start a process for any job.
     if (this.closed) return { ok: false, error: toIpcError(closingError()) }
     if (this.down !== undefined) return { ok: false, error: toIpcError(this.down) }
     try {
@@ -105,15 +128,24 @@ export class RemoteAppCore {
     }
   }
 
-  /** Closes the app core (a sync or export stops and lets go of the cache), then ends the process. */
+  /**
+   * Closes the app core as a quit does in one process (a sync or an export stops and cleans up), then ends the
+   * process; the host ends it anyway after CORE_CLOSE_GRACE_MS. Also while it is still starting.
+   */
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
     this.serving?.abort()
-    // The core closes as a quit does in one process (a sync or an export stops and cleans up) before the process
-    // ends; the host ends it after CORE_CLOSE_GRACE_MS if it does not.
     await this.served.catch(() => undefined)
     await this.host.stop()
+  }
+
+  /**
+   * The app is ending without a quit the shell could wait for (Windows ending the session): Electron ends the
+   * process, which must not read as a crash to restart. Nothing goes out any more.
+   */
+  detach(): void {
+    this.closed = true
   }
 
   private serve(): Promise<void> {
@@ -121,14 +153,26 @@ export class RemoteAppCore {
     this.serving = controller
     let ready = false
     return new Promise<void>((resolve, reject) => {
+      // A process that never launches reports nothing at all (Electron emits neither spawn nor exit): give up.
+      const timer = setTimeout(() => {
+        if (ready) return
+        reject(
+          new RosterDeskError(
+            'internal',
+            'RosterDesk’s data engine did not start. Start RosterDesk again; if it keeps happening, send the log to support.',
+            { detail: `core process: no answer within ${this.startTimeoutMs / 1000} s of starting` },
+          ),
+        )
+      }, this.startTimeoutMs)
       const onReport = (report: CoreProcessReport) => {
         if (report.type === 'ready') {
           ready = true
+          clearTimeout(timer)
           resolve()
           return
         }
-        // The channel and payload were made by the core's own typed EventSink on the other side.
-        this.options.events.emit(report.channel, report.payload as never)
+        // Made by the core's own typed EventSink; checked anyway, as the preload checks what reaches the page.
+        if (isEventChannel(report.channel)) this.options.events.emit(report.channel, report.payload as never)
       }
       this.served = this.host.run('serve', this.config(), {
         signal: controller.signal,
@@ -137,14 +181,20 @@ export class RemoteAppCore {
       })
       this.served.then(
         () => {
+          clearTimeout(timer)
           if (!ready) reject(new RosterDeskError('internal', 'RosterDesk could not start its data engine.'))
         },
         (error: unknown) => {
+          clearTimeout(timer)
           if (!ready) reject(error)
           else if (!this.closed && this.serving === controller) this.stopped(error)
         },
       )
     })
+  }
+
+  private get startTimeoutMs(): number {
+    return this.options.startTimeoutMs ?? CORE_START_TIMEOUT_MS
   }
 
   /** The core process stopped while serving: its requests have failed; start a fresh one unless it keeps dying. */
@@ -162,18 +212,25 @@ export class RemoteAppCore {
         },
       )
       this.logger.error('The core process keeps stopping; not starting it again')
+      void this.host.stop()
+      this.options.onDown?.()
       return
     }
     this.restarts.push(now)
-    this.serve().then(
-      () => {
-        this.logger.info('The core process was started again')
-        this.options.onRestarted?.()
-      },
-      (failure: unknown) => {
-        if (!this.closed) this.stopped(failure)
-      },
-    )
+    // A process whose app core failed to start is still alive: end it before a fresh one is started.
+    void this.host
+      .stop()
+      .then(() => (this.closed ? undefined : this.serve()))
+      .then(
+        () => {
+          if (this.closed) return
+          this.logger.info('The core process was started again')
+          this.options.onRestarted?.()
+        },
+        (failure: unknown) => {
+          if (!this.closed) this.stopped(failure)
+        },
+      )
   }
 
   private config(): CoreProcessConfig {
@@ -207,16 +264,22 @@ export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls
       await shell.openExternal(url)
       return { value: null }
     },
-    'choose-export-path': async ({ defaultPath, format }) => ({
-      value: await shell.chooseExportPath(defaultPath, format),
-    }),
+    'choose-export-path': async ({ defaultPath, format }) => {
+      const chosen = exportFormatSchema.safeParse(format)
+      if (typeof defaultPath !== 'string' || !chosen.success)
+        throw new TypeError('core process: a save dialog needs a path and an export format')
+      return { value: await shell.chooseExportPath(defaultPath, chosen.data) }
+    },
     'reveal-file': async (path) => {
+      if (typeof path !== 'string' || path === '') throw new TypeError('core process: no file to show')
       shell.revealFile(path)
       return { value: null }
     },
-    'print-page': async (page) => {
+    'print-page': async ({ html, title }) => {
       if (shell.printPage === undefined) throw new TypeError('core process: this shell cannot print')
-      return { value: await shell.printPage(page) }
+      if (typeof html !== 'string' || typeof title !== 'string')
+        throw new TypeError('core process: a page to print is its HTML and title')
+      return { value: await shell.printPage({ html, title }) }
     },
   }
 }

@@ -6,7 +6,7 @@ import type { SecretVault } from '../secrets/secret-store'
 import type { DemoEnvironment } from '../settings/resolve-environment'
 import { SettingsStore } from '../settings/settings-store'
 import { openSettingsFile } from '../settings/settings-file'
-import { serveJobs, type JobHandlers, type JobPort } from '../workers/serve-jobs'
+import { forwardingLogger, serveJobs, type JobHandlers, type JobPort } from '../workers/serve-jobs'
 import type { CoreProcessJobs } from './core-process-jobs'
 import { processPort } from './process-channel'
 
@@ -79,7 +79,7 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
       })()
       core = starting
       const app = await starting
-      context.progress({ type: 'ready' })
+      if (!context.signal.aborted) context.progress({ type: 'ready' })
       // Serves until the shell cancels this job (a quit), then closes the app core as the one-process app does.
       await new Promise<void>((resolve) => {
         if (context.signal.aborted) resolve()
@@ -101,5 +101,16 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
 
 /** Runs the core process: call once from its entry file. */
 export function serveCoreProcess(deps: CoreProcessDeps, port: JobPort = processPort()): void {
+  // Its failures go to main's log as its other entries do (stderr may be cut off when the process exits). An
+  // uncaught exception ends the process (main starts a fresh one); an unhandled rejection is logged, as main
+  // did when it held the app core, whether Electron or Node runs the process.
+  const logger = forwardingLogger(port)
+  process.on('uncaughtException', (error) => {
+    logger.error('Uncaught exception in the core process', error)
+    setTimeout(() => process.exit(70), 100)
+  })
+  process.on('unhandledRejection', (reason) => {
+    logger.error('Unhandled promise rejection in the core process', reason)
+  })
   serveJobs<CoreProcessJobs>(coreProcessHandlers(deps), port)
 }

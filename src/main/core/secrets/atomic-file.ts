@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
-import { fsyncDirectory } from '../cache/snapshot-files'
+import { fsyncDirectory } from '../durable-fs'
 import { diskFullError, isDiskFull } from '../disk-full'
 
 /**

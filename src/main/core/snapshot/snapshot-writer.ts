@@ -1,7 +1,7 @@
 import { yieldToEventLoop } from '../event-loop'
 import type { ColumnStats } from '../cache/column-inference'
 import { createRunFileWriter, RunFileWriter } from '../cache/run-file-writer'
-import { fsyncFileAsync } from '../cache/snapshot-files'
+import { fsyncFileAsync } from '../durable-fs'
 import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
 import type { SqliteDatabase } from '../cache/sqlite-open'
 import type Database from 'better-sqlite3'

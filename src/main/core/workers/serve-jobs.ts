@@ -7,7 +7,7 @@ import { fromWorkerError, isToWorker, toWorkerError } from './worker-protocol'
 
 /**
  * The serving side's end of a JobChannel: a worker thread's `parentPort`, or a process's link to its parent
- * (core/host/process-channel.ts).
+ * (core/process/process-channel.ts).
  */
 export interface JobPort {
   on(event: 'message', listener: (message: unknown) => void): unknown
