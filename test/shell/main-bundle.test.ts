@@ -108,6 +108,26 @@ describe('the built main bundle', () => {
       summary.stored,
     )
 
+    // What the core process asks of the shell: the save dialog, Explorer/Finder and the print window.
+    const target = join(freshDir('demo-exports'), 'demo roster.csv')
+    await main.setSavePath(target)
+    const request = { kind: 'view', query: {}, columns: ['firstName', 'lastName'], format: 'csv' }
+    expect(value<{ status: string }>(await main.invoke('export:start', request))).toEqual({
+      status: 'written',
+      rows: summary.stored,
+      fileName: 'demo roster.csv',
+    })
+    expect(readFileSync(target, 'utf8').split('\n').length).toBeGreaterThan(summary.stored)
+    expect(value<boolean>(await main.invoke('export:show-in-folder'))).toBe(true)
+    expect((await main.snapshot()).shownItems).toEqual([target])
+    expect(value<{ status: string }>(await main.invoke('export:print', request))).toMatchObject({
+      status: 'printed',
+      total: summary.stored,
+    })
+    const [printed] = (await main.snapshot()).printed
+    expect(printed?.html).toContain('<table')
+    expect(printed?.title).toBe('Employees')
+
     await main.quit()
     expect(await main.exited).toEqual({ code: 0, signal: null })
     expect(main.appExitCode()).toBe(0)

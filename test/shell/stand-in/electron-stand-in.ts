@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
+import { readFileSync } from 'node:fs'
 
 /**
  * A recording stand-in for the parts of Electron's main-process API RosterDesk's shell (and the libraries it
@@ -43,6 +44,8 @@ export interface StandInRecord {
   readonly handledProtocols: string[]
   readonly appUserModelIds: string[]
   readonly menus: unknown[]
+  /** Pages handed to webContents.print: the window's title and the file it had loaded, as read then. */
+  readonly printed: Array<{ title: string; html: string }>
   /** Every utilityProcess.fork: the module, its service name, and its pid while it runs. */
   readonly utilityProcesses: Array<{
     modulePath: string
@@ -110,6 +113,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     appUserModelIds: [],
     menus: [],
     utilityProcesses: [],
+    printed: [],
     lockRequested: false,
     lockReleased: false,
     exitCode: undefined,
@@ -224,6 +228,8 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     readonly session = defaultSession
     openHandler: ((details: { url: string }) => unknown) | undefined
     onReload: (() => void) | undefined
+    /** What the window shows, for print() to record (set by loadFile). */
+    loaded: { title: string; html: string } | undefined
     destroyed = false
     devToolsOpen = false
     constructor() {
@@ -242,6 +248,12 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     }
     reload(): void {
       this.onReload?.()
+    }
+    print(_options: unknown, callback: (success: boolean, reason: string) => void): void {
+      if (this.loaded !== undefined) record.printed.push(this.loaded)
+      setImmediate(() =>
+        callback(this.loaded !== undefined, this.loaded === undefined ? 'nothing loaded' : ''),
+      )
     }
     getURL(): string {
       return this.mainFrame.url
@@ -336,6 +348,16 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       this.#bounds = { ...bounds }
     }
     setMenuBarVisibility(): void {}
+    async loadFile(file: string): Promise<void> {
+      const options = this.recorded.options as { title?: string }
+      this.webContents.loaded = { title: options.title ?? '', html: readFileSync(file, 'utf8') }
+      this.recorded.loadedUrls.push(`file://${file}`)
+    }
+    destroy(): void {
+      this.#destroyed = true
+      this.webContents.destroyed = true
+      this.emit('closed')
+    }
     close(): void {
       const event = { defaultPrevented: false, preventDefault: () => (event.defaultPrevented = true) }
       this.emit('close', event)
@@ -396,7 +418,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       ) => new StandInUtilityProcess(modulePath, args, options),
     },
     BrowserWindow: StandInWindow,
-    session: { defaultSession },
+    session: { defaultSession, fromPartition: () => defaultSession },
     webContents: { getAllWebContents: () => allWindows.map((w) => w.webContents) },
     protocol: {
       registerSchemesAsPrivileged: (schemes: Array<{ scheme: string }>) =>
