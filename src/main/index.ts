@@ -24,6 +24,7 @@ import {
 } from './core/shell/startup'
 import { DEFAULT_REDIRECT_URI } from './core/settings/settings-defaults'
 import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from './core/settings/settings-store'
+import { ReadThroughBackend } from './core/settings/key-value-backend'
 
 /**
  * The Electron shell: everything here is wiring. Order matters: the data folder is chosen before anything reads
@@ -73,8 +74,8 @@ function boot(): void {
   settingsBackend = createSettingsBackend((message) => logger.warn(message))
   windowState = createWindowStateBackend((message) => logger.warn(message))
   closeLibraryChannels()
-  // Read here, before the core process starts and becomes the settings file's only writer.
-  const settings = new SettingsStore(settingsBackend)
+  // Read only: the core process is the settings file's one writer (its migrations included).
+  const settings = new SettingsStore(new ReadThroughBackend(settingsBackend))
   const callbackSchemes = new Set(
     [schemeOf(settings.get().redirectUri), schemeOf(DEFAULT_REDIRECT_URI)].filter((s): s is string => !!s),
   )

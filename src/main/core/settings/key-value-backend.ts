@@ -21,3 +21,21 @@ export class MemoryKeyValueBackend implements KeyValueBackend {
     this.values.set(key, structuredClone(value))
   }
 }
+
+/**
+ * Reads through to `backend`, and keeps what is written in memory: for a reader that must never write the file
+ * behind it (the shell reads the settings the core process owns, migrations included, without saving them).
+ */
+export class ReadThroughBackend implements KeyValueBackend {
+  readonly #written = new MemoryKeyValueBackend()
+
+  constructor(private readonly backend: KeyValueBackend) {}
+
+  get(key: string): unknown {
+    return this.#written.values.has(key) ? this.#written.get(key) : this.backend.get(key)
+  }
+
+  set(key: string, value: unknown): void {
+    this.#written.set(key, value)
+  }
+}
