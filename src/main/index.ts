@@ -99,8 +99,11 @@ function boot(): void {
     if (process.platform !== 'darwin') app.quit()
   })
   app.on('before-quit', (event) => {
-    if (quitting || !core) return
+    if (quitting) return
     quitting = true
+    // Before the core process exists (the secret store still opening) there is nothing to wait for, and start()
+    // stops where it is.
+    if (!core) return
     event.preventDefault()
     logger.info('Quitting: stopping any sync or export first')
     void core
@@ -115,7 +118,7 @@ function boot(): void {
     .then(
       () => {
         starting = false
-        logger.info(`RosterDesk ${app.getVersion()} started`)
+        if (!quitting) logger.info(`RosterDesk ${app.getVersion()} started`)
       },
       (error: unknown) => failStartup(error),
     )
@@ -132,6 +135,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     sendCommand: (command) => windowEventSink(() => mainWindow?.webContents).emit('app:command', command),
   })
   const secrets = await createSafeStorageSecretStore(logger)
+  if (quitting) return
   // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
   // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Threads").
   const remote = new RemoteAppCore({
@@ -207,8 +211,8 @@ function openWindow(): void {
       return [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map((d) => d.workArea)
     },
   })
-  // Windows ending the session (log-off, shutdown) skips before-quit: Electron ends the core process, which is
-  // no crash to restart.
+  // Windows ending the session (log-off, shutdown) skips before-quit. Electron 45 ends the app at once there;
+  // should a version let main run on, the core process ending with the session is no crash to restart.
   window.on('session-end', () => core?.detach())
   const id = window.webContents.id
   trustedWebContents.add(id)

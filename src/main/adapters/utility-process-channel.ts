@@ -40,8 +40,9 @@ export function utilityProcessChannel(entry: WorkerEntry): JobChannelStarter {
         unref: () => undefined,
         terminate: async () => {
           if (exited) return
-          // kill() refuses a process that never launched (no pid): there is nothing to wait for then.
-          if (!child.kill() && child.pid === undefined) return
+          // kill() refuses a process not launched yet (no pid), which may still launch later and run the jobs
+          // queued for it: end it as soon as it does.
+          if (!child.kill() && child.pid === undefined) child.once('spawn', () => child.kill())
           await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, TERMINATE_WAIT_MS))])
         },
       }

@@ -149,6 +149,44 @@ describe('RemoteAppCore over a forked core process', () => {
     expect(down).toHaveBeenCalledTimes(1)
   })
 
+  it('gives up after restarts in a row that never come up, failing what waited with an error, not a cancel', async () => {
+    const down = vi.fn()
+    const forked = forkedProcessChannel(coreProcessEntry())
+    let starts = 0
+    let real: JobChannel | undefined
+    // The first start is a real core process; every one after it dies before its app core is up.
+    const channel: JobChannelStarter = {
+      start(name, logger) {
+        starts++
+        if (starts === 1) return (real = forked.start(name, logger))
+        const exits: Array<(code: number) => void> = []
+        setTimeout(() => exits.forEach((listener) => listener(1)), 300)
+        return {
+          postMessage: () => undefined,
+          onMessage: () => undefined,
+          onError: () => undefined,
+          onExit: (listener) => void exits.push(listener),
+          ref: () => undefined,
+          unref: () => undefined,
+          terminate: async () => undefined,
+        }
+      },
+    }
+    const h = harness({ channel, onDown: down })
+    const core = await started(h)
+    expect(await core.invoke('app:get-info', [])).toMatchObject({ ok: true })
+    // The real one ends (a crash, as far as RemoteAppCore can tell); the next never comes up.
+    await real!.terminate()
+    await vi.waitFor(() => expect(starts).toBe(2), { timeout: 10_000, interval: 20 })
+    const waiting = await core.invoke('app:get-info', [])
+    expect(waiting).toMatchObject({ ok: false, error: { code: 'internal' } })
+    await vi.waitFor(() => expect(down).toHaveBeenCalledTimes(1), { timeout: 10_000, interval: 20 })
+    // Two restarts in a row that never came up, then no more.
+    expect(starts).toBe(3)
+    expect(JSON.stringify(await core.invoke('app:get-info', []))).toContain('keeps stopping')
+    expect(h.logged.some((line) => line.startsWith('info: The core process was started again'))).toBe(false)
+  })
+
   it('rejects its start with the reason when the app core cannot start, and ends the process', async () => {
     const parent = dataDir()
     const file = join(parent, 'not-a-folder')

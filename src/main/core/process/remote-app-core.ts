@@ -52,6 +52,8 @@ export const CORE_START_TIMEOUT_MS = 60_000
 export const CORE_CLOSE_GRACE_MS = 20_000
 const RESTART_WINDOW_MS = 60_000
 const DEFAULT_MAX_RESTARTS = 3
+/** Restarts in a row whose app core never came up before RosterDesk stops trying. */
+const MAX_FAILED_RESTARTS = 2
 
 /**
  * The app core as the shell sees it when it runs in a process of its own (ARCHITECTURE, "Threads"): every request
@@ -71,6 +73,13 @@ export class RemoteAppCore {
   /** Why requests are refused: the core process kept stopping, and is no longer started again. */
   private down: RosterDeskError | undefined
   private readonly restarts: number[] = []
+  /** Restarts in a row whose app core never came up (one that does not answer takes a whole minute). */
+  private failedRestarts = 0
+  /**
+   * While a stopped process is being ended and the next one's `serve` is not yet sent: requests wait for it, so
+   * none starts a process of its own (the host would, for any job) that would only answer "still starting".
+   */
+  private replacing: Promise<void> | undefined
 
   /** Starts nothing: `start` does, so that a quit during the start can still `close` it. */
   constructor(private readonly options: RemoteAppCoreOptions) {
@@ -97,8 +106,11 @@ export class RemoteAppCore {
     try {
       await this.serve()
     } catch (error) {
-      await this.host.stop()
-      throw this.closed ? cancelledError() : error
+      const failure = this.closed ? cancelledError() : asRosterDeskError(error)
+      // Requests meanwhile get the reason rather than a process of their own.
+      this.down ??= failure
+      await this.host.stop(failure)
+      throw failure
     }
     // Closed while its app core came up: close() ends the process; this start did not give a usable core.
     if (this.closed) throw cancelledError()
@@ -107,6 +119,7 @@ export class RemoteAppCore {
   /** One renderer request (its sender already checked), answered by the core process's dispatchInvoke. */
   async invoke(channel: string, args: readonly unknown[]): Promise<IpcResult<unknown>> {
     // Once closing, nothing goes out: the core is winding down, and the host would start a process for any job.
+    if (this.replacing !== undefined) await this.replacing
     if (this.closed) return { ok: false, error: toIpcError(closingError()) }
     if (this.down !== undefined) return { ok: false, error: toIpcError(this.down) }
     try {
@@ -119,6 +132,7 @@ export class RemoteAppCore {
 
   /** A deep link the shell received (a custom-scheme sign-in callback). */
   async handleCallbackUrl(url: string): Promise<boolean> {
+    if (this.replacing !== undefined) await this.replacing
     if (this.closed || this.down !== undefined) return false
     try {
       return await this.host.run('callback-url', url)
@@ -203,34 +217,60 @@ export class RemoteAppCore {
     const now = (this.options.now ?? Date.now)()
     while (this.restarts.length > 0 && now - (this.restarts[0] ?? now) > RESTART_WINDOW_MS)
       this.restarts.shift()
-    if (this.restarts.length >= (this.options.maxRestarts ?? DEFAULT_MAX_RESTARTS)) {
-      this.down = new RosterDeskError(
-        'internal',
-        'RosterDesk’s data engine keeps stopping. Quit and start RosterDesk again; if it keeps happening, send the log to support.',
-        {
-          detail: `core process stopped ${this.restarts.length + 1} times within ${RESTART_WINDOW_MS / 1000} s`,
-        },
-      )
-      this.logger.error('The core process keeps stopping; not starting it again')
-      void this.host.stop()
-      this.options.onDown?.()
+    if (
+      this.restarts.length >= (this.options.maxRestarts ?? DEFAULT_MAX_RESTARTS) ||
+      this.failedRestarts >= MAX_FAILED_RESTARTS
+    ) {
+      this.giveUp()
       return
     }
     this.restarts.push(now)
+    const restarting = new RosterDeskError(
+      'internal',
+      'RosterDesk’s data engine stopped and is starting again. Try again in a moment.',
+      { detail: 'core process: a request was waiting on a process that stopped' },
+    )
     // A process whose app core failed to start is still alive: end it before a fresh one is started.
-    void this.host
-      .stop()
-      .then(() => (this.closed ? undefined : this.serve()))
-      .then(
-        () => {
-          if (this.closed) return
-          this.logger.info('The core process was started again')
-          this.options.onRestarted?.()
-        },
-        (failure: unknown) => {
-          if (!this.closed) this.stopped(failure)
-        },
-      )
+    let sent: () => void = () => undefined
+    this.replacing = new Promise<void>((resolve) => (sent = resolve))
+    const serving = this.host.stop(restarting).then(() => {
+      if (this.closed) return
+      const next = this.serve()
+      this.replacing = undefined
+      sent()
+      return next
+    })
+    serving.then(
+      () => {
+        this.replacing = undefined
+        sent()
+        if (this.closed) return
+        this.failedRestarts = 0
+        this.logger.info('The core process was started again')
+        this.options.onRestarted?.()
+      },
+      (failure: unknown) => {
+        this.replacing = undefined
+        sent()
+        if (this.closed) return
+        this.failedRestarts++
+        this.stopped(failure)
+      },
+    )
+  }
+
+  /** Stops starting core processes: every request says why from now on, and the window is told by a reload. */
+  private giveUp(): void {
+    this.down = new RosterDeskError(
+      'internal',
+      'RosterDesk’s data engine keeps stopping. Quit and start RosterDesk again; if it keeps happening, send the log to support.',
+      {
+        detail: `core process: restarted ${this.restarts.length} times within ${RESTART_WINDOW_MS / 1000} s, ${this.failedRestarts} restarts in a row never came up`,
+      },
+    )
+    this.logger.error('The core process keeps stopping; not starting it again')
+    void this.host.stop(this.down)
+    this.options.onDown?.()
   }
 
   private config(): CoreProcessConfig {
@@ -282,6 +322,14 @@ export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls
       return { value: await shell.printPage({ html, title }) }
     },
   }
+}
+
+function asRosterDeskError(error: unknown): RosterDeskError {
+  if (error instanceof RosterDeskError) return error
+  return new RosterDeskError('internal', 'RosterDesk could not start its data engine.', {
+    detail: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    cause: error,
+  })
 }
 
 function closingError(): RosterDeskError {

@@ -206,12 +206,12 @@ export class WorkerHost<Jobs extends JobMap> {
     }
   }
 
-  /** Ends the worker; jobs still running reject as cancelled. */
-  async stop(): Promise<void> {
+  /** Ends the worker; jobs still running reject with `reason` (by default as cancelled). */
+  async stop(reason: RosterDeskError = cancelledError()): Promise<void> {
     this.clearIdleTimer()
     const worker = this.worker
     this.worker = null
-    this.failAll(cancelledError())
+    this.failAll(reason)
     if (worker !== null) await worker.terminate()
   }
 
