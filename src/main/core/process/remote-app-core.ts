@@ -70,7 +70,7 @@ export class RemoteAppCore {
   private served: Promise<unknown> = Promise.resolve()
   /** Set by `close` and `detach`: no request goes out and no core process is started any more. */
   private closed = false
-  /** Why requests are refused: the core process kept stopping, and is no longer started again. */
+  /** Why requests are refused: the core process could not start, or kept stopping and is not started again. */
   private down: RosterDeskError | undefined
   private readonly restarts: number[] = []
   /** Restarts in a row whose app core never came up (one that does not answer takes a whole minute). */
@@ -118,8 +118,8 @@ export class RemoteAppCore {
 
   /** One renderer request (its sender already checked), answered by the core process's dispatchInvoke. */
   async invoke(channel: string, args: readonly unknown[]): Promise<IpcResult<unknown>> {
-    // Once closing, nothing goes out: the core is winding down, and the host would start a process for any job.
     if (this.replacing !== undefined) await this.replacing
+    // Once closing, nothing goes out: the core is winding down, and the host would start a process for any job.
     if (this.closed) return { ok: false, error: toIpcError(closingError()) }
     if (this.down !== undefined) return { ok: false, error: toIpcError(this.down) }
     try {
