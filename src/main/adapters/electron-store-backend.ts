@@ -2,7 +2,8 @@ import { app } from 'electron'
 import Store from 'electron-store'
 import { join } from 'node:path'
 import type { KeyValueBackend } from '../core/settings/settings-store'
-import { SETTINGS_STORE_NAME } from '../core/settings/settings-file'
+import { SETTINGS_STORE_NAME } from '../core/settings/settings-defaults'
+import { confBackend } from '../core/settings/settings-file'
 import { openRecoveringUnreadable } from '../core/settings/unreadable-file'
 
 /**
@@ -32,9 +33,5 @@ function openStore(name: string, log: (message: string) => void): KeyValueBacken
     () => new Store<Record<string, unknown>>({ name, clearInvalidConfig: false }),
     log,
   )
-  return {
-    get: (key) => store.get(key),
-    set: (key, value) => store.set(key, value),
-    location: store.path,
-  }
+  return confBackend(store)
 }

@@ -5,6 +5,7 @@ import type { Settings } from '../../shared/settings-schema'
 import { findViewByName, type SavedView } from '../../shared/view-schema'
 import { CACHE_FILE_NAME, ProfileStore, profileCacheDir } from '../core/settings/profile-store'
 import { MemoryKeyValueBackend } from '../core/settings/settings-store'
+import { SETTINGS_FILE_NAME } from '../core/settings/settings-defaults'
 import { UsageError } from './cache-command-args'
 
 /** What `--profile NAME` stands for: the app's settings of that profile and the cache it fills. */
@@ -42,7 +43,7 @@ export function appDataDir(
 export function readCliProfile(name: string, dataDir: string): CliProfile {
   let stored: unknown
   try {
-    stored = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'))
+    stored = JSON.parse(readFileSync(join(dataDir, SETTINGS_FILE_NAME), 'utf8'))
   } catch {
     throw new UsageError(`--profile: no RosterDesk settings found in ${dataDir} (see --data-dir).`)
   }

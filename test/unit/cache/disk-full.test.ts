@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import Conf from 'conf'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
@@ -9,7 +8,9 @@ import { RosterDeskError } from '../../../src/main/core/errors'
 import { arrayRowSource } from '../../../src/main/core/export/array-row-source'
 import { writeExport } from '../../../src/main/core/export/export-engine'
 import { writeFileAtomic } from '../../../src/main/core/secrets/atomic-file'
-import { SettingsStore, type KeyValueBackend } from '../../../src/main/core/settings/settings-store'
+import { SettingsStore } from '../../../src/main/core/settings/settings-store'
+import { openSettingsFile } from '../../../src/main/core/settings/settings-file'
+import { SETTINGS_FILE_NAME } from '../../../src/main/core/settings/settings-defaults'
 import type { SandboxHandle } from '../../../src/main/sandbox/index'
 import { startTestSandbox } from '../../helpers/sandbox'
 import { canMountSmallVolume, mountSmallVolume, type SmallVolume } from '../../helpers/small-volume'
@@ -19,23 +20,6 @@ import { fingerprintCache } from './cache-test-helpers'
 
 const DISK_FULL =
   /^The disk is full\. .+ needs about [\d.]+ (KB|MB) free in \/.+\. Free some space there and try again\./
-
-/** electron-store is Conf with Electron's paths: the same atomic JSON write (temp file, fsync, rename). */
-function confBackend(folder: string): { backend: KeyValueBackend; file: string } {
-  const store = new Conf<Record<string, unknown>>({
-    cwd: folder,
-    configName: 'settings',
-    clearInvalidConfig: false,
-  })
-  return {
-    backend: {
-      get: (key) => store.get(key),
-      set: (key, value) => store.set(key, value),
-      location: store.path,
-    },
-    file: store.path,
-  }
-}
 
 describe.skipIf(!canMountSmallVolume())('a full disk (a real 6 MB tmpfs)', () => {
   let volume: SmallVolume
@@ -112,7 +96,12 @@ describe.skipIf(!canMountSmallVolume())('a full disk (a real 6 MB tmpfs)', () =>
   })
 
   it('saving settings changes neither the file nor the settings in use', async () => {
-    const { backend, file } = confBackend(join(volume.path, 'config'))
+    // The app's own settings file, as the core process keeps it (conf, electron-store's base: the same atomic
+    // JSON write, temp file, fsync, rename).
+    const folder = join(volume.path, 'config')
+    const backend = openSettingsFile(folder, () => undefined)
+    const file = join(folder, SETTINGS_FILE_NAME)
+    expect(backend.location).toBe(file)
     const settings = new SettingsStore(backend)
     expect(settings.update({ pageSize: 300 }).ok).toBe(true)
     const bytes = readFileSync(file)
@@ -127,12 +116,12 @@ describe.skipIf(!canMountSmallVolume())('a full disk (a real 6 MB tmpfs)', () =>
     expect((failure as RosterDeskError).code).toBe('disk-full')
     expect((failure as RosterDeskError).message).toMatch(DISK_FULL)
     expect((failure as RosterDeskError).message).toContain(`Saving the settings needs about`)
-    expect((failure as RosterDeskError).message).toContain(`free in ${join(volume.path, 'config')}.`)
+    expect((failure as RosterDeskError).message).toContain(`free in ${folder}.`)
     expect(readFileSync(file)).toEqual(bytes)
     expect(settings.get().pageSize).toBe(300)
     // conf's writer (atomically) removes its temporary file with an asynchronous unlink even from its synchronous
     // write, so it can still be there for a moment: CI once listed it (1 run in many). It must go, and soon.
-    await vi.waitFor(() => expect(readdirSync(join(volume.path, 'config'))).toEqual(['settings.json']), {
+    await vi.waitFor(() => expect(readdirSync(folder)).toEqual([SETTINGS_FILE_NAME]), {
       timeout: 2_000,
     })
   })

@@ -5,6 +5,10 @@ import {
   SYNC_LIMIT_SETTING_DEFAULTS,
 } from '../../../shared/settings-rules'
 
+/** electron-store's name for the settings file in the user-data folder (`<name>.json`). */
+export const SETTINGS_STORE_NAME = 'settings'
+export const SETTINGS_FILE_NAME = `${SETTINGS_STORE_NAME}.json`
+
 /** Bumped whenever the persisted layout changes; `migrateSettings` brings older layouts forward. */
 export const SETTINGS_VERSION = 1
 

@@ -1,11 +1,8 @@
 import Conf from 'conf'
 import { join } from 'node:path'
 import type { KeyValueBackend } from './key-value-backend'
+import { SETTINGS_FILE_NAME, SETTINGS_STORE_NAME } from './settings-defaults'
 import { openRecoveringUnreadable } from './unreadable-file'
-
-/** electron-store's name for the settings file in the user-data folder (`<name>.json`). */
-export const SETTINGS_STORE_NAME = 'settings'
-export const SETTINGS_FILE_NAME = `${SETTINGS_STORE_NAME}.json`
 
 /**
  * The settings file as the core process keeps it: conf, the library electron-store is built on (electron-store
@@ -25,6 +22,11 @@ export function openSettingsFile(dataDir: string, log: (message: string) => void
       }),
     log,
   )
+  return confBackend(store)
+}
+
+/** A conf store as the settings' KeyValueBackend (electron-store's stores are conf stores too). */
+export function confBackend(store: Conf<Record<string, unknown>>): KeyValueBackend {
   return {
     get: (key) => store.get(key),
     set: (key, value) => store.set(key, value),
