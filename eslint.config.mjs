@@ -19,7 +19,7 @@ import { coreFoldersPlugin } from './eslint-rules/core-folders.mjs'
 const rawIpcBan = {
   name: 'electron',
   importNames: ['ipcMain', 'ipcRenderer'],
-  message: 'Use the typed handlers in src/main/ipc (main) or the contract-derived bridge (preload).',
+  message: 'Use the typed handlers in src/main/shell/ipc (main) or the contract-derived bridge (preload).',
 }
 
 export default tseslint.config(
@@ -55,23 +55,13 @@ export default tseslint.config(
     rules: { 'rosterdesk/layers': 'error' },
   },
   {
-    files: ['src/main/core/**/*.ts'],
+    files: ['src/main/core/**/*.ts', 'src/main/core-host/**/*.ts'],
     plugins: { 'rosterdesk-core': coreFoldersPlugin },
     rules: { 'rosterdesk-core/core-folders': 'error' },
   },
   {
-    // The core process's entry runs in a utility process, where main's Electron APIs do not exist.
-    files: ['src/main/core-process.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'electron', message: 'The core process has none of main’s Electron APIs.' }] },
-      ],
-    },
-  },
-  {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/ipc/**', 'src/main/core-process.ts'],
+    ignores: ['src/main/shell/ipc/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [rawIpcBan] }] },
   },
   {

@@ -1,4 +1,4 @@
-import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core/workers/worker-entry'
+import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core-host/worker/worker-entry'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
 import { appCoreOver, benchQueries } from './query-bench'
 

@@ -3,8 +3,8 @@ import { statSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import type { EmployeeQuery, ExportResult, PrintResult } from '../src/shared/domain'
-import type { AppCore } from '../src/main/core/app/create-app-core'
-import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core/workers/worker-entry'
+import type { AppCore } from '../src/main/core-host/create-app-core'
+import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core-host/worker/worker-entry'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { systemClock } from '../src/main/core/clock'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
@@ -12,12 +12,12 @@ import { CACHE_FILE_NAME } from '../src/main/core/settings/profile-store'
 import { DEFAULT_SETTINGS } from '../src/main/core/settings/settings-defaults'
 import { SyncService } from '../src/main/core/sync/sync-service'
 import { silentLogger } from '../src/main/core/log/logger'
-import type { CoreJobs } from '../src/main/core/workers/core-jobs'
-import { StallMonitor } from '../src/main/core/workers/stall-monitor'
-import { coreWorkerEntry } from '../src/main/core/workers/worker-entry'
-import { WorkerHost } from '../src/main/core/workers/worker-host'
-import { workerSyncRunner } from '../src/main/core/workers/worker-sync'
-import type { StallReport } from '../src/main/core/workers/stall-monitor'
+import type { CoreJobs } from '../src/main/core-host/worker/core-jobs'
+import { StallMonitor } from '../src/main/core-host/worker/stall-monitor'
+import { coreWorkerEntry } from '../src/main/core-host/worker/worker-entry'
+import { WorkerHost } from '../src/main/core-host/worker/worker-host'
+import { workerSyncRunner } from '../src/main/core-host/worker/worker-sync'
+import type { StallReport } from '../src/main/core-host/worker/stall-monitor'
 import { EmployeeGenerator } from '../src/main/sandbox/data'
 import type { BenchContext, BenchSection } from './bench-kit'
 import { ms, percentiles, table, verdict } from './bench-kit'
@@ -308,7 +308,7 @@ export const mainThreadSection: BenchSection = {
     const worst = Math.max(...rows.map((row) => row.stall.longestMs))
     return [
       'Each action runs as the app runs it, through the app core’s own IPC handlers (`dispatchInvoke`), while a ' +
-        '`StallMonitor` (a 2 ms drift probe, `core/workers/stall-monitor.ts`) on this thread, the one that answers ' +
+        '`StallMonitor` (a 2 ms drift probe, `core-host/worker/stall-monitor.ts`) on this thread, the one that answers ' +
         'IPC in the app (the core process’s main thread, to which Electron’s main routes each request: its own ' +
         'longest task is in the query-process section), records the longest time it was held; a one-row query is sent every 20 ms meanwhile, as a ' +
         'scrolling clerk would. Opening snapshot indexes, first-use builds (sort orders, "Search in" column ' +

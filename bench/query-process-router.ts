@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs'
 import type { EmployeeQuery } from '../src/shared/domain'
 import { silentLogger } from '../src/main/core/log/logger'
-import { coreProcessEntry, forkedProcessChannel } from '../src/main/core/process/process-channel'
-import { RemoteAppCore } from '../src/main/core/process/remote-app-core'
+import { coreProcessEntry, forkedProcessChannel } from '../src/main/core-host/process/process-channel'
+import { RemoteAppCore } from '../src/main/core-host/process/remote-app-core'
 import { MemorySecretStore } from '../src/main/core/secrets/secret-store'
-import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core/workers/worker-entry'
-import { StallMonitor } from '../src/main/core/workers/stall-monitor'
+import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core-host/worker/worker-entry'
+import { StallMonitor } from '../src/main/core-host/worker/stall-monitor'
 
 /**
  * The router side of the query-process section: a fresh process standing for Electron's main as the app runs it.
- * It starts the real core process (out/main/core-process.js, built from src/main/core-process.ts, forked by Node
+ * It starts the real core process (out/main/core-process.js, built from src/main/core-host/core-process.ts, forked by Node
  * where the app uses utilityProcess; both carry structured clones) through the shell's own RemoteAppCore, sends it the first query and the
  * 200-query mix twice, each as the `employees:query` request a window makes, and prints one JSON line.
  */

@@ -12,8 +12,11 @@ const LAYERS = {
   core: { may: ['core', 'shared'], banned: ['electron', 'react', 'react-dom'] },
   sandbox: { may: ['sandbox'], banned: ['electron', 'react', 'react-dom'] },
   cli: { may: ['cli', 'core', 'shared'], banned: ['electron', 'react', 'react-dom'] },
-  ipc: { may: ['ipc', 'core', 'shared'], banned: ['react', 'react-dom'] },
-  main: { may: ['main', 'ipc', 'core', 'shared', 'sandbox'], banned: ['react', 'react-dom'] },
+  'core-host': {
+    may: ['core-host', 'core', 'shared', 'sandbox'],
+    banned: ['electron', 'react', 'react-dom'],
+  },
+  shell: { may: ['shell', 'core-host', 'core', 'shared'], banned: ['react', 'react-dom'] },
   preload: { may: ['preload', 'shared'], banned: ['react', 'react-dom', 'node-builtins'] },
   renderer: { may: ['renderer', 'shared'], banned: ['electron', 'node-builtins'] },
 }
@@ -23,24 +26,29 @@ const WHY = {
   core: 'src/main/core runs on plain Node: pass Electron APIs in as adapters',
   sandbox: 'the sandbox stands in for the real service and shares no code with the client it tests',
   cli: 'the CLI runs on plain Node through core',
-  ipc: 'IPC handlers wire core to Electron',
-  main: 'main wires core to Electron',
+  'core-host':
+    'src/main/core-host runs the core in its utility process and worker thread, under plain Node alike; the Demo sandbox runs there too',
+  shell: 'src/main/shell is Electron’s main process: it wires windows, dialogs and secrets to the core host',
   preload: 'the preload sees electron and src/shared only',
   renderer: 'the renderer reaches main only through window.rosterdesk',
 }
 
+/** Each layer is one folder: a file's layer is the folder it is in, and a file in none of them has no layer. */
+const FOLDERS = [
+  ['src/shared/', 'shared'],
+  ['src/main/core/', 'core'],
+  ['src/main/core-host/', 'core-host'],
+  ['src/main/shell/', 'shell'],
+  ['src/main/cli/', 'cli'],
+  ['src/main/sandbox/', 'sandbox'],
+  ['src/preload/', 'preload'],
+  ['src/renderer/', 'renderer'],
+]
+
 /** @param {string} file absolute path */
 export function layerOf(file, root) {
   const rel = relative(root, file).split(sep).join('/')
-  if (rel.startsWith('src/shared/')) return 'shared'
-  if (rel.startsWith('src/main/core/')) return 'core'
-  if (rel.startsWith('src/main/sandbox/')) return 'sandbox'
-  if (rel.startsWith('src/main/cli/')) return 'cli'
-  if (rel.startsWith('src/main/ipc/')) return 'ipc'
-  if (rel.startsWith('src/main/')) return 'main'
-  if (rel.startsWith('src/preload/')) return 'preload'
-  if (rel.startsWith('src/renderer/')) return 'renderer'
-  return undefined
+  return FOLDERS.find(([folder]) => `${rel}/`.startsWith(folder))?.[1]
 }
 
 const builtins = new Set(builtinModules)

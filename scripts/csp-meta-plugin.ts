@@ -1,5 +1,5 @@
 import type { HtmlTagDescriptor, Plugin } from 'vite'
-import { contentSecurityPolicy } from '../src/main/core/shell/window-policy'
+import { contentSecurityPolicy } from '../src/main/shell/policy/window-policy'
 
 /** Finds a CSP <meta> in any attribute spelling and quoting. */
 const CSP_META = /<meta\b[^>]*http-equiv\s*=\s*["']?content-security-policy\b/i
@@ -8,7 +8,7 @@ const CSP_META = /<meta\b[^>]*http-equiv\s*=\s*["']?content-security-policy\b/i
  * Writes the production Content-Security-Policy into the built index.html as a <meta>, so the packaged page
  * carries its policy even where main's response header does not reach. Only `vite build` runs it: under the dev
  * server the <meta> would also bind Vite's injected <style> elements and leave the page unstyled, and there the
- * development policy comes as a header from main (src/main/window.ts). The policy text has one source,
+ * development policy comes as a header from main (src/main/shell/window.ts). The policy text has one source,
  * `contentSecurityPolicy('production')`.
  */
 export function cspMetaPlugin(): Plugin {

@@ -76,7 +76,7 @@ export function parseJustifications(json) {
     }
     if (typeof file !== 'string' || !isRepositoryPath(file)) {
       problems.push(
-        `${where}: "file" must be a path inside the repository, '/'-separated, such as src/main/window.ts`,
+        `${where}: "file" must be a path inside the repository, '/'-separated, such as src/main/shell/window.ts`,
       )
     }
     if (typeof reason !== 'string' || !isRealReason(reason)) {

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import ExcelJS from 'exceljs'
 import { _electron as electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { logsFolder } from '../../src/main/core/shell/startup'
+import { logsFolder } from '../../src/main/shell/policy/startup'
 import { answerConsent } from '../helpers/consent'
 import { findPackagedApp, listAsar, readFuses, type PackagedApp } from './packaged-app'
 
@@ -113,7 +113,7 @@ describe('the packaged RosterDesk on this desktop', () => {
       })),
     }))
     expect(windows).toEqual({ packaged: true, windows: [{ visible: true, title: 'RosterDesk' }] })
-    // The app core runs in a utility process of its own (src/main/core-process.ts), named for the clerk's task
+    // The app core runs in a utility process of its own (src/main/core-host/core-process.ts), named for the clerk's task
     // manager by its serviceName.
     const utilities = await app.evaluate(({ app: electronApp }) =>
       electronApp

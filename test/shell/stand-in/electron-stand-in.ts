@@ -377,7 +377,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
 
   /**
    * Electron's utilityProcess over a Node fork: the same module, structured-clone messages both ways (the child
-   * sees no `process.parentPort`, so core/process/process-channel.ts uses the fork's channel), and the same
+   * sees no `process.parentPort`, so core-host/process/process-channel.ts uses the fork's channel), and the same
    * events. Electron ends its utility processes with the app; a forked child ends when its channel closes.
    */
   class StandInUtilityProcess extends EventEmitter {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProfileList, SettingsView, SyncRunSummary } from '../../../src/shared/domain'
 import type { EventChannel } from '../../../src/shared/ipc-contract'
 import { SYNC_LIMIT_SETTING_DEFAULTS } from '../../../src/shared/settings-rules'
-import { createAppCore, type AppCore } from '../../../src/main/core/app/create-app-core'
+import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
 import {

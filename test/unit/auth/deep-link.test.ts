@@ -7,7 +7,7 @@ import {
   protocolClientArgs,
   schemeOf,
   type DeepLinkApp,
-} from '../../../src/main/adapters/deep-link'
+} from '../../../src/main/shell/adapters/deep-link'
 
 const SCHEME = 'com.rosterdesk.app'
 const CALLBACK = 'com.rosterdesk.app:/oauth/callback?code=c&state=s'

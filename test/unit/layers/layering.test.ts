@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process'
+import { resolve } from 'node:path'
 import { ESLint } from 'eslint'
+// @ts-expect-error the layering rule is plain JavaScript, checked by its own @ts-check
+import { layerOf } from '../../../eslint-rules/layers.mjs'
 import { describe, expect, it } from 'vitest'
 
 // The layering rules are only worth something if they fail the build; lint real snippets at layer paths.
@@ -25,7 +29,7 @@ describe('layering rules', () => {
     expect(
       await errorsFor(
         'src/main/core/a.ts',
-        "import { x } from '../adapters/deep-link'\nexport const a = x\n",
+        "import { x } from '../shell/adapters/deep-link'\nexport const a = x\n",
       ),
     ).not.toEqual([])
     expect(
@@ -75,10 +79,40 @@ describe('layering rules', () => {
     ).not.toEqual([])
   })
 
-  it('allows ipcMain only in src/main/ipc', async () => {
+  it('allows ipcMain only in src/main/shell/ipc', async () => {
     const code = "import { ipcMain } from 'electron'\nexport const a = ipcMain\n"
-    expect(await errorsFor('src/main/window.ts', code)).not.toEqual([])
-    expect(await errorsFor('src/main/ipc/register.ts', code)).toEqual([])
+    expect(await errorsFor('src/main/shell/window.ts', code)).not.toEqual([])
+    expect(await errorsFor('src/main/shell/ipc/register.ts', code)).toEqual([])
+  })
+
+  it('keeps the runtimes apart: core reaches no host, the hosts no Electron, the shell what the core host gives', async () => {
+    const host =
+      "import { WorkerHost } from '../../core-host/worker/worker-host'\nexport const a = WorkerHost\n"
+    expect((await errorsFor('src/main/core/sync/a.ts', host)).join('\n')).toMatch(
+      /core may not import the core-host layer/,
+    )
+    const electron = "import { net } from 'electron'\nexport const a = net\n"
+    expect((await errorsFor('src/main/core-host/process/a.ts', electron)).join('\n')).toMatch(
+      /core-host may not import 'electron'/,
+    )
+    const remote =
+      "import { RemoteAppCore } from '../core-host/process/remote-app-core'\nexport const a = RemoteAppCore\n"
+    expect(await errorsFor('src/main/shell/a.ts', remote)).toEqual([])
+    expect(await errorsFor('src/main/shell/a.ts', electron)).toEqual([])
+    const shell = "import { x } from '../shell/window'\nexport const a = x\n"
+    expect((await errorsFor('src/main/cli/a.ts', shell)).join('\n')).toMatch(
+      /cli may not import the shell layer/,
+    )
+  })
+
+  it('has a layer for every source file: each runtime is a folder', () => {
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((file) => /\.(ts|tsx|mts)$/.test(file))
+    expect(files.length).toBeGreaterThan(100)
+    expect(files.filter((file) => layerOf(resolve(file), process.cwd()) === undefined)).toEqual([])
   })
 
   it('lets the preload see electron and the shared contract only', async () => {
@@ -94,7 +128,9 @@ describe("core's own folders", () => {
   it('keeps SQLite connections in the stores (core/cache, core/snapshot)', async () => {
     const open = "import { openSqlite } from '../cache/sqlite-open'\nexport const a = openSqlite\n"
     expect((await errorsFor('src/main/core/query/a.ts', open)).join('\n')).toMatch(folderError)
-    expect((await errorsFor('src/main/core/workers/a.ts', open)).join('\n')).toMatch(folderError)
+    const hostOpen =
+      "import { openSqlite } from '../../core/cache/sqlite-open'\nexport const a = openSqlite\n"
+    expect((await errorsFor('src/main/core-host/worker/a.ts', hostOpen)).join('\n')).toMatch(folderError)
     expect(await errorsFor('src/main/core/snapshot/a.ts', open)).toEqual([])
     const driver = "import Database from 'better-sqlite3'\nexport const a = Database\n"
     expect((await errorsFor('src/main/core/sync/a.ts', driver)).join('\n')).toMatch(folderError)

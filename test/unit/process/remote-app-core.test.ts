@@ -10,10 +10,10 @@ import {
   shellCallHandlers,
   type RemoteAppCoreOptions,
   type ShellServices,
-} from '../../../src/main/core/process/remote-app-core'
-import { coreProcessEntry, forkedProcessChannel } from '../../../src/main/core/process/process-channel'
+} from '../../../src/main/core-host/process/remote-app-core'
+import { coreProcessEntry, forkedProcessChannel } from '../../../src/main/core-host/process/process-channel'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
-import type { JobChannel, JobChannelStarter } from '../../../src/main/core/workers/worker-host'
+import type { JobChannel, JobChannelStarter } from '../../../src/main/core-host/worker/worker-host'
 
 /**
  * The app core in a process of its own, as the Electron shell runs it (there through utilityProcess, here through

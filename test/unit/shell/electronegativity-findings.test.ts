@@ -38,12 +38,12 @@ describe('which Electronegativity findings fail the build', () => {
   })
 
   it('fails unjustified gated findings, passes justified ones, and lists the rest', () => {
-    const sandbox = finding('SANDBOX_JS_CHECK', 'src/main/window.ts', 'MEDIUM', 'FIRM')
-    const isolation = finding('CONTEXT_ISOLATION_JS_CHECK', 'src/main/window.ts', 'HIGH', 'TENTATIVE')
-    const preload = finding('PRELOAD_JS_CHECK', 'src/main/window.ts', 'MEDIUM', 'FIRM')
-    const openExternal = finding('OPEN_EXTERNAL_JS_CHECK', 'src/main/index.ts', 'MEDIUM', 'TENTATIVE')
-    const csp = finding('CSP_GLOBAL_CHECK', 'src/main/window.ts', 'LOW', 'CERTAIN')
-    const entry = { check: 'PRELOAD_JS_CHECK', file: 'src/main/window.ts', reason: REASON }
+    const sandbox = finding('SANDBOX_JS_CHECK', 'src/main/shell/window.ts', 'MEDIUM', 'FIRM')
+    const isolation = finding('CONTEXT_ISOLATION_JS_CHECK', 'src/main/shell/window.ts', 'HIGH', 'TENTATIVE')
+    const preload = finding('PRELOAD_JS_CHECK', 'src/main/shell/window.ts', 'MEDIUM', 'FIRM')
+    const openExternal = finding('OPEN_EXTERNAL_JS_CHECK', 'src/main/shell/index.ts', 'MEDIUM', 'TENTATIVE')
+    const csp = finding('CSP_GLOBAL_CHECK', 'src/main/shell/window.ts', 'LOW', 'CERTAIN')
+    const entry = { check: 'PRELOAD_JS_CHECK', file: 'src/main/shell/window.ts', reason: REASON }
 
     const result = evaluate([sandbox, isolation, preload, openExternal, csp], [entry])
     expect(result.failures).toEqual([sandbox, isolation])
@@ -55,24 +55,24 @@ describe('which Electronegativity findings fail the build', () => {
   })
 
   it('justifies a finding only for the same check in the same file', () => {
-    const inIndex = finding('PRELOAD_JS_CHECK', 'src/main/index.ts', 'MEDIUM', 'FIRM')
-    const entry = { check: 'PRELOAD_JS_CHECK', file: 'src/main/window.ts', reason: REASON }
-    const otherCheck = { check: 'SANDBOX_JS_CHECK', file: 'src/main/index.ts', reason: REASON }
+    const inIndex = finding('PRELOAD_JS_CHECK', 'src/main/shell/index.ts', 'MEDIUM', 'FIRM')
+    const entry = { check: 'PRELOAD_JS_CHECK', file: 'src/main/shell/window.ts', reason: REASON }
+    const otherCheck = { check: 'SANDBOX_JS_CHECK', file: 'src/main/shell/index.ts', reason: REASON }
     const result = evaluate([inIndex], [entry, otherCheck])
     expect(result.failures).toEqual([inIndex])
     expect(result.stale).toEqual([entry, otherCheck])
   })
 
   it('fails on stale justifications, including one that only matches a finding below the gate', () => {
-    const tentative = finding('OPEN_EXTERNAL_JS_CHECK', 'src/main/index.ts', 'MEDIUM', 'TENTATIVE')
-    const entry = { check: 'OPEN_EXTERNAL_JS_CHECK', file: 'src/main/index.ts', reason: REASON }
+    const tentative = finding('OPEN_EXTERNAL_JS_CHECK', 'src/main/shell/index.ts', 'MEDIUM', 'TENTATIVE')
+    const entry = { check: 'OPEN_EXTERNAL_JS_CHECK', file: 'src/main/shell/index.ts', reason: REASON }
     const result = evaluate([tentative], [entry])
     expect(result.failures).toEqual([])
     expect(result.stale).toEqual([entry])
     const { ok, lines } = report(result)
     expect(ok).toBe(false)
     expect(lines.join('\n')).toContain(
-      'STALE electronegativity.config.json excuses OPEN_EXTERNAL_JS_CHECK in src/main/index.ts',
+      'STALE electronegativity.config.json excuses OPEN_EXTERNAL_JS_CHECK in src/main/shell/index.ts',
     )
   })
 
@@ -88,7 +88,7 @@ describe('which Electronegativity findings fail the build', () => {
 describe('reading the tool’s issues', () => {
   const toolIssue = {
     id: 'SANDBOX_JS_CHECK',
-    file: '/repo/src/main/window.ts',
+    file: '/repo/src/main/shell/window.ts',
     location: { line: 19, column: 17 },
     severity: { value: 2, name: 'MEDIUM' },
     confidence: { value: 1, name: 'FIRM' },
@@ -102,15 +102,15 @@ describe('reading the tool’s issues', () => {
       check: 'SANDBOX_JS_CHECK',
       severity: 'MEDIUM',
       confidence: 'FIRM',
-      file: 'src/main/window.ts',
+      file: 'src/main/shell/window.ts',
       line: 19,
       column: 17,
       description: 'Use sandbox for untrusted origins',
       url: 'https://git.io/JeuM2',
     })
-    expect(toFinding({ ...toolIssue, file: 'C:\\repo\\src\\main\\window.ts' }, (p) => p.slice(8)).file).toBe(
-      'src/main/window.ts',
-    )
+    expect(
+      toFinding({ ...toolIssue, file: 'C:\\repo\\src\\main\\shell\\window.ts' }, (p) => p.slice(8)).file,
+    ).toBe('src/main/shell/window.ts')
     expect(toFinding({ ...toolIssue, file: 'N/A' }, () => 'never').file).toBe('N/A')
   })
 
@@ -123,7 +123,7 @@ describe('reading the tool’s issues', () => {
 
 describe('the justification file', () => {
   it('accepts { check, file, reason } entries with a real reason', () => {
-    const entry = { check: 'PRELOAD_JS_CHECK', file: 'src/main/window.ts', reason: REASON }
+    const entry = { check: 'PRELOAD_JS_CHECK', file: 'src/main/shell/window.ts', reason: REASON }
     expect(parseJustifications([entry])).toEqual({ entries: [entry], problems: [] })
     expect(parseJustifications([])).toEqual({ entries: [], problems: [] })
   })
@@ -132,19 +132,19 @@ describe('the justification file', () => {
     expect(parseJustifications({}).problems).toHaveLength(1)
     const { problems } = parseJustifications([
       'PRELOAD_JS_CHECK',
-      { check: 'PRELOAD_JS_CHECK', file: 'src/main/window.ts', reason: REASON, line: 49 },
-      { check: 'preload', file: 'src/main/window.ts', reason: REASON },
-      { check: 'PRELOAD_JS_CHECK', file: '/abs/src/main/window.ts', reason: REASON },
+      { check: 'PRELOAD_JS_CHECK', file: 'src/main/shell/window.ts', reason: REASON, line: 49 },
+      { check: 'preload', file: 'src/main/shell/window.ts', reason: REASON },
+      { check: 'PRELOAD_JS_CHECK', file: '/abs/src/main/shell/window.ts', reason: REASON },
       { check: 'PRELOAD_JS_CHECK', file: 'src\\main\\window.ts', reason: REASON },
       { check: 'PRELOAD_JS_CHECK', file: '../elsewhere/window.ts', reason: REASON },
-      { check: 'PRELOAD_JS_CHECK', file: 'src/main/index.ts', reason: 'false positive' },
+      { check: 'PRELOAD_JS_CHECK', file: 'src/main/shell/index.ts', reason: 'false positive' },
       {
         check: 'PRELOAD_JS_CHECK',
         file: 'src/main/app.ts',
         reason: `TODO: explain later. ${'x'.repeat(80)}`,
       },
-      { check: 'SANDBOX_JS_CHECK', file: 'src/main/window.ts' },
-      { check: 'PRELOAD_JS_CHECK', file: 'src/main/window.ts', reason: REASON },
+      { check: 'SANDBOX_JS_CHECK', file: 'src/main/shell/window.ts' },
+      { check: 'PRELOAD_JS_CHECK', file: 'src/main/shell/window.ts', reason: REASON },
     ])
     expect(problems).toEqual([
       'entry 1: must be an object { check, file, reason }',
@@ -156,7 +156,7 @@ describe('the justification file', () => {
       expect.stringMatching(new RegExp(`^entry 7: "reason" .*at least ${MIN_REASON_LENGTH} characters`)),
       expect.stringMatching(/^entry 8: "reason"/),
       expect.stringMatching(/^entry 9: "reason"/),
-      'entry 10: PRELOAD_JS_CHECK in src/main/window.ts is justified twice',
+      'entry 10: PRELOAD_JS_CHECK in src/main/shell/window.ts is justified twice',
     ])
   })
 

@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import { inflateSync } from 'node:zlib'
 import { FileMatcher } from 'app-builder-lib/out/fileMatcher'
 import { describe, expect, it } from 'vitest'
-import { schemeOf } from '../../../src/main/adapters/deep-link'
+import { schemeOf } from '../../../src/main/shell/adapters/deep-link'
 import { DEFAULT_REDIRECT_URI } from '../../../src/main/core/settings/settings-defaults'
 
 interface PlatformConfig {

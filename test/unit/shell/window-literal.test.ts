@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { printWebPreferences, secureWebPreferences } from '../../../src/main/core/shell/window-policy'
+import { printWebPreferences, secureWebPreferences } from '../../../src/main/shell/policy/window-policy'
 
 /**
- * `src/main/window.ts` spells the web preferences out at `new BrowserWindow(...)` because Electronegativity and
+ * `src/main/shell/window.ts` spells the web preferences out at `new BrowserWindow(...)` because Electronegativity and
  * reviewers read that literal object, not what a function returns. This test reads the same literal with the
  * TypeScript compiler and holds it to `secureWebPreferences()`, the checked specification: same keys, same values.
  */
 
-const WINDOW_SOURCE = resolve(__dirname, '../../../src/main/window.ts')
-const PRINT_WINDOW_SOURCE = resolve(__dirname, '../../../src/main/adapters/print-window.ts')
+const WINDOW_SOURCE = resolve(__dirname, '../../../src/main/shell/window.ts')
+const PRINT_WINDOW_SOURCE = resolve(__dirname, '../../../src/main/shell/adapters/print-window.ts')
 /** The print window's one expression: the partition constant, exported by window-policy.ts. */
 const PRINT_EXPRESSION_KEYS = new Set(['partition'])
 /** The one key whose value is a computed path, not a literal. */
@@ -115,12 +115,12 @@ function checkPrintWindowSource(sourceText: string): void {
   expect(written!.expressions).toStrictEqual({ partition: 'PRINT_PARTITION' })
 }
 
-describe('webPreferences written literally in src/main/adapters/print-window.ts', () => {
+describe('webPreferences written literally in src/main/shell/adapters/print-window.ts', () => {
   const sourceText = readFileSync(PRINT_WINDOW_SOURCE, 'utf8')
 
   it('has exactly the keys and literal values of printWebPreferences(), the partition being its constant', () => {
     checkPrintWindowSource(sourceText)
-    expect(sourceText).toContain("import { PRINT_PARTITION } from '../core/shell/window-policy'")
+    expect(sourceText).toContain("import { PRINT_PARTITION } from '../policy/window-policy'")
   })
 
   const edits: Array<[string, (text: string) => string]> = [
@@ -142,7 +142,7 @@ describe('webPreferences written literally in src/main/adapters/print-window.ts'
   }
 })
 
-describe('webPreferences written literally in src/main/window.ts', () => {
+describe('webPreferences written literally in src/main/shell/window.ts', () => {
   const sourceText = readFileSync(WINDOW_SOURCE, 'utf8')
 
   it('has exactly the keys and literal values of secureWebPreferences(), preload being the only expression', () => {

@@ -11,7 +11,7 @@ import {
   secureWebPreferences,
   shouldBlockNavigation,
   windowOpenDecision,
-} from '../../../src/main/core/shell/window-policy'
+} from '../../../src/main/shell/policy/window-policy'
 
 /** The checklist every window is held to, the app's and the hidden print window alike. */
 const CHECKLIST = {

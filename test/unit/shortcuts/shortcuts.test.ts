@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { MenuItemConstructorOptions } from 'electron'
-import { appMenuTemplate } from '../../../src/main/app-menu'
+import { appMenuTemplate } from '../../../src/main/shell/app-menu'
 import {
   APP_COMMANDS,
   APP_SHORTCUTS,

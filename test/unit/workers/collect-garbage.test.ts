@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { collectGarbage } from '../../../src/main/core/workers/collect-garbage'
+import { collectGarbage } from '../../../src/main/core-host/worker/collect-garbage'
 
 /**
  * The core worker's builds call collectGarbage() before answering, so that their garbage is gone before the

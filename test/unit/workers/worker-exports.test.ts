@@ -8,14 +8,14 @@ import { systemClock } from '../../../src/main/core/clock'
 import { ExportService } from '../../../src/main/core/export/export-service'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import type { RowQuery } from '../../../src/main/core/query/query-engine'
-import type { CoreJobs } from '../../../src/main/core/workers/core-jobs'
-import { coreWorkerEntry } from '../../../src/main/core/workers/worker-entry'
+import type { CoreJobs } from '../../../src/main/core-host/worker/core-jobs'
+import { coreWorkerEntry } from '../../../src/main/core-host/worker/worker-entry'
 import {
   workerExportOffload,
   workerExportPreparer,
   workerPrintOffload,
-} from '../../../src/main/core/workers/worker-exports'
-import { WorkerHost } from '../../../src/main/core/workers/worker-host'
+} from '../../../src/main/core-host/worker/worker-exports'
+import { WorkerHost } from '../../../src/main/core-host/worker/worker-host'
 import { EmployeeGenerator } from '../../../src/main/sandbox/data'
 import { makeTempDir } from '../cache/cache-test-helpers'
 import { seedSnapshot } from '../cache/seed-snapshot'

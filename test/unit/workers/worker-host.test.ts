@@ -3,7 +3,7 @@ import { threadId } from 'node:worker_threads'
 import { afterEach, describe, expect, it } from 'vitest'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import type { Logger } from '../../../src/main/core/log/logger'
-import { WorkerHost } from '../../../src/main/core/workers/worker-host'
+import { WorkerHost } from '../../../src/main/core-host/worker/worker-host'
 import type { TestJobs } from './fixtures/test-jobs'
 
 const entry = { file: join(__dirname, 'fixtures/test-worker.ts'), execArgv: ['--import', 'tsx'] }

@@ -1,0 +1,116 @@
+import { dispatchInvoke } from '../../core/ipc/dispatch'
+import type { EventSink } from '../../core/ipc/dispatch'
+import { createAppCore, type AppCore } from '../create-app-core'
+import { RosterDeskError } from '../../core/errors'
+import type { SecretVault } from '../../core/secrets/secret-store'
+import type { DemoEnvironment } from '../../core/settings/resolve-environment'
+import { SettingsStore } from '../../core/settings/settings-store'
+import { openSettingsFile } from '../../core/settings/settings-file'
+import { forwardingLogger, serveJobs, type JobHandlers, type JobPort } from '../worker/serve-jobs'
+import type { CoreProcessJobs } from './core-process-jobs'
+import { processPort } from './process-channel'
+
+/** The in-app sandbox Demo talks to, started in this process. */
+export interface DemoService {
+  readonly environment: DemoEnvironment
+  close(): Promise<void>
+}
+
+/** What the entry file gives: only the demo sandbox, which core may not import (it shares no code with core). */
+export interface CoreProcessDeps {
+  startDemo(): Promise<DemoService>
+}
+
+/**
+ * The core process's job handlers: the app core (createAppCore, exactly as in one process) built by `serve`, and
+ * every renderer request answered by `invoke`. What only the shell has (secrets, the browser, dialogs, the
+ * printer) is asked through `serve`'s calls; the app's events go back as its reports. Cancelling `serve` closes
+ * the core as a quit does (a sync or export stops and lets go of the cache), and the job ends after that.
+ */
+export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProcessJobs> {
+  let core: Promise<AppCore> | undefined
+  const running = (): Promise<AppCore> => {
+    if (core === undefined)
+      throw new RosterDeskError('internal', 'RosterDesk is still starting. Try again in a moment.', {
+        detail: 'core process: a request came before serve',
+      })
+    return core
+  }
+  return {
+    async serve(config, context) {
+      if (core !== undefined) throw new Error('core process: serve was sent twice')
+      const { logger } = context
+      const vault: SecretVault = {
+        persistent: config.secretsPersistent,
+        get: (key) => context.call('secret-get', key),
+        set: async (key, value) => void (await context.call('secret-set', { key, value })),
+        delete: async (key) => void (await context.call('secret-delete', key)),
+      }
+      const events: EventSink = {
+        emit: (channel, payload) => context.progress({ type: 'event', channel, payload }),
+      }
+      const settingsBackend = openSettingsFile(config.dataDir, (message) => logger.warn(message))
+      const starting = (async () => {
+        const demo = await deps.startDemo()
+        try {
+          return await createAppCore({
+            appInfo: config.appInfo,
+            dataDir: config.dataDir,
+            settings: new SettingsStore(settingsBackend),
+            secrets: vault,
+            fetch: (input, init) => fetch(input, init),
+            openExternal: async (url) => void (await context.call('open-external', url)),
+            demo,
+            events,
+            logger,
+            uiState: settingsBackend,
+            chooseExportPath: (defaultPath, format) =>
+              context.call('choose-export-path', { defaultPath, format }),
+            revealFile: (path) =>
+              void context
+                .call('reveal-file', path)
+                .catch((error: unknown) => logger.warn('Showing an exported file failed', error)),
+            ...(config.offersPrint ? { printPage: (page) => context.call('print-page', page) } : {}),
+          })
+        } catch (error) {
+          await demo.close()
+          throw error
+        }
+      })()
+      core = starting
+      const app = await starting
+      if (!context.signal.aborted) context.progress({ type: 'ready' })
+      // Serves until the shell cancels this job (a quit), then closes the app core as the one-process app does.
+      await new Promise<void>((resolve) => {
+        if (context.signal.aborted) resolve()
+        else context.signal.addEventListener('abort', () => resolve(), { once: true })
+      })
+      await app.close()
+      return null
+    },
+    async invoke({ channel, args }, context) {
+      const app = await running()
+      return dispatchInvoke(app.handlers, channel, args, context.logger)
+    },
+    async 'callback-url'(url) {
+      const app = await running()
+      return app.handleCallbackUrl(url)
+    },
+  }
+}
+
+/** Runs the core process: call once from its entry file. */
+export function serveCoreProcess(deps: CoreProcessDeps, port: JobPort = processPort()): void {
+  // Its failures go to main's log as its other entries do (stderr may be cut off when the process exits). An
+  // uncaught exception ends the process (main starts a fresh one); an unhandled rejection is logged, as main
+  // did when it held the app core, whether Electron or Node runs the process.
+  const logger = forwardingLogger(port)
+  process.on('uncaughtException', (error) => {
+    logger.error('Uncaught exception in the core process', error)
+    setTimeout(() => process.exit(70), 100)
+  })
+  process.on('unhandledRejection', (reason) => {
+    logger.error('Unhandled promise rejection in the core process', reason)
+  })
+  serveJobs<CoreProcessJobs>(coreProcessHandlers(deps), port)
+}

@@ -1,0 +1,150 @@
+import type { SyncProgress, SyncRunSummary } from '../../../shared/domain'
+import type { FetchLike } from '../../core/api/fetch-like'
+import type { AccessTokenSource } from '../../core/auth/access-token-source'
+import { openCacheDatabase } from '../../core/cache/cache-database'
+import type { SealedSnapshot } from '../../core/cache/cache-database'
+import { systemClock } from '../../core/clock'
+import { RosterDeskError } from '../../core/errors'
+import type { Logger } from '../../core/log/logger'
+import { runSync } from '../../core/sync/sync-engine'
+import { planRun } from '../../core/sync/sync-options'
+import type { SyncStartOptions } from '../../core/sync/sync-service'
+import type { JobContext } from './serve-jobs'
+import type { CallSpec } from './worker-protocol'
+
+/** A request the worker's sync makes; the host sends it with its own fetch. */
+export interface ProxiedRequest {
+  readonly url: string
+  readonly method: string
+  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly body?: string
+  readonly redirect?: 'follow' | 'manual' | 'error'
+  /** The most body bytes the run reads of one answer (its page limit); the host stops reading just past it. */
+  readonly maxBodyBytes: number
+}
+
+export interface ProxiedResponse {
+  readonly status: number
+  readonly statusText: string
+  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly body: ArrayBuffer
+}
+
+/** What the sync job asks of the host: only it has the injected fetch, and the tokens (with the secret store). */
+export type SyncCalls = {
+  readonly fetch: CallSpec<ProxiedRequest, ProxiedResponse>
+  readonly 'access-token': CallSpec<null, string>
+  readonly 'refresh-token': CallSpec<string, string>
+}
+
+export interface SyncJobInput {
+  readonly catalogPath: string
+  readonly options: SyncStartOptions
+  /** The snapshot a sync of this process sealed, as the main thread's cache recorded it (trustSealedSnapshot). */
+  readonly sealed?: SealedSnapshot
+}
+
+/** What the job reports on the way: the run's id once logged, its progress, and what it logs. */
+export type SyncJobEvent =
+  | { readonly kind: 'started'; readonly runId: number }
+  | { readonly kind: 'progress'; readonly progress: SyncProgress }
+  | {
+      readonly kind: 'log'
+      readonly level: 'info' | 'warn' | 'error'
+      readonly message: string
+      readonly detail?: string
+    }
+
+type SyncContext = JobContext<SyncJobEvent, SyncCalls>
+
+/**
+ * One sync run on the core worker: the same `runSync` over a writer connection of the worker's own to the cache
+ * (as a `cli sync` beside the app has), so parsing pages, writing them and indexing never hold the thread that
+ * answers IPC. The main thread sees the commit through the catalog, as it sees a CLI's.
+ */
+export async function runSyncJob(input: SyncJobInput, context: SyncContext): Promise<SyncRunSummary> {
+  const logger = workerLogger(context)
+  const maxBodyBytes = planRun(input.options).limits.maxPageMegabytes * 1024 * 1024
+  const cache = openCacheDatabase(input.catalogPath, { logger })
+  if (input.sealed !== undefined) cache.adoptSealedSnapshot(input.sealed)
+  try {
+    return await runSync(
+      {
+        cache,
+        fetch: proxiedFetch(context, maxBodyBytes),
+        tokens: proxiedTokens(context),
+        clock: systemClock,
+        random: Math.random,
+        logger,
+      },
+      {
+        ...input.options,
+        signal: context.signal,
+        onStart: (runId) => context.progress({ kind: 'started', runId }),
+        onProgress: (progress) => context.progress({ kind: 'progress', progress }),
+      },
+    )
+  } finally {
+    cache.close()
+  }
+}
+
+function proxiedFetch(context: SyncContext, maxBodyBytes: number): FetchLike {
+  return async (url, init = {}) => {
+    if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') {
+      throw new TypeError('The sync worker sends only text bodies')
+    }
+    let answer: ProxiedResponse
+    try {
+      answer = await context.call(
+        'fetch',
+        {
+          url,
+          method: init.method ?? 'GET',
+          headers: [...new Headers(init.headers).entries()],
+          ...(typeof init.body === 'string' ? { body: init.body } : {}),
+          ...(init.redirect === undefined
+            ? {}
+            : { redirect: init.redirect as 'follow' | 'manual' | 'error' }),
+          maxBodyBytes,
+        },
+        init.signal ?? undefined,
+      )
+    } catch (error) {
+      if (init.signal?.aborted === true) throw error
+      // The host's fetch failed as a fetch fails (no connection): the client's own rules classify and retry it.
+      throw new TypeError('fetch failed', {
+        cause: { code: error instanceof RosterDeskError ? error.detail : 'proxy' },
+      })
+    }
+    const empty = answer.status === 204 || answer.status === 205 || answer.status === 304
+    return new Response(empty ? null : answer.body, {
+      status: answer.status,
+      statusText: answer.statusText,
+      headers: answer.headers.map(([name, value]): [string, string] => [name, value]),
+    })
+  }
+}
+
+function proxiedTokens(context: SyncContext): AccessTokenSource {
+  return {
+    getAccessToken: (signal) => context.call('access-token', null, signal),
+    handleUnauthorized: (rejected, signal) => context.call('refresh-token', rejected, signal),
+  }
+}
+
+function workerLogger(context: SyncContext): Logger {
+  const at =
+    (level: 'info' | 'warn' | 'error') =>
+    (message: string, error?: unknown): void => {
+      const detail = error === undefined ? undefined : describe(error)
+      context.progress({ kind: 'log', level, message, ...(detail === undefined ? {} : { detail }) })
+    }
+  return { info: at('info'), warn: at('warn'), error: at('error') }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const detail = error instanceof RosterDeskError && error.detail !== undefined ? `\n${error.detail}` : ''
+  return `${error.stack ?? error.message}${detail}`
+}

@@ -1,0 +1,149 @@
+import type { SyncRunSummary } from '../../../shared/domain'
+import type { FetchLike } from '../../core/api/fetch-like'
+import type { AccessTokenSource } from '../../core/auth/access-token-source'
+import type { CacheDatabase } from '../../core/cache/cache-database'
+import { toIpcError } from '../../core/errors'
+import type { Logger } from '../../core/log/logger'
+import type { SyncRunner } from '../../core/sync/sync-service'
+import type { CoreJobs } from './core-jobs'
+import type { ProxiedRequest, ProxiedResponse } from './sync-job'
+import type { CallHandlers } from './worker-host'
+import type { WorkerHost } from './worker-host'
+
+export interface WorkerSyncDeps {
+  /**
+   * The app's open cache: its path for the worker, its run log if the worker dies mid-run, the word that the
+   * snapshot a complete run sealed needs no second check here, that word passed on to the next run, and taken
+   * back when a run fails.
+   */
+  readonly cache: Pick<
+    CacheDatabase,
+    'path' | 'sweep' | 'lastRun' | 'trustSealedSnapshot' | 'sealedSnapshot' | 'forgetSealedSnapshot'
+  >
+  readonly fetch: FetchLike
+  readonly tokens: AccessTokenSource
+  readonly logger: Logger
+}
+
+/** A run winds down (discards its file, logs its end) before it answers a cancel; give it time before ending it. */
+const SYNC_CANCEL_GRACE_MS = 60_000
+
+/**
+ * Runs each sync on the core worker (sync-job.ts), with this thread's fetch and tokens answering its calls.
+ * Keeps `runSync`'s promise: resolves with the summary whatever the outcome once the run is logged; rejects only
+ * when it cannot start. A worker that dies mid-run leaves its run to the cache's sweep, which records it as
+ * interrupted, and that record is the summary.
+ */
+export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDeps): SyncRunner {
+  return async (options) => {
+    const { signal, onProgress, onStart, ...plain } = options
+    let runId: number | undefined
+    const calls: CallHandlers<CoreJobs['sync']['calls']> = {
+      fetch: async (request, callSignal) => {
+        const answer = await proxyFetch(deps.fetch, request, callSignal)
+        return { value: answer, transfer: [answer.body] }
+      },
+      'access-token': async (_, callSignal) => ({ value: await deps.tokens.getAccessToken(callSignal) }),
+      'refresh-token': async (rejected, callSignal) => ({
+        value: await deps.tokens.handleUnauthorized(rejected, callSignal),
+      }),
+    }
+    try {
+      const summary = await host.run(
+        'sync',
+        {
+          catalogPath: deps.cache.path,
+          options: plain,
+          ...(deps.cache.sealedSnapshot === null ? {} : { sealed: deps.cache.sealedSnapshot }),
+        },
+        {
+          calls,
+          cancelGraceMs: SYNC_CANCEL_GRACE_MS,
+          ...(signal === undefined ? {} : { signal }),
+          onProgress: (event) => {
+            if (event.kind === 'started') {
+              runId = event.runId
+              onStart?.(event.runId)
+            } else if (event.kind === 'progress') onProgress?.(event.progress)
+            else deps.logger[event.level](event.message, event.detail)
+          },
+        },
+      )
+      // The worker wrote and sealed the file this thread opens next: no need to read it all again here. A failed
+      // run may have failed on the base it was told to trust: the next one checks it (CacheDatabase.endRun).
+      if (summary.status === 'complete') deps.cache.trustSealedSnapshot(summary.id)
+      else if (summary.status === 'failed') deps.cache.forgetSealedSnapshot()
+      return summary
+    } catch (error) {
+      if (runId === undefined) throw error
+      deps.cache.forgetSealedSnapshot()
+      return interruptedRun(deps, runId, error)
+    }
+  }
+}
+
+/** The host's side of a proxied request: sent with the app's fetch, its body read up to just past the limit. */
+async function proxyFetch(
+  fetch: FetchLike,
+  request: ProxiedRequest,
+  signal: AbortSignal,
+): Promise<ProxiedResponse> {
+  const response = await fetch(request.url, {
+    method: request.method,
+    headers: request.headers.map(([name, value]): [string, string] => [name, value]),
+    ...(request.body === undefined ? {} : { body: request.body }),
+    ...(request.redirect === undefined ? {} : { redirect: request.redirect }),
+    signal,
+  })
+  const chunks: Uint8Array[] = []
+  let length = 0
+  if (response.body !== null) {
+    const reader = response.body.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      length += value.byteLength
+      // One byte past the limit is enough for the worker's reader to refuse the answer as too large.
+      if (length > request.maxBodyBytes) {
+        await reader.cancel().catch(() => undefined)
+        break
+      }
+    }
+  }
+  const body = new Uint8Array(length)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers: [...response.headers.entries()],
+    body: body.buffer,
+  }
+}
+
+/** The run the worker could not finish, as the cache's sweep records it once the worker let go of its file. */
+function interruptedRun(deps: WorkerSyncDeps, runId: number, error: unknown): SyncRunSummary {
+  deps.logger.error(`Sync ${runId}: the core worker stopped during the run`, error)
+  deps.cache.sweep()
+  const logged = deps.cache.lastRun()
+  if (logged !== undefined && logged.id === runId) return logged
+  const now = new Date().toISOString()
+  const ipc = toIpcError(error)
+  return {
+    id: runId,
+    status: 'failed',
+    startedAt: logged?.startedAt ?? now,
+    endedAt: now,
+    totalCount: 0,
+    stored: 0,
+    pages: 0,
+    requests: 0,
+    durationMs: 0,
+    error: ipc.message,
+    errorCode: ipc.code,
+  }
+}

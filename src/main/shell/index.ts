@@ -1,0 +1,262 @@
+import { app, BrowserWindow, dialog, screen, shell } from 'electron'
+import { join } from 'node:path'
+import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store'
+import { installDeepLinkHandling, protocolClientArgs, schemeOf } from './adapters/deep-link'
+import { createSettingsBackend, createWindowStateBackend } from './adapters/electron-store-backend'
+import { createMainLogger } from './adapters/main-logger'
+import { createPrintWindowPrinter } from './adapters/print-window'
+import { installAppMenu } from './app-menu'
+import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
+import { createAppWindow } from './window'
+import { registerInvokeHandlers } from './ipc/register-invoke-handlers'
+import { windowEventSink } from './ipc/window-event-sink'
+import { closeLibraryChannels } from './ipc/library-channels'
+import { RemoteAppCore } from '../core-host/process/remote-app-core'
+import { coreProcessEntry } from '../core-host/process/process-channel'
+import { utilityProcessChannel } from './adapters/utility-process-channel'
+import { appOrigins } from './policy/window-policy'
+import {
+  APP_USER_MODEL_ID,
+  aboutText,
+  logsFolder,
+  startupFailureText,
+  userDataFolder,
+} from './policy/startup'
+import { DEFAULT_REDIRECT_URI } from '../core/settings/settings-defaults'
+import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from '../core/settings/settings-store'
+import { ReadThroughBackend } from '../core/settings/key-value-backend'
+
+/**
+ * The Electron shell: everything here is wiring. Order matters: the data folder is chosen before anything reads
+ * it (it also names the single-instance lock), and the app scheme's privileges and the deep-link listeners must
+ * exist before `ready`, because macOS delivers a cold start's callback URL through `open-url` before the app is
+ * ready. Any failure while starting ends in a native error box naming the log, a non-zero exit and a released
+ * lock, never in a silent process that holds the lock.
+ */
+app.setPath(
+  'userData',
+  userDataFolder(app.getPath('userData'), app.isPackaged, process.env['ROSTERDESK_USER_DATA_DIR']),
+)
+const logsDir = logsFolder(app.getPath('userData'))
+const { logger, logFilePath } = createMainLogger(logsDir)
+const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL']
+const origins = appOrigins(devServerUrl)
+
+const WINDOW_BOUNDS_KEY = 'windowBounds'
+let starting = true
+/** Set once the app begins to quit: the core is being closed, and a start it cancels is no failure. */
+let quitting = false
+let mainWindow: BrowserWindow | undefined
+let settingsBackend: KeyValueBackend | undefined
+let windowState: KeyValueBackend | undefined
+let core: RemoteAppCore | undefined
+const trustedWebContents = new Set<number>()
+
+process.on('uncaughtException', (error) => {
+  logger.error('Uncaught exception in the main process', error)
+  if (starting) failStartup(error)
+})
+process.on('unhandledRejection', (reason) => {
+  logger.error('Unhandled promise rejection in the main process', reason)
+  if (starting) failStartup(reason)
+})
+
+try {
+  boot()
+} catch (error) {
+  failStartup(error)
+}
+
+function boot(): void {
+  logger.info(`RosterDesk ${app.getVersion()} starting`)
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID)
+  registerAppSchemePrivileges()
+  settingsBackend = createSettingsBackend((message) => logger.warn(message))
+  windowState = createWindowStateBackend((message) => logger.warn(message))
+  closeLibraryChannels()
+  // Read only: the core process is the settings file's one writer (its migrations included).
+  const settings = new SettingsStore(new ReadThroughBackend(settingsBackend))
+  const callbackSchemes = new Set(
+    [schemeOf(settings.get().redirectUri), schemeOf(DEFAULT_REDIRECT_URI)].filter((s): s is string => !!s),
+  )
+  const [primaryScheme = 'com.rosterdesk.app'] = [...callbackSchemes]
+  const deepLinks = installDeepLinkHandling(app, { scheme: primaryScheme, argv: process.argv })
+  if (!deepLinks.primary) {
+    // Another RosterDesk runs: it received our command line (and any callback URL in it) and comes forward.
+    starting = false
+    return
+  }
+  // Launching again brings the running window forward, whether or not a callback URL came with it.
+  app.on('second-instance', () => focusWindow())
+
+  const [execPath, execArgs] = protocolClientArgs(process.defaultApp === true, process.execPath, process.argv)
+  for (const scheme of callbackSchemes) {
+    if (execPath === undefined) app.setAsDefaultProtocolClient(scheme)
+    else app.setAsDefaultProtocolClient(scheme, execPath, execArgs)
+  }
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+  app.on('before-quit', (event) => {
+    if (quitting) return
+    quitting = true
+    // Before the core process exists (the secret store still opening) there is nothing to wait for, and start()
+    // stops where it is.
+    if (!core) return
+    event.preventDefault()
+    logger.info('Quitting: stopping any sync or export first')
+    void core
+      .close()
+      .catch((error: unknown) => logger.error('Closing the app core failed', error))
+      .finally(() => app.quit())
+  })
+
+  app
+    .whenReady()
+    .then(() => start(deepLinks))
+    .then(
+      () => {
+        starting = false
+        if (!quitting) logger.info(`RosterDesk ${app.getVersion()} started`)
+      },
+      (error: unknown) => failStartup(error),
+    )
+}
+
+async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Promise<void> {
+  serveRenderer(join(__dirname, '../renderer'))
+  installAppMenu({
+    appName: app.getName(),
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    openLogFolder: () => void shell.openPath(logsDir),
+    showAbout: () => void showAbout(),
+    sendCommand: (command) => windowEventSink(() => mainWindow?.webContents).emit('app:command', command),
+  })
+  const secrets = await createSafeStorageSecretStore(logger)
+  if (quitting) return
+  // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
+  // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Threads").
+  const remote = new RemoteAppCore({
+    channel: utilityProcessChannel(coreProcessEntry(__dirname)),
+    config: {
+      appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+      dataDir: app.getPath('userData'),
+    },
+    shell: {
+      secrets,
+      openExternal: (url) => shell.openExternal(url),
+      chooseExportPath: async (defaultPath, format) => {
+        const options = {
+          defaultPath,
+          filters: [
+            format === 'csv'
+              ? { name: 'CSV', extensions: ['csv'] }
+              : { name: 'Excel workbook', extensions: ['xlsx'] },
+          ],
+        }
+        const result = mainWindow
+          ? await dialog.showSaveDialog(mainWindow, options)
+          : await dialog.showSaveDialog(options)
+        return result.canceled ? undefined : result.filePath
+      },
+      revealFile: (path) => shell.showItemInFolder(path),
+      printPage: createPrintWindowPrinter(() => mainWindow),
+    },
+    events: windowEventSink(() => mainWindow?.webContents),
+    logger,
+    // What the window showed came from the process that stopped: it starts over from the new one (or, if the
+    // core keeps stopping, shows why on its first request).
+    onRestarted: () => mainWindow?.webContents.reload(),
+    onDown: () => mainWindow?.webContents.reload(),
+  })
+  // Kept before it is up, so a quit while it starts still closes it.
+  core = remote
+  const coreStarted = remote.start()
+  // The window opens while the core process starts; its first requests wait there for the app core.
+  registerInvokeHandlers(
+    (channel, args) => remote.invoke(channel, args),
+    { webContentsIds: trustedWebContents, origins },
+    logger,
+  )
+  openWindow()
+  await coreStarted
+
+  deepLinks.attach((url) => {
+    focusWindow()
+    void core?.handleCallbackUrl(url)
+  })
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) openWindow()
+  })
+}
+
+function openWindow(): void {
+  const state = (windowState ??= new MemoryKeyValueBackend())
+  // Before window-state.json, the bounds were kept in the settings file, which the core process now owns.
+  const earlier = settingsBackend
+  const window = createAppWindow({
+    devServerUrl,
+    origins,
+    onLog: (message) => logger.warn(message),
+    allowDevTools: !app.isPackaged,
+    bounds: {
+      load: () => state.get(WINDOW_BOUNDS_KEY) ?? earlier?.get(WINDOW_BOUNDS_KEY),
+      save: (value) => state.set(WINDOW_BOUNDS_KEY, value),
+    },
+    // The primary display first: a window whose saved place is off every screen opens there.
+    displays: () => {
+      const primary = screen.getPrimaryDisplay()
+      return [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map((d) => d.workArea)
+    },
+  })
+  // Windows ending the session (log-off, shutdown) skips before-quit. Electron 45 ends the app at once there;
+  // should a version let main run on, the core process ending with the session is no crash to restart.
+  window.on('session-end', () => core?.detach())
+  const id = window.webContents.id
+  trustedWebContents.add(id)
+  window.on('closed', () => {
+    trustedWebContents.delete(id)
+    if (mainWindow === window) mainWindow = undefined
+  })
+  mainWindow = window
+}
+
+function focusWindow(): void {
+  if (!mainWindow) return
+  if (mainWindow.isMinimized()) mainWindow.restore()
+  mainWindow.show()
+  mainWindow.focus()
+}
+
+async function showAbout(): Promise<void> {
+  const detail = aboutText(
+    {
+      app: app.getVersion(),
+      electron: process.versions.electron,
+      chrome: process.versions.chrome,
+      node: process.versions.node,
+    },
+    app.getPath('userData'),
+    logsDir,
+  )
+  const options = { type: 'info' as const, title: `About ${app.getName()}`, message: app.getName(), detail }
+  if (mainWindow) await dialog.showMessageBox(mainWindow, options)
+  else await dialog.showMessageBox(options)
+}
+
+/** Says why in a native box (usable before `ready`), frees the lock so the next launch can try, exits non-zero. */
+function failStartup(error: unknown): void {
+  starting = false
+  // A quit while starting cancels the core's start; that is the clerk's choice, not a failure to report.
+  if (quitting) return
+  logger.error('RosterDesk could not start', error)
+  const text = startupFailureText(error, logFilePath)
+  try {
+    dialog.showErrorBox(text.title, text.message)
+  } finally {
+    app.releaseSingleInstanceLock()
+    app.exit(1)
+  }
+}
