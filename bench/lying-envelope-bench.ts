@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { SyncRunSummary } from '../src/shared/domain'
-import type { AccessTokenSource } from '../src/main/core/auth/access-token-source'
+import type { AccessTokenSource } from '../src/main/core/api/access-token-source'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { systemClock } from '../src/main/core/clock'
 import { runSync } from '../src/main/core/sync/sync-engine'

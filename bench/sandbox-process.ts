@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import type { AccessTokenSource } from '../src/main/core/auth/access-token-source'
+import type { AccessTokenSource } from '../src/main/core/api/access-token-source'
 
 const ROOT = join(__dirname, '..')
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type { SyncRunSummary } from '../src/shared/domain'
-import type { AccessTokenSource } from '../src/main/core/auth/access-token-source'
+import type { AccessTokenSource } from '../src/main/core/api/access-token-source'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { systemClock } from '../src/main/core/clock'
 import { EMPLOYEE_LIST, ListClient } from '../src/main/core/api/list-client'

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import type { AccessTokenSource } from '../core/auth/access-token-source'
+import type { AccessTokenSource } from '../core/api/access-token-source'
 import { openTokenFileSession } from '../core/auth/token-file'
 import { TokenManager } from '../core/auth/token-manager'
 import { openCacheDatabase } from '../core/cache/cache-database'

@@ -1,7 +1,7 @@
 import type { EmployeeRow } from '../../../src/shared/domain'
 import type { FetchLike } from '../../../src/main/core/api/fetch-like'
 import { EMPLOYEE_LIST, ListClient } from '../../../src/main/core/api/list-client'
-import type { AccessTokenSource } from '../../../src/main/core/auth/access-token-source'
+import type { AccessTokenSource } from '../../../src/main/core/api/access-token-source'
 import type { Clock } from '../../../src/main/core/clock'
 
 /** A clock whose sleeps return at once and move time forward; every requested sleep is recorded. */

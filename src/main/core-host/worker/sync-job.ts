@@ -1,6 +1,6 @@
 import type { SyncProgress, SyncRunSummary } from '../../../shared/domain'
 import type { FetchLike } from '../../core/api/fetch-like'
-import type { AccessTokenSource } from '../../core/auth/access-token-source'
+import type { AccessTokenSource } from '../../core/api/access-token-source'
 import { openCacheDatabase } from '../../core/cache/cache-database'
 import type { SealedSnapshot } from '../../core/cache/cache-database'
 import { systemClock } from '../../core/clock'

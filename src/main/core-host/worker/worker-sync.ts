@@ -1,6 +1,6 @@
 import type { SyncRunSummary } from '../../../shared/domain'
 import type { FetchLike } from '../../core/api/fetch-like'
-import type { AccessTokenSource } from '../../core/auth/access-token-source'
+import type { AccessTokenSource } from '../../core/api/access-token-source'
 import type { CacheDatabase } from '../../core/cache/cache-database'
 import { toIpcError } from '../../core/errors'
 import type { Logger } from '../../core/log/logger'

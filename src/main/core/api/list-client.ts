@@ -1,4 +1,4 @@
-import type { AccessTokenSource } from '../auth/access-token-source'
+import type { AccessTokenSource } from './access-token-source'
 import type { Clock } from '../clock'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import type { FetchLike } from './fetch-like'

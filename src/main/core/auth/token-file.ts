@@ -6,7 +6,7 @@ import { RosterDeskError } from '../errors'
 import { silentLogger, type Logger } from '../log/logger'
 import { writeFileAtomic } from '../secrets/atomic-file'
 import type { SecretKey, SecretStore } from '../secrets/secret-store'
-import type { AccessTokenSource } from './access-token-source'
+import type { AccessTokenSource } from '../api/access-token-source'
 import { TokenManager } from './token-manager'
 
 /**

@@ -5,7 +5,7 @@ import { RosterDeskError, cancelledError } from '../errors'
 import type { Logger } from '../log/logger'
 import type { SecretStore } from '../secrets/secret-store'
 import { normalizeBaseUrl } from '../../../shared/settings-rules'
-import type { AccessTokenSource } from './access-token-source'
+import type { AccessTokenSource } from '../api/access-token-source'
 import { RefreshRejectedError, refreshTokens } from './token-endpoint'
 import type { TokenSet } from './token-response'
 
