@@ -9,6 +9,14 @@ import react from '@vitejs/plugin-react'
  */
 export default defineConfig({
   test: {
+    // Two files at a time on the project's 2-core machine: end-to-end files spend much of their time waiting on
+    // Chromium, servers and child processes, so two keep both cores busy where vitest's default (cores − 1) ran
+    // the whole suite one file after another. Each file's own waits are on conditions, so a loaded machine makes
+    // a file slower, never wrong.
+    maxWorkers: 2,
+    // A condition polled end to end (a page painted, a file written, a print handed over) may take seconds on a
+    // loaded machine; vitest's default of one second made such waits fail for time alone.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       {
         extends: true,

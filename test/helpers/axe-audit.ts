@@ -26,11 +26,15 @@ export interface AxeViolation {
   readonly nodes: ReadonlyArray<{ readonly target: string; readonly summary: string }>
 }
 
-/** Runs axe over the whole document and returns its violations of any impact. */
-export async function auditPage(page: Page): Promise<AxeViolation[]> {
+/**
+ * Runs axe over the whole document and returns its violations of any impact: every rule of `AXE_TAGS`, or only
+ * the rules named (a second theme changes colours, nothing else, so it needs only `color-contrast` again).
+ */
+export async function auditPage(page: Page, rules?: readonly string[]): Promise<AxeViolation[]> {
   await ensureAxe(page)
   const options: RunOptions = {
-    runOnly: { type: 'tag', values: [...AXE_TAGS] },
+    runOnly:
+      rules === undefined ? { type: 'tag', values: [...AXE_TAGS] } : { type: 'rule', values: [...rules] },
     resultTypes: ['violations'],
   }
   const results = await page.evaluate<AxeResults>(`window.axe.run(document, ${JSON.stringify(options)})`)

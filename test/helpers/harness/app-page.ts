@@ -6,12 +6,22 @@ import type { Harness } from './server'
 /** Where browser tests save what they saw (gitignored). */
 export const SCREENSHOT_DIR = resolve(__dirname, '../../e2e/screenshots')
 
+/**
+ * Screenshots are written on request, `ROSTERDESK_SCREENSHOTS=1 npm test` (or any test file run so): capturing
+ * and encoding a full window costs about a second on this project's 2-core machine, dozens of them a minute of
+ * the suite, and they are for a person to look at, not for an assertion.
+ */
+export const SCREENSHOTS_WANTED = process.env['ROSTERDESK_SCREENSHOTS'] === '1'
+
 export interface AppPage {
   readonly page: Page
   /** Console errors, CSP refusals and uncaught exceptions seen so far; a healthy page has none. */
   readonly problems: string[]
-  /** Saves a full-window PNG as test/e2e/screenshots/<name>.png and returns its path. */
-  screenshot(name: string): Promise<string>
+  /**
+   * Saves a full-window PNG as test/e2e/screenshots/<name>.png when screenshots are wanted
+   * (`SCREENSHOTS_WANTED`) and returns its path, or undefined when they are not.
+   */
+  screenshot(name: string): Promise<string | undefined>
 }
 
 /** Messages Chromium prints for policy it ignores by design, not for anything the app did wrong. */
@@ -41,6 +51,7 @@ export async function openApp(context: BrowserContext, harness: Harness): Promis
     page,
     problems,
     async screenshot(name) {
+      if (!SCREENSHOTS_WANTED) return undefined
       await mkdir(SCREENSHOT_DIR, { recursive: true })
       const path = join(SCREENSHOT_DIR, `${name}.png`)
       // Captured over CDP rather than page.screenshot, which would undo emulateZoom's device metrics first.

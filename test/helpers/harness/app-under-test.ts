@@ -32,7 +32,10 @@ export interface AppUnderTest {
   readonly printed: Array<{ readonly html: string; readonly title: string }>
   /** Log lines, for checking that nothing secret was written. */
   readonly log: string[]
-  /** Plays the clerk in the system browser: waits for the consent tab sign-in opened and presses Approve. */
+  /**
+   * Plays the clerk in the system browser: waits for the consent tab sign-in opened, presses Approve, and once
+   * the redirect reached the core, closes the tab (the clerk is back in RosterDesk).
+   */
   approveSignIn(timeoutMs?: number): Promise<void>
   close(): Promise<void>
 }
@@ -130,6 +133,10 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
         .click({ timeout: Math.max(1, deadline - Date.now()) })
       while (callbacks.length === seen && Date.now() < deadline) await delay(25)
       if (callbacks.length === seen) throw new Error('The consent page did not redirect to RosterDesk')
+      // The clerk is back in RosterDesk, and the system browser is another app. Here it is a tab in the app's
+      // own Chromium, and a tab left in front holds the app's page to about one frame a second (its
+      // requestAnimationFrame, ResizeObserver, and every click, which Playwright makes only on a steady frame).
+      await consent.close()
     },
     async close() {
       for (const page of browserPages) await page.close().catch(() => undefined)
