@@ -58,6 +58,11 @@ export const employeeQuerySchema = z.strictObject({
 })
 export type EmployeeQuery = z.input<typeof employeeQuerySchema>
 export type ParsedEmployeeQuery = z.output<typeof employeeQuerySchema>
+/**
+ * An employees query without its window (offset, limit, facets): every row a view's filters and order select, as
+ * the renderer's row windows, an export of the view, a roster and the CLI's filters read them.
+ */
+export type RowQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
 
 export const facetCountSchema = z.strictObject({ value: z.string(), count: z.int().min(0) })
 export type FacetCount = z.infer<typeof facetCountSchema>
