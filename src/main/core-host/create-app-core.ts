@@ -203,7 +203,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
         const lastComplete = sync.getStatus().lastComplete
         // Where the sync that filled the cache read from (its run log entry), not today's setting: a file made
         // after the settings changed still names the data's real origin.
-        const run = lastComplete ? cache.runLog.settingsOf(lastComplete.id) : undefined
+        const run = lastComplete ? cache.runs.log.settingsOf(lastComplete.id) : undefined
         return {
           profile: profiles.get(profileId).name,
           environment: run?.environment ?? resolved.environment,
