@@ -19,7 +19,7 @@ export async function seedGeneratedCache(
   pageSize = 1000,
 ): Promise<SyncRunSummary> {
   const generator = new EmployeeGenerator(seed, count)
-  const { run, writer } = cache.beginRun({ pageSize, concurrency: 1, trackedPayCycles: [] }, new Date())
+  const { run, writer } = cache.runs.beginRun({ pageSize, concurrency: 1, trackedPayCycles: [] }, new Date())
   const previous = await loadPreviousSnapshot(cache.currentSnapshot())
   const builder = new SnapshotBuilder(writer, previous)
   const uuids = new Set<string>()

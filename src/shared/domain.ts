@@ -58,6 +58,11 @@ export const employeeQuerySchema = z.strictObject({
 })
 export type EmployeeQuery = z.input<typeof employeeQuerySchema>
 export type ParsedEmployeeQuery = z.output<typeof employeeQuerySchema>
+/**
+ * An employees query without its window (offset, limit, facets): every row a view's filters and order select, as
+ * the renderer's row windows, an export of the view, a roster and the CLI's filters read them.
+ */
+export type RowQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
 
 export const facetCountSchema = z.strictObject({ value: z.string(), count: z.int().min(0) })
 export type FacetCount = z.infer<typeof facetCountSchema>
@@ -108,10 +113,11 @@ export type EmployeeDetail = z.infer<typeof employeeDetailSchema>
 // ---- Looking up on the service --------------------------------------------------------------------------
 
 /**
- * A live search of the payroll service for someone the saved employees lack (hired this morning): one page per
- * column searched, with `searchCol`/`searchVal` and `sortColumn`/`sortOrder` (rules in service-search.ts).
+ * A service lookup: a live search of the payroll service for someone the saved employees lack (hired this
+ * morning): one page per column searched, with `searchCol`/`searchVal` and `sortColumn`/`sortOrder` (rules in
+ * service-lookup.ts).
  */
-export const serviceSearchRequestSchema = z.strictObject({
+export const serviceLookupRequestSchema = z.strictObject({
   /** The clerk's text, sent as `searchVal`. */
   text: z.string().trim().min(1, 'Type what to look up.').max(200),
   /** The column chosen in "Search in"; absent: names, or the UUID for text that can only be one. */
@@ -119,9 +125,9 @@ export const serviceSearchRequestSchema = z.strictObject({
   /** The table's order, sent as `sortColumn`/`sortOrder`; absent: by last name. */
   sort: z.strictObject({ column: columnNameSchema, order: sortOrderSchema }).optional(),
 })
-export type ServiceSearchRequest = z.input<typeof serviceSearchRequestSchema>
+export type ServiceLookupRequest = z.input<typeof serviceLookupRequestSchema>
 
-export const serviceSearchResultSchema = z.strictObject({
+export const serviceLookupResultSchema = z.strictObject({
   /** What the service answered, column by column in the order searched, each employee once. */
   rows: z.array(
     z.strictObject({
@@ -142,7 +148,7 @@ export const serviceSearchResultSchema = z.strictObject({
   /** When the service answered (ISO 8601). */
   fetchedAt: z.string(),
 })
-export type ServiceSearchResult = z.infer<typeof serviceSearchResultSchema>
+export type ServiceLookupResult = z.infer<typeof serviceLookupResultSchema>
 
 // ---- Settings -------------------------------------------------------------------------------------------
 

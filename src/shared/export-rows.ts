@@ -1,4 +1,4 @@
-import type { EmployeeQuery, ExportRequest } from './domain'
+import type { ExportRequest, RowQuery } from './domain'
 
 /**
  * Employees one "Export selected rows" may name, and rows one copy from the table takes: a selection larger than
@@ -6,15 +6,12 @@ import type { EmployeeQuery, ExportRequest } from './domain'
  */
 export const MAX_EXPORT_UUIDS = 10_000
 
-/** The filters of an employees query: everything but the window. */
-export type ExportRowQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
-
 /**
  * Which employees an export holds: a view's on-screen query as it stands; a roster's pay cycle, narrowed to the
  * statuses the clerk chose to apply (in a saved view's order when one is its template), and nothing else of the
  * screen (search text never narrows a roster).
  */
-export function exportRowQuery(request: ExportRequest): ExportRowQuery {
+export function exportRowQuery(request: ExportRequest): RowQuery {
   if (request.kind === 'view') return request.query
   return {
     payCycleIds: [request.payCycleId],

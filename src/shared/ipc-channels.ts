@@ -26,7 +26,7 @@ export const INVOKE_CHANNELS = [
   'changes:history',
   'changes:list',
   'changes:export',
-  'employees:search-service',
+  'employees:lookup-service',
   'export:start',
   'export:cancel',
   'export:show-in-folder',

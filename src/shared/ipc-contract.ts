@@ -17,8 +17,8 @@ import {
   printResultSchema,
   profileListSchema,
   queryResultSchema,
-  serviceSearchRequestSchema,
-  serviceSearchResultSchema,
+  serviceLookupRequestSchema,
+  serviceLookupResultSchema,
   type SettingsPatch,
   settingsViewSchema,
   syncProgressSchema,
@@ -109,9 +109,9 @@ export const invokeChannels = {
    * Searches the payroll service itself, live (one page per column searched), for someone the saved employees
    * lack; nothing it finds is saved. Refused with 'not-signed-in' when signed out.
    */
-  'employees:search-service': {
-    args: z.tuple([serviceSearchRequestSchema]),
-    result: serviceSearchResultSchema,
+  'employees:lookup-service': {
+    args: z.tuple([serviceLookupRequestSchema]),
+    result: serviceLookupResultSchema,
   },
 
   /** The last 20 complete syncs, newest first, each with its counts and where it read from. */

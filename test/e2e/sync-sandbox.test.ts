@@ -119,7 +119,7 @@ describe('sync against the sandbox', () => {
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
     expect(after.runs.slice(0, before.runs.length)).toEqual(before.runs)
     expect(after.runs).toHaveLength(before.runs.length + 1)
-    expect(temp.cache.lastRun()).toMatchObject({ status: 'failed', error: summary.error })
+    expect(temp.cache.runs.lastRun()).toMatchObject({ status: 'failed', error: summary.error })
     expect(temp.cache.lastCompleteRun()?.id).toBe(first.id)
   }
 

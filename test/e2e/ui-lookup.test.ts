@@ -72,7 +72,7 @@ describe('an employee hired after the sync', () => {
     )
     expect(look.border).toBe('dashed')
     expect(look.background).not.toBe('rgba(0, 0, 0, 0)')
-    const asked = app.calls.filter((call) => call.channel === 'employees:search-service')
+    const asked = app.calls.filter((call) => call.channel === 'employees:lookup-service')
     expect(asked.map((call) => call.args)).toEqual([
       [{ text: String(hired['employeeNumber']), column: 'employeeNumber' }],
     ])

@@ -8,9 +8,9 @@
 import { dirname } from 'node:path'
 import Conf from 'conf'
 import { writeTokenFile } from '../../src/main/core/auth/token-file'
+import { writeFileDurably } from '../../src/main/core/durable-fs'
 import { arrayRowSource } from '../../src/main/core/export/array-row-source'
 import { writeExport } from '../../src/main/core/export/export-engine'
-import { writeFileAtomic } from '../../src/main/core/secrets/atomic-file'
 import { SettingsStore } from '../../src/main/core/settings/settings-store'
 import { killWriterVersion, KILL_WRITER_EXPORT_COLUMNS, KILL_WRITER_ABOUT } from './kill-writer-versions'
 
@@ -21,7 +21,7 @@ async function writeVersion(generation: number): Promise<void> {
   const version = killWriterVersion(kind as string, generation % 2)
   switch (kind) {
     case 'secrets':
-      return writeFileAtomic(path as string, version.text)
+      return writeFileDurably(path as string, version.text)
     case 'token':
       return writeTokenFile(path as string, version.token)
     case 'settings':

@@ -6,8 +6,8 @@ import type { FakeCore } from '../helpers/fake/fake-core'
 import { giveGridAViewport, renderWithCore } from './render-app'
 
 /**
- * "Look up on the service" in the browse view, against the fake core, whose service search follows the app's
- * own rules (shared/service-search.ts) over the fake's service employees, some hired since its last sync.
+ * "Look up on the service" in the browse view, against the fake core, whose service lookup follows the app's
+ * own rules (shared/service-lookup.ts) over the fake's service employees, some hired since its last sync.
  */
 
 let restoreLayout: () => void
@@ -93,8 +93,8 @@ describe('looking someone up on the payroll service', () => {
     expect(within(rows[1]!).getByText('Not saved yet')).toBeTruthy()
     expect(within(rows[1]!).getByText('Adaeze')).toBeTruthy()
     expect(within(rows[1]!).getByText('Pending')).toBeTruthy()
-    expect(core.calls.filter((call) => call.channel === 'employees:search-service')).toEqual([
-      { channel: 'employees:search-service', args: [{ text: 'Okonkwo' }] },
+    expect(core.calls.filter((call) => call.channel === 'employees:lookup-service')).toEqual([
+      { channel: 'employees:lookup-service', args: [{ text: 'Okonkwo' }] },
     ])
     // The saved employees are unchanged: the live row is not one of them.
     expect(screen.getByText('0 of 200 employees')).toBeTruthy()
@@ -143,7 +143,7 @@ describe('looking someone up on the payroll service', () => {
     expect(screen.getByText(/Search the payroll service for “009001” in employee number\./)).toBeTruthy()
     fireEvent.click(lookUpButton())
     await screen.findByText('Found 1 employee for “009001” in employee number.')
-    expect(core.calls.find((call) => call.channel === 'employees:search-service')?.args).toEqual([
+    expect(core.calls.find((call) => call.channel === 'employees:lookup-service')?.args).toEqual([
       { text: '009001', column: 'employeeNumber', sort: { column: 'lastName', order: 'asc' } },
     ])
   })

@@ -305,7 +305,7 @@ describe('the built main bundle against a Staging service', () => {
     const cache = openCacheDatabase(join(userData, 'cache', 'employees.sqlite'), { mustExist: true })
     try {
       expect(cache.employeeCount()).toBe(30_000)
-      expect(cache.lastRun()?.status).toBe('cancelled')
+      expect(cache.runs.lastRun()?.status).toBe('cancelled')
     } finally {
       cache.close()
     }

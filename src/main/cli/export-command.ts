@@ -82,7 +82,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
     cache = openCacheDatabase(parsed.db, { mustExist: true, logger: io.logger })
     const queries = new QueryEngine(cache)
     const lastComplete = cache.lastCompleteRun()
-    const synced = lastComplete === undefined ? undefined : cache.runLog.settingsOf(lastComplete.id)
+    const synced = lastComplete === undefined ? undefined : cache.runs.log.settingsOf(lastComplete.id)
     const service = new ExportService({
       queries,
       clock: systemClock,

@@ -19,7 +19,7 @@ export function runStatusCommand(args: readonly string[], io: CacheCommandIo): P
       options: { json: { type: 'boolean' } },
       parse: (values) => ({ json: values['json'] === true }),
       run: (cache, { json }) => {
-        const lastRun = cache.lastRun() ?? null
+        const lastRun = cache.runs.lastRun() ?? null
         const lastComplete = cache.lastCompleteRun() ?? null
         const status = {
           employeeCount: cache.employeeCount(),

@@ -12,7 +12,7 @@ import { ExportService } from '../core/export/export-service'
 import type { PagePrinter } from '../core/export/print-view'
 import type { EventSink, InvokeHandlers } from '../core/ipc/dispatch'
 import type { Logger } from '../core/log/logger'
-import { searchService } from '../core/lookup/service-search'
+import { lookupService } from '../core/service-lookup/service-lookup'
 import type { ColumnBuilder } from '../core/query/column-builds'
 import { QueryEngine } from '../core/query/query-engine'
 import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../core/secrets/secret-store'
@@ -107,7 +107,7 @@ interface ProfileSession {
   readonly queries: QueryEngine
   readonly changes: ChangeHistory
   readonly exports: ExportService
-  readonly searchService: HandlerDeps['searchService']
+  readonly lookupService: HandlerDeps['lookupService']
   /** Employees its cache holds now. */
   employeeCount(): number
   close(): Promise<void>
@@ -203,7 +203,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
         const lastComplete = sync.getStatus().lastComplete
         // Where the sync that filled the cache read from (its run log entry), not today's setting: a file made
         // after the settings changed still names the data's real origin.
-        const run = lastComplete ? cache.runLog.settingsOf(lastComplete.id) : undefined
+        const run = lastComplete ? cache.runs.log.settingsOf(lastComplete.id) : undefined
         return {
           profile: profiles.get(profileId).name,
           environment: run?.environment ?? resolved.environment,
@@ -250,8 +250,8 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       queries,
       changes,
       exports,
-      searchService: (query) =>
-        searchService(
+      lookupService: (request) =>
+        lookupService(
           {
             fetch: deps.fetch,
             tokens: auth.tokens,
@@ -260,7 +260,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
             environment,
             isSaved: (uuid) => queries.getEmployee(uuid) !== null,
           },
-          query,
+          request,
           lookups.signal,
         ),
       employeeCount: () => cache.employeeCount(),
@@ -347,7 +347,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     revealFile: deps.revealFile,
     printPage: deps.printPage,
     defaultExportFileName,
-    searchService: (query) => session.searchService(query),
+    lookupService: (request) => session.lookupService(request),
   }
   const handlers: InvokeHandlers = {
     ...createHandlers(live),

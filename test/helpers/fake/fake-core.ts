@@ -22,7 +22,7 @@ import {
   normalizeProfileName,
   profileNameProblem,
 } from '../../../src/shared/settings-rules'
-import { fakeServiceSearch } from './fake-service-search'
+import { fakeServiceLookup } from './fake-service-lookup'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
 import { ViewStore } from '../../../src/main/core/settings/view-store'
 
@@ -325,12 +325,12 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return row ? { row, payCycleIds: typeof row.payCycleId === 'string' ? [row.payCycleId] : [] } : null
     },
     'employees:columns': async () => columnsOf(cache),
-    'employees:search-service': async (request) => {
+    'employees:lookup-service': async (request) => {
       if (auth.status !== 'signed-in')
         throw new FakeIpcError('not-signed-in', 'Sign in to look employees up.')
       if (syncFailure) throw new FakeIpcError(syncFailure.code, syncFailure.message)
       const saved = new Set(cache.map((row) => String(row.UUID)))
-      return fakeServiceSearch(service, (uuid) => saved.has(uuid), request, now())
+      return fakeServiceLookup(service, (uuid) => saved.has(uuid), request, now())
     },
     'employees:changes': async (kind, offset, limit) => changes.latestPage(kind, offset, limit),
     'changes:history': async () => changes.history(),

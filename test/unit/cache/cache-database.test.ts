@@ -60,8 +60,8 @@ describe('openCacheDatabase', () => {
     raw.close()
     const cache = openCache('v1.db')
     expect(cache.db.pragma('user_version', { simple: true })).toBe(CATALOG_VERSION)
-    expect(cache.lastRun()).toMatchObject({ status: 'failed', error: 'Offline' })
-    expect(cache.lastRun()?.errorCode).toBeUndefined()
+    expect(cache.runs.lastRun()).toMatchObject({ status: 'failed', error: 'Offline' })
+    expect(cache.runs.lastRun()?.errorCode).toBeUndefined()
   })
 
   it('refuses a SQLite file that belongs to something else, and leaves it untouched', () => {
@@ -118,59 +118,67 @@ describe('openCacheDatabase', () => {
     const cache = openCache()
     await seedSnapshot(cache, [employee('u-1', 'Ann', 'Lee', 'Active')])
     const before = fingerprintCache(cache.path)
-    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    const { run, writer } = cache.runs.beginRun(SETTINGS, new Date())
     writer.discard()
-    cache.endRun({ ...summaryFor(run.id, run.startedAt), status: 'failed', error: 'The service said no.' })
+    cache.runs.endRun({
+      ...summaryFor(run.id, run.startedAt),
+      status: 'failed',
+      error: 'The service said no.',
+    })
     const after = fingerprintCache(cache.path)
     expect(after.catalog).toBe(before.catalog)
     expect(after.snapshotBytes).toBe(before.snapshotBytes)
     expect(after.runs.slice(0, before.runs.length)).toEqual(before.runs)
-    expect(cache.lastRun()).toMatchObject({ id: run.id, status: 'failed', error: 'The service said no.' })
+    expect(cache.runs.lastRun()).toMatchObject({
+      id: run.id,
+      status: 'failed',
+      error: 'The service said no.',
+    })
     expect(cache.lastCompleteRun()?.id).not.toBe(run.id)
   })
 
   it('refuses a second run while one is writing, in this process or another connection', () => {
     const cache = openCache()
-    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    const { run, writer } = cache.runs.beginRun(SETTINGS, new Date())
     const other = openCache()
-    expect(() => other.beginRun(SETTINGS, new Date())).toThrow(
+    expect(() => other.runs.beginRun(SETTINGS, new Date())).toThrow(
       new RegExp(
         `Another RosterDesk sync is writing these saved employees \\(pid ${process.pid}, since \\d\\d:\\d\\d\\)`,
       ),
     )
     writer.discard()
-    cache.endRun({ ...summaryFor(run.id, run.startedAt), status: 'cancelled' })
-    expect(() => other.beginRun(SETTINGS, new Date())).not.toThrow()
+    cache.runs.endRun({ ...summaryFor(run.id, run.startedAt), status: 'cancelled' })
+    expect(() => other.runs.beginRun(SETTINGS, new Date())).not.toThrow()
   })
 
   it('marks a run whose writer died as interrupted and deletes its file on the next open', async () => {
     const cache = openCache()
     await seedSnapshot(cache, [employee('u-1', 'Ann', 'Lee', 'Active')])
-    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    const { run, writer } = cache.runs.beginRun(SETTINGS, new Date())
     writer.close() // the lock goes, as when the process is killed; the file stays behind
     cache.close()
     expect(existsSync(run.snapshotPath)).toBe(true)
 
     const reopened = openCache()
     expect(existsSync(run.snapshotPath)).toBe(false)
-    expect(reopened.lastRun()).toMatchObject({ id: run.id, status: 'failed' })
-    expect(reopened.lastRun()?.error).toMatch(/stopped unexpectedly/)
+    expect(reopened.runs.lastRun()).toMatchObject({ id: run.id, status: 'failed' })
+    expect(reopened.runs.lastRun()?.error).toMatch(/stopped unexpectedly/)
     expect(reopened.employeeCount()).toBe(1)
   })
 
   it('deletes files that no run names once nobody holds them', () => {
     const cache = openCache()
-    const { writer } = cache.beginRun(SETTINGS, new Date())
+    const { writer } = cache.runs.beginRun(SETTINGS, new Date())
     writer.close()
     cache.db.prepare('DELETE FROM sync_runs').run()
     expect(readdirSync(cache.snapshotDirectory)).toHaveLength(1)
-    cache.sweep()
+    cache.runs.sweep()
     expect(readdirSync(cache.snapshotDirectory)).toEqual([])
   })
 
   it('refuses to commit over a snapshot another run committed meanwhile', () => {
     const cache = openCache()
-    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    const { run, writer } = cache.runs.beginRun(SETTINGS, new Date())
     // Another process finished first: simulate by committing directly through a second connection.
     const other = openCache()
     const competing = other.db
@@ -184,7 +192,7 @@ describe('openCacheDatabase', () => {
         `INSERT INTO current_snapshot (id, run_id, file, employee_count, committed_at) VALUES (1, last_insert_rowid(), 'x', 0, 'now')`,
       )
       .run()
-    expect(() => cache.completeRun(run, summaryFor(run.id, run.startedAt), 0)).toThrow(
+    expect(() => cache.runs.completeRun(run, summaryFor(run.id, run.startedAt), 0)).toThrow(
       /Another sync finished/,
     )
     writer.discard()
@@ -205,7 +213,7 @@ describe('openCacheDatabase', () => {
 
   it('never opens an unsealed snapshot file as a snapshot', () => {
     const cache = openCache()
-    const { run, writer } = cache.beginRun(SETTINGS, new Date())
+    const { run, writer } = cache.runs.beginRun(SETTINGS, new Date())
     writer.close()
     expect(() => SnapshotReader.open(run.snapshotPath, run.id)).toThrow(/saved employees are damaged/)
   })

@@ -109,14 +109,18 @@ describe('a damaged cache', () => {
       // The clerk's first query finds no employees, never a stack trace, and the reason is in the run log.
       expect(queries.query({ offset: 0, limit: 10 }).total).toBe(0)
       expect(cache.currentSnapshot()).toBeNull()
-      expect(cache.lastRun()).toMatchObject({ status: 'failed', errorCode: 'damaged-cache', error: MESSAGE })
+      expect(cache.runs.lastRun()).toMatchObject({
+        status: 'failed',
+        errorCode: 'damaged-cache',
+        error: MESSAGE,
+      })
       expect(existsSync(snapshot)).toBe(false)
       expect(asideFiles(dirname(snapshot), basename(snapshot))).toHaveLength(1)
       expect(warnings.join('\n')).toMatch(/current snapshot is damaged; kept it as snapshot-.*\.damaged-/)
 
       await seedSnapshot(cache, rows(3))
       expect(queries.query({ offset: 0, limit: 10 }).total).toBe(3)
-      expect(cache.lastRun()?.status).toBe('complete')
+      expect(cache.runs.lastRun()?.status).toBe('complete')
       // The set-aside file survives the rebuild's sweep, for support to look at.
       expect(asideFiles(dirname(snapshot), basename(snapshot))).toHaveLength(1)
     })
@@ -128,11 +132,14 @@ describe('a damaged cache', () => {
     expect(again.currentSnapshot()).not.toBeNull()
     // Damage while the app runs (the reader checked it when it opened): the sync verifies before building on it.
     flipBits(snapshot, 20)
-    const { run, writer } = again.beginRun({ pageSize: 10, concurrency: 1, trackedPayCycles: [] }, new Date())
+    const { run, writer } = again.runs.beginRun(
+      { pageSize: 10, concurrency: 1, trackedPayCycles: [] },
+      new Date(),
+    )
     expect(again.currentSnapshot()).toBeNull()
     expect(run.previousRunId).toBeNull()
     writer.discard()
-    again.endRun({
+    again.runs.endRun({
       id: run.id,
       startedAt: run.startedAt,
       endedAt: new Date().toISOString(),
@@ -163,7 +170,7 @@ describe('a damaged cache', () => {
 
       const cache = open()
       expect(cache.employeeCount()).toBe(0)
-      expect(cache.lastRun()).toMatchObject({ errorCode: 'damaged-cache', error: MESSAGE })
+      expect(cache.runs.lastRun()).toMatchObject({ errorCode: 'damaged-cache', error: MESSAGE })
       expect(asideFiles(dir, 'employees.sqlite')).toHaveLength(1)
       await seedSnapshot(cache, rows(2))
       expect(cache.employeeCount()).toBe(2)

@@ -4,10 +4,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { writerLockPathOf } from '../../../src/main/core/cache/writer-lock'
+import { writeFileDurably } from '../../../src/main/core/durable-fs'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { arrayRowSource } from '../../../src/main/core/export/array-row-source'
 import { writeExport } from '../../../src/main/core/export/export-engine'
-import { writeFileAtomic } from '../../../src/main/core/secrets/atomic-file'
 import { SettingsStore } from '../../../src/main/core/settings/settings-store'
 import { openSettingsFile } from '../../../src/main/core/settings/settings-file'
 import { SETTINGS_FILE_NAME } from '../../../src/main/core/settings/settings-defaults'
@@ -128,11 +128,11 @@ describe.skipIf(!canMountSmallVolume())('a full disk (a real 6 MB tmpfs)', () =>
 
   it('the secrets and token files keep their old content', async () => {
     const path = join(volume.path, 'secrets.json')
-    await writeFileAtomic(path, '{"version":1}\n')
+    await writeFileDurably(path, '{"version":1}\n')
     volume.fill(0)
     let failure: unknown
     try {
-      await writeFileAtomic(
+      await writeFileDurably(
         path,
         `{"version":1,"big":"${'x'.repeat(20_000)}"}\n`,
         0o600,

@@ -13,7 +13,7 @@ export async function seedSnapshot(
   payCycleMembers: Readonly<Record<string, readonly string[]>> = {},
 ): Promise<SyncRunSummary> {
   const started = new Date()
-  const { run, writer } = cache.beginRun(
+  const { run, writer } = cache.runs.beginRun(
     { pageSize: Math.max(1, rows.length), concurrency: 1, trackedPayCycles: Object.keys(payCycleMembers) },
     started,
   )

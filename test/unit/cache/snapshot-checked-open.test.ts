@@ -78,7 +78,7 @@ describe('SnapshotReader.open with a file already checked', () => {
     // Another process, or this one after a restart: checked, and the damage found (the file set aside).
     const other = openCacheDatabase(join(dir, 'employees.sqlite'))
     expect(other.currentSnapshot()).toBeNull()
-    expect(other.lastRun()?.errorCode).toBe('damaged-cache')
+    expect(other.runs.lastRun()?.errorCode).toBe('damaged-cache')
     other.close()
   })
 
@@ -100,13 +100,13 @@ describe('SnapshotReader.open with a file already checked', () => {
       await seedSnapshot(cache, rows(603))
       expect(verify).toHaveBeenCalledTimes(2)
       // A run that failed (perhaps on its unchecked base) leaves the next one to check it.
-      const { run, writer } = cache.beginRun(
+      const { run, writer } = cache.runs.beginRun(
         { pageSize: 10, concurrency: 1, trackedPayCycles: [] },
         new Date(),
       )
       expect(verify).toHaveBeenCalledTimes(2)
       writer.discard()
-      cache.endRun({
+      cache.runs.endRun({
         ...summaryFor(run.id, run.startedAt),
         status: 'failed',
         error: 'The payroll service could not be reached.',

@@ -48,7 +48,7 @@ describe('the change history', () => {
   /** A sealed change log of these records, then changed behind the reader's back by `sql`; opened to read. */
   const sealedLogAltered = async (records: ChangeLogRecord[], sql: string): Promise<ChangeLogReader> => {
     await seedSnapshot(cache, FIRST)
-    const log = cache.createChangeLog(new Date())
+    const log = cache.runs.createChangeLog(new Date())
     log.write(records)
     await log.seal({})
     log.close()
@@ -252,7 +252,7 @@ describe('the change history', () => {
 
   it('deletes change logs no complete run names (a run that died before its commit) when the cache opens', async () => {
     await seedSnapshot(cache, FIRST)
-    const orphan = cache.createChangeLog(new Date())
+    const orphan = cache.runs.createChangeLog(new Date())
     orphan.write([{ kind: 'added', uuid: 'u-9', name: 'Nine', sortKey: 'nine' }])
     await orphan.seal({})
     orphan.close()

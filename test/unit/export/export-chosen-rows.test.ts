@@ -2,11 +2,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { exportRequestSchema, type ColumnInfo, type EmployeeRow } from '../../../src/shared/domain'
+import {
+  exportRequestSchema,
+  type ColumnInfo,
+  type EmployeeRow,
+  type RowQuery,
+} from '../../../src/shared/domain'
 import { MAX_EXPORT_UUIDS } from '../../../src/shared/export-rows'
 import { planExport } from '../../../src/main/core/export/export-plan'
 import { ExportService } from '../../../src/main/core/export/export-service'
-import type { RowQuery } from '../../../src/main/core/query/query-engine'
 
 const COLUMNS: ColumnInfo[] = [
   { key: 'UUID', label: 'UUID', kind: 'text', known: true },

@@ -1,11 +1,10 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ColumnInfo, EmployeeRow, ExportProgress } from '../../../src/shared/domain'
+import type { ColumnInfo, EmployeeRow, ExportProgress, RowQuery } from '../../../src/shared/domain'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { planExport } from '../../../src/main/core/export/export-plan'
 import { ExportService } from '../../../src/main/core/export/export-service'
 import { localTimeZone } from '../../../src/main/core/export/zoned-time'
-import type { RowQuery } from '../../../src/main/core/query/query-engine'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
 import { generatedRow, tempFolder } from './export-fixtures'
 

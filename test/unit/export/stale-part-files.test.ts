@@ -1,13 +1,13 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { arrayRowSource } from '../../../src/main/core/export/array-row-source'
 import {
-  AtomicFile,
   PART_FILE_NAME,
+  PartFile,
   removeStalePartFiles,
   STALE_PART_AGE_MS,
-} from '../../../src/main/core/export/atomic-file'
+} from '../../../src/main/core/durable-fs'
+import { arrayRowSource } from '../../../src/main/core/export/array-row-source'
 import { writeExport } from '../../../src/main/core/export/export-engine'
 import { ABOUT, GENERATED_COLUMNS, generatedRow, tempFolder } from './export-fixtures'
 
@@ -26,12 +26,12 @@ describe('stale partial files', () => {
   }
 
   it('names every temporary file so that the pattern, and its writer, recognise it', () => {
-    const temp = AtomicFile.tempPathFor(join(folder.path, 'Roster.xlsx'))
+    const temp = PartFile.beside(join(folder.path, 'Roster.xlsx')).path
     const name = temp.slice(folder.path.length + 1)
     expect(PART_FILE_NAME.exec(name)?.[1]).toBe(String(process.pid))
   })
 
-  it('removes only old AtomicFile names whose writer is gone', async () => {
+  it('removes only old PartFile names whose writer is gone', async () => {
     file(`.Roster.xlsx.${GONE}-0a1b2c3d.part`) // killed export: removed
     file('.Roster.csv.0a1b2c3d.part') // an older version's name, old: removed
     file(`.Live.xlsx.${process.pid}-0a1b2c3d.part`) // its writer runs: kept

@@ -36,7 +36,7 @@ describe('runSync', () => {
     expect(summary.changes?.addedSample).toHaveLength(20)
     const sorted = [...rows].sort((a, b) => String(a['UUID']).localeCompare(String(b['UUID'])))
     expect(storedRows().map((r) => JSON.parse(r.row_json) as unknown)).toEqual(sorted)
-    expect(temp.cache.lastRun()).toEqual(summary)
+    expect(temp.cache.runs.lastRun()).toEqual(summary)
     expect(temp.cache.employeeCount()).toBe(95)
     const listing = progress.filter((p) => p.phase === 'listing')
     expect(listing.at(-1)).toMatchObject({ rows: 95, rowsTotal: 95, fraction: 1 })
@@ -54,14 +54,14 @@ describe('runSync', () => {
       trackedPayCycles: ['PC-A'],
     })
     expect(summary.status).toBe('complete')
-    expect(temp.cache.runLog.settingsOf(summary.id)).toEqual({
+    expect(temp.cache.runs.log.settingsOf(summary.id)).toEqual({
       pageSize: 10,
       concurrency: 3,
       trackedPayCycles: ['PC-A'],
       tenantId: 'tenant-7',
       baseUrl: 'https://payroll.example/api',
     })
-    expect(temp.cache.runLog.settingsOf(9999)).toBeUndefined()
+    expect(temp.cache.runs.log.settingsOf(9999)).toBeUndefined()
   })
 
   it('reports what changed since the previous snapshot and keeps the full lists in it', async () => {
@@ -106,7 +106,7 @@ describe('runSync', () => {
     expect(after.runs.slice(0, before.runs.length)).toEqual(before.runs)
     expect(after.runs).toHaveLength(before.runs.length + 1)
     expect(readdirSync(temp.cache.snapshotDirectory)).toHaveLength(1)
-    expect(temp.cache.lastRun()).toMatchObject({ status: 'failed' })
+    expect(temp.cache.runs.lastRun()).toMatchObject({ status: 'failed' })
     expect(temp.cache.employeeCount()).toBe(50)
   })
 
@@ -129,7 +129,7 @@ describe('runSync', () => {
     )
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'network' })
     expect(summary.error).toMatch(/could not reach|network|connection/i)
-    expect(temp.cache.lastRun()).toMatchObject({ status: 'failed', errorCode: 'network' })
+    expect(temp.cache.runs.lastRun()).toMatchObject({ status: 'failed', errorCode: 'network' })
     expect(temp.cache.employeeCount()).toBe(20)
     // The summary keeps the clerk's words; the log keeps why, down to the socket error.
     expect(logger.lines).toHaveLength(1)
@@ -266,6 +266,6 @@ describe('runSync', () => {
     await expect(
       sync(new FakeListService([]), { baseUrl: 'https://clerk:hunter2@payroll.example/api/' }),
     ).rejects.toThrow('The service address must not contain a user name or password.')
-    expect(temp.cache.lastRun()).toBeUndefined()
+    expect(temp.cache.runs.lastRun()).toBeUndefined()
   })
 })

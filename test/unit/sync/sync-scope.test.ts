@@ -87,7 +87,7 @@ describe('runSync with scope "active"', () => {
       .allEmployees()
       .filter((row) => row['employeeStatus'] === 'Active' && row['payCycleId'] === 'PC-2026-11-A').length
     expect(members).toBe(wanted)
-    expect(cache.runLog.settingsOf(summary.id)).toMatchObject({ statusFilter: '1' })
+    expect(cache.runs.log.settingsOf(summary.id)).toMatchObject({ statusFilter: '1' })
   })
 
   it('proves the active set complete while employees are added and removed mid-sync', async () => {
@@ -109,6 +109,6 @@ describe('runSync with scope "active"', () => {
     const { summary, queries, sandbox: service } = await sync({}, { scope: 'all' })
     expect(summary).toMatchObject({ status: 'complete', stored: service.employeeCount() })
     expect(queries.some((query) => query.has('statusFilter'))).toBe(false)
-    expect(cache.runLog.settingsOf(summary.id)).not.toHaveProperty('statusFilter')
+    expect(cache.runs.log.settingsOf(summary.id)).not.toHaveProperty('statusFilter')
   })
 })

@@ -65,7 +65,7 @@ describe('SyncService', () => {
     const sync = service()
     await expect(sync.begin({ ...options, pageSize: 0 })).rejects.toMatchObject({ code: 'validation' })
     expect(sync.isRunning).toBe(false)
-    expect(temp.cache.lastRun()).toBeUndefined()
+    expect(temp.cache.runs.lastRun()).toBeUndefined()
     expect((await sync.start(options)).status).toBe('complete')
   })
 

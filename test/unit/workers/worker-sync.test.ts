@@ -59,8 +59,7 @@ describe('syncs on the core worker', () => {
     }
     const cache = {
       path: temp.cache.path,
-      sweep: () => temp.cache.sweep(),
-      lastRun: () => temp.cache.lastRun(),
+      runs: temp.cache.runs,
       trustSealedSnapshot: (runId: number) => {
         trusted.push(runId)
         temp.cache.trustSealedSnapshot(runId)
@@ -141,6 +140,6 @@ describe('syncs on the core worker', () => {
     await expect(service(new FakeListService([])).begin({ ...options, pageSize: 0 })).rejects.toMatchObject({
       code: 'validation',
     })
-    expect(temp.cache.lastRun()).toBeUndefined()
+    expect(temp.cache.runs.lastRun()).toBeUndefined()
   })
 })

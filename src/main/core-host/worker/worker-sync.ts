@@ -2,6 +2,7 @@ import type { SyncRunSummary } from '../../../shared/domain'
 import type { FetchLike } from '../../core/api/fetch-like'
 import type { AccessTokenSource } from '../../core/api/access-token-source'
 import type { CacheDatabase } from '../../core/cache/cache-database'
+import type { SyncRuns } from '../../core/cache/sync-runs'
 import { toIpcError } from '../../core/errors'
 import type { Logger } from '../../core/log/logger'
 import type { SyncRunner } from '../../core/sync/sync-service'
@@ -18,8 +19,10 @@ export interface WorkerSyncDeps {
    */
   readonly cache: Pick<
     CacheDatabase,
-    'path' | 'sweep' | 'lastRun' | 'trustSealedSnapshot' | 'sealedSnapshot' | 'forgetSealedSnapshot'
-  >
+    'path' | 'trustSealedSnapshot' | 'sealedSnapshot' | 'forgetSealedSnapshot'
+  > & {
+    readonly runs: Pick<SyncRuns, 'sweep' | 'lastRun'>
+  }
   readonly fetch: FetchLike
   readonly tokens: AccessTokenSource
   readonly logger: Logger
@@ -70,7 +73,7 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
         },
       )
       // The worker wrote and sealed the file this thread opens next: no need to read it all again here. A failed
-      // run may have failed on the base it was told to trust: the next one checks it (CacheDatabase.endRun).
+      // run may have failed on the base it was told to trust: the next one checks it (SyncRuns.endRun).
       if (summary.status === 'complete') deps.cache.trustSealedSnapshot(summary.id)
       else if (summary.status === 'failed') deps.cache.forgetSealedSnapshot()
       return summary
@@ -128,8 +131,8 @@ async function proxyFetch(
 /** The run the worker could not finish, as the cache's sweep records it once the worker let go of its file. */
 function interruptedRun(deps: WorkerSyncDeps, runId: number, error: unknown): SyncRunSummary {
   deps.logger.error(`Sync ${runId}: the core worker stopped during the run`, error)
-  deps.cache.sweep()
-  const logged = deps.cache.lastRun()
+  deps.cache.runs.sweep()
+  const logged = deps.cache.runs.lastRun()
   if (logged !== undefined && logged.id === runId) return logged
   const now = new Date().toISOString()
   const ipc = toIpcError(error)

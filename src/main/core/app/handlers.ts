@@ -2,7 +2,8 @@ import type {
   AppInfo,
   ExportFormat,
   ExportRequest,
-  ServiceSearchResult,
+  ServiceLookupRequest,
+  ServiceLookupResult,
   SettingsView,
 } from '../../../shared/domain'
 import type { AuthService } from '../auth/auth-service'
@@ -14,7 +15,6 @@ import type { ExportMemory } from '../export/export-memory'
 import type { ExportService } from '../export/export-service'
 import type { PagePrinter } from '../export/print-view'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
-import type { ServiceSearchQuery } from '../lookup/service-search'
 import type { QueryEngine } from '../query/query-engine'
 import type { SecretStore } from '../secrets/secret-store'
 import type { ResolvedEnvironment } from '../settings/resolve-environment'
@@ -42,8 +42,8 @@ export interface HandlerDeps {
   /** The native save dialog, opened at `defaultPath` (a file name, in the last folder used when there is one). */
   readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
   readonly revealFile: (path: string) => void
-  /** Looks employees up on the payroll service itself (core/lookup/service-search.ts). */
-  readonly searchService: (query: ServiceSearchQuery) => Promise<ServiceSearchResult>
+  /** Looks employees up on the payroll service itself (core/service-lookup/service-lookup.ts). */
+  readonly lookupService: (request: ServiceLookupRequest) => Promise<ServiceLookupResult>
   readonly defaultExportFileName: (request: ExportRequest, now: Date) => string
   /** Prints a generated page (the shell's hidden print window); absent where nothing can print (the CLI). */
   readonly printPage?: PagePrinter
@@ -153,14 +153,14 @@ export function createHandlers(deps: HandlerDeps): Omit<InvokeHandlers, ProfileC
       if (result.status === 'written') deps.exportMemory.remember(filePath)
       return result
     },
-    'employees:search-service': async (query) => {
+    'employees:lookup-service': async (request) => {
       if (deps.auth.getState().status !== 'signed-in') {
         throw new RosterDeskError(
           'not-signed-in',
           'Sign in to look employees up on the payroll service. Your saved employees stay searchable.',
         )
       }
-      return deps.searchService(query)
+      return deps.lookupService(request)
     },
 
     'export:start': async (request) => {

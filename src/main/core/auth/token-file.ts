@@ -2,9 +2,9 @@ import { readFile, rm } from 'node:fs/promises'
 import { z } from 'zod'
 import type { FetchLike } from '../api/fetch-like'
 import type { Clock } from '../clock'
+import { writeFileDurably } from '../durable-fs'
 import { RosterDeskError } from '../errors'
 import { silentLogger, type Logger } from '../log/logger'
-import { writeFileAtomic } from '../secrets/atomic-file'
 import type { SecretKey, SecretStore } from '../secrets/secret-store'
 import type { AccessTokenSource } from '../api/access-token-source'
 import { TokenManager } from './token-manager'
@@ -29,7 +29,7 @@ export type TokenFile = z.infer<typeof tokenFileSchema>
 export async function writeTokenFile(path: string, tokens: TokenFile): Promise<void> {
   const checked = tokenFileSchema.parse(tokens)
   try {
-    await writeFileAtomic(path, `${JSON.stringify(checked, null, 2)}\n`, 0o600, 'Saving the token file')
+    await writeFileDurably(path, `${JSON.stringify(checked, null, 2)}\n`, 0o600, 'Saving the token file')
   } catch (error) {
     if (error instanceof RosterDeskError) throw error
     throw new RosterDeskError('storage', `RosterDesk could not write the token file ${path}.`, {

@@ -1,31 +1,18 @@
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs'
+import { existsSync, renameSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { SyncRunSummary } from '../../../shared/domain'
 import { isRosterDeskError, RosterDeskError } from '../errors'
 import { silentLogger, type Logger } from '../log/logger'
 import { migrateCatalog } from './catalog-schema'
 import { ChangeLogCatalog } from './change-log-catalog'
-import { ChangeLogWriter } from './change-log-file'
-import { changeLogsToRelease } from './change-retention'
 import { RunLog } from './run-log'
-import type { RunSettings } from './run-log'
-import {
-  changeLogDirectoryOf,
-  isSnapshotBeingWritten,
-  listChangeLogFiles,
-  listSnapshotFiles,
-  newChangeLogFileName,
-  newSnapshotFileName,
-  removeSnapshotFile,
-  snapshotDirectoryOf,
-} from './snapshot-files'
+import { changeLogDirectoryOf, removeSnapshotFile, snapshotDirectoryOf } from './snapshot-files'
 import { SnapshotReader } from '../snapshot/snapshot-reader'
 import type { CheckedFile } from '../snapshot/snapshot-reader'
-import { SnapshotWriter } from '../snapshot/snapshot-writer'
 import { quickCheck } from '../snapshot/snapshot-schema'
 import { DAMAGED_CACHE_MESSAGE, damagedCacheError, openSqlite, storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
-import { WriterLock } from './writer-lock'
+import { SyncRuns } from './sync-runs'
 
 export interface OpenCacheOptions {
   /** Refuse a missing or never-synced file instead of creating one (the search and status commands). */
@@ -40,15 +27,6 @@ export interface CurrentSnapshotInfo {
   readonly path: string
   readonly employeeCount: number
   readonly committedAt: string
-}
-
-/** A run that has been logged as started and may write its snapshot file. */
-export interface StartedRun {
-  readonly id: number
-  readonly startedAt: string
-  readonly snapshotPath: string
-  /** The snapshot current when the run began; the commit refuses to replace any other. */
-  readonly previousRunId: number | null
 }
 
 /** Opens (creating and migrating when allowed) the employee cache at `path`. */
@@ -71,7 +49,7 @@ export function openCacheDatabase(path: string, options: OpenCacheOptions = {}):
     const aside = setAsideDamaged(path, new Date())
     logger.warn(`Cache: the catalog ${path} is damaged; kept it as ${basename(aside)}, starting empty`, error)
     const cache = openCatalog(path, false, logger)
-    cache.runLog.recordDamage(new Date().toISOString(), basename(aside), DAMAGED_CACHE_MESSAGE)
+    cache.runs.log.recordDamage(new Date().toISOString(), basename(aside), DAMAGED_CACHE_MESSAGE)
     return cache
   }
 }
@@ -91,7 +69,7 @@ function openCatalog(path: string, mustExist: boolean, logger: Logger): CacheDat
     throw storageError(error, path)
   }
   const cache = new CacheDatabase(path, db, logger)
-  cache.sweep()
+  cache.runs.sweep()
   return cache
 }
 
@@ -122,17 +100,18 @@ export interface SealedSnapshot {
 }
 
 /**
- * The employee cache: a catalog (run log + pointer to the current snapshot) and the snapshot files it points
- * to. Everything that changes what readers see goes through `completeRun`, one catalog transaction.
+ * The employee cache, as its catalog says: which snapshot file is current (the pointer), reading it, and which
+ * complete run has which change log. What changes the pointer is a sync run's: `runs` (sync-runs.ts) begins,
+ * stages, commits or ends runs and keeps the run log, and its commit is one catalog transaction.
  */
 export class CacheDatabase {
-  readonly runLog: RunLog
+  /** The run lifecycle: begin, stage, commit or end a sync run; the run log; the sweep of dead runs' files. */
+  readonly runs: SyncRuns
   /** Which complete run has which change log (the change history; see core/changes). */
   readonly changeLogs: ChangeLogCatalog
+  private readonly runLog: RunLog
   private reader: SnapshotReader | null = null
   private closed = false
-  /** Held from `beginRun` until the run ends (`completeRun`, `endRun`) or the cache closes. */
-  private writerLock: WriterLock | null = null
   /** The snapshot file a sync of this process sealed, as it was then (trustSealedSnapshot). */
   private sealed: SealedSnapshot | null = null
 
@@ -143,6 +122,7 @@ export class CacheDatabase {
   ) {
     this.runLog = new RunLog(db)
     this.changeLogs = new ChangeLogCatalog(db)
+    this.runs = new SyncRuns(path, db, this.runLog, this, logger)
   }
 
   get snapshotDirectory(): string {
@@ -151,6 +131,10 @@ export class CacheDatabase {
 
   get changeLogDirectory(): string {
     return changeLogDirectoryOf(this.path)
+  }
+
+  get isOpen(): boolean {
+    return !this.closed
   }
 
   currentSnapshotInfo(): CurrentSnapshotInfo | null {
@@ -170,6 +154,12 @@ export class CacheDatabase {
 
   employeeCount(): number {
     return this.currentSnapshotInfo()?.employeeCount ?? 0
+  }
+
+  /** The run whose snapshot the cache holds. */
+  lastCompleteRun(): SyncRunSummary | undefined {
+    const info = this.currentSnapshotInfo()
+    return info === null ? undefined : this.runLog.get(info.runId)
   }
 
   /**
@@ -237,7 +227,7 @@ export class CacheDatabase {
    * check reads the whole file before the run's first request, 0.3 s for a million employees when the file is in
    * the system's cache and 8 s when it is not, before every sync after the first of a session.
    */
-  private verifyCurrentSnapshot(): void {
+  verifyCurrentSnapshot(): void {
     const reader = this.currentSnapshot()
     const info = this.currentSnapshotInfo()
     if (reader === null || info === null) return
@@ -250,74 +240,6 @@ export class CacheDatabase {
     }
   }
 
-  /**
-   * Starts a run: creates its snapshot file (already locked, so other processes see it is alive), then logs the
-   * run as running. Refuses when another live run is writing to this cache.
-   */
-  beginRun(settings: RunSettings, startedAt: Date): { run: StartedRun; writer: SnapshotWriter } {
-    this.assertOpen()
-    const lock = this.acquireWriterLock(startedAt)
-    try {
-      this.sweep()
-      // The lock file is this version's guard; a run logged as running (by a release before the lock) still
-      // holds its snapshot file's SQLite lock, which the sweep just tested.
-      if (this.runLog.running().length > 0) {
-        throw new RosterDeskError(
-          'busy',
-          'A sync of this employee cache is already running. Wait for it to finish.',
-        )
-      }
-      this.verifyCurrentSnapshot()
-      mkdirSync(this.snapshotDirectory, { recursive: true })
-      const file = newSnapshotFileName(startedAt.getTime())
-      const snapshotPath = join(this.snapshotDirectory, file)
-      const writer = SnapshotWriter.create(snapshotPath)
-      try {
-        const startedAtText = startedAt.toISOString()
-        const id = this.runLog.insertRunning(startedAtText, file, settings)
-        const previousRunId = this.currentSnapshotInfo()?.runId ?? null
-        this.writerLock = lock
-        return { run: { id, startedAt: startedAtText, snapshotPath, previousRunId }, writer }
-      } catch (error) {
-        writer.discard()
-        throw storageError(error, this.path)
-      }
-    } catch (error) {
-      lock.release()
-      throw error
-    }
-  }
-
-  private acquireWriterLock(startedAt: Date): WriterLock {
-    try {
-      return WriterLock.acquire(this.path, startedAt)
-    } catch (error) {
-      if (isRosterDeskError(error)) throw error
-      throw storageError(error, this.path)
-    }
-  }
-
-  private releaseWriterLock(): void {
-    const lock = this.writerLock
-    this.writerLock = null
-    try {
-      lock?.release()
-    } catch (error) {
-      // A lock file that cannot be removed reads as stale once this process is gone.
-      this.logger.warn('Cache: could not remove the sync lock file', error)
-    }
-  }
-
-  /**
-   * Creates a change log file for a run, private to the run until `completeRun` names it (a run that fails
-   * discards it; a killed one leaves debris the next sweep deletes).
-   */
-  createChangeLog(now: Date): ChangeLogWriter {
-    this.assertOpen()
-    mkdirSync(this.changeLogDirectory, { recursive: true })
-    return ChangeLogWriter.create(join(this.changeLogDirectory, newChangeLogFileName(now.getTime())))
-  }
-
   /** Where a complete run's change log is, or undefined when it has none (a first sync, or let go). */
   changeLogPath(runId: number): string | undefined {
     this.assertOpen()
@@ -325,48 +247,29 @@ export class CacheDatabase {
     return file === undefined ? undefined : join(this.changeLogDirectory, file)
   }
 
+  /** The commit's step in the catalog, inside its transaction (SyncRuns.completeRun): `file` is current now. */
+  pointTo(runId: number, file: string, employeeCount: number, committedAt: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO current_snapshot (id, run_id, file, employee_count, committed_at) VALUES (1, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, file = excluded.file,
+           employee_count = excluded.employee_count, committed_at = excluded.committed_at`,
+      )
+      .run(runId, file, employeeCount, committedAt)
+  }
+
   /**
-   * The swap: in one transaction, the run is logged complete and the catalog names its (already durable)
-   * snapshot file and change log, and lets go of change logs beyond the history's bounds (change-retention.ts),
-   * whose files are deleted after the commit. Fails, changing nothing, if another run committed since this one
-   * began.
+   * After a commit, the snapshot that was current before it: deleted now, or, while this connection's reader
+   * still has it open, once that reader closes (onReaderClosed).
    */
-  completeRun(run: StartedRun, summary: SyncRunSummary, employeeCount: number, changeLogPath?: string): void {
-    this.assertOpen()
-    const previous = this.currentSnapshotInfo()
-    let released: string[] = []
-    try {
-      this.db
-        .transaction(() => {
-          const current = this.currentSnapshotInfo()
-          if ((current?.runId ?? null) !== run.previousRunId) {
-            throw new RosterDeskError(
-              'busy',
-              'Another sync finished while this one was running, and its result was kept. Sync again to pick up newer changes.',
-            )
-          }
-          this.runLog.finish(summary)
-          if (changeLogPath !== undefined) this.changeLogs.name(run.id, basename(changeLogPath))
-          this.db
-            .prepare(
-              `INSERT INTO current_snapshot (id, run_id, file, employee_count, committed_at) VALUES (1, ?, ?, ?, ?)
-               ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, file = excluded.file,
-                 employee_count = excluded.employee_count, committed_at = excluded.committed_at`,
-            )
-            .run(run.id, basename(run.snapshotPath), employeeCount, summary.endedAt)
-          released = this.releaseChangeLogs()
-        })
-        .immediate()
-    } catch (error) {
-      throw storageError(error, this.path)
-    }
-    this.releaseWriterLock()
-    for (const file of released) removeSnapshotFile(join(this.changeLogDirectory, file))
-    if (previous !== null) {
-      if (this.reader?.runId === previous.runId) this.replaceReader(null)
-      else removeSnapshotFile(previous.path)
-    }
-    this.trustSealedSnapshot(run.id)
+  letGoOf(previous: Pick<CurrentSnapshotInfo, 'runId' | 'path'>): void {
+    if (this.reader?.runId === previous.runId) this.replaceReader(null)
+    else removeSnapshotFile(previous.path)
+  }
+
+  /** Whether this connection's reader has the snapshot file at `path` open (the sweep leaves it). */
+  isReading(path: string): boolean {
+    return this.reader !== null && this.reader.isOpen && this.reader.path === path
   }
 
   /**
@@ -374,7 +277,7 @@ export class CacheDatabase {
    * sealed (fsynced), so the next open here skips the quick_check while the file keeps its size and modification
    * time: at 100,000–365,000 employees that check reads the whole file on the thread that answers IPC (25–90 ms)
    * right after every sync; and the next run here skips the whole-file check of its base (verifyCurrentSnapshot).
-   * `completeRun` calls it for a run on this connection; the app's sync runner for a run its core worker
+   * `runs.completeRun` calls it for a run on this connection; the app's sync runner for a run its core worker
    * committed, and hands the record to the worker's next sync (`sealedSnapshot`, `adoptSealedSnapshot`). A
    * snapshot another process committed (a `cli sync`), and every snapshot after a restart, is checked as before.
    * Nothing is recorded when `runId` is not the current snapshot's.
@@ -423,84 +326,10 @@ export class CacheDatabase {
     }
   }
 
-  /** Forgets the change logs the history no longer keeps; returns their file names. Inside a transaction. */
-  private releaseChangeLogs(): string[] {
-    const runs = this.changeLogs.completeRuns()
-    const release = new Set(
-      changeLogsToRelease(
-        runs.map((run) =>
-          run.changesFile === null
-            ? { runId: run.id }
-            : { runId: run.id, changeLogBytes: fileSize(join(this.changeLogDirectory, run.changesFile)) },
-        ),
-      ),
-    )
-    this.changeLogs.forget([...release])
-    return runs.flatMap((run) => (release.has(run.id) && run.changesFile !== null ? [run.changesFile] : []))
-  }
-
-  /** Logs a failed or cancelled run. The current snapshot is not touched. */
-  endRun(summary: SyncRunSummary): void {
-    this.assertOpen()
-    // A run that failed may have failed on its unchecked base (damaged since it was sealed, its size and mtime
-    // unchanged): the next run checks it again, and sets it aside if so, rather than failing the same way.
-    if (summary.status === 'failed') this.forgetSealedSnapshot()
-    try {
-      this.runLog.finish(summary)
-    } catch (error) {
-      throw storageError(error, this.path)
-    } finally {
-      this.releaseWriterLock()
-    }
-  }
-
-  lastRun(): SyncRunSummary | undefined {
-    return this.runLog.last()
-  }
-
-  /** The run whose snapshot the cache holds. */
-  lastCompleteRun(): SyncRunSummary | undefined {
-    const info = this.currentSnapshotInfo()
-    return info === null ? undefined : this.runLog.get(info.runId)
-  }
-
-  /**
-   * Clears what dead runs left behind: runs still logged as running whose process is gone are marked failed,
-   * and snapshot files the catalog does not name (and no live writer holds) are deleted.
-   */
-  sweep(): void {
-    if (this.closed) return
-    for (const run of this.runLog.running()) {
-      const path = join(this.snapshotDirectory, run.snapshotFile)
-      // Files are created before runs are logged: no file, or a file no process holds, means the run died.
-      if (!existsSync(path) || !isSnapshotBeingWritten(path)) {
-        this.runLog.markInterrupted(run.id, new Date().toISOString())
-      }
-    }
-    const current = this.currentSnapshotInfo()
-    for (const name of listSnapshotFiles(this.snapshotDirectory)) {
-      const path = join(this.snapshotDirectory, name)
-      if (current !== null && path === current.path) continue
-      if (this.reader !== null && this.reader.isOpen && this.reader.path === path) continue
-      if (this.runLog.statusOfFile(name) === 'running') continue
-      // A file no run names yet may belong to a run starting in another process this very moment.
-      if (isSnapshotBeingWritten(path)) continue
-      removeSnapshotFile(path)
-    }
-    // Change logs: those of failed or killed runs, and those a commit let go but could not delete (open elsewhere).
-    const named = this.changeLogs.namedFiles()
-    for (const name of listChangeLogFiles(this.changeLogDirectory)) {
-      if (named.has(name)) continue
-      const path = join(this.changeLogDirectory, name)
-      if (isSnapshotBeingWritten(path)) continue
-      removeSnapshotFile(path)
-    }
-  }
-
   close(): void {
     if (this.closed) return
     this.replaceReader(null)
-    this.releaseWriterLock()
+    this.runs.close()
     this.closed = true
     this.db.close()
   }
@@ -517,16 +346,7 @@ export class CacheDatabase {
     if (current === null || current.path !== reader.path) removeSnapshotFile(reader.path)
   }
 
-  private assertOpen(): void {
+  assertOpen(): void {
     if (this.closed) throw new RosterDeskError('internal', 'The employee cache was used after it was closed.')
-  }
-}
-
-/** A file's size in bytes; 0 when it is gone (a change log deleted behind RosterDesk's back weighs nothing). */
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size
-  } catch {
-    return 0
   }
 }

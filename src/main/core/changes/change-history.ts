@@ -69,7 +69,7 @@ export class ChangeHistory {
   /** One sync of the history, with the `statusFilter` it read the service with (its run log's), if any. */
   describe(runId: number): { readonly run: ChangeHistoryEntry; readonly statusFilter?: string } {
     const run = this.run(runId)
-    const statusFilter = this.guard(() => this.deps.cache.runLog.settingsOf(runId)?.statusFilter)
+    const statusFilter = this.guard(() => this.deps.cache.runs.log.settingsOf(runId)?.statusFilter)
     return statusFilter === undefined ? { run } : { run, statusFilter }
   }
 
@@ -148,8 +148,8 @@ export class ChangeHistory {
 
   private entryOf(run: CompleteRunRow, oldest: boolean, current: boolean): ChangeHistoryEntry {
     const cache = this.deps.cache
-    const report: ChangeReport | undefined = this.guard(() => cache.runLog.get(run.id)?.changes)
-    const settings = this.guard(() => cache.runLog.settingsOf(run.id))
+    const report: ChangeReport | undefined = this.guard(() => cache.runs.log.get(run.id)?.changes)
+    const settings = this.guard(() => cache.runs.log.settingsOf(run.id))
     // Reports from before `firstSync` was recorded: the oldest sync the log remembers, which only added.
     const firstSync =
       report?.firstSync ?? (oldest && report !== undefined && report.removed === 0 && report.changed === 0)

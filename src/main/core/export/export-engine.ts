@@ -1,16 +1,17 @@
 import { dirname } from 'node:path'
 import type { ExportProgress } from '../../../shared/domain'
+import { removeStalePartFiles } from '../durable-fs'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
-import { AtomicFile, removeStalePartFiles } from './atomic-file'
 import { CsvWriter } from './csv-writer'
 import { loadExcelJs } from './exceljs-loader'
+import { ExportFile } from './export-file'
 import type { ExportSection, WriteExportOptions, WriteExportResult } from './export-types'
 import type { FormatWriter } from './format-writer'
 import { EXCEL_MAX_ROWS, XlsxWriter } from './xlsx-writer'
 
 /**
  * Writes one export file from a row source: XLSX or CSV, with progress, cancel and no partial file left
- * behind (see AtomicFile). Runs on the calling thread in short slices, so the Electron main process keeps
+ * behind (see ExportFile). Runs on the calling thread in short slices, so the Electron main process keeps
  * answering the window while a million rows are written.
  *
  * Throws RosterDeskError: 'cancelled' when the signal aborts, 'storage' when the file cannot be written,
@@ -38,7 +39,7 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
   const removed = await removeStalePartFiles(dirname(options.filePath), { now: Date.now() })
   if (removed > 0)
     options.logger?.warn(`Export: removed ${removed} partial file(s) a stopped export left behind`)
-  const file = await AtomicFile.create(options.filePath)
+  const file = await ExportFile.create(options.filePath)
   const checkpoint = (): void => {
     if (signal?.aborted === true) throw cancelledError('The export')
     const failure = file.failure()
@@ -100,7 +101,7 @@ function sectionsOf(
   return 'sections' in options ? options.sections : [{ columns: options.columns, source: options.source }]
 }
 
-function explainFailure(error: unknown, file: AtomicFile): unknown {
+function explainFailure(error: unknown, file: ExportFile): unknown {
   if (error instanceof RosterDeskError) return error
   if (isAbortError(error)) return cancelledError('The export')
   // A raw stream error (exceljs and archiver report the file's errors as they are) is the file's failure.

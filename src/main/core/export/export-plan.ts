@@ -1,8 +1,7 @@
 import { exportRequestSchema } from '../../../shared/domain'
 import { exportRowQuery } from '../../../shared/export-rows'
-import type { ColumnInfo, ExportRequest } from '../../../shared/domain'
+import type { ColumnInfo, ExportRequest, RowQuery } from '../../../shared/domain'
 import { RosterDeskError } from '../errors'
-import type { RowQuery } from '../query/query-engine'
 import { columnLabel } from '../cache/column-label'
 import type { ExportAbout, ExportColumn } from './export-types'
 

@@ -1,6 +1,6 @@
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow, RowQuery } from '../../../shared/domain'
 import { chosenRows } from '../../../shared/export-rows'
-import type { RowIterationOptions, RowQuery } from '../query/query-engine'
+import type { RowIterationOptions } from '../query/query-engine'
 import type { ExportRowSource } from './export-types'
 
 /** The part of the query engine an export reads through. */

@@ -7,6 +7,7 @@ import type {
   ParsedEmployeeQuery,
   PreparingWork,
   QueryResult,
+  RowQuery,
 } from '../../../shared/domain'
 import type { CacheDatabase } from '../cache/cache-database'
 import { columnLabel } from '../cache/column-label'
@@ -22,9 +23,6 @@ import { allSlotsInOrder, windowSlots } from './result-window'
 import { parseSearchText } from './search-rules'
 import { SnapshotQueries } from './snapshot-queries'
 import type { ChangeKind, ChangeListPage } from './snapshot-queries'
-
-/** A query without its window: what an export of "the current view" or a roster needs. */
-export type RowQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
 
 /** What `iterateRows` reads beyond the query: only some employees, and only some of their fields. */
 export interface RowIterationOptions {

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
+import { writeFileDurably } from '../durable-fs'
 import { RosterDeskError } from '../errors'
 import type { Logger } from '../log/logger'
-import { writeFileAtomic } from './atomic-file'
 import { MemorySecretStore, isStoredSecretKey, type SecretVault, type StoredSecretKey } from './secret-store'
 
 /** The part of Electron's `safeStorage` (the async API of Electron 45) the store uses; tests pass a fake. */
@@ -160,7 +160,7 @@ export class EncryptedFileSecretStore implements SecretVault {
 
   async #save(file: SecretFile): Promise<void> {
     try {
-      await writeFileAtomic(
+      await writeFileDurably(
         this.#options.filePath,
         `${JSON.stringify(file, null, 2)}\n`,
         0o600,

@@ -26,12 +26,12 @@ export interface ChangeLogInput {
  * Writes and seals a run's change log (change-log-file.ts) before the commit that names it: every employee the
  * run added or changed, with its facts as they are now and, if changed, its field changes; every employee it
  * removed, with the last row the cache held. A first sync changes nothing and writes none (null).
- * The caller names the file in the commit (CacheDatabase.completeRun) and closes it, or discards it on failure.
+ * The caller names the file in the commit (SyncRuns.completeRun) and closes it, or discards it on failure.
  */
 export async function writeChangeLog(input: ChangeLogInput): Promise<ChangeLogWriter | null> {
   const { built, numberColumn } = input
   if (built.firstSync) return null
-  const log = input.cache.createChangeLog(input.now)
+  const log = input.cache.runs.createChangeLog(input.now)
   try {
     for (let start = 0; start < built.changedRows.length; start += ENTRIES_PER_STEP) {
       const step = built.changedRows.slice(start, start + ENTRIES_PER_STEP)

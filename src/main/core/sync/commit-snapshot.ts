@@ -1,6 +1,7 @@
 import { employeeNumberColumn } from '../../../shared/change-rules'
 import type { SyncRunSummary } from '../../../shared/domain'
-import type { CacheDatabase, StartedRun } from '../cache/cache-database'
+import type { CacheDatabase } from '../cache/cache-database'
+import type { StartedRun } from '../cache/sync-runs'
 import type { ChangeLogWriter } from '../cache/change-log-file'
 import type { SnapshotWriter } from '../snapshot/snapshot-writer'
 import { yieldToEventLoop } from '../event-loop'
@@ -56,7 +57,7 @@ export async function commitSnapshot(commit: SnapshotToCommit): Promise<SyncRunS
     await writer.seal({ columns: built.columns, removed: built.removed, info: commit.info, searchIndex })
     const summary = commit.summarize()
     commit.previous?.release()
-    cache.completeRun(run, summary, built.stored, changeLog?.path)
+    cache.runs.completeRun(run, summary, built.stored, changeLog?.path)
     closeAfterSwap(writer, changeLog, commit.logger)
     return summary
   } catch (error) {

@@ -37,6 +37,6 @@ export function sameSource(previous: RunSource, next: RunSource): boolean {
 export function comparableSnapshot(cache: CacheDatabase, next: RunSource): SnapshotReader | null {
   const current = cache.currentSnapshot()
   if (current === null) return null
-  const previous = cache.runLog.settingsOf(current.runId)
+  const previous = cache.runs.log.settingsOf(current.runId)
   return previous === undefined || sameSource(previous, next) ? current : null
 }

@@ -101,7 +101,7 @@ function failedRun(ctx: SyncRun, error: unknown, previous: PreviousSnapshot | nu
   )
   if (!cancelled && deps.logger) logFailure(deps.logger, 'Sync failed', error)
   try {
-    deps.cache.endRun(summary)
+    deps.cache.runs.endRun(summary)
   } catch (endError) {
     // The outcome is still reported to the caller; the run log gains it on the next sweep (as interrupted).
     deps.logger?.warn('Sync: could not record the end of the run in the cache', endError)

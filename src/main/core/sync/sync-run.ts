@@ -1,6 +1,6 @@
 import type { SyncRunSummary } from '../../../shared/domain'
 import { EMPLOYEE_LIST, ListClient } from '../api/list-client'
-import type { StartedRun } from '../cache/cache-database'
+import type { StartedRun } from '../cache/sync-runs'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
 import type { SnapshotWriter } from '../snapshot/snapshot-writer'
 import type { PageSource } from './list-walker'
@@ -46,7 +46,7 @@ export interface SyncRun {
  */
 export function startRun(deps: SyncDependencies, plan: RunPlan, options: SyncRunOptions): SyncRun {
   const startedAt = deps.clock.now()
-  const { run, writer } = deps.cache.beginRun(plan.settings, new Date(startedAt))
+  const { run, writer } = deps.cache.runs.beginRun(plan.settings, new Date(startedAt))
   const meter = new ProgressMeter(run.id, deps.clock, plan.trackedPayCycles, (progress) =>
     options.onProgress?.(progress),
   )

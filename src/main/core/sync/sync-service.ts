@@ -108,7 +108,7 @@ export class SyncService {
 
   getStatus(): SyncStatus {
     const cache = this.deps.cache
-    const lastRun = cache.lastRun()
+    const lastRun = cache.runs.lastRun()
     const lastComplete = cache.lastCompleteRun()
     return {
       running: this.running !== null,

@@ -1,18 +1,18 @@
-import type { ColumnInfo, ServiceSearchResult } from '../../../shared/domain'
+import type { ColumnInfo, ServiceLookupResult } from '../../../shared/domain'
 import { formatCount, formatValue, plural } from '../format/format-value'
 import { formatDateTime, formatRelativeTime } from '../format/relative-time'
 import { useNow } from '../hooks/use-now'
 
 interface LiveResultsProps {
   readonly text: string
-  readonly result: ServiceSearchResult
+  readonly result: ServiceLookupResult
   /** The table's visible columns, so live rows read like saved ones. */
   readonly columns: readonly ColumnInfo[]
   readonly onHide: () => void
 }
 
 /** "last name or first name" */
-function columnList(result: ServiceSearchResult, joiner: 'and' | 'or'): string {
+function columnList(result: ServiceLookupResult, joiner: 'and' | 'or'): string {
   const labels = result.searched.map((searched) => searched.label.toLowerCase())
   return labels.length < 2
     ? (labels[0] ?? '')
@@ -20,7 +20,7 @@ function columnList(result: ServiceSearchResult, joiner: 'and' | 'or'): string {
 }
 
 /** What the heading says after the dash: how much of the answer the saved employees lack. */
-function savedWords(rows: ServiceSearchResult['rows']): string {
+function savedWords(rows: ServiceLookupResult['rows']): string {
   const unsaved = rows.filter((row) => !row.saved).length
   if (unsaved === rows.length) return 'not in your saved employees until the next sync'
   if (unsaved === 0) return 'all of them are in your saved employees too'
@@ -28,7 +28,7 @@ function savedWords(rows: ServiceSearchResult['rows']): string {
 }
 
 /** Why nothing came back, and what to try, when the text suggests a better way to ask. */
-function emptyHint(text: string, result: ServiceSearchResult): string | undefined {
+function emptyHint(text: string, result: ServiceLookupResult): string | undefined {
   const names = result.searched.every(
     (searched) => searched.column === 'lastName' || searched.column === 'firstName',
   )

@@ -1,8 +1,8 @@
 import type { ColumnInfo } from '../../../shared/domain'
-import { serviceSearchColumns } from '../../../shared/service-search'
+import { serviceLookupColumns } from '../../../shared/service-lookup'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { useOnline } from '../hooks/use-online'
-import { useServiceSearch, type ServiceSearchAsked } from '../hooks/use-service-search'
+import { useServiceLookup, type ServiceLookupAsked } from '../hooks/use-service-lookup'
 import { LiveResults } from './live-results'
 
 interface ServiceLookupProps {
@@ -18,13 +18,13 @@ interface ServiceLookupProps {
   readonly visibleColumns: readonly ColumnInfo[]
 }
 
-function sameAsked(a: ServiceSearchAsked, b: ServiceSearchAsked): boolean {
+function sameAsked(a: ServiceLookupAsked, b: ServiceLookupAsked): boolean {
   return a.text === b.text && a.column === b.column
 }
 
 /** "last name and first name": the columns a lookup of `text` will search, by their labels. */
 function searchedWords(text: string, column: string | undefined, columns: readonly ColumnInfo[]): string {
-  const labels = serviceSearchColumns(text, column).map((key) =>
+  const labels = serviceLookupColumns(text, column).map((key) =>
     (columns.find((c) => c.key === key)?.label ?? key).toLowerCase(),
   )
   return labels.length < 2
@@ -40,15 +40,15 @@ function searchedWords(text: string, column: string | undefined, columns: readon
 export function ServiceLookup(props: ServiceLookupProps) {
   const { filters, localMatches, signedIn, onSignIn, columns, visibleColumns } = props
   const online = useOnline()
-  const lookup = useServiceSearch()
+  const lookup = useServiceLookup()
   const text = filters.text.trim()
   if (text === '' || localMatches === undefined) return null
 
-  const asked: ServiceSearchAsked = { text, column: filters.searchColumn }
+  const asked: ServiceLookupAsked = { text, column: filters.searchColumn }
   const state =
     lookup.state.status !== 'idle' && sameAsked(lookup.state.asked, asked) ? lookup.state : undefined
   const run = (): void =>
-    lookup.search({
+    lookup.lookUp({
       text,
       ...(filters.searchColumn === undefined ? {} : { column: filters.searchColumn }),
       ...(filters.sort === undefined ? {} : { sort: filters.sort }),
@@ -57,7 +57,7 @@ export function ServiceLookup(props: ServiceLookupProps) {
   if (state?.status === 'done') {
     return <LiveResults text={text} result={state.result} columns={visibleColumns} onHide={lookup.clear} />
   }
-  if (state?.status === 'searching') {
+  if (state?.status === 'looking-up') {
     return (
       <div className="service-lookup" role="status">
         <p>Looking up “{text}” on the payroll service…</p>

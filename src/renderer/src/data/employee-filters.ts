@@ -1,4 +1,4 @@
-import type { EmployeeQuery, SortOrder } from '../../../shared/domain'
+import type { RowQuery, SortOrder } from '../../../shared/domain'
 
 /** What the clerk chose in the browse view: everything of an employees query except the window. */
 export interface EmployeeFilters {
@@ -9,9 +9,6 @@ export interface EmployeeFilters {
   readonly payCycleIds: readonly string[]
   readonly sort: { readonly column: string; readonly order: SortOrder } | undefined
 }
-
-/** The query main runs for some filters, without the window. */
-export type FiltersQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
 
 export const EMPTY_FILTERS: EmployeeFilters = {
   text: '',
@@ -27,8 +24,8 @@ export function hasFilters(filters: EmployeeFilters): boolean {
 }
 
 /** The query main runs for these filters, without offset and limit; empty filters are left out. */
-export function toQuery(filters: EmployeeFilters): FiltersQuery {
-  const query: FiltersQuery = {}
+export function toQuery(filters: EmployeeFilters): RowQuery {
+  const query: RowQuery = {}
   const text = filters.text.trim()
   if (text !== '') {
     query.text = text.slice(0, 200)

@@ -1,9 +1,9 @@
 import { useEffect, useReducer, useState } from 'react'
-import type { QueryResult } from '../../../shared/domain'
+import type { QueryResult, RowQuery } from '../../../shared/domain'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { RowWindowCache } from '../data/row-window-cache'
-import { toQuery, type EmployeeFilters, type FiltersQuery } from '../data/employee-filters'
+import { toQuery, type EmployeeFilters } from '../data/employee-filters'
 
 export interface LoadedRows {
   readonly cache: RowWindowCache
@@ -39,7 +39,7 @@ export function useEmployeeRows(
   const wanted = JSON.stringify({ query: toQuery(filters), dataVersion, attempt })
 
   useEffect(() => {
-    const { query } = JSON.parse(wanted) as { query: FiltersQuery }
+    const { query } = JSON.parse(wanted) as { query: RowQuery }
     let cache: RowWindowCache | undefined
     let stale = false
     client

@@ -1,9 +1,9 @@
-import type { ServiceSearchResult } from '../../../shared/domain'
+import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain'
 import {
-  SERVICE_SEARCH_DEFAULT_SORT,
-  SERVICE_SEARCH_PAGE_SIZE,
-  serviceSearchColumns,
-} from '../../../shared/service-search'
+  SERVICE_LOOKUP_DEFAULT_SORT,
+  SERVICE_LOOKUP_PAGE_SIZE,
+  serviceLookupColumns,
+} from '../../../shared/service-lookup'
 import { checkValue, serviceAddressSchema } from '../../../shared/settings-schema'
 import type { FetchLike } from '../api/fetch-like'
 import { isHttpStatusError } from '../api/http-json'
@@ -15,14 +15,7 @@ import { columnLabel } from '../cache/column-label'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
 
-/** What `employees:search-service` receives, validated by the contract. */
-export interface ServiceSearchQuery {
-  readonly text: string
-  readonly column?: string | undefined
-  readonly sort?: { readonly column: string; readonly order: 'asc' | 'desc' } | undefined
-}
-
-export interface ServiceSearchDeps {
+export interface ServiceLookupDeps {
   readonly fetch: FetchLike
   /** The app's TokenManager: the same token, refresh and sign-out rules as the sync. */
   readonly tokens: AccessTokenSource
@@ -38,24 +31,24 @@ export interface ServiceSearchDeps {
  * A clerk is waiting at the screen: one quick retry for a blip, a short Retry-After honoured, and no request
  * longer than the timeout; anything else is reported at once so they can decide what to do.
  */
-export const SERVICE_SEARCH_RETRY: Partial<RetryPolicy> = Object.freeze({
+export const SERVICE_LOOKUP_RETRY: Partial<RetryPolicy> = Object.freeze({
   maxAttempts: 2,
   baseDelayMs: 300,
   maxDelayMs: 1_000,
   maxRetryAfterMs: 10_000,
 })
-export const SERVICE_SEARCH_TIMEOUT_MS = 15_000
+export const SERVICE_LOOKUP_TIMEOUT_MS = 15_000
 
 /**
  * Looks employees up on the payroll service itself: for each column the rules pick, one page of the employee list
  * with `searchCol`/`searchVal` and `sortColumn`/`sortOrder`, all columns at once. Rows keep the order the service
  * gave, column by column, each employee once, and say whether the cache holds them too. Nothing is stored.
  */
-export async function searchService(
-  deps: ServiceSearchDeps,
-  query: ServiceSearchQuery,
+export async function lookupService(
+  deps: ServiceLookupDeps,
+  request: ServiceLookupRequest,
   signal?: AbortSignal,
-): Promise<ServiceSearchResult> {
+): Promise<ServiceLookupResult> {
   const environment = deps.environment()
   const address = checkValue(serviceAddressSchema, environment.baseUrl)
   if (!address.ok) throw new RosterDeskError('config', `${address.problem} Check it in Settings.`)
@@ -67,19 +60,19 @@ export async function searchService(
     tokens: deps.tokens,
     clock: deps.clock,
     random: deps.random,
-    retry: SERVICE_SEARCH_RETRY,
-    timeoutMs: SERVICE_SEARCH_TIMEOUT_MS,
+    retry: SERVICE_LOOKUP_RETRY,
+    timeoutMs: SERVICE_LOOKUP_TIMEOUT_MS,
   })
-  const text = query.text.trim()
-  const sort = query.sort ?? SERVICE_SEARCH_DEFAULT_SORT
-  const columns = serviceSearchColumns(text, query.column)
+  const text = request.text.trim()
+  const sort = request.sort ?? SERVICE_LOOKUP_DEFAULT_SORT
+  const columns = serviceLookupColumns(text, request.column)
   const pages = await Promise.all(
     columns.map((column) =>
       client
         .fetchPage(
           {
             page: 1,
-            limit: SERVICE_SEARCH_PAGE_SIZE,
+            limit: SERVICE_LOOKUP_PAGE_SIZE,
             sortColumn: sort.column,
             sortOrder: sort.order,
             searchCol: column,
@@ -88,7 +81,7 @@ export async function searchService(
           signal,
         )
         .catch((error: unknown) => {
-          throw refusal(error, query.column === undefined ? undefined : column)
+          throw refusal(error, request.column === undefined ? undefined : column)
         }),
     ),
   )
@@ -108,9 +101,9 @@ export async function searchService(
 function merge(
   pages: readonly ListEnvelope[],
   isSaved: (uuid: string) => boolean,
-): ServiceSearchResult['rows'] {
+): ServiceLookupResult['rows'] {
   const seen = new Set<string>()
-  const rows: ServiceSearchResult['rows'] = []
+  const rows: ServiceLookupResult['rows'] = []
   for (const page of pages) {
     for (const row of page.rows) {
       // The envelope reader checked every employee row has its UUID as text.

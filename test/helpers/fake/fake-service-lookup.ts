@@ -1,13 +1,13 @@
-import type { EmployeeRow, ServiceSearchResult } from '../../../src/shared/domain'
+import type { EmployeeRow, ServiceLookupResult } from '../../../src/shared/domain'
 import {
-  SERVICE_SEARCH_DEFAULT_SORT,
-  SERVICE_SEARCH_PAGE_SIZE,
-  serviceSearchColumns,
-} from '../../../src/shared/service-search'
+  SERVICE_LOOKUP_DEFAULT_SORT,
+  SERVICE_LOOKUP_PAGE_SIZE,
+  serviceLookupColumns,
+} from '../../../src/shared/service-lookup'
 import { columnsOf } from './fake-query'
 
-/** What the fake's `employees:search-service` handler receives, after the contract's validation. */
-export interface FakeServiceSearchRequest {
+/** What the fake's `employees:lookup-service` handler receives, after the contract's validation. */
+export interface FakeServiceLookupRequest {
   readonly text: string
   readonly column?: string | undefined
   readonly sort?: { readonly column: string; readonly order: 'asc' | 'desc' } | undefined
@@ -20,29 +20,29 @@ function compare(a: unknown, b: unknown): number {
 }
 
 /**
- * `employees:search-service` over the fake's service employees: the app's own rules pick the columns, page size and
- * default order (shared/service-search.ts); each column matches as the sandbox service does (a case-insensitive
+ * `employees:lookup-service` over the fake's service employees: the app's own rules pick the columns, page size and
+ * default order (shared/service-lookup.ts); each column matches as the sandbox service does (a case-insensitive
  * substring), one page each, merged in column order with each employee once and marked saved or not.
  */
-export function fakeServiceSearch(
+export function fakeServiceLookup(
   service: readonly EmployeeRow[],
   isSaved: (uuid: string) => boolean,
-  request: FakeServiceSearchRequest,
+  request: FakeServiceLookupRequest,
   now: number,
-): ServiceSearchResult {
-  const sort = request.sort ?? SERVICE_SEARCH_DEFAULT_SORT
+): ServiceLookupResult {
+  const sort = request.sort ?? SERVICE_LOOKUP_DEFAULT_SORT
   const needle = request.text.toLowerCase()
   const labels = columnsOf(service)
   const seen = new Set<string>()
-  const rows: ServiceSearchResult['rows'] = []
-  const searched = serviceSearchColumns(request.text, request.column).map((column) => {
+  const rows: ServiceLookupResult['rows'] = []
+  const searched = serviceLookupColumns(request.text, request.column).map((column) => {
     const matches = service
       .filter((row) => {
         const value = row[column]
         return value !== undefined && value !== null && String(value).toLowerCase().includes(needle)
       })
       .sort((a, b) => compare(a[sort.column], b[sort.column]) * (sort.order === 'asc' ? 1 : -1))
-    const page = matches.slice(0, SERVICE_SEARCH_PAGE_SIZE)
+    const page = matches.slice(0, SERVICE_LOOKUP_PAGE_SIZE)
     for (const row of page) {
       const uuid = String(row.UUID)
       if (seen.has(uuid)) continue

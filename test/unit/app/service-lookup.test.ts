@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { ServiceSearchResult } from '../../../src/shared/domain'
+import type { ServiceLookupResult } from '../../../src/shared/domain'
 import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
 import { dispatchInvoke } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
@@ -118,17 +118,17 @@ function searchQueries(urls: readonly string[]): Array<Array<[string, string]>> 
     .map((url) => [...url.searchParams.entries()])
 }
 
-describe('employees:search-service, "Look up on the service"', () => {
+describe('employees:lookup-service, "Look up on the service"', () => {
   it('finds someone hired since the sync, marked not saved, by the column chosen in "Search in"', async () => {
     const app = await startApp()
     expect(await app.signInAndSync()).toMatchObject({ status: 'complete', stored: 300 })
     const hired = await hireOnTheService(app.sandbox)
     expect(await app.invoke('employees:get', hired.UUID)).toBeNull()
 
-    const found = (await app.invoke('employees:search-service', {
+    const found = (await app.invoke('employees:lookup-service', {
       text: hired.employeeNumber,
       column: 'employeeNumber',
-    })) as ServiceSearchResult
+    })) as ServiceLookupResult
     expect(found.rows).toEqual([{ row: hired, saved: false }])
     expect(found.searched).toEqual([
       { column: 'employeeNumber', label: 'Employee number', totalCount: 1, shown: 1 },
@@ -154,10 +154,10 @@ describe('employees:search-service, "Look up on the service"', () => {
     await app.signInAndSync()
     const hired = await hireOnTheService(app.sandbox)
     const text = hired.lastName.slice(0, 3).toUpperCase()
-    const found = (await app.invoke('employees:search-service', {
+    const found = (await app.invoke('employees:lookup-service', {
       text: ` ${text} `,
       sort: { column: 'hireDate', order: 'desc' },
-    })) as ServiceSearchResult
+    })) as ServiceLookupResult
 
     const everyone = app.sandbox.allEmployees() as unknown as EmployeeRow[]
     const has = (value: string) => value.toLowerCase().includes(text.toLowerCase())
@@ -200,7 +200,7 @@ describe('employees:search-service, "Look up on the service"', () => {
   it('answers an empty list when nobody matches, and looks a UUID up by its UUID', async () => {
     const app = await startApp()
     await app.signInAndSync()
-    const nobody = (await app.invoke('employees:search-service', { text: 'Zzyzx' })) as ServiceSearchResult
+    const nobody = (await app.invoke('employees:lookup-service', { text: 'Zzyzx' })) as ServiceLookupResult
     expect(nobody.rows).toEqual([])
     expect(nobody.searched.map((s) => [s.column, s.totalCount])).toEqual([
       ['lastName', 0],
@@ -208,9 +208,9 @@ describe('employees:search-service, "Look up on the service"', () => {
     ])
 
     const someone = app.sandbox.allEmployees()[7] as unknown as EmployeeRow
-    const byUuid = (await app.invoke('employees:search-service', {
+    const byUuid = (await app.invoke('employees:lookup-service', {
       text: someone.UUID,
-    })) as ServiceSearchResult
+    })) as ServiceLookupResult
     expect(byUuid.searched.map((s) => s.column)).toEqual(['UUID'])
     expect(byUuid.rows).toEqual([{ row: someone, saved: true }])
   })
@@ -219,7 +219,7 @@ describe('employees:search-service, "Look up on the service"', () => {
     const app = await startApp()
     await app.signInAndSync()
     await expect(
-      app.invoke('employees:search-service', { text: 'Qwxyz', column: 'nickname' }),
+      app.invoke('employees:lookup-service', { text: 'Qwxyz', column: 'nickname' }),
     ).rejects.toMatchObject({
       ipc: {
         code: 'service',
@@ -228,7 +228,7 @@ describe('employees:search-service, "Look up on the service"', () => {
       },
     })
     const sent = app.urls.length
-    await expect(app.invoke('employees:search-service', { text: '   ' })).rejects.toMatchObject({
+    await expect(app.invoke('employees:lookup-service', { text: '   ' })).rejects.toMatchObject({
       ipc: { code: 'validation' },
     })
     expect(app.urls.length).toBe(sent)
@@ -241,10 +241,10 @@ describe('employees:search-service, "Look up on the service"', () => {
     const refused = {
       ipc: { code: 'not-signed-in', message: expect.stringMatching(/^Sign in to look employees up/) },
     }
-    await expect(app.invoke('employees:search-service', { text: 'smith' })).rejects.toMatchObject(refused)
+    await expect(app.invoke('employees:lookup-service', { text: 'smith' })).rejects.toMatchObject(refused)
     await app.signInAndSync()
     await app.invoke('auth:sign-out')
-    await expect(app.invoke('employees:search-service', { text: 'smith' })).rejects.toMatchObject(refused)
+    await expect(app.invoke('employees:lookup-service', { text: 'smith' })).rejects.toMatchObject(refused)
     expect(searchQueries(app.urls)).toEqual([])
   })
 
@@ -252,7 +252,7 @@ describe('employees:search-service, "Look up on the service"', () => {
     const app = await startApp()
     await app.signInAndSync()
     await app.sandbox.close()
-    await expect(app.invoke('employees:search-service', { text: 'smith' })).rejects.toMatchObject({
+    await expect(app.invoke('employees:lookup-service', { text: 'smith' })).rejects.toMatchObject({
       ipc: {
         code: 'network',
         message: expect.stringMatching(/^RosterDesk could not reach the payroll service/),

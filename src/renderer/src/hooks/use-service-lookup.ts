@@ -1,47 +1,47 @@
 import { useCallback, useRef, useState } from 'react'
-import type { ServiceSearchRequest, ServiceSearchResult } from '../../../shared/domain'
+import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain'
 import type { IpcError } from '../../../shared/ipc-contract'
 import { errorCode, errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 
 /** What was asked: the text and the "Search in" column, which decide whether a shown answer still applies. */
-export interface ServiceSearchAsked {
+export interface ServiceLookupAsked {
   readonly text: string
   readonly column: string | undefined
 }
 
-export type ServiceSearchState =
+export type ServiceLookupState =
   | { readonly status: 'idle' }
-  | { readonly status: 'searching'; readonly asked: ServiceSearchAsked }
-  | { readonly status: 'done'; readonly asked: ServiceSearchAsked; readonly result: ServiceSearchResult }
+  | { readonly status: 'looking-up'; readonly asked: ServiceLookupAsked }
+  | { readonly status: 'done'; readonly asked: ServiceLookupAsked; readonly result: ServiceLookupResult }
   | {
       readonly status: 'error'
-      readonly asked: ServiceSearchAsked
+      readonly asked: ServiceLookupAsked
       readonly message: string
       readonly code: IpcError['code']
     }
 
-export interface ServiceSearchController {
-  readonly state: ServiceSearchState
-  search(request: ServiceSearchRequest): void
+export interface ServiceLookupController {
+  readonly state: ServiceLookupState
+  lookUp(request: ServiceLookupRequest): void
   clear(): void
 }
 
 /**
- * One live lookup on the payroll service at a time, through main (`employees:search-service`). A newer search or
+ * One live lookup on the payroll service at a time, through main (`employees:lookup-service`). A newer lookup or
  * `clear` makes an older answer stale, and a stale answer is dropped when it arrives.
  */
-export function useServiceSearch(): ServiceSearchController {
+export function useServiceLookup(): ServiceLookupController {
   const client = useClient()
-  const [state, setState] = useState<ServiceSearchState>({ status: 'idle' })
+  const [state, setState] = useState<ServiceLookupState>({ status: 'idle' })
   const latest = useRef(0)
 
-  const search = useCallback(
-    (request: ServiceSearchRequest): void => {
+  const lookUp = useCallback(
+    (request: ServiceLookupRequest): void => {
       const id = ++latest.current
-      const asked: ServiceSearchAsked = { text: request.text, column: request.column }
-      setState({ status: 'searching', asked })
-      client.call('employees:search-service', request).then(
+      const asked: ServiceLookupAsked = { text: request.text, column: request.column }
+      setState({ status: 'looking-up', asked })
+      client.call('employees:lookup-service', request).then(
         (result) => {
           if (id === latest.current) setState({ status: 'done', asked, result })
         },
@@ -59,5 +59,5 @@ export function useServiceSearch(): ServiceSearchController {
     setState({ status: 'idle' })
   }, [])
 
-  return { state, search, clear }
+  return { state, lookUp, clear }
 }
