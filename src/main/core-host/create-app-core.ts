@@ -44,9 +44,8 @@ import { ChangeHistory } from '../core/changes/change-history'
 import { RosterDeskError } from '../core/errors'
 import { beginAppSync } from '../core/app/begin-sync'
 import { createHandlers, type HandlerDeps } from '../core/app/handlers'
-import { createProfileHandlers, profileList } from '../core/app/profile-handlers'
+import { profileList } from '../core/app/profile-handlers'
 import { SyncScheduler } from '../core/app/sync-scheduler'
-import { createViewHandlers } from '../core/app/view-handlers'
 
 export interface AppCoreDeps {
   readonly appInfo: { readonly name: string; readonly version: string; readonly platform: string }
@@ -349,23 +348,16 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     defaultExportFileName,
     searchService: (query) => session.searchService(query),
   }
-  const handlers: InvokeHandlers = {
-    ...createHandlers(live),
-    ...createProfileHandlers({
-      profiles,
-      employeeCount,
-      tenantOf,
-      switchProfile,
-      deleteProfile,
-      changed: emitProfiles,
-    }),
-    ...createViewHandlers({
+  const handlers = createHandlers(
+    live,
+    { profiles, employeeCount, tenantOf, switchProfile, deleteProfile, changed: emitProfiles },
+    {
       views: profiles.views,
       activeProfileId: () => profiles.activeId,
       profileExists: (id) => profiles.list().some((profile) => profile.id === id),
       clock,
-    }),
-  }
+    },
+  )
 
   let closed = false
   return {
