@@ -1,11 +1,5 @@
 import type { EmployeeQuery, ExportRequest } from './domain'
 
-/**
- * Employees one "Export selected rows" may name, and rows one copy from the table takes: a selection larger than
- * this is meant for a whole-view export. Here (zod-free) so the renderer can read it without the schemas.
- */
-export const MAX_EXPORT_UUIDS = 10_000
-
 /** The filters of an employees query: everything but the window. */
 export type ExportRowQuery = Omit<EmployeeQuery, 'offset' | 'limit' | 'facets'>
 
