@@ -12,7 +12,8 @@ import type {
 } from '../snapshot/snapshot-writer'
 import { IndexEncoder } from '../query/index-encoder'
 import { SearchIndex } from '../query/search-index'
-import type { ArrivedPage, WalkResult } from './list-walker'
+import type { WalkResult } from './list-walker'
+import type { ArrivedPage } from './walk-types'
 import { parseStoredRow } from '../cache/stored-row'
 
 /** How many names of each change list the summary carries; the full lists stay queryable in the snapshot. */
