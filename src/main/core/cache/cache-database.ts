@@ -16,15 +16,15 @@ import {
   listSnapshotFiles,
   newChangeLogFileName,
   newSnapshotFileName,
-  removeSnapshotFile,
   snapshotDirectoryOf,
 } from './snapshot-files'
 import { SnapshotReader } from '../snapshot/snapshot-reader'
 import type { CheckedFile } from '../snapshot/snapshot-reader'
 import { SnapshotWriter } from '../snapshot/snapshot-writer'
 import { quickCheck } from '../snapshot/snapshot-schema'
-import { DAMAGED_CACHE_MESSAGE, damagedCacheError, openSqlite, storageError } from './sqlite-open'
-import type { SqliteDatabase } from './sqlite-open'
+import { DAMAGED_CACHE_MESSAGE, damagedCacheError, openSqlite, storageError } from '../sqlite/sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
+import { removeSnapshotFile } from '../sqlite/run-file-writer'
 import { WriterLock } from './writer-lock'
 
 export interface OpenCacheOptions {

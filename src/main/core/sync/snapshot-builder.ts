@@ -1,15 +1,10 @@
 import { changeEntryName, fieldChanges } from '../../../shared/change-rules'
 import type { ChangeReport, EmployeeRow, FieldChange } from '../../../shared/domain'
-import { ColumnCollector } from '../cache/column-inference'
+import { ColumnCollector, type ColumnStats } from '../cache/column-inference'
 import { rowHash } from '../cache/row-hash'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
 import { yieldToEventLoop } from '../event-loop'
-import type {
-  ColumnStats,
-  RemovedEmployee,
-  SnapshotWriter,
-  StagedEmployee,
-} from '../snapshot/snapshot-writer'
+import type { RemovedEmployee, SnapshotWriter, StagedEmployee } from '../snapshot/snapshot-writer'
 import { IndexEncoder } from '../query/index-encoder'
 import { SearchIndex } from '../query/search-index'
 import type { WalkResult } from './list-walker'
