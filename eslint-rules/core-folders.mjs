@@ -5,10 +5,12 @@ import { importRule } from './import-rule.mjs'
 /**
  * Which of core's own folders may use which, on top of the layers (layers.mjs). Each folder owns its data: the
  * snapshot store (core/snapshot) holds every read and write of a snapshot file, the cache (core/cache) those of
- * the catalog and change logs; nothing else opens SQLite. Query only reads; sync builds the search index but
- * does not reach into how queries are answered.
+ * the catalog and change logs, both over the SQLite plumbing of core/sqlite (connections, run files); nothing else
+ * opens SQLite. The cache's catalog opens and creates snapshots, so the cache uses the snapshot store and never
+ * the other way; core/sqlite uses neither. Query only reads; sync builds the search index but does not reach into
+ * how queries are answered.
  */
-const STORES = ['cache', 'snapshot']
+const STORES = ['cache', 'snapshot', 'sqlite']
 
 /**
  * @typedef {{
@@ -25,20 +27,20 @@ const RULES = [
   {
     from: (folder) => !STORES.includes(folder),
     target: (path) => path === 'package:better-sqlite3',
-    why: 'only the stores (core/cache, core/snapshot) hold SQLite connections; use their typed reads and writes',
+    why: 'only the stores (core/cache, core/snapshot, core/sqlite) hold SQLite connections; use their typed reads and writes',
   },
   {
     from: (folder) => !STORES.includes(folder),
-    target: (path) => path === 'cache/sqlite-open',
+    target: (path) => path === 'sqlite/sqlite-open',
     allowNames: ['storageError'],
-    why: 'only the stores (core/cache, core/snapshot) open SQLite; others may only map its errors',
+    why: 'only the stores (core/cache, core/snapshot, core/sqlite) open SQLite; others may only map its errors',
   },
   {
     from: (folder) => folder === 'query',
     target: (path) =>
       [
         'snapshot/snapshot-writer',
-        'cache/run-file-writer',
+        'sqlite/run-file-writer',
         'cache/snapshot-files',
         'cache/change-log-file',
       ].includes(path),
@@ -55,6 +57,16 @@ const RULES = [
     target: (path) =>
       path.startsWith('query/') && !['query/search-index', 'query/index-encoder'].includes(path),
     why: 'sync builds the search index (query/search-index, query/index-encoder) but not how queries are answered',
+  },
+  {
+    from: (folder) => folder === 'snapshot' || folder === 'sqlite',
+    target: (path) => path.startsWith('cache/'),
+    why: 'the cache’s catalog opens and creates snapshots, so the snapshot store and the SQLite plumbing below it never use the cache',
+  },
+  {
+    from: (folder) => folder === 'sqlite',
+    target: (path) => path.startsWith('snapshot/'),
+    why: 'core/sqlite is the plumbing both stores stand on; it uses neither',
   },
   {
     from: (folder) => STORES.includes(folder),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { environmentSchema, settingsSchema } from './settings-schema'
-import { MAX_EXPORT_UUIDS } from './export-rows'
+import { MAX_EXPORT_UUIDS } from './export-limits'
 import { COLUMN_NAME_MAX_LENGTH, COLUMN_NAME_PATTERN } from './view-schema'
 
 /**

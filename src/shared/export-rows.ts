@@ -1,12 +1,6 @@
 import type { ExportRequest, RowQuery } from './domain'
 
 /**
- * Employees one "Export selected rows" may name, and rows one copy from the table takes: a selection larger than
- * this is meant for a whole-view export. Here (zod-free) so the renderer can read it without the schemas.
- */
-export const MAX_EXPORT_UUIDS = 10_000
-
-/**
  * Which employees an export holds: a view's on-screen query as it stands; a roster's pay cycle, narrowed to the
  * statuses the clerk chose to apply (in a saved view's order when one is its template), and nothing else of the
  * screen (search text never narrows a roster).

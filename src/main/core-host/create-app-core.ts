@@ -1,20 +1,21 @@
-import { mkdirSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ExportFormat, PreparingWork, Settings } from '../../shared/domain'
+import type { ExportFormat, Settings } from '../../shared/domain'
 import type { FetchLike } from '../core/api/fetch-like'
-import { AuthService } from '../core/auth/auth-service'
-import { openCacheDatabase, type CacheDatabase } from '../core/cache/cache-database'
+import { createHandlers, type HandlerDeps } from '../core/app/handlers'
+import { profileList } from '../core/app/profile-handlers'
+import type { AuthService } from '../core/auth/auth-service'
 import { savedEmployeeCount } from '../core/cache/saved-employee-count'
 import { systemClock, systemTimers, type Clock, type Timers } from '../core/clock'
+import { RosterDeskError } from '../core/errors'
 import { defaultExportFileName } from '../core/export/export-file-name'
 import { ExportMemory } from '../core/export/export-memory'
-import { ExportService } from '../core/export/export-service'
+import type { ExportService } from '../core/export/export-service'
 import type { PagePrinter } from '../core/export/print-view'
 import type { EventSink, InvokeHandlers } from '../core/ipc/dispatch'
 import type { Logger } from '../core/log/logger'
-import { lookupService } from '../core/service-lookup/service-lookup'
 import type { ColumnBuilder } from '../core/query/column-builds'
-import { QueryEngine } from '../core/query/query-engine'
+import type { QueryEngine } from '../core/query/query-engine'
 import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../core/secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../core/settings/resolve-environment'
 import {
@@ -28,25 +29,11 @@ import {
   type KeyValueBackend,
   type SettingsStore,
 } from '../core/settings/settings-store'
-import { SyncService } from '../core/sync/sync-service'
-import type { CoreJobs } from './worker/core-jobs'
-import { workerColumnBuilder } from './worker/worker-column-builder'
-import {
-  workerChangesExportOffload,
-  workerExportOffload,
-  workerExportPreparer,
-  workerPrintOffload,
-} from './worker/worker-exports'
-import { workerSyncRunner } from './worker/worker-sync'
+import type { SyncService } from '../core/sync/sync-service'
+import { openSession, preparingEvents, type ProfileSession, type SessionDeps } from './open-session'
 import { CORE_WORKER_IDLE_STOP_MS, coreWorkerEntry } from './worker/worker-entry'
 import { WorkerHost, type WorkerEntry } from './worker/worker-host'
-import { ChangeHistory } from '../core/changes/change-history'
-import { RosterDeskError } from '../core/errors'
-import { beginAppSync } from '../core/app/begin-sync'
-import { createHandlers, type HandlerDeps } from '../core/app/handlers'
-import { createProfileHandlers, profileList } from '../core/app/profile-handlers'
-import { SyncScheduler } from '../core/app/sync-scheduler'
-import { createViewHandlers } from '../core/app/view-handlers'
+import type { CoreJobs } from './worker/core-jobs'
 
 export interface AppCoreDeps {
   readonly appInfo: { readonly name: string; readonly version: string; readonly platform: string }
@@ -99,20 +86,6 @@ export interface AppCore {
   close(): Promise<void>
 }
 
-/** Everything that belongs to one profile: its sign-in, its cache and the services over it. */
-interface ProfileSession {
-  readonly profileId: string
-  readonly auth: AuthService
-  readonly sync: SyncService
-  readonly queries: QueryEngine
-  readonly changes: ChangeHistory
-  readonly exports: ExportService
-  readonly lookupService: HandlerDeps['lookupService']
-  /** Employees its cache holds now. */
-  employeeCount(): number
-  close(): Promise<void>
-}
-
 /**
  * The composition root of everything that is not Electron: the Electron main and the browser-test harness both
  * build the app from here, so the renderer is tested against exactly the services it runs on. Services are built
@@ -139,148 +112,28 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     logger: deps.logger,
     idleStopMs: CORE_WORKER_IDLE_STOP_MS,
   })
-  // Only the active profile's engine speaks for the window, and an empty list is sent only to clear a shown one:
-  // after a switch nothing of the closed profile's work stays on screen.
-  let activeQueries: QueryEngine | undefined
-  let preparingShown = false
-  const emitPreparing = (from: QueryEngine, preparing: PreparingWork[]): void => {
-    if (from !== activeQueries || (preparing.length === 0 && !preparingShown)) return
-    preparingShown = preparing.length > 0
-    deps.events.emit('query:preparing', preparing)
+  const sessionDeps: SessionDeps = {
+    dataDir: deps.dataDir,
+    settings: deps.settings,
+    secrets: deps.secrets,
+    fetch: deps.fetch,
+    clock,
+    timers: deps.timers ?? systemTimers,
+    random: deps.random ?? Math.random,
+    // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs on
+    // this thread, where they apply.
+    syncOnWorker: deps.clock === undefined && deps.random === undefined,
+    openExternal: deps.openExternal,
+    environment,
+    events: deps.events,
+    logger: deps.logger,
+    appVersion: deps.appInfo.version,
+    worker,
+    columnBuilder: deps.columnBuilder,
+    preparing: preparingEvents(deps.events),
   }
 
-  async function openSession(profileId: string): Promise<ProfileSession> {
-    const auth = await AuthService.create({
-      fetch: deps.fetch,
-      clock,
-      secrets: profileSecrets(deps.secrets, profileId, FIRST_PROFILE_ID),
-      environment,
-      openExternal: deps.openExternal,
-      logger: deps.logger,
-    })
-
-    const cacheDir = profileCacheDir(deps.dataDir, profileId)
-    mkdirSync(cacheDir, { recursive: true })
-    const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME), { logger: deps.logger })
-    const sync = new SyncService(
-      {
-        cache,
-        fetch: deps.fetch,
-        tokens: auth.tokens,
-        clock,
-        random: deps.random ?? Math.random,
-        logger: deps.logger,
-      },
-      // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs
-      // on this thread, where they apply.
-      deps.clock === undefined && deps.random === undefined
-        ? workerSyncRunner(worker, { cache, fetch: deps.fetch, tokens: auth.tokens, logger: deps.logger })
-        : undefined,
-    )
-    const onWorker = workerColumnBuilder(worker)
-    const queries: QueryEngine = new QueryEngine(cache, {
-      builder: deps.columnBuilder?.(onWorker) ?? onWorker,
-      logger: deps.logger,
-      onPreparing: (preparing) => emitPreparing(queries, preparing),
-    })
-    activeQueries = queries
-    emitPreparing(queries, [])
-    // The saved employees' index starts loading on the worker now, before the window asks for its first rows; a
-    // cache that cannot be read says so at that first query.
-    queries.open().catch(() => undefined)
-    const changes = new ChangeHistory({ cache, queries })
-    const exports = new ExportService({
-      queries,
-      changes,
-      clock,
-      logger: deps.logger,
-      offload: workerExportOffload(worker, cache),
-      offloadChanges: workerChangesExportOffload(worker),
-      offloadPrint: workerPrintOffload(worker, cache),
-      prepareOffload: workerExportPreparer(worker),
-      context: () => {
-        const resolved = environment()
-        const lastComplete = sync.getStatus().lastComplete
-        // Where the sync that filled the cache read from (its run log entry), not today's setting: a file made
-        // after the settings changed still names the data's real origin.
-        const run = lastComplete ? cache.runs.log.settingsOf(lastComplete.id) : undefined
-        return {
-          profile: profiles.get(profileId).name,
-          environment: run?.environment ?? resolved.environment,
-          tenantId: run?.tenantId ?? resolved.tenantId,
-          syncedAt: lastComplete ? new Date(lastComplete.endedAt) : null,
-          ...(run?.statusFilter === undefined ? {} : { statusFilter: run.statusFilter }),
-          appVersion: deps.appInfo.version,
-        }
-      },
-    })
-
-    // Automatic syncs (on launch, every N hours) begin runs exactly as the Sync button does.
-    const scheduler = new SyncScheduler({
-      clock,
-      timers: deps.timers ?? systemTimers,
-      settings: () => deps.settings.get(),
-      signedIn: () => auth.getState().status === 'signed-in',
-      running: () => sync.isRunning,
-      begin: () => beginAppSync({ auth, settings: deps.settings, environment, sync }),
-      logger: deps.logger,
-    })
-
-    const unsubscribe = [
-      // Tokens are bound to one service and client; reload re-reads which ones apply after a settings change.
-      deps.settings.onChange(() => void auth.reload()),
-      deps.settings.onChange(() => scheduler.settingsChanged()),
-      auth.onChange((state) => deps.events.emit('auth:changed', state)),
-      sync.onProgress((progress) => deps.events.emit('sync:progress', progress)),
-      sync.onFinished((summary) => {
-        deps.logger.info(`Sync ${summary.status}: ${summary.stored} of ${summary.totalCount} employees`)
-        deps.events.emit('sync:finished', summary)
-        scheduler.runEnded()
-      }),
-    ]
-
-    // Live lookups end with the session: neither a quit nor a switch waits on a slow service, nor may a lookup
-    // read a closed cache.
-    const lookups = new AbortController()
-    scheduler.start()
-    return {
-      profileId,
-      auth,
-      sync,
-      queries,
-      changes,
-      exports,
-      lookupService: (request) =>
-        lookupService(
-          {
-            fetch: deps.fetch,
-            tokens: auth.tokens,
-            clock,
-            random: deps.random ?? Math.random,
-            environment,
-            isSaved: (uuid) => queries.getEmployee(uuid) !== null,
-          },
-          request,
-          lookups.signal,
-        ),
-      employeeCount: () => cache.employeeCount(),
-      async close() {
-        scheduler.stop()
-        // A quit or a switch during a sync or an export cancels it and waits until it let go of the cache: the
-        // sync keeps the previous snapshot, the export removes its partial file, and neither touches a closed
-        // database. The listeners go only then, so the cancelled run's summary still reaches the window.
-        sync.cancel()
-        exports.cancel()
-        lookups.abort()
-        auth.cancelSignIn()
-        await Promise.all([sync.idle(), exports.idle()])
-        for (const stop of unsubscribe) stop()
-        cache.close()
-      },
-    }
-  }
-
-  let session = await openSession(profiles.activeId)
+  let session = await openSession(sessionDeps, profiles.activeId)
   /** Set while a switch closes one session and opens the next; a second switch meanwhile is refused. */
   let switching = false
 
@@ -294,11 +147,11 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       await session.close()
       profiles.setActive(id)
       try {
-        session = await openSession(id)
+        session = await openSession(sessionDeps, id)
       } catch (error) {
         // The other profile's cache could not open: stay on the one that worked, and say why.
         profiles.setActive(previous)
-        session = await openSession(previous)
+        session = await openSession(sessionDeps, previous)
         throw error
       }
       deps.logger.info(`Switched to profile ${target.id}`)
@@ -317,55 +170,16 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
   }
 
-  // The handlers read the session through these getters, so after a switch they answer from the new profile.
-  const live: HandlerDeps = {
-    appInfo: deps.appInfo,
-    settings: deps.settings,
-    get secrets() {
-      return profileSecrets(deps.secrets, session.profileId, FIRST_PROFILE_ID)
-    },
-    get auth() {
-      return session.auth
-    },
-    get sync() {
-      return session.sync
-    },
-    get queries() {
-      return session.queries
-    },
-    get changes() {
-      return session.changes
-    },
-    get exports() {
-      return session.exports
-    },
-    exportMemory: new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()),
-    environment,
-    events: deps.events,
-    clock,
-    chooseExportPath: deps.chooseExportPath,
-    revealFile: deps.revealFile,
-    printPage: deps.printPage,
-    defaultExportFileName,
-    lookupService: (request) => session.lookupService(request),
-  }
-  const handlers: InvokeHandlers = {
-    ...createHandlers(live),
-    ...createProfileHandlers({
-      profiles,
-      employeeCount,
-      tenantOf,
-      switchProfile,
-      deleteProfile,
-      changed: emitProfiles,
-    }),
-    ...createViewHandlers({
+  const handlers = createHandlers(
+    currentSessionDeps(deps, () => session, { clock, environment }),
+    { profiles, employeeCount, tenantOf, switchProfile, deleteProfile, changed: emitProfiles },
+    {
       views: profiles.views,
       activeProfileId: () => profiles.activeId,
       profileExists: (id) => profiles.list().some((profile) => profile.id === id),
       clock,
-    }),
-  }
+    },
+  )
 
   let closed = false
   return {
@@ -391,5 +205,47 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       await worker.stop()
       await deps.demo.close()
     },
+  }
+}
+
+/**
+ * What the handlers answer from: the services of the session `current` returns, read through getters at every
+ * call, so after a switch they answer from the new profile.
+ */
+function currentSessionDeps(
+  deps: AppCoreDeps,
+  current: () => ProfileSession,
+  shared: Pick<HandlerDeps, 'clock' | 'environment'>,
+): HandlerDeps {
+  return {
+    appInfo: deps.appInfo,
+    settings: deps.settings,
+    get secrets() {
+      return profileSecrets(deps.secrets, current().profileId, FIRST_PROFILE_ID)
+    },
+    get auth() {
+      return current().auth
+    },
+    get sync() {
+      return current().sync
+    },
+    get queries() {
+      return current().queries
+    },
+    get changes() {
+      return current().changes
+    },
+    get exports() {
+      return current().exports
+    },
+    exportMemory: new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()),
+    environment: shared.environment,
+    events: deps.events,
+    clock: shared.clock,
+    chooseExportPath: deps.chooseExportPath,
+    revealFile: deps.revealFile,
+    printPage: deps.printPage,
+    defaultExportFileName,
+    lookupService: (request) => current().lookupService(request),
   }
 }

@@ -8,7 +8,7 @@ import {
   type EmployeeRow,
   type RowQuery,
 } from '../../../src/shared/domain'
-import { MAX_EXPORT_UUIDS } from '../../../src/shared/export-rows'
+import { MAX_EXPORT_UUIDS } from '../../../src/shared/export-limits'
 import { planExport } from '../../../src/main/core/export/export-plan'
 import { ExportService } from '../../../src/main/core/export/export-service'
 

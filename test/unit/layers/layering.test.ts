@@ -125,18 +125,18 @@ describe('layering rules', () => {
 describe("core's own folders", () => {
   const folderError = /rosterdesk-core\/core-folders: Bad core folder use/
 
-  it('keeps SQLite connections in the stores (core/cache, core/snapshot)', async () => {
-    const open = "import { openSqlite } from '../cache/sqlite-open'\nexport const a = openSqlite\n"
+  it('keeps SQLite connections in the stores (core/cache, core/snapshot, core/sqlite)', async () => {
+    const open = "import { openSqlite } from '../sqlite/sqlite-open'\nexport const a = openSqlite\n"
     expect((await errorsFor('src/main/core/query/a.ts', open)).join('\n')).toMatch(folderError)
     const hostOpen =
-      "import { openSqlite } from '../../core/cache/sqlite-open'\nexport const a = openSqlite\n"
+      "import { openSqlite } from '../../core/sqlite/sqlite-open'\nexport const a = openSqlite\n"
     expect((await errorsFor('src/main/core-host/worker/a.ts', hostOpen)).join('\n')).toMatch(folderError)
     expect(await errorsFor('src/main/core/snapshot/a.ts', open)).toEqual([])
     const driver = "import Database from 'better-sqlite3'\nexport const a = Database\n"
     expect((await errorsFor('src/main/core/sync/a.ts', driver)).join('\n')).toMatch(folderError)
     expect(await errorsFor('src/main/core/cache/a.ts', driver)).toEqual([])
     // Mapping a storage failure to a clerk's message is not holding a connection.
-    const errors = "import { storageError } from '../cache/sqlite-open'\nexport const a = storageError\n"
+    const errors = "import { storageError } from '../sqlite/sqlite-open'\nexport const a = storageError\n"
     expect(await errorsFor('src/main/core/query/a.ts', errors)).toEqual([])
   })
 
@@ -164,6 +164,21 @@ describe("core's own folders", () => {
     expect((await errorsFor('src/main/core/sync/a.ts', internals)).join('\n')).toMatch(folderError)
     const engine = "import { QueryEngine } from '../query/query-engine'\nexport const a = QueryEngine\n"
     expect((await errorsFor('src/main/core/sync/a.ts', engine)).join('\n')).toMatch(folderError)
+  })
+
+  it('lets the cache use the snapshot store, never the other way, and both the SQLite plumbing', async () => {
+    const reader =
+      "import { SnapshotReader } from '../snapshot/snapshot-reader'\nexport const a = SnapshotReader\n"
+    expect(await errorsFor('src/main/core/cache/a.ts', reader)).toEqual([])
+    expect((await errorsFor('src/main/core/sqlite/a.ts', reader)).join('\n')).toMatch(folderError)
+    const catalog =
+      "import type { CacheDatabase } from '../cache/cache-database'\nexport type A = CacheDatabase\n"
+    expect((await errorsFor('src/main/core/snapshot/a.ts', catalog)).join('\n')).toMatch(folderError)
+    expect((await errorsFor('src/main/core/sqlite/a.ts', catalog)).join('\n')).toMatch(folderError)
+    const runFile =
+      "import { RunFileWriter } from '../sqlite/run-file-writer'\nexport const a = RunFileWriter\n"
+    expect(await errorsFor('src/main/core/snapshot/a.ts', runFile)).toEqual([])
+    expect(await errorsFor('src/main/core/cache/a.ts', runFile)).toEqual([])
   })
 
   it('keeps the stores below query and sync', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { runBounded } from '../../../src/main/core/sync/bounded-pool'
 import { driftAllowance, walkList } from '../../../src/main/core/sync/list-walker'
-import type { WalkOptions } from '../../../src/main/core/sync/list-walker'
+import type { WalkOptions } from '../../../src/main/core/sync/walk-types'
 import { FakeListService, fakeListClient, jsonResponse, makeEmployees } from './sync-fakes'
 import type { ListRequest } from './sync-fakes'
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../src/shared/domain'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { walkList } from '../../../src/main/core/sync/list-walker'
-import type { ArrivedPage, WalkOptions } from '../../../src/main/core/sync/list-walker'
+import type { ArrivedPage, WalkOptions } from '../../../src/main/core/sync/walk-types'
 import { FakeListService, fakeListClient, jsonResponse, makeEmployees } from './sync-fakes'
 import type { FakeListOptions, ListRequest } from './sync-fakes'
 

@@ -1,5 +1,5 @@
 import { RosterDeskError } from '../errors'
-import type { SqliteDatabase } from './sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
 /**
  * The catalog is the file the user names (`--db`, the app's cache path). It holds the sync-run log and the

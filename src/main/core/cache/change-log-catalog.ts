@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from './sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
 /** A complete run as the change history lists it (the report and settings as stored, parsed by RunLog). */
 export interface CompleteRunRow {

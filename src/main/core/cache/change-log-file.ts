@@ -1,9 +1,9 @@
 import type { ChangeEntry, ChangeKind, EmployeeRow, FieldChange } from '../../../shared/domain'
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3'
-import { createRunFileWriter, RunFileWriter } from './run-file-writer'
-import { damagedCacheError, openSqlite, storageError } from './sqlite-open'
-import type { SqliteDatabase } from './sqlite-open'
+import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
+import { damagedCacheError, openSqlite, storageError } from '../sqlite/sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
 /**
  * A change log: the employees one complete sync added, removed or changed, kept after its snapshot is replaced so

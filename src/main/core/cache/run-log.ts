@@ -1,6 +1,6 @@
 import { changeReportSchema } from '../../../shared/domain'
 import type { ChangeReport, SyncOutcome, SyncRunSummary } from '../../../shared/domain'
-import type { SqliteDatabase } from './sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
 /** The settings a run used, kept in the log so a clerk (or support) can see how a past sync was made. */
 export interface RunSettings {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { openSqlite, type SqliteDatabase } from './sqlite-open'
+import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-open'
 
 /**
  * How many employees a cache that is not open holds (another profile's), read from its catalog's pointer to the

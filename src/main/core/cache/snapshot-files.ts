@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { readdirSync, rmSync } from 'node:fs'
-import { openSqlite, sqliteCode } from './sqlite-open'
-import type { SqliteDatabase } from './sqlite-open'
+import { readdirSync } from 'node:fs'
+import { openSqlite, sqliteCode } from '../sqlite/sqlite-open'
 
 /**
  * Where snapshot files live and how to tell a live one from debris. Snapshots sit in `<catalog>.snapshots/`
@@ -11,7 +10,6 @@ import type { SqliteDatabase } from './sqlite-open'
 
 const SNAPSHOT_NAME = /^snapshot-[0-9a-z]+-[0-9a-f]+\.sqlite$/
 const CHANGE_LOG_NAME = /^changes-[0-9a-z]+-[0-9a-f]+\.sqlite$/
-const SIDE_FILES = ['-journal', '-wal', '-shm'] as const
 
 export function snapshotDirectoryOf(catalogPath: string): string {
   return `${catalogPath}.snapshots`
@@ -47,48 +45,12 @@ export function listChangeLogFiles(directory: string): string[] {
   }
 }
 
-/**
- * Creates a file a run writes before the catalog names it (its snapshot, its change log), replacing debris of the
- * same name: an exclusive lock held until it is closed (so sweeps in other processes see it is alive), no
- * rollback journal and no fsync per write (a crash leaves only debris the next sweep deletes, never a file anyone
- * reads). The run forces it to disk once, when it seals it.
- */
-export function createRunFile(path: string): SqliteDatabase {
-  removeSnapshotFile(path)
-  const db = openSqlite(path)
-  try {
-    db.pragma('locking_mode = EXCLUSIVE')
-    // better-sqlite3's defensive mode refuses journal_mode = OFF, so it is lifted for this one pragma only.
-    db.unsafeMode(true)
-    const journal = db.pragma('journal_mode = OFF', { simple: true })
-    db.unsafeMode(false)
-    if (journal !== 'off') throw new Error(`journal_mode stayed ${String(journal)}`)
-    db.pragma('synchronous = OFF')
-    return db
-  } catch (error) {
-    db.close()
-    removeSnapshotFile(path)
-    throw error
-  }
-}
-
 /** Snapshot files in the directory (side files excluded); empty when the directory does not exist. */
 export function listSnapshotFiles(directory: string): string[] {
   try {
     return readdirSync(directory).filter(isSnapshotFileName)
   } catch {
     return []
-  }
-}
-
-/** Deletes a snapshot and any journal SQLite left beside it. False when the OS refused (a reader has it open). */
-export function removeSnapshotFile(path: string): boolean {
-  try {
-    rmSync(path, { force: true })
-    for (const suffix of SIDE_FILES) rmSync(path + suffix, { force: true })
-    return true
-  } catch {
-    return false
   }
 }
 

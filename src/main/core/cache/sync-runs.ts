@@ -13,11 +13,11 @@ import {
   listSnapshotFiles,
   newChangeLogFileName,
   newSnapshotFileName,
-  removeSnapshotFile,
 } from './snapshot-files'
+import { removeSnapshotFile } from '../sqlite/run-file-writer'
 import { SnapshotWriter } from '../snapshot/snapshot-writer'
-import { storageError } from './sqlite-open'
-import type { SqliteDatabase } from './sqlite-open'
+import { storageError } from '../sqlite/sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
 import { WriterLock } from './writer-lock'
 
 /** A run that has been logged as started and may write its snapshot file. */

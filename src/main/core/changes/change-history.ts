@@ -9,7 +9,7 @@ import type {
 import type { CacheDatabase } from '../cache/cache-database'
 import { ChangeLogReader } from '../cache/change-log-file'
 import type { CompleteRunRow } from '../cache/change-log-catalog'
-import { storageError } from '../cache/sqlite-open'
+import { storageError } from '../sqlite/sqlite-open'
 import { RosterDeskError } from '../errors'
 import type { QueryEngine } from '../query/query-engine'
 

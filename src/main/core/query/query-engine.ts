@@ -12,7 +12,7 @@ import type {
 import type { CacheDatabase } from '../cache/cache-database'
 import { columnLabel } from '../cache/column-label'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
-import { storageError } from '../cache/sqlite-open'
+import { storageError } from '../sqlite/sqlite-open'
 import { isRosterDeskError, RosterDeskError } from '../errors'
 import { silentLogger, type Logger } from '../log/logger'
 import type { ColumnBuild, ColumnBuilder } from './column-builds'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { IdentifierIndex, SearchIndexData } from './search-index'
+import type { IdentifierIndex, SearchIndexData } from './search-index-data'
 import { TokenIndex, termTextBytes, termTextFromBytes } from './token-index'
 import type { TokenIndexParts } from './token-index'
 

@@ -9,7 +9,7 @@ import type { Settings } from '../../../shared/settings-schema'
 import { RosterDeskError } from '../errors'
 import { DEFAULT_SETTINGS, SETTINGS_VERSION, defaultSettings } from './settings-defaults'
 import { migrateSettings, type MigrationResult } from './settings-migrations'
-import type { KeyValueBackend } from './settings-store'
+import type { KeyValueBackend } from './key-value-backend'
 import { ViewStore } from './view-store'
 
 /** One environment a clerk works in: its name and its settings (its cache and secrets are keyed by `id`). */

@@ -1,5 +1,5 @@
 import type { ColumnInfo, EmployeeRow } from '../../../shared/domain'
-import type { SqliteDatabase } from '../cache/sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
 import type Database from 'better-sqlite3'
 
 /**

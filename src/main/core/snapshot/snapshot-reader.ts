@@ -3,8 +3,8 @@ import type { ChangeKind, ColumnInfo } from '../../../shared/domain'
 import type Database from 'better-sqlite3'
 import { SnapshotRowReader } from './row-reader'
 import { checkSnapshotFormat, QUICK_CHECK_AT_OPEN_MAX_BYTES, quickCheck } from './snapshot-schema'
-import { openSqlite, storageError } from '../cache/sqlite-open'
-import type { SqliteDatabase } from '../cache/sqlite-open'
+import { openSqlite, storageError } from '../sqlite/sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
 /** A snapshot file as it was when its open-time check passed: the same path, size and mtime is the same file. */
 export interface CheckedFile {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { RosterDeskError } from '../errors'
-import { damagedCacheError } from '../cache/sqlite-open'
-import type { SqliteDatabase } from '../cache/sqlite-open'
+import { damagedCacheError } from '../sqlite/sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
 /**
  * A snapshot file holds one complete copy of the service's employees. It is written once by a sync run, made

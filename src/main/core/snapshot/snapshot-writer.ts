@@ -1,9 +1,9 @@
+import type { ColumnInfo } from '../../../shared/domain'
 import { yieldToEventLoop } from '../event-loop'
-import type { ColumnStats } from '../cache/column-inference'
-import { createRunFileWriter, RunFileWriter } from '../cache/run-file-writer'
+import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
 import { fsyncFileAsync } from '../durable-fs'
 import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
-import type { SqliteDatabase } from '../cache/sqlite-open'
+import type { SqliteDatabase } from '../sqlite/sqlite-open'
 import type Database from 'better-sqlite3'
 
 /**
@@ -56,12 +56,19 @@ export interface RemovedEmployee {
   readonly json: string
 }
 
-// Declared beside the inference that produces it, which the renderer tests' fake applies without this module.
-export type { ColumnStats } from '../cache/column-inference'
+/**
+ * A column as the snapshot's `columns` table records it: the column, and in how many rows it holds a value. The
+ * sync's ColumnCollector reports them (as ColumnStats, cache/column-inference.ts, which the renderer tests' fake
+ * reads without this module); this store does not import it, since the cache imports the snapshot store, never the
+ * other way.
+ */
+export interface SealedColumn extends ColumnInfo {
+  readonly present: number
+}
 
 /** What a run knows only when every page is in: written just before the file is sealed. */
 export interface SnapshotSeal {
-  readonly columns: readonly ColumnStats[]
+  readonly columns: readonly SealedColumn[]
   readonly removed: readonly RemovedEmployee[]
   readonly info: Readonly<Record<string, string>>
   /** The query engine's index of this snapshot, as named blobs (see core/query/stored-index.ts). */

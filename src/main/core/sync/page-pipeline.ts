@@ -1,6 +1,6 @@
 import type { ListEnvelope } from '../api/list-envelope'
 import type { ListRequest } from '../api/list-request'
-import type { PageSource, WalkOptions } from './list-walker'
+import type { PageSource, WalkOptions } from './walk-types'
 
 /** How pages move between the network and the snapshot within one pass of the list walker. */
 

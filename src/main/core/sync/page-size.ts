@@ -3,7 +3,7 @@ import { PageTooLargeError } from '../api/list-client'
 import type { ListEnvelope } from '../api/list-envelope'
 import type { ListRequest } from '../api/list-request'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
-import type { PageSource } from './list-walker'
+import type { PageSource } from './walk-types'
 
 /**
  * How many rows a run asks for first when it looks for the largest page the service serves. The spec shows no

@@ -1,18 +1,14 @@
 import { changeEntryName, fieldChanges } from '../../../shared/change-rules'
 import type { ChangeReport, EmployeeRow, FieldChange } from '../../../shared/domain'
-import { ColumnCollector } from '../cache/column-inference'
+import { ColumnCollector, type ColumnStats } from '../cache/column-inference'
 import { rowHash } from '../cache/row-hash'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
 import { yieldToEventLoop } from '../event-loop'
-import type {
-  ColumnStats,
-  RemovedEmployee,
-  SnapshotWriter,
-  StagedEmployee,
-} from '../snapshot/snapshot-writer'
+import type { RemovedEmployee, SnapshotWriter, StagedEmployee } from '../snapshot/snapshot-writer'
 import { IndexEncoder } from '../query/index-encoder'
 import { SearchIndex } from '../query/search-index'
-import type { ArrivedPage, WalkResult } from './list-walker'
+import type { WalkResult } from './list-walker'
+import type { ArrivedPage } from './walk-types'
 import { parseStoredRow } from '../cache/stored-row'
 
 /** How many names of each change list the summary carries; the full lists stay queryable in the snapshot. */

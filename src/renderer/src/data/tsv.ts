@@ -1,5 +1,5 @@
 import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain'
-import { MAX_EXPORT_UUIDS } from '../../../shared/export-rows'
+import { MAX_EXPORT_UUIDS } from '../../../shared/export-limits'
 
 /** Rows one copy (or export of selected rows) takes: more is meant for an export of the whole view. */
 export const MAX_COPY_ROWS = MAX_EXPORT_UUIDS

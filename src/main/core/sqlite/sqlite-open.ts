@@ -4,6 +4,14 @@ import { dirname, join } from 'node:path'
 import { diskFullError, isDiskFull } from '../disk-full'
 import { RosterDeskError } from '../errors'
 
+/**
+ * core/sqlite is the SQLite plumbing both stores stand on, the catalog and change logs (core/cache) and the
+ * snapshots (core/snapshot): opening a connection and turning its failures into clerk-readable errors (here), and
+ * the files a sync run writes once (run-file-writer.ts). It imports neither store, so that between the two
+ * imports go one way: core/cache (the catalog, which opens, creates and checks snapshots) imports core/snapshot,
+ * never the other way.
+ */
+
 export type SqliteDatabase = Database.Database
 
 export interface SqliteOpenOptions {

@@ -1,8 +1,51 @@
+import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fsyncDirectory, fsyncFileAsync } from '../durable-fs'
-import { createRunFile, removeSnapshotFile } from './snapshot-files'
-import { storageError } from './sqlite-open'
+import { openSqlite, storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
+
+/**
+ * The files a sync run writes once, snapshots (core/snapshot) and change logs (core/cache) alike: here, below both
+ * stores, with the SQLite connection (sqlite-open.ts), so that core/snapshot imports nothing of core/cache.
+ */
+
+const SIDE_FILES = ['-journal', '-wal', '-shm'] as const
+
+/**
+ * Creates a file a run writes before the catalog names it (its snapshot, its change log), replacing debris of the
+ * same name: an exclusive lock held until it is closed (so sweeps in other processes see it is alive), no
+ * rollback journal and no fsync per write (a crash leaves only debris the next sweep deletes, never a file anyone
+ * reads). The run forces it to disk once, when it seals it.
+ */
+export function createRunFile(path: string): SqliteDatabase {
+  removeSnapshotFile(path)
+  const db = openSqlite(path)
+  try {
+    db.pragma('locking_mode = EXCLUSIVE')
+    // better-sqlite3's defensive mode refuses journal_mode = OFF, so it is lifted for this one pragma only.
+    db.unsafeMode(true)
+    const journal = db.pragma('journal_mode = OFF', { simple: true })
+    db.unsafeMode(false)
+    if (journal !== 'off') throw new Error(`journal_mode stayed ${String(journal)}`)
+    db.pragma('synchronous = OFF')
+    return db
+  } catch (error) {
+    db.close()
+    removeSnapshotFile(path)
+    throw error
+  }
+}
+
+/** Deletes a snapshot and any journal SQLite left beside it. False when the OS refused (a reader has it open). */
+export function removeSnapshotFile(path: string): boolean {
+  try {
+    rmSync(path, { force: true })
+    for (const suffix of SIDE_FILES) rmSync(path + suffix, { force: true })
+    return true
+  } catch {
+    return false
+  }
+}
 
 /**
  * Creates a file one sync run writes once (a snapshot, a change log), private to the run until the catalog names

@@ -1,0 +1,240 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { PreparingWork } from '../../shared/domain'
+import type { FetchLike } from '../core/api/fetch-like'
+import type { EmployeesHandlerDeps } from '../core/app/employees-handlers'
+import { beginAppSync } from '../core/app/begin-sync'
+import { SyncScheduler } from '../core/app/sync-scheduler'
+import { AuthService } from '../core/auth/auth-service'
+import { openCacheDatabase, type CacheDatabase } from '../core/cache/cache-database'
+import { ChangeHistory } from '../core/changes/change-history'
+import type { Clock, Timers } from '../core/clock'
+import { ExportService } from '../core/export/export-service'
+import type { EventSink } from '../core/ipc/dispatch'
+import type { Logger } from '../core/log/logger'
+import { lookupService } from '../core/service-lookup/service-lookup'
+import type { ColumnBuilder } from '../core/query/column-builds'
+import { QueryEngine } from '../core/query/query-engine'
+import { profileSecrets, type SecretVault } from '../core/secrets/secret-store'
+import { CACHE_FILE_NAME, FIRST_PROFILE_ID, profileCacheDir } from '../core/settings/profile-store'
+import type { ResolvedEnvironment } from '../core/settings/resolve-environment'
+import type { SettingsStore } from '../core/settings/settings-store'
+import { SyncService } from '../core/sync/sync-service'
+import type { CoreJobs } from './worker/core-jobs'
+import { workerColumnBuilder } from './worker/worker-column-builder'
+import {
+  workerChangesExportOffload,
+  workerExportOffload,
+  workerExportPreparer,
+  workerPrintOffload,
+} from './worker/worker-exports'
+import type { WorkerHost } from './worker/worker-host'
+import { workerSyncRunner } from './worker/worker-sync'
+
+/** Everything that belongs to one profile: its sign-in, its cache and the services over it. */
+export interface ProfileSession {
+  readonly profileId: string
+  readonly auth: AuthService
+  readonly sync: SyncService
+  readonly queries: QueryEngine
+  readonly changes: ChangeHistory
+  readonly exports: ExportService
+  readonly lookupService: EmployeesHandlerDeps['lookupService']
+  /** Employees its cache holds now. */
+  employeeCount(): number
+  close(): Promise<void>
+}
+
+/**
+ * What the window hears of work being prepared (`query:preparing`). Only the active profile's engine speaks for
+ * the window, and an empty list is sent only to clear a shown one: after a switch nothing of the closed
+ * profile's work stays on screen.
+ */
+export interface PreparingEvents {
+  /** `from`'s work being prepared now; dropped unless `from` is the active engine. */
+  emit(from: QueryEngine, preparing: PreparingWork[]): void
+  /** Makes `queries` the active engine, clearing what another one had shown. */
+  activate(queries: QueryEngine): void
+}
+
+export function preparingEvents(events: EventSink): PreparingEvents {
+  let activeQueries: QueryEngine | undefined
+  let preparingShown = false
+  const emit = (from: QueryEngine, preparing: PreparingWork[]): void => {
+    if (from !== activeQueries || (preparing.length === 0 && !preparingShown)) return
+    preparingShown = preparing.length > 0
+    events.emit('query:preparing', preparing)
+  }
+  return {
+    emit,
+    activate(queries) {
+      activeQueries = queries
+      emit(queries, [])
+    },
+  }
+}
+
+/** What every session is built from: the app core's services and settings, and the one worker they share. */
+export interface SessionDeps {
+  /** Per-user data folder; each profile's employee cache lives in `profileCacheDir(dataDir, id)`. */
+  readonly dataDir: string
+  /** The active profile's settings, and every profile (`settings.profiles`). */
+  readonly settings: SettingsStore
+  /** Every profile's secrets; each session sees only its own (`profileSecrets`). */
+  readonly secrets: SecretVault
+  readonly fetch: FetchLike
+  readonly clock: Clock
+  /** Timers for automatic syncs. */
+  readonly timers: Timers
+  /** Jitter source for sync backoff. */
+  readonly random: () => number
+  /** Whether syncs run on the core worker (false: on this thread, where a test's clock and jitter apply). */
+  readonly syncOnWorker: boolean
+  /** Opens the system browser; only ever given the authorize URL. */
+  readonly openExternal: (url: string) => Promise<void>
+  /** The environment the active profile's settings name (Demo's is its sandbox). */
+  readonly environment: () => ResolvedEnvironment
+  readonly events: EventSink
+  readonly logger: Logger
+  /** Written into every export's header sheet. */
+  readonly appVersion: string
+  /** The core worker every session's heavy work runs on. */
+  readonly worker: WorkerHost<CoreJobs>
+  /** Wraps the core worker's first-use builds (AppCoreDeps.columnBuilder); absent: the worker's builder. */
+  readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
+  readonly preparing: PreparingEvents
+}
+
+/**
+ * Opens one profile's session: its sign-in over its own secrets, its cache (created when missing), and the sync,
+ * query, change history, export and scheduler over that cache, their events forwarded to the window.
+ * `close` ends all of it; the app core (createAppCore) keeps one session open at a time.
+ */
+export async function openSession(deps: SessionDeps, profileId: string): Promise<ProfileSession> {
+  const { clock, environment, worker } = deps
+  const auth = await AuthService.create({
+    fetch: deps.fetch,
+    clock,
+    secrets: profileSecrets(deps.secrets, profileId, FIRST_PROFILE_ID),
+    environment,
+    openExternal: deps.openExternal,
+    logger: deps.logger,
+  })
+
+  const cacheDir = profileCacheDir(deps.dataDir, profileId)
+  mkdirSync(cacheDir, { recursive: true })
+  const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME), { logger: deps.logger })
+  const sync = new SyncService(
+    {
+      cache,
+      fetch: deps.fetch,
+      tokens: auth.tokens,
+      clock,
+      random: deps.random,
+      logger: deps.logger,
+    },
+    deps.syncOnWorker
+      ? workerSyncRunner(worker, { cache, fetch: deps.fetch, tokens: auth.tokens, logger: deps.logger })
+      : undefined,
+  )
+  const onWorker = workerColumnBuilder(worker)
+  const queries: QueryEngine = new QueryEngine(cache, {
+    builder: deps.columnBuilder?.(onWorker) ?? onWorker,
+    logger: deps.logger,
+    onPreparing: (preparing) => deps.preparing.emit(queries, preparing),
+  })
+  deps.preparing.activate(queries)
+  // The saved employees' index starts loading on the worker now, before the window asks for its first rows; a
+  // cache that cannot be read says so at that first query.
+  queries.open().catch(() => undefined)
+  const changes = new ChangeHistory({ cache, queries })
+  const exports = new ExportService({
+    queries,
+    changes,
+    clock,
+    logger: deps.logger,
+    offload: workerExportOffload(worker, cache),
+    offloadChanges: workerChangesExportOffload(worker),
+    offloadPrint: workerPrintOffload(worker, cache),
+    prepareOffload: workerExportPreparer(worker),
+    context: () => {
+      const resolved = environment()
+      const lastComplete = sync.getStatus().lastComplete
+      // Where the sync that filled the cache read from (its run log entry), not today's setting: a file made
+      // after the settings changed still names the data's real origin.
+      const run = lastComplete ? cache.runs.log.settingsOf(lastComplete.id) : undefined
+      return {
+        profile: deps.settings.profiles.get(profileId).name,
+        environment: run?.environment ?? resolved.environment,
+        tenantId: run?.tenantId ?? resolved.tenantId,
+        syncedAt: lastComplete ? new Date(lastComplete.endedAt) : null,
+        ...(run?.statusFilter === undefined ? {} : { statusFilter: run.statusFilter }),
+        appVersion: deps.appVersion,
+      }
+    },
+  })
+
+  // Automatic syncs (on launch, every N hours) begin runs exactly as the Sync button does.
+  const scheduler = new SyncScheduler({
+    clock,
+    timers: deps.timers,
+    settings: () => deps.settings.get(),
+    signedIn: () => auth.getState().status === 'signed-in',
+    running: () => sync.isRunning,
+    begin: () => beginAppSync({ auth, settings: deps.settings, environment, sync }),
+    logger: deps.logger,
+  })
+
+  const unsubscribe = [
+    // Tokens are bound to one service and client; reload re-reads which ones apply after a settings change.
+    deps.settings.onChange(() => void auth.reload()),
+    deps.settings.onChange(() => scheduler.settingsChanged()),
+    auth.onChange((state) => deps.events.emit('auth:changed', state)),
+    sync.onProgress((progress) => deps.events.emit('sync:progress', progress)),
+    sync.onFinished((summary) => {
+      deps.logger.info(`Sync ${summary.status}: ${summary.stored} of ${summary.totalCount} employees`)
+      deps.events.emit('sync:finished', summary)
+      scheduler.runEnded()
+    }),
+  ]
+
+  // Live lookups end with the session: neither a quit nor a switch waits on a slow service, nor may a lookup
+  // read a closed cache.
+  const lookups = new AbortController()
+  scheduler.start()
+  return {
+    profileId,
+    auth,
+    sync,
+    queries,
+    changes,
+    exports,
+    lookupService: (request) =>
+      lookupService(
+        {
+          fetch: deps.fetch,
+          tokens: auth.tokens,
+          clock,
+          random: deps.random,
+          environment,
+          isSaved: (uuid) => queries.getEmployee(uuid) !== null,
+        },
+        request,
+        lookups.signal,
+      ),
+    employeeCount: () => cache.employeeCount(),
+    async close() {
+      scheduler.stop()
+      // A quit or a switch during a sync or an export cancels it and waits until it let go of the cache: the
+      // sync keeps the previous snapshot, the export removes its partial file, and neither touches a closed
+      // database. The listeners go only then, so the cancelled run's summary still reaches the window.
+      sync.cancel()
+      exports.cancel()
+      lookups.abort()
+      auth.cancelSignIn()
+      await Promise.all([sync.idle(), exports.idle()])
+      for (const stop of unsubscribe) stop()
+      cache.close()
+    },
+  }
+}

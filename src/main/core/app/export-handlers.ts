@@ -1,0 +1,110 @@
+import type { ExportFormat, ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
+import type { Clock } from '../clock'
+import { RosterDeskError } from '../errors'
+import type { ExportMemory } from '../export/export-memory'
+import type { ExportService } from '../export/export-service'
+import type { PagePrinter } from '../export/print-view'
+import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
+
+/** What an export to a file the clerk picks needs; `changes:export` (changes-handlers.ts) writes one too. */
+export interface ExportFileDeps {
+  readonly exports: ExportService
+  readonly exportMemory: ExportMemory
+  readonly events: EventSink
+  /** The native save dialog, opened at `defaultPath` (a file name, in the last folder used when there is one). */
+  readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
+}
+
+export interface ExportHandlerDeps extends ExportFileDeps {
+  readonly clock: Pick<Clock, 'now'>
+  readonly revealFile: (path: string) => void
+  readonly defaultExportFileName: (request: ExportRequest, now: Date) => string
+  /** Prints a generated page (the shell's hidden print window); absent where nothing can print (the CLI). */
+  readonly printPage?: PagePrinter
+}
+
+export type ExportChannel = 'export:start' | 'export:cancel' | 'export:show-in-folder' | 'export:print'
+
+/** One export at a time: a second is refused while one runs, before its save dialog opens. */
+export function refuseWhileExporting(exports: ExportService): void {
+  if (exports.isRunning) {
+    throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')
+  }
+}
+
+/**
+ * The save dialog at `fileName` (in the last folder used), with the export's writer made ready meanwhile (exceljs
+ * loading on the core worker), then `write` to the file chosen, its progress sent to the window; the folder is
+ * remembered once the file is written. The save location always comes from main's dialog, never from the renderer.
+ */
+export async function exportToChosenFile(
+  deps: ExportFileDeps,
+  fileName: string,
+  format: ExportFormat,
+  write: (filePath: string, onProgress: (progress: ExportProgress) => void) => Promise<ExportResult>,
+): Promise<ExportResult> {
+  const defaultPath = deps.exportMemory.defaultPath(fileName)
+  const ready = deps.exports.prepare(format)
+  let filePath: string | undefined
+  try {
+    filePath = await deps.chooseExportPath(defaultPath, format)
+  } finally {
+    // The export that follows keeps the writer busy itself; a cancelled dialog lets it go idle.
+    ready()
+  }
+  if (filePath === undefined) return { status: 'cancelled' }
+  const result = await write(filePath, (progress) => deps.events.emit('export:progress', progress))
+  if (result.status === 'written') deps.exportMemory.remember(filePath)
+  return result
+}
+
+/** The `export:*` channels: the view to a file, its cancel, the file shown in its folder, and printing the view. */
+export function createExportHandlers(deps: ExportHandlerDeps): Pick<InvokeHandlers, ExportChannel> {
+  // One print dialog at a time: a second Ctrl+P while the first dialog is open is refused, not queued.
+  let printing = false
+
+  return {
+    'export:start': async (request) => {
+      refuseWhileExporting(deps.exports)
+      return exportToChosenFile(
+        deps,
+        deps.defaultExportFileName(request, new Date(deps.clock.now())),
+        request.format,
+        (filePath, onProgress) => deps.exports.exportToFile({ request, filePath, onProgress }),
+      )
+    },
+    'export:cancel': async () => deps.exports.cancel(),
+    'export:show-in-folder': async () => {
+      const file = deps.exports.lastExportedFile()
+      if (file === undefined) return false
+      deps.revealFile(file)
+      return true
+    },
+    'export:print': async (request) => {
+      const printPage = deps.printPage
+      if (printPage === undefined) {
+        throw new RosterDeskError(
+          'config',
+          'Printing is not available here. Export the view to Excel and print it from there.',
+        )
+      }
+      if (printing) throw new RosterDeskError('busy', 'The print dialog is already open.')
+      printing = true
+      try {
+        const view = await deps.exports.preparePrint(request)
+        const outcome = await printPage({ html: view.html, title: view.title }).catch((error: unknown) => {
+          throw new RosterDeskError(
+            'internal',
+            'The page could not be printed. Check the printer, or export the view to Excel and print it from there.',
+            { cause: error, detail: error instanceof Error ? error.message : String(error) },
+          )
+        })
+        return outcome === 'printed'
+          ? { status: 'printed', rows: view.rows, total: view.total }
+          : { status: 'cancelled' }
+      } finally {
+        printing = false
+      }
+    },
+  }
+}

@@ -1,0 +1,53 @@
+import type { SettingsView } from '../../../shared/domain'
+import { RosterDeskError } from '../errors'
+import type { InvokeHandlers } from '../ipc/dispatch'
+import type { SecretStore } from '../secrets/secret-store'
+import type { SettingsStore } from '../settings/settings-store'
+import { buildSettingsView } from '../settings/settings-view'
+import type { SyncService } from '../sync/sync-service'
+
+export interface SettingsHandlerDeps {
+  readonly settings: SettingsStore
+  readonly secrets: SecretStore
+  readonly sync: SyncService
+}
+
+export type SettingsChannel = 'settings:get' | 'settings:update' | 'settings:set-client-secret'
+
+/**
+ * The `settings:*` channels: the settings as the window shows them (whether a client secret is stored, never the
+ * secret), checked updates, refused while a sync runs, and the client secret, kept in the profile's secrets.
+ */
+export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<InvokeHandlers, SettingsChannel> {
+  const settingsView = async (): Promise<SettingsView> =>
+    buildSettingsView(deps.settings.get(), {
+      hasClientSecret: (await deps.secrets.get('clientSecret')) !== undefined,
+      persistent: deps.secrets.persistent,
+    })
+
+  return {
+    'settings:get': settingsView,
+    'settings:update': async (patch) => {
+      if (deps.sync.isRunning) {
+        throw new RosterDeskError(
+          'busy',
+          'Settings cannot change while a sync is running. Wait or cancel it.',
+        )
+      }
+      const result = deps.settings.update(patch)
+      if (!result.ok) {
+        const fields = Object.keys(result.fieldErrors)
+        throw new RosterDeskError(
+          'validation',
+          `Check ${fields.length === 1 ? 'this field' : 'these fields'}: ${fields.join(', ')}.`,
+          { fieldErrors: result.fieldErrors as Record<string, string> },
+        )
+      }
+      return settingsView()
+    },
+    'settings:set-client-secret': async (secret) => {
+      await deps.secrets.set('clientSecret', secret)
+      return settingsView()
+    },
+  }
+}
