@@ -1,17 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { ViewState } from '../../../shared/view-schema'
-import { EMPTY_FILTERS, nextSort, toggleValue, type EmployeeFilters } from '../data/employee-filters'
-import { filtersOf, toViewState } from '../data/view-state'
-import { columnsRead, useColumns } from '../hooks/use-columns'
-import { useDebouncedValue } from '../hooks/use-debounced-value'
-import { useEmployeeRows } from '../hooks/use-employee-rows'
-import { useExport } from '../hooks/use-export'
+import { useCallback, useRef, useState } from 'react'
+import { nextSort, toggleValue } from '../data/employee-filters'
 import { useCommandBus } from '../hooks/use-app-commands'
-import { rememberFocus } from '../focus/focus-return'
+import { useBrowseQuery } from '../hooks/use-browse-query'
+import { useExport } from '../hooks/use-export'
+import { useExportFocusReturn } from '../hooks/use-export-focus-return'
 import { useFindShortcut } from '../hooks/use-find-shortcut'
 import type { SyncController } from '../hooks/use-sync'
-import { useVisibleColumns } from '../hooks/use-visible-columns'
-import { useViewState } from '../hooks/use-view-state'
 import { ColumnChooser } from './column-chooser'
 import { DetailPanel } from './detail-panel'
 import type { GridHandle, TableActions } from './employee-table'
@@ -30,41 +24,11 @@ interface BrowseViewProps {
   readonly trackedPayCycles: readonly string[]
 }
 
-/** Typing settles for this long before the cache is asked, so each keystroke does not run a query. */
-const SEARCH_DEBOUNCE_MS = 150
-
 /** Search, filters, the employee table, the detail panel and exports, all over the local cache. */
 export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: BrowseViewProps) {
-  const [text, setText] = useState('')
-  const [choice, setChoice] = useState<Omit<EmployeeFilters, 'text'>>(EMPTY_FILTERS)
-  const searchText = useDebouncedValue(text, SEARCH_DEBOUNCE_MS)
-  const filters: EmployeeFilters = { ...choice, text: searchText }
-  const rows = useEmployeeRows(filters, sync.dataVersion)
-  const columns = useColumns(sync.dataVersion)
-  const visible = useVisibleColumns(columns, columnsRead(columns))
+  const query = useBrowseQuery(sync.dataVersion)
+  const { text, setText, choice, setChoice, filters, rows, columns, visible, viewState } = query
   const exporter = useExport()
-  // Search, filters, sort and columns are kept per profile in main (restored on start) and can be saved by name.
-  const { setLayout, restore: restoreLayout, viewLayout } = visible
-  const viewState = useMemo(() => toViewState(text, choice, viewLayout), [text, choice, viewLayout])
-  const applyView = useCallback(
-    (state: ViewState) => {
-      setText(state.text)
-      setChoice(filtersOf(state))
-      if (state.columns !== undefined) setLayout(state.columns)
-    },
-    [setLayout],
-  )
-  const restoreView = useCallback(
-    (state: ViewState | null, profileId: string) => {
-      if (state !== null) {
-        setText(state.text)
-        setChoice(filtersOf(state))
-      }
-      restoreLayout(state?.columns, profileId)
-    },
-    [restoreLayout],
-  )
-  const viewRestored = useViewState(viewState, restoreView)
   const searchRef = useRef<HTMLInputElement>(null)
   useFindShortcut(searchRef)
 
@@ -91,19 +55,8 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
     setDetailUuid(undefined)
     grid.current?.focusActive()
   }
-  // When an export ends, the focus goes back where it was when it started (its button is disabled meanwhile).
-  const exportFocus = useRef<() => void>(undefined)
-  const exportRunning = exporter.state.phase === 'running'
-  useEffect(() => {
-    if (exportRunning) {
-      exportFocus.current ??= rememberFocus(() =>
-        document.querySelector<HTMLElement>('.employee-grid [tabindex="0"]'),
-      )
-    } else {
-      exportFocus.current?.()
-      exportFocus.current = undefined
-    }
-  }, [exportRunning])
+  useExportFocusReturn(exporter.state.phase === 'running')
+
   const table: TableActions = {
     sort: filters.sort,
     onSort: (column) => setChoice((c) => ({ ...c, sort: nextSort(c.sort, column) })),
@@ -123,10 +76,6 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
     allColumns: columns,
     handle: grid,
   }
-  const clearFilters = (): void => {
-    setText('')
-    setChoice(EMPTY_FILTERS)
-  }
 
   return (
     <div className={`browse${detailUuid !== undefined ? ' with-detail' : ''}`}>
@@ -143,7 +92,7 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
           onEnterResults={() => grid.current?.focusFirstRow()}
         />
         <ColumnChooser columns={columns} visible={visible} />
-        <ViewsMenu current={viewState} onApply={(view) => applyView(view.state)} />
+        <ViewsMenu current={viewState} onApply={(view) => query.applyView(view.state)} />
         <ExportBar
           total={loaded?.cache.total ?? 0}
           filters={filters}
@@ -162,7 +111,7 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
           onTogglePayCycle={(value) =>
             setChoice((c) => ({ ...c, payCycleIds: toggleValue(c.payCycleIds, value) }))
           }
-          onClearAll={clearFilters}
+          onClearAll={query.clearFilters}
         />
         <section className="results" aria-label="Employee list">
           {/* Remounted by each sync, whose employees make an earlier live answer out of date. */}
@@ -177,7 +126,7 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
           />
           <ResultsView
             // Until the kept view is restored the table would show the default columns and filters: it waits.
-            rows={viewRestored ? rows : { status: 'loading', previous: undefined, retry: rows.retry }}
+            rows={query.viewRestored ? rows : { status: 'loading', previous: undefined, retry: rows.retry }}
             employeeCount={sync.status?.employeeCount ?? 0}
             filters={filters}
             columns={visible.visible}
@@ -185,7 +134,7 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
             syncing={sync.running}
             onSync={sync.start}
             onSignIn={onSignIn}
-            onClearFilters={clearFilters}
+            onClearFilters={query.clearFilters}
             table={table}
           />
         </section>

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import type { ColumnInfo, ExportRequest, FacetCount } from '../../../shared/domain'
+import type { ExportRequest, FacetCount } from '../../../shared/domain'
 import type { SavedView } from '../../../shared/view-schema'
-import { errorMessage } from '../api/client'
-import { useClient } from '../api/client-context'
 import { isolateText } from '../format/bidi'
 import { formatCount } from '../format/format-value'
 import { usePayCycles } from '../hooks/use-pay-cycles'
+import { useRosterCount } from '../hooks/use-roster-count'
+import { useRosterTemplates } from '../hooks/use-roster-templates'
 import { ModalDialog } from './modal-dialog'
 
 interface RosterDialogProps {
@@ -20,14 +20,6 @@ interface RosterDialogProps {
   onClose(): void
 }
 
-type Count = { readonly state: 'loading' } | { readonly state: 'ready'; readonly total: number }
-
-/** A count answered for one question (pay cycle, statuses, data version); another question's count is stale. */
-interface CountAnswer {
-  readonly key: string
-  readonly total: number
-}
-
 /**
  * "Export roster…": the clerk picks a pay cycle from those in the cached data (with how many employees each has),
  * sees how many rows the roster will hold and which filters it applies before anything is written, and decides
@@ -35,7 +27,6 @@ interface CountAnswer {
  * were a success.
  */
 export function RosterDialog(props: RosterDialogProps) {
-  const client = useClient()
   const dialogRef = useRef<HTMLDivElement>(null)
   const payCyclesState = usePayCycles(props.dataVersion)
   const payCycles = useMemo(
@@ -51,8 +42,8 @@ export function RosterDialog(props: RosterDialogProps) {
   // The first listed (a tracked one, when the data has it) until the clerk chooses.
   const payCycleId = chosenPayCycleId ?? payCycles?.[0]?.value
   const [applyStatuses, setApplyStatuses] = useState(props.screenStatuses.length > 0)
-  const [answer, setAnswer] = useState<CountAnswer>()
-  const [templates, setTemplates] = useState<RosterTemplates>()
+  // Saved views can be the roster's template: their statuses, columns and order, with the pay cycle chosen here.
+  const templates = useRosterTemplates(props.dataVersion, setQueryError)
   const [templateId, setTemplateId] = useState('')
   const template = templates?.views.find((view) => view.id === templateId)
   const fromTemplate =
@@ -68,38 +59,7 @@ export function RosterDialog(props: RosterDialogProps) {
         ? [...props.screenStatuses]
         : undefined
 
-  // Saved views can be the roster's template: their statuses, columns and order, with the pay cycle chosen here.
-  useEffect(() => {
-    let current = true
-    Promise.all([client.call('views:list'), client.call('employees:columns')]).then(
-      ([views, columns]) => current && setTemplates({ views, columns }),
-      (error: unknown) => current && setQueryError(errorMessage(error)),
-    )
-    return () => {
-      current = false
-    }
-  }, [client, props.dataVersion])
-
-  const statusKey = statuses?.join('\u0000') ?? ''
-  const countKey = `${payCycleId ?? ''}\u0001${statusKey}\u0001${props.dataVersion}`
-  const count: Count =
-    answer?.key === countKey ? { state: 'ready', total: answer.total } : { state: 'loading' }
-  useEffect(() => {
-    if (payCycleId === undefined) return
-    let current = true
-    const query = {
-      payCycleIds: [payCycleId],
-      limit: 0,
-      ...(statusKey === '' ? {} : { statuses: statusKey.split('\u0000') }),
-    }
-    client.call('employees:query', query).then(
-      (result) => current && setAnswer({ key: countKey, total: result.total }),
-      (error: unknown) => current && setQueryError(errorMessage(error)),
-    )
-    return () => {
-      current = false
-    }
-  }, [client, payCycleId, statusKey, countKey])
+  const count = useRosterCount(payCycleId, statuses, props.dataVersion, setQueryError)
 
   // Once the pay cycles are read, the focus moves on to the first choice (the pay cycle).
   useEffect(() => {
@@ -139,30 +99,14 @@ export function RosterDialog(props: RosterDialogProps) {
       )}
       {payCycles !== undefined && payCycles.length > 0 && (
         <>
-          <label className="field">
-            <span>Pay cycle</span>
-            <select value={payCycleId ?? ''} onChange={(event) => setPayCycleId(event.target.value)}>
-              {payCycles.map((cycle) => (
-                <option key={cycle.value} value={cycle.value}>
-                  {isolateText(cycle.value)} ({formatCount(cycle.count)}{' '}
-                  {cycle.count === 1 ? 'employee' : 'employees'})
-                  {props.trackedPayCycles.includes(cycle.value) ? ', tracked' : ''}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PayCycleField
+            payCycles={payCycles}
+            value={payCycleId}
+            tracked={props.trackedPayCycles}
+            onChange={setPayCycleId}
+          />
           {templates !== undefined && templates.views.length > 0 && (
-            <label className="field">
-              <span>Template</span>
-              <select value={templateId} onChange={(event) => setTemplateId(event.target.value)}>
-                <option value="">None: the columns on screen</option>
-                {templates.views.map((view) => (
-                  <option key={view.id} value={view.id}>
-                    View: {view.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <TemplateField views={templates.views} value={templateId} onChange={setTemplateId} />
           )}
           {template !== undefined && fromTemplate !== undefined ? (
             <p className="muted">
@@ -217,6 +161,54 @@ export function RosterDialog(props: RosterDialogProps) {
   )
 }
 
+interface PayCycleFieldProps {
+  readonly payCycles: readonly FacetCount[]
+  readonly value: string | undefined
+  readonly tracked: readonly string[]
+  onChange(payCycleId: string): void
+}
+
+/** The pay cycle to export, each with how many saved employees it has, the tracked ones marked. */
+function PayCycleField({ payCycles, value, tracked, onChange }: PayCycleFieldProps) {
+  return (
+    <label className="field">
+      <span>Pay cycle</span>
+      <select value={value ?? ''} onChange={(event) => onChange(event.target.value)}>
+        {payCycles.map((cycle) => (
+          <option key={cycle.value} value={cycle.value}>
+            {isolateText(cycle.value)} ({formatCount(cycle.count)}{' '}
+            {cycle.count === 1 ? 'employee' : 'employees'}){tracked.includes(cycle.value) ? ', tracked' : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+interface TemplateFieldProps {
+  readonly views: readonly SavedView[]
+  /** The chosen view's id; '' for none. */
+  readonly value: string
+  onChange(viewId: string): void
+}
+
+/** The saved view the roster takes as its template, or none (the columns on screen). */
+function TemplateField({ views, value, onChange }: TemplateFieldProps) {
+  return (
+    <label className="field">
+      <span>Template</span>
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">None: the columns on screen</option>
+        {views.map((view) => (
+          <option key={view.id} value={view.id}>
+            View: {view.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
 /** Tracked pay cycles first (in the order Settings lists them), then the rest by name. */
 export function orderPayCycles(
   facets: readonly FacetCount[],
@@ -227,12 +219,6 @@ export function orderPayCycles(
     return index === -1 ? tracked.length : index
   }
   return [...facets].sort((a, b) => rank(a.value) - rank(b.value) || a.value.localeCompare(b.value))
-}
-
-interface RosterTemplates {
-  readonly views: readonly SavedView[]
-  /** The columns the saved data has: a view's others (fields the service stopped sending) are left out. */
-  readonly columns: readonly ColumnInfo[]
 }
 
 /**

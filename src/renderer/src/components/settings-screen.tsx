@@ -1,4 +1,3 @@
-import { useState, type FormEvent } from 'react'
 import {
   DEFAULT_SYNC_SCOPE,
   ENVIRONMENTS,
@@ -15,19 +14,11 @@ import {
   type SyncLimitSetting,
 } from '../../../shared/settings-rules'
 import type { Settings } from '../../../shared/settings-schema'
-import { ClientError, errorMessage } from '../api/client'
 import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
 import type { SettingsController } from '../hooks/use-settings'
-import {
-  checkForm,
-  toForm,
-  toFormErrors,
-  toPatch,
-  type SettingsForm,
-  type SettingsFormErrors,
-  type SettingsFormField,
-} from '../settings/settings-form'
+import { useSettingsForm } from '../hooks/use-settings-form'
+import type { SettingsForm, SettingsFormField } from '../settings/settings-form'
 import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
@@ -79,29 +70,6 @@ interface SettingsEditorProps {
   readonly onDone: () => void
 }
 
-type Outcome = { tone: 'ok' | 'error'; text: string } | undefined
-
-/** The fields in the order the form shows them. */
-const FIELD_ORDER: readonly SettingsFormField[] = [
-  'environment',
-  'stagingUrl',
-  'productionUrl',
-  'tenantId',
-  'clientId',
-  'redirectUri',
-  'scopes',
-  'pageSize',
-  'concurrency',
-  'trackedPayCycles',
-  'syncActiveOnly',
-  'staleAfterHours',
-  'syncOnLaunch',
-  'syncEveryHours',
-  'requestTimeoutSeconds',
-  'syncDeadlineMinutes',
-  'maxEmployees',
-]
-
 /** Fields typed as text (every one but the checkboxes). */
 type TextFormField = {
   [K in SettingsFormField]: SettingsForm[K] extends string ? K : never
@@ -115,47 +83,9 @@ function limitRangeText(key: SyncLimitSetting): string {
   return `${rangeText(SYNC_LIMITS[key])}${unit === undefined ? '' : ` ${unit}`}, ${formatCount(SYNC_LIMIT_SETTING_DEFAULTS[key])} by default.`
 }
 
+/** The settings form: its fields by fieldset, what the last save said, and Save settings and Done. */
 function SettingsEditor({ saved, payCycles, onSave, onDone }: SettingsEditorProps) {
-  const [form, setForm] = useState<SettingsForm>(() => toForm(saved))
-  const [errors, setErrors] = useState<SettingsFormErrors>({})
-  const [outcome, setOutcome] = useState<Outcome>()
-  const [saving, setSaving] = useState(false)
-
-  const change = <K extends SettingsFormField>(field: K, value: SettingsForm[K]): void => {
-    setForm((current) => ({ ...current, [field]: value }))
-    setOutcome(undefined)
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }))
-  }
-
-  const submit = (event: FormEvent): void => {
-    event.preventDefault()
-    const checked = checkForm(form)
-    setErrors(checked.ok ? {} : checked.errors)
-    if (!checked.ok) {
-      setOutcome({ tone: 'error', text: 'Some settings need attention; see the messages below each field.' })
-      // Take the clerk to the first problem, which may be below the fold at high zoom.
-      const firstInvalid = FIELD_ORDER.find((field) => checked.errors[field] !== undefined)
-      if (firstInvalid !== undefined) document.getElementById(`setting-${firstInvalid}`)?.focus()
-      return
-    }
-    const patch = toPatch(checked.settings, saved)
-    if (Object.keys(patch).length === 0) {
-      setOutcome({ tone: 'ok', text: 'Nothing to save: the settings are unchanged.' })
-      return
-    }
-    setSaving(true)
-    onSave(patch)
-      .then((view) => {
-        setForm(toForm(view.settings))
-        setOutcome({ tone: 'ok', text: 'Settings saved.' })
-      })
-      .catch((error: unknown) => {
-        // Main checks again (it is the authority); show its words under the fields it names.
-        if (error instanceof ClientError) setErrors(toFormErrors(error.fieldErrors))
-        setOutcome({ tone: 'error', text: errorMessage(error) })
-      })
-      .finally(() => setSaving(false))
-  }
+  const { form, errors, outcome, saving, change, submit } = useSettingsForm(saved, onSave)
 
   const text = (
     field: TextFormField,
@@ -191,32 +121,11 @@ function SettingsEditor({ saved, payCycles, onSave, onDone }: SettingsEditorProp
       ) : null}
       <fieldset>
         <legend>Payroll service</legend>
-        <FormField
-          id="setting-environment"
-          label="Environment"
+        <EnvironmentField
+          value={form.environment}
           error={errors.environment}
-          hint={
-            form.environment === 'demo'
-              ? 'Demo uses sample employees built into RosterDesk; the addresses and sign-in fields are for Staging and Production.'
-              : undefined
-          }
-        >
-          {(describedBy, invalid) => (
-            <select
-              id="setting-environment"
-              value={form.environment}
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-              onChange={(event) => change('environment', event.target.value as Environment)}
-            >
-              {ENVIRONMENTS.map((environment) => (
-                <option key={environment} value={environment}>
-                  {environmentLabel(environment)}
-                </option>
-              ))}
-            </select>
-          )}
-        </FormField>
+          onChange={(environment) => change('environment', environment)}
+        />
         {text('stagingUrl', 'Staging address', 'For example https://staging.payroll.example.com', 'url')}
         {text('productionUrl', 'Production address', 'For example https://payroll.example.com', 'url')}
         {text('tenantId', 'Tenant ID', 'Leave empty if your organisation has a single tenant.')}
@@ -304,5 +213,43 @@ function SettingsEditor({ saved, payCycles, onSave, onDone }: SettingsEditorProp
         </button>
       </div>
     </form>
+  )
+}
+
+interface EnvironmentFieldProps {
+  readonly value: Environment
+  readonly error: string | undefined
+  onChange(environment: Environment): void
+}
+
+/** Which payroll service RosterDesk talks to: Demo (built-in sample employees), Staging or Production. */
+function EnvironmentField({ value, error, onChange }: EnvironmentFieldProps) {
+  return (
+    <FormField
+      id="setting-environment"
+      label="Environment"
+      error={error}
+      hint={
+        value === 'demo'
+          ? 'Demo uses sample employees built into RosterDesk; the addresses and sign-in fields are for Staging and Production.'
+          : undefined
+      }
+    >
+      {(describedBy, invalid) => (
+        <select
+          id="setting-environment"
+          value={value}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          onChange={(event) => onChange(event.target.value as Environment)}
+        >
+          {ENVIRONMENTS.map((environment) => (
+            <option key={environment} value={environment}>
+              {environmentLabel(environment)}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
   )
 }

@@ -1,14 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
-import {
-  findViewByName,
-  normalizeViewName,
-  sameViewState,
-  viewNameProblem,
-  type SavedView,
-  type ViewState,
-} from '../../../shared/view-schema'
-import { errorMessage } from '../api/client'
-import { useClient } from '../api/client-context'
+import { sameViewState, type SavedView, type ViewState } from '../../../shared/view-schema'
+import { LIST, useSavedViews, type ViewsTask } from '../hooks/use-saved-views'
 
 interface ViewsMenuProps {
   /** What the browse view shows now: what "Save view…" keeps. */
@@ -17,42 +9,28 @@ interface ViewsMenuProps {
   onApply(view: SavedView): void
 }
 
-/** What the menu is doing besides listing: naming a view to save, renaming one, or confirming a delete. */
-type Task =
-  | { readonly kind: 'list' }
-  | { readonly kind: 'save'; readonly name: string; readonly replacing: SavedView | undefined }
-  | { readonly kind: 'rename'; readonly id: string; readonly name: string }
-  | { readonly kind: 'delete'; readonly view: SavedView }
-
-const LIST: Task = { kind: 'list' }
-
 /**
  * "Views": the profile's saved views (search, filters, sort and columns under a name). The toolbar button names
  * the view on screen, and says when it was changed since; the panel saves the current one ("Save view…", asking
  * before it replaces a view of the same name), applies, renames and deletes (after a confirmation) saved ones.
+ * The views and the steps that change them are useSavedViews'; this is the popover that shows them.
  */
 export function ViewsMenu({ current, onApply }: ViewsMenuProps) {
-  const client = useClient()
+  const saved = useSavedViews(current)
+  const { views, task, problem, applied, reset } = saved
   const [open, setOpen] = useState(false)
-  const [views, setViews] = useState<readonly SavedView[]>()
-  const [task, setTask] = useState<Task>(LIST)
-  const [problem, setProblem] = useState<string>()
-  const [appliedId, setAppliedId] = useState<string>()
   const root = useRef<HTMLDivElement>(null)
   const toggle = useRef<HTMLButtonElement>(null)
   const panelId = 'views-menu-panel'
 
-  const load = useCallback(() => {
-    client.call('views:list').then(setViews, (error: unknown) => setProblem(errorMessage(error)))
-  }, [client])
-  useEffect(load, [load])
-
-  const close = useCallback((returnFocus: boolean) => {
-    setOpen(false)
-    setTask(LIST)
-    setProblem(undefined)
-    if (returnFocus) toggle.current?.focus()
-  }, [])
+  const close = useCallback(
+    (returnFocus: boolean) => {
+      setOpen(false)
+      reset()
+      if (returnFocus) toggle.current?.focus()
+    },
+    [reset],
+  )
 
   useEffect(() => {
     if (!open) return
@@ -70,53 +48,10 @@ export function ViewsMenu({ current, onApply }: ViewsMenuProps) {
     panel?.querySelector<HTMLElement>('input, button')?.focus()
   }, [open, task.kind])
 
-  const run = (action: Promise<SavedView[]>, then?: (views: SavedView[]) => void): void => {
-    setProblem(undefined)
-    action.then(
-      (next) => {
-        setViews(next)
-        setTask(LIST)
-        then?.(next)
-      },
-      (error: unknown) => setProblem(errorMessage(error)),
-    )
-  }
-
-  const applied = views?.find((view) => view.id === appliedId)
   const changed = applied !== undefined && !sameViewState(applied.state, current)
 
-  const submitSave = (event: FormEvent): void => {
-    event.preventDefault()
-    if (task.kind !== 'save' || views === undefined) return
-    const name = normalizeViewName(task.name)
-    const existing = findViewByName(views, name)
-    // The same name replaces a view only once the clerk has said so.
-    if (existing !== undefined && task.replacing?.id !== existing.id) {
-      setTask({ ...task, replacing: existing })
-      setProblem(`A view named "${existing.name}" exists. Replace it with what is on screen?`)
-      return
-    }
-    const found = viewNameProblem(
-      name,
-      views.filter((view) => view.id !== existing?.id).map((view) => view.name),
-    )
-    if (found !== undefined) {
-      setProblem(found)
-      return
-    }
-    run(client.call('views:save', name, current, existing !== undefined), (next) =>
-      setAppliedId(findViewByName(next, name)?.id),
-    )
-  }
-
-  const submitRename = (event: FormEvent): void => {
-    event.preventDefault()
-    if (task.kind !== 'rename') return
-    run(client.call('views:rename', task.id, task.name))
-  }
-
   const apply = (view: SavedView): void => {
-    setAppliedId(view.id)
+    saved.markApplied(view)
     onApply(view)
     close(true)
   }
@@ -142,49 +77,21 @@ export function ViewsMenu({ current, onApply }: ViewsMenuProps) {
             if (event.key !== 'Escape') return
             event.stopPropagation()
             if (task.kind === 'list') close(true)
-            else {
-              setTask(LIST)
-              setProblem(undefined)
-            }
+            else reset()
           }}
         >
           {task.kind === 'save' ? (
-            <form className="view-form" onSubmit={submitSave}>
-              <label className="field">
-                <span>Name this view</span>
-                <input
-                  value={task.name}
-                  maxLength={200}
-                  onChange={(event) => {
-                    setProblem(undefined)
-                    setTask({ kind: 'save', name: event.target.value, replacing: undefined })
-                  }}
-                />
-              </label>
-              <p className="muted small">
-                Keeps the search, filters, sort and columns on screen, for this profile.
-              </p>
-              {problem !== undefined && (
-                <p className="field-error" role="alert">
-                  {problem}
-                </p>
-              )}
-              <div className="dialog-actions">
-                <button type="button" onClick={() => setTask(LIST)}>
-                  Cancel
-                </button>
-                <button type="submit" className="primary">
-                  {task.replacing === undefined ? 'Save' : 'Replace'}
-                </button>
-              </div>
-            </form>
+            <SaveViewForm
+              task={task}
+              problem={problem}
+              onChange={(name) => saved.start({ kind: 'save', name, replacing: undefined })}
+              onSubmit={saved.submitSave}
+              onCancel={() => saved.setTask(LIST)}
+            />
           ) : (
             <button
               type="button"
-              onClick={() => {
-                setProblem(undefined)
-                setTask({ kind: 'save', name: applied?.name ?? '', replacing: undefined })
-              }}
+              onClick={() => saved.start({ kind: 'save', name: applied?.name ?? '', replacing: undefined })}
             >
               Save view…
             </button>
@@ -200,65 +107,16 @@ export function ViewsMenu({ current, onApply }: ViewsMenuProps) {
             <ul className="views-list">
               {views.map((view) => (
                 <li key={view.id}>
-                  {task.kind === 'rename' && task.id === view.id ? (
-                    <form className="view-form" onSubmit={submitRename}>
-                      <label>
-                        <span className="visually-hidden">New name for {view.name}</span>
-                        <input
-                          value={task.name}
-                          maxLength={200}
-                          onChange={(event) => setTask({ ...task, name: event.target.value })}
-                        />
-                      </label>
-                      <button type="submit">Rename</button>
-                      <button type="button" onClick={() => setTask(LIST)}>
-                        Cancel
-                      </button>
-                    </form>
-                  ) : task.kind === 'delete' && task.view.id === view.id ? (
-                    <div className="view-confirm" role="group" aria-label={`Delete ${view.name}?`}>
-                      <span>Delete “{view.name}”?</span>
-                      <button type="button" onClick={() => run(client.call('views:delete', view.id))}>
-                        Delete
-                      </button>
-                      <button type="button" onClick={() => setTask(LIST)}>
-                        Keep
-                      </button>
-                    </div>
-                  ) : (
-                    <div className="view-row">
-                      <button
-                        type="button"
-                        className="view-apply link"
-                        aria-current={view.id === appliedId ? 'true' : undefined}
-                        onClick={() => apply(view)}
-                      >
-                        {view.name}
-                      </button>
-                      <button
-                        type="button"
-                        className="link"
-                        aria-label={`Rename ${view.name}`}
-                        onClick={() => {
-                          setProblem(undefined)
-                          setTask({ kind: 'rename', id: view.id, name: view.name })
-                        }}
-                      >
-                        Rename
-                      </button>
-                      <button
-                        type="button"
-                        className="link"
-                        aria-label={`Delete ${view.name}`}
-                        onClick={() => {
-                          setProblem(undefined)
-                          setTask({ kind: 'delete', view })
-                        }}
-                      >
-                        Delete
-                      </button>
-                    </div>
-                  )}
+                  <SavedViewItem
+                    view={view}
+                    task={task}
+                    applied={view.id === applied?.id}
+                    onStart={saved.start}
+                    onTaskChange={saved.setTask}
+                    onApply={apply}
+                    onRename={saved.submitRename}
+                    onDelete={() => saved.remove(view)}
+                  />
                 </li>
               ))}
             </ul>
@@ -270,6 +128,130 @@ export function ViewsMenu({ current, onApply }: ViewsMenuProps) {
           )}
         </div>
       )}
+    </div>
+  )
+}
+
+interface SaveViewFormProps {
+  readonly task: Extract<ViewsTask, { kind: 'save' }>
+  readonly problem: string | undefined
+  onChange(name: string): void
+  onSubmit(event: FormEvent): void
+  onCancel(): void
+}
+
+/** "Save view…": the name to keep what is on screen under, and whether it replaces a view of that name. */
+function SaveViewForm({ task, problem, onChange, onSubmit, onCancel }: SaveViewFormProps) {
+  return (
+    <form className="view-form" onSubmit={onSubmit}>
+      <label className="field">
+        <span>Name this view</span>
+        <input value={task.name} maxLength={200} onChange={(event) => onChange(event.target.value)} />
+      </label>
+      <p className="muted small">Keeps the search, filters, sort and columns on screen, for this profile.</p>
+      {problem !== undefined && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary">
+          {task.replacing === undefined ? 'Save' : 'Replace'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+interface SavedViewItemProps {
+  readonly view: SavedView
+  readonly task: ViewsTask
+  /** Whether this view is the one on screen. */
+  readonly applied: boolean
+  /** Starts renaming or deleting it (the last problem gone). */
+  onStart(task: ViewsTask): void
+  /** The new name typed, or back to the list. */
+  onTaskChange(task: ViewsTask): void
+  onApply(view: SavedView): void
+  onRename(event: FormEvent): void
+  /** The delete confirmed. */
+  onDelete(): void
+}
+
+/**
+ * One saved view in the list: its name (a click applies it), Rename and Delete; or, while it is being renamed or
+ * deleted, the rename form or the delete confirmation.
+ */
+function SavedViewItem({
+  view,
+  task,
+  applied,
+  onStart,
+  onTaskChange,
+  onApply,
+  onRename,
+  onDelete,
+}: SavedViewItemProps) {
+  if (task.kind === 'rename' && task.id === view.id) {
+    return (
+      <form className="view-form" onSubmit={onRename}>
+        <label>
+          <span className="visually-hidden">New name for {view.name}</span>
+          <input
+            value={task.name}
+            maxLength={200}
+            onChange={(event) => onTaskChange({ ...task, name: event.target.value })}
+          />
+        </label>
+        <button type="submit">Rename</button>
+        <button type="button" onClick={() => onTaskChange(LIST)}>
+          Cancel
+        </button>
+      </form>
+    )
+  }
+  if (task.kind === 'delete' && task.view.id === view.id) {
+    return (
+      <div className="view-confirm" role="group" aria-label={`Delete ${view.name}?`}>
+        <span>Delete “{view.name}”?</span>
+        <button type="button" onClick={onDelete}>
+          Delete
+        </button>
+        <button type="button" onClick={() => onTaskChange(LIST)}>
+          Keep
+        </button>
+      </div>
+    )
+  }
+  return (
+    <div className="view-row">
+      <button
+        type="button"
+        className="view-apply link"
+        aria-current={applied ? 'true' : undefined}
+        onClick={() => onApply(view)}
+      >
+        {view.name}
+      </button>
+      <button
+        type="button"
+        className="link"
+        aria-label={`Rename ${view.name}`}
+        onClick={() => onStart({ kind: 'rename', id: view.id, name: view.name })}
+      >
+        Rename
+      </button>
+      <button
+        type="button"
+        className="link"
+        aria-label={`Delete ${view.name}`}
+        onClick={() => onStart({ kind: 'delete', view })}
+      >
+        Delete
+      </button>
     </div>
   )
 }
