@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs'
+import type { RetryPolicy } from '../core/api/retry-policy'
 import { join } from 'node:path'
 import type { ExportFormat, Settings } from '../../shared/domain'
 import type { FetchLike } from '../core/api/fetch-like'
@@ -63,6 +64,11 @@ export interface AppCoreDeps {
   readonly printPage?: PagePrinter
   /** Jitter source for sync backoff. */
   readonly random?: () => number
+  /**
+   * How a sync's list requests are retried; absent: the engine's policy (DEFAULT_RETRY_POLICY). The browser tests
+   * shorten the waits so a run against a service that is gone gives up in seconds, not a minute.
+   */
+  readonly syncRetry?: Partial<RetryPolicy>
   /** The core worker's code (workers/worker-entry.ts finds the built file or the source by default). */
   readonly coreWorker?: WorkerEntry
   /**
@@ -123,6 +129,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs on
     // this thread, where they apply.
     syncOnWorker: deps.clock === undefined && deps.random === undefined,
+    ...(deps.syncRetry === undefined ? {} : { syncRetry: deps.syncRetry }),
     openExternal: deps.openExternal,
     environment,
     events: deps.events,
@@ -171,7 +178,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   }
 
   const handlers = createHandlers(
-    currentSessionDeps(deps, () => session, { clock, environment }),
+    currentSessionDeps(deps, () => session, { clock }),
     { profiles, employeeCount, tenantOf, switchProfile, deleteProfile, changed: emitProfiles },
     {
       views: profiles.views,
@@ -215,7 +222,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
 function currentSessionDeps(
   deps: AppCoreDeps,
   current: () => ProfileSession,
-  shared: Pick<HandlerDeps, 'clock' | 'environment'>,
+  shared: Pick<HandlerDeps, 'clock'>,
 ): HandlerDeps {
   return {
     appInfo: deps.appInfo,
@@ -229,6 +236,7 @@ function currentSessionDeps(
     get sync() {
       return current().sync
     },
+    beginSync: () => current().beginSync(),
     get queries() {
       return current().queries
     },
@@ -239,7 +247,6 @@ function currentSessionDeps(
       return current().exports
     },
     exportMemory: new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()),
-    environment: shared.environment,
     events: deps.events,
     clock: shared.clock,
     chooseExportPath: deps.chooseExportPath,

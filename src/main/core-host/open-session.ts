@@ -3,7 +3,9 @@ import { join } from 'node:path'
 import type { PreparingWork } from '../../shared/domain'
 import type { FetchLike } from '../core/api/fetch-like'
 import type { EmployeesHandlerDeps } from '../core/app/employees-handlers'
+import type { RetryPolicy } from '../core/api/retry-policy'
 import { beginAppSync } from '../core/app/begin-sync'
+import type { StartedSync } from '../core/sync/sync-service'
 import { SyncScheduler } from '../core/app/sync-scheduler'
 import { AuthService } from '../core/auth/auth-service'
 import { openCacheDatabase, type CacheDatabase } from '../core/cache/cache-database'
@@ -40,6 +42,8 @@ export interface ProfileSession {
   readonly changes: ChangeHistory
   readonly exports: ExportService
   readonly lookupService: EmployeesHandlerDeps['lookupService']
+  /** Begins a sync of this profile (beginAppSync): the Sync button and the scheduler alike. */
+  beginSync(): Promise<StartedSync>
   /** Employees its cache holds now. */
   employeeCount(): number
   close(): Promise<void>
@@ -88,6 +92,8 @@ export interface SessionDeps {
   readonly timers: Timers
   /** Jitter source for sync backoff. */
   readonly random: () => number
+  /** How a sync's list requests are retried (AppCoreDeps.syncRetry); absent: the engine's policy. */
+  readonly syncRetry?: Partial<RetryPolicy>
   /** Whether syncs run on the core worker (false: on this thread, where a test's clock and jitter apply). */
   readonly syncOnWorker: boolean
   /** Opens the system browser; only ever given the authorize URL. */
@@ -174,6 +180,14 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
     },
   })
 
+  const beginSync = (): Promise<StartedSync> =>
+    beginAppSync({
+      auth,
+      settings: deps.settings,
+      environment,
+      sync,
+      ...(deps.syncRetry === undefined ? {} : { retry: deps.syncRetry }),
+    })
   // Automatic syncs (on launch, every N hours) begin runs exactly as the Sync button does.
   const scheduler = new SyncScheduler({
     clock,
@@ -181,7 +195,7 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
     settings: () => deps.settings.get(),
     signedIn: () => auth.getState().status === 'signed-in',
     running: () => sync.isRunning,
-    begin: () => beginAppSync({ auth, settings: deps.settings, environment, sync }),
+    begin: beginSync,
     logger: deps.logger,
   })
 
@@ -222,6 +236,7 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
         request,
         lookups.signal,
       ),
+    beginSync,
     employeeCount: () => cache.employeeCount(),
     async close() {
       scheduler.stop()

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
 import type { Clock } from '../../../src/main/core/clock'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
 import { createLogger } from '../../../src/main/core/log/logger'
@@ -48,6 +49,8 @@ export interface AppUnderTestOptions {
   readonly clock?: Clock
   /** Wraps the core worker's first-use builds (createAppCore's `columnBuilder`), e.g. to hold one back. */
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
+  /** How the app's syncs retry list requests (createAppCore's `syncRetry`); absent: the engine's policy. */
+  readonly syncRetry?: Partial<RetryPolicy>
 }
 
 /**
@@ -73,6 +76,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   const core = await createAppCore({
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
+    ...(options.syncRetry === undefined ? {} : { syncRetry: options.syncRetry }),
     appInfo: { name: 'RosterDesk', version: '0.1.0-test', platform: process.platform },
     dataDir,
     settings: new SettingsStore(new MemoryKeyValueBackend()),

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import type { SettingsPatch } from '../../../src/shared/domain'
+import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
 import type { Clock } from '../../../src/main/core/clock'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
 import type { SandboxHandle, SandboxOptions } from '../../../src/main/sandbox/index'
@@ -26,6 +27,8 @@ export interface UiSessionOptions {
   readonly clock?: Clock
   /** Wraps the core worker's first-use builds (createAppCore's `columnBuilder`), e.g. to hold one back. */
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
+  /** How the app's syncs retry list requests; absent: the engine's policy. */
+  readonly syncRetry?: Partial<RetryPolicy>
   /** Runs once Chromium is up and before the app starts (for example, to fix the page's clock). */
   readonly beforeApp?: (browser: LaunchedChromium) => Promise<void>
   /** Saved through the real settings handler before the page opens. */
@@ -64,6 +67,7 @@ export function useUiSession(options: UiSessionOptions): () => UiSession {
       browser: browser.context,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
+      ...(options.syncRetry === undefined ? {} : { syncRetry: options.syncRetry }),
     })
     parts = { ...parts, app }
     if (options.settings !== undefined) await app.core.handlers['settings:update'](options.settings)

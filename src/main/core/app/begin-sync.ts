@@ -1,3 +1,4 @@
+import type { RetryPolicy } from '../api/retry-policy'
 import type { AuthService } from '../auth/auth-service'
 import { RosterDeskError } from '../errors'
 import type { ResolvedEnvironment } from '../settings/resolve-environment'
@@ -9,6 +10,8 @@ export interface BeginSyncDeps {
   readonly settings: Pick<SettingsStore, 'get'>
   readonly environment: () => ResolvedEnvironment
   readonly sync: Pick<SyncService, 'begin'>
+  /** How list requests are retried (the engine's default policy unless given: the browser tests shorten it). */
+  readonly retry?: Partial<RetryPolicy>
 }
 
 /**
@@ -40,5 +43,6 @@ export async function beginAppSync(deps: BeginSyncDeps): Promise<StartedSync> {
       syncDeadlineMinutes: settings.syncDeadlineMinutes,
       maxEmployees: settings.maxEmployees,
     },
+    ...(deps.retry === undefined ? {} : { retry: deps.retry }),
   })
 }
