@@ -312,7 +312,7 @@ export const mainThreadSection: BenchSection = {
         'IPC in the app (the core process’s main thread, to which Electron’s main routes each request: its own ' +
         'longest task is in the query-process section), records the longest time it was held; a one-row query is sent every 20 ms meanwhile, as a ' +
         'scrolling clerk would. Opening snapshot indexes, first-use builds (sort orders, "Search in" column ' +
-        'indexes), exports, the page "Print…" prints and the sync run on the core worker (ARCHITECTURE.md, "Threads"). The probe cannot tell ' +
+        'indexes), exports, the page "Print…" prints and the sync run on the core worker (ARCHITECTURE.md, "Runtimes and threads"). The probe cannot tell ' +
         `a task from the OS running other processes instead: on a loaded machine its figures are an upper bound. Load average at the start: ${loadavg()[0]?.toFixed(2)} on a shared machine.`,
       '',
       table(

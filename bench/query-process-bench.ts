@@ -15,7 +15,7 @@ import { seedCacheFile } from './seed-cache'
 const EMPLOYEES = Number(process.env['QUERY_PROCESS_BENCH_EMPLOYEES'] ?? 1_000_000)
 
 /**
- * The main process as the app runs it since the core moved to a utility process (ARCHITECTURE.md, "Threads"):
+ * The main process as the app runs it since the core moved to a utility process (ARCHITECTURE.md, "Runtimes and threads"):
  * a fresh process standing for Electron's main starts the real core process through the shell's own
  * RemoteAppCore and routes the same queries to it (query-process-router.ts). Fresh, so nothing this bench did
  * before counts in either process's memory.

@@ -92,7 +92,7 @@ export const columnInfoSchema = z.strictObject({
 export type ColumnInfo = z.infer<typeof columnInfoSchema>
 
 /**
- * One thing the query engine is preparing off the thread that answers IPC (ARCHITECTURE, "Threads"): a saved
+ * One thing the query engine is preparing off the thread that answers IPC (ARCHITECTURE, "Runtimes and threads"): a saved
  * cache's search index being opened, or a column's first sort order or "Search in" index being built, named by
  * the column's key and its label as `employees:columns` gives it.
  */

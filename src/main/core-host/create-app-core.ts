@@ -93,8 +93,9 @@ export interface AppCore {
 }
 
 /**
- * The composition root of everything that is not Electron: the Electron main and the browser-test harness both
- * build the app from here, so the renderer is tested against exactly the services it runs on. Services are built
+ * The composition root of everything that is not Electron: the core host process (serve-core-process.ts), the
+ * browser-test harness and the benchmarks all build the app from here, so the renderer is tested against exactly
+ * the services it runs on. Services are built
  * per profile (`openSession`); the handlers read whichever session is current, so switching profile swaps
  * every service at once and no channel can answer from another profile's cache or tokens.
  */
@@ -112,7 +113,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   const emitProfiles = () =>
     deps.events.emit('profiles:changed', profileList(profiles, { employeeCount, tenantOf }))
   // Heavy work runs on the core worker so this thread, which answers IPC, never waits on it (ARCHITECTURE,
-  // "Threads"); one worker serves every profile's session.
+  // "Runtimes and threads"); one worker serves every profile's session.
   const worker = new WorkerHost<CoreJobs>(deps.coreWorker ?? coreWorkerEntry(), {
     name: 'core worker',
     logger: deps.logger,

@@ -137,7 +137,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   const secrets = await createSafeStorageSecretStore(logger)
   if (quitting) return
   // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
-  // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Threads").
+  // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Runtimes and threads").
   const remote = new RemoteAppCore({
     channel: utilityProcessChannel(coreProcessEntry(__dirname)),
     config: {

@@ -56,7 +56,7 @@ const DEFAULT_MAX_RESTARTS = 3
 const MAX_FAILED_RESTARTS = 2
 
 /**
- * The app core as the shell sees it when it runs in a process of its own (ARCHITECTURE, "Threads"): every request
+ * The app core as the shell sees it when it runs in a process of its own (ARCHITECTURE, "Runtimes and threads"): every request
  * is forwarded as an `invoke` job and answered there by the same handlers, events come back as the `serve` job's
  * reports, and the process's questions (secrets, browser, dialogs, printer) are answered here. It holds none of
  * the cache, the index or the builds, which is what keeps the main process small. A core process that stops

@@ -221,8 +221,9 @@ export class SyncRuns {
   }
 
   /**
-   * Clears what dead runs left behind: runs still logged as running whose process is gone are marked failed,
-   * and snapshot files the catalog does not name (and no live writer holds) are deleted.
+   * Clears what dead runs left behind: runs still logged as running whose process is gone are marked interrupted,
+   * snapshot files the catalog does not name (and no live writer holds) are deleted, and so are change logs no
+   * run names (those of failed or killed runs, and those a commit let go but could not delete).
    */
   sweep(): void {
     if (!this.catalog.isOpen) return

@@ -7,7 +7,8 @@ import { RosterDeskError } from '../errors'
  * build a snapshot. The lock is a file beside the catalog, created with O_EXCL (atomic on every local file system)
  * and holding who took it, so the one refused can say whom it waits for. A lock whose process is gone (killed,
  * power cut) is stale and is taken over; a lock from another computer (a cache on a network share) is never
- * judged by pid, only by age, since its pid means nothing here.
+ * judged by pid, only by age, since its pid means nothing here. A pid reused by an unrelated process keeps a
+ * stale lock until that process ends: the price of never judging a live writer by timestamps.
  */
 
 export interface WriterLockOwner {

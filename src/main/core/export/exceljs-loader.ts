@@ -28,6 +28,8 @@ export interface ExcelJsModules {
 }
 
 const EXCELJS_MODULES: ExcelJsModules = {
+  // With its `.js`: the built bundles keep this a native import(), which adds no extension (tsx, running from
+  // source, adds one and so hid a missing one; test/shell/core-worker-bundle.test.ts holds the bundle to it).
   writerModule: () => import('exceljs/lib/stream/xlsx/workbook-writer.js'),
   packageModule: () => import('exceljs'),
 }

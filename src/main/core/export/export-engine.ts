@@ -11,8 +11,8 @@ import { EXCEL_MAX_ROWS, XlsxWriter } from './xlsx-writer'
 
 /**
  * Writes one export file from a row source: XLSX or CSV, with progress, cancel and no partial file left
- * behind (see ExportFile). Runs on the calling thread in short slices, so the Electron main process keeps
- * answering the window while a million rows are written.
+ * behind (see ExportFile). Runs on the calling thread in short slices (the core worker in the app, the CLI's
+ * own thread), so that thread keeps answering its messages, a cancel among them, while a million rows are written.
  *
  * Throws RosterDeskError: 'cancelled' when the signal aborts, 'storage' when the file cannot be written,
  * 'validation' for impossible options; a failing row source's own error passes through.

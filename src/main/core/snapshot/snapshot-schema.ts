@@ -105,7 +105,11 @@ export function checkSnapshotFormat(db: SqliteDatabase, path: string): void {
   }
 }
 
-/** Snapshots up to this size get SQLite's quick_check when opened (see ARCHITECTURE.md, "A damaged cache"). */
+/**
+ * Snapshots up to this size get SQLite's quick_check when opened. The header checks catch a truncated file without
+ * reading it; a whole-file check of a larger snapshot would take seconds on a cold disk at every start, and a sync
+ * checks its base whatever the size (docs/decisions/016-damaged-files-set-aside.md).
+ */
 export const QUICK_CHECK_AT_OPEN_MAX_BYTES = 256 * 1024 * 1024
 
 /**

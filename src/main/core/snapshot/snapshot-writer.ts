@@ -174,8 +174,9 @@ export class SnapshotWriter extends RunFileWriter {
    * snapshot and forces it to disk. The exclusive lock is kept until `close`, after the catalog commit.
    */
   async seal(seal: SnapshotSeal): Promise<void> {
-    // Separate steps with the event loop free in between: in the Electron main process the window keeps
-    // answering while the last (and largest) pieces of work are done, each at most one index build long.
+    // Separate steps with the event loop free in between: whichever thread seals (the core worker in the app, the
+    // CLI's own) keeps answering its messages while the last (and largest) pieces of work are done, each at most
+    // one index build long.
     this.guard(() =>
       this.db.transaction(() => {
         const column = this.db.prepare(

@@ -51,7 +51,11 @@ export function planPageSize(configured: number, sizing: PageSizing, memory: Pag
   return { firstRequest, guessSize, fallback: configured }
 }
 
-/** The previous run's page sizes, read from the snapshot of the same source (same-source.ts); none for another. */
+/**
+ * The previous run's page sizes, read from the snapshot of the same source (same-source.ts); none for another.
+ * Kept in the snapshot rather than the profile because a CLI run on `--db` has no profile; so a failed run
+ * remembers nothing, and a service that later serves larger pages is asked again only from a new source or cache.
+ */
 export function readPageSizeMemory(snapshot: SnapshotReader | null): PageSizeMemory {
   if (snapshot === null) return {}
   const servedLimit = positiveInteger(snapshot.info('page_limit'))

@@ -5,7 +5,7 @@ import type { JobChannelStarter, WorkerEntry } from '../../core-host/worker/work
 const TERMINATE_WAIT_MS = 5_000
 
 /**
- * Electron's utilityProcess as a job channel: the app core runs there (ARCHITECTURE, "Threads"), as Electron's
+ * Electron's utilityProcess as a job channel: the app core runs there (ARCHITECTURE, "Runtimes and threads"), as Electron's
  * performance guide advises for heavy work, with Node's APIs and none of main's. Messages are structured
  * clones both ways (buffers copied: a utility process moves only MessagePorts). Its stderr (a native crash's
  * last words) goes to the log; its own log entries come as messages. It never keeps the app alive by itself,
