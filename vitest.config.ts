@@ -35,8 +35,9 @@ export default defineConfig({
           name: 'renderer',
           environment: 'jsdom',
           include: ['test/renderer/**/*.test.tsx'],
-          testTimeout: 15_000,
-          hookTimeout: 15_000,
+          setupFiles: ['test/renderer/setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {

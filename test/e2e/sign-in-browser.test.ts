@@ -14,6 +14,7 @@ import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
 import { approveViaHttp, useTestSandbox } from '../helpers/sandbox'
 import { CaptureLogger } from '../unit/auth/capture-logger'
 import { FakeClock } from '../unit/auth/fake-clock'
+import { until } from '../helpers/until'
 
 /**
  * Sign-in end to end: the real sandbox, and a real headless Chromium playing the clerk's system browser. The OS's
@@ -179,13 +180,6 @@ async function harness() {
   }
 }
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('waited too long')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
 
 async function rejection(promise: Promise<unknown>): Promise<RosterDeskError> {
   try {

@@ -9,6 +9,7 @@ import type { SandboxHandle } from '../../../src/main/sandbox/index'
 import { useTestSandbox } from '../../helpers/sandbox'
 import { CaptureLogger } from './capture-logger'
 import { FakeClock } from './fake-clock'
+import { until } from '../../helpers/until'
 
 const getSandbox = useTestSandbox({ size: 30 })
 
@@ -71,11 +72,6 @@ async function answerInBrowser(
   const location = answer.headers.get('location') ?? ''
   const page = await fetch(location)
   return { status: page.status, html: await page.text(), location }
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
-  if (!condition()) throw new Error('condition not reached')
 }
 
 describe('AuthService with a loopback redirect (RFC 8252 §7.3)', () => {

@@ -7,6 +7,7 @@ import { answerConsent } from '../../helpers/consent'
 import { useTestSandbox } from '../../helpers/sandbox'
 import { CaptureLogger } from './capture-logger'
 import { FakeClock } from './fake-clock'
+import { until } from '../../helpers/until'
 
 const REDIRECT = 'com.rosterdesk.app:/oauth/callback'
 const getSandbox = useTestSandbox({ size: 10 })
@@ -36,11 +37,6 @@ async function setup() {
   })
   auth.onChange((state) => states.push(state))
   return { auth, opened, states, secrets }
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 300 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
-  if (!condition()) throw new Error('condition not reached')
 }
 
 /** Forgeries of a callback for the pending `state`: every part bent one way or another, some oversized. */
