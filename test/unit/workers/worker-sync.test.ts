@@ -104,6 +104,42 @@ describe('syncs on the core worker', () => {
     expect(temp.cache.sealedSnapshot).toBeNull()
   })
 
+  it('refuses a page over the largest allowed while this thread reads it, naming the page and the setting', async () => {
+    let pulled = 0
+    const endless = (): Response =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled++
+            controller.enqueue(
+              new TextEncoder().encode(pulled === 1 ? '{"rows":[' : '{"UUID":"x"},'.repeat(1000)),
+            )
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      )
+    const list = new FakeListService(makeEmployees(40), {
+      before: (request) => (request.page === 2 ? endless() : undefined),
+    })
+    const summary = await service(list).start({ ...options, concurrency: 1, limits: { maxPageMegabytes: 1 } })
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'service' })
+    expect(summary.error).toMatch(
+      /answered page 2 of the employee list with more than 1 MB, the most RosterDesk accepts for one page.*Lower the page size in Settings/,
+    )
+    // Never retried, and read only to just past the limit: about 1 MB in 13 kB chunks, never the unending rest.
+    expect(list.requests.filter((request) => request.page === 2)).toHaveLength(1)
+    expect(pulled).toBeLessThan(100)
+    // A declared length over the limit is refused before any of the body is read.
+    const declared = new FakeListService(makeEmployees(40), {
+      before: (request) =>
+        request.page === 1
+          ? new Response('{}', { status: 200, headers: { 'content-length': String(500 * 1024 * 1024) } })
+          : undefined,
+    })
+    const refused = await service(declared).start({ ...options, limits: { maxPageMegabytes: 1 } })
+    expect(refused.error).toMatch(/answered page 1 of the employee list with more than 1 MB/)
+  })
+
   it('refreshes a refused token through this thread’s token source', async () => {
     const tokens = new FakeTokens()
     const list = new FakeListService(makeEmployees(40), {
