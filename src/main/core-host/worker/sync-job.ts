@@ -41,8 +41,18 @@ export type SyncCalls = {
 export interface SyncJobInput {
   readonly catalogPath: string
   readonly options: SyncStartOptions
-  /** The snapshot a sync of this process sealed, as the main thread's cache recorded it (trustSealedSnapshot). */
+  /** The snapshot a sync of this process sealed, as the main thread's cache records it (`sealedSnapshot`). */
   readonly sealed?: SealedSnapshot
+}
+
+/** How the run ended, and the record its connection then holds of the snapshot this process sealed. */
+export interface SyncJobResult {
+  readonly summary: SyncRunSummary
+  /**
+   * The worker's `sealedSnapshot` once the run ended: the snapshot it committed, none after a failure (its base
+   * may be what failed), the input's after a cancel. Plain data; the main thread adopts it in one step.
+   */
+  readonly sealed: SealedSnapshot | null
 }
 
 /** What the job reports on the way: the run's id once logged, its progress, and what it logs. */
@@ -69,12 +79,12 @@ type SyncContext = JobContext<SyncJobEvent, SyncCalls>
  * bytes again, and a refusal reaches the list client as the `BodyTooLargeError` it words with the page and the
  * setting (decision 036).
  */
-export async function runSyncJob(input: SyncJobInput, context: SyncContext): Promise<SyncRunSummary> {
+export async function runSyncJob(input: SyncJobInput, context: SyncContext): Promise<SyncJobResult> {
   const logger = workerLogger(context)
   const cache = openCacheDatabase(input.catalogPath, { logger })
   if (input.sealed !== undefined) cache.adoptSealedSnapshot(input.sealed)
   try {
-    return await runSync(
+    const summary = await runSync(
       {
         cache,
         fetchWithin: (maxBodyBytes) => proxiedFetch(context, maxBodyBytes),
@@ -90,6 +100,7 @@ export async function runSyncJob(input: SyncJobInput, context: SyncContext): Pro
         onProgress: (progress) => context.progress({ kind: 'progress', progress }),
       },
     )
+    return { summary, sealed: cache.sealedSnapshot }
   } finally {
     cache.close()
   }

@@ -14,14 +14,10 @@ import type { WorkerHost } from './worker-host'
 
 export interface WorkerSyncDeps {
   /**
-   * The app's open cache: its path for the worker, its run log if the worker dies mid-run, the word that the
-   * snapshot a complete run sealed needs no second check here, that word passed on to the next run, and taken
-   * back when a run fails.
+   * The app's open cache: its path for the worker, its run log if the worker dies mid-run, and its record of the
+   * snapshot this process sealed, handed to each run and replaced by the one the run ends with.
    */
-  readonly cache: Pick<
-    CacheDatabase,
-    'path' | 'trustSealedSnapshot' | 'sealedSnapshot' | 'forgetSealedSnapshot'
-  > & {
+  readonly cache: Pick<CacheDatabase, 'path' | 'sealedSnapshot' | 'adoptSealedSnapshot'> & {
     readonly runs: Pick<SyncRuns, 'sweep' | 'lastRun'>
   }
   /** The app's fetch, which only this thread has: every request of the worker's run is sent with it. */
@@ -57,7 +53,7 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
       }),
     }
     try {
-      const summary = await host.run(
+      const { summary, sealed } = await host.run(
         'sync',
         {
           catalogPath: deps.cache.path,
@@ -77,14 +73,14 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
           },
         },
       )
-      // The worker wrote and sealed the file this thread opens next: no need to read it all again here. A failed
-      // run may have failed on the base it was told to trust: the next one checks it (SyncRuns.endRun).
-      if (summary.status === 'complete') deps.cache.trustSealedSnapshot(summary.id)
-      else if (summary.status === 'failed') deps.cache.forgetSealedSnapshot()
+      // In one step, the record the worker's connection ended with: the file it wrote and sealed, which this
+      // thread then opens without reading it all again; none after a failure, which may have been on the base it
+      // was told to trust, so the next run checks it (SyncRuns.endRun).
+      deps.cache.adoptSealedSnapshot(sealed)
       return summary
     } catch (error) {
       if (runId === undefined) throw error
-      deps.cache.forgetSealedSnapshot()
+      deps.cache.adoptSealedSnapshot(null)
       return interruptedRun(deps, runId, error)
     }
   }
