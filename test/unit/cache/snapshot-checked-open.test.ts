@@ -70,8 +70,10 @@ describe('SnapshotReader.open with a file already checked', () => {
     expect(info).not.toBeNull()
     scribbleMiddlePage(snapshot)
     utimesSync(snapshot, 1_700_000_000, 1_700_000_000)
-    // As the app's sync runner does once its core worker committed this run (and completeRun does inline).
-    sealing.trustSealedSnapshot(info?.runId ?? 0)
+    // As the app's sync runner does with the record its core worker's run ends with (the file as the worker's
+    // connection found it just after the seal; completeRun keeps the same record inline).
+    const { size, mtimeMs } = statSync(snapshot)
+    sealing.adoptSealedSnapshot({ path: snapshot, checked: { size, mtimeMs } })
     expect(sealing.currentSnapshot()?.runId).toBe(info?.runId)
     sealing.close()
 
@@ -137,13 +139,19 @@ describe('SnapshotReader.open with a file already checked', () => {
     }
   })
 
-  it('trusts only the current snapshot of the run it is told, and only while the file is unchanged', () => {
+  it('takes a record only of the current snapshot, and trusts it only while the file is unchanged', () => {
     const cache = openCacheDatabase(join(dir, 'employees.sqlite'))
-    const runId = cache.currentSnapshotInfo()?.runId ?? 0
-    // Another run's id: nothing recorded, so the damage below is found.
-    cache.trustSealedSnapshot(runId + 1)
     scribbleMiddlePage(snapshot)
+    utimesSync(snapshot, 1_700_000_000, 1_700_000_000)
+    const { size, mtimeMs } = statSync(snapshot)
+    // A record of another file: nothing taken, so the damage below is found.
+    cache.adoptSealedSnapshot({ path: join(dir, 'another.sqlite'), checked: { size, mtimeMs } })
+    expect(cache.sealedSnapshot).toBeNull()
+    // A record of this file as it was before it changed: taken, but the open checks the file all the same.
+    cache.adoptSealedSnapshot({ path: snapshot, checked: { size, mtimeMs: mtimeMs - 1000 } })
+    expect(cache.sealedSnapshot?.path).toBe(snapshot)
     expect(cache.currentSnapshot()).toBeNull()
+    expect(cache.runs.lastRun()?.errorCode).toBe('damaged-cache')
     cache.close()
   })
 })

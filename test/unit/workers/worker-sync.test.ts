@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { statSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { SyncProgress } from '../../../src/shared/domain'
 import { systemClock } from '../../../src/main/core/clock'
 import { silentLogger } from '../../../src/main/core/log/logger'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
+import { SnapshotReader } from '../../../src/main/core/snapshot/snapshot-reader'
 import { SyncService } from '../../../src/main/core/sync/sync-service'
 import type { CoreJobs } from '../../../src/main/core-host/worker/core-jobs'
 import { coreWorkerEntry } from '../../../src/main/core-host/worker/worker-entry'
@@ -47,8 +49,7 @@ describe('syncs on the core worker', () => {
     expect(new QueryEngine(temp.cache).query({ limit: 5 }).total).toBe(230)
   })
 
-  it('tells this thread’s cache the snapshot its worker sealed, so it is opened without the quick_check', async () => {
-    const trusted: number[] = []
+  it('adopts the record of the snapshot its worker sealed, so this thread opens it without the quick_check', async () => {
     const list = new FakeListService(makeEmployees(60))
     const deps = {
       cache: temp.cache,
@@ -57,25 +58,6 @@ describe('syncs on the core worker', () => {
       clock: systemClock,
       random: Math.random,
     }
-    const cache = {
-      path: temp.cache.path,
-      runs: temp.cache.runs,
-      trustSealedSnapshot: (runId: number) => {
-        trusted.push(runId)
-        temp.cache.trustSealedSnapshot(runId)
-      },
-      get sealedSnapshot() {
-        return temp.cache.sealedSnapshot
-      },
-      forgetSealedSnapshot: () => temp.cache.forgetSealedSnapshot(),
-    }
-    const runner = workerSyncRunner(host, { ...deps, cache, logger: silentLogger })
-    const summary = await new SyncService(deps, runner).start(options)
-    expect(summary.status).toBe('complete')
-    expect(trusted).toEqual([summary.id])
-    // The next run is told of the seal, so its worker does not read the whole base again before its first request.
-    const sealed = temp.cache.sealedSnapshot
-    expect(sealed).not.toBeNull()
     const inputs: unknown[] = []
     const telling = {
       run: (...args: Parameters<WorkerHost<CoreJobs>['run']>) => {
@@ -83,25 +65,78 @@ describe('syncs on the core worker', () => {
         return host.run(...args)
       },
     } as unknown as WorkerHost<CoreJobs>
-    const next = await new SyncService(
-      deps,
-      workerSyncRunner(telling, { ...deps, cache, logger: silentLogger }),
-    ).start(options)
+    const runner = workerSyncRunner(telling, { ...deps, logger: silentLogger })
+    const summary = await new SyncService(deps, runner).start(options)
+    expect(summary.status).toBe('complete')
+    // The record travelled back with the run's result: the file the worker committed, as it was just sealed.
+    const current = temp.cache.currentSnapshotInfo()
+    const sealed = temp.cache.sealedSnapshot
+    const stats = statSync(current?.path ?? '')
+    expect(sealed).toEqual({ path: current?.path, checked: { size: stats.size, mtimeMs: stats.mtimeMs } })
+    // So this thread's open skips the whole-file check.
+    const open = vi.spyOn(SnapshotReader, 'open')
+    try {
+      expect(temp.cache.currentSnapshot()?.runId).toBe(summary.id)
+      expect(open).toHaveBeenCalledWith(current?.path, summary.id, expect.any(Function), {
+        alreadyChecked: sealed?.checked,
+      })
+    } finally {
+      open.mockRestore()
+    }
+    // The next run is told of the seal, so its worker does not read the whole base again before its first
+    // request; it ends with the record of its own snapshot.
+    const next = await new SyncService(deps, runner).start(options)
     expect(next.status).toBe('complete')
-    expect(inputs).toEqual([expect.objectContaining({ sealed })])
-    expect(trusted).toEqual([summary.id, next.id])
-    // A run that fails trusts nothing, and takes the word back: it may have failed on the base it was told to
-    // trust (damaged since its seal), which the next run then checks.
+    expect(inputs).toEqual([expect.not.objectContaining({ sealed }), expect.objectContaining({ sealed })])
+    expect(temp.cache.sealedSnapshot?.path).toBe(temp.cache.currentSnapshotInfo()?.path)
+    expect(temp.cache.sealedSnapshot?.path).not.toBe(sealed?.path)
+    // A run that fails ends with no record, and this thread adopts that: it may have failed on the base it was
+    // told to trust (damaged since its seal), which the next run then checks.
     const failing = new FakeListService(makeEmployees(60), {
       before: () => new Response('{"rows": "not a list"}', { status: 200 }),
     })
     const failed = await new SyncService(
       deps,
-      workerSyncRunner(host, { ...deps, fetch: failing.fetch, cache, logger: silentLogger }),
+      workerSyncRunner(host, { ...deps, fetch: failing.fetch, logger: silentLogger }),
     ).start(options)
     expect(failed.status).toBe('failed')
-    expect(trusted).toEqual([summary.id, next.id])
     expect(temp.cache.sealedSnapshot).toBeNull()
+  })
+
+  it('refuses a page over the largest allowed while this thread reads it, naming the page and the setting', async () => {
+    let pulled = 0
+    const endless = (): Response =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled++
+            controller.enqueue(
+              new TextEncoder().encode(pulled === 1 ? '{"rows":[' : '{"UUID":"x"},'.repeat(1000)),
+            )
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      )
+    const list = new FakeListService(makeEmployees(40), {
+      before: (request) => (request.page === 2 ? endless() : undefined),
+    })
+    const summary = await service(list).start({ ...options, concurrency: 1, limits: { maxPageMegabytes: 1 } })
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'service' })
+    expect(summary.error).toMatch(
+      /answered page 2 of the employee list with more than 1 MB, the most RosterDesk accepts for one page.*Lower the page size in Settings/,
+    )
+    // Never retried, and read only to just past the limit: about 1 MB in 13 kB chunks, never the unending rest.
+    expect(list.requests.filter((request) => request.page === 2)).toHaveLength(1)
+    expect(pulled).toBeLessThan(100)
+    // A declared length over the limit is refused before any of the body is read.
+    const declared = new FakeListService(makeEmployees(40), {
+      before: (request) =>
+        request.page === 1
+          ? new Response('{}', { status: 200, headers: { 'content-length': String(500 * 1024 * 1024) } })
+          : undefined,
+    })
+    const refused = await service(declared).start({ ...options, limits: { maxPageMegabytes: 1 } })
+    expect(refused.error).toMatch(/answered page 1 of the employee list with more than 1 MB/)
   })
 
   it('refreshes a refused token through this thread’s token source', async () => {

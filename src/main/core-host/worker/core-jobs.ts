@@ -1,4 +1,4 @@
-import type { ColumnInfo, ExportProgress, ExportResult, SyncRunSummary } from '../../../shared/domain'
+import type { ColumnInfo, ExportProgress, ExportResult } from '../../../shared/domain'
 import { SnapshotReader } from '../../core/snapshot/snapshot-reader'
 import type { CheckedFile, StoredValue } from '../../core/snapshot/snapshot-reader'
 import { SearchIndex } from '../../core/query/search-index'
@@ -15,7 +15,7 @@ import { runChangesExportJob } from './changes-export-job'
 import type { ChangesExportCalls, ChangesExportJobInput } from './changes-export-job'
 import { runExportJob, runPrintJob } from './export-job'
 import { runSyncJob } from './sync-job'
-import type { SyncCalls, SyncJobEvent, SyncJobInput } from './sync-job'
+import type { SyncCalls, SyncJobEvent, SyncJobInput, SyncJobResult } from './sync-job'
 import type { ExportJobInput, PrintJobInput } from './export-job'
 import type { PrintView } from '../../core/export/print-view'
 import type { JobHandlers } from './serve-jobs'
@@ -42,7 +42,7 @@ export type CoreJobs = {
   readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
   readonly 'export-changes': JobSpec<ChangesExportJobInput, ExportResult, ExportProgress, ChangesExportCalls>
   readonly 'print-view': JobSpec<PrintJobInput, PrintView>
-  readonly sync: JobSpec<SyncJobInput, SyncRunSummary, SyncJobEvent, SyncCalls>
+  readonly sync: JobSpec<SyncJobInput, SyncJobResult, SyncJobEvent, SyncCalls>
   /** Loads exceljs into the worker ahead of an export (the save dialog is open meanwhile); answers once loaded. */
   readonly 'load-exceljs': JobSpec<null, ExcelJsLoadOutcome>
 }

@@ -1,5 +1,6 @@
 import type { SyncProgress, SyncRunSummary } from '../../../shared/domain'
 import type { FetchLike } from '../../core/api/fetch-like'
+import { BodyTooLargeError } from '../../core/api/http-json'
 import type { AccessTokenSource } from '../../core/api/access-token-source'
 import { openCacheDatabase } from '../../core/cache/cache-database'
 import type { SealedSnapshot } from '../../core/cache/cache-database'
@@ -7,19 +8,18 @@ import { systemClock } from '../../core/clock'
 import { RosterDeskError } from '../../core/errors'
 import type { Logger } from '../../core/log/logger'
 import { runSync } from '../../core/sync/sync-engine'
-import { planRun } from '../../core/sync/sync-options'
 import type { SyncStartOptions } from '../../core/sync/sync-service'
 import type { JobContext } from './serve-jobs'
 import type { CallSpec } from './worker-protocol'
 
-/** A request the worker's sync makes; the host sends it with its own fetch. */
+/** A request the worker's sync makes; the host sends it with its own fetch and reads the answer's body. */
 export interface ProxiedRequest {
   readonly url: string
   readonly method: string
   readonly headers: ReadonlyArray<readonly [string, string]>
   readonly body?: string
   readonly redirect?: 'follow' | 'manual' | 'error'
-  /** The most body bytes the run reads of one answer (its page limit); the host stops reading just past it. */
+  /** The largest body the run takes of one answer (its page limit): the host refuses a larger one as it reads. */
   readonly maxBodyBytes: number
 }
 
@@ -27,7 +27,8 @@ export interface ProxiedResponse {
   readonly status: number
   readonly statusText: string
   readonly headers: ReadonlyArray<readonly [string, string]>
-  readonly body: ArrayBuffer
+  /** The whole body; null when it was larger than `maxBodyBytes`, and the host stopped reading it. */
+  readonly body: ArrayBuffer | null
 }
 
 /** What the sync job asks of the host: only it has the injected fetch, and the tokens (with the secret store). */
@@ -40,8 +41,18 @@ export type SyncCalls = {
 export interface SyncJobInput {
   readonly catalogPath: string
   readonly options: SyncStartOptions
-  /** The snapshot a sync of this process sealed, as the main thread's cache recorded it (trustSealedSnapshot). */
+  /** The snapshot a sync of this process sealed, as the main thread's cache records it (`sealedSnapshot`). */
   readonly sealed?: SealedSnapshot
+}
+
+/** How the run ended, and the record its connection then holds of the snapshot this process sealed. */
+export interface SyncJobResult {
+  readonly summary: SyncRunSummary
+  /**
+   * The worker's `sealedSnapshot` once the run ended: the snapshot it committed, none after a failure (its base
+   * may be what failed), the input's after a cancel. Plain data; the main thread adopts it in one step.
+   */
+  readonly sealed: SealedSnapshot | null
 }
 
 /** What the job reports on the way: the run's id once logged, its progress, and what it logs. */
@@ -61,17 +72,22 @@ type SyncContext = JobContext<SyncJobEvent, SyncCalls>
  * One sync run on the core worker: the same `runSync` over a writer connection of the worker's own to the cache
  * (as a `cli sync` beside the app has), so parsing pages, writing them and indexing never hold the thread that
  * answers IPC. The main thread sees the commit through the catalog, as it sees a CLI's.
+ *
+ * Every request goes to the host, which sends it and reads the answer's body: the one fetch path, because the
+ * app's fetch (Electron's `net.fetch`) lives on the host's main thread and not in a worker. The host, reading the
+ * bytes, holds each answer to the run's largest page; the run relies on it (`fetchWithin`) and does not count the
+ * bytes again, and a refusal reaches the list client as the `BodyTooLargeError` it words with the page and the
+ * setting (decision 036).
  */
-export async function runSyncJob(input: SyncJobInput, context: SyncContext): Promise<SyncRunSummary> {
+export async function runSyncJob(input: SyncJobInput, context: SyncContext): Promise<SyncJobResult> {
   const logger = workerLogger(context)
-  const maxBodyBytes = planRun(input.options).limits.maxPageMegabytes * 1024 * 1024
   const cache = openCacheDatabase(input.catalogPath, { logger })
   if (input.sealed !== undefined) cache.adoptSealedSnapshot(input.sealed)
   try {
-    return await runSync(
+    const summary = await runSync(
       {
         cache,
-        fetch: proxiedFetch(context, maxBodyBytes),
+        fetchWithin: (maxBodyBytes) => proxiedFetch(context, maxBodyBytes),
         tokens: proxiedTokens(context),
         clock: systemClock,
         random: Math.random,
@@ -84,6 +100,7 @@ export async function runSyncJob(input: SyncJobInput, context: SyncContext): Pro
         onProgress: (progress) => context.progress({ kind: 'progress', progress }),
       },
     )
+    return { summary, sealed: cache.sealedSnapshot }
   } finally {
     cache.close()
   }
@@ -117,6 +134,8 @@ function proxiedFetch(context: SyncContext, maxBodyBytes: number): FetchLike {
         cause: { code: error instanceof RosterDeskError ? error.detail : 'proxy' },
       })
     }
+    // Over the limit, as the host found while reading it: the list client says which page and what to change.
+    if (answer.body === null) throw new BodyTooLargeError(maxBodyBytes, answer.status, 'the payroll service')
     const empty = answer.status === 204 || answer.status === 205 || answer.status === 304
     return new Response(empty ? null : answer.body, {
       status: answer.status,

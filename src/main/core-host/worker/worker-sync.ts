@@ -1,5 +1,6 @@
 import type { SyncRunSummary } from '../../../shared/domain'
 import type { FetchLike } from '../../core/api/fetch-like'
+import { BodyTooLargeError, readBodyWithin } from '../../core/api/http-json'
 import type { AccessTokenSource } from '../../core/api/access-token-source'
 import type { CacheDatabase } from '../../core/cache/cache-database'
 import type { SyncRuns } from '../../core/cache/sync-runs'
@@ -13,16 +14,13 @@ import type { WorkerHost } from './worker-host'
 
 export interface WorkerSyncDeps {
   /**
-   * The app's open cache: its path for the worker, its run log if the worker dies mid-run, the word that the
-   * snapshot a complete run sealed needs no second check here, that word passed on to the next run, and taken
-   * back when a run fails.
+   * The app's open cache: its path for the worker, its run log if the worker dies mid-run, and its record of the
+   * snapshot this process sealed, handed to each run and replaced by the one the run ends with.
    */
-  readonly cache: Pick<
-    CacheDatabase,
-    'path' | 'trustSealedSnapshot' | 'sealedSnapshot' | 'forgetSealedSnapshot'
-  > & {
+  readonly cache: Pick<CacheDatabase, 'path' | 'sealedSnapshot' | 'adoptSealedSnapshot'> & {
     readonly runs: Pick<SyncRuns, 'sweep' | 'lastRun'>
   }
+  /** The app's fetch, which only this thread has: every request of the worker's run is sent with it. */
   readonly fetch: FetchLike
   readonly tokens: AccessTokenSource
   readonly logger: Logger
@@ -32,7 +30,10 @@ export interface WorkerSyncDeps {
 const SYNC_CANCEL_GRACE_MS = 60_000
 
 /**
- * Runs each sync on the core worker (sync-job.ts), with this thread's fetch and tokens answering its calls.
+ * Runs each sync on the core worker (sync-job.ts), with this thread's fetch and tokens answering its calls. The
+ * worker asks this thread to fetch, and this thread reads each body and holds it to the run's page limit: the
+ * one path of the sync's requests, because the app's fetch (Electron's `net.fetch`) exists on this thread and
+ * not in a worker (decision 036).
  * Keeps `runSync`'s promise: resolves with the summary whatever the outcome once the run is logged; rejects only
  * when it cannot start. A worker that dies mid-run leaves its run to the cache's sweep, which records it as
  * interrupted, and that record is the summary.
@@ -44,7 +45,7 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
     const calls: CallHandlers<CoreJobs['sync']['calls']> = {
       fetch: async (request, callSignal) => {
         const answer = await proxyFetch(deps.fetch, request, callSignal)
-        return { value: answer, transfer: [answer.body] }
+        return { value: answer, transfer: answer.body === null ? [] : [answer.body] }
       },
       'access-token': async (_, callSignal) => ({ value: await deps.tokens.getAccessToken(callSignal) }),
       'refresh-token': async (rejected, callSignal) => ({
@@ -52,7 +53,7 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
       }),
     }
     try {
-      const summary = await host.run(
+      const { summary, sealed } = await host.run(
         'sync',
         {
           catalogPath: deps.cache.path,
@@ -72,20 +73,25 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
           },
         },
       )
-      // The worker wrote and sealed the file this thread opens next: no need to read it all again here. A failed
-      // run may have failed on the base it was told to trust: the next one checks it (SyncRuns.endRun).
-      if (summary.status === 'complete') deps.cache.trustSealedSnapshot(summary.id)
-      else if (summary.status === 'failed') deps.cache.forgetSealedSnapshot()
+      // In one step, the record the worker's connection ended with: the file it wrote and sealed, which this
+      // thread then opens without reading it all again; none after a failure, which may have been on the base it
+      // was told to trust, so the next run checks it (SyncRuns.endRun).
+      deps.cache.adoptSealedSnapshot(sealed)
       return summary
     } catch (error) {
       if (runId === undefined) throw error
-      deps.cache.forgetSealedSnapshot()
+      deps.cache.adoptSealedSnapshot(null)
       return interruptedRun(deps, runId, error)
     }
   }
 }
 
-/** The host's side of a proxied request: sent with the app's fetch, its body read up to just past the limit. */
+/**
+ * The host's side of a proxied request: sent with the app's fetch, its body read here, where it arrives, and held
+ * to the run's page limit (`readBodyWithin`: a declared length over it refused before reading, the stream
+ * cancelled at the first chunk past it). A body over the limit is answered as none: the worker's run relies on
+ * this check and has its list client word the refusal.
+ */
 async function proxyFetch(
   fetch: FetchLike,
   request: ProxiedRequest,
@@ -98,33 +104,17 @@ async function proxyFetch(
     ...(request.redirect === undefined ? {} : { redirect: request.redirect }),
     signal,
   })
-  const chunks: Uint8Array[] = []
-  let length = 0
-  if (response.body !== null) {
-    const reader = response.body.getReader()
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      chunks.push(value)
-      length += value.byteLength
-      // One byte past the limit is enough for the worker's reader to refuse the answer as too large.
-      if (length > request.maxBodyBytes) {
-        await reader.cancel().catch(() => undefined)
-        break
-      }
-    }
-  }
-  const body = new Uint8Array(length)
-  let offset = 0
-  for (const chunk of chunks) {
-    body.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return {
+  const answer = {
     status: response.status,
     statusText: response.statusText,
     headers: [...response.headers.entries()],
-    body: body.buffer,
+  }
+  try {
+    const body = await readBodyWithin(response, request.maxBodyBytes)
+    return { ...answer, body: body.buffer as ArrayBuffer }
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return { ...answer, body: null }
+    throw error
   }
 }
 

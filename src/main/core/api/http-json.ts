@@ -209,12 +209,24 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Math.max(0, date - now)
 }
 
-/**
- * The body as text, counting bytes as they arrive so that a page of hundreds of megabytes is refused after the
- * first chunk past the limit (a declared Content-Length over it, before any), never held whole or parsed.
- */
+/** The body as text (as response.text() decodes: UTF-8, a byte order mark dropped), read within `maxBytes`. */
 async function readBodyText(response: Response, maxBytes: number | undefined, what: string): Promise<string> {
   if (maxBytes === undefined || response.body === null) return response.text()
+  return new TextDecoder().decode(await readBodyWithin(response, maxBytes, what))
+}
+
+/**
+ * The body's bytes, counted as they arrive, so that a page of hundreds of megabytes is refused after the first
+ * chunk past `maxBytes` (a declared Content-Length over it, before any), never held whole or parsed: a
+ * `BodyTooLargeError` then, the stream cancelled. The one place a body is held to its limit, by whichever side
+ * reads it from the network: `requestJson` here, or the core host for its worker's sync (worker-sync.ts).
+ */
+export async function readBodyWithin(
+  response: Response,
+  maxBytes: number,
+  what = 'the payroll service',
+): Promise<Uint8Array> {
+  if (response.body === null) return new Uint8Array(0)
   const tooLarge = (): BodyTooLargeError => new BodyTooLargeError(maxBytes, response.status, what)
   const declared = Number(response.headers.get('content-length') ?? '')
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -234,8 +246,14 @@ async function readBodyText(response: Response, maxBytes: number | undefined, wh
     }
     chunks.push(value)
   }
-  // As response.text() decodes: UTF-8, a byte order mark dropped.
-  return new TextDecoder().decode(Buffer.concat(chunks, received))
+  // A buffer of its own (never a slice of a shared pool), so the core host can transfer it to its worker.
+  const body = new Uint8Array(received)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return body
 }
 
 function megabytes(bytes: number): string {

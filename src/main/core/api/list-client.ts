@@ -44,7 +44,11 @@ export interface ListClientOptions {
   readonly retry?: Partial<RetryPolicy>
   /** Per request, headers and body together. */
   readonly timeoutMs?: number
-  /** The largest answer read for one page, counted while it streams in; a larger one ends the request at once. */
+  /**
+   * The largest answer read for one page, counted while it streams in; a larger one ends the request at once.
+   * Absent when `fetch` reads the body and holds it to the limit itself (the core worker's: its host reads each
+   * body), answering a larger one with a `BodyTooLargeError`, which is worded here the same way.
+   */
   readonly maxResponseBytes?: number
   /** Told before each wait for a retry; a throw here is the caller's bug and fails the request. */
   readonly onRetry?: (notice: RetryNotice) => void

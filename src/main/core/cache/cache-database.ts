@@ -113,7 +113,7 @@ export class CacheDatabase {
   private readonly runLog: RunLog
   private reader: SnapshotReader | null = null
   private closed = false
-  /** The snapshot file a sync of this process sealed, as it was then (trustSealedSnapshot). */
+  /** The snapshot file a sync of this process sealed, as it was then (recordSealed, adoptSealedSnapshot). */
   private sealed: SealedSnapshot | null = null
 
   constructor(
@@ -123,7 +123,13 @@ export class CacheDatabase {
   ) {
     this.runLog = new RunLog(db)
     this.changeLogs = new ChangeLogCatalog(db)
-    this.runs = new SyncRuns(path, db, this.runLog, this, logger)
+    this.runs = new SyncRuns(path, db, this.runLog, this, logger, {
+      sealed: (runId) => this.recordSealed(runId),
+      // A run that failed may have failed on its unchecked base: the next one checks it again.
+      failed: () => {
+        this.sealed = null
+      },
+    })
   }
 
   get snapshotDirectory(): string {
@@ -224,7 +230,7 @@ export class CacheDatabase {
 
   /**
    * Checks every page of the snapshot a run builds on; a damaged one is set aside so the run starts afresh. Not
-   * the snapshot a sync of this process sealed, while the file is as it was sealed (`trustSealedSnapshot`): the
+   * the snapshot a sync of this process sealed, while the file is as it was sealed (`sealedSnapshot`): the
    * check reads the whole file before the run's first request, 0.3 s for a million employees when the file is in
    * the system's cache and 8 s when it is not, before every sync after the first of a session.
    */
@@ -274,17 +280,36 @@ export class CacheDatabase {
   }
 
   /**
-   * Records that the current snapshot, run `runId`'s, is a file a sync of this process has just written and
-   * sealed (fsynced), so the next open here skips the quick_check while the file keeps its size and modification
-   * time: at 100,000–365,000 employees that check reads the whole file on the thread that answers IPC (25–90 ms)
-   * right after every sync; and the next run here skips the whole-file check of its base (verifyCurrentSnapshot).
-   * `runs.completeRun` calls it for a run on this connection; the app's sync runner for a run its core worker
-   * committed, and hands the record to the worker's next sync (`sealedSnapshot`, `adoptSealedSnapshot`). A
-   * snapshot another process committed (a `cli sync`), and every snapshot after a restart, is checked as before.
-   * Nothing is recorded when `runId` is not the current snapshot's.
+   * The record of the snapshot a sync of this process sealed (fsynced), as it was then: plain data, so it can
+   * travel to another connection of this process (`adoptSealedSnapshot`). Null when there is none.
    */
-  trustSealedSnapshot(runId: number): void {
+  get sealedSnapshot(): SealedSnapshot | null {
+    return this.sealed
+  }
+
+  /**
+   * Takes the record another connection of this process holds of the snapshot a sync sealed, in place of this
+   * one's: the core worker's, as its sync job's input (the main thread's record) and as its result (the record
+   * the worker's connection ended the run with, which the main thread adopts in this one step: a new snapshot's
+   * after a commit, none after a failure, the same as before after a cancel). Kept only while it names this
+   * cache's current snapshot; anything else (null, another file) leaves none, so the file is checked as if
+   * another process had sealed it.
+   */
+  adoptSealedSnapshot(sealed: SealedSnapshot | null): void {
     // A cache closed meanwhile (a profile switched during the sync) has nothing to open.
+    if (this.closed) return
+    this.sealed = sealed !== null && this.currentSnapshotInfo()?.path === sealed.path ? sealed : null
+  }
+
+  /**
+   * After run `runId` committed on this connection (`runs.completeRun`): records its snapshot as sealed here, so
+   * the next open skips the quick_check while the file keeps its size and modification time (at 100,000–365,000
+   * employees that check reads the whole file on the thread that answers IPC, 25–90 ms, right after every sync),
+   * and the next run skips the whole-file check of its base (verifyCurrentSnapshot). A snapshot another process
+   * committed (a `cli sync`), and every snapshot after a restart, is checked as before. Nothing is recorded when
+   * `runId` is not the current snapshot's.
+   */
+  private recordSealed(runId: number): void {
     if (this.closed) return
     const info = this.currentSnapshotInfo()
     if (info === null || info.runId !== runId) return
@@ -294,25 +319,6 @@ export class CacheDatabase {
     } catch {
       this.sealed = null
     }
-  }
-
-  /** The record `trustSealedSnapshot` keeps, for another connection of this process (the core worker's sync). */
-  get sealedSnapshot(): SealedSnapshot | null {
-    return this.sealed
-  }
-
-  /**
-   * Takes the record another connection of this process keeps of the snapshot its sync sealed (the app's main
-   * thread, for a sync on the core worker), if it is of this cache's current snapshot.
-   */
-  adoptSealedSnapshot(sealed: SealedSnapshot): void {
-    if (this.closed) return
-    if (this.currentSnapshotInfo()?.path === sealed.path) this.sealed = sealed
-  }
-
-  /** Checks the current snapshot again at the next open and the next run, as if another process had sealed it. */
-  forgetSealedSnapshot(): void {
-    this.sealed = null
   }
 
   /** Whether `path` is the snapshot this process sealed, with the size and modification time it had then. */

@@ -54,8 +54,14 @@ export interface RunCatalog {
   letGoOf(previous: CurrentSnapshot): void
   /** Whether this connection's reader has `path` open. */
   isReading(path: string): boolean
-  trustSealedSnapshot(runId: number): void
-  forgetSealedSnapshot(): void
+}
+
+/** What a run tells its catalog's record of the snapshot this process sealed (CacheDatabase's `sealedSnapshot`). */
+export interface RunSeals {
+  /** After a commit on this connection: run `runId`'s snapshot was sealed here, and needs no second check here. */
+  readonly sealed: (runId: number) => void
+  /** After a failed run: the record goes, so the next run checks its base again (it may be what failed). */
+  readonly failed: () => void
 }
 
 /**
@@ -76,6 +82,7 @@ export class SyncRuns {
     readonly log: RunLog,
     private readonly catalog: RunCatalog,
     private readonly logger: Logger,
+    private readonly seals: RunSeals,
   ) {}
 
   /**
@@ -180,7 +187,7 @@ export class SyncRuns {
     this.releaseWriterLock()
     for (const file of released) removeSnapshotFile(join(this.catalog.changeLogDirectory, file))
     if (previous !== null) this.catalog.letGoOf(previous)
-    this.catalog.trustSealedSnapshot(run.id)
+    this.seals.sealed(run.id)
   }
 
   /** Forgets the change logs the history no longer keeps; returns their file names. Inside a transaction. */
@@ -206,7 +213,7 @@ export class SyncRuns {
     this.catalog.assertOpen()
     // A run that failed may have failed on its unchecked base (damaged since it was sealed, its size and mtime
     // unchanged): the next run checks it again, and sets it aside if so, rather than failing the same way.
-    if (summary.status === 'failed') this.catalog.forgetSealedSnapshot()
+    if (summary.status === 'failed') this.seals.failed()
     try {
       this.log.finish(summary)
     } catch (error) {

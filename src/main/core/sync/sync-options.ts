@@ -27,9 +27,10 @@ export const DEFAULT_MAX_PASSES = 3
  * gives each part what it needs: the list client its fetch, tokens, clock and jitter; the progress meter and
  * the deadline the clock.
  */
-export interface SyncDependencies {
+export type SyncDependencies = SyncParts & SyncFetch
+
+interface SyncParts {
   readonly cache: CacheDatabase
-  readonly fetch: FetchLike
   readonly tokens: AccessTokenSource
   readonly clock: Clock
   /** [0, 1) for backoff jitter. */
@@ -37,6 +38,20 @@ export interface SyncDependencies {
   /** Where a failed run's error (its detail, causes and stack) goes; the summary keeps only the clerk's message. */
   readonly logger?: Logger
 }
+
+/**
+ * How the run's requests are sent, and so which side holds each answer to the largest page allowed
+ * (`maxPageMegabytes`): the side that reads the body, once.
+ */
+export type SyncFetch =
+  /** The run reads each body itself: its list client counts the bytes as they arrive (the CLI, a run inline). */
+  | { readonly fetch: FetchLike; readonly fetchWithin?: never }
+  /**
+   * A fetch that reads each body where it arrives, within `maxBodyBytes`, and answers a larger one with a
+   * `BodyTooLargeError` (`readBodyWithin`), which the list client words with the page and the setting: the core
+   * worker's, whose host reads the body (sync-job.ts). The run does not count the bytes again.
+   */
+  | { readonly fetchWithin: (maxBodyBytes: number) => FetchLike; readonly fetch?: never }
 
 /** What one run is asked to do: plain data (and the run's signal and listeners). */
 export interface SyncRunOptions {

@@ -51,17 +51,20 @@ export function startRun(deps: SyncDependencies, plan: RunPlan, options: SyncRun
     options.onProgress?.(progress),
   )
   const deadline = new RunDeadline(deps.clock, startedAt, plan.limits.syncDeadlineMinutes * 60_000)
+  // The largest answer to one page, held by the side that reads the body (SyncFetch).
+  const maxPageBytes = plan.limits.maxPageMegabytes * 1024 * 1024
   const client = new ListClient({
     endpoint: EMPLOYEE_LIST,
     baseUrl: options.baseUrl,
-    fetch: deps.fetch,
+    ...(deps.fetchWithin === undefined
+      ? { fetch: deps.fetch, maxResponseBytes: maxPageBytes }
+      : { fetch: deps.fetchWithin(maxPageBytes) }),
     tokens: deps.tokens,
     clock: deps.clock,
     random: deps.random,
     ...(options.tenantId === undefined ? {} : { tenantId: options.tenantId }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     timeoutMs: plan.limits.requestTimeoutSeconds * 1000,
-    maxResponseBytes: plan.limits.maxPageMegabytes * 1024 * 1024,
     onRetry: (notice) => {
       deadline.check(notice.delayMs)
       meter.retrying(notice)
