@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs'
 import type { EmployeeRow } from '../src/shared/domain'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { ExportService } from '../src/main/core/export/export-service'
+import { inlineExportRunner } from '../src/main/core/export/inline-export-runner'
 import { loadExcelJs } from '../src/main/core/export/exceljs-loader'
 import { QueryEngine } from '../src/main/core/query/query-engine'
 import type { BenchContext, BenchSection } from './bench-kit'
@@ -101,7 +102,7 @@ async function coreWarm(db: string, file: string): Promise<number> {
   try {
     const queries = new QueryEngine(cache)
     const service = new ExportService({
-      queries,
+      runner: inlineExportRunner({ queries }),
       clock: { now: () => Date.now() },
       context: () => ({ environment: 'bench', tenantId: 'bench', syncedAt: null }),
     })

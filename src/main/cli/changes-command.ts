@@ -4,6 +4,7 @@ import { ChangeHistory } from '../core/changes/change-history'
 import { systemClock } from '../core/clock'
 import { RosterDeskError } from '../core/errors'
 import { ExportService } from '../core/export/export-service'
+import { inlineExportRunner } from '../core/export/inline-export-runner'
 import { QueryEngine } from '../core/query/query-engine'
 import { UsageError, integerOption, requiredOption, stringOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, ParsedValues } from './cache-command-args'
@@ -161,7 +162,7 @@ async function exportChanges(
   process.once('SIGTERM', onSignal)
   try {
     const service = new ExportService({
-      queries,
+      runner: inlineExportRunner({ queries }),
       changes: history,
       clock: systemClock,
       context: () => ({ environment: '', tenantId: '', syncedAt: null }),

@@ -6,6 +6,8 @@ import { systemClock } from '../core/clock'
 import { toIpcError } from '../core/errors'
 import { preloadExcelJs } from '../core/export/exceljs-loader'
 import { ExportService } from '../core/export/export-service'
+import { checkExportRequest } from '../core/export/export-plan'
+import { inlineExportRunner } from '../core/export/inline-export-runner'
 import { EXCEL_MAX_ROWS } from '../core/export/xlsx-writer'
 import { logFailure } from '../core/log/log-failure'
 import { QueryEngine } from '../core/query/query-engine'
@@ -84,7 +86,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
     const lastComplete = cache.lastCompleteRun()
     const synced = lastComplete === undefined ? undefined : cache.runs.log.settingsOf(lastComplete.id)
     const service = new ExportService({
-      queries,
+      runner: inlineExportRunner({ queries }),
       clock: systemClock,
       context: () => ({
         ...(parsed.profile === undefined ? {} : { profile: parsed.profile }),
@@ -96,7 +98,8 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
     })
     const columns = parsed.columns ?? queries.listColumns().map((column) => column.key)
     const result = await service.exportToFile({
-      request: parsed.build(columns),
+      // Built from the options here: checked against the contract's schema, as the app's requests are.
+      request: checkExportRequest(parsed.build(columns)),
       filePath: parsed.out,
       signal: controller.signal,
       maxRowsPerSheet: parsed.rowsPerSheet,

@@ -24,12 +24,7 @@ import type { SettingsStore } from '../core/settings/settings-store'
 import { SyncService } from '../core/sync/sync-service'
 import type { CoreJobs } from './worker/core-jobs'
 import { workerColumnBuilder } from './worker/worker-column-builder'
-import {
-  workerChangesExportOffload,
-  workerExportOffload,
-  workerExportPreparer,
-  workerPrintOffload,
-} from './worker/worker-exports'
+import { workerExportRunner } from './worker/worker-exports'
 import type { WorkerHost } from './worker/worker-host'
 import { workerSyncRunner } from './worker/worker-sync'
 
@@ -155,14 +150,9 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
   queries.open().catch(() => undefined)
   const changes = new ChangeHistory({ cache, queries })
   const exports = new ExportService({
-    queries,
+    runner: workerExportRunner(worker, cache),
     changes,
     clock,
-    logger: deps.logger,
-    offload: workerExportOffload(worker, cache),
-    offloadChanges: workerChangesExportOffload(worker),
-    offloadPrint: workerPrintOffload(worker, cache),
-    prepareOffload: workerExportPreparer(worker),
     context: () => {
       const resolved = environment()
       const lastComplete = sync.getStatus().lastComplete

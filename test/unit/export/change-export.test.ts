@@ -12,7 +12,8 @@ import { MONEY_NUMBER_FORMAT } from '../../../src/shared/money'
 import { ExportService, type ExportServiceDeps } from '../../../src/main/core/export/export-service'
 import type { CoreJobs } from '../../../src/main/core-host/worker/core-jobs'
 import { coreWorkerEntry } from '../../../src/main/core-host/worker/worker-entry'
-import { workerChangesExportOffload } from '../../../src/main/core-host/worker/worker-exports'
+import { workerExportRunner } from '../../../src/main/core-host/worker/worker-exports'
+import { inlineExportRunner } from '../../../src/main/core/export/inline-export-runner'
 import { WorkerHost } from '../../../src/main/core-host/worker/worker-host'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
@@ -36,7 +37,7 @@ const AFTER: EmployeeRow[] = [
 function changesService(cache: CacheDatabase, extra: Partial<ExportServiceDeps> = {}): ExportService {
   const queries = new QueryEngine(cache)
   return new ExportService({
-    queries,
+    runner: inlineExportRunner({ queries }),
     changes: new ChangeHistory({ cache, queries }),
     clock: { now: () => Date.UTC(2026, 10, 23, 9, 30) },
     context: () => ({ environment: 'demo', tenantId: 'ignored', syncedAt: null, appVersion: '9.9.9' }),
@@ -66,7 +67,7 @@ describe('Export changes…', () => {
 
   it('writes the same files on the core worker, which asks this thread for the entries', async () => {
     const host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
-    const onWorker = changesService(cache, { offloadChanges: workerChangesExportOffload(host) })
+    const onWorker = changesService(cache, { runner: workerExportRunner(host, cache) })
     try {
       const path = (name: string) => join(folder.path, name)
       const here = await service.exportChanges({
@@ -103,7 +104,7 @@ describe('Export changes…', () => {
 
   it('on the core worker, reads many batches of a source as asked, and ends its reading when cancelled', async () => {
     const host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
-    const offload = workerChangesExportOffload(host)
+    const onWorker = workerExportRunner(host, cache)
     const ended: ChangeKind[] = []
     let closedReads = 0
     // 1,200 added employees, read a batch at a time, asynchronously, as a source of another kind might be.
@@ -148,7 +149,7 @@ describe('Export changes…', () => {
       ...(onProgress === undefined ? {} : { onProgress }),
     })
     try {
-      const written = await offload(job('all.csv'), new AbortController().signal)
+      const written = await onWorker.writeChanges(job('all.csv'), new AbortController().signal)
       expect(written.rows).toBe(1_200)
       const lines = readFileSync(join(folder.path, 'all.csv'), 'utf8').trim().split(/\r?\n/)
       expect(lines).toHaveLength(1_201)
@@ -157,12 +158,12 @@ describe('Export changes…', () => {
 
       ended.length = 0
       const cancel = new AbortController()
-      const cancelled = offload(
+      const cancelled = onWorker.writeChanges(
         job('cancelled.csv', () => cancel.abort()),
         cancel.signal,
       )
       await expect(cancelled).rejects.toMatchObject({ code: 'cancelled' })
-      // The reading in progress was ended before the offload settled, so closing the source now is safe.
+      // The reading in progress was ended before the runner settled, so closing the source now is safe.
       expect(ended).toEqual(['added'])
       expect(
         readdirSync(folder.path).filter((file) => file.startsWith('cancelled') || file.includes('.part')),

@@ -6,6 +6,7 @@ import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { systemClock } from '../../../src/main/core/clock'
 import { queryRowSource } from '../../../src/main/core/export/export-query-source'
 import { ExportService } from '../../../src/main/core/export/export-service'
+import { inlineExportRunner } from '../../../src/main/core/export/inline-export-runner'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { useTestSandbox } from '../../helpers/sandbox'
 import { syncFromSandbox } from '../../helpers/sync-from-sandbox'
@@ -30,7 +31,7 @@ describe('export from a synced cache', () => {
     await syncFromSandbox(cache, sandbox(), { pageSize: 250, concurrency: 2 })
     queries = new QueryEngine(cache)
     exports = new ExportService({
-      queries,
+      runner: inlineExportRunner({ queries }),
       clock: systemClock,
       context: () => ({
         environment: 'demo',

@@ -11,6 +11,7 @@ import {
 import { MAX_EXPORT_UUIDS } from '../../../src/shared/export-limits'
 import { planExport } from '../../../src/main/core/export/export-plan'
 import { ExportService } from '../../../src/main/core/export/export-service'
+import { inlineExportRunner } from '../../../src/main/core/export/inline-export-runner'
 
 const COLUMNS: ColumnInfo[] = [
   { key: 'UUID', label: 'UUID', kind: 'text', known: true },
@@ -45,7 +46,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }))
 describe('"Export selected rows"', () => {
   it('writes only the chosen employees, in the view order, and stops reading once all are written', async () => {
     const service = new ExportService({
-      queries,
+      runner: inlineExportRunner({ queries }),
       clock: { now: () => Date.parse('2026-11-25T08:00:00Z') },
       context: () => ({ environment: 'demo', tenantId: '', syncedAt: null }),
     })

@@ -2,8 +2,9 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ColumnInfo, EmployeeRow, ExportProgress, RowQuery } from '../../../src/shared/domain'
 import { RosterDeskError } from '../../../src/main/core/errors'
-import { planExport } from '../../../src/main/core/export/export-plan'
+import { checkExportRequest, planExport } from '../../../src/main/core/export/export-plan'
 import { ExportService } from '../../../src/main/core/export/export-service'
+import { inlineExportRunner } from '../../../src/main/core/export/inline-export-runner'
 import { localTimeZone } from '../../../src/main/core/export/zoned-time'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
 import { generatedRow, tempFolder } from './export-fixtures'
@@ -56,7 +57,7 @@ const NOW = Date.parse('2026-11-22T09:00:00Z')
 
 function service(queries: FakeQueries): ExportService {
   return new ExportService({
-    queries,
+    runner: inlineExportRunner({ queries }),
     clock: { now: () => NOW },
     context: () => ({
       environment: 'production',
@@ -115,12 +116,12 @@ describe('planExport', () => {
     })
   })
 
-  it('refuses a column the cache does not know, and a malformed request', () => {
+  it('refuses a column the cache does not know; checkExportRequest refuses a malformed request', () => {
     const unknown = (): unknown =>
       planExport({ kind: 'view', query: {}, columns: ['UUID', 'salary'], format: 'xlsx' }, COLUMNS)
     expect(unknown).toThrow(RosterDeskError)
     expect(unknown).toThrow(/"salary" is not in the employee data/)
-    expect(() => planExport({ kind: 'view', query: {}, columns: [], format: 'xlsx' }, COLUMNS)).toThrow(
+    expect(() => checkExportRequest({ kind: 'view', query: {}, columns: [], format: 'xlsx' })).toThrow(
       /not valid/,
     )
   })

@@ -187,7 +187,7 @@ describe('export:print over the real core', () => {
     expect(page?.html).toMatch(new RegExp(`<tbody>\\s*<tr><td[^>]*>${firstCell}</td>`))
 
     // Bounded: a larger view prints its first rows and says so.
-    const cut = core.exports.printView(request as ExportRequest, 40)
+    const cut = await core.exports.preparePrint(request as ExportRequest, 40)
     expect([cut.rows, cut.total]).toEqual([40, 300])
     expect(cut.html.match(/<tr>/g)).toHaveLength(41)
     expect(cut.html).toContain('Only the first 40 of 300 employees are printed.')
@@ -199,7 +199,10 @@ describe('export:print over the real core', () => {
       sort: { column: 'lastName', order: 'asc' },
     })) as { rows: Array<Record<string, string>> }
     const picked = window.rows.map((row) => row['UUID'] ?? '')
-    const chosen = core.exports.printView({ ...request, uuids: [...picked].reverse() } as ExportRequest)
+    const chosen = await core.exports.preparePrint({
+      ...request,
+      uuids: [...picked].reverse(),
+    } as ExportRequest)
     expect([chosen.rows, chosen.total]).toEqual([3, 3])
     expect(chosen.html.match(/<tr>/g)).toHaveLength(4)
     const printedNames = [...chosen.html.matchAll(/<tr><td[^>]*>([^<]*)<\/td>/g)].map((match) => match[1])

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ColumnInfo, ExportRequest } from '../../../src/shared/domain'
 import { exportRowQuery } from '../../../src/shared/export-rows'
-import { planExport } from '../../../src/main/core/export/export-plan'
+import { checkExportRequest, planExport } from '../../../src/main/core/export/export-plan'
+import { invokeChannels } from '../../../src/shared/ipc-contract'
 
 const COLUMNS: ColumnInfo[] = [
   { key: 'lastName', label: 'Last name', kind: 'text', known: true },
@@ -45,18 +46,15 @@ describe('a roster with a saved view as its template', () => {
     expect(planExport(request, COLUMNS).about).toEqual({ kind: 'roster', payCycleId: 'PC-1' })
   })
 
-  it('refuses a sort column of the wrong shape before any query runs', () => {
-    expect(() =>
-      planExport(
-        {
-          kind: 'roster',
-          payCycleId: 'PC-1',
-          sort: { column: 'x"; --', order: 'asc' },
-          columns: ['lastName'],
-          format: 'csv',
-        },
-        COLUMNS,
-      ),
-    ).toThrow(expect.objectContaining({ code: 'validation' }))
+  it('refuses a sort column of the wrong shape where the request comes in, before any query runs', () => {
+    const request: ExportRequest = {
+      kind: 'roster',
+      payCycleId: 'PC-1',
+      sort: { column: 'x"; --', order: 'asc' },
+      columns: ['lastName'],
+      format: 'csv',
+    }
+    expect(invokeChannels['export:start'].args.safeParse([request]).success).toBe(false)
+    expect(() => checkExportRequest(request)).toThrow(expect.objectContaining({ code: 'validation' }))
   })
 })

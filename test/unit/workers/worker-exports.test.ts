@@ -6,14 +6,11 @@ import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { systemClock } from '../../../src/main/core/clock'
 import { ExportService } from '../../../src/main/core/export/export-service'
+import { inlineExportRunner } from '../../../src/main/core/export/inline-export-runner'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import type { CoreJobs } from '../../../src/main/core-host/worker/core-jobs'
 import { coreWorkerEntry } from '../../../src/main/core-host/worker/worker-entry'
-import {
-  workerExportOffload,
-  workerExportPreparer,
-  workerPrintOffload,
-} from '../../../src/main/core-host/worker/worker-exports'
+import { workerExportRunner } from '../../../src/main/core-host/worker/worker-exports'
 import { WorkerHost } from '../../../src/main/core-host/worker/worker-host'
 import { EmployeeGenerator } from '../../../src/main/sandbox/data'
 import { makeTempDir } from '../cache/cache-test-helpers'
@@ -44,10 +41,9 @@ describe('exports on the core worker', () => {
     const queries = new QueryEngine(cache)
     columns = queries.listColumns().map((column) => column.key)
     exports = new ExportService({
-      queries,
+      runner: workerExportRunner(host, cache),
       clock: systemClock,
       context: () => ({ environment: 'demo', tenantId: 'tenant-1', syncedAt: new Date() }),
-      offload: workerExportOffload(host, cache),
     })
   })
 
@@ -71,7 +67,7 @@ describe('exports on the core worker', () => {
   it('loads exceljs on the worker while an XLSX export’s save dialog is open, and nothing for a CSV', async () => {
     const idle = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker', idleStopMs: 200 })
     try {
-      const prepare = workerExportPreparer(idle)
+      const prepare = workerExportRunner(idle, cache).prepare
       prepare('csv')()
       expect(idle.activeJobs).toBe(0)
       const release = prepare('xlsx')
@@ -93,19 +89,18 @@ describe('exports on the core worker', () => {
     const context = { environment: 'demo', tenantId: 'tenant-1', syncedAt: new Date(Date.UTC(2026, 10, 20)) }
     const now = Date.UTC(2026, 10, 23, 9, 30)
     const here = new ExportService({
-      queries: new QueryEngine(cache),
+      runner: inlineExportRunner({ queries: new QueryEngine(cache) }),
       clock: { now: () => now },
       context: () => context,
     })
-    const offloaded = new ExportService({
-      queries: new QueryEngine(cache),
+    const onWorker = new ExportService({
+      runner: workerExportRunner(host, cache),
       clock: { now: () => now },
       context: () => context,
-      offloadPrint: workerPrintOffload(host, cache),
     })
     for (const maxRows of [40, undefined]) {
-      const there = await offloaded.preparePrint(request('xlsx'), maxRows)
-      expect(there).toEqual(here.printView(request('xlsx'), maxRows))
+      const there = await onWorker.preparePrint(request('xlsx'), maxRows)
+      expect(there).toEqual(await here.preparePrint(request('xlsx'), maxRows))
       expect(there.rows).toBe(maxRows ?? there.total)
     }
   })

@@ -1,10 +1,8 @@
-import { basename } from 'node:path'
 import type { ChangeEntry, ChangeKind, ExportProgress, ExportResult } from '../../../shared/domain'
 import type { ChangeEntrySource } from '../../core/changes/change-history'
-import { isAbortError } from '../../core/errors'
-import { changesExport, type DescribedRun } from '../../core/export/change-export'
-import { writeExport } from '../../core/export/export-engine'
-import type { OffloadedChangesExport } from '../../core/export/export-service'
+import type { DescribedRun } from '../../core/export/change-export'
+import { exportResult, type ChangesExportJob } from '../../core/export/export-runner'
+import { writeChangesExport } from '../../core/export/inline-export-runner'
 import type { ExportFormat } from '../../core/export/export-types'
 import type { JobContext } from './serve-jobs'
 import type { CallSpec } from './worker-protocol'
@@ -16,7 +14,7 @@ export interface ChangesExportJobInput {
   readonly numberColumn?: string
   readonly format: ExportFormat
   readonly filePath: string
-  readonly about: OffloadedChangesExport['about']
+  readonly about: ChangesExportJob['about']
   readonly now: number
   readonly maxRowsPerSheet?: number
 }
@@ -30,12 +28,12 @@ export type ChangesExportCalls = {
 }
 
 /**
- * Writes a changes export on the core worker, as ExportService.exportChanges writes it on its own thread
- * (change-export.ts composes both), asking the host for the entries as the writer needs them: loading exceljs
+ * Writes a changes export on the core worker with the inline runner's function (writeChangesExport, as the CLI
+ * writes one), asking the host for the entries as the writer needs them: loading exceljs
  * and writing the file stay off the thread that answers IPC, and no more than a batch of entries is ever in a
  * message. A cancel removes the partial file and answers 'cancelled'.
  */
-export async function runChangesExportJob(
+export function runChangesExportJob(
   input: ChangesExportJobInput,
   context: JobContext<ExportProgress, ChangesExportCalls>,
 ): Promise<ExportResult> {
@@ -52,22 +50,20 @@ export async function runChangesExportJob(
     // The host opened the entries and closes them when the job ends.
     close: () => undefined,
   }
-  try {
-    const written = await writeExport({
-      ...changesExport(input.described, source, input.format, {
-        ...input.about,
-        createdAt: new Date(input.now),
-      }),
-      filePath: input.filePath,
-      format: input.format,
-      signal: context.signal,
-      logger: context.logger,
-      onProgress: (progress) => context.progress(progress),
-      ...(input.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: input.maxRowsPerSheet }),
-    })
-    return { status: 'written', rows: written.rows, fileName: basename(written.filePath) }
-  } catch (error) {
-    if (isAbortError(error)) return { status: 'cancelled' }
-    throw error
-  }
+  return exportResult(() =>
+    writeChangesExport(
+      {
+        described: input.described,
+        source,
+        format: input.format,
+        filePath: input.filePath,
+        about: input.about,
+        now: input.now,
+        onProgress: (progress) => context.progress(progress),
+        ...(input.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: input.maxRowsPerSheet }),
+      },
+      context.signal,
+      context.logger,
+    ),
+  )
 }

@@ -1,8 +1,8 @@
 import type { ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
 import { SnapshotReader } from '../../core/snapshot/snapshot-reader'
 import type { CheckedFile } from '../../core/snapshot/snapshot-reader'
-import { ExportService } from '../../core/export/export-service'
-import type { ExportContext } from '../../core/export/export-service'
+import { printViewOf, writeViewExport } from '../../core/export/inline-export-runner'
+import { exportResult, type ExportContext } from '../../core/export/export-runner'
 import type { PrintView } from '../../core/export/print-view'
 import { QueryEngine } from '../../core/query/query-engine'
 import type { JobContext } from './serve-jobs'
@@ -34,39 +34,46 @@ export type PrintJobInput = Omit<ExportJobInput, 'filePath' | 'maxRowsPerSheet'>
 }
 
 /**
- * Runs the export engine exactly as the app's thread would (ExportService over a QueryEngine), over a read-only
- * connection of the worker's own to the one snapshot: planning, first-use sort orders, reading rows, and the
- * XLSX or CSV writing all happen here. A cancel removes the partial file and answers 'cancelled'.
+ * Writes a view or roster export on the core worker with the inline runner's function (writeViewExport, as the
+ * CLI writes one), over a read-only connection of the worker's own to the one snapshot: planning, first-use sort
+ * orders, reading rows, and the XLSX or CSV writing all happen here. A cancel removes the partial file and
+ * answers 'cancelled'.
  */
 export function runExportJob(
   input: ExportJobInput,
   context: JobContext<ExportProgress>,
 ): Promise<ExportResult> {
-  return withSnapshotService(input, context, (service) =>
-    service.exportToFile({
-      request: input.request,
-      filePath: input.filePath,
-      signal: context.signal,
-      onProgress: (progress) => context.progress(progress),
-      ...(input.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: input.maxRowsPerSheet }),
-    }),
+  return withSnapshotQueries(input, (queries) =>
+    exportResult(() =>
+      writeViewExport(
+        queries,
+        {
+          request: input.request,
+          context: input.context,
+          now: input.now,
+          filePath: input.filePath,
+          onProgress: (progress) => context.progress(progress),
+          ...(input.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: input.maxRowsPerSheet }),
+        },
+        context.signal,
+        context.logger,
+      ),
+    ),
   )
 }
 
 /**
- * Builds the page "Print…" prints (ExportService.printView, as the app's thread would): matching and ordering the
+ * Builds the page "Print…" prints with the inline runner's function (printViewOf): matching and ordering the
  * view, reading up to PRINT_MAX_ROWS rows and writing them as HTML took main 0.1–0.9 s at a million employees.
  */
-export function runPrintJob(input: PrintJobInput, context: JobContext<never>): Promise<PrintView> {
-  return withSnapshotService(input, context, async (service) =>
-    service.printView(input.request, input.maxRows),
-  )
+export function runPrintJob(input: PrintJobInput, _context: JobContext<never>): Promise<PrintView> {
+  return withSnapshotQueries(input, async (queries) => printViewOf(queries, input))
 }
 
-async function withSnapshotService<T>(
-  input: Pick<ExportJobInput, 'snapshot' | 'catalogPath' | 'context' | 'now'>,
-  context: Pick<JobContext<unknown>, 'logger'>,
-  use: (service: ExportService) => Promise<T>,
+/** A query engine over the job's snapshot alone, closed once `use` settles. */
+async function withSnapshotQueries<T>(
+  input: Pick<ExportJobInput, 'snapshot' | 'catalogPath'>,
+  use: (queries: QueryEngine) => Promise<T>,
 ): Promise<T> {
   const snapshot = input.snapshot
   const reader =
@@ -79,14 +86,7 @@ async function withSnapshotService<T>(
           snapshot.checked === undefined ? {} : { alreadyChecked: snapshot.checked },
         )
   try {
-    const queries = new QueryEngine({ path: input.catalogPath, currentSnapshot: () => reader })
-    const service = new ExportService({
-      queries,
-      context: () => input.context,
-      clock: { now: () => input.now },
-      logger: context.logger,
-    })
-    return await use(service)
+    return await use(new QueryEngine({ path: input.catalogPath, currentSnapshot: () => reader }))
   } finally {
     reader?.close()
   }

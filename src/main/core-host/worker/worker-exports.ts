@@ -1,8 +1,7 @@
 import type { CacheDatabase } from '../../core/cache/cache-database'
 import { cancelledError } from '../../core/errors'
 import type { ChangeEntry, ChangeKind } from '../../../shared/domain'
-import type { ChangesExportOffload, ExportOffload, PrintOffload } from '../../core/export/export-service'
-import type { ExportFormat } from '../../core/export/export-types'
+import type { ExportRunner } from '../../core/export/export-runner'
 import type { CoreJobs } from './core-jobs'
 import type { JobSnapshot } from './export-job'
 import type { WorkerHost } from './worker-host'
@@ -26,11 +25,28 @@ async function withCurrentSnapshot<T>(
   }
 }
 
-/** View and roster exports written by the core worker (export-job.ts), from the snapshot current as they begin. */
-export function workerExportOffload(
+/**
+ * ExportService's runner in the app: every export and printed page is a job on the core worker, which calls the
+ * inline runner's functions there (export-job.ts, changes-export-job.ts); this thread only sends the job's plain
+ * data, keeps its snapshot, answers its requests for change entries and relays its progress.
+ */
+export function workerExportRunner(
   host: WorkerHost<CoreJobs>,
   cache: Pick<CacheDatabase, 'currentSnapshot' | 'path'>,
-): ExportOffload {
+): ExportRunner {
+  return {
+    writeView: writeViewOnWorker(host, cache),
+    writeChanges: writeChangesOnWorker(host),
+    printView: printViewOnWorker(host, cache),
+    prepare: prepareOnWorker(host),
+  }
+}
+
+/** View and roster exports written by the core worker (export-job.ts), from the snapshot current as they begin. */
+function writeViewOnWorker(
+  host: WorkerHost<CoreJobs>,
+  cache: Pick<CacheDatabase, 'currentSnapshot' | 'path'>,
+): ExportRunner['writeView'] {
   return (job, signal) =>
     withCurrentSnapshot(cache, async (snapshot) => {
       const result = await host.run(
@@ -52,10 +68,10 @@ export function workerExportOffload(
 }
 
 /** The page "Print…" prints, built by the core worker (export-job.ts) from the snapshot current as it begins. */
-export function workerPrintOffload(
+function printViewOnWorker(
   host: WorkerHost<CoreJobs>,
   cache: Pick<CacheDatabase, 'currentSnapshot' | 'path'>,
-): PrintOffload {
+): ExportRunner['printView'] {
   return (job) =>
     withCurrentSnapshot(cache, (snapshot) =>
       host.run('print-view', {
@@ -74,7 +90,7 @@ export function workerPrintOffload(
  * (the change log, or the snapshot's own lists) and answers the job's requests for them a batch at a time, so
  * loading exceljs and writing the file happen there.
  */
-export function workerChangesExportOffload(host: WorkerHost<CoreJobs>): ChangesExportOffload {
+function writeChangesOnWorker(host: WorkerHost<CoreJobs>): ExportRunner['writeChanges'] {
   return async (job, signal) => {
     type Entries = Iterator<ChangeEntry[]> | AsyncIterator<ChangeEntry[]>
     const reading = new Map<ChangeKind, Entries>()
@@ -125,7 +141,7 @@ export function workerChangesExportOffload(host: WorkerHost<CoreJobs>): ChangesE
       if (result.status === 'cancelled') throw cancelledError('The export')
       return { filePath: job.filePath, rows: result.rows }
     } finally {
-      // The caller closes the source once this settles: no batch may still be being read, and every reading
+      // ExportService closes the source once this settles: no batch may still be being read, and every reading
       // is ended (a generator's own clean-up runs).
       await Promise.allSettled([...answering])
       await Promise.allSettled([...reading.values()].map((entries) => entries.return?.()))
@@ -139,7 +155,7 @@ export function workerChangesExportOffload(host: WorkerHost<CoreJobs>): ChangesE
  * app started may be gone by the time the clerk exports, and one made as the dialog opened would be gone too if
  * the clerk took longer than the idle time to choose a file. Never fails: a failed load is the export's to report.
  */
-export function workerExportPreparer(host: WorkerHost<CoreJobs>): (format: ExportFormat) => () => void {
+function prepareOnWorker(host: WorkerHost<CoreJobs>): ExportRunner['prepare'] {
   return (format) => {
     if (format !== 'xlsx') return () => undefined
     const release = host.hold()

@@ -1,7 +1,7 @@
 import type { ChangeHistory } from '../changes/change-history'
 import { changesExportFileName } from '../export/export-file-name'
 import type { InvokeHandlers } from '../ipc/dispatch'
-import { exportToChosenFile, refuseWhileExporting, type ExportFileDeps } from './export-handlers'
+import { exportToChosenFile, type ExportFileDeps } from './export-handlers'
 
 export interface ChangesHandlerDeps extends ExportFileDeps {
   /** The change report's history: the last complete syncs and whom each added, removed or changed. */
@@ -16,7 +16,8 @@ export function createChangesHandlers(deps: ChangesHandlerDeps): Pick<InvokeHand
     'changes:history': async () => deps.changes.list(),
     'changes:list': async (runId, kind, offset, limit) => deps.changes.page(runId, kind, offset, limit),
     'changes:export': async (request) => {
-      refuseWhileExporting(deps.exports)
+      // One export at a time: refused before the save dialog opens.
+      deps.exports.ensureIdle()
       // A sync the history no longer holds is refused before the save dialog opens.
       const run = deps.changes.run(request.runId)
       return exportToChosenFile(

@@ -25,8 +25,7 @@ export function createEmployeesHandlers(deps: EmployeesHandlerDeps): Pick<Invoke
   return {
     'employees:query': async (query) => {
       // A first sort or "Search in" on a column is built off this thread; other replies go out meanwhile.
-      await deps.queries.prepare(query)
-      return deps.queries.query(query)
+      return deps.queries.answer(query)
     },
     'employees:get': async (uuid) => {
       // After a sync, the new snapshot's index is opened off this thread by whichever call comes first.

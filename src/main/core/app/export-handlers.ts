@@ -25,13 +25,6 @@ export interface ExportHandlerDeps extends ExportFileDeps {
 
 export type ExportChannel = 'export:start' | 'export:cancel' | 'export:show-in-folder' | 'export:print'
 
-/** One export at a time: a second is refused while one runs, before its save dialog opens. */
-export function refuseWhileExporting(exports: ExportService): void {
-  if (exports.isRunning) {
-    throw new RosterDeskError('busy', 'An export is already running. Wait for it to finish or cancel it.')
-  }
-}
-
 /**
  * The save dialog at `fileName` (in the last folder used), with the export's writer made ready meanwhile (exceljs
  * loading on the core worker), then `write` to the file chosen, its progress sent to the window; the folder is
@@ -65,7 +58,8 @@ export function createExportHandlers(deps: ExportHandlerDeps): Pick<InvokeHandle
 
   return {
     'export:start': async (request) => {
-      refuseWhileExporting(deps.exports)
+      // One export at a time: a second is refused before its save dialog opens, not after a file is chosen.
+      deps.exports.ensureIdle()
       return exportToChosenFile(
         deps,
         deps.defaultExportFileName(request, new Date(deps.clock.now())),

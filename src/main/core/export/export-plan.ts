@@ -21,10 +21,11 @@ export interface ExportPlan {
 }
 
 /**
- * Turns an export request into a query and the columns to write, in the clerk's order. A column the cache does
- * not know is refused (the clerk chose from a stale list); a repeated one is written once.
+ * Checks an export request built outside the IPC contract (the CLI's options) against the contract's schema, as
+ * `dispatchInvoke` checks `export:start` and `export:print`: requests are checked once, where they come in, and
+ * planned and written as given after that.
  */
-export function planExport(input: ExportRequest, available: ReadonlyArray<ColumnInfo>): ExportPlan {
+export function checkExportRequest(input: ExportRequest): ExportRequest {
   const parsed = exportRequestSchema.safeParse(input)
   if (!parsed.success) {
     throw new RosterDeskError(
@@ -35,7 +36,15 @@ export function planExport(input: ExportRequest, available: ReadonlyArray<Column
       },
     )
   }
-  const request = parsed.data
+  return parsed.data
+}
+
+/**
+ * Turns an export request (checked where it came in: the IPC contract, or `checkExportRequest`) into a query and
+ * the columns to write, in the clerk's order. A column the cache does not know is refused (the clerk chose from a
+ * stale list); a repeated one is written once.
+ */
+export function planExport(request: ExportRequest, available: ReadonlyArray<ColumnInfo>): ExportPlan {
   const byKey = new Map(available.map((column) => [column.key, column]))
   const columns: ExportColumn[] = []
   const seen = new Set<string>()

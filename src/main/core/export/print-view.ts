@@ -36,7 +36,7 @@ export interface PrintViewOptions {
 
 /**
  * The page for an export request: the same rows, order and columns the export would write (its plan), up to
- * `maxRows`, headed by the same facts as the About sheet (ExportService.printView builds both).
+ * `maxRows`, headed by the same facts as the About sheet (inline-export-runner.ts builds both).
  */
 export function buildPrintView(options: PrintViewOptions): PrintView {
   const { plan, about } = options

@@ -79,9 +79,23 @@ export class QueryEngine {
    * inline as before. Rejects only for a query that is not valid (what `query` would refuse too).
    */
   async prepare(input: EmployeeQuery | RowQuery): Promise<void> {
+    if (this.builder === undefined) return
+    await this.prepareParsed(parseQuery(input))
+  }
+
+  /**
+   * One `employees:query` request: `prepare` then `query`, the query parsed once for both. Rejects for a query
+   * that is not valid, as they do.
+   */
+  async answer(input: EmployeeQuery): Promise<QueryResult> {
+    const query = parseQuery(input)
+    await this.prepareParsed(query)
+    return this.answerParsed(query)
+  }
+
+  private async prepareParsed(query: ParsedEmployeeQuery): Promise<void> {
     const builder = this.builder
     if (builder === undefined) return
-    const query = parseQuery(input)
     await this.open()
     const snapshot = this.current()
     if (snapshot === null) return
@@ -187,7 +201,10 @@ export class QueryEngine {
   }
 
   query(input: EmployeeQuery): QueryResult {
-    const query = parseQuery(input)
+    return this.answerParsed(parseQuery(input))
+  }
+
+  private answerParsed(query: ParsedEmployeeQuery): QueryResult {
     const snapshot = this.current()
     if (snapshot === null) {
       return query.facets
