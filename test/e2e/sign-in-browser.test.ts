@@ -180,7 +180,6 @@ async function harness() {
   }
 }
 
-
 async function rejection(promise: Promise<unknown>): Promise<RosterDeskError> {
   try {
     await promise
