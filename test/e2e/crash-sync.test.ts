@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,38 +7,39 @@ import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { sandboxCliEnv, sandboxServiceArgs } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
 import { makeTempDir } from '../unit/cache/cache-test-helpers'
-import { createRng } from '../../src/main/sandbox/random'
 import { rawSnapshot } from '../helpers/raw-snapshot'
 
 /**
- * Kills a syncing CLI process with SIGKILL at moments spread over the whole run (from the first request to past
- * the commit) and checks, each time, that the cache opens, passes integrity_check and holds either the previous
- * snapshot or the new one in full: never a mix, never a damaged file.
+ * Kills a syncing CLI process with SIGKILL at each named step of its run (SYNC_CHECKPOINTS, sync-options.ts: the
+ * run logged, pages staged, every list walked, the change log written, the snapshot sealed, the catalog swapped)
+ * and checks, each time, that the cache opens, passes integrity_check and holds the previous snapshot whole,
+ * or, once the catalog was swapped, the new one: never a mix, never a damaged file. A named step, not a moment
+ * measured on the clock, so every step is hit whatever the machine's load.
  */
 
 const ROOT = resolve(__dirname, '..', '..')
-const KILLS = 26
 const SIZE = 3000
 
-interface Outcome {
-  readonly offsetMs: number
-  readonly killed: boolean
-  readonly holds: 'previous' | 'new'
-}
+/** Where each run is killed (`step` or `step:nth`), and what the cache must hold after it. */
+const KILLS: ReadonlyArray<{ readonly at: string; readonly holds: 'previous' | 'new' }> = [
+  { at: 'run-logged', holds: 'previous' },
+  { at: 'page-staged:1', holds: 'previous' },
+  { at: 'page-staged:15', holds: 'previous' },
+  { at: 'lists-walked', holds: 'previous' },
+  { at: 'change-log-written', holds: 'previous' },
+  { at: 'sealed', holds: 'previous' },
+  { at: 'committed', holds: 'new' },
+]
 
-describe('a sync killed at any moment', () => {
+describe('a sync killed at any step', () => {
   let sandbox: SandboxHandle
   let dir: string
   let cleanup: () => void
   let db: string
 
   beforeAll(async () => {
-    // Pages of 100 at most (the CLI asks for the largest page served), so the run spans 30 pages to kill it in.
-    sandbox = await startTestSandbox({
-      size: SIZE,
-      seed: 21,
-      behaviours: { latencyMs: 40, maxPageSize: 100 },
-    })
+    // Pages of 100 at most (the CLI asks for the largest page served), so the run stages 30 pages.
+    sandbox = await startTestSandbox({ size: SIZE, seed: 21, behaviours: { maxPageSize: 100 } })
     ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-crash-'))
     db = join(dir, 'cache.db')
   })
@@ -48,17 +48,15 @@ describe('a sync killed at any moment', () => {
     cleanup()
   })
 
-  /** Starts `cli sync`; resolves with the time of its first list request and its exit. */
-  function startSync(): { child: ChildProcess; firstRequest: Promise<number>; exit: Promise<number | null> } {
-    const env = sandboxCliEnv(sandbox)
-    const before = sandbox.stats().listRequests
+  /** `cli sync` into the cache, killed at `at` (kill-at-checkpoint.ts) or run to its end; resolves with how it ended. */
+  function sync(at: string | null): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const entry = at === null ? ['src/main/cli/index.ts', 'sync'] : ['test/helpers/kill-at-checkpoint.ts', at]
     const child = spawn(
       process.execPath,
       [
         '--import',
         'tsx',
-        'src/main/cli/index.ts',
-        'sync',
+        ...entry,
         ...sandboxServiceArgs(sandbox),
         '--db',
         db,
@@ -66,38 +64,23 @@ describe('a sync killed at any moment', () => {
         '100',
         '--json',
       ],
-      {
-        cwd: ROOT,
-        env: {
-          PATH: process.env['PATH'] ?? '',
-          ...env,
-        },
-        stdio: 'ignore',
-      },
+      { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...sandboxCliEnv(sandbox) }, stdio: 'ignore' },
     )
-    const exit = new Promise<number | null>((resolvePromise) =>
-      child.once('exit', (code) => resolvePromise(code)),
-    )
-    const firstRequest = new Promise<number>((resolvePromise) => {
-      const timer = setInterval(() => {
-        if (sandbox.stats().listRequests > before || child.exitCode !== null || child.signalCode !== null) {
-          clearInterval(timer)
-          resolvePromise(performance.now())
-        }
-      }, 1)
+    return new Promise((resolvePromise, reject) => {
+      child.once('error', reject)
+      child.once('exit', (code, signal) => resolvePromise({ code, signal }))
     })
-    return { child, firstRequest, exit }
   }
 
   /** Changes the sandbox's employees between runs (one churned list request), so old and new snapshots differ. */
   async function changeServiceData(): Promise<void> {
-    sandbox.setBehaviours({ churn: { add: 2, remove: 1, listRequests: 1 }, latencyMs: 0 })
+    sandbox.setBehaviours({ churn: { add: 2, remove: 1, listRequests: 1 } })
     const { accessToken } = sandbox.issueTokens()
     const response = await fetch(`${sandbox.baseUrl}/employees/list?page=1&limit=1`, {
       headers: { authorization: `Bearer ${accessToken}` },
     })
     await response.text()
-    sandbox.setBehaviours({ churn: null, latencyMs: 40 })
+    sandbox.setBehaviours({ churn: null })
   }
 
   /** Opens the cache as the app would, checks its integrity, and returns its rows as canonical JSON. */
@@ -127,51 +110,25 @@ describe('a sync killed at any moment', () => {
       .sort((a, b) => (String(a['UUID']) < String(b['UUID']) ? -1 : 1))
       .map((row) => JSON.stringify(row))
 
-  it(`survives ${KILLS} SIGKILLs spread over the run, commit included`, async () => {
-    // A complete first sync gives every kill a previous snapshot. The first run also warms tsx's transform cache
-    // and so runs slower than the rest; a second complete run measures how long a run really takes.
-    let runMs = Infinity
-    for (let warm = 0; warm < 2; warm++) {
-      if (warm > 0) await changeServiceData()
-      const baseline = startSync()
-      const started = await baseline.firstRequest
-      expect(await baseline.exit).toBe(0)
-      runMs = Math.min(runMs, performance.now() - started)
-      expect(openAndRead()).toEqual(serviceRows())
-    }
+  it('survives a SIGKILL at every named step of the run, the commit included', async () => {
+    // A complete first sync gives every kill a previous snapshot.
+    expect(await sync(null)).toEqual({ code: 0, signal: null })
+    expect(openAndRead()).toEqual(serviceRows())
 
-    const random = createRng(99)
-    const outcomes: Outcome[] = []
-    for (let i = 0; i < KILLS; i++) {
+    for (const kill of KILLS) {
       const previous = openAndRead()
       await changeServiceData()
       const next = serviceRows()
       expect(next).not.toEqual(previous)
-      // Stratified over [0, 1.15 × run]: every stretch of the run gets kills, the last ones at or after the commit.
-      const offsetMs = ((i + random()) / KILLS) * runMs * 1.15
-      const run = startSync()
-      let exitedAt = Infinity
-      void run.exit.then(() => (exitedAt = performance.now()))
-      const started = await run.firstRequest
-      await new Promise((resolvePromise) => setTimeout(resolvePromise, offsetMs))
-      const killed = run.child.exitCode === null && run.child.kill('SIGKILL')
-      await run.exit
-      // The run's length moves with the machine's load (other test files share the cores): a run that finished
-      // says how long runs take now, and one still running past the estimate says it is longer, so the later,
-      // commit-time kills stay at the commit rather than all before or all after it.
-      if (!killed) runMs = exitedAt - started
-      else if (offsetMs > runMs) runMs = offsetMs
-      const rows = openAndRead()
-      const holds =
-        rows.length === next.length && rows.every((row, k) => row === next[k]) ? 'new' : 'previous'
-      if (holds === 'previous')
-        expect(rows, `kill ${i} at ${offsetMs.toFixed(0)} ms left a mix`).toEqual(previous)
-      if (!killed) expect(holds, `run ${i} finished but the cache does not hold its snapshot`).toBe('new')
-      outcomes.push({ offsetMs, killed, holds })
+      expect(await sync(kill.at), `the run killed at ${kill.at}`).toEqual({ code: null, signal: 'SIGKILL' })
+      expect(openAndRead(), `the cache after a kill at ${kill.at}`).toEqual(
+        kill.holds === 'new' ? next : previous,
+      )
     }
-    const killedRuns = outcomes.filter((outcome) => outcome.killed)
-    expect(killedRuns.length, JSON.stringify(outcomes)).toBeGreaterThanOrEqual(20)
-    expect(outcomes.some((outcome) => outcome.holds === 'previous')).toBe(true)
-    expect(outcomes.some((outcome) => outcome.holds === 'new')).toBe(true)
+
+    // The next run, over whatever the kills left (debris, a stale lock), completes.
+    await changeServiceData()
+    expect(await sync(null)).toEqual({ code: 0, signal: null })
+    expect(openAndRead()).toEqual(serviceRows())
   }, 150_000)
 })

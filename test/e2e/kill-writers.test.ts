@@ -7,7 +7,7 @@ import { killWriterVersion } from '../helpers/kill-writer-versions'
 import { makeTempDir } from '../unit/cache/cache-test-helpers'
 
 const ROOT = resolve(__dirname, '..', '..')
-const ITERATIONS = 6
+const ITERATIONS = 3
 
 /**
  * Starts the writer child, waits until its first version is complete, lets it rewrite for a random moment and

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { Logger } from '../core/log/logger'
+import type { SyncCheckpoint } from '../core/sync/sync-options'
 
 /**
  * Argument handling shared by the cache commands (sync, search, status, changes, export): strict parsing, and one-line usage
@@ -13,6 +14,11 @@ export interface CacheCommandIo {
   readonly env: NodeJS.ProcessEnv
   readonly platform: NodeJS.Platform
   readonly logger: Logger
+  /**
+   * Told each named step of a `sync` run (SyncDependencies.checkpoint): the crash tests' child kills itself at
+   * one (test/helpers/kill-at-checkpoint.ts); the CLI itself passes none.
+   */
+  readonly syncCheckpoint?: (step: SyncCheckpoint) => void
 }
 
 /** A usage problem: exit code 2 and the message plus the command's usage line. */

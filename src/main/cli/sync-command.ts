@@ -120,6 +120,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
       clock: systemClock,
       random: Math.random,
       logger: io.logger,
+      ...(io.syncCheckpoint === undefined ? {} : { checkpoint: io.syncCheckpoint }),
     })
     const run = service.start({
       baseUrl: parsed.baseUrl,

@@ -8,6 +8,7 @@ import { yieldToEventLoop } from '../event-loop'
 import type { Logger } from '../log/logger'
 import { writeChangeLog } from './change-log-build'
 import type { BuiltSnapshot, PreviousSnapshot, SnapshotBuilder } from './snapshot-builder'
+import type { SyncCheckpoint } from './sync-options'
 
 /** A run's staged snapshot, finished (`SnapshotBuilder.finish`) and ready to become the one readers use. */
 export interface SnapshotToCommit {
@@ -29,6 +30,8 @@ export interface SnapshotToCommit {
   readonly summarize: () => SyncRunSummary
   /** Where a handle that will not close after the swap is reported. */
   readonly logger?: Logger
+  /** Told 'change-log-written', 'sealed' and 'committed' as each is done (SyncDependencies.checkpoint). */
+  readonly checkpoint?: (step: SyncCheckpoint) => void
 }
 
 /**
@@ -54,10 +57,13 @@ export async function commitSnapshot(commit: SnapshotToCommit): Promise<SyncRunS
       numberColumn: employeeNumberColumn(builder.searchIndex().identifiers),
       now: commit.now,
     })
+    commit.checkpoint?.('change-log-written')
     await writer.seal({ columns: built.columns, removed: built.removed, info: commit.info, searchIndex })
+    commit.checkpoint?.('sealed')
     const summary = commit.summarize()
     commit.previous?.release()
     cache.runs.completeRun(run, summary, built.stored, changeLog?.path)
+    commit.checkpoint?.('committed')
     closeAfterSwap(writer, changeLog, commit.logger)
     return summary
   } catch (error) {

@@ -60,6 +60,7 @@ export async function syncMainList(
       const page = withinFieldLimit(ctx, arrived)
       const builder = builderOf()
       builder.addPage(page)
+      ctx.deps.checkpoint?.('page-staged')
       meter.pageArrived(undefined, page.rows, builder.staged)
     },
     onPagesIn: () => {

@@ -28,6 +28,7 @@ export type { SyncDependencies, SyncLimits, SyncRunOptions } from './sync-option
 export async function runSync(deps: SyncDependencies, options: SyncRunOptions): Promise<SyncRunSummary> {
   const plan = planRun(options)
   const ctx = startRun(deps, plan, options)
+  deps.checkpoint?.('run-logged')
   let previous: PreviousSnapshot | null = null
   let loading: Promise<SnapshotBuilder> | undefined
   try {
@@ -45,6 +46,7 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
     const builder = listed.builder
     await syncPayCycleLists(ctx, pages, builder, listed.main)
     throwIfCancelled(ctx.signal)
+    deps.checkpoint?.('lists-walked')
     ctx.meter.committing()
     const summary = await commitSnapshot({
       cache: deps.cache,
@@ -57,6 +59,7 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
       now: new Date(deps.clock.now()),
       summarize: () => completeSummary(ctx, listed),
       ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+      ...(deps.checkpoint === undefined ? {} : { checkpoint: deps.checkpoint }),
     })
     const cut = ctx.counters.truncatedFields
     if (cut > 0) {

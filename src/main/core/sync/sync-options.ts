@@ -37,7 +37,25 @@ interface SyncParts {
   readonly random: () => number
   /** Where a failed run's error (its detail, causes and stack) goes; the summary keeps only the clerk's message. */
   readonly logger?: Logger
+  /** Told each named step of the run as it is passed (`SyncCheckpoint`); the crash tests kill a run at one. */
+  readonly checkpoint?: (step: SyncCheckpoint) => void
 }
+
+/**
+ * The named steps of a run, in order, each told once it is done: the run logged and its file created; a page of
+ * the main list staged (once a page); every list walked; the change log written; the snapshot sealed; the catalog
+ * swapped to it (`committed`: from here the new employees are the cache's). A process killed at any of them
+ * leaves the previous snapshot, or from `committed` on the new one, never a mix (test/e2e/crash-sync.test.ts).
+ */
+export const SYNC_CHECKPOINTS = [
+  'run-logged',
+  'page-staged',
+  'lists-walked',
+  'change-log-written',
+  'sealed',
+  'committed',
+] as const
+export type SyncCheckpoint = (typeof SYNC_CHECKPOINTS)[number]
 
 /**
  * How the run's requests are sent, and so which side holds each answer to the largest page allowed
