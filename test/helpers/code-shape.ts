@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import ts from 'typescript'
 
+/** `file` (repository-relative) parsed by TypeScript, with parent links for names and lines. */
+function parse(root: string, file: string): ts.SourceFile {
+  return ts.createSourceFile(file, readFileSync(resolve(root, file), 'utf8'), ts.ScriptTarget.Latest, true)
+}
+
 /** A function (declaration, expression, arrow, method or accessor) longer than the limit: where it is and how long. */
 export interface LongFunction {
   file: string
@@ -27,12 +32,7 @@ function functionName(node: ts.Node): string {
 export function longFunctions(root: string, files: readonly string[], maxLines: number): LongFunction[] {
   const found: LongFunction[] = []
   for (const file of files) {
-    const source = ts.createSourceFile(
-      file,
-      readFileSync(resolve(root, file), 'utf8'),
-      ts.ScriptTarget.Latest,
-      true,
-    )
+    const source = parse(root, file)
     const visit = (node: ts.Node): void => {
       if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
         const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line
@@ -57,12 +57,7 @@ export function importGraph(root: string, files: readonly string[]): Map<string,
   const known = new Set(files)
   const graph = new Map<string, string[]>()
   for (const file of files) {
-    const source = ts.createSourceFile(
-      file,
-      readFileSync(resolve(root, file), 'utf8'),
-      ts.ScriptTarget.Latest,
-      true,
-    )
+    const source = parse(root, file)
     const targets: string[] = []
     const add = (specifier: string): void => {
       if (!specifier.startsWith('.')) return
