@@ -2,23 +2,24 @@
  * The one label a field gets everywhere: the table's header, the detail panel, the column chooser and the
  * exported spreadsheet. The four fields the spec shows and the extras the demo service sends get hand-written
  * labels; any other field the cache discovered is split from its camelCase name, so a clerk never sees
- * `payCycleId`.
+ * `payCycleId`. A Map, since the keys are the service's field names: a plain object would answer `constructor`
+ * or `toString` from its prototype.
  */
-const KNOWN_LABELS: Readonly<Record<string, string>> = {
-  UUID: 'UUID',
-  firstName: 'First name',
-  lastName: 'Last name',
-  employeeStatus: 'Status',
-  employeeNumber: 'Employee number',
-  email: 'Email',
-  department: 'Department',
-  jobTitle: 'Job title',
-  hireDate: 'Hire date',
-  annualSalary: 'Annual salary',
-  payCycleId: 'Pay cycle',
-  costCentre: 'Cost centre',
-  managerUUID: 'Manager UUID',
-}
+const KNOWN_LABELS: ReadonlyMap<string, string> = new Map([
+  ['UUID', 'UUID'],
+  ['firstName', 'First name'],
+  ['lastName', 'Last name'],
+  ['employeeStatus', 'Status'],
+  ['employeeNumber', 'Employee number'],
+  ['email', 'Email'],
+  ['department', 'Department'],
+  ['jobTitle', 'Job title'],
+  ['hireDate', 'Hire date'],
+  ['annualSalary', 'Annual salary'],
+  ['payCycleId', 'Pay cycle'],
+  ['costCentre', 'Cost centre'],
+  ['managerUUID', 'Manager UUID'],
+])
 
 /** Words that are initialisms even when a field spells them in mixed case (`employeeId` → "Employee ID"). */
 const INITIALISMS: ReadonlySet<string> = new Set([
@@ -35,7 +36,7 @@ const INITIALISMS: ReadonlySet<string> = new Set([
 
 /** A readable column header for a field name: `hireDate` → "Hire date", `managerUUID` → "Manager UUID". */
 export function columnLabel(key: string): string {
-  const known = KNOWN_LABELS[key]
+  const known = KNOWN_LABELS.get(key)
   if (known !== undefined) return known
   const words = key
     .replace(/[_.-]+/g, ' ')
