@@ -94,4 +94,29 @@ describe('token file', () => {
     expect(error).toMatchObject({ code: 'not-signed-in' })
     await expect(stat(path)).rejects.toThrow(/ENOENT/)
   })
+
+  it('keeps the file, and says which setting to check, when the service refuses the client (invalid_client)', async () => {
+    // A wrong client secret says nothing about the refresh token, which is still good (RFC 6749 §5.2).
+    const path = join(dir, 'tokens.json')
+    await writeTokenFile(path, { ...FILE, expiresAt: null })
+    const before = await readFile(path, 'utf8')
+    const fetchLike: FetchLike = async () =>
+      Response.json(
+        { error: 'invalid_client', error_description: 'Client authentication failed' },
+        { status: 401 },
+      )
+    const session = await openTokenFileSession({
+      path,
+      clientSecret: 'a wrong secret',
+      fetch: fetchLike,
+      clock: new FakeClock(),
+    })
+    const error = await session.tokens.handleUnauthorized('access-0').catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(RosterDeskError)
+    expect(error).toMatchObject({
+      code: 'auth',
+      message: expect.stringMatching(/did not accept the client ID or client secret/),
+    })
+    expect(await readFile(path, 'utf8')).toBe(before)
+  })
 })

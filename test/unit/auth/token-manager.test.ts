@@ -12,7 +12,7 @@ const ENV = {
   redirectUri: 'com.rosterdesk.app:/oauth/callback',
 }
 
-type Mode = 'ok' | 'reject' | 'network' | 'server-error'
+type Mode = 'ok' | 'reject' | 'wrong-client' | 'network' | 'server-error'
 
 /** A token endpoint in a function: counts refreshes, can refuse, fail or hold answers until released. */
 function fakeTokenService() {
@@ -29,6 +29,9 @@ function fakeTokenService() {
       if (service.hold) await service.hold
       if (service.mode === 'network') throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } })
       if (service.mode === 'server-error') return new Response('<html>oops</html>', { status: 503 })
+      if (service.mode === 'wrong-client') {
+        return Response.json({ error: 'invalid_client', error_description: 'bad secret' }, { status: 401 })
+      }
       if (service.mode === 'reject') {
         return Response.json({ error: 'invalid_grant', error_description: 'revoked' }, { status: 400 })
       }
@@ -208,6 +211,20 @@ describe('TokenManager', () => {
       /^warn Sign-in: signed out because the service refused to renew the sign-in\n {2}RefreshRejectedError \[not-signed-in\]: .*\n {4}detail: refresh refused with HTTP 400\n/,
     )
     expect(logger.leaking(ALL_SECRETS)).toEqual([])
+  })
+
+  it('keeps the clerk signed in, tokens and all, when the service refuses the client ID or secret', async () => {
+    const { manager, secrets, service, signedOut } = await setup()
+    service.mode = 'wrong-client'
+    expect(await failure(manager.handleUnauthorized('access-0'))).toMatchObject({
+      code: 'auth',
+      message: expect.stringMatching(/did not accept the client ID or client secret.*your sign-in is kept/),
+    })
+    expect(signedOut).toEqual([])
+    expect(await secrets.get('refreshToken')).toBe('refresh-0')
+    // The secret corrected, the same refresh token works.
+    service.mode = 'ok'
+    expect(await manager.handleUnauthorized('access-0')).toBe('access-1')
   })
 
   it('keeps the clerk signed in when the refresh fails on the network or the server', async () => {

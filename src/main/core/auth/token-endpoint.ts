@@ -54,8 +54,10 @@ export async function exchangeAuthorizationCode(
 
 /**
  * Trades the refresh token for new tokens. The spec sends `grantType: 'authorization_code'` here too, with the
- * refresh token beside it; we follow it. 400/401/403 mean the refresh token (or client) is no longer accepted and
- * become RefreshRejectedError; network failures and 5xx stay retryable and leave the clerk signed in.
+ * refresh token beside it; we follow it. A refusal naming `invalid_client` (RFC 6749 §5.2) is about the client ID
+ * or secret, not the refresh token: an 'auth' error that keeps the tokens, since a corrected secret makes them
+ * good again. Any other 400/401/403 means the refresh token is no longer accepted and becomes
+ * RefreshRejectedError (sign in again); network failures and 5xx stay retryable and leave the clerk signed in.
  */
 export async function refreshTokens(
   fetch: FetchLike,
@@ -76,6 +78,10 @@ export async function refreshTokens(
     signal,
   })
   if (response.status === 400 || response.status === 401 || response.status === 403) {
+    const code = oauthErrorCode(response.body)
+    if (code === 'invalid_client') {
+      throw clientRefusedError(`refresh refused with HTTP ${response.status} (invalid_client)`, 'signed-in')
+    }
     throw new RefreshRejectedError(response.status)
   }
   if (!response.ok) throw statusError(response)
@@ -98,16 +104,23 @@ export function oauthErrorCode(body: unknown): string | undefined {
   return undefined
 }
 
+/**
+ * The service refused the application (`invalid_client`): the client ID or secret is wrong. Signing in again does
+ * not help until they are corrected; a refresh refused so keeps the clerk's sign-in.
+ */
+function clientRefusedError(detail: string, state: 'signed-in' | 'signing-in'): RosterDeskError {
+  const then = state === 'signed-in' ? 'your sign-in is kept' : 'then sign in again'
+  return new RosterDeskError(
+    'auth',
+    `The payroll service did not accept the client ID or client secret. Check them in Settings (the CLI: --client-id and ROSTERDESK_CLIENT_SECRET); ${then}.`,
+    { detail },
+  )
+}
+
 function exchangeError(response: HttpJsonResponse): RosterDeskError {
   const code = oauthErrorCode(response.body)
   const detail = `code exchange refused with HTTP ${response.status}${code ? ` (${code})` : ''}`
-  if (code === 'invalid_client' || response.status === 401) {
-    return new RosterDeskError(
-      'auth',
-      'The payroll service did not accept the client ID or client secret. Check them in Settings, then sign in again.',
-      { detail },
-    )
-  }
+  if (code === 'invalid_client' || response.status === 401) return clientRefusedError(detail, 'signing-in')
   if (code === 'invalid_grant') {
     return new RosterDeskError(
       'auth',
