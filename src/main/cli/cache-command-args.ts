@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { Logger } from '../core/log/logger'
 import type { SyncCheckpoint } from '../core/sync/sync-options'
+import { terminalText } from './terminal-text'
 
 /**
  * Argument handling shared by the cache commands (sync, search, status, changes, export): strict parsing, and one-line usage
@@ -81,5 +82,5 @@ export function reportUsage(error: unknown, io: CacheCommandIo, usage: string): 
 
 /** Writes one line (messages may span lines in the core; a script's log wants one). */
 export function writeLine(stream: NodeJS.WritableStream, text: string): void {
-  stream.write(`${text.replace(/\s*\n\s*/g, ' ')}\n`)
+  stream.write(`${terminalText(text.replace(/\s*\n\s*/g, ' '))}\n`)
 }

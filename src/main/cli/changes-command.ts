@@ -9,6 +9,7 @@ import { QueryEngine } from '../core/query/query-engine'
 import { UsageError, integerOption, requiredOption, stringOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, ParsedValues } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'
+import { terminalText } from './terminal-text'
 
 export const CHANGES_USAGE =
   'Usage: changes (--db FILE | --profile NAME [--data-dir DIR]) --kind added|removed|changed [--run ID] [--offset N] [--limit N] [--json] | ' +
@@ -199,7 +200,8 @@ function describeEntry(item: ChangeEntry): string {
     item.changes?.map(
       (change) => `${change.field}: ${valueText(change.before)} → ${valueText(change.after)}`,
     ) ?? item.fields
-  return `${item.UUID}\t${item.name}${changes && changes.length > 0 ? `\t${changes.join(', ')}` : ''}`
+  const shown = changes && changes.length > 0 ? `\t${terminalText(changes.join(', '))}` : ''
+  return `${terminalText(item.UUID)}\t${terminalText(item.name)}${shown}`
 }
 
 function valueText(value: unknown): string {

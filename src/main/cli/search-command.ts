@@ -6,6 +6,7 @@ import type { CacheCommandIo, ParsedValues } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
 import { findCliView, type CliProfile } from './profile-flag'
+import { terminalText } from './terminal-text'
 
 export const SEARCH_USAGE =
   'Usage: search (--db FILE | --profile NAME [--data-dir DIR]) [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... [--pay-cycle ID]... [--sort COLUMN] ' +
@@ -58,6 +59,6 @@ function buildQuery(values: ParsedValues, profile: CliProfile | undefined): Empl
 }
 
 function describe(row: EmployeeRow): string {
-  const text = (key: string): string => (typeof row[key] === 'string' ? (row[key] as string) : '')
+  const text = (key: string): string => (typeof row[key] === 'string' ? terminalText(row[key] as string) : '')
   return [`${text('lastName')}, ${text('firstName')}`, text('employeeStatus'), text('UUID')].join('  ')
 }

@@ -2,6 +2,7 @@ import type { SyncRunSummary } from '../../shared/domain'
 import { writeLine } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'
+import { terminalText } from './terminal-text'
 
 export const STATUS_USAGE = 'Usage: status (--db FILE | --profile NAME [--data-dir DIR]) [--json]'
 
@@ -57,5 +58,5 @@ function describe(
       `Changes in that sync: ${changes.added} added, ${changes.removed} removed, ${changes.changed} changed`,
     )
   }
-  return `${lines.join('\n')}\n`
+  return `${lines.map(terminalText).join('\n')}\n`
 }
