@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { FetchLike } from '../../../src/main/core/api/fetch-like'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
+import { TOKEN_ANSWER_MAX_BYTES } from '../../../src/main/core/auth/token-endpoint'
 import { TokenManager, readStoredTokens } from '../../../src/main/core/auth/token-manager'
 import { CaptureLogger } from './capture-logger'
 import { FakeClock } from './fake-clock'
@@ -12,7 +13,7 @@ const ENV = {
   redirectUri: 'com.rosterdesk.app:/oauth/callback',
 }
 
-type Mode = 'ok' | 'reject' | 'wrong-client' | 'network' | 'server-error'
+type Mode = 'ok' | 'reject' | 'wrong-client' | 'bomb' | 'network' | 'server-error'
 
 /** A token endpoint in a function: counts refreshes, can refuse, fail or hold answers until released. */
 function fakeTokenService() {
@@ -24,11 +25,26 @@ function fakeTokenService() {
     rotate: true,
     expiresIn: 3600 as number | undefined,
     hold: undefined as Promise<void> | undefined,
+    /** Bytes a 'bomb' answer handed out before the reader stopped. */
+    bombBytes: 0,
     fetch: (async (url, init) => {
       calls.push({ url, body: JSON.parse(String(init?.body)) as Record<string, unknown> })
       if (service.hold) await service.hold
       if (service.mode === 'network') throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } })
       if (service.mode === 'server-error') return new Response('<html>oops</html>', { status: 503 })
+      if (service.mode === 'bomb') {
+        // An answer that never ends, as a decompressed bomb reads: 64 KB of JSON-looking text a chunk.
+        const chunk = new TextEncoder().encode(`{"accessToken":"${'a'.repeat(64 * 1024)}`)
+        return new Response(
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              service.bombBytes += chunk.byteLength
+              controller.enqueue(chunk)
+            },
+          }),
+          { status: 200, headers: { 'content-type': 'application/json' } },
+        )
+      }
       if (service.mode === 'wrong-client') {
         return Response.json({ error: 'invalid_client', error_description: 'bad secret' }, { status: 401 })
       }
@@ -211,6 +227,19 @@ describe('TokenManager', () => {
       /^warn Sign-in: signed out because the service refused to renew the sign-in\n {2}RefreshRejectedError \[not-signed-in\]: .*\n {4}detail: refresh refused with HTTP 400\n/,
     )
     expect(logger.leaking(ALL_SECRETS)).toEqual([])
+  })
+
+  it('refuses a token answer larger than it accepts as it arrives, keeping the clerk signed in', async () => {
+    const { manager, secrets, service, signedOut } = await setup()
+    service.mode = 'bomb'
+    expect(await failure(manager.handleUnauthorized('access-0'))).toMatchObject({
+      code: 'service',
+      message: expect.stringMatching(/sent an answer larger than 1 MB, more than RosterDesk accepts/),
+    })
+    // Read to just past the limit, then the stream is cancelled.
+    expect(service.bombBytes).toBeLessThan(TOKEN_ANSWER_MAX_BYTES + 256 * 1024)
+    expect(signedOut).toEqual([])
+    expect(await secrets.get('refreshToken')).toBe('refresh-0')
   })
 
   it('keeps the clerk signed in, tokens and all, when the service refuses the client ID or secret', async () => {

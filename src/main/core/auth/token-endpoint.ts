@@ -8,6 +8,12 @@ import { parseTokenResponse, type TokenSet } from './token-response'
 export const TOKEN_PATH = '/openapi/oauthv1/token'
 export const REFRESH_PATH = '/openapi/oauth/token'
 
+/**
+ * The most a token answer may hold. Tokens and their fields take a few kilobytes (a JWT with many claims, tens);
+ * a larger answer is refused as it arrives, never read whole (a compressed bomb once took 2.3 GB before failing).
+ */
+export const TOKEN_ANSWER_MAX_BYTES = 1024 * 1024
+
 /** The application's registration with the service: what both token requests send besides the grant. */
 export interface ClientCredentials {
   readonly baseUrl: string
@@ -46,6 +52,7 @@ export async function exchangeAuthorizationCode(
       redirectUri: credentials.redirectUri,
       grantType: 'authorization_code',
     },
+    maxBodyBytes: TOKEN_ANSWER_MAX_BYTES,
     signal,
   })
   if (!response.ok) throw exchangeError(response)
@@ -75,6 +82,7 @@ export async function refreshTokens(
       grantType: 'authorization_code',
       refreshToken,
     },
+    maxBodyBytes: TOKEN_ANSWER_MAX_BYTES,
     signal,
   })
   if (response.status === 400 || response.status === 401 || response.status === 403) {
