@@ -99,14 +99,18 @@ describe('requestJson', () => {
     expect(await requestJson(fetch, { url: `${base}/empty` })).toMatchObject({ status: 204, body: undefined })
   })
 
-  it('calls a 2xx that is not JSON (HTML, truncated) a retryable service error', async () => {
-    for (const path of ['/html-200', '/truncated']) {
-      const error = await failure(requestJson(fetch, { url: `${base}${path}` }))
-      expect(error).toMatchObject({ code: 'service', retryable: true })
-      expect(error.message).toBe(
-        'The payroll service sent an answer RosterDesk could not read. Try again in a moment.',
-      )
-    }
+  it('calls a 2xx that is not JSON (truncated) a retryable service error', async () => {
+    const error = await failure(requestJson(fetch, { url: `${base}/truncated` }))
+    expect(error).toMatchObject({ code: 'service', retryable: true })
+    expect(error.message).toBe(
+      'The payroll service sent an answer RosterDesk could not read. Try again in a moment.',
+    )
+  })
+
+  it('calls a 2xx web page what it is, and not worth a retry: a proxy or a login page is in the way', async () => {
+    const error = await failure(requestJson(fetch, { url: `${base}/html-200` }))
+    expect(error).toMatchObject({ code: 'service', retryable: false })
+    expect(error.message).toMatch(/^The payroll service answered with a web page where data was expected/)
   })
 
   it('returns non-2xx answers, HTML ones too, for the caller to classify', async () => {

@@ -65,6 +65,23 @@ describe('ListClient on the employee list', () => {
     expect(service.requests[0]!.headers.has(TENANT_HEADER)).toBe(false)
   })
 
+  it('stops at once, naming the page, when a 200 answer is a web page (a proxy or a login portal)', async () => {
+    const portal = () =>
+      new Response(
+        '<!DOCTYPE html><html><head><title>\n  Guest Wi-Fi \u2013 Sign in\u202e </title></head><body>Accept the terms</body></html>',
+        { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } },
+      )
+    const service = failingFirst(10, portal)
+    const { client } = setup({ service })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error).toMatchObject({ code: 'service', retryable: false })
+    expect(error.message).toBe(
+      "The payroll service answered with a web page titled “Guest Wi-Fi – Sign in” where data was expected: a company proxy's sign-in or block page, or a network's login page, may be in the way. Open the service address in a browser, or ask IT.",
+    )
+    // Asked once: the same request gets the same page.
+    expect(service.requests).toHaveLength(1)
+  })
+
   it('retries HTML 5xx pages, truncated JSON and network failures with growing, capped waits', async () => {
     let n = 0
     const service = failingFirst(3, () => {

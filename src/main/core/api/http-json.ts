@@ -109,6 +109,19 @@ export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): P
     })
     const text = await readBodyText(response, request.maxBodyBytes, what)
     const parsed = parseJsonText(text)
+    const page =
+      response.ok && !parsed.isJson ? webPage(text, response.headers.get('content-type')) : undefined
+    if (page !== undefined) {
+      // A page a retry gets again: a proxy's sign-in or block page, or a guest network's login page.
+      throw new RosterDeskError(
+        'service',
+        `${capitalise(what)} answered with a web page${page.title === '' ? '' : ` titled “${page.title}”`} where data was expected: a company proxy's sign-in or block page, or a network's login page, may be in the way. Open the service address in a browser, or ask IT.`,
+        {
+          retryable: false,
+          detail: `HTTP ${response.status}: a web page where JSON was expected (${text.length} characters)`,
+        },
+      )
+    }
     if (response.ok && !parsed.isJson) {
       throw new RosterDeskError(
         'service',
@@ -254,6 +267,26 @@ export async function readBodyWithin(
     offset += chunk.byteLength
   }
   return body
+}
+
+/**
+ * The answer as a web page (an HTML content type, or text that opens as a document does), with its title
+ * (whitespace collapsed, controls dropped, at most 80 characters), or undefined when it is not one.
+ */
+export function webPage(text: string, contentType: string | null): { title: string } | undefined {
+  const isPage =
+    (contentType ?? '').toLowerCase().includes('text/html') ||
+    /^\s*<(!doctype\s+html|html|head|body|title)\b/i.test(text)
+  if (!isPage) return undefined
+  const title = /<title[^>]*>([\s\S]{0,400}?)<\/title>/i.exec(text)?.[1] ?? ''
+  return {
+    title: title
+      // eslint-disable-next-line no-control-regex -- the title is service text shown to the clerk
+      .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 80),
+  }
 }
 
 function megabytes(bytes: number): string {
