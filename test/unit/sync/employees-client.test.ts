@@ -115,10 +115,10 @@ describe('ListClient on the employee list', () => {
     })
     await client.fetchPage({ page: 1, limit: 10 })
     expect(notices).toEqual([
-      { reason: 'rate-limited', attempt: 1, delayMs: 2_000 },
-      { reason: 'server-error', attempt: 2, delayMs: 150 },
-      { reason: 'server-error', attempt: 3, delayMs: 300 },
-      { reason: 'network', attempt: 4, delayMs: 600 },
+      { reason: 'rate-limited', attempt: 1, delayMs: 2_000, failure: expect.any(String) },
+      { reason: 'server-error', attempt: 2, delayMs: 150, failure: expect.any(String) },
+      { reason: 'server-error', attempt: 3, delayMs: 300, failure: expect.any(String) },
+      { reason: 'network', attempt: 4, delayMs: 600, failure: expect.any(String) },
     ])
     expect(time.sleeps).toEqual([2_000, 150, 300, 600])
   })

@@ -99,7 +99,7 @@ describe('ProgressMeter', () => {
     const { progress, last, time } = meter()
     progress.passStarted(undefined, 1, 10_000)
     time.advance(1_000)
-    progress.retrying({ reason: 'rate-limited', attempt: 1, delayMs: 8_000 })
+    progress.retrying({ reason: 'rate-limited', attempt: 1, delayMs: 8_000, failure: 'busy' })
     expect(last().rowsPerSecond).toBe(0)
     time.advance(8_000)
     progress.pageArrived(undefined, rows(400), 400)
@@ -119,7 +119,7 @@ describe('ProgressMeter', () => {
     progress.pageArrived(undefined, rows(100), 100)
     progress.pageArrived(undefined, rows(100), 200)
     const before = events.length
-    progress.retrying({ reason: 'rate-limited', attempt: 2, delayMs: 7_200 })
+    progress.retrying({ reason: 'rate-limited', attempt: 2, delayMs: 7_200, failure: 'busy' })
     expect(events).toHaveLength(before + 1)
     expect(last()).toMatchObject({
       rows: 200,

@@ -40,6 +40,36 @@ describe('limitFields', () => {
 })
 
 describe('RunDeadline', () => {
+  it('says the service asked to wait longer than the run has left, when a Retry-After would pass the deadline', () => {
+    const time = fakeClock()
+    const deadline = new RunDeadline(time.clock, time.clock.now(), 60_000)
+    const notice = {
+      reason: 'rate-limited',
+      attempt: 1,
+      delayMs: 240_000,
+      failure: 'The service is busy.',
+    } as const
+    expect(() => deadline.checkWait(notice)).toThrow(
+      /^The payroll service asked RosterDesk to wait 4 minutes before trying again, longer than the 1 minute a sync may take, so RosterDesk stopped it\. The cache was not changed\./,
+    )
+    expect(() => deadline.checkWait({ ...notice, delayMs: 30_000 })).not.toThrow()
+  })
+
+  it('leads with what failed when trying a request again would pass the deadline (an answer that stopped arriving)', () => {
+    const time = fakeClock()
+    const deadline = new RunDeadline(time.clock, time.clock.now(), 60_000)
+    time.advance(45_000)
+    const timedOut = 'The payroll service did not answer within 30 s. Check the connection and try again.'
+    expect(() =>
+      deadline.checkWait({ reason: 'network', attempt: 1, delayMs: 20_000, failure: timedOut }),
+    ).toThrow(`${timedOut} Trying again would pass the 1 minute a sync may take, so RosterDesk stopped it.`)
+    // Already past it: the run's own deadline message.
+    time.advance(20_000)
+    expect(() =>
+      deadline.checkWait({ reason: 'network', attempt: 2, delayMs: 1, failure: timedOut }),
+    ).toThrow(/did not finish within the 1 minute it may take/)
+  })
+
   it('passes until the deadline, and refuses a wait that would end past it', () => {
     const time = fakeClock()
     const deadline = new RunDeadline(time.clock, time.clock.now(), 60_000)

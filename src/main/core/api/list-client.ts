@@ -113,7 +113,12 @@ export class ListClient {
           { detail: 'Retry-After beyond the limit' },
         )
       }
-      this.options.onRetry?.({ reason: outcome.reason, attempt: failures, delayMs: delay })
+      this.options.onRetry?.({
+        reason: outcome.reason,
+        attempt: failures,
+        delayMs: delay,
+        failure: outcome.error.message,
+      })
       await this.guard(signal, () => this.options.clock.sleep(delay, signal))
       token = await this.token(signal)
     }

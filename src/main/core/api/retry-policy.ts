@@ -37,4 +37,6 @@ export interface RetryNotice {
   readonly attempt: number
   /** The wait before it (Retry-After on 429, else `backoffDelay`). */
   readonly delayMs: number
+  /** What went wrong with the attempt, in the clerk's words (the failure's message). */
+  readonly failure: string
 }

@@ -66,7 +66,7 @@ export function startRun(deps: SyncDependencies, plan: RunPlan, options: SyncRun
     ...(options.retry === undefined ? {} : { retry: options.retry }),
     timeoutMs: plan.limits.requestTimeoutSeconds * 1000,
     onRetry: (notice) => {
-      deadline.check(notice.delayMs)
+      deadline.checkWait(notice)
       meter.retrying(notice)
     },
   })
