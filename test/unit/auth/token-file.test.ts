@@ -31,6 +31,25 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+/**
+ * A token file whose access token the service refused, refreshed against `answer`: the file, its text before the
+ * refresh, and the error.
+ */
+async function refusedRefresh(answer: Response): Promise<{ path: string; written: string; error: unknown }> {
+  const path = join(dir, 'tokens.json')
+  await writeTokenFile(path, { ...FILE, expiresAt: null })
+  const written = await readFile(path, 'utf8')
+  const fetchLike: FetchLike = async () => answer
+  const session = await openTokenFileSession({
+    path,
+    clientSecret: 'cs',
+    fetch: fetchLike,
+    clock: new FakeClock(),
+  })
+  const error = await session.tokens.handleUnauthorized('access-0').catch((caught: unknown) => caught)
+  return { path, written, error }
+}
+
 describe('token file', () => {
   it('is written atomically with mode 0600 and read back', async () => {
     const path = join(dir, 'nested', 'tokens.json')
@@ -80,16 +99,7 @@ describe('token file', () => {
   })
 
   it('deletes the file when the service refuses the refresh', async () => {
-    const path = join(dir, 'tokens.json')
-    await writeTokenFile(path, { ...FILE, expiresAt: null })
-    const fetchLike: FetchLike = async () => Response.json({ error: 'invalid_grant' }, { status: 400 })
-    const session = await openTokenFileSession({
-      path,
-      clientSecret: 'cs',
-      fetch: fetchLike,
-      clock: new FakeClock(),
-    })
-    const error = await session.tokens.handleUnauthorized('access-0').catch((caught: unknown) => caught)
+    const { path, error } = await refusedRefresh(Response.json({ error: 'invalid_grant' }, { status: 400 }))
     expect(error).toBeInstanceOf(RosterDeskError)
     expect(error).toMatchObject({ code: 'not-signed-in' })
     await expect(stat(path)).rejects.toThrow(/ENOENT/)
@@ -97,26 +107,17 @@ describe('token file', () => {
 
   it('keeps the file, and says which setting to check, when the service refuses the client (invalid_client)', async () => {
     // A wrong client secret says nothing about the refresh token, which is still good (RFC 6749 §5.2).
-    const path = join(dir, 'tokens.json')
-    await writeTokenFile(path, { ...FILE, expiresAt: null })
-    const before = await readFile(path, 'utf8')
-    const fetchLike: FetchLike = async () =>
+    const { path, written, error } = await refusedRefresh(
       Response.json(
         { error: 'invalid_client', error_description: 'Client authentication failed' },
         { status: 401 },
-      )
-    const session = await openTokenFileSession({
-      path,
-      clientSecret: 'a wrong secret',
-      fetch: fetchLike,
-      clock: new FakeClock(),
-    })
-    const error = await session.tokens.handleUnauthorized('access-0').catch((caught: unknown) => caught)
+      ),
+    )
     expect(error).toBeInstanceOf(RosterDeskError)
     expect(error).toMatchObject({
       code: 'auth',
       message: expect.stringMatching(/did not accept the client ID or client secret/),
     })
-    expect(await readFile(path, 'utf8')).toBe(before)
+    expect(await readFile(path, 'utf8')).toBe(written)
   })
 })

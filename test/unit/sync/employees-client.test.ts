@@ -6,6 +6,7 @@ import type { RetryNotice } from '../../../src/main/core/api/retry-policy'
 import {
   FakeListService,
   FakeTokens,
+  endlessListPage,
   fakeClock,
   jsonResponse,
   makeEmployees,
@@ -277,27 +278,15 @@ describe('ListClient on the employee list', () => {
   })
 
   it('refuses an answer over the size limit while it streams in, without reading the rest', async () => {
-    let pulled = 0
-    const endless = (): Response =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          pull(controller) {
-            pulled++
-            controller.enqueue(
-              new TextEncoder().encode(pulled === 1 ? '{"rows":[' : '{"UUID":"x"},'.repeat(1000)),
-            )
-          },
-        }),
-        { status: 200, headers: { 'content-type': 'application/json' } },
-      )
-    const { client } = setup({ service: failingFirst(10, endless), maxResponseBytes: 1024 * 1024 })
+    const endless = endlessListPage()
+    const { client } = setup({ service: failingFirst(10, endless.response), maxResponseBytes: 1024 * 1024 })
     const error = await failure(client.fetchPage({ page: 3, limit: 10 }))
     expect(error.message).toMatch(
       /answered page 3 of the employee list with more than 1 MB.*Lower the page size/,
     )
     expect(client.requests).toBe(1)
     // About 1 MB in 13 kB chunks, then the stream was cancelled: never the unending rest.
-    expect(pulled).toBeLessThan(100)
+    expect(endless.pulled()).toBeLessThan(100)
   })
 
   it('refuses an answer whose declared length is over the limit before reading it', async () => {

@@ -134,6 +134,27 @@ export function textResponse(status: number, body: string, contentType = 'text/h
   return new Response(body, { status, headers: { 'content-type': contentType } })
 }
 
+/**
+ * A list page that never ends, as a service streaming without limit would send it: `{"rows":[` and then ~13 KB of
+ * rows a chunk. `pulled()` says how many chunks were read before the reader stopped.
+ */
+export function endlessListPage(): { response: () => Response; pulled: () => number } {
+  let pulled = 0
+  const response = (): Response =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled++
+          controller.enqueue(
+            new TextEncoder().encode(pulled === 1 ? '{"rows":[' : '{"UUID":"x"},'.repeat(1000)),
+          )
+        },
+      }),
+      { status: 200, headers: { 'content-type': 'application/json' } },
+    )
+  return { response, pulled: () => pulled }
+}
+
 /** `count` employees with names, statuses and pay cycles that vary. */
 export function makeEmployees(count: number, prefix = 'e'): EmployeeRow[] {
   const statuses = ['Active', 'On leave', 'Terminated']

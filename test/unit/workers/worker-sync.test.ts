@@ -11,7 +11,7 @@ import { coreWorkerEntry } from '../../../src/main/core-host/worker/worker-entry
 import { WorkerHost } from '../../../src/main/core-host/worker/worker-host'
 import { workerSyncRunner } from '../../../src/main/core-host/worker/worker-sync'
 import { useTempCache } from '../../helpers/temp-cache'
-import { FakeListService, FakeTokens, makeEmployees } from '../sync/sync-fakes'
+import { FakeListService, FakeTokens, endlessListPage, makeEmployees } from '../sync/sync-fakes'
 
 /**
  * Syncs run on the core worker over a writer connection of its own, while this thread's (injected) fetch and
@@ -104,21 +104,9 @@ describe('syncs on the core worker', () => {
   })
 
   it('refuses a page over the largest allowed while this thread reads it, naming the page and the setting', async () => {
-    let pulled = 0
-    const endless = (): Response =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          pull(controller) {
-            pulled++
-            controller.enqueue(
-              new TextEncoder().encode(pulled === 1 ? '{"rows":[' : '{"UUID":"x"},'.repeat(1000)),
-            )
-          },
-        }),
-        { status: 200, headers: { 'content-type': 'application/json' } },
-      )
+    const endless = endlessListPage()
     const list = new FakeListService(makeEmployees(40), {
-      before: (request) => (request.page === 2 ? endless() : undefined),
+      before: (request) => (request.page === 2 ? endless.response() : undefined),
     })
     const summary = await service(list).start({ ...options, concurrency: 1, limits: { maxPageMegabytes: 1 } })
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'service' })
@@ -127,7 +115,7 @@ describe('syncs on the core worker', () => {
     )
     // Never retried, and read only to just past the limit: about 1 MB in 13 kB chunks, never the unending rest.
     expect(list.requests.filter((request) => request.page === 2)).toHaveLength(1)
-    expect(pulled).toBeLessThan(100)
+    expect(endless.pulled()).toBeLessThan(100)
     // A declared length over the limit is refused before any of the body is read.
     const declared = new FakeListService(makeEmployees(40), {
       before: (request) =>
