@@ -158,6 +158,8 @@ export const settingsViewSchema = z.strictObject({
   hasClientSecret: z.boolean(),
   /** 'os' when secrets are encrypted by the OS store; 'memory-only' when the OS offers none. */
   secretStorage: z.enum(['os', 'memory-only']),
+  /** Proxies (host:port) whose sign-in is remembered, encrypted by the OS's store; each deletable in Settings. */
+  rememberedProxies: z.array(z.string()),
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 

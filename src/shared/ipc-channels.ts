@@ -37,6 +37,10 @@ export const INVOKE_CHANNELS = [
   'views:delete',
   'views:get-current',
   'views:set-current',
+  'network:check',
+  'network:choose-certificates',
+  'network:forget-proxy-password',
+  'network:answer-proxy-sign-in',
 ] as const
 
 export const EVENT_CHANNELS = [
@@ -47,6 +51,7 @@ export const EVENT_CHANNELS = [
   'profiles:changed',
   'app:command',
   'query:preparing',
+  'network:proxy-sign-in',
 ] as const
 
 export type InvokeChannelName = (typeof INVOKE_CHANNELS)[number]

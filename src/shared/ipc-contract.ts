@@ -26,6 +26,11 @@ import {
   syncStartedSchema,
   syncStatusSchema,
 } from './domain'
+import {
+  connectionReportSchema,
+  proxySignInAnswerSchema,
+  proxySignInRequestSchema,
+} from './connection-report'
 import type { EventChannelName, InvokeChannelName } from './ipc-channels'
 import { APP_COMMANDS } from './shortcuts'
 import { IPC_ERROR_CODES } from './ipc-error-codes'
@@ -161,6 +166,30 @@ export const invokeChannels = {
   },
   /** Keeps a profile's view on screen (the renderer sends it debounced); false when that profile is gone. */
   'views:set-current': { args: z.tuple([profileIdSchema, viewStateSchema]), result: z.boolean() },
+
+  /**
+   * "Test connection": the active profile's saved network settings and address tried step by step through
+   * Electron's network stack (connection-report.ts); answers the report even when a step fails.
+   */
+  'network:check': { args: noArgs, result: connectionReportSchema },
+  /**
+   * Asks main for a PEM file (native open dialog), checks it holds at least one certificate, and keeps its path
+   * as the profile's extra trusted certificates; the settings unchanged when the dialog is cancelled.
+   */
+  'network:choose-certificates': { args: noArgs, result: settingsViewSchema },
+  /** Deletes the proxy credentials remembered for one proxy (host:port, as `rememberedProxies` lists it). */
+  'network:forget-proxy-password': {
+    args: z.tuple([z.string().min(1).max(300)]),
+    result: settingsViewSchema,
+  },
+  /**
+   * The answer to a `network:proxy-sign-in` (its id): credentials, or null to cancel. Handled by main, which
+   * holds the challenge; false when that challenge is no longer waiting.
+   */
+  'network:answer-proxy-sign-in': {
+    args: z.tuple([z.string().min(1).max(40), proxySignInAnswerSchema]),
+    result: z.boolean(),
+  },
 } as const
 
 export const eventChannels = {
@@ -174,6 +203,8 @@ export const eventChannels = {
   'app:command': z.enum(APP_COMMANDS),
   /** What the query engine is preparing on the core worker (a first sort or "Search in", an index): [] when done. */
   'query:preparing': preparingListSchema,
+  /** A proxy asks for credentials (main's `login` event for a proxy challenge): the window asks the clerk. */
+  'network:proxy-sign-in': proxySignInRequestSchema,
 } as const
 
 export type InvokeChannel = keyof typeof invokeChannels

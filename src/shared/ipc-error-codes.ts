@@ -18,10 +18,37 @@ export const IPC_ERROR_CODES = [
   // The machine, not the service: a full disk (free space needed and where) and a damaged cache set aside.
   'disk-full',
   'damaged-cache',
+  // The way to the service (issue 22), each said as what it is rather than "could not reach": a proxy that wants
+  // credentials or refused the ones given; a certificate not trusted (issuer named), expired, or for another
+  // host; a host name that does not resolve; a refused connection; no answer in time; the computer offline; a
+  // web page (captive portal, proxy block page) where JSON was expected.
+  'proxy-auth',
+  'certificate',
+  'host-not-found',
+  'connection-refused',
+  'timeout',
+  'offline',
+  'web-page',
 ] as const
 
 export type IpcErrorCode = (typeof IPC_ERROR_CODES)[number]
 
 export function isIpcErrorCode(value: unknown): value is IpcErrorCode {
   return typeof value === 'string' && (IPC_ERROR_CODES as readonly string[]).includes(value)
+}
+
+/**
+ * The codes that mean the service could not be reached at all (not that it answered badly): the window shows
+ * itself offline for them, and a sync that ended with one of them is said to have lost its connection.
+ */
+export const UNREACHABLE_ERROR_CODES: readonly IpcErrorCode[] = [
+  'network',
+  'host-not-found',
+  'connection-refused',
+  'timeout',
+  'offline',
+]
+
+export function isUnreachableErrorCode(value: unknown): boolean {
+  return typeof value === 'string' && (UNREACHABLE_ERROR_CODES as readonly string[]).includes(value)
 }

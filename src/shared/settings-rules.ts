@@ -291,3 +291,106 @@ export function profileLabel(profile: { readonly name: string; readonly environm
     ? profile.name
     : `${profile.name} (${environmentLabel(profile.environment)})`
 }
+
+// ---- Network (Settings → Network) -----------------------------------------------------------------------
+
+/**
+ * How RosterDesk reaches the service: through the OS's proxy settings (system settings, PAC, WPAD; the default),
+ * directly, through one proxy, or through a PAC file. The machine policy, a command-line flag and the
+ * environment all come before the profile's choice (ARCHITECTURE, "Network settings").
+ */
+export const PROXY_MODES = ['system', 'none', 'fixed', 'pac'] as const
+export type ProxyMode = (typeof PROXY_MODES)[number]
+
+/** Each choice in the clerk's words, for Settings, the check report and the CLI. */
+export const PROXY_MODE_LABELS: Readonly<Record<ProxyMode, string>> = {
+  system: "Use the system's settings",
+  none: 'No proxy',
+  fixed: 'This proxy',
+  pac: 'This PAC file',
+}
+
+export const NETWORK_DEFAULTS = {
+  proxyMode: 'system' as ProxyMode,
+  proxyUrl: '',
+  proxyBypass: '',
+  pacUrl: '',
+  extraCertificatesFile: '',
+}
+
+/**
+ * Why a proxy address cannot be used, or undefined (empty is "not set"; the schema asks for one when "This
+ * proxy" is chosen). A proxy is http://host:port (or https://, socks5://); a user name or password in it is
+ * refused, since settings files and command lines are readable: a proxy's password is asked for when it asks.
+ */
+export function proxyUrlProblem(value: string): string | undefined {
+  if (value === '') return undefined
+  if (value.length > 500) return 'The proxy address is too long.'
+  let url: URL
+  try {
+    url = new URL(value.includes('://') ? value : `http://${value}`)
+  } catch {
+    return 'The proxy address must look like http://proxy.example.com:8080.'
+  }
+  if (!['http:', 'https:', 'socks5:', 'socks4:', 'socks:'].includes(url.protocol)) {
+    return 'The proxy address must start with http://, https:// or socks5://.'
+  }
+  if (url.username !== '' || url.password !== '') {
+    return 'The proxy address must not contain a user name or password: RosterDesk asks for them when the proxy does.'
+  }
+  if (url.hostname === '')
+    return 'The proxy address must name a host, for example http://proxy.example.com:8080.'
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+    return 'The proxy address is a host and port only, for example http://proxy.example.com:8080.'
+  }
+  return undefined
+}
+
+/** A proxy address as stored: trimmed, `http://` added when no scheme was typed, no trailing slash. */
+export function normalizeProxyUrl(value: string): string {
+  const trimmed = value.trim()
+  if (trimmed === '') return ''
+  return (trimmed.includes('://') ? trimmed : `http://${trimmed}`).replace(/\/+$/, '')
+}
+
+/** Why a PAC file address cannot be used, or undefined (empty: not set). */
+export function pacUrlProblem(value: string): string | undefined {
+  if (value === '') return undefined
+  if (value.length > 1000) return 'The PAC file address is too long.'
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'The PAC file address must be a full address such as http://wpad.example.com/proxy.pac.'
+  }
+  if (!['http:', 'https:', 'file:'].includes(url.protocol)) {
+    return 'The PAC file address must start with http://, https:// or file://.'
+  }
+  return undefined
+}
+
+/** The bypass list as stored: entries split on commas, semicolons or spaces, joined with ", ". */
+export function normalizeProxyBypass(value: string): string {
+  return [...new Set(value.split(/[\s,;]+/).filter((entry) => entry !== ''))].join(', ')
+}
+
+/** Why a normalised bypass list cannot be used, or undefined. */
+export function proxyBypassProblem(value: string): string | undefined {
+  if (value.length > 2000) return 'The list of addresses that bypass the proxy is too long.'
+  // Host patterns as Chromium's proxy rules and NO_PROXY read them: *.example.com, .example.com, 10.0.0.0/8, <local>.
+  const bad = value
+    .split(', ')
+    .find((entry) => entry !== '' && !/^(<local>|<-loopback>|[\w*.:[\]/-]+)$/.test(entry))
+  return bad === undefined
+    ? undefined
+    : `“${bad.slice(0, 60)}” is not a host name, a pattern such as *.example.com, or an address range.`
+}
+
+/** Why an extra-certificates file path cannot be used, or undefined (empty: none). The file is read when used. */
+export function certificatesFileProblem(value: string): string | undefined {
+  if (value.length > 1000) return 'The certificate file path is too long.'
+  // eslint-disable-next-line no-control-regex -- a path with control characters is no file a clerk chose
+  if (/[\u0000-\u001f]/.test(value))
+    return 'The certificate file path contains characters a path cannot have.'
+  return undefined
+}

@@ -2,6 +2,13 @@ import * as z from 'zod/mini'
 import {
   ENVIRONMENTS,
   PAGE_SIZE_SETTING,
+  PROXY_MODES,
+  certificatesFileProblem,
+  normalizeProxyBypass,
+  normalizeProxyUrl,
+  pacUrlProblem,
+  proxyBypassProblem,
+  proxyUrlProblem,
   SETTINGS_LIMITS,
   SYNC_LIMITS,
   SYNC_SCOPES,
@@ -154,6 +161,19 @@ export const settingsSchema = z.strictObject(
     requestTimeoutSeconds: syncLimitSchemas.requestTimeoutSeconds,
     syncDeadlineMinutes: syncLimitSchemas.syncDeadlineMinutes,
     maxEmployees: syncLimitSchemas.maxEmployees,
+    /** Settings → Network (settings-rules.ts, "Network"): how requests reach the service. */
+    proxyMode: z.enum(PROXY_MODES, {
+      error:
+        "Choose how RosterDesk reaches the service: the system's settings, no proxy, a proxy or a PAC file.",
+    }),
+    /** The proxy for "This proxy": http://host:port, never with credentials in it. */
+    proxyUrl: textSetting('Enter the proxy address as text.', normalizeProxyUrl, proxyUrlProblem),
+    /** Hosts that bypass "This proxy": *.example.com, 10.0.0.0/8, <local>; stored comma-separated. */
+    proxyBypass: textSetting('Enter the bypass list as text.', normalizeProxyBypass, proxyBypassProblem),
+    /** The PAC file for "This PAC file". */
+    pacUrl: textSetting('Enter the PAC file address as text.', trim, pacUrlProblem),
+    /** A PEM file of certificates trusted besides the OS's store (a company's TLS inspection root); '' for none. */
+    extraCertificatesFile: textSetting('Enter the certificate file as text.', trim, certificatesFileProblem),
   },
   {
     // Names only: an unknown key may be a misplaced secret, and its value must not travel into a message.
@@ -177,6 +197,18 @@ export const settingsToSaveSchema = settingsSchema.check(
       const message = environmentAddressProblem(settings.environment, settings.baseUrls)
       if (message !== undefined)
         ctx.addIssue({ code: 'custom', path: ['baseUrls', settings.environment], message })
+      if (settings.proxyMode === 'fixed' && settings.proxyUrl === '')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['proxyUrl'],
+          message: 'Enter the proxy address, for example http://proxy.example.com:8080.',
+        })
+      if (settings.proxyMode === 'pac' && settings.pacUrl === '')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['pacUrl'],
+          message: 'Enter the PAC file address, for example http://wpad.example.com/proxy.pac.',
+        })
     },
     // Only once the environment and both addresses are known good; a field's own problem is said first.
     {

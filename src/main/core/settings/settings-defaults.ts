@@ -2,6 +2,7 @@ import type { Settings } from '../../../shared/domain'
 import {
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
+  NETWORK_DEFAULTS,
   SYNC_LIMIT_SETTING_DEFAULTS,
 } from '../../../shared/settings-rules'
 
@@ -43,6 +44,7 @@ export const DEFAULT_SETTINGS: Settings = {
   syncScope: DEFAULT_SYNC_SCOPE,
   ...FRESHNESS_DEFAULTS,
   ...SYNC_LIMIT_SETTING_DEFAULTS,
+  ...NETWORK_DEFAULTS,
 }
 
 /** A fresh copy, so callers can never mutate the shared defaults. */

@@ -6,11 +6,12 @@ import type { Settings, SettingsView } from '../../../shared/domain'
  */
 export function buildSettingsView(
   settings: Settings,
-  secrets: { hasClientSecret: boolean; persistent: boolean },
+  secrets: { hasClientSecret: boolean; persistent: boolean; rememberedProxies?: readonly string[] },
 ): SettingsView {
   return {
     settings: structuredClone(settings),
     hasClientSecret: secrets.hasClientSecret,
     secretStorage: secrets.persistent ? 'os' : 'memory-only',
+    rememberedProxies: [...(secrets.rememberedProxies ?? [])],
   }
 }
