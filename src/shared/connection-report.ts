@@ -92,3 +92,34 @@ export const proxySignInAnswerSchema = z.union([
   z.null(),
 ])
 export type ProxySignInAnswer = z.infer<typeof proxySignInAnswerSchema>
+
+const STATE_MARKS: Readonly<Record<ConnectionStepState, string>> = { ok: '✓', failed: '✗', skipped: '–' }
+
+/** A step's time as people read it: "12 ms", "1.4 s". */
+export function stepTime(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`
+}
+
+/**
+ * The report as plain text, one line per step (✓/✗/–, label, time, message) and the chain under its step: what
+ * the CLI prints and what "Copy report" puts on the clipboard for IT. Holds only what the report holds, which is
+ * never a secret.
+ */
+export function connectionReportText(report: ConnectionReport): string {
+  const lines = [
+    `RosterDesk connection check (${report.runtime === 'app' ? 'app' : 'command line'}), ${report.startedAt}`,
+    `Service: ${report.baseUrl}${report.profile === undefined ? '' : ` (profile ${report.profile})`}`,
+  ]
+  for (const step of report.steps) {
+    const time = step.state === 'skipped' ? '' : ` (${stepTime(step.ms)})`
+    lines.push(`${STATE_MARKS[step.state]} ${step.label}${time}: ${step.message}`)
+    for (const certificate of step.certificates ?? []) {
+      lines.push(`    ${certificate.subject}, issued by ${certificate.issuer}`)
+      lines.push(
+        `      valid ${certificate.validFrom} to ${certificate.validTo}, SHA-256 ${certificate.fingerprint256}`,
+      )
+    }
+  }
+  lines.push(report.ok ? 'Result: every step passed.' : 'Result: a step failed (✗ above).')
+  return lines.join('\n')
+}
