@@ -54,6 +54,12 @@ describe('default settings', () => {
       requestTimeoutSeconds: 30,
       syncDeadlineMinutes: 120,
       maxEmployees: 5_000_000,
+      // Network: the OS's proxy settings and certificate store, nothing extra.
+      proxyMode: 'system',
+      proxyUrl: '',
+      proxyBypass: '',
+      pacUrl: '',
+      extraCertificatesFile: '',
     })
     expect(applySettingsPatch({}, DEFAULT_SETTINGS)).toEqual({ ok: true, settings: DEFAULT_SETTINGS })
   })

@@ -188,6 +188,7 @@ describe('buildSettingsView', () => {
       settings: DEFAULT_SETTINGS,
       hasClientSecret: true,
       secretStorage: 'memory-only',
+      rememberedProxies: [],
     })
     expect(
       buildSettingsView(DEFAULT_SETTINGS, { hasClientSecret: false, persistent: true }).secretStorage,
