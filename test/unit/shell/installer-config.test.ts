@@ -9,7 +9,7 @@ import { schemeOf } from '../../../src/main/shell/adapters/deep-link'
 import { DEFAULT_REDIRECT_URI } from '../../../src/main/core/settings/settings-defaults'
 
 interface PlatformConfig {
-  target: string[]
+  target: Array<string | { target: string; arch?: string[] }>
   icon: string
   files: string[]
 }
@@ -34,6 +34,7 @@ interface BuilderConfig {
     notarize?: boolean
   }
   linux: PlatformConfig
+  dmg: { artifactName: string }
 }
 
 const ROOT = resolve(__dirname, '../../..')
@@ -145,7 +146,38 @@ describe('installer configuration', () => {
     expect(scheme).toBe('com.rosterdesk.app')
     expect(config.protocols.flatMap((p) => p.schemes)).toContain(scheme)
     expect(config.win.target).toContain('nsis')
-    expect(config.mac.target).toContain('dmg')
+    expect(config.mac.target.map((t) => (typeof t === 'string' ? t : t.target))).toContain('dmg')
+  })
+
+  it('builds a DMG for each Mac architecture, named by it, each runner its own (issue 23)', () => {
+    // Intel Macs and Apple silicon both get an app: the dmg target names both archs (a target without one builds
+    // only the build machine's), and the file names say which is which.
+    expect(config.mac.target).toEqual([{ target: 'dmg', arch: ['x64', 'arm64'] }])
+    expect(config.dmg.artifactName).toBe('RosterDesk-${version}-${arch}.${ext}')
+    // Each slice ships its own prebuild only (the file filters for each arch: see "ships each platform only its
+    // own prebuild" below).
+    const workflow = readFileSync(join(ROOT, '.github/workflows/desktop.yml'), 'utf8')
+    const matrix = /^\s+os: \[(.*)\]$/m
+      .exec(workflow)?.[1]
+      ?.split(',')
+      .map((os) => os.trim())
+    expect(matrix).toEqual(expect.arrayContaining(['macos-latest', 'macos-15-intel']))
+    // The installer and the smoke test's unpacked app are built for the runner's own arch.
+    expect(workflow).toContain('npm run dist -- $(bash scripts/builder-arch-flag.sh)')
+    expect(workflow).toContain('electron-builder --dir --publish never $(bash scripts/builder-arch-flag.sh)')
+  })
+
+  it('picks the runner’s architecture for electron-builder on macOS, and none elsewhere', async () => {
+    const flag = async (os: string, arch: string): Promise<string> =>
+      (
+        await promisify(execFile)('bash', [join(ROOT, 'scripts/builder-arch-flag.sh')], {
+          env: { ...process.env, RUNNER_OS: os, RUNNER_ARCH: arch },
+        })
+      ).stdout.trim()
+    expect(await flag('macOS', 'ARM64')).toBe('--arm64')
+    expect(await flag('macOS', 'X64')).toBe('--x64')
+    expect(await flag('Windows', 'X64')).toBe('')
+    expect(await flag('Linux', 'X64')).toBe('')
   })
 
   it('has the Windows installer write the scheme’s registry keys, since NSIS ignores `protocols`', () => {
