@@ -224,4 +224,33 @@ describe('the employee table with the keyboard, the clipboard and its columns', 
     expect(sandbox.employeeCount()).toBe(SIZE)
     expect(ui.problems).toEqual([])
   })
+
+  it('runs a held shortcut once, and claims every repeat so no menu accelerator runs it again', async () => {
+    // Every keydown as the page leaves it: a listener after the app's sees whether the app claimed it.
+    await page.evaluate(`(() => {
+      window.__keydowns = []
+      window.addEventListener('keydown', (event) => {
+        if (event.key === 'r') window.__keydowns.push({ repeat: event.repeat, claimed: event.defaultPrevented })
+      })
+    })()`)
+    const syncs = (): number => app.calls.filter((call) => call.channel === 'sync:start').length
+    const before = syncs()
+    await page.keyboard.down('Control')
+    // Held: Playwright sends the second and later presses of a key still down as repeats.
+    for (let press = 0; press < 4; press++) await page.keyboard.down('r')
+    await page.keyboard.up('r')
+    await page.keyboard.up('Control')
+    const keydowns = (await page.evaluate('window.__keydowns')) as { repeat: boolean; claimed: boolean }[]
+    expect(keydowns).toEqual([
+      { repeat: false, claimed: true },
+      { repeat: true, claimed: true },
+      { repeat: true, claimed: true },
+      { repeat: true, claimed: true },
+    ])
+    await expect.poll(syncs).toBe(before + 1)
+    // The one sync ends (the Sync button is back), and no second one started meanwhile.
+    await page.getByRole('button', { name: 'Sync', exact: true }).waitFor({ timeout: 60_000 })
+    expect(syncs()).toBe(before + 1)
+    expect(ui.problems).toEqual([])
+  })
 })

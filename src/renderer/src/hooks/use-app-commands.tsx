@@ -54,11 +54,14 @@ export function CommandProvider({ children }: { readonly children: ReactNode }) 
   useEffect(() => client.on('app:command', (command) => void bus.dispatch(command, undefined)), [bus, client])
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
-      if (event.defaultPrevented || event.repeat) return
+      if (event.defaultPrevented) return
       const command = findShortcut(event, APP_SHORTCUTS, isMac)
       if (command === undefined) return
-      // Always claimed, so Ctrl+R and F5 never reload the window, even when nothing can sync right now.
+      // Always claimed, so Ctrl+R and F5 never reload the window, even when nothing can sync right now; a held
+      // key's repeats too, or macOS hands each repeat to the menu's accelerator (Electron's registerAccelerator:
+      // false holds only on Windows and Linux) and the command runs again and again.
       event.preventDefault()
+      if (event.repeat) return
       bus.dispatch(command, undefined)
     }
     window.addEventListener('keydown', onKeyDown)
