@@ -20,6 +20,14 @@ const ROOT = resolve(__dirname, '../..')
 /** Screenshots for a failed CI run to show (dist/ is ignored by git, and the workflow uploads this folder). */
 const SCREENSHOTS = join(ROOT, 'dist', 'desktop-smoke')
 
+/**
+ * A cold start of a freshly unpacked app on a hosted runner, then its first window: each has its own limit, both
+ * well inside the hook's (vitest.desktop.config.ts, DESKTOP_HOOK_TIMEOUT_MS), so a slow start fails with
+ * Playwright's own words for which of the two did not happen, not with vitest's hook timeout.
+ */
+const LAUNCH_TIMEOUT_MS = 120_000
+const FIRST_WINDOW_TIMEOUT_MS = 60_000
+
 let packaged: PackagedApp
 let workDir: string
 let app: ElectronApplication
@@ -57,11 +65,13 @@ beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'rosterdesk-desktop-'))
   app = await electron.launch({
     executablePath: packaged.executable,
-    args: [],
+    // Playwright adds --use-mock-keychain only to the Electron it finds itself, not to an executable path: without
+    // it, safeStorage on a macOS runner asks the runner's real login keychain.
+    args: process.platform === 'darwin' ? ['--use-mock-keychain'] : [],
     env: launchEnv(join(workDir, 'data')),
-    timeout: 90_000,
+    timeout: LAUNCH_TIMEOUT_MS,
   })
-  page = await app.firstWindow({ timeout: 90_000 })
+  page = await app.firstWindow({ timeout: FIRST_WINDOW_TIMEOUT_MS })
   page.on('pageerror', (error) => pageErrors.push(error.message))
 })
 
