@@ -39,6 +39,20 @@ export interface PagePosition {
 export type StallMode = 'headers' | 'silent'
 export const STALL_MODES: readonly StallMode[] = ['headers', 'silent']
 
+/** The statuses that redirect (Fetch standard). */
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308
+export const REDIRECT_STATUSES: readonly RedirectStatus[] = [301, 302, 303, 307, 308]
+
+/**
+ * /employees/list answers every request with a redirect (issue 22): `to: 'moved'` names the list's new path on
+ * this sandbox (`MOVED_LIST_PATH`, employees.ts, which serves the list), as a service that moved it would; an
+ * origin (`http://127.0.0.1:PORT`) sends the client there, the same path and query.
+ */
+export interface ListRedirect {
+  status: RedirectStatus
+  to: 'moved' | string
+}
+
 /**
  * A hostile service (issue 12): answers a client must refuse at once, or bound in time and size. Each is off
  * (null or false) by default; positions count pages as requested and rows from 1 within the page.
@@ -61,6 +75,13 @@ export interface HostileBehaviours {
    * the body and then nothing; 'silent' never answers at all. Later requests are answered normally.
    */
   stall: { page: number; mode: StallMode; requests: number } | null
+  /** See `ListRedirect`. */
+  redirectList: ListRedirect | null
+  /**
+   * A `limit` above this is served at this many rows a page while the envelope's `limit` says the one asked (and
+   * `totalPages` to match): a service that echoes the request instead of saying the size it used (issue 22).
+   */
+  echoLimitAbove: number | null
 }
 
 export interface SandboxBehaviours extends HostileBehaviours {
@@ -117,6 +138,8 @@ export const DEFAULT_BEHAVIOURS: SandboxBehaviours = Object.freeze({
   oversizedPage: null,
   oversizedField: null,
   stall: null,
+  redirectList: null,
+  echoLimitAbove: null,
 }) as SandboxBehaviours
 
 function requirePositiveInteger(name: string, value: number): void {
@@ -175,6 +198,25 @@ export function validateBehaviours(b: SandboxBehaviours): void {
       throw new RangeError(`stall.mode must be one of ${STALL_MODES.join(', ')}`)
     requireNonNegativeInteger('stall.requests', b.stall.requests)
   }
+  if (b.redirectList !== null) validateListRedirect(b.redirectList)
+  if (b.echoLimitAbove !== null) requirePositiveInteger('echoLimitAbove', b.echoLimitAbove)
+}
+
+function validateListRedirect(redirect: ListRedirect): void {
+  if (!REDIRECT_STATUSES.includes(redirect.status)) {
+    throw new RangeError(`redirectList.status must be one of ${REDIRECT_STATUSES.join(', ')}`)
+  }
+  if (redirect.to === 'moved') return
+  let origin: string | undefined
+  try {
+    const url = new URL(redirect.to)
+    origin = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined
+  } catch {
+    origin = undefined
+  }
+  if (origin !== redirect.to) {
+    throw new RangeError("redirectList.to must be 'moved' or an origin such as http://127.0.0.1:8080")
+  }
 }
 
 /** Applies a patch, validating the result; throws RangeError and leaves nothing half-applied. */
@@ -215,6 +257,8 @@ function copyHostile(b: HostileBehaviours): HostileBehaviours {
     oversizedPage: copy(b.oversizedPage),
     oversizedField: copy(b.oversizedField),
     stall: copy(b.stall),
+    redirectList: copy(b.redirectList),
+    echoLimitAbove: b.echoLimitAbove,
   }
 }
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
-import { STALL_MODES, TOKEN_STYLES } from './behaviours'
-import type { SandboxBehavioursPatch, StallMode, TokenStyle } from './behaviours'
+import { REDIRECT_STATUSES, STALL_MODES, TOKEN_STYLES } from './behaviours'
+import type { RedirectStatus, SandboxBehavioursPatch, StallMode, TokenStyle } from './behaviours'
+import { MOVED_LIST_PATH } from './employees'
 import type { SandboxOptions } from './server'
 
 export const USAGE = `Usage: npm run sandbox -- [options]
@@ -25,6 +26,9 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --oversized-page P:MB  page P streams a body of MB megabytes
   --oversized-field P:R:N  row R of page P gains a notes field of N characters
   --stall P:MODE[:N]     the next N (default: every) requests for page P stall: ${STALL_MODES.join(' | ')}
+  --redirect-list S:TO   /employees/list answers with redirect S (${REDIRECT_STATUSES.join(', ')}) to 'moved'
+                         (${MOVED_LIST_PATH} here) or to an origin (http://127.0.0.1:8081)
+  --echo-limit-above N   a limit above N is served at N rows, the envelope's limit saying the one asked
   --tenant-required      refuse list requests without vnd.a1.tenant-id
   --reject-refresh       the refresh endpoint answers invalid_grant
   --no-rotate-refresh    refreshes keep the old refresh token instead of issuing a new one
@@ -97,6 +101,8 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         'oversized-page': { type: 'string' },
         'oversized-field': { type: 'string' },
         stall: { type: 'string' },
+        'redirect-list': { type: 'string' },
+        'echo-limit-above': { type: 'string' },
         'tenant-required': { type: 'boolean' },
         'reject-refresh': { type: 'boolean' },
         'no-rotate-refresh': { type: 'boolean' },
@@ -171,6 +177,8 @@ function hostileFlags(values: {
   'oversized-page'?: string
   'oversized-field'?: string
   stall?: string
+  'redirect-list'?: string
+  'echo-limit-above'?: string
 }): SandboxBehavioursPatch {
   const patch: SandboxBehavioursPatch = {}
   const lie = integer('lie-total', values['lie-total'], 0)
@@ -209,5 +217,19 @@ function hostileFlags(values: {
       requests: integer('stall', requestsText, 1) ?? Number.MAX_SAFE_INTEGER,
     }
   }
+  const redirectText = values['redirect-list']
+  if (redirectText !== undefined) {
+    const colon = redirectText.indexOf(':')
+    const status = REDIRECT_STATUSES.find((candidate) => String(candidate) === redirectText.slice(0, colon))
+    const to = redirectText.slice(colon + 1)
+    if (colon === -1 || status === undefined || to === '') {
+      throw new UsageError(
+        `--redirect-list must be status:moved or status:origin (status ${REDIRECT_STATUSES.join(', ')}), got '${redirectText}'`,
+      )
+    }
+    patch.redirectList = { status: status satisfies RedirectStatus, to }
+  }
+  const echo = integer('echo-limit-above', values['echo-limit-above'], 1)
+  if (echo !== undefined) patch.echoLimitAbove = echo
   return patch
 }

@@ -12,6 +12,8 @@ export interface SandboxStats {
   listRequests: number
   /** Requests to /employees/list by their `page` parameter as sent ("1" when absent), whatever the outcome. */
   listPages: Record<string, number>
+  /** Requests to /employees/list by their `limit` parameter as sent ("default" when absent), whatever the outcome. */
+  listLimits: Record<string, number>
   /** POSTs to the code exchange endpoint, whatever the outcome. */
   codeExchanges: number
   /** POSTs to the refresh endpoint, whatever the outcome. */

@@ -1,12 +1,15 @@
 import type { IncomingMessage } from 'node:http'
 import type { SandboxContext } from './context'
-import { delay, html, jsonError, rawJson } from './http'
+import { delay, html, jsonError, rawJson, redirect } from './http'
 import type { Reply } from './http'
 import { hostileReply } from './hostile'
 import type { PageData } from './hostile'
 import { parseListQuery } from './list-query'
 
 export const TENANT_HEADER = 'vnd.a1.tenant-id'
+
+/** The employee list's path as a service that moved it serves it (behaviour `redirectList`); always served. */
+export const MOVED_LIST_PATH = '/v2/employees/list'
 
 type Fault = { kind: 'none' } | { kind: 'reply'; reply: Reply } | { kind: 'truncate'; fraction: number }
 
@@ -19,10 +22,28 @@ export async function listEmployees(
   ctx.stats.listRequests++
   const page = params.get('page') ?? '1'
   ctx.stats.listPages[page] = (ctx.stats.listPages[page] ?? 0) + 1
+  const limit = params.get('limit') ?? 'default'
+  ctx.stats.listLimits[limit] = (ctx.stats.listLimits[limit] ?? 0) + 1
   const latencyMs = ctx.behaviours.latencyMs
-  const reply = answer(ctx, req, params)
+  const reply = movedList(ctx, req) ?? answer(ctx, req, params)
   await delay(latencyMs)
   return reply
+}
+
+/**
+ * The redirect of /employees/list (behaviour `redirectList`), before anything else is checked, as a server routes
+ * a moved path: to `MOVED_LIST_PATH` here (a relative Location), or to another origin, the same path and query.
+ */
+function movedList(ctx: SandboxContext, req: IncomingMessage): Reply | null {
+  const moved = ctx.behaviours.redirectList
+  const raw = req.url ?? '/'
+  const queryStart = raw.indexOf('?')
+  const path = queryStart === -1 ? raw : raw.slice(0, queryStart)
+  if (moved === null || path === MOVED_LIST_PATH) return null
+  const query = queryStart === -1 ? '' : raw.slice(queryStart)
+  const location = moved.to === 'moved' ? `${MOVED_LIST_PATH}${query}` : `${moved.to}${path}${query}`
+  ctx.stats.faultsInjected++
+  return { ...redirect(location), status: moved.status, note: `redirect ${moved.status}` }
 }
 
 function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchParams): Reply {
@@ -58,13 +79,15 @@ function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchPara
   const b = ctx.behaviours
   const requested = query.limit ?? b.defaultPageSize
   const limit = b.maxPageSize === null ? requested : Math.min(requested, b.maxPageSize)
+  // The rows a page holds: `limit`, but for a service that echoes a larger limit than it serves.
+  const served = b.echoLimitAbove !== null && limit > b.echoLimitAbove ? b.echoLimitAbove : limit
   const build = (): PageData => {
     const selection = ctx.selections.select(query.filter, query.sortColumn, query.sortOrder)
     const totalCount = selection.count
     const totalPages = Math.ceil(totalCount / limit)
     const rows = []
-    const start = (query.page - 1) * limit
-    const end = Math.min(start + limit, totalCount)
+    const start = (query.page - 1) * served
+    const end = Math.min(start + served, totalCount)
     for (let position = start; position < end; position++) {
       rows.push(ctx.dataset.generator.row(selection.idAt(position)))
     }
@@ -72,6 +95,11 @@ function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchPara
   }
   const hostile = hostileReply(ctx, query.page, build)
   if (hostile !== null) return hostile
+  if (served !== limit) {
+    // Not cached: the same `limit` is served whole once the behaviour is off.
+    ctx.stats.faultsInjected++
+    return { ...rawJson(200, JSON.stringify(build())), note: `fault: ${served} rows for limit ${limit}` }
+  }
   const body = ctx.pages.body(ctx.dataset.version, query, limit, () => JSON.stringify(build()))
   const reply = rawJson(200, body)
   if (fault.kind === 'truncate') {

@@ -7,7 +7,7 @@ import type { RegisteredClient } from './clients'
 import { AUTHORIZE_PATH } from './consent-page'
 import type { SandboxContext, SandboxStats } from './context'
 import { Dataset } from './dataset'
-import { listEmployees } from './employees'
+import { listEmployees, MOVED_LIST_PATH } from './employees'
 import { GrantStore } from './grants'
 import { jsonError, methodNotAllowed, notFound, writeReply } from './http'
 import type { Reply } from './http'
@@ -76,6 +76,7 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   '/openapi/oauthv1/token': { POST: (ctx, req) => exchangeCode(ctx, req) },
   '/openapi/oauth/token': { POST: (ctx, req) => refreshTokens(ctx, req) },
   '/employees/list': { GET: listEmployees },
+  [MOVED_LIST_PATH]: { GET: listEmployees },
 }
 
 function validateOptions(o: SandboxOptions): void {
@@ -123,7 +124,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     dataset,
     selections: new SelectionCache(dataset),
     pages: new PageBodyCache(dataset.version),
-    stats: { requests: 0, listRequests: 0, listPages: {}, codeExchanges: 0, refreshes: 0, faultsInjected: 0 },
+    stats: {
+      requests: 0,
+      listRequests: 0,
+      listPages: {},
+      listLimits: {},
+      codeExchanges: 0,
+      refreshes: 0,
+      faultsInjected: 0,
+    },
     faultRandom: createRng(mix32(seed ^ 0x0fa17)),
     churnRandom: createRng(mix32(seed ^ 0xc4a2e)),
     mutateRandom: createRng(mix32(seed ^ 0x3a7e5)),
@@ -207,7 +216,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       for (let position = 0; position < dataset.count; position++) rows.push({ ...dataset.row(position) })
       return rows
     },
-    stats: () => ({ ...ctx.stats, listPages: { ...ctx.stats.listPages } }),
+    stats: () => ({
+      ...ctx.stats,
+      listPages: { ...ctx.stats.listPages },
+      listLimits: { ...ctx.stats.listLimits },
+    }),
     close,
   }
 }

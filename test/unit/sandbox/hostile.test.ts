@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_BEHAVIOURS } from '../../../src/main/sandbox/index'
 import { parseCliArgs, UsageError } from '../../../src/main/sandbox/cli-args'
+import { MOVED_LIST_PATH } from '../../../src/main/sandbox/employees'
 import { useTestSandbox } from '../../helpers/sandbox'
 import { getList, listOk } from './support'
 
@@ -84,12 +85,61 @@ describe('switchable behaviours: a hostile list', () => {
     }
   })
 
+  it('redirects the list to its moved path, which serves it, or to another origin, path and query kept', async () => {
+    const ask = (path: string): Promise<Response> =>
+      fetch(`${sandbox().baseUrl}${path}?page=2&limit=10`, {
+        headers: { authorization: `Bearer ${token()}` },
+        redirect: 'manual',
+      })
+    sandbox().setBehaviours({ redirectList: { status: 308, to: 'moved' } })
+    const before = sandbox().stats()
+    const moved = await ask('/employees/list')
+    expect(moved.status).toBe(308)
+    expect(moved.headers.get('location')).toBe(`${MOVED_LIST_PATH}?page=2&limit=10`)
+    const served = await ask(MOVED_LIST_PATH)
+    expect(served.status).toBe(200)
+    expect(((await served.json()) as { rows: unknown[] }).rows).toHaveLength(10)
+    // Both count as list requests, by page and by limit as sent.
+    const after = sandbox().stats()
+    expect(after.listRequests - before.listRequests).toBe(2)
+    expect((after.listLimits['10'] ?? 0) - (before.listLimits['10'] ?? 0)).toBe(2)
+
+    sandbox().setBehaviours({ redirectList: { status: 307, to: 'http://127.0.0.1:9' } })
+    const away = await ask('/employees/list')
+    expect(away.status).toBe(307)
+    expect(away.headers.get('location')).toBe('http://127.0.0.1:9/employees/list?page=2&limit=10')
+  })
+
+  it('echoes a limit above the one it serves, with totalPages to match', async () => {
+    sandbox().setBehaviours({ maxPageSize: null, echoLimitAbove: 40 })
+    const large = await listOk(sandbox(), token(), { page: 1, limit: 100 })
+    expect(large).toMatchObject({ totalCount: 250, totalPages: 3, limit: 100, currentPage: 1 })
+    expect(large.rows).toHaveLength(40)
+    // At or below the size it serves, it serves what it says.
+    const small = await listOk(sandbox(), token(), { page: 2, limit: 40 })
+    expect(small).toMatchObject({ limit: 40 })
+    expect(small.rows).toHaveLength(40)
+    expect(small.rows[0]).toEqual(sandbox().allEmployees()[40])
+  })
+
   it('refuses hostile settings that make no sense, changing nothing', () => {
     expect(() => sandbox().setBehaviours({ missingUuid: { page: 0, row: 1 } })).toThrow(RangeError)
     expect(() =>
       sandbox().setBehaviours({ stall: { page: 1, mode: 'never' as 'silent', requests: 1 } }),
     ).toThrow(RangeError)
-    expect(sandbox().behaviours).toMatchObject({ missingUuid: null, stall: null })
+    expect(() => sandbox().setBehaviours({ redirectList: { status: 300 as 301, to: 'moved' } })).toThrow(
+      RangeError,
+    )
+    expect(() =>
+      sandbox().setBehaviours({ redirectList: { status: 307, to: 'http://127.0.0.1:9/path' } }),
+    ).toThrow(RangeError)
+    expect(() => sandbox().setBehaviours({ echoLimitAbove: 0 })).toThrow(RangeError)
+    expect(sandbox().behaviours).toMatchObject({
+      missingUuid: null,
+      stall: null,
+      redirectList: null,
+      echoLimitAbove: null,
+    })
   })
 })
 
@@ -103,6 +153,8 @@ describe('sandbox command line: hostile flags', () => {
       '--oversized-page=4:300',
       '--oversized-field=1:2:100000',
       '--stall=5:headers:2',
+      '--redirect-list=307:http://127.0.0.1:8081',
+      '--echo-limit-above=1000',
     ])
     expect(options).toMatchObject({
       behaviours: {
@@ -113,7 +165,12 @@ describe('sandbox command line: hostile flags', () => {
         oversizedPage: { page: 4, megabytes: 300 },
         oversizedField: { page: 1, row: 2, characters: 100_000 },
         stall: { page: 5, mode: 'headers', requests: 2 },
+        redirectList: { status: 307, to: 'http://127.0.0.1:8081' },
+        echoLimitAbove: 1000,
       },
+    })
+    expect(parseCliArgs(['--redirect-list=308:moved'])).toMatchObject({
+      behaviours: { redirectList: { status: 308, to: 'moved' } },
     })
     expect(parseCliArgs(['--stall=1:silent'])).toMatchObject({
       behaviours: { stall: { page: 1, mode: 'silent', requests: Number.MAX_SAFE_INTEGER } },
@@ -128,6 +185,10 @@ describe('sandbox command line: hostile flags', () => {
       ['--oversized-field=1:2'],
       ['--stall=1:sometimes'],
       ['--lie-total=-1'],
+      ['--redirect-list=moved'],
+      ['--redirect-list=300:moved'],
+      ['--redirect-list=307:'],
+      ['--echo-limit-above=0'],
     ]) {
       expect(() => parseCliArgs(args)).toThrow(UsageError)
     }

@@ -91,6 +91,54 @@ describe('the largest page the service serves', () => {
     expect(other.requests.some((r) => r.limit === LARGE_PAGE_REQUEST)).toBe(true)
   })
 
+  /** Above `max`, the fake serves `max` rows a page while its envelope says the limit asked (issue 22, fault 7). */
+  const echoing =
+    (max: number): FakeListOptions['before'] =>
+    (request, service) => {
+      if (request.limit <= max) return undefined
+      const matching =
+        request.payCycleId === null
+          ? service.rows
+          : service.rows.filter((row) => row['payCycleId'] === request.payCycleId)
+      const start = (request.page - 1) * max
+      return jsonResponse(200, {
+        rows: matching.slice(start, start + max),
+        totalCount: matching.length,
+        totalPages: Math.ceil(matching.length / request.limit),
+        limit: request.limit,
+        currentPage: request.page,
+      })
+    }
+
+  it('asks again at the settings’ size when a large page confirms its limit but holds fewer rows, and remembers it', async () => {
+    const first = new FakeListService(makeEmployees(95), { before: echoing(30) })
+    const summary = await sync(first, { trackedPayCycles: ['PC-A'] })
+    expect(summary.error).toBeUndefined()
+    expect(summary).toMatchObject({ status: 'complete', totalCount: 95, stored: 95, pages: 10 })
+    // Only page 1 and its guesses went out large; the list and the pay cycle were read at the settings' 10.
+    expect(first.requests.filter((r) => r.limit > 10).map((r) => r.page)).toEqual([2, 3, 1])
+    expect(first.requests.slice(3).every((r) => r.limit === 10)).toBe(true)
+    expect(info('refused_page_limit')).toBe(String(LARGE_PAGE_REQUEST))
+    expect(temp.cache.employeeCount()).toBe(95)
+
+    const next = new FakeListService(makeEmployees(95), { before: echoing(30) })
+    expect(await sync(next, { trackedPayCycles: ['PC-A'] })).toMatchObject({ status: 'complete', stored: 95 })
+    expect(next.requests.every((r) => r.limit === 10)).toBe(true)
+  })
+
+  it('fails a page short of the limit it confirms at the settings’ own size, the cache unchanged', async () => {
+    await sync(new FakeListService(makeEmployees(40)))
+    const service = new FakeListService(makeEmployees(95), { before: echoing(5) })
+    const summary = await sync(service)
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'service' })
+    expect(summary.error).toMatch(
+      /on page 1, the page holds 5 rows where "totalCount" 95 and "limit" 10 mean 10: the service claims employees it does not list/,
+    )
+    // Asked large once (with its guesses), then once at the settings' size: no loop.
+    expect(service.requests.filter((r) => r.page === 1).map((r) => r.limit)).toEqual([LARGE_PAGE_REQUEST, 10])
+    expect(temp.cache.employeeCount()).toBe(40)
+  })
+
   it('still fails on a refusal of the settings’ own page size, saying so', async () => {
     const service = new FakeListService(makeEmployees(95), { before: refusing(5) })
     const summary = await sync(service)

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { SyncProgress } from '../../../src/shared/domain'
+import type { SyncProgress, SyncRunSummary } from '../../../src/shared/domain'
 import { systemClock } from '../../../src/main/core/clock'
 import { silentLogger } from '../../../src/main/core/log/logger'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
@@ -138,6 +138,53 @@ describe('syncs on the core worker', () => {
     const summary = await service(list, tokens).start(options)
     expect(summary.status).toBe('complete')
     expect(tokens.refreshes).toBe(1)
+  })
+
+  it('hands a redirect back whole to the worker, which follows it within the origin only (issue 22, fault 4)', async () => {
+    const list = new FakeListService(makeEmployees(30))
+    const sent: Array<{ url: string; redirect: RequestInit['redirect']; authorization: string | null }> = []
+    let elsewhere = 'https://payroll.example'
+    // The host's fetch: /employees/list has moved to /v2/…; a redirect it follows itself would show as no 307 here.
+    const hostFetch = async (input: string, init?: RequestInit): Promise<Response> => {
+      const url = new URL(input)
+      sent.push({
+        url: input,
+        redirect: init?.redirect,
+        authorization: new Headers(init?.headers).get('authorization'),
+      })
+      if (url.pathname === '/employees/list') {
+        return new Response('{"moved":true}', {
+          status: 307,
+          headers: { location: `${elsewhere}/v2/employees/list${url.search}` },
+        })
+      }
+      return list.fetch(input, init)
+    }
+    const deps = {
+      cache: temp.cache,
+      fetch: hostFetch,
+      tokens: new FakeTokens(),
+      clock: systemClock,
+      random: Math.random,
+    }
+    const sync = (): Promise<SyncRunSummary> =>
+      new SyncService(deps, workerSyncRunner(host, { ...deps, logger: silentLogger })).start(options)
+
+    const summary = await sync()
+    expect(summary).toMatchObject({ status: 'complete', totalCount: 30, stored: 30 })
+    expect(sent.every((request) => request.redirect === 'manual')).toBe(true)
+    const moved = sent.filter((request) => request.url.includes('/v2/'))
+    expect(moved.length).toBeGreaterThan(0)
+    expect(moved.every((request) => request.authorization === 'Bearer token-1')).toBe(true)
+
+    // Moved to another origin: refused by its origin, the Bearer token never sent there, the cache as it was.
+    elsewhere = 'https://collector.example'
+    sent.length = 0
+    const refused = await sync()
+    expect(refused).toMatchObject({ status: 'failed', errorCode: 'config' })
+    expect(refused.error).toContain('redirected to https://collector.example,')
+    expect(sent.filter((request) => request.url.startsWith(elsewhere))).toEqual([])
+    expect(temp.cache.employeeCount()).toBe(30)
   })
 
   it('cancels: the run ends cancelled and the previous snapshot stays', async () => {

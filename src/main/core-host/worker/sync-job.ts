@@ -18,7 +18,6 @@ export interface ProxiedRequest {
   readonly method: string
   readonly headers: ReadonlyArray<readonly [string, string]>
   readonly body?: string
-  readonly redirect?: 'follow' | 'manual' | 'error'
   /** The largest body the run takes of one answer (its page limit): the host refuses a larger one as it reads. */
   readonly maxBodyBytes: number
 }
@@ -120,9 +119,6 @@ function proxiedFetch(context: SyncContext, maxBodyBytes: number): FetchLike {
           method: init.method ?? 'GET',
           headers: [...new Headers(init.headers).entries()],
           ...(typeof init.body === 'string' ? { body: init.body } : {}),
-          ...(init.redirect === undefined
-            ? {}
-            : { redirect: init.redirect as 'follow' | 'manual' | 'error' }),
           maxBodyBytes,
         },
         init.signal ?? undefined,
@@ -134,6 +130,7 @@ function proxiedFetch(context: SyncContext, maxBodyBytes: number): FetchLike {
         cause: { code: error instanceof RosterDeskError ? error.detail : 'proxy' },
       })
     }
+    // A redirect comes back as the 3xx it is, its Location among the headers: requestJson (redirects.ts) decides.
     // Over the limit, as the host found while reading it: the list client says which page and what to change.
     if (answer.body === null) throw new BodyTooLargeError(maxBodyBytes, answer.status, 'the payroll service')
     const empty = answer.status === 204 || answer.status === 205 || answer.status === 304

@@ -87,7 +87,8 @@ export function workerSyncRunner(host: WorkerHost<CoreJobs>, deps: WorkerSyncDep
 }
 
 /**
- * The host's side of a proxied request: sent with the app's fetch, its body read here, where it arrives, and held
+ * The host's side of a proxied request: sent with the app's fetch (never following a redirect: a 3xx is answered
+ * as it came, for the worker's `requestJson` to judge), its body read here, where it arrives, and held
  * to the run's page limit (`readBodyWithin`: a declared length over it refused before reading, the stream
  * cancelled at the first chunk past it). A body over the limit is answered as none: the worker's run relies on
  * this check and has its list client word the refusal.
@@ -101,7 +102,9 @@ async function proxyFetch(
     method: request.method,
     headers: request.headers.map(([name, value]): [string, string] => [name, value]),
     ...(request.body === undefined ? {} : { body: request.body }),
-    ...(request.redirect === undefined ? {} : { redirect: request.redirect }),
+    // Never followed here: the 3xx goes back whole (status, Location) to the worker's requestJson, which follows
+    // it only within the service's origin (redirects.ts), the one place that rule lives.
+    redirect: 'manual',
     signal,
   })
   const answer = {

@@ -1,5 +1,6 @@
 import { RosterDeskError, cancelledError } from '../errors'
 import type { FetchLike } from './fetch-like'
+import { fetchFollowingRedirects } from './redirects'
 
 /** How long one request (headers and body) may take before it counts as a network failure. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000
@@ -86,7 +87,9 @@ export function isHttpStatusError(value: unknown): value is HttpStatusError {
  * Sends one request and reads its JSON body, whatever the status. Throws RosterDeskError only when no usable
  * answer arrived: 'cancelled' when the caller's signal aborted, 'network' (retryable) for connection failures
  * and timeouts, 'service' (retryable) for a 2xx whose body is not JSON. Non-2xx answers are returned so the
- * caller can read OAuth error bodies or Retry-After; `ensureOk` turns them into errors.
+ * caller can read OAuth error bodies or Retry-After; `ensureOk` turns them into errors. Redirects are followed
+ * within the request's origin only, by the rule of `fetchFollowingRedirects` (redirects.ts), which refuses the
+ * rest (another origin, a loop, too many, a POST turned into a GET); the timeout covers every hop.
  */
 export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): Promise<HttpJsonResponse> {
   const what = request.what ?? 'the payroll service'
@@ -100,12 +103,13 @@ export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): P
   if (request.json !== undefined) headers['Content-Type'] = 'application/json'
 
   try {
-    const response = await fetch(request.url, {
+    const response = await fetchFollowingRedirects(fetch, {
+      url: request.url,
       method: request.method ?? (request.json === undefined ? 'GET' : 'POST'),
       headers,
       body: request.json === undefined ? undefined : JSON.stringify(request.json),
       signal,
-      redirect: 'manual',
+      who: capitalise(what),
     })
     const text = await readBodyText(response, request.maxBodyBytes, what)
     const parsed = parseJsonText(text)

@@ -183,7 +183,10 @@ export class ListClient {
       const checked = checkListEnvelope(response.body, this.options.endpoint.idField)
       if (!checked.ok) throw this.wrongData(request, checked, undefined)
       const contradiction = contradictionOf(request, checked.envelope)
-      if (contradiction !== undefined) throw this.wrongData(request, contradiction, checked.envelope)
+      if (contradiction !== undefined) {
+        const error = this.wrongData(request, contradiction, checked.envelope)
+        throw contradiction.underfilled === true ? new UnderfilledPageError(error) : error
+      }
       return { kind: 'page', envelope: checked.envelope }
     }
     return this.classify(response)
@@ -294,7 +297,7 @@ export class ServiceDataError extends RosterDeskError {
  * inside the claimed range that comes back short is proof the envelope lies (one claiming a billion employees
  * and serving a thousand is found on the first page past the real end).
  */
-function contradictionOf(request: ListRequest, envelope: ListEnvelope): EnvelopeProblem | undefined {
+function contradictionOf(request: ListRequest, envelope: ListEnvelope): Contradiction | undefined {
   const page = request.page ?? 1
   if (envelope.currentPage !== page) {
     return { problem: `"currentPage" says ${envelope.currentPage} for page ${page}`, field: 'currentPage' }
@@ -314,16 +317,35 @@ function contradictionOf(request: ListRequest, envelope: ListEnvelope): Envelope
         `the page holds ${envelope.rows.length} rows where "totalCount" ${envelope.totalCount} and "limit" ` +
         `${envelope.limit} mean ${expected}: the service claims employees it does not list`,
       field: 'totalCount',
+      underfilled: envelope.rows.length < expected && envelope.limit === request.limit,
     }
   }
   return undefined
 }
+
+/** A contradiction, and whether it is a page short of the `limit` it confirms (`UnderfilledPageError`). */
+type Contradiction = EnvelopeProblem & { readonly underfilled?: boolean }
 
 /** An answer over the largest page allowed (`maxResponseBytes`): a smaller page size may still be read. */
 export class PageTooLargeError extends ServiceDataError {
   constructor(message: string, where: ServiceDataError['where'], detail: string) {
     super(message, where, detail)
     this.name = 'PageTooLargeError'
+  }
+}
+
+/**
+ * A page that confirms the `limit` asked for yet holds fewer rows than that limit and its `totalCount` put on it.
+ * Either the service claims employees it does not list, or it echoes the asked limit while serving fewer rows a
+ * page than that (issue 22, fault 7): from one page the two cannot be told apart. The message is the
+ * `ServiceDataError`'s; a request above the settings' page size so answered is asked again at that size
+ * (`PageSizeNegotiation`, sync/page-size.ts), where a service that only misreports its page size is read whole
+ * and a list that lies is still found out.
+ */
+export class UnderfilledPageError extends ServiceDataError {
+  constructor(error: ServiceDataError) {
+    super(error.message, error.where, error.detail ?? '')
+    this.name = 'UnderfilledPageError'
   }
 }
 

@@ -1,5 +1,5 @@
 import { HttpStatusError } from '../api/http-json'
-import { PageTooLargeError } from '../api/list-client'
+import { PageTooLargeError, UnderfilledPageError } from '../api/list-client'
 import type { ListEnvelope } from '../api/list-envelope'
 import type { ListRequest } from '../api/list-request'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
@@ -24,7 +24,10 @@ export type PageSizing = 'largest-served' | 'configured'
 export interface PageSizeMemory {
   /** The `limit` the main list was served at (`page_limit`). */
   readonly servedLimit?: number
-  /** A page size the service refused (HTTP 400, or an answer over the page bound) (`refused_page_limit`). */
+  /**
+   * A page size the service refused (HTTP 400, an answer over the page bound, or a page short of the limit it
+   * confirms) (`refused_page_limit`).
+   */
   readonly refusedLimit?: number
 }
 
@@ -80,10 +83,12 @@ function positiveInteger(text: string | undefined): number | undefined {
 
 /**
  * Every list request of a run goes through this: a request above the settings' page size that the service
- * refuses (HTTP 400, or an answer over the page bound) is sent again at the settings' page size, and so is every
- * later one above it. The walker then sees a page served smaller than asked, which it already follows, so the
- * completeness proof is the same whichever size was served. A request at the settings' size that is refused
- * fails the run as before: that size is the clerk's to change.
+ * refuses (`isPageSizeRefusal`) is sent again at the settings' page size, once, and so is every later one above
+ * it. Page 1 is the run's first request, so a refused page 1 is the run started again at the settings' size; the
+ * refusal is kept in the run's snapshot, and the next run of the same source asks at that size from the start.
+ * The walker then sees a page served smaller than asked, which it already follows, so the completeness proof is
+ * the same whichever size was served. A request at the settings' size that is refused fails the run as before:
+ * that size is the clerk's to change.
  */
 export class PageSizeNegotiation implements PageSource {
   private refused: number | undefined
@@ -118,6 +123,15 @@ export class PageSizeNegotiation implements PageSource {
   }
 }
 
+/**
+ * What a service answers a page size it will not serve with: HTTP 400, an answer over the page bound, or a page
+ * that confirms the size asked for and holds fewer rows than it (`UnderfilledPageError`: a service that echoes
+ * `limit` instead of saying the size it served).
+ */
 function isPageSizeRefusal(error: unknown): boolean {
-  return (error instanceof HttpStatusError && error.status === 400) || error instanceof PageTooLargeError
+  return (
+    (error instanceof HttpStatusError && error.status === 400) ||
+    error instanceof PageTooLargeError ||
+    error instanceof UnderfilledPageError
+  )
 }
