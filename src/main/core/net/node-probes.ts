@@ -4,6 +4,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net'
 import { connect as tlsConnect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls'
 import type { CertificateSummary } from '../../../shared/connection-report'
 import { RosterDeskError } from '../errors'
+import { classifyNetworkFailure, NetworkFailureError } from './network-failure'
 import type { ConnectionProbes, DnsAnswer, ProxyRoute, TcpAnswer, TlsAnswer } from './connection-check'
 
 /** How long one probe (a lookup, a connection, a handshake) may take. */
@@ -85,8 +86,8 @@ function tcpProbe(host: string, port: number, timeoutMs: number): Promise<TcpAns
 
 /**
  * A CONNECT tunnel to host:port through the proxy (plain HTTP to the proxy, as HTTPS_PROXY=http://… means): the
- * socket once the proxy answered 200, else 'proxy-auth' for a 407 (credentials missing or refused) and 'network'
- * for any other refusal.
+ * socket once the proxy answered 200, else a NetworkFailureError the classifier reads as 'proxy-auth' for a 407
+ * (credentials missing or refused) or as a refused tunnel.
  */
 function tunnel(proxy: NodeProxyRoute, host: string, port: number, timeoutMs: number): Promise<Socket> {
   const { route } = proxy
@@ -120,24 +121,12 @@ function tunnel(proxy: NodeProxyRoute, host: string, port: number, timeoutMs: nu
         return
       }
       socket.destroy()
-      if (status === 407) {
-        reject(
-          new RosterDeskError(
-            'proxy-auth',
-            credentials === undefined
-              ? `The proxy ${where} asks for a user name and password (HTTP 407). Set ROSTERDESK_PROXY_USER and ROSTERDESK_PROXY_PASSWORD, or ask IT.`
-              : `The proxy ${where} refused the user name and password given (HTTP 407). Check them, or ask IT.`,
-            { detail: 'CONNECT answered 407' },
-          ),
-        )
-        return
-      }
+      // The one classifier words it: 407 as proxy-auth (refused when credentials were sent), others as a refused tunnel.
       reject(
-        new RosterDeskError(
-          'network',
-          `The proxy ${where} refused to connect to ${host}:${port} (HTTP ${status}). Ask IT to allow the service's address.`,
-          { detail: `CONNECT answered ${status}` },
-        ),
+        new NetworkFailureError(`proxy-${status}`, {
+          proxy: route.url,
+          ...(status === 407 ? { proxyAuthRefused: credentials !== undefined } : {}),
+        }),
       )
     })
     req.end()
@@ -185,7 +174,7 @@ function tlsProbe(args: {
         ...(protocol === undefined ? {} : { protocol }),
         ...(failure === undefined
           ? {}
-          : { problem: certificateProblem(failure, certificates, host, options.trustSet) }),
+          : { problem: certificateProblem(failure, certificates, host, port, options.trustSet) }),
       })
     })
     socket.once('error', (error) => {
@@ -234,37 +223,36 @@ function distinguishedName(
 }
 
 /**
- * Node's verification failure as the clerk's and IT's message: not trusted (naming the issuer the chain ends
- * with, and what to do), expired, or issued for another host.
+ * Node's verification failure (an OpenSSL code, or ERR_TLS_CERT_ALTNAME_INVALID) as the one classifier words it:
+ * not trusted, naming the issuer the chain ends with (the root an inspecting proxy signs with), expired, or for
+ * another host; then the set it was checked against.
  */
 function certificateProblem(
   failure: string,
   chain: readonly CertificateSummary[],
   host: string,
+  port: number,
   trustSet: string,
 ): RosterDeskError {
   const leaf = chain[0]
   const top = chain[chain.length - 1]
-  if (failure === 'CERT_HAS_EXPIRED') {
-    return new RosterDeskError(
-      'certificate',
-      `The certificate of ${host} has expired${leaf === undefined ? '' : ` (valid until ${leaf.validTo})`}. Tell the service's administrator.`,
-      { detail: failure },
-    )
-  }
-  if (failure === 'ERR_TLS_CERT_ALTNAME_INVALID' || failure.includes('altnames')) {
-    return new RosterDeskError(
-      'certificate',
-      `The certificate presented for ${host} is for another host${leaf === undefined ? '' : ` (${leaf.subject})`}. Check the service address, or ask IT whether something in between answers instead.`,
-      { detail: failure },
-    )
-  }
-  const issuer = top?.issuer ?? 'an unknown issuer'
-  return new RosterDeskError(
-    'certificate',
-    `The certificate of ${host} is not trusted by ${trustSet}: it is issued by ${issuer}. A company that inspects secure connections must install its certificate in the OS, or give it with --ca-file (Settings → Network in the app).`,
-    { detail: failure },
-  )
+  const facts =
+    leaf === undefined || top === undefined
+      ? {}
+      : {
+          certificate: {
+            subject: leaf.subject,
+            issuer: failure === 'ERR_TLS_CERT_ALTNAME_INVALID' ? leaf.issuer : top.issuer,
+            validTo: leaf.validTo,
+          },
+        }
+  const classified = classifyNetworkFailure(new NetworkFailureError(failure, facts), {
+    what: 'the payroll service',
+    url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+  })
+  return new RosterDeskError(classified.code, `${classified.message} (Checked against ${trustSet}.)`, {
+    ...(classified.detail === undefined ? {} : { detail: classified.detail }),
+  })
 }
 
 function timeoutError(what: string, timeoutMs: number): RosterDeskError {
