@@ -13,6 +13,7 @@ import { EMPLOYEE_LIST, ListClient } from '../api/list-client'
 import { AUTHORIZE_PATH, buildAuthorizeUrl } from '../auth/authorize-url'
 import { oauthErrorCode, TOKEN_ANSWER_MAX_BYTES, TOKEN_PATH } from '../auth/token-endpoint'
 import type { Clock } from '../clock'
+import type { Logger } from '../log/logger'
 import { RosterDeskError } from '../errors'
 import { classifyNetworkFailure, NetworkFailureError } from './network-failure'
 import {
@@ -119,6 +120,8 @@ export interface ConnectionCheckDeps {
   readonly probes: ConnectionProbes
   /** Stops the check: the running request ends and the step fails as cancelled. */
   readonly signal?: AbortSignal
+  /** Told each failed step with its error (the detail the report leaves out), at warn. */
+  readonly logger?: Logger
 }
 
 /** The most read of the authorize endpoint's answer (a sign-in page): more is cut off, the status is what counts. */
@@ -162,7 +165,7 @@ export async function runConnectionCheck(
     label: string,
     body: () => Promise<StepOutcome>,
   ): Promise<void> => {
-    steps.push(await timedStep(deps.clock, id, label, target.baseUrl, body))
+    steps.push(await timedStep(deps, id, label, target.baseUrl, body))
   }
 
   await run('proxy', `Proxy for ${shownBase}`, async () => {
@@ -295,7 +298,7 @@ function skipped(id: ConnectionStepId, label: string, reason: string): Connectio
 
 /** Runs one step on the clock; a throw becomes the failed step, with its code and message. */
 async function timedStep(
-  clock: Clock,
+  { clock, logger }: Pick<ConnectionCheckDeps, 'clock' | 'logger'>,
   id: ConnectionStepId,
   label: string,
   url: string,
@@ -309,6 +312,7 @@ async function timedStep(
     outcome = failed(stepError(error, url))
   }
   const ms = Math.max(0, clock.now() - start)
+  if (outcome.state === 'failed') logger?.warn(`Connection check: "${label}" failed`, outcome.error)
   const certificates = outcome.certificates?.length ? { certificates: [...outcome.certificates] } : {}
   if (outcome.state === 'ok') return { id, label, state: 'ok', ms, message: outcome.message, ...certificates }
   return {
@@ -338,7 +342,7 @@ async function networkSteps(
   base: URL,
   progress: Progress,
 ): Promise<ConnectionStep[]> {
-  const { probes, clock } = deps
+  const { probes } = deps
   const route = progress.route
   const serviceHost = hostOf(base)
   const servicePort = portOf(base)
@@ -368,7 +372,7 @@ async function networkSteps(
   const dnsStep =
     dns === undefined
       ? skipped('dns', dnsLabel, unseen)
-      : await timedStep(clock, 'dns', dnsLabel, probeUrl, async () => {
+      : await timedStep(deps, 'dns', dnsLabel, probeUrl, async () => {
           const answer = await dns(host).catch(aboutProxy(route))
           return ok(`resolves to ${answer.addresses.join(', ')}`)
         })
@@ -378,7 +382,7 @@ async function networkSteps(
   if (dnsStep.state === 'failed') tcpStep = skipped('tcp', tcpLabel, `The name ${host} did not resolve.`)
   else if (tcp === undefined) tcpStep = skipped('tcp', tcpLabel, unseen)
   else {
-    tcpStep = await timedStep(clock, 'tcp', tcpLabel, probeUrl, async () => {
+    tcpStep = await timedStep(deps, 'tcp', tcpLabel, probeUrl, async () => {
       const answer = await tcp(host, port).catch(aboutProxy(route))
       return ok(`connected to ${answer.address}`)
     })
@@ -397,7 +401,7 @@ async function networkSteps(
   else if (tcpStep.state === 'failed') tlsStep = skipped('tls', tlsLabel, `No connection to ${host}:${port}.`)
   else if (tls === undefined) tlsStep = skipped('tls', tlsLabel, unseen)
   else {
-    tlsStep = await timedStep(clock, 'tls', tlsLabel, base.toString(), async () => {
+    tlsStep = await timedStep(deps, 'tls', tlsLabel, base.toString(), async () => {
       const answer = await tls(serviceHost, servicePort, route)
       if (answer.trusted) {
         const protocol = answer.protocol === undefined ? '' : `${answer.protocol}, `
