@@ -4,8 +4,8 @@ import type { FetchLike } from '../core/api/fetch-like'
 import { systemClock } from '../core/clock'
 import { isRosterDeskError, RosterDeskError, toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
-import { connectionTarget, runConnectionCheck } from '../core/net/connection-check'
-import { nodeProbes, type NodeProbeOptions } from '../core/net/node-probes'
+import { connectionTarget, runConnectionCheck } from '../core/connection-check/connection-check'
+import { nodeProbes, type NodeProbeOptions } from '../core/connection-check/node-probes'
 import { connectionReportText } from '../../shared/connection-report'
 import {
   parseCommandArgs,

@@ -4,7 +4,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net'
 import { connect as tlsConnect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls'
 import type { CertificateSummary } from '../../../shared/connection-report'
 import { RosterDeskError } from '../errors'
-import { classifyNetworkFailure, NetworkFailureError } from './network-failure'
+import { classifyNetworkFailure, NetworkFailureError } from '../net/network-failure'
 import type { ConnectionProbes, DnsAnswer, ProxyRoute, TcpAnswer, TlsAnswer } from './connection-check'
 
 /** How long one probe (a lookup, a connection, a handshake) may take. */

@@ -15,7 +15,7 @@ import { oauthErrorCode, TOKEN_ANSWER_MAX_BYTES, TOKEN_PATH } from '../auth/toke
 import type { Clock } from '../clock'
 import type { Logger } from '../log/logger'
 import { RosterDeskError } from '../errors'
-import { classifyNetworkFailure, NetworkFailureError } from './network-failure'
+import { classifyNetworkFailure, NetworkFailureError } from '../net/network-failure'
 import {
   missingConfiguration,
   resolveEnvironment,

@@ -9,7 +9,7 @@ import {
   type ConnectionProbes,
   type ConnectionTarget,
   type ProxyRoute,
-} from '../../../src/main/core/net/connection-check'
+} from '../../../src/main/core/connection-check/connection-check'
 import { DEFAULT_SETTINGS } from '../../../src/main/core/settings/settings-defaults'
 import type { CertificateSummary, ConnectionReport } from '../../../src/shared/connection-report'
 import { connectionReportText } from '../../../src/shared/connection-report'
