@@ -35,6 +35,10 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
     summary: 'Sync every employee into the cache file (--db).',
     run: async (args, io) => (await import('./sync-command')).runSyncCommand(args, io),
   },
+  check: {
+    summary: 'Test the connection to the service step by step (proxy, DNS, TCP, TLS, endpoints).',
+    run: async (args, io) => (await import('./check-command')).runCheckCommand(args, io),
+  },
   search: {
     summary: 'Search the employees in a cache file.',
     run: async (args, io) => (await import('./search-command')).runSearchCommand(args, io),

@@ -1,37 +1,34 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { AccessTokenSource } from '../core/api/access-token-source'
-import { openTokenFileSession } from '../core/auth/token-file'
-import { TokenManager } from '../core/auth/token-manager'
 import { openCacheDatabase } from '../core/cache/cache-database'
 import type { CacheDatabase } from '../core/cache/cache-database'
 import { systemClock } from '../core/clock'
 import { RosterDeskError, toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import type { Logger } from '../core/log/logger'
-import { MemorySecretStore } from '../core/secrets/secret-store'
 import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import { SyncService } from '../core/sync/sync-service'
 import type { SyncRunSummary } from '../../shared/domain'
 import { shortenedValuesText } from '../../shared/shortened-values'
-import {
-  normalizeBaseUrl,
-  PAGE_SIZE_SETTING,
-  type SyncLimitSetting,
-  type SyncScope,
-} from '../../shared/settings-rules'
-import { serviceAddressSchema, settingsSchema, type Settings } from '../../shared/settings-schema'
+import { PAGE_SIZE_SETTING, type SyncLimitSetting, type SyncScope } from '../../shared/settings-rules'
+import { settingsSchema, type Settings } from '../../shared/settings-schema'
 import {
   listOption,
   parseCommandArgs,
   reportUsage,
   requiredOption,
   stringOption,
-  UsageError,
   writeLine,
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
-import { appDataDir, readCliProfile } from './profile-flag'
+import {
+  cliTokenSource,
+  parseServiceFlags,
+  SERVICE_OPTIONS,
+  syncLimitFlag,
+  type ServiceFlags,
+} from './service-flags'
 import { settingFlag } from './setting-flags'
 
 export const SYNC_USAGE =
@@ -43,13 +40,8 @@ export const SYNC_USAGE =
   `--page-size: ${PAGE_SIZE_SETTING.help})`
 
 const OPTIONS = {
-  profile: { type: 'string' },
-  'data-dir': { type: 'string' },
-  'base-url': { type: 'string' },
-  'client-id': { type: 'string' },
-  'redirect-uri': { type: 'string' },
+  ...SERVICE_OPTIONS,
   db: { type: 'string' },
-  tenant: { type: 'string' },
   'page-size': { type: 'string' },
   concurrency: { type: 'string' },
   'pay-cycle': { type: 'string', multiple: true },
@@ -57,7 +49,6 @@ const OPTIONS = {
   'request-timeout': { type: 'string' },
   'run-deadline': { type: 'string' },
   'max-employees': { type: 'string' },
-  'token-file': { type: 'string' },
   json: { type: 'boolean' },
 } as const
 
@@ -65,13 +56,11 @@ const OPTIONS = {
 export const EXIT_CANCELLED = 130
 
 interface SyncArgs {
-  baseUrl: string
-  clientId: string
-  redirectUri: string
+  /** Which service, and the profile when --profile named one (service-flags.ts, shared with `check`). */
+  service: ServiceFlags
   db: string
   /** True when --db came from --profile (the app's cache for that profile). */
   fromProfile: boolean
-  tenant: string | undefined
   pageSize: number
   concurrency: number
   payCycles: string[]
@@ -79,7 +68,6 @@ interface SyncArgs {
   scope: SyncScope
   /** The sync's limits (the app's "Advanced" settings): flag, else the profile's setting, else the default. */
   limits: Pick<Settings, SyncLimitSetting>
-  tokenFile: string | undefined
   json: boolean
 }
 
@@ -123,7 +111,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
       ...(io.syncCheckpoint === undefined ? {} : { checkpoint: io.syncCheckpoint }),
     })
     const run = service.start({
-      baseUrl: parsed.baseUrl,
+      baseUrl: parsed.service.baseUrl,
       ...(tenantId === '' ? {} : { tenantId }),
       pageSize: parsed.pageSize,
       // The largest page the service serves; --page-size is what a refusal falls back to (sync/page-size.ts).
@@ -167,42 +155,15 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
 function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
   const values = parseCommandArgs(args, OPTIONS)
   const fields = settingsSchema.shape
-  const profileName = stringOption(values, 'profile')
   // --profile fills in what the app's settings of that profile say; a flag given as well wins.
-  const profile =
-    profileName === undefined
-      ? undefined
-      : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform))
-  if (
-    profile !== undefined &&
-    profile.baseUrl === undefined &&
-    stringOption(values, 'base-url') === undefined
-  ) {
-    throw new UsageError(
-      `--profile: "${profile.name}" uses Demo, the app's built-in sandbox; give --base-url to sync from a sandbox.`,
-    )
-  }
-  const option = (name: string, fromProfile: string | undefined): string =>
-    stringOption(values, name) ?? fromProfile ?? requiredOption(values, name)
-  const tenant = stringOption(values, 'tenant') ?? (profile?.settings.tenantId || undefined)
+  const service = parseServiceFlags(values, io.env, io.platform, { command: 'sync from', required: true })
+  const profile = service.profile
   const payCycles = listOption(values, 'pay-cycle')
-  const limitFlag = (flag: string, setting: SyncLimitSetting): number =>
-    settingFlag(
-      flag,
-      fields[setting],
-      stringOption(values, flag) ?? profile?.settings[setting] ?? DEFAULT_SETTINGS[setting],
-    )
+  const db = stringOption(values, 'db') ?? profile?.db ?? requiredOption(values, 'db')
   return {
-    baseUrl: settingFlag('base-url', serviceAddressSchema, option('base-url', profile?.baseUrl)),
-    clientId: settingFlag('client-id', fields.clientId, option('client-id', profile?.settings.clientId)),
-    redirectUri: settingFlag(
-      'redirect-uri',
-      fields.redirectUri,
-      option('redirect-uri', profile?.settings.redirectUri),
-    ),
-    db: resolve(option('db', profile?.db)),
+    service,
+    db: resolve(db),
     fromProfile: profile !== undefined && stringOption(values, 'db') === undefined,
-    tenant: tenant === undefined ? undefined : settingFlag('tenant', fields.tenantId, tenant),
     pageSize: settingFlag(
       'page-size',
       fields.pageSize,
@@ -224,63 +185,26 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
       stringOption(values, 'sync-scope') ?? profile?.settings.syncScope ?? DEFAULT_SETTINGS.syncScope,
     ),
     limits: {
-      requestTimeoutSeconds: limitFlag('request-timeout', 'requestTimeoutSeconds'),
-      syncDeadlineMinutes: limitFlag('run-deadline', 'syncDeadlineMinutes'),
-      maxEmployees: limitFlag('max-employees', 'maxEmployees'),
+      requestTimeoutSeconds: syncLimitFlag(values, profile, 'request-timeout', 'requestTimeoutSeconds'),
+      syncDeadlineMinutes: syncLimitFlag(values, profile, 'run-deadline', 'syncDeadlineMinutes'),
+      maxEmployees: syncLimitFlag(values, profile, 'max-employees', 'maxEmployees'),
     },
-    tokenFile: stringOption(values, 'token-file'),
     json: values['json'] === true,
   }
 }
 
-/**
- * The tokens for this run: a token file written by `login` (refreshed tokens are written back to it), or an
- * access token (and optional refresh token) from the environment, refreshed in memory only.
- */
+/** The tokens for this run (service-flags.ts): a sync needs some. */
 async function tokenSource(
   args: SyncArgs,
   env: NodeJS.ProcessEnv,
   logger: Logger,
 ): Promise<{ tokens: AccessTokenSource; tenantId: string }> {
-  const clientSecret = env.ROSTERDESK_CLIENT_SECRET ?? ''
-  if (args.tokenFile !== undefined && args.tokenFile.trim() !== '') {
-    const session = await openTokenFileSession({
-      path: resolve(args.tokenFile),
-      clientSecret,
-      fetch,
-      clock: systemClock,
-      logger,
-    })
-    if (normalizeBaseUrl(session.file.baseUrl) !== args.baseUrl || session.file.clientId !== args.clientId) {
-      throw new RosterDeskError(
-        'not-signed-in',
-        `The token file was written for ${session.file.baseUrl} (client ${session.file.clientId}), not for this service. Run "login" for it.`,
-      )
-    }
-    return { tokens: session.tokens, tenantId: args.tenant ?? session.file.tenantId }
-  }
-  const accessToken = env.ROSTERDESK_ACCESS_TOKEN ?? ''
-  if (accessToken === '') {
-    throw new RosterDeskError(
-      'not-signed-in',
-      'No tokens: pass --token-file (written by the login command) or set ROSTERDESK_ACCESS_TOKEN.',
-    )
-  }
-  const refreshToken = env.ROSTERDESK_REFRESH_TOKEN ?? ''
-  const manager = new TokenManager({
-    fetch,
-    clock: systemClock,
-    secrets: new MemorySecretStore(),
-    logger,
-    environment: () => ({ baseUrl: args.baseUrl, clientId: args.clientId, redirectUri: args.redirectUri }),
-    clientSecret: async () => clientSecret,
-    onSignedOut: () => undefined,
-  })
-  await manager.store(
-    { accessToken, ...(refreshToken === '' ? {} : { refreshToken }) },
-    { baseUrl: args.baseUrl, clientId: args.clientId },
+  const found = await cliTokenSource(args.service, env, logger, fetch)
+  if (found !== undefined) return found
+  throw new RosterDeskError(
+    'not-signed-in',
+    'No tokens: pass --token-file (written by the login command) or set ROSTERDESK_ACCESS_TOKEN.',
   )
-  return { tokens: manager, tenantId: args.tenant ?? '' }
 }
 
 function report(io: CacheCommandIo, json: boolean, summary: SyncRunSummary): void {
