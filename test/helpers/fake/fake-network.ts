@@ -66,7 +66,9 @@ export interface FakeNetwork {
    * Plays main meeting a proxy's challenge: emits `network:proxy-sign-in` and resolves with the window's answer
    * (null for Cancel). As main does, credentials given with Remember make the proxy a remembered one.
    */
-  askProxySignIn(request: Omit<ProxySignInRequest, 'id'> & { readonly id?: string }): Promise<ProxySignInAnswer>
+  askProxySignIn(
+    request: Omit<ProxySignInRequest, 'id'> & { readonly id?: string },
+  ): Promise<ProxySignInAnswer>
   /** The challenges still waiting for an answer, by id. */
   pendingProxySignIns(): string[]
 }
