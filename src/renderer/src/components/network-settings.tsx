@@ -168,10 +168,16 @@ function CertificatesField({ file, error, onChoose, onRemove }: CertificatesFiel
         ? undefined
         : { tone: 'ok', text: 'Saved: RosterDesk trusts the certificates in this file.' },
     )
+  // After Remove, whose button is then gone, the focus stays in the field: on Choose file…, once enabled again.
+  const focusChoose = useRef(false)
+  useEffect(() => {
+    if (busy || !focusChoose.current) return
+    focusChoose.current = false
+    chooseRef.current?.focus()
+  }, [busy])
   const remove = (): void =>
     act(onRemove, () => {
-      // The Remove button is gone: the focus stays in the field, on Choose file….
-      chooseRef.current?.focus()
+      focusChoose.current = true
       return { tone: 'ok', text: 'Removed: RosterDesk trusts the computer’s own certificates only.' }
     })
   return (

@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import {
   DEFAULT_SYNC_SCOPE,
   ENVIRONMENTS,
@@ -36,6 +37,9 @@ interface SettingsScreenProps {
 /** Where the clerk (or IT) sets the environment, service addresses, credentials and sync options. */
 export function SettingsScreen({ settings, dataVersion, onDone }: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
+  // Read again on each visit: a proxy sign-in remembered since (its dialog answers main, not this screen) is listed.
+  const { reload } = settings
+  useEffect(reload, [reload])
   if (settings.loadError) {
     return (
       <EmptyState title="Could not load the settings" tone="error">
