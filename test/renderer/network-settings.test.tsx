@@ -38,7 +38,7 @@ const network = (): HTMLElement => screen.getByRole('group', { name: 'Network' }
 const proxyGroup = (): HTMLElement => within(network()).getByRole('group', { name: 'Proxy' })
 const mode = (label: string): HTMLInputElement => within(proxyGroup()).getByRole('radio', { name: label })
 const field = (label: string): HTMLInputElement => within(network()).getByLabelText(label)
-const save = (): void => fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+const save = (): boolean => fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
 const updates = (calls: { channel: string; args: unknown[] }[]): unknown[] =>
   calls.filter((call) => call.channel === 'settings:update').map((call) => call.args[0])
 const certificates = (): HTMLElement =>
