@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { connectionReportText, type ConnectionReport } from '../../src/shared/connection-report'
+import { connectionReportText } from '../../src/shared/connection-report'
 import { PROXY_MODE_LABELS } from '../../src/shared/settings-rules'
 import type { FakeCoreOptions } from '../helpers/fake/fake-core'
-import { FAKE_DEMO_BASE_URL } from '../helpers/fake/fake-network'
+import { FAKE_DEMO_BASE_URL, INSPECTED_TLS_REPORT } from '../helpers/fake/fake-network'
 import { renderWithCore } from './render-app'
 
 /** What the page wrote to the clipboard, newest last (jsdom has no clipboard of its own). */
@@ -281,62 +281,7 @@ describe('Settings → Network: extra certificates and remembered sign-ins', () 
   })
 })
 
-/** A report with every state, a certificate chain under its step, and times under and over a second. */
-const REPORT: ConnectionReport = {
-  baseUrl: 'https://payroll.example.com',
-  profile: 'Acme Ltd',
-  startedAt: '2026-11-27T09:00:00.000Z',
-  runtime: 'app',
-  ok: false,
-  steps: [
-    {
-      id: 'proxy',
-      label: 'Proxy for https://payroll.example.com',
-      state: 'ok',
-      ms: 12,
-      message: 'PROXY proxy.corp.example:8080.',
-    },
-    {
-      id: 'authorize',
-      label: 'Authorize page answers',
-      state: 'failed',
-      ms: 1430,
-      code: 'certificate',
-      message:
-        'The payroll service’s certificate is not trusted: it was issued by Zscaler Root CA. Ask IT to install that certificate, or choose it in Settings → Network.',
-      certificates: [
-        {
-          subject: 'CN=payroll.example.com',
-          issuer: 'CN=Zscaler Intermediate CA',
-          validFrom: '2026-11-01',
-          validTo: '2026-12-01',
-          fingerprint256: 'AA:BB:CC',
-        },
-        {
-          subject: 'CN=Zscaler Intermediate CA',
-          issuer: 'CN=Zscaler Root CA',
-          validFrom: '2020-01-01',
-          validTo: '2030-01-01',
-          fingerprint256: 'DD:EE:FF',
-        },
-      ],
-    },
-    {
-      id: 'token',
-      label: 'Token endpoint answers JSON',
-      state: 'skipped',
-      ms: 0,
-      message: 'Not tried: the service could not be reached.',
-    },
-    {
-      id: 'list',
-      label: 'One employee list request',
-      state: 'skipped',
-      ms: 0,
-      message: 'Not signed in: sign in to try a list request.',
-    },
-  ],
-}
+const REPORT = INSPECTED_TLS_REPORT
 
 describe('Settings → Network: Test connection', () => {
   it('says it is testing while the check runs (button disabled), then shows each step and gives the focus back', async () => {

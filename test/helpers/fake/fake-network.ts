@@ -138,6 +138,66 @@ export function fakeConnectionReport(settings: Settings, signedIn: boolean, now:
 }
 
 /**
+ * A check behind TLS inspection that RosterDesk does not trust: every state, a certificate chain under its step,
+ * and times under and over a second.
+ */
+export const INSPECTED_TLS_REPORT: ConnectionReport = {
+  baseUrl: 'https://payroll.example.com',
+  profile: 'Acme Ltd',
+  startedAt: '2026-11-27T09:00:00.000Z',
+  runtime: 'app',
+  ok: false,
+  steps: [
+    {
+      id: 'proxy',
+      label: 'Proxy for https://payroll.example.com',
+      state: 'ok',
+      ms: 12,
+      message: 'PROXY proxy.corp.example:8080.',
+    },
+    {
+      id: 'authorize',
+      label: 'Authorize page answers',
+      state: 'failed',
+      ms: 1430,
+      code: 'certificate',
+      message:
+        'The payroll service’s certificate is not trusted: it was issued by Zscaler Root CA. Ask IT to install that certificate, or choose it in Settings → Network.',
+      certificates: [
+        {
+          subject: 'CN=payroll.example.com',
+          issuer: 'CN=Zscaler Intermediate CA',
+          validFrom: '2026-11-01',
+          validTo: '2026-12-01',
+          fingerprint256: 'AA:BB:CC',
+        },
+        {
+          subject: 'CN=Zscaler Intermediate CA',
+          issuer: 'CN=Zscaler Root CA',
+          validFrom: '2020-01-01',
+          validTo: '2030-01-01',
+          fingerprint256: 'DD:EE:FF',
+        },
+      ],
+    },
+    {
+      id: 'token',
+      label: 'Token endpoint answers JSON',
+      state: 'skipped',
+      ms: 0,
+      message: 'Not tried: the service could not be reached.',
+    },
+    {
+      id: 'list',
+      label: 'One employee list request',
+      state: 'skipped',
+      ms: 0,
+      message: 'Not signed in: sign in to try a list request.',
+    },
+  ],
+}
+
+/**
  * The network channels of the fake core with the behaviour main gives them, scriptable by a test: the check's
  * report (or its failure, or a held check), the certificate file the open dialog gives, the remembered proxy
  * sign-ins (each forgettable), and proxy challenges emitted to the window whose answers are recorded.
