@@ -178,4 +178,29 @@ describe('the proxy sign-in dialog', () => {
       { id: 'challenge-1', answer: { username: 'jclerk', password: '', remember: false } },
     ])
   })
+
+  it('opens over another modal dialog, which gets the focus back when it closes: Esc closes only the newest', async () => {
+    const { core, events } = await renderSignedIn()
+    act(() => events.emit('app:command', 'shortcuts'))
+    const shortcuts = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })
+    await waitFor(() => expect(shortcuts.contains(document.activeElement)).toBe(true))
+    const inShortcuts = document.activeElement
+
+    let answer: ProxySignInAnswer | undefined
+    act(() => {
+      void core.network
+        .askProxySignIn({ proxy: PROXY, realm: '', scheme: 'basic', retry: false })
+        .then((given) => (answer = given))
+    })
+    await screen.findByRole('dialog', { name: TITLE })
+    // The older dialog does not pull the focus back to itself.
+    await waitFor(() => expect(document.activeElement).toBe(userName()))
+    fireEvent.keyDown(userName(), { key: 'Escape' })
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: TITLE })).toBeNull())
+    await waitFor(() => expect(answer).toBeNull())
+    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBe(shortcuts)
+    expect(document.activeElement).toBe(inShortcuts)
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  })
 })
