@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
+import { ProxySignIn } from './components/proxy-sign-in-dialog'
 import { SecretStorageBanner } from './components/secret-storage-banner'
 import { SettingsScreen } from './components/settings-screen'
 import { ShortcutsDialog } from './components/shortcuts-dialog'
@@ -17,17 +18,20 @@ import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
 import { useSync } from './hooks/use-sync'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
+import { isUnreachableErrorCode } from '../../shared/ipc-error-codes'
 
 /**
  * The whole app, one profile at a time: everything below is keyed by the count of profile switches, so a switch
  * remounts it and every hook reads its sign-in, settings, status and rows again. No state of one profile (rows, search,
- * a finished sync's message) can outlive the switch and show under the other's name.
+ * a finished sync's message) can outlive the switch and show under the other's name. A proxy's sign-in request is
+ * about the computer's network, not a profile: its dialog stays across a switch.
  */
 export function App() {
   const profiles = useProfiles()
   return (
     <CommandProvider>
       <Workspace key={profiles.generation} profiles={profiles} />
+      <ProxySignIn />
     </CommandProvider>
   )
 }
@@ -73,7 +77,8 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
     }
   }, [authStatus, refreshSync, reloadSettings])
 
-  const offline = !online || sync.problem?.code === 'network'
+  // Every code that means the service could not be reached at all (not a proxy or certificate refusal).
+  const offline = !online || isUnreachableErrorCode(sync.problem?.code)
   const signedIn = authStatus === 'signed-in'
   // Ctrl/Cmd+R, F5 and the menu's Sync do what the Sync button does, when it is there to press.
   useCommand('sync', () => {

@@ -17,12 +17,14 @@ import { FakeChanges, type FakeSyncFacts } from './fake-changes'
 import {
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
+  NETWORK_DEFAULTS,
   SYNC_LIMIT_SETTING_DEFAULTS,
   environmentLabel,
   normalizeProfileName,
   profileNameProblem,
 } from '../../../src/shared/settings-rules'
 import { fakeServiceLookup } from './fake-service-lookup'
+import { createFakeNetwork, type FakeNetwork, type FakeNetworkOptions } from './fake-network'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
 import { ViewStore } from '../../../src/main/core/settings/view-store'
 
@@ -58,6 +60,8 @@ export interface FakeCoreOptions {
     readonly employees: readonly EmployeeRow[]
     readonly settings?: Partial<Settings>
   }>
+  /** The network channels' script: the check's report, the certificate file chosen, remembered proxies. */
+  readonly network?: FakeNetworkOptions
 }
 
 export interface FakeCore {
@@ -71,6 +75,8 @@ export interface FakeCore {
   expireSignIn(message: string): void
   /** Replaces the employees "on the service" (joiners, leavers, edits); the next sync picks them up. */
   setServiceEmployees(rows: readonly EmployeeRow[]): void
+  /** Settings → Network's channels: scripts the check, the certificate dialog, and plays proxy challenges. */
+  readonly network: FakeNetwork
 }
 
 const PAGE = 500
@@ -103,6 +109,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     syncScope: DEFAULT_SYNC_SCOPE,
     ...FRESHNESS_DEFAULTS,
     ...SYNC_LIMIT_SETTING_DEFAULTS,
+    ...NETWORK_DEFAULTS,
     ...options.settings,
   }
   let hasClientSecret = false
@@ -213,7 +220,23 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     events.emit('auth:changed', auth)
     return auth
   }
-  const view = (): SettingsView => ({ settings, hasClientSecret, secretStorage: auth.secretStorage })
+  const view = (): SettingsView => ({
+    settings,
+    hasClientSecret,
+    secretStorage: auth.secretStorage,
+    rememberedProxies: network.rememberedProxies(),
+  })
+  const network = createFakeNetwork(
+    events,
+    {
+      settings: () => settings,
+      saveSettings: (patch) => (settings = { ...settings, ...patch }),
+      view,
+      signedIn: () => auth.status === 'signed-in',
+      now,
+    },
+    options.network,
+  )
   const status = (): SyncStatus => ({ running, lastRun, lastComplete, employeeCount: cache.length })
 
   const handlers: FakeHandlers = {
@@ -393,6 +416,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       views.setCurrent(profileId, state)
       return true
     },
+    ...network.handlers,
   }
 
   /** One run in the background: a page at a time with progress, then its summary as `sync:finished`. */
@@ -456,6 +480,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     setServiceEmployees: (rows) => {
       service = [...rows]
     },
+    network,
   }
 
   /** Where a run read from, as the real run log records it. */

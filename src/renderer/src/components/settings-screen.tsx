@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import {
   DEFAULT_SYNC_SCOPE,
   ENVIRONMENTS,
@@ -23,6 +24,7 @@ import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
 import { FormField } from './form-field'
+import { NetworkSettings, type NetworkActions } from './network-settings'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
 interface SettingsScreenProps {
@@ -35,6 +37,9 @@ interface SettingsScreenProps {
 /** Where the clerk (or IT) sets the environment, service addresses, credentials and sync options. */
 export function SettingsScreen({ settings, dataVersion, onDone }: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
+  // Read again on each visit: a proxy sign-in remembered since (its dialog answers main, not this screen) is listed.
+  const { reload } = settings
+  useEffect(reload, [reload])
   if (settings.loadError) {
     return (
       <EmptyState title="Could not load the settings" tone="error">
@@ -54,8 +59,14 @@ export function SettingsScreen({ settings, dataVersion, onDone }: SettingsScreen
       ) : null}
       <SettingsEditor
         saved={settings.view.settings}
+        rememberedProxies={settings.view.rememberedProxies}
         payCycles={payCycles}
         onSave={settings.update}
+        network={{
+          chooseCertificates: settings.chooseCertificates,
+          removeCertificates: () => settings.update({ extraCertificatesFile: '' }),
+          forgetProxyPassword: settings.forgetProxyPassword,
+        }}
         onDone={onDone}
       />
       <ClientSecretField stored={settings.view.hasClientSecret} onSave={settings.setClientSecret} />
@@ -65,8 +76,11 @@ export function SettingsScreen({ settings, dataVersion, onDone }: SettingsScreen
 
 interface SettingsEditorProps {
   readonly saved: Settings
+  /** Proxies whose sign-in is remembered (Settings → Network), which the form does not hold. */
+  readonly rememberedProxies: readonly string[]
   readonly payCycles: PayCyclesState
   readonly onSave: SettingsController['update']
+  readonly network: NetworkActions
   readonly onDone: () => void
 }
 
@@ -84,8 +98,15 @@ function limitRangeText(key: SyncLimitSetting): string {
 }
 
 /** The settings form: its fields by fieldset, what the last save said, and Save settings and Done. */
-function SettingsEditor({ saved, payCycles, onSave, onDone }: SettingsEditorProps) {
-  const { form, errors, outcome, saving, change, submit } = useSettingsForm(saved, onSave)
+function SettingsEditor({
+  saved,
+  rememberedProxies,
+  payCycles,
+  onSave,
+  network,
+  onDone,
+}: SettingsEditorProps) {
+  const { form, errors, outcome, saving, unsaved, change, submit } = useSettingsForm(saved, onSave)
 
   const text = (
     field: TextFormField,
@@ -179,6 +200,14 @@ function SettingsEditor({ saved, payCycles, onSave, onDone }: SettingsEditorProp
           'number',
         )}
       </fieldset>
+      <NetworkSettings
+        form={form}
+        errors={errors}
+        change={change}
+        rememberedProxies={rememberedProxies}
+        unsaved={unsaved}
+        actions={network}
+      />
       <fieldset>
         <legend>Advanced</legend>
         <p className="muted">

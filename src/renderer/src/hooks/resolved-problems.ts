@@ -1,4 +1,4 @@
-import type { IpcErrorCode } from '../../../shared/ipc-error-codes'
+import { UNREACHABLE_ERROR_CODES, type IpcErrorCode } from '../../../shared/ipc-error-codes'
 
 /** News that the cause of a shown problem may be gone. A sync that completes ends every sync problem anyway. */
 export type Recovery = 'signed-in' | 'back-online'
@@ -7,8 +7,9 @@ export type Recovery = 'signed-in' | 'back-online'
 const ENDS: Readonly<Record<Recovery, readonly IpcErrorCode[]>> = {
   // "Your sign-in has expired", "Sign in before syncing": over once the clerk is signed in again.
   'signed-in': ['not-signed-in'],
-  // "The payroll service could not be reached" (and the Offline badge it brings): over once the network is back.
-  'back-online': ['network'],
+  // The service could not be reached (no connection, no such host, refused, no answer in time, offline), which
+  // brings the Offline badge: over once the network is back. A proxy's or a certificate's refusal is not.
+  'back-online': UNREACHABLE_ERROR_CODES,
 }
 
 /** Whether a problem with `code` is over after `recovery`, so it must not stay on screen. */

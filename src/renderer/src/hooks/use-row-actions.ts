@@ -10,8 +10,8 @@ import { formatCount, plural } from '../format/format-value'
 import { isMac } from './use-app-commands'
 import type { RowSelectionController } from './use-row-selection'
 
-/** How long what a copy did stays under the table. */
-const NOTICE_MS = 8_000
+/** How long what a copy did stays on screen (under the table, under a copied report). */
+export const NOTICE_MS = 8_000
 
 /** What the table asks of its row actions; see useRowActions. */
 export interface RowActions {

@@ -6,6 +6,7 @@ import {
   toForm,
   toFormErrors,
   toPatch,
+  withHiddenFieldsSaved,
   type SettingsForm,
   type SettingsFormErrors,
   type SettingsFormField,
@@ -23,6 +24,8 @@ export interface SettingsFormController {
   readonly outcome: SettingsOutcome
   /** A save is under way (the Save button is disabled meanwhile). */
   readonly saving: boolean
+  /** The form differs from the saved settings (what "Test connection" tries are the saved ones). */
+  readonly unsaved: boolean
   /** A field changed: its message and the last outcome are cleared. */
   change<K extends SettingsFormField>(field: K, value: SettingsForm[K]): void
   submit(event: FormEvent): void
@@ -44,6 +47,11 @@ const FIELD_ORDER: readonly SettingsFormField[] = [
   'staleAfterHours',
   'syncOnLaunch',
   'syncEveryHours',
+  'proxyMode',
+  'proxyUrl',
+  'proxyBypass',
+  'pacUrl',
+  'extraCertificatesFile',
   'requestTimeoutSeconds',
   'syncDeadlineMinutes',
   'maxEmployees',
@@ -57,7 +65,9 @@ export function useSettingsForm(
   saved: Settings,
   onSave: SettingsController['update'],
 ): SettingsFormController {
-  const [form, setForm] = useState<SettingsForm>(() => toForm(saved))
+  const [typed, setForm] = useState<SettingsForm>(() => toForm(saved))
+  // The certificate file is never typed: it is what main saved ("Choose file…", "Remove", each saved at once).
+  const form: SettingsForm = { ...typed, extraCertificatesFile: saved.extraCertificatesFile }
   const [errors, setErrors] = useState<SettingsFormErrors>({})
   const [outcome, setOutcome] = useState<SettingsOutcome>()
   const [saving, setSaving] = useState(false)
@@ -70,7 +80,7 @@ export function useSettingsForm(
 
   const submit = (event: FormEvent): void => {
     event.preventDefault()
-    const checked = checkForm(form)
+    const checked = checkForm(withHiddenFieldsSaved(form, saved))
     setErrors(checked.ok ? {} : checked.errors)
     if (!checked.ok) {
       setOutcome({ tone: 'error', text: 'Some settings need attention; see the messages below each field.' })
@@ -98,5 +108,6 @@ export function useSettingsForm(
       .finally(() => setSaving(false))
   }
 
-  return { form, errors, outcome, saving, change, submit }
+  const unsaved = JSON.stringify(withHiddenFieldsSaved(form, saved)) !== JSON.stringify(toForm(saved))
+  return { form, errors, outcome, saving, unsaved, change, submit }
 }

@@ -10,6 +10,13 @@ export interface SettingsController {
   update(patch: SettingsPatch): Promise<SettingsView>
   /** Stores the client secret (write-only); rejects like `update`. */
   setClientSecret(secret: string): Promise<SettingsView>
+  /**
+   * Settings → Network's "Choose file…": main asks for a PEM file with the system's open dialog, checks it and
+   * saves its path (unchanged when the dialog is cancelled); rejects like `update` when the file will not do.
+   */
+  chooseCertificates(): Promise<SettingsView>
+  /** Deletes the sign-in remembered for one proxy (host:port, as `rememberedProxies` lists it). */
+  forgetProxyPassword(proxy: string): Promise<SettingsView>
   reload(): void
 }
 
@@ -47,5 +54,18 @@ export function useSettings(): SettingsController {
     },
     [client],
   )
-  return { view, loadError, update, setClientSecret, reload }
+  const chooseCertificates = useCallback(async () => {
+    const next = await client.call('network:choose-certificates')
+    setView(next)
+    return next
+  }, [client])
+  const forgetProxyPassword = useCallback(
+    async (proxy: string) => {
+      const next = await client.call('network:forget-proxy-password', proxy)
+      setView(next)
+      return next
+    },
+    [client],
+  )
+  return { view, loadError, update, setClientSecret, chooseCertificates, forgetProxyPassword, reload }
 }

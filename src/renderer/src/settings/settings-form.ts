@@ -1,4 +1,4 @@
-import type { Environment } from '../../../shared/settings-rules'
+import type { Environment, ProxyMode } from '../../../shared/settings-rules'
 import {
   checkSettings,
   type Settings,
@@ -29,6 +29,19 @@ export interface SettingsForm {
   readonly requestTimeoutSeconds: string
   readonly syncDeadlineMinutes: string
   readonly maxEmployees: string
+  /** Settings → Network: how requests reach the service, chosen with radio buttons. */
+  readonly proxyMode: ProxyMode
+  /** Shown for "This proxy" only, with its bypass list. */
+  readonly proxyUrl: string
+  readonly proxyBypass: string
+  /** Shown for "This PAC file" only. */
+  readonly pacUrl: string
+  /**
+   * The extra trusted certificates' file: never typed. Main sets it ("Choose file…" asks for the file and
+   * checks it) and "Remove" saves '', so the form follows the saved value (useSettingsForm) and sends it back
+   * unchanged.
+   */
+  readonly extraCertificatesFile: string
 }
 
 export type SettingsFormField = keyof SettingsForm
@@ -52,6 +65,11 @@ const FORM_FIELD_OF_SETTING: Readonly<Record<string, SettingsFormField>> = {
   requestTimeoutSeconds: 'requestTimeoutSeconds',
   syncDeadlineMinutes: 'syncDeadlineMinutes',
   maxEmployees: 'maxEmployees',
+  proxyMode: 'proxyMode',
+  proxyUrl: 'proxyUrl',
+  proxyBypass: 'proxyBypass',
+  pacUrl: 'pacUrl',
+  extraCertificatesFile: 'extraCertificatesFile',
 } satisfies Record<SettingsField, SettingsFormField>
 
 /**
@@ -87,7 +105,34 @@ export function toForm(settings: Settings): SettingsForm {
     requestTimeoutSeconds: String(settings.requestTimeoutSeconds),
     syncDeadlineMinutes: String(settings.syncDeadlineMinutes),
     maxEmployees: String(settings.maxEmployees),
+    proxyMode: settings.proxyMode,
+    proxyUrl: settings.proxyUrl,
+    proxyBypass: settings.proxyBypass,
+    pacUrl: settings.pacUrl,
+    extraCertificatesFile: settings.extraCertificatesFile,
   }
+}
+
+/** The network fields each proxy mode shows; the others are hidden while it is chosen. */
+export const NETWORK_FIELDS_OF_MODE: Readonly<
+  Record<ProxyMode, readonly ('proxyUrl' | 'proxyBypass' | 'pacUrl')[]>
+> = {
+  system: [],
+  none: [],
+  fixed: ['proxyUrl', 'proxyBypass'],
+  pac: ['pacUrl'],
+}
+
+/**
+ * The form as it is saved: a proxy field the chosen mode does not show (the proxy address once "No proxy" is
+ * chosen) goes back to its saved value, so something typed there and then hidden can neither block the save with
+ * a message the clerk cannot see nor be saved unseen. The saved value stays for when that mode is chosen again.
+ */
+export function withHiddenFieldsSaved(form: SettingsForm, saved: Settings): SettingsForm {
+  const shown = new Set(NETWORK_FIELDS_OF_MODE[form.proxyMode])
+  const keep = (field: 'proxyUrl' | 'proxyBypass' | 'pacUrl'): string =>
+    shown.has(field) ? form[field] : saved[field]
+  return { ...form, proxyUrl: keep('proxyUrl'), proxyBypass: keep('proxyBypass'), pacUrl: keep('pacUrl') }
 }
 
 export type FormCheck = { ok: true; settings: Settings } | { ok: false; errors: SettingsFormErrors }
@@ -115,6 +160,11 @@ export function checkForm(form: SettingsForm): FormCheck {
     requestTimeoutSeconds: form.requestTimeoutSeconds,
     syncDeadlineMinutes: form.syncDeadlineMinutes,
     maxEmployees: form.maxEmployees,
+    proxyMode: form.proxyMode,
+    proxyUrl: form.proxyUrl,
+    proxyBypass: form.proxyBypass,
+    pacUrl: form.pacUrl,
+    extraCertificatesFile: form.extraCertificatesFile,
   })
   return checked.ok ? checked : { ok: false, errors: toFormErrors(checked.fieldErrors) }
 }
