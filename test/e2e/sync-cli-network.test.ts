@@ -251,4 +251,35 @@ describe('CLI sync: certificates and proxies', () => {
     )
     noCredentials(result)
   })
+
+  it('refuses a --ca-file that is missing or not PEM, saying which, and login’s --proxy with credentials', async () => {
+    const missing = await sync(sandbox, ['--ca-file', join(dir, 'nowhere.pem')])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/^--ca-file: .*nowhere\.pem cannot be used: there is no such file\./)
+    const notPem = join(dir, 'not-a-certificate.pem')
+    writeFileSync(notPem, 'not a certificate')
+    const wrong = await sync(sandbox, ['--ca-file', notPem])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toMatch(/holds no certificate in PEM form/)
+    const login = await startCliProcess(
+      [
+        'login',
+        '--base-url',
+        sandbox.baseUrl,
+        '--client-id',
+        sandbox.credentials.clientId,
+        '--redirect-uri',
+        'http://127.0.0.1/callback',
+        '--token-file',
+        join(dir, 'tokens.json'),
+        '--no-open',
+        '--proxy',
+        `http://${PROXY_USER}:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:9`,
+      ],
+      { ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret },
+    ).done
+    expect(login.code).toBe(2)
+    expect(login.stderr).toMatch(/^--proxy: a proxy address must not contain a user name or password/)
+    noCredentials(login)
+  })
 })
