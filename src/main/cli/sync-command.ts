@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { AccessTokenSource } from '../core/api/access-token-source'
+import type { FetchLike } from '../core/api/fetch-like'
 import { openCacheDatabase } from '../core/cache/cache-database'
 import type { CacheDatabase } from '../core/cache/cache-database'
 import { systemClock } from '../core/clock'
 import { RosterDeskError, toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import type { Logger } from '../core/log/logger'
+import type { NodeFetch } from '../core/net/node-fetch'
 import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import { SyncService } from '../core/sync/sync-service'
 import type { SyncRunSummary } from '../../shared/domain'
@@ -19,9 +21,11 @@ import {
   reportUsage,
   requiredOption,
   stringOption,
+  UsageError,
   writeLine,
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
+import { NETWORK_OPTIONS, NETWORK_USAGE, openCliFetch, type CliNetworkInput } from './network-flags'
 import {
   cliTokenSource,
   parseServiceFlags,
@@ -35,7 +39,7 @@ export const SYNC_USAGE =
   'Usage: sync (--profile NAME [--data-dir DIR] | --base-url URL --client-id ID --redirect-uri URI --db FILE) ' +
   '[--tenant ID] [--page-size N] ' +
   '[--concurrency N] [--pay-cycle ID]... [--sync-scope all|active] [--request-timeout SECONDS] [--run-deadline MINUTES] ' +
-  '[--max-employees N] [--token-file FILE] [--json]   (client secret in ROSTERDESK_CLIENT_SECRET; ' +
+  `[--max-employees N] [--token-file FILE] [--json] ${NETWORK_USAGE} (client secret in ROSTERDESK_CLIENT_SECRET; ` +
   'tokens from --token-file or ROSTERDESK_ACCESS_TOKEN / ROSTERDESK_REFRESH_TOKEN; ' +
   `--page-size: ${PAGE_SIZE_SETTING.help})`
 
@@ -50,6 +54,7 @@ const OPTIONS = {
   'run-deadline': { type: 'string' },
   'max-employees': { type: 'string' },
   json: { type: 'boolean' },
+  ...NETWORK_OPTIONS,
 } as const
 
 /** Exit code of a run stopped by SIGINT/SIGTERM, as shells expect after an interrupt. */
@@ -69,6 +74,8 @@ interface SyncArgs {
   /** The sync's limits (the app's "Advanced" settings): flag, else the profile's setting, else the default. */
   limits: Pick<Settings, SyncLimitSetting>
   json: boolean
+  /** --proxy, --ca-file and the profile's Settings → Network, for `openCliFetch`. */
+  network: CliNetworkInput
 }
 
 /**
@@ -79,11 +86,19 @@ interface SyncArgs {
  */
 export async function runSyncCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
   let parsed: SyncArgs
+  let net: NodeFetch
   try {
     parsed = parseSyncArgs(args, io)
   } catch (error) {
     return reportUsage(error, io, SYNC_USAGE)
   }
+  try {
+    net = openCliFetch(parsed.network, io)
+  } catch (error) {
+    if (error instanceof UsageError) return reportUsage(error, io, SYNC_USAGE)
+    return reportFailure(io, parsed.json, error)
+  }
+  const fetch = net.fetch
 
   let cache: CacheDatabase | null = null
   let service: SyncService | null = null
@@ -97,7 +112,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   try {
-    const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger)
+    const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger, fetch)
     // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
     if (parsed.fromProfile) mkdirSync(dirname(parsed.db), { recursive: true })
     cache = openCacheDatabase(parsed.db, { logger: io.logger })
@@ -126,30 +141,36 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
     report(io, parsed.json, summary)
     return summary.status === 'complete' ? 0 : summary.status === 'cancelled' ? EXIT_CANCELLED : 1
   } catch (error) {
-    logFailure(io.logger, 'Sync failed', error)
-    const message = toIpcError(error).message
-    if (parsed.json) {
-      writeLine(
-        io.stdout,
-        JSON.stringify({
-          status: 'failed',
-          totalCount: 0,
-          stored: 0,
-          pages: 0,
-          requests: 0,
-          durationMs: 0,
-          error: message,
-        }),
-      )
-    } else {
-      writeLine(io.stderr, `Sync failed: ${message}`)
-    }
-    return 1
+    return reportFailure(io, parsed.json, error)
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     cache?.close()
+    await net.close()
   }
+}
+
+/** A run that could not start or failed outside the sync's own summary: logged, one line (or one JSON object), exit 1. */
+function reportFailure(io: CacheCommandIo, json: boolean, error: unknown): number {
+  logFailure(io.logger, 'Sync failed', error)
+  const message = toIpcError(error).message
+  if (json) {
+    writeLine(
+      io.stdout,
+      JSON.stringify({
+        status: 'failed',
+        totalCount: 0,
+        stored: 0,
+        pages: 0,
+        requests: 0,
+        durationMs: 0,
+        error: message,
+      }),
+    )
+  } else {
+    writeLine(io.stderr, `Sync failed: ${message}`)
+  }
+  return 1
 }
 
 function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
@@ -190,6 +211,7 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
       maxEmployees: syncLimitFlag(values, profile, 'max-employees', 'maxEmployees'),
     },
     json: values['json'] === true,
+    network: { values, env: io.env, ...(profile === undefined ? {} : { profile: profile.settings }) },
   }
 }
 
@@ -198,6 +220,7 @@ async function tokenSource(
   args: SyncArgs,
   env: NodeJS.ProcessEnv,
   logger: Logger,
+  fetch: FetchLike,
 ): Promise<{ tokens: AccessTokenSource; tenantId: string }> {
   const found = await cliTokenSource(args.service, env, logger, fetch)
   if (found !== undefined) return found

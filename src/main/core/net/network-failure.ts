@@ -204,6 +204,38 @@ export function classifyNetworkFailure(
   return new RosterDeskError(code, message, { retryable, detail: detailOf(read, error), cause: error })
 }
 
+/** The raw reason `classifyNetworkFailure` reads from an error ('ECONNREFUSED', 'net::ERR_…', 'proxy-407'), if any. */
+export function networkFailureReason(error: unknown): string | undefined {
+  return readFailure(error).reason
+}
+
+/**
+ * What a raw reason concerns, for a fetch adapter deciding what to find out before it throws: a certificate
+ * refused (look at the chain), a proxy's answer, the connection itself (DNS, TCP: through a proxy, the proxy's),
+ * or anything else.
+ */
+export function networkFailureConcerns(reason: string): 'certificate' | 'proxy' | 'connect' | 'other' {
+  const kind = kindOf({
+    reason,
+    facts: {},
+    named: undefined,
+    proxyStatus: /^proxy-\d{3}$/.test(reason) ? 0 : undefined,
+  })
+  if (
+    kind === 'cert-untrusted' ||
+    kind === 'cert-expired' ||
+    kind === 'cert-host' ||
+    kind === 'cert-revoked'
+  ) {
+    return PROXY_CERTIFICATE_REASONS.has(reason) ? 'proxy' : 'certificate'
+  }
+  if (kind === 'proxy-auth' || kind === 'proxy-tunnel' || kind === 'proxy-unreachable') return 'proxy'
+  if (kind === 'dns' || kind === 'dns-unavailable' || kind === 'refused' || kind === 'unreachable')
+    return 'connect'
+  if (reason === 'UND_ERR_CONNECT_TIMEOUT' || reason === 'ETIMEDOUT') return 'connect'
+  return 'other'
+}
+
 function kindOf(read: ReadFailure): FailureKind | undefined {
   if (read.reason === undefined) return undefined
   const known = REASONS.get(read.reason)
