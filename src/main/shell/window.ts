@@ -12,6 +12,7 @@ import {
 import {
   APP_ORIGIN,
   contentSecurityPolicy,
+  permissionDecision,
   shouldBlockNavigation,
   windowOpenDecision,
 } from './policy/window-policy'
@@ -67,8 +68,35 @@ export function createAppWindow(options: AppWindowOptions): BrowserWindow {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
   })
-  // The app asks for no device or browser permissions (camera, notifications, geolocation, …).
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  // The page may write text to the clipboard and nothing else (no camera, notifications, geolocation, clipboard
+  // reading, …): permissionDecision, for requests and for checks alike (decision 038).
+  const appPage = window.webContents.id
+  session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) =>
+    callback(
+      permissionDecision(
+        {
+          webContentsId: contents.id,
+          permission,
+          requestingUrl: details.requestingUrl,
+          isMainFrame: details.isMainFrame,
+        },
+        appPage,
+        options.origins,
+      ),
+    ),
+  )
+  session.defaultSession.setPermissionCheckHandler((contents, permission, requestingOrigin, details) =>
+    permissionDecision(
+      {
+        webContentsId: contents?.id,
+        permission,
+        requestingUrl: details.requestingUrl ?? requestingOrigin,
+        isMainFrame: details.isMainFrame,
+      },
+      appPage,
+      options.origins,
+    ),
+  )
 
   window.webContents.on('will-navigate', (event, url) => {
     if (shouldBlockNavigation(url, options.origins)) {

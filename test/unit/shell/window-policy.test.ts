@@ -5,6 +5,7 @@ import {
   REACT_REFRESH_PREAMBLE_HASH,
   contentSecurityPolicy,
   isTrustedIpcSender,
+  permissionDecision,
   PRINT_PARTITION,
   printWebPreferences,
   resolveAppFile,
@@ -115,5 +116,48 @@ describe('window security policy (Electron security checklist)', () => {
     expect(resolveAppFile(`${APP_ORIGIN}/assets/x.js`, 'C:\\app\\renderer', '\\')).toBe(
       'C:\\app\\renderer\\assets\\x.js',
     )
+  })
+})
+
+describe('permissions (issue 23: copy works in Electron)', () => {
+  const origins = appOrigins(undefined)
+  const page = `${APP_ORIGIN}/index.html`
+  const ask = (over: Partial<Parameters<typeof permissionDecision>[0]> = {}): boolean =>
+    permissionDecision(
+      {
+        webContentsId: 7,
+        permission: 'clipboard-sanitized-write',
+        requestingUrl: page,
+        isMainFrame: true,
+        ...over,
+      },
+      7,
+      origins,
+    )
+
+  it("grants the app's own top-level page writing text to the clipboard", () => {
+    expect(ask()).toBe(true)
+    // A check names the origin only.
+    expect(ask({ requestingUrl: APP_ORIGIN })).toBe(true)
+  })
+
+  it('refuses every other permission, clipboard reading included', () => {
+    for (const permission of [
+      'clipboard-read',
+      'media',
+      'notifications',
+      'geolocation',
+      'openExternal',
+      'fullscreen',
+    ])
+      expect(ask({ permission }), permission).toBe(false)
+  })
+
+  it('refuses a subframe, another page, another window and an unknown asker', () => {
+    expect(ask({ isMainFrame: false })).toBe(false)
+    expect(ask({ requestingUrl: 'https://evil.example/' })).toBe(false)
+    expect(ask({ requestingUrl: undefined })).toBe(false)
+    expect(ask({ webContentsId: 8 })).toBe(false)
+    expect(ask({ webContentsId: undefined })).toBe(false)
   })
 })

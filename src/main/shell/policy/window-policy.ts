@@ -127,6 +127,43 @@ export function windowOpenDecision(): { action: 'deny' } {
 }
 
 /**
+ * The permissions the app's own page needs, and no more: writing text to the clipboard (Copy rows, Copy report),
+ * which Chromium asks for as `clipboard-sanitized-write` when a page calls navigator.clipboard.writeText outside a
+ * copy event (Electron forwards it to the session's handlers, shell/browser/electron_permission_manager.cc; the
+ * names are those of docs/api/session.md, `setPermissionRequestHandler`). Camera, notifications, geolocation,
+ * clipboard reading and the rest are refused.
+ */
+export const APP_PAGE_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write'])
+
+/** A permission request or check as Electron hands it to the session's handlers. */
+export interface PermissionAsk {
+  /** The asking page's webContents id; undefined when Electron gives none (a cross-origin subframe's check). */
+  readonly webContentsId: number | undefined
+  readonly permission: string
+  /** The URL the asking frame last loaded (`details.requestingUrl`), or the check's requesting origin. */
+  readonly requestingUrl: string | undefined
+  readonly isMainFrame: boolean
+}
+
+/**
+ * Whether to grant a permission: only one of APP_PAGE_PERMISSIONS, only to the app window's own top-level page
+ * (`appWebContentsId`) on the app's origin. A subframe, another page, or any other permission is refused.
+ */
+export function permissionDecision(
+  ask: PermissionAsk,
+  appWebContentsId: number,
+  origins: readonly string[],
+): boolean {
+  return (
+    APP_PAGE_PERMISSIONS.has(ask.permission) &&
+    ask.webContentsId === appWebContentsId &&
+    ask.isMainFrame &&
+    ask.requestingUrl !== undefined &&
+    isAppUrl(ask.requestingUrl, origins)
+  )
+}
+
+/**
  * Every IPC message must come from the app's own top-level page in a window main created. Subframes, other
  * origins (say, after a navigation slipped through) and unknown webContents are refused.
  */
