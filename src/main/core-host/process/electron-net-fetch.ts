@@ -104,14 +104,18 @@ function send(net: UtilityNet, request: Request, body: Buffer | undefined): Prom
     const settle = (finish: () => void): void => {
       if (settled) return
       settled = true
-      request.signal.removeEventListener('abort', onAbort)
       finish()
     }
-    const onAbort = (): void => {
-      settle(() => reject(abortReason(request.signal)))
-      client.abort()
-    }
-    request.signal.addEventListener('abort', onAbort, { once: true })
+    // Kept for the whole request, body included, as Electron's net.fetch keeps it: an abort while the body is
+    // read ends the ClientRequest, and with it the body's stream.
+    request.signal.addEventListener(
+      'abort',
+      () => {
+        settle(() => reject(abortReason(request.signal)))
+        client.abort()
+      },
+      { once: true },
+    )
     for (const [name, value] of request.headers) client.setHeader(name, value)
     client.on('response', (response) =>
       settle(() => resolve(toResponse(response, request.method, () => client.abort()))),
