@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto'
+import { isIP } from 'node:net'
 import type { CertificateSummary } from '../../../shared/connection-report'
 import type { RefusedCertificate } from '../../core-host/process/electron-net-fetch'
 
@@ -101,7 +102,7 @@ export class CertificateTrust {
     }
     const [leaf] = parsed
     if (leaf === undefined) return false
-    if (leaf.checkHost(host) === undefined && leaf.checkIP(host) === undefined) return false
+    if ((isIP(host) === 0 ? leaf.checkHost(host) : leaf.checkIP(host)) === undefined) return false
     const now = this.now().getTime()
     const current = (certificate: X509Certificate) =>
       Date.parse(certificate.validFrom) <= now && now <= Date.parse(certificate.validTo)
@@ -111,11 +112,11 @@ export class CertificateTrust {
       const anchor = this.#extra.find(
         (extra) =>
           extra.fingerprint256 === certificate.fingerprint256 ||
-          (extra.checkIssued(certificate) && certificate.verify(extra.publicKey) && current(extra)),
+          (certificate.checkIssued(extra) && certificate.verify(extra.publicKey) && current(extra)),
       )
       if (anchor !== undefined) return true
       const issuer = parsed[index + 1]
-      if (issuer === undefined || !issuer.checkIssued(certificate) || !certificate.verify(issuer.publicKey))
+      if (issuer === undefined || !certificate.checkIssued(issuer) || !certificate.verify(issuer.publicKey))
         return false
     }
     return false

@@ -85,6 +85,10 @@ export class RememberedProxyCredentials {
   }
 }
 
+function credentialsOf(answer: ProxySignInAnswer): ProxyCredentials | undefined {
+  return answer === null ? undefined : { username: answer.username, password: answer.password }
+}
+
 export interface ProxySignInDeps {
   readonly remembered: RememberedProxyCredentials
   /** Shows the question in the window (`network:proxy-sign-in`); false when there is no window to ask in. */
@@ -110,6 +114,11 @@ interface Question {
  */
 export class ProxySignIn {
   readonly #questions = new Map<string, Question>()
+  /**
+   * Credentials the clerk gave in this run, per proxy, for challenges that arrive before Chromium's own auth
+   * cache holds them; dropped when the proxy refuses them.
+   */
+  readonly #given = new Map<string, ProxyCredentials>()
   readonly #waitMs: number
 
   constructor(private readonly deps: ProxySignInDeps) {
@@ -155,20 +164,25 @@ export class ProxySignIn {
     first: boolean,
     authInfo: LoginAuthInfo,
   ): Promise<ProxyCredentials | undefined> {
-    if (first) {
-      const remembered = await this.deps.remembered.get(proxy)
-      if (remembered !== undefined) return remembered
-    }
+    // A question already waiting for this proxy answers this challenge too.
     const waiting = [...this.#questions.values()].find((question) => question.proxy === proxy)
-    const question = waiting ?? this.question(proxy, !first, authInfo)
+    if (waiting !== undefined) return credentialsOf(await waiting.answered)
+    if (!first) this.#given.delete(proxy)
+    else {
+      const known = this.#given.get(proxy) ?? (await this.deps.remembered.get(proxy))
+      if (known !== undefined) return known
+    }
+    const question = this.question(proxy, !first, authInfo)
     if (question === undefined) return undefined
     const answer = await question.answered
-    if (answer === null) return undefined
-    if (answer.remember && waiting === undefined) {
-      await this.deps.remembered.set(proxy, answer)
+    const credentials = credentialsOf(answer)
+    if (credentials === undefined) return undefined
+    this.#given.set(proxy, credentials)
+    if (answer?.remember === true) {
+      await this.deps.remembered.set(proxy, credentials)
       this.deps.logger.info(`Proxy sign-in for ${proxy} remembered`)
     }
-    return { username: answer.username, password: answer.password }
+    return credentials
   }
 
   private question(proxy: string, retry: boolean, authInfo: LoginAuthInfo): Question | undefined {
