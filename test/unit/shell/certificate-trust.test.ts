@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process'
 import { X509Certificate } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -12,75 +10,15 @@ import {
   type PresentedCertificate,
 } from '../../../src/main/shell/network/certificate-trust'
 import { loadExtraCertificates } from '../../../src/main/core/settings/network-settings'
+import { testCertificates, type TestCertificates } from '../../helpers/openssl-certificates'
 
 /**
  * The core process's verify proc: certificates made for the test by Debian's openssl (keys in a temporary
  * folder, removed afterwards; nothing committed), presented in Electron's Certificate shape.
  */
 
-let dir: string
-const pem = (name: string) => readFileSync(join(dir, `${name}.pem`), 'utf8')
-
-function openssl(...args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' })
-}
-
-/** A root CA named `cn`. */
-function makeCa(name: string, cn: string): void {
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.pem`,
-    '-days',
-    '30',
-    '-subj',
-    `/CN=${cn}`,
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  )
-}
-
-/** A leaf for `host` issued by the CA `ca`. */
-function makeLeaf(name: string, ca: string, host: string, days = 10): void {
-  openssl(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.csr`,
-    '-subj',
-    `/CN=${host}`,
-  )
-  writeFileSync(join(dir, `${name}.ext`), `subjectAltName=DNS:${host}\n`)
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    `${name}.csr`,
-    '-CA',
-    `${ca}.pem`,
-    '-CAkey',
-    `${ca}.key`,
-    '-CAcreateserial',
-    '-out',
-    `${name}.pem`,
-    '-days',
-    String(days),
-    '-extfile',
-    `${name}.ext`,
-  )
-}
+let certs: TestCertificates
+const pem = (name: string) => certs.pem(name)
 
 /** A PEM certificate as Electron's verify proc presents it (docs/api/structures/certificate.md). */
 function presented(name: string, issuer?: PresentedCertificate): PresentedCertificate {
@@ -117,14 +55,14 @@ function verify(
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'rosterdesk-trust-'))
-  makeCa('inspect', 'Zscaler Root CA')
-  makeCa('other', 'Someone Else CA')
-  makeLeaf('leaf', 'inspect', 'payroll.example.com')
-  makeLeaf('stranger', 'other', 'payroll.example.com')
+  certs = testCertificates()
+  certs.ca('inspect', 'Zscaler Root CA')
+  certs.ca('other', 'Someone Else CA')
+  certs.leaf('leaf', 'inspect', 'payroll.example.com')
+  certs.leaf('stranger', 'other', 'payroll.example.com')
 }, 60_000)
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+afterAll(() => certs.remove())
 
 describe('CertificateTrust (the core session’s verify proc)', () => {
   it('accepts a chain Chromium refused for its authority when an extra certificate issued it', () => {
@@ -177,17 +115,17 @@ describe('CertificateTrust (the core session’s verify proc)', () => {
   })
 
   it('reads the extra certificates file, and says precisely why one cannot be used', () => {
-    const bundle = join(dir, 'bundle.pem')
+    const bundle = join(certs.dir, 'bundle.pem')
     writeFileSync(bundle, `IT's roots\n${pem('inspect')}\n${pem('other')}`)
     expect(loadExtraCertificates(bundle).map((certificate) => certificate.subject)).toEqual([
       'CN=Zscaler Root CA',
       'CN=Someone Else CA',
     ])
-    const empty = join(dir, 'empty.pem')
+    const empty = join(certs.dir, 'empty.pem')
     writeFileSync(empty, 'not a certificate')
     expect(() => loadExtraCertificates(empty)).toThrow(/holds no certificate in PEM form/)
-    expect(() => loadExtraCertificates(join(dir, 'missing.pem'))).toThrow(/does not exist/)
-    const broken = join(dir, 'broken.pem')
+    expect(() => loadExtraCertificates(join(certs.dir, 'missing.pem'))).toThrow(/does not exist/)
+    const broken = join(certs.dir, 'broken.pem')
     writeFileSync(broken, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')
     expect(() => loadExtraCertificates(broken)).toThrow(/Certificate 1 in the file cannot be read/)
   })
