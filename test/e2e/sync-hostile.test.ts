@@ -195,7 +195,7 @@ describe('sync against a hostile service', () => {
     const before = fingerprintCache(temp.cache.path)
     harness.sandbox.setBehaviours({ stall: { page: 6, mode: 'headers', requests: 1000 } })
     const summary = await harness.sync({ limits: { requestTimeoutSeconds: 1 } })
-    expect(summary).toMatchObject({ status: 'failed', errorCode: 'network' })
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'timeout' })
     expect(summary.error).toMatch(/did not answer within 1 second.*tried 3 times/)
     expect(summary.durationMs).toBeLessThan(10_000)
     const after = fingerprintCache(temp.cache.path)

@@ -366,7 +366,8 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     await page
       .getByRole('alert')
       // Eight attempts with this session's shorter backoff take up to about 9 s before the run gives up.
-      .filter({ hasText: /could not reach/i })
+      // The service's port closed: the connection is refused, said as such (core/net/network-failure.ts).
+      .filter({ hasText: /The connection to 127\.0\.0\.1:\d+ was refused/ })
       .waitFor({ timeout: 60_000 })
     await page.getByRole('status').filter({ hasText: 'Offline — showing saved employees' }).waitFor()
     await page.getByRole('searchbox', { name: 'Search employees' }).fill('smi')

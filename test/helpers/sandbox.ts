@@ -9,6 +9,21 @@ export function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxH
   return startSandbox({ lifetimeMs: TEST_SANDBOX_LIFETIME_MS, ...options })
 }
 
+/**
+ * A test sandbox serving HTTPS with `pair` (a certificate from test/helpers/test-ca.ts), its baseUrl on `host`
+ * (default 127.0.0.1; a name the certificate holds, such as EXTRA_SERVER_NAME for a proxy that resolves it).
+ */
+export function startHttpsTestSandbox(
+  pair: { readonly cert: string; readonly key: string },
+  options: SandboxOptions = {},
+  host?: string,
+): Promise<SandboxHandle> {
+  return startTestSandbox({
+    ...options,
+    tls: { cert: pair.cert, key: pair.key, ...(host === undefined ? {} : { host }) },
+  })
+}
+
 /** Runs `use` against a fresh sandbox and closes it afterwards, whatever happens. */
 export async function withSandbox<T>(
   options: SandboxOptions,

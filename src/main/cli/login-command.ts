@@ -12,7 +12,9 @@ import type { Logger } from '../core/log/logger'
 import { MemorySecretStore } from '../core/secrets/secret-store'
 import { redirectUriProblem } from '../../shared/settings-rules'
 import { serviceAddressSchema, settingsSchema } from '../../shared/settings-schema'
+import type { NodeFetch } from '../core/net/node-fetch'
 import { UsageError } from './cache-command-args'
+import { NETWORK_OPTIONS, NETWORK_USAGE, openCliFetch } from './network-flags'
 import { settingFlag } from './setting-flags'
 
 /** What a CLI command gets from the dispatcher (the same shape as `CliIo` in index.ts). */
@@ -31,7 +33,7 @@ export const CLI_SIGN_IN_TIMEOUT_MS = 5 * 60_000
 
 export const LOGIN_USAGE =
   'Usage: login --base-url URL --client-id ID --redirect-uri http://127.0.0.1:PORT/callback --token-file FILE ' +
-  '[--scope S] [--tenant T] [--no-open]   (client secret in ROSTERDESK_CLIENT_SECRET)'
+  `[--scope S] [--tenant T] [--no-open] ${NETWORK_USAGE} (client secret in ROSTERDESK_CLIENT_SECRET)`
 
 /**
  * `login`: the app's sign-in flow on the command line, receiving the browser's answer on a loopback port (the
@@ -56,6 +58,7 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
         scope: { type: 'string', default: 'read' },
         tenant: { type: 'string', default: '' },
         'no-open': { type: 'boolean', default: false },
+        ...NETWORK_OPTIONS,
       },
       strict: true,
       allowPositionals: false,
@@ -94,11 +97,19 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
     return fail(2, 'Set ROSTERDESK_CLIENT_SECRET to the client secret (it is never taken as an argument).')
   }
   const tokenFile = resolve(text('token-file'))
+  let net: NodeFetch
+  try {
+    net = openCliFetch({ values, env: io.env }, io)
+  } catch (error) {
+    if (error instanceof UsageError) return fail(2, `${error.message} ${LOGIN_USAGE}`)
+    logFailure(io.logger, 'Login failed', error)
+    return fail(1, toIpcError(error).message)
+  }
 
   const secrets = new MemorySecretStore()
   await secrets.set('clientSecret', clientSecret)
   const auth = await AuthService.create({
-    fetch: (input, init) => fetch(input, init),
+    fetch: net.fetch,
     clock: io.clock ?? systemClock,
     secrets,
     environment: () => ({
@@ -136,6 +147,7 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
     return fail(1, toIpcError(error).message)
   } finally {
     process.removeListener('SIGINT', onInterrupt)
+    await net.close()
   }
 }
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { AccessTokenSource } from '../core/api/access-token-source'
+import type { FetchLike } from '../core/api/fetch-like'
 import { openTokenFileSession } from '../core/auth/token-file'
 import { TokenManager } from '../core/auth/token-manager'
 import { openCacheDatabase } from '../core/cache/cache-database'
@@ -9,6 +10,7 @@ import { systemClock } from '../core/clock'
 import { RosterDeskError, toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import type { Logger } from '../core/log/logger'
+import type { NodeFetch } from '../core/net/node-fetch'
 import { MemorySecretStore } from '../core/secrets/secret-store'
 import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import { SyncService } from '../core/sync/sync-service'
@@ -31,6 +33,7 @@ import {
   writeLine,
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
+import { NETWORK_OPTIONS, NETWORK_USAGE, openCliFetch, type CliNetworkInput } from './network-flags'
 import { appDataDir, readCliProfile } from './profile-flag'
 import { settingFlag } from './setting-flags'
 
@@ -38,7 +41,7 @@ export const SYNC_USAGE =
   'Usage: sync (--profile NAME [--data-dir DIR] | --base-url URL --client-id ID --redirect-uri URI --db FILE) ' +
   '[--tenant ID] [--page-size N] ' +
   '[--concurrency N] [--pay-cycle ID]... [--sync-scope all|active] [--request-timeout SECONDS] [--run-deadline MINUTES] ' +
-  '[--max-employees N] [--token-file FILE] [--json]   (client secret in ROSTERDESK_CLIENT_SECRET; ' +
+  `[--max-employees N] [--token-file FILE] [--json] ${NETWORK_USAGE} (client secret in ROSTERDESK_CLIENT_SECRET; ` +
   'tokens from --token-file or ROSTERDESK_ACCESS_TOKEN / ROSTERDESK_REFRESH_TOKEN; ' +
   `--page-size: ${PAGE_SIZE_SETTING.help})`
 
@@ -59,6 +62,7 @@ const OPTIONS = {
   'max-employees': { type: 'string' },
   'token-file': { type: 'string' },
   json: { type: 'boolean' },
+  ...NETWORK_OPTIONS,
 } as const
 
 /** Exit code of a run stopped by SIGINT/SIGTERM, as shells expect after an interrupt. */
@@ -81,6 +85,8 @@ interface SyncArgs {
   limits: Pick<Settings, SyncLimitSetting>
   tokenFile: string | undefined
   json: boolean
+  /** --proxy, --ca-file and the profile's Settings → Network, for `openCliFetch`. */
+  network: CliNetworkInput
 }
 
 /**
@@ -91,11 +97,19 @@ interface SyncArgs {
  */
 export async function runSyncCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
   let parsed: SyncArgs
+  let net: NodeFetch
   try {
     parsed = parseSyncArgs(args, io)
   } catch (error) {
     return reportUsage(error, io, SYNC_USAGE)
   }
+  try {
+    net = openCliFetch(parsed.network, io)
+  } catch (error) {
+    if (error instanceof UsageError) return reportUsage(error, io, SYNC_USAGE)
+    return reportFailure(io, parsed.json, error)
+  }
+  const fetch = net.fetch
 
   let cache: CacheDatabase | null = null
   let service: SyncService | null = null
@@ -109,7 +123,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   try {
-    const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger)
+    const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger, fetch)
     // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
     if (parsed.fromProfile) mkdirSync(dirname(parsed.db), { recursive: true })
     cache = openCacheDatabase(parsed.db, { logger: io.logger })
@@ -138,30 +152,36 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
     report(io, parsed.json, summary)
     return summary.status === 'complete' ? 0 : summary.status === 'cancelled' ? EXIT_CANCELLED : 1
   } catch (error) {
-    logFailure(io.logger, 'Sync failed', error)
-    const message = toIpcError(error).message
-    if (parsed.json) {
-      writeLine(
-        io.stdout,
-        JSON.stringify({
-          status: 'failed',
-          totalCount: 0,
-          stored: 0,
-          pages: 0,
-          requests: 0,
-          durationMs: 0,
-          error: message,
-        }),
-      )
-    } else {
-      writeLine(io.stderr, `Sync failed: ${message}`)
-    }
-    return 1
+    return reportFailure(io, parsed.json, error)
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     cache?.close()
+    await net.close()
   }
+}
+
+/** A run that could not start or failed outside the sync's own summary: logged, one line (or one JSON object), exit 1. */
+function reportFailure(io: CacheCommandIo, json: boolean, error: unknown): number {
+  logFailure(io.logger, 'Sync failed', error)
+  const message = toIpcError(error).message
+  if (json) {
+    writeLine(
+      io.stdout,
+      JSON.stringify({
+        status: 'failed',
+        totalCount: 0,
+        stored: 0,
+        pages: 0,
+        requests: 0,
+        durationMs: 0,
+        error: message,
+      }),
+    )
+  } else {
+    writeLine(io.stderr, `Sync failed: ${message}`)
+  }
+  return 1
 }
 
 function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
@@ -230,6 +250,7 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
     },
     tokenFile: stringOption(values, 'token-file'),
     json: values['json'] === true,
+    network: { values, env: io.env, ...(profile === undefined ? {} : { profile: profile.settings }) },
   }
 }
 
@@ -241,6 +262,7 @@ async function tokenSource(
   args: SyncArgs,
   env: NodeJS.ProcessEnv,
   logger: Logger,
+  fetch: FetchLike,
 ): Promise<{ tokens: AccessTokenSource; tenantId: string }> {
   const clientSecret = env.ROSTERDESK_CLIENT_SECRET ?? ''
   if (args.tokenFile !== undefined && args.tokenFile.trim() !== '') {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { STALL_MODES, TOKEN_STYLES } from './behaviours'
 import type { SandboxBehavioursPatch, StallMode, TokenStyle } from './behaviours'
@@ -29,6 +30,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --reject-refresh       the refresh endpoint answers invalid_grant
   --no-rotate-refresh    refreshes keep the old refresh token instead of issuing a new one
   --redirect-uri URI     register a redirect URI (repeatable; replaces the defaults)
+  --tls-cert FILE        serve HTTPS with this PEM certificate (with --tls-key)
+  --tls-key FILE         the PEM private key of --tls-cert
   --lifetime SECONDS     stop after this long
   --log                  log requests to stderr`
 
@@ -103,6 +106,8 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         'redirect-uri': { type: 'string', multiple: true },
         lifetime: { type: 'string' },
         log: { type: 'boolean' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
       },
     }).values
   } catch (error) {
@@ -152,7 +157,22 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
     behaviours,
     lifetimeMs: lifetimeSeconds === undefined ? undefined : lifetimeSeconds * 1000,
     log: values.log === true ? (line) => process.stderr.write(`${line}\n`) : undefined,
+    tls: tlsFiles(values['tls-cert'], values['tls-key']),
   }
+}
+
+/** --tls-cert and --tls-key read as PEM text: both or neither. */
+function tlsFiles(cert: string | undefined, key: string | undefined): SandboxOptions['tls'] {
+  if (cert === undefined && key === undefined) return undefined
+  if (cert === undefined || key === undefined) throw new UsageError('--tls-cert and --tls-key go together')
+  const read = (flag: string, path: string): string => {
+    try {
+      return readFileSync(path, 'utf8')
+    } catch {
+      throw new UsageError(`--${flag}: cannot read ${path}`)
+    }
+  }
+  return { cert: read('tls-cert', cert), key: read('tls-key', key) }
 }
 
 /** `P:R`-style values: whole numbers >= 1 separated by colons, exactly `count` of them. */

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { copyBehaviours, DEFAULT_BEHAVIOURS, mergeBehaviours } from './behaviours'
 import type { SandboxBehaviours, SandboxBehavioursPatch } from './behaviours'
@@ -36,6 +37,11 @@ export interface SandboxOptions {
   lifetimeMs?: number
   /** One line per request: method, path, status, duration. Never queries, bodies, tokens or codes. */
   log?: (line: string) => void
+  /**
+   * Serve HTTPS with this certificate and key (PEM text) instead of HTTP: the tests of certificates, proxies
+   * and TLS inspection. `baseUrl` then starts with https://, on `host` when given (default 127.0.0.1).
+   */
+  tls?: { readonly cert: string; readonly key: string; readonly host?: string }
 }
 
 export interface SandboxHandle {
@@ -134,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const log = options.log
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now()
     ctx.stats.requests++
     dispatch(ctx, req)
@@ -150,7 +156,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
       })
       .catch(() => res.destroy())
-  })
+  }
+  const server =
+    options.tls === undefined
+      ? createServer(handle)
+      : createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handle)
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -176,7 +186,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   lifetime?.unref()
 
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl:
+      options.tls === undefined
+        ? `http://127.0.0.1:${port}`
+        : `https://${options.tls.host ?? '127.0.0.1'}:${port}`,
     credentials: {
       clientId: client.clientId,
       clientSecret: client.clientSecret,

@@ -254,8 +254,8 @@ describe('employees:lookup-service, "Look up on the service"', () => {
     await app.sandbox.close()
     await expect(app.invoke('employees:lookup-service', { text: 'smith' })).rejects.toMatchObject({
       ipc: {
-        code: 'network',
-        message: expect.stringMatching(/^RosterDesk could not reach the payroll service/),
+        code: 'connection-refused',
+        message: expect.stringMatching(/^The connection to 127\.0\.0\.1:\d+ was refused/),
       },
     })
     expect(((await app.invoke('employees:query', { limit: 1 })) as { total: number }).total).toBe(300)

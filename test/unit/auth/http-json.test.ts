@@ -109,7 +109,7 @@ describe('requestJson', () => {
 
   it('calls a 2xx web page what it is, and not worth a retry: a proxy or a login page is in the way', async () => {
     const error = await failure(requestJson(fetch, { url: `${base}/html-200` }))
-    expect(error).toMatchObject({ code: 'service', retryable: false })
+    expect(error).toMatchObject({ code: 'web-page', retryable: false })
     expect(error.message).toMatch(/^The payroll service answered with a web page where data was expected/)
   })
 
@@ -119,7 +119,7 @@ describe('requestJson', () => {
     expect((await requestJson(fetch, { url: `${base}/400` })).body).toEqual({ error: 'invalid_grant' })
   })
 
-  it('reports an unreachable service as a retryable network error', async () => {
+  it('reports a refused connection as such, naming the address, and retryable', async () => {
     const closed = createServer()
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
     const port = (closed.address() as AddressInfo).port
@@ -127,13 +127,14 @@ describe('requestJson', () => {
     const error = await failure(
       requestJson(fetch, { url: `http://127.0.0.1:${port}/x`, what: 'the sandbox' }),
     )
-    expect(error).toMatchObject({ code: 'network', retryable: true, detail: 'ECONNREFUSED' })
-    expect(error.message).toMatch(/^RosterDesk could not reach the sandbox\./)
+    expect(error).toMatchObject({ code: 'connection-refused', retryable: true })
+    expect(error.detail).toMatch(/^ECONNREFUSED/)
+    expect(error.message).toMatch(new RegExp(`^The connection to 127\\.0\\.0\\.1:${port} was refused`))
   })
 
-  it('gives up after the timeout with a retryable network error', async () => {
+  it('gives up after the timeout with a retryable timeout error', async () => {
     const error = await failure(requestJson(fetch, { url: `${base}/hang`, timeoutMs: 150 }))
-    expect(error).toMatchObject({ code: 'network', retryable: true, detail: 'timeout' })
+    expect(error).toMatchObject({ code: 'timeout', retryable: true, detail: 'timeout' })
     expect(error.message).toBe(
       'The payroll service did not answer within 1 second. Check the connection and try again.',
     )

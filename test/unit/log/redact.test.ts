@@ -14,6 +14,18 @@ describe('log redaction', () => {
     )
   })
 
+  it('masks a URL’s user name and password and a proxy’s Basic credential', () => {
+    expect(redactSecrets('proxy http://clerk:s3cret@proxy.corp.example:8080 refused')).toBe(
+      'proxy http://[redacted]@proxy.corp.example:8080 refused',
+    )
+    expect(redactSecrets('Proxy-Authorization: Basic Y2xlcms6czNjcmV0')).toBe(
+      'Proxy-Authorization: Basic [redacted]',
+    )
+    expect(redactSecrets('Basic salary and https://payroll.example/api')).toBe(
+      'Basic salary and https://payroll.example/api',
+    )
+  })
+
   it('masks the piece of input V8 quotes in a JSON.parse error', () => {
     const messageOf = (text: string): string => {
       try {

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseCliArgs, UsageError } from '../../../src/main/sandbox/cli-args'
+import { createTestCa } from '../../helpers/test-ca'
 
 const TSX = 'node_modules/.bin/tsx'
 const CLI = 'src/main/sandbox/cli.ts'
@@ -210,6 +212,23 @@ describe('sandbox command-line parsing', () => {
       ['extra'],
     ]) {
       expect(() => parseCliArgs(args)).toThrow(UsageError)
+    }
+  })
+
+  it('reads --tls-cert and --tls-key as PEM text, both or neither', () => {
+    const ca = createTestCa()
+    try {
+      const keyFile = join(ca.dir, 'server.key')
+      const options = parseCliArgs(['--tls-cert', ca.server.certFile, '--tls-key', keyFile])
+      expect(options).toMatchObject({ tls: { cert: ca.server.cert, key: ca.server.key } })
+      expect(() => parseCliArgs(['--tls-cert', ca.server.certFile])).toThrow(
+        '--tls-cert and --tls-key go together',
+      )
+      expect(() => parseCliArgs(['--tls-cert', join(ca.dir, 'none.pem'), '--tls-key', keyFile])).toThrow(
+        /--tls-cert: cannot read/,
+      )
+    } finally {
+      ca.cleanup()
     }
   })
 })

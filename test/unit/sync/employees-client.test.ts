@@ -75,7 +75,7 @@ describe('ListClient on the employee list', () => {
     const service = failingFirst(10, portal)
     const { client } = setup({ service })
     const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
-    expect(error).toMatchObject({ code: 'service', retryable: false })
+    expect(error).toMatchObject({ code: 'web-page', retryable: false })
     expect(error.message).toBe(
       "The payroll service answered with a web page titled “Guest Wi-Fi – Sign in” where data was expected: a company proxy's sign-in or block page, or a network's login page, may be in the way. Open the service address in a browser, or ask IT.",
     )

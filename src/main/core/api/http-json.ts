@@ -1,4 +1,5 @@
 import { RosterDeskError, cancelledError } from '../errors'
+import { classifyNetworkFailure } from '../net/network-failure'
 import type { FetchLike } from './fetch-like'
 
 /** How long one request (headers and body) may take before it counts as a network failure. */
@@ -84,8 +85,10 @@ export function isHttpStatusError(value: unknown): value is HttpStatusError {
 
 /**
  * Sends one request and reads its JSON body, whatever the status. Throws RosterDeskError only when no usable
- * answer arrived: 'cancelled' when the caller's signal aborted, 'network' (retryable) for connection failures
- * and timeouts, 'service' (retryable) for a 2xx whose body is not JSON. Non-2xx answers are returned so the
+ * answer arrived: 'cancelled' when the caller's signal aborted, 'timeout' (retryable) when no answer came within
+ * the request's time, the cause `classifyNetworkFailure` names for a failed connection (proxy, certificate, host
+ * name, refused, …), 'web-page' for a 2xx web page (a portal or block page), 'service' (retryable) for another
+ * 2xx whose body is not JSON. Non-2xx answers are returned so the
  * caller can read OAuth error bodies or Retry-After; `ensureOk` turns them into errors.
  */
 export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): Promise<HttpJsonResponse> {
@@ -114,7 +117,7 @@ export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): P
     if (page !== undefined) {
       // A page a retry gets again: a proxy's sign-in or block page, or a guest network's login page.
       throw new RosterDeskError(
-        'service',
+        'web-page',
         `${capitalise(what)} answered with a web page${page.title === '' ? '' : ` titled “${page.title}”`} where data was expected: a company proxy's sign-in or block page, or a network's login page, may be in the way. Open the service address in a browser, or ask IT.`,
         {
           retryable: false,
@@ -141,16 +144,12 @@ export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): P
     if (request.signal?.aborted) throw cancelledError('The request')
     if (timeout.signal.aborted) {
       throw new RosterDeskError(
-        'network',
+        'timeout',
         `${capitalise(what)} did not answer within ${seconds(timeoutMs)}. Check the connection and try again.`,
         { retryable: true, detail: 'timeout', cause: error },
       )
     }
-    throw new RosterDeskError(
-      'network',
-      `RosterDesk could not reach ${what}. Check the network connection and the service address, then try again.`,
-      { retryable: true, detail: describeNetworkError(error), cause: error },
-    )
+    throw classifyNetworkFailure(error, { what, url: request.url })
   } finally {
     clearTimeout(timer)
   }
@@ -301,15 +300,6 @@ function parseJsonText(text: string): { isJson: boolean; value: unknown } {
   } catch {
     return { isJson: false, value: undefined }
   }
-}
-
-/** The error's kind for logs: undici puts the useful code (ECONNREFUSED, ENOTFOUND) on `cause`. */
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return 'network error'
-  const cause: unknown = error.cause
-  if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string')
-    return cause.code
-  return error.name
 }
 
 function seconds(ms: number): string {

@@ -1,5 +1,6 @@
 import type { AccessTokenSource } from './access-token-source'
 import type { Clock } from '../clock'
+import { isUnreachableErrorCode } from '../../../shared/ipc-error-codes'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import type { FetchLike } from './fetch-like'
 import { BodyTooLargeError, HttpStatusError, parseRetryAfter, requestJson } from './http-json'
@@ -162,8 +163,12 @@ export class ListClient {
       if (signal?.aborted || isAbortError(error)) throw cancelledError('The request')
       if (error instanceof BodyTooLargeError) throw this.tooLarge(request, error)
       if (error instanceof RosterDeskError && error.retryable) {
-        // requestJson's retryable errors are no answer at all ('network') or a 2xx that is not JSON.
-        return { kind: 'retry', reason: error.code === 'network' ? 'network' : 'server-error', error }
+        // requestJson's retryable errors are no answer at all (the unreachable codes) or a 2xx that is not JSON.
+        return {
+          kind: 'retry',
+          reason: isUnreachableErrorCode(error.code) ? 'network' : 'server-error',
+          error,
+        }
       }
       throw error
     }

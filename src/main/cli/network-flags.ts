@@ -1,0 +1,62 @@
+import type { Logger } from '../core/log/logger'
+import { createNodeFetch, type NodeFetch } from '../core/net/node-fetch'
+import {
+  describeNodeNetwork,
+  NetworkOptionError,
+  PROXY_PASSWORD_VARIABLE,
+  PROXY_USER_VARIABLE,
+  resolveNodeNetwork,
+  type ProfileNetworkSettings,
+} from '../core/net/network-options'
+import { stringOption, UsageError, type ParsedValues } from './cache-command-args'
+
+/** The network flags of every command that reaches the service, for its parseArgs options. */
+export const NETWORK_OPTIONS = {
+  proxy: { type: 'string' },
+  'ca-file': { type: 'string' },
+} as const
+
+/** The network flags in a command's usage line. */
+export const NETWORK_USAGE =
+  `[--proxy URL|none] [--ca-file FILE.pem]   (proxy: --proxy, else HTTPS_PROXY / HTTP_PROXY / NO_PROXY; ` +
+  `its credentials in ${PROXY_USER_VARIABLE} / ${PROXY_PASSWORD_VARIABLE} or in HTTPS_PROXY's URL, never in --proxy)`
+
+/** What a command needs to open its fetch: the flags as given, the environment, the profile's settings. */
+export interface CliNetworkInput {
+  readonly values: ParsedValues
+  readonly env: NodeJS.ProcessEnv
+  readonly profile?: ProfileNetworkSettings
+}
+
+/**
+ * The fetch a CLI command reaches the service with (close it when done): `resolveNodeNetwork`'s choice from
+ * --proxy and --ca-file, the environment and the profile, then `createNodeFetch`. A flag that cannot be used is
+ * a UsageError (exit 2) naming it; the profile's or the environment's a 'config' error. A note (a PAC file the CLI
+ * cannot use) goes to stderr; the choice itself, without credentials, to the log at info.
+ */
+export function openCliFetch(
+  input: CliNetworkInput,
+  io: { readonly stderr: NodeJS.WritableStream; readonly logger: Logger },
+): NodeFetch {
+  const proxy = stringOption(input.values, 'proxy')
+  const caFile = stringOption(input.values, 'ca-file')
+  if (proxy?.trim() === '') throw new UsageError('--proxy needs a proxy URL, or none.')
+  if (caFile?.trim() === '') throw new UsageError('--ca-file needs a PEM file.')
+  try {
+    const network = resolveNodeNetwork({
+      flags: {
+        ...(proxy === undefined ? {} : { proxy }),
+        ...(caFile === undefined ? {} : { caFile }),
+      },
+      env: input.env,
+      ...(input.profile === undefined ? {} : { profile: input.profile }),
+    })
+    for (const note of network.notes) io.stderr.write(`Note: ${note}\n`)
+    const opened = createNodeFetch(network)
+    io.logger.info(`Network: ${describeNodeNetwork(network)}`)
+    return opened
+  } catch (error) {
+    if (error instanceof NetworkOptionError && error.source === 'flag') throw new UsageError(error.message)
+    throw error
+  }
+}
