@@ -9,7 +9,7 @@ import { openSettingsFile } from '../../core/settings/settings-file'
 import { forwardingLogger, serveJobs, type JobHandlers, type JobPort } from '../worker/serve-jobs'
 import type { CoreProcessJobs } from './core-process-jobs'
 import { processPort } from './process-channel'
-import { shellAppNetwork } from './app-network'
+import { proxyRoute, shellAppNetwork } from './app-network'
 import { electronNetFetch, type UtilityNet } from './electron-net-fetch'
 import type { FetchLike } from '../../core/api/fetch-like'
 import type { Logger } from '../../core/log/logger'
@@ -159,8 +159,19 @@ function appFetch(
   if (deps.net === undefined) return (input, init) => fetch(input, init)
   return electronNetFetch(deps.net, {
     ...(network === undefined ? {} : { networkReady: () => network.applied() }),
-    refusedCertificate: async (host) =>
-      network === undefined ? undefined : (await context.call('network-facts', host)).refused,
+    failureFacts: async (url, concerns) => {
+      if (network === undefined || !URL.canParse(url)) return {}
+      if (concerns === 'certificate') {
+        const { refused } = await context.call('network-facts', new URL(url).hostname)
+        if (refused === undefined) return {}
+        const { subject, issuer, validTo } = refused
+        return { certificate: { subject, issuer, ...(validTo === undefined ? {} : { validTo }) } }
+      }
+      if (concerns === 'other') return {}
+      // A proxy's answer, or a connection that failed: through a proxy, the proxy is what was reached.
+      const route = proxyRoute(await context.call('network-resolve-proxy', url))
+      return route.kind === 'proxy' ? { proxy: route.url } : {}
+    },
   })
 }
 

@@ -76,7 +76,9 @@ export class CertificateTrust {
     }
     const top = chain.at(-1) ?? request.certificate
     this.#refused.set(host, {
+      subject: request.certificate.subjectName,
       issuer: top.issuerName || top.subjectName || 'an unnamed issuer',
+      validTo: new Date(request.certificate.validExpiry * 1000).toISOString(),
       verificationResult: request.verificationResult,
     })
     callback(CHROMIUM_VERDICT)
