@@ -51,12 +51,14 @@ export interface MainProcessOptions {
   readonly userData: string
   readonly packaged?: boolean
   readonly env?: Record<string, string>
+  /** The command line after the executable, as Electron would be started with it (Chromium's switches). */
+  readonly args?: readonly string[]
 }
 
 /** Starts the built main bundle in a child process against the recording Electron stand-in. */
 export function startMainProcess(options: MainProcessOptions): MainProcess {
   // Plain Node, no tsx: the bundle resolves its modules as it will in the app (stand-in-build.ts).
-  const child: ChildProcess = fork(standInBoot(), [], {
+  const child: ChildProcess = fork(standInBoot(), [...(options.args ?? [])], {
     cwd: ROOT,
     execArgv: [],
     serialization: 'advanced',

@@ -38,18 +38,24 @@ function freshDir(prefix: string): string {
   return dir
 }
 
-function start(userData: string): MainProcess {
-  const main = startMainProcess({ userData })
+function start(userData: string, args: readonly string[] = []): MainProcess {
+  const main = startMainProcess({ userData, args })
   running.push(main)
   return main
 }
 
-/** A forward proxy for plain HTTP on 127.0.0.1 asking for Basic credentials, recording what it was asked. */
-async function startProxy(username: string, password: string) {
+/**
+ * A forward proxy for plain HTTP on 127.0.0.1, recording what it was asked; with `credentials`, it asks for
+ * them (Basic) before forwarding anything.
+ */
+async function startProxy(credentials?: { username: string; password: string }) {
   const seen: Array<{ method: string; url: string; authorized: boolean }> = []
-  const expected = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`
+  const expected =
+    credentials === undefined
+      ? undefined
+      : `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`
   const server = createServer((request, response) => {
-    const authorized = request.headers['proxy-authorization'] === expected
+    const authorized = expected === undefined || request.headers['proxy-authorization'] === expected
     seen.push({ method: request.method ?? '', url: request.url ?? '', authorized })
     if (!authorized) {
       response.writeHead(407, { 'proxy-authenticate': 'Basic realm="RosterDesk test proxy"' }).end()
@@ -147,7 +153,7 @@ describe('the core process’s network', () => {
   })
 
   it('applies the Settings’ proxy with setProxy and answers its sign-in, remembered or typed in the window', async () => {
-    const proxy = await startProxy('clerk', 'pa55-word')
+    const proxy = await startProxy({ username: 'clerk', password: 'pa55-word' })
     const userData = freshDir('proxy')
     const main = start(userData)
     await main.windowReady()
@@ -234,6 +240,31 @@ describe('the core process’s network', () => {
     // The core process never sees the password: it is nowhere in the log.
     const log = readFileSync(join(userData, 'logs', 'main.log'), 'utf8')
     expect(log).not.toContain('pa55-word')
+  })
+
+  it('lets Chromium’s proxy switches on the command line win over the profile’s choice', async () => {
+    const proxy = await startProxy()
+    const main = start(freshDir('switches'), [
+      `--proxy-server=${proxy.url}`,
+      '--proxy-bypass-list=<-loopback>',
+    ])
+    await main.windowReady()
+    // The profile says "no proxy": the command line is stronger (network-settings.ts, effectiveProxyChoice).
+    value(await main.invoke('settings:update', { proxyMode: 'none' }))
+    const configs = async () =>
+      (await main.snapshot()).sessions.find((s) => s.partition === CORE_PARTITION)?.proxyConfigs
+    await expect
+      .poll(configs)
+      .toEqual([{ mode: 'fixed_servers', proxyRules: proxy.url, proxyBypassRules: '<-loopback>' }])
+    // Test connection's requests to the Demo sandbox went through the proxy, which Electron says it resolved.
+    const report = value<ConnectionReport>(await main.invoke('network:check'))
+    expect(report.steps.find((step) => step.id === 'proxy')?.message).toContain(proxy.hostPort)
+    expect(report.steps.filter((step) => step.id === 'authorize' || step.id === 'token')).toMatchObject([
+      { state: 'ok' },
+      { state: 'ok' },
+    ])
+    const paths = proxy.seen.map((seen) => `${seen.method} ${new URL(seen.url).pathname}`)
+    expect(paths).toContain('POST /openapi/oauthv1/token')
   })
 
   it('trusts a chain issued by the chosen extra certificates, refuses others, and checks the file chosen', async () => {

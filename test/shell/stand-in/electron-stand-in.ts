@@ -183,7 +183,15 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
 
   class App extends EventEmitter {
     readonly isPackaged = config.isPackaged
-    readonly commandLine = { appendSwitch: () => undefined, hasSwitch: () => false }
+    /**
+     * Chromium's command line as app.commandLine reads it (electron 45.4.1 docs/api/command-line.md): the
+     * process's `--name` and `--name=value` switches; getSwitchValue is '' for a switch absent or without value.
+     */
+    readonly commandLine = {
+      appendSwitch: () => undefined,
+      hasSwitch: (name: string) => switchValue(name) !== undefined,
+      getSwitchValue: (name: string) => switchValue(name) ?? '',
+    }
     getName(): string {
       return 'RosterDesk'
     }
@@ -722,6 +730,15 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
 }
 
 const fullHd = { x: 0, y: 0, width: 1920, height: 1080 }
+
+/** A Chromium switch of this process's command line: its value ('' when it has none), undefined when absent. */
+function switchValue(name: string): string | undefined {
+  for (const arg of process.argv.slice(2)) {
+    if (arg === `--${name}`) return ''
+    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3)
+  }
+  return undefined
+}
 
 function snapshotMenu(items: MenuTemplateItem[]): MenuItemSnapshot[] {
   return items.map((item) => ({
