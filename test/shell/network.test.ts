@@ -191,6 +191,21 @@ describe('the core process’s network', () => {
     ).toBe(true)
     expect((await page).status).toBe(200)
     expect(value<{ status: string }>(await signingIn).status).toBe('signed-in')
+    // Main's channel is sender-checked and validated like every other: a page elsewhere, or a malformed answer,
+    // is refused before the sign-in sees it.
+    const window = await main.windowReady()
+    const answer = { username: 'mallory', password: 'x', remember: true }
+    const foreign = { webContentsId: window.id, frameUrl: 'https://evil.example/' }
+    expect(await main.invokeFrom(foreign, 'network:answer-proxy-sign-in', question.id, answer)).toMatchObject(
+      {
+        ok: false,
+        error: { code: 'validation' },
+      },
+    )
+    expect(await main.invoke('network:answer-proxy-sign-in', question.id, { username: '' })).toMatchObject({
+      ok: false,
+      error: { code: 'validation' },
+    })
     expect((await syncToEnd(main)).status).toBe('complete')
     const listed = proxy.seen.filter(
       (seen) => seen.authorized && new URL(seen.url).pathname === '/employees/list',
