@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { FetchLike } from '../../../src/main/core/api/fetch-like'
 import { requestJson } from '../../../src/main/core/api/http-json'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { electronNetFetch, type UtilityNet } from '../../../src/main/core-host/process/electron-net-fetch'
@@ -55,6 +56,13 @@ function harness(): Harness {
   })
   // The stand-in models the members of Electron's ClientRequest the adapter uses; it is not the whole class.
   return Object.assign(state, { net: net as unknown as UtilityNet })
+}
+
+/** A request through `fetch` as the core makes it (http-json.ts), which words a failure: its RosterDeskError. */
+async function failure(fetch: FetchLike, url: string): Promise<RosterDeskError> {
+  const error = await rejection(requestJson(fetch, { url }))
+  expect(error).toBeInstanceOf(RosterDeskError)
+  return error as RosterDeskError
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -125,10 +133,12 @@ describe('electronNetFetch', () => {
   it('fails at once with offline when the OS says so, sending nothing', async () => {
     const state = harness()
     state.online = false
-    const error = await rejection(electronNetFetch(state.net)('http://127.0.0.1:9/x'))
-    expect(error).toBeInstanceOf(RosterDeskError)
-    expect((error as RosterDeskError).code).toBe('offline')
-    expect((error as RosterDeskError).retryable).toBe(false)
+    // Thrown as Chromium's own reason, which the caller's classification words.
+    const raw = await rejection(electronNetFetch(state.net)('http://127.0.0.1:9/x'))
+    expect(raw).toMatchObject({ name: 'NetworkFailureError', reason: 'net::ERR_INTERNET_DISCONNECTED' })
+    const error = await failure(electronNetFetch(state.net), 'http://127.0.0.1:9/x')
+    expect(error.code).toBe('offline')
+    expect(error.retryable).toBe(false)
     expect(state.requests).toEqual([])
   })
 
@@ -169,9 +179,9 @@ describe('electronNetFetch', () => {
     const closed = await serve(() => undefined)
     await new Promise((resolve) => servers.pop()?.close(resolve))
     const { net } = harness()
-    const refused = await rejection(electronNetFetch(net)(`${closed}/x`))
-    expect((refused as RosterDeskError).code).toBe('connection-refused')
-    expect((refused as RosterDeskError).detail).toContain('net::ERR_CONNECTION_REFUSED')
+    const refused = await failure(electronNetFetch(net), `${closed}/x`)
+    expect(refused.code).toBe('connection-refused')
+    expect(refused.detail).toContain('net::ERR_CONNECTION_REFUSED')
 
     // A proxy asking for credentials main did not give: Chromium hands over the 407, which is 'proxy-auth'.
     const proxied: string[] = []
@@ -181,8 +191,8 @@ describe('electronNetFetch', () => {
     })
     const state = harness()
     state.proxy = { mode: 'fixed_servers', proxyRules: proxy, proxyBypassRules: '<-loopback>' }
-    const error = await rejection(electronNetFetch(state.net)('http://127.0.0.1:9/employees'))
-    expect((error as RosterDeskError).code).toBe('proxy-auth')
+    const error = await failure(electronNetFetch(state.net), 'http://127.0.0.1:9/employees')
+    expect(error.code).toBe('proxy-auth')
     expect(state.logins).toEqual([
       { isProxy: true, scheme: 'basic', host: '127.0.0.1', port: Number(new URL(proxy).port), realm: 'Corp' },
     ])
@@ -197,7 +207,7 @@ describe('electronNetFetch', () => {
         return { certificate: { subject: 'payroll.example.com', issuer: 'Zscaler Root CA' } }
       },
     })
-    const error = (await rejection(fetch('https://payroll.example.com/oauth/token'))) as RosterDeskError
+    const error = await failure(fetch, 'https://payroll.example.com/oauth/token')
     expect(asked).toEqual([['https://payroll.example.com/oauth/token', 'certificate']])
     expect(error.code).toBe('certificate')
     expect(error.message).toContain('issued by Zscaler Root CA')
@@ -213,9 +223,10 @@ describe('electronNetFetch', () => {
     ['net::ERR_CERT_DATE_INVALID', 'certificate', false],
     ['net::ERR_CERT_COMMON_NAME_INVALID', 'certificate', false],
   ])('classifies Chromium’s %s as %s (retryable: %s)', async (chromium, code, retryable) => {
-    const error = (await rejection(
-      electronNetFetch(failingNet(chromium))('https://payroll.example.com/v1/employees?page=2'),
-    )) as RosterDeskError
+    const error = await failure(
+      electronNetFetch(failingNet(chromium)),
+      'https://payroll.example.com/v1/employees?page=2',
+    )
     expect(error.code).toBe(code)
     expect(error.retryable).toBe(retryable)
     expect(error.detail).toContain(chromium)
@@ -226,7 +237,7 @@ describe('electronNetFetch', () => {
     const fetch = electronNetFetch(failingNet('net::ERR_PROXY_CONNECTION_FAILED'), {
       failureFacts: async () => ({ proxy: 'http://proxy.corp.example:8080' }),
     })
-    const error = (await rejection(fetch('https://payroll.example.com/'))) as RosterDeskError
+    const error = await failure(fetch, 'https://payroll.example.com/')
     expect(error.message).toContain('proxy.corp.example:8080')
   })
 })

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { SyncProgress } from '../../../src/shared/domain'
 import { systemClock } from '../../../src/main/core/clock'
-import { RosterDeskError } from '../../../src/main/core/errors'
+import { NetworkFailureError } from '../../../src/main/core/net/network-failure'
 import { silentLogger } from '../../../src/main/core/log/logger'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { SnapshotReader } from '../../../src/main/core/snapshot/snapshot-reader'
@@ -160,15 +160,10 @@ describe('syncs on the core worker', () => {
     expect(list.requests.length).toBeGreaterThanOrEqual(2)
   })
 
-  it('keeps the code this thread’s fetch named (offline, a proxy, a certificate): no retry of what cannot pass', async () => {
+  it('keeps the cause this thread’s fetch named (offline, a proxy, a certificate): no retry of what cannot pass', async () => {
+    // What electronNetFetch throws when the OS says offline.
     const list = new FakeListService(makeEmployees(20), {
-      before: () =>
-        Promise.reject(
-          new RosterDeskError('offline', 'This computer is offline.', {
-            retryable: false,
-            detail: 'net.isOnline()',
-          }),
-        ),
+      before: () => Promise.reject(new NetworkFailureError('net::ERR_INTERNET_DISCONNECTED', {})),
     })
     const sync = service(list)
     const summary = await sync.start({ ...options, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 2 } })

@@ -2,9 +2,7 @@ import type { IncomingMessage, Net } from 'electron/utility'
 import { createRequire } from 'node:module'
 import { Readable } from 'node:stream'
 import type { FetchLike } from '../../core/api/fetch-like'
-import type { RosterDeskError } from '../../core/errors'
 import {
-  classifyNetworkFailure,
   NetworkFailureError,
   networkFailureConcerns,
   type NetworkFailureFacts,
@@ -70,9 +68,9 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304])
  *   emits 'redirect' and, unless `followRedirect()` is called, dies with "Redirect was cancelled"
  *   (net-client-request.ts, the 'manual' branch of the loader's 'redirect'); aborting inside the event stops
  *   that, and the redirect rule stays with core's http-json.ts, which decides what to follow.
- * - Chromium's `net::ERR_*` failures become RosterDeskErrors with their own codes (classifyNetworkFailure, with
- *   the facts main has), and a computer the OS reports offline fails at once with 'offline' rather than after a
- *   run of retries.
+ * - Chromium's `net::ERR_*` failures are thrown as NetworkFailureErrors with the facts main has (the caller's
+ *   `classifyNetworkFailure` names their cause), and a computer the OS reports offline fails at once, as
+ *   `net::ERR_INTERNET_DISCONNECTED` ('offline', never retried), rather than after a run of retries.
  *
  * Bodies stream (the IncomingMessage as a web stream), so the size limits, timeouts, deadline and cancellation
  * of http-json.ts and the sync, which all sit above fetch, keep working; the caller's AbortSignal aborts the
@@ -166,20 +164,19 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 /**
- * A failed request as the one classification of network failures words it (core/net/network-failure.ts), with
- * what main knows about it: Chromium's `net::ERR_*` reason (the message Electron's ClientRequest fails with:
- * net-client-request.ts, the loader's 'error' event), the refused chain's issuer, the proxy in use.
+ * A failed request as a NetworkFailureError (core/net/network-failure.ts) carrying what main knows about it:
+ * Chromium's `net::ERR_*` reason (the message Electron's ClientRequest fails with: net-client-request.ts, the
+ * loader's 'error' event), the refused chain's issuer, the proxy in use. The caller words it with the one
+ * classification, `classifyNetworkFailure`, naming what it asked for (http-json.ts; worker-sync.ts for the
+ * core worker's requests).
  */
 async function failureOf(
   reason: string,
   url: string,
   options: ElectronNetFetchOptions,
   cause?: unknown,
-): Promise<RosterDeskError> {
+): Promise<NetworkFailureError> {
   const facts =
     (await options.failureFacts?.(url, networkFailureConcerns(reason)).catch(() => undefined)) ?? {}
-  return classifyNetworkFailure(new NetworkFailureError(reason, facts, { cause }), {
-    what: 'the payroll service',
-    url,
-  })
+  return new NetworkFailureError(reason, facts, cause === undefined ? undefined : { cause })
 }
