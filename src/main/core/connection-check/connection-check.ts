@@ -13,7 +13,9 @@ import { EMPLOYEE_LIST, ListClient } from '../api/list-client'
 import { AUTHORIZE_PATH, buildAuthorizeUrl } from '../auth/authorize-url'
 import { oauthErrorCode, TOKEN_ANSWER_MAX_BYTES, TOKEN_PATH } from '../auth/token-endpoint'
 import type { Clock } from '../clock'
+import type { Logger } from '../log/logger'
 import { RosterDeskError } from '../errors'
+import { classifyNetworkFailure, NetworkFailureError } from '../net/network-failure'
 import {
   missingConfiguration,
   resolveEnvironment,
@@ -118,6 +120,8 @@ export interface ConnectionCheckDeps {
   readonly probes: ConnectionProbes
   /** Stops the check: the running request ends and the step fails as cancelled. */
   readonly signal?: AbortSignal
+  /** Told each failed step with its error (the detail the report leaves out), at warn. */
+  readonly logger?: Logger
 }
 
 /** The most read of the authorize endpoint's answer (a sign-in page): more is cut off, the status is what counts. */
@@ -161,7 +165,7 @@ export async function runConnectionCheck(
     label: string,
     body: () => Promise<StepOutcome>,
   ): Promise<void> => {
-    steps.push(await timedStep(deps.clock, id, label, body))
+    steps.push(await timedStep(deps, id, label, target.baseUrl, body))
   }
 
   await run('proxy', `Proxy for ${shownBase}`, async () => {
@@ -183,7 +187,7 @@ export async function runConnectionCheck(
     }
     await run(id, label, async () => {
       // A refused certificate is where the chain matters most: a failure gets the certificates too.
-      const outcome = await body().catch((error: unknown) => failed(stepError(error)))
+      const outcome = await body().catch((error: unknown) => failed(stepError(error, target.baseUrl)))
       return withCertificates(deps.probes, target.baseUrl, outcome)
     })
   }
@@ -294,9 +298,10 @@ function skipped(id: ConnectionStepId, label: string, reason: string): Connectio
 
 /** Runs one step on the clock; a throw becomes the failed step, with its code and message. */
 async function timedStep(
-  clock: Clock,
+  { clock, logger }: Pick<ConnectionCheckDeps, 'clock' | 'logger'>,
   id: ConnectionStepId,
   label: string,
+  url: string,
   body: () => Promise<StepOutcome>,
 ): Promise<ConnectionStep> {
   const start = clock.now()
@@ -304,9 +309,10 @@ async function timedStep(
   try {
     outcome = await body()
   } catch (error) {
-    outcome = failed(stepError(error))
+    outcome = failed(stepError(error, url))
   }
   const ms = Math.max(0, clock.now() - start)
+  if (outcome.state === 'failed') logger?.warn(`Connection check: "${label}" failed`, outcome.error)
   const certificates = outcome.certificates?.length ? { certificates: [...outcome.certificates] } : {}
   if (outcome.state === 'ok') return { id, label, state: 'ok', ms, message: outcome.message, ...certificates }
   return {
@@ -320,39 +326,14 @@ async function timedStep(
   }
 }
 
-/** A step's failure as a RosterDeskError: a probe's Node error classified, anything else said plainly. */
-function stepError(error: unknown): RosterDeskError {
-  if (error instanceof RosterDeskError) {
-    // The list client wraps a failure it would retry in a sync ("tried 1 times"); the failure itself is what counts.
-    return error.cause instanceof RosterDeskError ? error.cause : error
-  }
-  const code = nodeErrorCode(error)
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new RosterDeskError('host-not-found', 'The host name does not resolve (DNS found no address).', {
-      detail: code,
-    })
-  }
-  if (code === 'ECONNREFUSED') {
-    return new RosterDeskError(
-      'connection-refused',
-      'The connection was refused: nothing answers on that port.',
-      {
-        detail: code,
-      },
-    )
-  }
-  if (code === 'ETIMEDOUT') {
-    return new RosterDeskError('timeout', 'No answer in time.', { detail: code })
-  }
-  return new RosterDeskError('network', 'The connection failed.', { detail: code ?? 'network error' })
-}
-
-function nodeErrorCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
-    if ('code' in current && typeof current.code === 'string') return current.code
-    current = current.cause
-  }
-  return undefined
+/**
+ * A step's failure as a RosterDeskError: a probe's Node error read by the one classifier (its message names the
+ * host at `url`), a RosterDeskError as it is. The list client wraps a failure it would retry in a sync ("tried 1
+ * times"); the failure itself is what the step says.
+ */
+function stepError(error: unknown, url: string): RosterDeskError {
+  if (error instanceof RosterDeskError) return error.cause instanceof RosterDeskError ? error.cause : error
+  return classifyNetworkFailure(error, { what: 'the payroll service', url })
 }
 
 /** The DNS, TCP and TLS steps: of the service's host when direct, of the proxy's when one is in use. */
@@ -361,7 +342,7 @@ async function networkSteps(
   base: URL,
   progress: Progress,
 ): Promise<ConnectionStep[]> {
-  const { probes, clock } = deps
+  const { probes } = deps
   const route = progress.route
   const serviceHost = hostOf(base)
   const servicePort = portOf(base)
@@ -369,6 +350,8 @@ async function networkSteps(
   const host = viaProxy === undefined ? serviceHost : hostOf(viaProxy)
   const port = viaProxy === undefined ? servicePort : portOf(viaProxy)
   const who = viaProxy === undefined ? '' : 'proxy '
+  // What a probe's failure is said about: the proxy's host when one is in use, else the service's.
+  const probeUrl = `${viaProxy?.protocol ?? base.protocol}//${viaProxy?.host ?? base.host}`
   const dnsLabel = `DNS: ${who}${host}`
   const tcpLabel = `TCP: ${who}${host}:${port}`
   const tlsLabel = `TLS: ${serviceHost}:${servicePort}${viaProxy === undefined ? '' : ` through the proxy`}`
@@ -389,8 +372,8 @@ async function networkSteps(
   const dnsStep =
     dns === undefined
       ? skipped('dns', dnsLabel, unseen)
-      : await timedStep(clock, 'dns', dnsLabel, async () => {
-          const answer = await dns(host)
+      : await timedStep(deps, 'dns', dnsLabel, probeUrl, async () => {
+          const answer = await dns(host).catch(aboutProxy(route))
           return ok(`resolves to ${answer.addresses.join(', ')}`)
         })
   steps.push(dnsStep)
@@ -399,8 +382,8 @@ async function networkSteps(
   if (dnsStep.state === 'failed') tcpStep = skipped('tcp', tcpLabel, `The name ${host} did not resolve.`)
   else if (tcp === undefined) tcpStep = skipped('tcp', tcpLabel, unseen)
   else {
-    tcpStep = await timedStep(clock, 'tcp', tcpLabel, async () => {
-      const answer = await tcp(host, port)
+    tcpStep = await timedStep(deps, 'tcp', tcpLabel, probeUrl, async () => {
+      const answer = await tcp(host, port).catch(aboutProxy(route))
       return ok(`connected to ${answer.address}`)
     })
   }
@@ -418,7 +401,7 @@ async function networkSteps(
   else if (tcpStep.state === 'failed') tlsStep = skipped('tls', tlsLabel, `No connection to ${host}:${port}.`)
   else if (tls === undefined) tlsStep = skipped('tls', tlsLabel, unseen)
   else {
-    tlsStep = await timedStep(clock, 'tls', tlsLabel, async () => {
+    tlsStep = await timedStep(deps, 'tls', tlsLabel, base.toString(), async () => {
       const answer = await tls(serviceHost, servicePort, route)
       if (answer.trusted) {
         const protocol = answer.protocol === undefined ? '' : `${answer.protocol}, `
@@ -437,6 +420,19 @@ async function networkSteps(
     progress.blocked = `Not tried: the ${firstFailure.id.toUpperCase()} step failed, so the service cannot be reached.`
   }
   return steps
+}
+
+/**
+ * Behind a proxy, the DNS and TCP probes concern the proxy's host: their Node error is handed to the classifier
+ * as the proxy's, so the message says to check the proxy setting, not the service address.
+ */
+function aboutProxy(route: ProxyRoute): (error: unknown) => never {
+  return (error) => {
+    if (route.kind === 'direct' || error instanceof RosterDeskError) throw error
+    const code =
+      error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'unknown'
+    throw new NetworkFailureError(code, { proxy: route.url }, { cause: error })
+  }
 }
 
 function hostOf(url: URL): string {

@@ -9,7 +9,7 @@ import {
   type ConnectionProbes,
   type ConnectionTarget,
   type ProxyRoute,
-} from '../../../src/main/core/net/connection-check'
+} from '../../../src/main/core/connection-check/connection-check'
 import { DEFAULT_SETTINGS } from '../../../src/main/core/settings/settings-defaults'
 import type { CertificateSummary, ConnectionReport } from '../../../src/shared/connection-report'
 import { connectionReportText } from '../../../src/shared/connection-report'
@@ -252,6 +252,22 @@ describe('runConnectionCheck', () => {
       expect(sent).toEqual([])
     })
 
+    it('behind a proxy, a DNS failure is the proxy’s, and the service steps still run', async () => {
+      const { report } = await check({
+        probes: {
+          proxy: async () => ({ kind: 'proxy', url: 'http://proxy.corp.invalid:8080', source: '--proxy' }),
+          dns: async () => {
+            throw nodeError('ENOTFOUND')
+          },
+        },
+      })
+      expect(states(report)).toBe(
+        'proxy:ok dns:failed tcp:skipped tls:skipped authorize:ok token:ok list:skipped',
+      )
+      expect(step(report, 'dns').code).toBe('host-not-found')
+      expect(step(report, 'dns').message).toContain('proxy setting')
+    })
+
     it('after a refused connection skips TLS and the service', async () => {
       const { report } = await check({
         probes: {
@@ -427,8 +443,8 @@ describe('runConnectionCheck', () => {
           },
         },
       })
-      expect(step(report, 'authorize').state).toBe('failed')
-      expect(step(report, 'authorize').code).toBeDefined()
+      expect(step(report, 'authorize')).toMatchObject({ state: 'failed', code: 'network' })
+      expect(step(report, 'authorize').message).toContain('was cut')
     })
   })
 
@@ -478,7 +494,7 @@ describe('runConnectionCheck', () => {
             }),
         },
       })
-      expect(step(report, 'token').state).toBe('failed')
+      expect(step(report, 'token')).toMatchObject({ state: 'failed', code: 'web-page' })
       expect(step(report, 'token').message).toContain('Guest Wi-Fi login')
     })
 
