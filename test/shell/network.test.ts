@@ -282,6 +282,43 @@ describe('the core process’s network', () => {
     expect(paths).toContain('POST /openapi/oauthv1/token')
   })
 
+  it('ends a request whose proxy sign-in the clerk cancels with the proxy-auth error', async () => {
+    const proxy = await startProxy({ username: 'clerk', password: 'pa55-word' })
+    const main = start(freshDir('cancel'))
+    await main.windowReady()
+    value(
+      await main.invoke('settings:update', {
+        proxyMode: 'fixed',
+        proxyUrl: proxy.url,
+        proxyBypass: '<-loopback>',
+      }),
+    )
+    const checking = main.invoke('network:check')
+    // Each request of the check meets the proxy's 407 and the window asks; the clerk cancels every time.
+    const answered = new Set<string>()
+    let done = false
+    void checking.finally(() => (done = true))
+    while (!done) {
+      const question = (await Promise.race([
+        main.waitForEvent(
+          'network:proxy-sign-in',
+          (payload) => !answered.has((payload as ProxySignInRequest).id),
+        ),
+        checking.then(() => undefined),
+      ])) as ProxySignInRequest | undefined
+      if (question === undefined) break
+      answered.add(question.id)
+      expect(value<boolean>(await main.invoke('network:answer-proxy-sign-in', question.id, null))).toBe(true)
+    }
+    const report = value<ConnectionReport>(await checking)
+    expect(report.steps.find((step) => step.id === 'authorize')).toMatchObject({
+      state: 'failed',
+      code: 'proxy-auth',
+    })
+    expect(answered.size).toBeGreaterThan(0)
+    expect((await main.snapshot()).logins.every((login) => login.answer === 'cancelled')).toBe(true)
+  })
+
   it('trusts a chain issued by the chosen extra certificates, refuses others, and checks the file chosen', async () => {
     const main = start(freshDir('certs'))
     await main.windowReady()
