@@ -18,8 +18,9 @@ import { pacString, routeFor, type Route, type StandInProxyConfig } from './prox
  * - The session's proxy applies (proxy-rules.ts); a 407 from the proxy, or a 401 with WWW-Authenticate from the
  *   server, asks for credentials through `host.login` (main's 'login' event: shell/browser/login_handler.cc), and
  *   credentials given are kept for that proxy and sent again up front, as Chromium's HTTP auth cache does. A
- *   cancelled challenge delivers the 407/401 answer itself to the caller (Chromium's CancelAuth lets the
- *   consumer read the response it got).
+ *   cancelled challenge delivers the 407/401 answer itself to the caller (Chromium's
+ *   net/url_request/url_request_http_job.cc, URLRequestHttpJob::CancelAuth: "Let the consumer read the HTTP
+ *   error page"). Not modelled: https through a proxy (a CONNECT tunnel), which the shell tests do not use.
  * - `isOnline()` answers what the host says (Chromium's NetworkChangeNotifier on a real machine).
  */
 export interface UtilityNetHost {
