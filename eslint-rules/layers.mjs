@@ -21,13 +21,21 @@ const LAYERS = {
   renderer: { may: ['renderer', 'shared'], banned: ['electron', 'node-builtins'] },
 }
 
+/**
+ * The one exception to a layer's bans, by folder: the core process's main thread (core-host/process) may import
+ * `electron`, because in Electron's utility process its requests go through Electron's `net` (decision 037).
+ * The core worker (core-host/worker) and everything else in core-host run under plain Node: no Electron module
+ * exists on a worker thread.
+ */
+const ALLOWED = [{ folder: 'src/main/core-host/process/', packages: ['electron'] }]
+
 const WHY = {
   shared: 'src/shared is loaded by every layer, the sandboxed renderer too',
   core: 'src/main/core runs on plain Node: pass Electron APIs in as adapters',
   sandbox: 'the sandbox stands in for the real service and shares no code with the client it tests',
   cli: 'the CLI runs on plain Node through core',
   'core-host':
-    'src/main/core-host runs the core in its utility process and worker thread, under plain Node alike; the Demo sandbox runs there too',
+    'src/main/core-host runs the core in its utility process and worker thread, under plain Node alike, the Demo sandbox too; only core-host/process/ may use electron (its `net`), never the worker',
   shell: 'src/main/shell is Electron’s main process: it wires windows, dialogs and secrets to the core host',
   preload: 'the preload sees electron and src/shared only',
   renderer: 'the renderer reaches main only through window.rosterdesk',
@@ -49,6 +57,12 @@ const FOLDERS = [
 export function layerOf(file, root) {
   const rel = relative(root, file).split(sep).join('/')
   return FOLDERS.find(([folder]) => `${rel}/`.startsWith(folder))?.[1]
+}
+
+/** Whether `file` lies in a folder of ALLOWED that lets it import `pkg`. */
+function allowed(file, root, pkg) {
+  const rel = relative(root, file).split(sep).join('/')
+  return ALLOWED.some(({ folder, packages }) => rel.startsWith(folder) && packages.includes(pkg))
 }
 
 const builtins = new Set(builtinModules)
@@ -75,7 +89,7 @@ const rule = importRule({
         bad = target ? `the ${target} layer` : `'${source}'`
     } else if (isNodeBuiltin(source)) {
       if (spec.banned.includes('node-builtins')) bad = `Node module '${source}'`
-    } else if (spec.banned.includes(packageName(source))) {
+    } else if (spec.banned.includes(packageName(source)) && !allowed(file, root, packageName(source))) {
       bad = `'${source}'`
     }
     if (bad) report({ from, what: bad, why: WHY[from] })

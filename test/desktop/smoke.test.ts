@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import ExcelJS from 'exceljs'
-import { _electron as electron, type ElectronApplication, type Page } from 'playwright-core'
+import type { ElectronApplication, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { logsFolder } from '../../src/main/shell/policy/startup'
-import { answerConsent } from '../helpers/consent'
-import { findPackagedApp, listAsar, readFuses, type PackagedApp } from './packaged-app'
+import { launchPackaged, signInToDemo } from './desktop-app'
+import { listAsar, readFuses, type PackagedApp } from './packaged-app'
 
 /**
  * The packaged app on a real desktop (Windows, macOS, or Linux under xvfb-run): the installer's app starts,
@@ -20,32 +20,12 @@ const ROOT = resolve(__dirname, '../..')
 /** Screenshots for a failed CI run to show (dist/ is ignored by git, and the workflow uploads this folder). */
 const SCREENSHOTS = join(ROOT, 'dist', 'desktop-smoke')
 
-/**
- * A cold start of a freshly unpacked app on a hosted runner, then its first window: each has its own limit, both
- * well inside the hook's (vitest.desktop.config.ts, DESKTOP_HOOK_TIMEOUT_MS), so a slow start fails with
- * Playwright's own words for which of the two did not happen, not with vitest's hook timeout.
- */
-const LAUNCH_TIMEOUT_MS = 120_000
-const FIRST_WINDOW_TIMEOUT_MS = 60_000
-
 let packaged: PackagedApp
 let workDir: string
 let app: ElectronApplication
 let page: Page
-const pageErrors: string[] = []
+let pageErrors: string[] = []
 let employeeCount = 0
-
-/** The app's own environment, without Playwright's or a developer's NODE_OPTIONS leaking into it. */
-function launchEnv(dataDir: string): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && key !== 'NODE_OPTIONS') env[key] = value
-  }
-  // A fresh data folder: no settings, secrets or cache of a RosterDesk installed on this desktop, and its own
-  // single-instance lock.
-  env['ROSTERDESK_USER_DATA_DIR'] = dataDir
-  return env
-}
 
 async function screenshot(name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true })
@@ -53,26 +33,10 @@ async function screenshot(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  packaged = findPackagedApp()
-  const fuses = await readFuses(packaged.fuseBinary)
-  if (!fuses['enableNodeCliInspectArguments']) {
-    // Playwright reaches Electron's main process through --inspect, which the shipped fuse turns off.
-    throw new Error(
-      `${packaged.executable} has the NodeCliInspect fuse off, as the installers ship. Package a test build with ` +
-        '`npx electron-builder --dir --publish never -c.electronFuses.enableNodeCliInspectArguments=true` first.',
-    )
-  }
   workDir = await mkdtemp(join(tmpdir(), 'rosterdesk-desktop-'))
-  app = await electron.launch({
-    executablePath: packaged.executable,
-    // Playwright adds --use-mock-keychain only to the Electron it finds itself, not to an executable path: without
-    // it, safeStorage on a macOS runner asks the runner's real login keychain.
-    args: process.platform === 'darwin' ? ['--use-mock-keychain'] : [],
-    env: launchEnv(join(workDir, 'data')),
-    timeout: LAUNCH_TIMEOUT_MS,
-  })
-  page = await app.firstWindow({ timeout: FIRST_WINDOW_TIMEOUT_MS })
-  page.on('pageerror', (error) => pageErrors.push(error.message))
+  const launched = await launchPackaged(workDir)
+  ;({ packaged, app, page } = launched)
+  pageErrors = launched.pageErrors
 })
 
 afterAll(async () => {
@@ -137,36 +101,10 @@ describe('the packaged RosterDesk on this desktop', () => {
   })
 
   it('signs in to Demo through the browser and a loopback redirect', async () => {
-    // The system browser cannot be driven, so main's shell.openExternal records the URL instead of opening it.
-    await app.evaluate(({ shell }) => {
-      const store = globalThis as typeof globalThis & { rosterdeskOpenedUrls?: string[] }
-      store.rosterdeskOpenedUrls = []
-      shell.openExternal = async (url) => {
-        store.rosterdeskOpenedUrls?.push(url)
-      }
-    })
-    await page.getByRole('button', { name: 'Sign in with your browser' }).click()
-    await page.getByText('Waiting for you to approve RosterDesk in your browser…').waitFor()
-    const opened = async (): Promise<string[]> =>
-      app.evaluate(() => {
-        const store = globalThis as typeof globalThis & { rosterdeskOpenedUrls?: string[] }
-        return store.rosterdeskOpenedUrls ?? []
-      })
-    await expect.poll(opened).toHaveLength(1)
-    const [authorizeUrl] = await opened()
-    const authorize = new URL(authorizeUrl!)
-    // Demo is the sandbox inside the app, on this machine.
+    const { authorize, redirectUri } = await signInToDemo({ packaged, app, page, pageErrors })
+    // Demo is the sandbox inside the app, on this machine, and redirects to a loopback listener.
     expect(authorize.hostname).toBe('127.0.0.1')
-    const redirectUri = authorize.searchParams.get('redirectUri') ?? ''
     expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
-
-    // The clerk approves in the browser, which follows the redirect to the app's one-shot loopback listener.
-    const callback = await answerConsent(authorizeUrl!, 'approve')
-    expect(callback.startsWith(`${redirectUri}?`)).toBe(true)
-    const landing = await fetch(callback)
-    expect(landing.status).toBe(200)
-
-    await page.getByRole('banner').getByText('Signed in', { exact: true }).waitFor()
     await page.getByText('Sync to download employees.').waitFor()
     await screenshot('2-signed-in')
     expect(pageErrors).toEqual([])

@@ -5,6 +5,7 @@ import { MAIN_BUNDLE } from '../helpers/built-bundles'
 import { standInBoot } from './stand-in-build'
 import type { ChildMessage, FinalRecord, IpcSender, ParentMessage } from './stand-in/protocol'
 import type { MenuItemSnapshot, RecordedWindow, StandInRecord } from './stand-in/electron-stand-in'
+import type { AuthInfo } from './stand-in/utility-net'
 
 const ROOT = resolve(__dirname, '../..')
 
@@ -28,6 +29,14 @@ export interface MainProcess {
   appEvent(name: string, ...args: unknown[]): Promise<void>
   clickMenu(...path: string[]): Promise<void>
   setSavePath(path: string | undefined): Promise<void>
+  /** What the next native open dialog answers (undefined: cancelled). */
+  setOpenPath(path: string | undefined): Promise<void>
+  /** Calls a session's verify proc (by partition) with Electron's request shape: the number it answered. */
+  verifyCertificate(partition: string, request: unknown): Promise<number | null>
+  /** What `net.isOnline()` answers in the utility processes. */
+  setOnline(online: boolean): Promise<void>
+  /** A 401/407 challenge on the newest utility process, as Electron delivers it: how main answered it. */
+  emitLogin(authInfo: AuthInfo): Promise<'credentials' | 'cancelled'>
   quit(): Promise<void>
   /** The next event the shell sends to the window that satisfies `match` (including ones already sent). */
   waitForEvent(channel: string, match?: (payload: unknown) => boolean, timeoutMs?: number): Promise<unknown>
@@ -42,12 +51,14 @@ export interface MainProcessOptions {
   readonly userData: string
   readonly packaged?: boolean
   readonly env?: Record<string, string>
+  /** The command line after the executable, as Electron would be started with it (Chromium's switches). */
+  readonly args?: readonly string[]
 }
 
 /** Starts the built main bundle in a child process against the recording Electron stand-in. */
 export function startMainProcess(options: MainProcessOptions): MainProcess {
   // Plain Node, no tsx: the bundle resolves its modules as it will in the app (stand-in-build.ts).
-  const child: ChildProcess = fork(standInBoot(), [], {
+  const child: ChildProcess = fork(standInBoot(), [...(options.args ?? [])], {
     cwd: ROOT,
     execArgv: [],
     serialization: 'advanced',
@@ -166,6 +177,13 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
     appEvent: async (name, ...args) => void (await request({ type: 'app-event', name, args })),
     clickMenu: async (...path) => void (await request({ type: 'menu-click', path })),
     setSavePath: async (path) => void (await request({ type: 'set-save-path', path })),
+    setOpenPath: async (path) => void (await request({ type: 'set-open-path', path })),
+    verifyCertificate: async (partition, certificateRequest) =>
+      (await request({ type: 'verify-certificate', partition, request: certificateRequest })) as
+        number | null,
+    setOnline: async (online) => void (await request({ type: 'set-online', online })),
+    emitLogin: async (authInfo) =>
+      (await request({ type: 'emit-login', authInfo })) as 'credentials' | 'cancelled',
     quit: async () => void (await request({ type: 'quit' })),
     waitForEvent: (channel, match = () => true, timeoutMs = 60_000) =>
       waitUntil(

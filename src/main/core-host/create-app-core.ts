@@ -3,6 +3,7 @@ import type { RetryPolicy } from '../core/api/retry-policy'
 import { join } from 'node:path'
 import type { ExportFormat, Settings } from '../../shared/domain'
 import type { FetchLike } from '../core/api/fetch-like'
+import { plainNodeNetwork, type AppNetwork } from '../core/app/network-handlers'
 import { createHandlers, type HandlerDeps } from '../core/app/handlers'
 import { profileList } from '../core/app/profile-handlers'
 import type { AuthService } from '../core/auth/auth-service'
@@ -45,6 +46,11 @@ export interface AppCoreDeps {
   /** Every profile's secrets; each profile's services see only its own (`profileSecrets`). */
   readonly secrets: SecretVault
   readonly fetch: FetchLike
+  /**
+   * What the runtime says of its network (Test connection's probes, remembered proxy sign-ins, the certificate
+   * dialog): main's answers in the app; absent under plain Node (`plainNodeNetwork`).
+   */
+  readonly network?: AppNetwork
   readonly clock?: Clock
   /** Timers for automatic syncs (the system's unless a test drives them). */
   readonly timers?: Timers
@@ -179,7 +185,10 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   }
 
   const handlers = createHandlers(
-    currentSessionDeps(deps, () => session, { clock }),
+    currentSessionDeps(deps, () => session, {
+      clock,
+      profileName: () => profiles.get(profiles.activeId).name,
+    }),
     { profiles, employeeCount, tenantOf, switchProfile, deleteProfile, changed: emitProfiles },
     {
       views: profiles.views,
@@ -223,8 +232,9 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
 function currentSessionDeps(
   deps: AppCoreDeps,
   current: () => ProfileSession,
-  shared: Pick<HandlerDeps, 'clock'>,
+  shared: Pick<HandlerDeps, 'clock' | 'profileName'>,
 ): HandlerDeps {
+  const network = deps.network ?? plainNodeNetwork
   return {
     appInfo: deps.appInfo,
     settings: deps.settings,
@@ -255,5 +265,10 @@ function currentSessionDeps(
     printPage: deps.printPage,
     defaultExportFileName,
     lookupService: (request) => current().lookupService(request),
+    fetch: deps.fetch,
+    demoEnvironment: deps.demo.environment,
+    profileName: shared.profileName,
+    network,
+    rememberedProxies: () => network.rememberedProxies(),
   }
 }

@@ -14,6 +14,7 @@ import { closeLibraryChannels } from './ipc/library-channels'
 import { RemoteAppCore } from '../core-host/process/remote-app-core'
 import { coreProcessEntry } from '../core-host/process/process-channel'
 import { utilityProcessChannel } from './adapters/utility-process-channel'
+import { createShellNetwork } from './network/shell-network'
 import { appOrigins } from './policy/window-policy'
 import {
   APP_USER_MODEL_ID,
@@ -136,10 +137,12 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   })
   const secrets = await createSafeStorageSecretStore(logger)
   if (quitting) return
+  // The core process's requests go through Chromium with a session of its own, set up here (decision 037).
+  const network = createShellNetwork({ logger, secrets, window: () => mainWindow })
   // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
   // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Runtimes and threads").
   const remote = new RemoteAppCore({
-    channel: utilityProcessChannel(coreProcessEntry(__dirname)),
+    channel: utilityProcessChannel(coreProcessEntry(__dirname), network.utility),
     config: {
       appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
       dataDir: app.getPath('userData'),
@@ -163,6 +166,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
       },
       revealFile: (path) => shell.showItemInFolder(path),
       printPage: createPrintWindowPrinter(() => mainWindow),
+      network: network.services,
     },
     events: windowEventSink(() => mainWindow?.webContents),
     logger,
@@ -179,6 +183,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     (channel, args) => remote.invoke(channel, args),
     { webContentsIds: trustedWebContents, origins },
     logger,
+    network.mainHandlers,
   )
   openWindow()
   await coreStarted

@@ -67,6 +67,16 @@ async function answer(message: ParentMessage): Promise<unknown> {
     case 'set-save-path':
       standIn.setSavePath(message.path)
       return null
+    case 'set-open-path':
+      standIn.setOpenPath(message.path)
+      return null
+    case 'verify-certificate':
+      return (await standIn.verifyCertificate(message.partition, message.request)) ?? null
+    case 'set-online':
+      standIn.setOnline(message.online)
+      return null
+    case 'emit-login':
+      return standIn.emitLogin(message.authInfo)
     case 'quit':
       ;(standIn.module['app'] as { quit(): void }).quit()
       return null

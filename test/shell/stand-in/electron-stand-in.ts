@@ -1,6 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Readable, Writable } from 'node:stream'
+import { pacString, routeFor, type StandInProxyConfig } from './proxy-rules'
+import { LINK_FD, onLines, type FromUtility, type ToUtility } from './utility-link'
+import type { AuthInfo } from './utility-net'
 
 /**
  * A recording stand-in for the parts of Electron's main-process API RosterDesk's shell (and the libraries it
@@ -46,12 +51,26 @@ export interface StandInRecord {
   readonly menus: unknown[]
   /** Pages handed to webContents.print: the window's title and the file it had loaded, as read then. */
   readonly printed: Array<{ title: string; html: string }>
-  /** Every utilityProcess.fork: the module, its service name, and its pid while it runs. */
+  /**
+   * Every utilityProcess.fork: the module, its service name, its pid while it runs, the partition of the session
+   * it was given (undefined: none, the system network context) and whether main answers its challenges.
+   */
   readonly utilityProcesses: Array<{
     modulePath: string
     serviceName: string | undefined
     pid: number | undefined
+    session: string | undefined
+    respondToAuthRequestsFromMainProcess: boolean
   }>
+  /** Every session asked for (session.fromPartition), with each proxy configuration set and whether a verify proc is. */
+  readonly sessions: Array<{ partition: string; proxyConfigs: StandInProxyConfig[]; verifyProc: boolean }>
+  /** Every request a utility process's `net` sent: method, URL, and the route its session's proxy gave it. */
+  readonly netRequests: Array<{ method: string; url: string; route: string; partition: string | undefined }>
+  /**
+   * Every 401/407 challenge of a utility process and main's answer ('credentials' with the user name given, or
+   * 'cancelled'); never the password.
+   */
+  readonly logins: Array<{ authInfo: AuthInfo; answer: 'credentials' | 'cancelled'; username?: string }>
   lockRequested: boolean
   lockReleased: boolean
   exitCode: number | undefined
@@ -89,6 +108,20 @@ export interface ElectronStandIn {
   clickMenu(path: readonly string[]): void
   menuSnapshot(): MenuItemSnapshot[]
   setSavePath(path: string | undefined): void
+  /** What the next dialog.showOpenDialog answers (undefined: cancelled). */
+  setOpenPath(path: string | undefined): void
+  /**
+   * Calls the verify proc set on a session (by partition) with Electron's request shape, answering what its
+   * callback was called with (undefined when no verify proc is set).
+   */
+  verifyCertificate(partition: string, request: unknown): Promise<number | undefined>
+  /** What `net.isOnline()` answers in every utility process from now on. */
+  setOnline(online: boolean): void
+  /**
+   * Emits a challenge on the newest utility process as main would receive it (login_handler.cc), answering how
+   * main's handler answered: 'credentials' or 'cancelled'.
+   */
+  emitLogin(authInfo: AuthInfo): Promise<'credentials' | 'cancelled'>
   onSend(listener: (channel: string, payload: unknown) => void): void
   onOpenExternal(listener: (url: string) => void): void
   /** Runs before the process exits through app.quit()/app.exit(); the boot script flushes its messages there. */
@@ -113,6 +146,9 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     appUserModelIds: [],
     menus: [],
     utilityProcesses: [],
+    sessions: [],
+    netRequests: [],
+    logins: [],
     printed: [],
     lockRequested: false,
     lockReleased: false,
@@ -132,6 +168,8 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
   const externalListeners: Array<(url: string) => void> = []
   const exitListeners: Array<(code: number) => void> = []
   let savePath: string | undefined
+  let openPath: string | undefined
+  let online = true
   let menuTemplate: MenuTemplateItem[] = []
   let ready = false
   let exiting = false
@@ -145,7 +183,15 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
 
   class App extends EventEmitter {
     readonly isPackaged = config.isPackaged
-    readonly commandLine = { appendSwitch: () => undefined, hasSwitch: () => false }
+    /**
+     * Chromium's command line as app.commandLine reads it (electron 45.4.1 docs/api/command-line.md): the
+     * process's `--name` and `--name=value` switches; getSwitchValue is '' for a switch absent or without value.
+     */
+    readonly commandLine = {
+      appendSwitch: () => undefined,
+      hasSwitch: (name: string) => switchValue(name) !== undefined,
+      getSwitchValue: (name: string) => switchValue(name) ?? '',
+    }
     getName(): string {
       return 'RosterDesk'
     }
@@ -368,34 +414,115 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     }
   }
 
-  const defaultSession = {
-    webRequest: { onHeadersReceived: () => undefined, onBeforeRequest: () => undefined },
-    setPermissionRequestHandler: () => undefined,
-    setPermissionCheckHandler: () => undefined,
-    on: () => undefined,
+  /**
+   * Electron's Session as RosterDesk uses it (electron 45.4.1, docs/api/session.md): one per partition
+   * (`session.fromPartition` answers the same object for the same partition; one without `persist:` is in
+   * memory), `setProxy` (resolves once the network service applied it: here, once every utility process using
+   * the session has), `resolveProxy` (Chromium's PAC-style answer, proxy-rules.ts), `setCertificateVerifyProc`
+   * (kept, and called by the test with Electron's request shape), `closeAllConnections`.
+   */
+  class StandInSession extends EventEmitter {
+    readonly webRequest = { onHeadersReceived: () => undefined, onBeforeRequest: () => undefined }
+    readonly recorded: StandInRecord['sessions'][number]
+    proxyConfig: StandInProxyConfig = {}
+    verifyProc: ((request: unknown, callback: (result: number) => void) => void) | null = null
+    readonly users = new Set<StandInUtilityProcess>()
+    constructor(readonly partition: string) {
+      super()
+      this.recorded = { partition, proxyConfigs: [], verifyProc: false }
+      record.sessions.push(this.recorded)
+    }
+    setPermissionRequestHandler(): void {}
+    setPermissionCheckHandler(): void {}
+    async setProxy(config: StandInProxyConfig): Promise<void> {
+      this.proxyConfig = { ...config }
+      this.recorded.proxyConfigs.push({ ...config })
+      await Promise.all([...this.users].map((user) => user.applyProxy(this.proxyConfig)))
+    }
+    async resolveProxy(url: string): Promise<string> {
+      return pacString(routeFor(this.proxyConfig, new URL(url)))
+    }
+    setCertificateVerifyProc(proc: StandInSession['verifyProc']): void {
+      this.verifyProc = proc
+      this.recorded.verifyProc = proc !== null
+    }
+    async closeAllConnections(): Promise<void> {}
+  }
+  const sessions = new Map<string, StandInSession>()
+  const fromPartition = (partition: string): StandInSession => {
+    let found = sessions.get(partition)
+    if (found === undefined) {
+      found = new StandInSession(partition)
+      sessions.set(partition, found)
+    }
+    return found
+  }
+  const defaultSession = fromPartition('')
+  const utilityProcesses: StandInUtilityProcess[] = []
+
+  interface ForkOptions {
+    serviceName?: string
+    execArgv?: string[]
+    session?: StandInSession
+    partition?: string
+    respondToAuthRequestsFromMainProcess?: boolean
   }
 
   /**
    * Electron's utilityProcess over a Node fork: the same module, structured-clone messages both ways (the child
    * sees no `process.parentPort`, so core-host/process/process-channel.ts uses the fork's channel), and the same
-   * events. Electron ends its utility processes with the app; a forked child ends when its channel closes.
+   * events. Electron ends its utility processes with the app; a forked child ends when its channel closes. The
+   * child gets Electron's utility `net` (utility-boot.ts), whose requests use this process's session, as
+   * `session`/`partition` say (docs/api/utility-process.md; a `session` wins over a `partition`). A 401/407
+   * challenge is routed as shell/browser/login_handler.cc routes it: with respondToAuthRequestsFromMainProcess,
+   * to this object's 'login' event when it has a session, else to app's 'login'; the challenge is cancelled when
+   * no listener prevented the default and none answered during the event. Without the flag it stays in the child.
    */
   class StandInUtilityProcess extends EventEmitter {
     readonly #child: ChildProcess
+    readonly #link: Writable | undefined
+    readonly #session: StandInSession | undefined
+    readonly #authFromMain: boolean
+    #nextConfig = 1
+    readonly #applying = new Map<number, () => void>()
     readonly stdout = null
     readonly stderr: NodeJS.ReadableStream | null
-    constructor(modulePath: string, args: string[], options: { serviceName?: string; execArgv?: string[] }) {
+    constructor(modulePath: string, args: string[], options: ForkOptions) {
       super()
+      this.#session =
+        options.session ?? (options.partition === undefined ? undefined : fromPartition(options.partition))
+      this.#authFromMain = options.respondToAuthRequestsFromMainProcess === true
       this.#child = fork(modulePath, args, {
-        execArgv: options.execArgv ?? [],
+        execArgv: ['--require', join(__dirname, 'utility-boot.js'), ...(options.execArgv ?? [])],
         serialization: 'advanced',
-        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
+        env: {
+          ...process.env,
+          STANDIN_AUTH_FROM_MAIN: this.#authFromMain ? '1' : '0',
+          STANDIN_PROXY_CONFIG: JSON.stringify(this.#session?.proxyConfig ?? {}),
+          STANDIN_ONLINE: online ? '1' : '0',
+        },
       })
       this.stderr = this.#child.stderr
-      record.utilityProcesses.push({ modulePath, serviceName: options.serviceName, pid: this.#child.pid })
+      this.#link = this.#child.stdio[LINK_FD] as Writable | undefined
+      onLines(this.#child.stdio[LINK_FD] as Readable, (message) => this.#fromChild(message as FromUtility))
+      record.utilityProcesses.push({
+        modulePath,
+        serviceName: options.serviceName,
+        pid: this.#child.pid,
+        session: this.#session?.partition,
+        respondToAuthRequestsFromMainProcess: this.#authFromMain,
+      })
+      this.#session?.users.add(this)
+      utilityProcesses.push(this)
       this.#child.on('spawn', () => this.emit('spawn'))
       this.#child.on('message', (message: unknown) => this.emit('message', message))
-      this.#child.on('exit', (code, signal) => this.emit('exit', code ?? (signal ? 1 : 0)))
+      this.#child.on('exit', (code, signal) => {
+        this.#session?.users.delete(this)
+        for (const applied of this.#applying.values()) applied()
+        this.#applying.clear()
+        this.emit('exit', code ?? (signal ? 1 : 0))
+      })
     }
     get pid(): number | undefined {
       return this.#child.pid
@@ -406,19 +533,65 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     kill(): boolean {
       return this.#child.kill()
     }
+    /** Sends the session's new proxy configuration; settles when the child applied it (or is gone). */
+    applyProxy(config: StandInProxyConfig): Promise<void> {
+      if (this.#child.exitCode !== null || this.#child.signalCode !== null) return Promise.resolve()
+      const id = this.#nextConfig++
+      return new Promise((resolve) => {
+        this.#applying.set(id, resolve)
+        this.#send({ type: 'proxy-config', id, config })
+      })
+    }
+    setOnline(value: boolean): void {
+      this.#send({ type: 'online', value })
+    }
+    /** A challenge as login_handler.cc delivers it; resolves with how it was answered. */
+    challenge(details: unknown, authInfo: AuthInfo): Promise<readonly [string, string] | null> {
+      return new Promise((resolve) => {
+        const event = { defaultPrevented: false, preventDefault: () => (event.defaultPrevented = true) }
+        let answered = false
+        const callback = (username?: unknown, password?: unknown): void => {
+          if (answered) return
+          answered = true
+          const given = typeof username === 'string' && typeof password === 'string'
+          record.logins.push({
+            authInfo,
+            answer: given ? 'credentials' : 'cancelled',
+            ...(given ? { username } : {}),
+          })
+          resolve(given ? [username, password] : null)
+        }
+        if (this.#session !== undefined) this.emit('login', event, details, authInfo, callback)
+        else app.emit('login', event, null, details, authInfo, callback)
+        if (!event.defaultPrevented && !answered) callback()
+      })
+    }
+    #fromChild(message: FromUtility): void {
+      if (message.type === 'proxy-config-applied') {
+        this.#applying.get(message.id)?.()
+        this.#applying.delete(message.id)
+      } else if (message.type === 'net-request') {
+        const { method, url, route } = message
+        record.netRequests.push({ method, url, route, partition: this.#session?.partition })
+      } else if (this.#authFromMain) {
+        void this.challenge(message.details, message.authInfo).then((credentials) =>
+          this.#send({ type: 'login-answer', id: message.id, credentials }),
+        )
+      }
+    }
+    #send(message: ToUtility): void {
+      this.#link?.write(`${JSON.stringify(message)}\n`)
+    }
   }
 
   const module: Record<string, unknown> = {
     app,
     utilityProcess: {
-      fork: (
-        modulePath: string,
-        args: string[] = [],
-        options: { serviceName?: string; execArgv?: string[] } = {},
-      ) => new StandInUtilityProcess(modulePath, args, options),
+      fork: (modulePath: string, args: string[] = [], options: ForkOptions = {}) =>
+        new StandInUtilityProcess(modulePath, args, options),
     },
     BrowserWindow: StandInWindow,
-    session: { defaultSession, fromPartition: () => defaultSession },
+    session: { defaultSession, fromPartition },
     webContents: { getAllWebContents: () => allWindows.map((w) => w.webContents) },
     protocol: {
       registerSchemesAsPrivileged: (schemes: Array<{ scheme: string }>) =>
@@ -456,6 +629,10 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       },
       showSaveDialog: async () =>
         savePath === undefined ? { canceled: true, filePath: '' } : { canceled: false, filePath: savePath },
+      showOpenDialog: async () =>
+        openPath === undefined
+          ? { canceled: true, filePaths: [] }
+          : { canceled: false, filePaths: [openPath] },
     },
     shell: {
       openExternal: async (url: string) => {
@@ -523,6 +700,29 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     setSavePath(path) {
       savePath = path
     },
+    setOpenPath(path) {
+      openPath = path
+    },
+    async verifyCertificate(partition, request) {
+      const proc = sessions.get(partition)?.verifyProc
+      if (proc === undefined || proc === null) return undefined
+      return new Promise<number>((resolve) => proc(request, resolve))
+    },
+    setOnline(value) {
+      online = value
+      for (const child of utilityProcesses) child.setOnline(value)
+    },
+    async emitLogin(authInfo) {
+      const child = utilityProcesses.at(-1)
+      if (child === undefined) throw new Error('stand-in: no utility process to challenge')
+      const details = {
+        url: 'http://challenge.invalid/',
+        pid: child.pid ?? 0,
+        isRequestForNavigation: false,
+        firstAuthAttempt: true,
+      }
+      return (await child.challenge(details, authInfo)) === null ? 'cancelled' : 'credentials'
+    },
     onSend: (listener) => void sendListeners.push(listener),
     onOpenExternal: (listener) => void externalListeners.push(listener),
     onExit: (listener) => void exitListeners.push(listener),
@@ -530,6 +730,15 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
 }
 
 const fullHd = { x: 0, y: 0, width: 1920, height: 1080 }
+
+/** A Chromium switch of this process's command line: its value ('' when it has none), undefined when absent. */
+function switchValue(name: string): string | undefined {
+  for (const arg of process.argv.slice(2)) {
+    if (arg === `--${name}`) return ''
+    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3)
+  }
+  return undefined
+}
 
 function snapshotMenu(items: MenuTemplateItem[]): MenuItemSnapshot[] {
   return items.map((item) => ({

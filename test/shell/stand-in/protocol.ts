@@ -1,3 +1,5 @@
+import type { AuthInfo } from './utility-net'
+
 /** Messages between a shell test and its child process running the built main bundle (boot.ts). */
 export interface IpcSender {
   readonly webContentsId: number
@@ -15,6 +17,10 @@ export type ParentMessage = { readonly id: number } & (
   | { readonly type: 'app-event'; readonly name: string; readonly args: unknown[] }
   | { readonly type: 'menu-click'; readonly path: string[] }
   | { readonly type: 'set-save-path'; readonly path: string | undefined }
+  | { readonly type: 'set-open-path'; readonly path: string | undefined }
+  | { readonly type: 'verify-certificate'; readonly partition: string; readonly request: unknown }
+  | { readonly type: 'set-online'; readonly online: boolean }
+  | { readonly type: 'emit-login'; readonly authInfo: AuthInfo }
   | { readonly type: 'quit' }
 )
 

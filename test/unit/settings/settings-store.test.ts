@@ -190,6 +190,14 @@ describe('buildSettingsView', () => {
       secretStorage: 'memory-only',
       rememberedProxies: [],
     })
+    // Proxies whose sign-in main remembers are listed by name (host:port); their credentials never reach a view.
+    expect(
+      buildSettingsView(DEFAULT_SETTINGS, {
+        hasClientSecret: false,
+        persistent: true,
+        rememberedProxies: ['proxy.corp.example:8080'],
+      }).rememberedProxies,
+    ).toEqual(['proxy.corp.example:8080'])
     expect(
       buildSettingsView(DEFAULT_SETTINGS, { hasClientSecret: false, persistent: true }).secretStorage,
     ).toBe('os')

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { SyncProgress, SyncRunSummary } from '../../../src/shared/domain'
 import { systemClock } from '../../../src/main/core/clock'
+import { NetworkFailureError } from '../../../src/main/core/net/network-failure'
 import { silentLogger } from '../../../src/main/core/log/logger'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { SnapshotReader } from '../../../src/main/core/snapshot/snapshot-reader'
@@ -204,6 +205,18 @@ describe('syncs on the core worker', () => {
     const summary = await sync.start({ ...options, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } })
     expect(summary).toMatchObject({ status: 'failed', errorCode: 'network' })
     expect(list.requests.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('keeps the cause this thread’s fetch named (offline, a proxy, a certificate): no retry of what cannot pass', async () => {
+    // What electronNetFetch throws when the OS says offline.
+    const list = new FakeListService(makeEmployees(20), {
+      before: () => Promise.reject(new NetworkFailureError('net::ERR_INTERNET_DISCONNECTED', {})),
+    })
+    const sync = service(list)
+    const summary = await sync.start({ ...options, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 2 } })
+    expect(summary).toMatchObject({ status: 'failed', errorCode: 'offline' })
+    // The first requests of the run (two at a time) and not one retry.
+    expect(list.requests.length).toBeLessThanOrEqual(options.concurrency)
   })
 
   it('refuses options that cannot work before anything is logged, as on this thread', async () => {

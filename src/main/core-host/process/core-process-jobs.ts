@@ -2,6 +2,9 @@ import type { EventChannel, IpcResult } from '../../../shared/ipc-contract'
 import type { ExportFormat } from '../../../shared/domain'
 import type { PrintOutcome } from '../../core/export/print-view'
 import type { StoredSecretKey } from '../../core/secrets/secret-store'
+import type { NetworkSettings, ProxyChoice, ProxySource } from '../../core/settings/network-settings'
+import type { CertificateSummary } from '../../../shared/connection-report'
+import type { RefusedCertificate } from './electron-net-fetch'
 import type { CallSpec, JobSpec } from '../worker/worker-protocol'
 
 /** What the core process is told when it starts serving: everything it cannot find out for itself. */
@@ -13,12 +16,34 @@ export interface CoreProcessConfig {
   readonly secretsPersistent: boolean
   /** Whether the shell can print a page ("Print…" is offered only then). */
   readonly offersPrint: boolean
+  /**
+   * Whether main holds this process's network session (the app): the process then applies each profile's network
+   * settings through main and uses Electron's `net` when it has it. False under plain Node (tests, benchmarks).
+   */
+  readonly usesShellNetwork: boolean
 }
 
 /** What the serving job reports: once that the app core is up, then every event for the window. */
 export type CoreProcessReport =
   | { readonly type: 'ready' }
   | { readonly type: 'event'; readonly channel: EventChannel; readonly payload: unknown }
+
+/** What main applied to the core process's session for a profile's network settings. */
+export interface NetworkApplied {
+  readonly proxyMode: ProxyChoice['mode']
+  /** Which level of the precedence the proxy choice came from. */
+  readonly source: ProxySource
+  /** How many extra trusted certificates are in force. */
+  readonly extraCertificates: number
+  /** Why the extra certificates file is not used (missing, unreadable, no certificate), when it is not. */
+  readonly problem?: string
+}
+
+/** What main's verify proc saw for a host: the chain last presented, and the issuer of a chain refused. */
+export interface CoreNetworkFacts {
+  readonly certificates?: CertificateSummary[]
+  readonly refused?: RefusedCertificate
+}
 
 /**
  * What only the shell (Electron's main process) has, asked for by the core process: the OS-encrypted secrets
@@ -35,6 +60,18 @@ export type ShellCalls = {
   >
   readonly 'reveal-file': CallSpec<string, null>
   readonly 'print-page': CallSpec<{ readonly html: string; readonly title: string }, PrintOutcome>
+  /** Applies the active profile's network settings to the core process's own session (proxy, certificates). */
+  readonly 'network-apply': CallSpec<NetworkSettings, NetworkApplied>
+  /** The route Electron resolved for a URL (`ses.resolveProxy`): "DIRECT", "PROXY host:port". */
+  readonly 'network-resolve-proxy': CallSpec<string, string>
+  /** The verify proc's record for a host: the chain seen, the issuer of a refused one. */
+  readonly 'network-facts': CallSpec<string, CoreNetworkFacts>
+  /** The proxies (host:port) whose sign-in main remembers: names only, never the credentials. */
+  readonly 'network-remembered-proxies': CallSpec<null, string[]>
+  /** Forgets the sign-in remembered for one proxy (host:port). */
+  readonly 'network-forget-proxy': CallSpec<string, null>
+  /** The native open dialog for a PEM file: its path, or undefined when cancelled. */
+  readonly 'network-choose-certificates': CallSpec<null, string | undefined>
 }
 
 /**

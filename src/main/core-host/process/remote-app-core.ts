@@ -6,9 +6,23 @@ import type { PagePrinter } from '../../core/export/print-view'
 import type { EventSink } from '../../core/ipc/dispatch'
 import { logFailure } from '../../core/log/log-failure'
 import type { Logger } from '../../core/log/logger'
-import { isStoredSecretKey, type SecretVault, type StoredSecretKey } from '../../core/secrets/secret-store'
+import {
+  isMainSecretKey,
+  isStoredSecretKey,
+  type SecretVault,
+  type StoredSecretKey,
+} from '../../core/secrets/secret-store'
+import type { NetworkSettings } from '../../core/settings/network-settings'
+import { PROXY_MODES } from '../../../shared/settings-rules'
 import { WorkerHost, type CallHandlers, type JobChannelStarter } from '../worker/worker-host'
-import type { CoreProcessConfig, CoreProcessJobs, CoreProcessReport, ShellCalls } from './core-process-jobs'
+import type {
+  CoreNetworkFacts,
+  CoreProcessConfig,
+  CoreProcessJobs,
+  CoreProcessReport,
+  NetworkApplied,
+  ShellCalls,
+} from './core-process-jobs'
 
 /** What the shell (Electron's main process) does for the core process: what only it has. */
 export interface ShellServices {
@@ -18,12 +32,24 @@ export interface ShellServices {
   chooseExportPath(defaultPath: string, format: ExportFormat): Promise<string | undefined>
   revealFile(path: string): void
   readonly printPage?: PagePrinter
+  /** The core process's own network session in main (the app); absent when it runs under plain Node. */
+  readonly network?: ShellNetwork
+}
+
+/** What main does for the core process's network (shell/network/core-network.ts and proxy-sign-in.ts). */
+export interface ShellNetwork {
+  apply(settings: NetworkSettings): Promise<NetworkApplied>
+  resolveProxy(url: string): Promise<string>
+  facts(host: string): CoreNetworkFacts
+  rememberedProxies(): Promise<string[]>
+  forgetProxy(proxy: string): Promise<void>
+  chooseCertificatesFile(): Promise<string | undefined>
 }
 
 export interface RemoteAppCoreOptions {
   /** How the core process is started (Electron's utilityProcess in the app, a forked Node process in tests). */
   readonly channel: JobChannelStarter
-  readonly config: Omit<CoreProcessConfig, 'secretsPersistent' | 'offersPrint'>
+  readonly config: Omit<CoreProcessConfig, 'secretsPersistent' | 'offersPrint' | 'usesShellNetwork'>
   readonly shell: ShellServices
   /** Where the app's events go (the window). */
   readonly events: EventSink
@@ -278,6 +304,7 @@ export class RemoteAppCore {
       ...this.options.config,
       secretsPersistent: this.options.shell.secrets.persistent,
       offersPrint: this.options.shell.printPage !== undefined,
+      usesShellNetwork: this.options.shell.network !== undefined,
     }
   }
 }
@@ -321,6 +348,55 @@ export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls
         throw new TypeError('core process: a page to print is its HTML and title')
       return { value: await shell.printPage({ html, title }) }
     },
+    ...networkCallHandlers(shell.network),
+  }
+}
+
+/** The network calls: each argument checked as any IPC argument is; refused when this shell has no session. */
+function networkCallHandlers(network: ShellNetwork | undefined): Pick<CallHandlers<ShellCalls>, NetworkCall> {
+  const session = (): ShellNetwork => {
+    if (network === undefined) throw new TypeError('core process: this shell has no network session')
+    return network
+  }
+  const text = (value: unknown, what: string): string => {
+    if (typeof value !== 'string' || value === '' || value.length > 2000)
+      throw new TypeError(`core process: ${what} must be text`)
+    return value
+  }
+  return {
+    'network-apply': async (settings) => ({ value: await session().apply(networkSettings(settings)) }),
+    'network-resolve-proxy': async (url) => {
+      if (!isWebUrl(url)) throw new TypeError('core process: a proxy is resolved for a web address only')
+      return { value: await session().resolveProxy(url) }
+    },
+    'network-facts': async (host) => ({ value: session().facts(text(host, 'a host')) }),
+    'network-remembered-proxies': async () => ({ value: await session().rememberedProxies() }),
+    'network-forget-proxy': async (proxy) => {
+      await session().forgetProxy(text(proxy, 'a proxy'))
+      return { value: null }
+    },
+    'network-choose-certificates': async () => ({ value: await session().chooseCertificatesFile() }),
+  }
+}
+
+type NetworkCall = Extract<keyof ShellCalls, `network-${string}`>
+
+function networkSettings(value: NetworkSettings): NetworkSettings {
+  const fields = value as Partial<Record<keyof NetworkSettings, unknown>>
+  const texts = ['proxyUrl', 'proxyBypass', 'pacUrl', 'extraCertificatesFile'] as const
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    !(PROXY_MODES as readonly unknown[]).includes(fields.proxyMode) ||
+    texts.some((key) => typeof fields[key] !== 'string')
+  )
+    throw new TypeError('core process: network settings are a proxy mode and four texts')
+  return {
+    proxyMode: value.proxyMode,
+    proxyUrl: value.proxyUrl,
+    proxyBypass: value.proxyBypass,
+    pacUrl: value.pacUrl,
+    extraCertificatesFile: value.extraCertificatesFile,
   }
 }
 
@@ -339,6 +415,8 @@ function closingError(): RosterDeskError {
 function secretKey(key: StoredSecretKey): StoredSecretKey {
   if (typeof key !== 'string' || !isStoredSecretKey(key))
     throw new TypeError('core process: unknown secret name')
+  // Main's own secrets (remembered proxy sign-ins) are never the core process's to read or change.
+  if (isMainSecretKey(key)) throw new TypeError('core process: that secret is main’s alone')
   return key
 }
 

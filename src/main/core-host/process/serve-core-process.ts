@@ -9,6 +9,11 @@ import { openSettingsFile } from '../../core/settings/settings-file'
 import { forwardingLogger, serveJobs, type JobHandlers, type JobPort } from '../worker/serve-jobs'
 import type { CoreProcessJobs } from './core-process-jobs'
 import { processPort } from './process-channel'
+import { proxyRoute, shellAppNetwork } from './app-network'
+import { electronNetFetch, type UtilityNet } from './electron-net-fetch'
+import type { FetchLike } from '../../core/api/fetch-like'
+import type { Logger } from '../../core/log/logger'
+import { networkSettingsOf } from '../../core/settings/network-settings'
 
 /** The in-app sandbox Demo talks to, started in this process. */
 export interface DemoService {
@@ -16,9 +21,14 @@ export interface DemoService {
   close(): Promise<void>
 }
 
-/** What the entry file gives: only the demo sandbox, which core may not import (it shares no code with core). */
+/** What the entry file gives: the demo sandbox, which core may not import (it shares no code with core). */
 export interface CoreProcessDeps {
   startDemo(): Promise<DemoService>
+  /**
+   * Electron's `net`, when this process is Electron's utility process: every request to the service then goes
+   * through Chromium's network stack (electron-net-fetch.ts). Absent under plain Node: Node's fetch.
+   */
+  readonly net?: UtilityNet
 }
 
 /**
@@ -47,18 +57,26 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
         delete: async (key) => void (await context.call('secret-delete', key)),
       }
       const events: EventSink = {
-        emit: (channel, payload) => context.progress({ type: 'event', channel, payload }),
+        emit: (channel, payload) => {
+          // Another profile is active: its network settings apply from the next request on.
+          if (channel === 'profiles:changed') network?.update()
+          context.progress({ type: 'event', channel, payload })
+        },
       }
       const settingsBackend = openSettingsFile(config.dataDir, (message) => logger.warn(message))
+      const settings = new SettingsStore(settingsBackend)
+      const network = config.usesShellNetwork ? shellNetworkSync(context, settings, logger) : undefined
       const starting = (async () => {
+        await network?.applied()
         const demo = await deps.startDemo()
         try {
           return await createAppCore({
             appInfo: config.appInfo,
             dataDir: config.dataDir,
-            settings: new SettingsStore(settingsBackend),
+            settings,
             secrets: vault,
-            fetch: (input, init) => fetch(input, init),
+            fetch: appFetch(deps, network, context),
+            ...(network === undefined ? {} : { network: shellAppNetwork(context) }),
             openExternal: async (url) => void (await context.call('open-external', url)),
             demo,
             events,
@@ -97,6 +115,64 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
       return app.handleCallbackUrl(url)
     },
   }
+}
+
+type ServeContext = Parameters<JobHandlers<CoreProcessJobs>['serve']>[1]
+
+/**
+ * Keeps main's session for this process in step with the active profile's network settings: applied before the
+ * app core starts, again when the settings change or another profile becomes active. `applied` settles once the
+ * latest settings are in force, which every request waits for.
+ */
+function shellNetworkSync(
+  context: ServeContext,
+  settings: SettingsStore,
+  logger: Logger,
+): { applied(): Promise<void>; update(): void } {
+  let last = ''
+  let applying: Promise<void> = Promise.resolve()
+  const update = (): void => {
+    const wanted = networkSettingsOf(settings.get())
+    const key = JSON.stringify(wanted)
+    if (key === last) return
+    last = key
+    applying = applying
+      .then(() => context.call('network-apply', wanted))
+      .then(
+        (applied) => {
+          if (applied.problem !== undefined) logger.warn(`Network settings: ${applied.problem}`)
+        },
+        (error: unknown) => logger.warn('Network settings could not be applied', error),
+      )
+  }
+  settings.onChange(() => update())
+  update()
+  return { applied: () => applying, update }
+}
+
+/** Electron's network stack when this process has it (waiting for main's session to be set), else Node's fetch. */
+function appFetch(
+  deps: CoreProcessDeps,
+  network: { applied(): Promise<void> } | undefined,
+  context: ServeContext,
+): FetchLike {
+  if (deps.net === undefined) return (input, init) => fetch(input, init)
+  return electronNetFetch(deps.net, {
+    ...(network === undefined ? {} : { networkReady: () => network.applied() }),
+    failureFacts: async (url, concerns) => {
+      if (network === undefined || !URL.canParse(url)) return {}
+      if (concerns === 'certificate') {
+        const { refused } = await context.call('network-facts', new URL(url).hostname)
+        if (refused === undefined) return {}
+        const { subject, issuer, validTo } = refused
+        return { certificate: { subject, issuer, ...(validTo === undefined ? {} : { validTo }) } }
+      }
+      if (concerns === 'other') return {}
+      // A proxy's answer, or a connection that failed: through a proxy, the proxy is what was reached.
+      const route = proxyRoute(await context.call('network-resolve-proxy', url))
+      return route.kind === 'proxy' ? { proxy: route.url } : {}
+    },
+  })
 }
 
 /** Runs the core process: call once from its entry file. */

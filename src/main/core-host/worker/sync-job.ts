@@ -125,6 +125,9 @@ function proxiedFetch(context: SyncContext, maxBodyBytes: number): FetchLike {
       )
     } catch (error) {
       if (init.signal?.aborted === true) throw error
+      // A failure the host's fetch already named (offline, a proxy's sign-in, a certificate, a name that does
+      // not resolve: electron-net-fetch.ts) keeps its code, message and retryability.
+      if (error instanceof RosterDeskError && error.code !== 'internal') throw error
       // The host's fetch failed as a fetch fails (no connection): the client's own rules classify and retry it.
       throw new TypeError('fetch failed', {
         cause: { code: error instanceof RosterDeskError ? error.detail : 'proxy' },

@@ -1,5 +1,6 @@
 import type { SyncRunSummary } from '../../../shared/domain'
 import type { FetchLike } from '../../core/api/fetch-like'
+import { classifyNetworkFailure, NetworkFailureError } from '../../core/net/network-failure'
 import { BodyTooLargeError, readBodyWithin } from '../../core/api/http-json'
 import type { AccessTokenSource } from '../../core/api/access-token-source'
 import type { CacheDatabase } from '../../core/cache/cache-database'
@@ -98,15 +99,24 @@ async function proxyFetch(
   request: ProxiedRequest,
   signal: AbortSignal,
 ): Promise<ProxiedResponse> {
-  const response = await fetch(request.url, {
-    method: request.method,
-    headers: request.headers.map(([name, value]): [string, string] => [name, value]),
-    ...(request.body === undefined ? {} : { body: request.body }),
-    // Never followed here: the 3xx goes back whole (status, Location) to the worker's requestJson, which follows
-    // it only within the service's origin (redirects.ts), the one place that rule lives.
-    redirect: 'manual',
-    signal,
-  })
+  let response: Response
+  try {
+    response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers.map(([name, value]): [string, string] => [name, value]),
+      ...(request.body === undefined ? {} : { body: request.body }),
+      // Never followed here: the 3xx goes back whole (status, Location) to the worker's requestJson, which
+      // follows it only within the service's origin (redirects.ts), the one place that rule lives.
+      redirect: 'manual',
+      signal,
+    })
+  } catch (error) {
+    // A failure the fetch could name (electronNetFetch's NetworkFailureError: offline, a proxy, a certificate)
+    // crosses to the worker as the RosterDeskError it is; any other stays the worker's to classify and retry.
+    if (error instanceof NetworkFailureError)
+      throw classifyNetworkFailure(error, { what: 'the payroll service', url: request.url })
+    throw error
+  }
   const answer = {
     status: response.status,
     statusText: response.statusText,

@@ -1,11 +1,13 @@
+import type { Clock } from '../clock'
 import type { InvokeHandlers } from '../ipc/dispatch'
 import { createAppHandlers, type AppHandlerDeps } from './app-handlers'
 import { createAuthHandlers, type AuthHandlerDeps } from './auth-handlers'
 import { createChangesHandlers, type ChangesHandlerDeps } from './changes-handlers'
 import { createEmployeesHandlers, type EmployeesHandlerDeps } from './employees-handlers'
 import { createExportHandlers, type ExportHandlerDeps } from './export-handlers'
+import { createNetworkHandlers, type NetworkHandlerDeps } from './network-handlers'
 import { createProfileHandlers, type ProfileHandlerDeps } from './profile-handlers'
-import { createSettingsHandlers, type SettingsHandlerDeps } from './settings-handlers'
+import { createSettingsHandlers, settingsViewOf, type SettingsHandlerDeps } from './settings-handlers'
 import { createSyncHandlers, type SyncHandlerDeps } from './sync-handlers'
 import { createViewHandlers, type ViewHandlerDeps } from './view-handlers'
 
@@ -18,7 +20,11 @@ export interface HandlerDeps
     SyncHandlerDeps,
     EmployeesHandlerDeps,
     ChangesHandlerDeps,
-    ExportHandlerDeps {}
+    ExportHandlerDeps,
+    Omit<NetworkHandlerDeps, 'settingsView'> {
+  /** The whole clock: Test connection times its steps with it; the other domains read only `now`. */
+  readonly clock: Clock
+}
 
 /**
  * One handler per contract channel, one file per channel domain (`<domain>-handlers.ts`), put together here.
@@ -40,7 +46,26 @@ export function createHandlers(
     ...createEmployeesHandlers(deps),
     ...createChangesHandlers(deps),
     ...createExportHandlers(deps),
+    ...createNetworkHandlers({ ...networkDeps(deps), settingsView: () => settingsViewOf(deps) }),
     ...createProfileHandlers(profiles),
     ...createViewHandlers(views),
+  }
+}
+
+/** The network handlers' view of `deps`, read through its getters at every call (the active profile's services). */
+function networkDeps(deps: HandlerDeps): Omit<NetworkHandlerDeps, 'settingsView'> {
+  return {
+    settings: deps.settings,
+    get sync() {
+      return deps.sync
+    },
+    get auth() {
+      return deps.auth
+    },
+    fetch: deps.fetch,
+    clock: deps.clock,
+    demoEnvironment: deps.demoEnvironment,
+    profileName: deps.profileName,
+    network: deps.network,
   }
 }

@@ -10,6 +10,17 @@ export interface SettingsHandlerDeps {
   readonly settings: SettingsStore
   readonly secrets: SecretStore
   readonly sync: SyncService
+  /** The proxies whose sign-in main remembers (names only), listed in Settings → Network. */
+  readonly rememberedProxies?: () => Promise<readonly string[]>
+}
+
+/** The settings as the window shows them: whether a client secret is stored (never the secret), remembered proxies. */
+export async function settingsViewOf(deps: SettingsHandlerDeps): Promise<SettingsView> {
+  return buildSettingsView(deps.settings.get(), {
+    hasClientSecret: (await deps.secrets.get('clientSecret')) !== undefined,
+    persistent: deps.secrets.persistent,
+    rememberedProxies: (await deps.rememberedProxies?.()) ?? [],
+  })
 }
 
 export type SettingsChannel = 'settings:get' | 'settings:update' | 'settings:set-client-secret'
@@ -19,11 +30,7 @@ export type SettingsChannel = 'settings:get' | 'settings:update' | 'settings:set
  * secret), checked updates, refused while a sync runs, and the client secret, kept in the profile's secrets.
  */
 export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<InvokeHandlers, SettingsChannel> {
-  const settingsView = async (): Promise<SettingsView> =>
-    buildSettingsView(deps.settings.get(), {
-      hasClientSecret: (await deps.secrets.get('clientSecret')) !== undefined,
-      persistent: deps.secrets.persistent,
-    })
+  const settingsView = (): Promise<SettingsView> => settingsViewOf(deps)
 
   return {
     'settings:get': settingsView,

@@ -13,15 +13,26 @@ export const SECRET_KEYS = [
 export type SecretKey = (typeof SECRET_KEYS)[number]
 
 /**
+ * Secrets only main reads, never a profile's and never asked for by the core process: the proxy sign-ins
+ * remembered per proxy host (JSON), which the core never sees (issue 22; remote-app-core.ts refuses them).
+ */
+export const MAIN_SECRET_KEYS = ['proxyCredentials'] as const
+export type MainSecretKey = (typeof MAIN_SECRET_KEYS)[number]
+
+/**
  * A key as stored: the first profile's secrets keep the bare names a single-environment release wrote (so an
  * upgrade moves and decrypts nothing); every other profile's are namespaced `profile:<id>:<name>`.
  */
-export type StoredSecretKey = SecretKey | `profile:${string}:${SecretKey}`
+export type StoredSecretKey = SecretKey | `profile:${string}:${SecretKey}` | MainSecretKey
 
 const STORED_KEY = new RegExp(`^(?:profile:[a-z0-9-]{1,64}:)?(?:${SECRET_KEYS.join('|')})$`)
 
 export function isStoredSecretKey(name: string): name is StoredSecretKey {
-  return STORED_KEY.test(name)
+  return STORED_KEY.test(name) || isMainSecretKey(name)
+}
+
+export function isMainSecretKey(name: string): name is MainSecretKey {
+  return (MAIN_SECRET_KEYS as readonly string[]).includes(name)
 }
 
 /** One profile's view of its secrets: what auth and the settings handlers use. */

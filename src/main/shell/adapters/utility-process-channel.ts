@@ -1,5 +1,12 @@
-import { utilityProcess } from 'electron'
+import { utilityProcess, type Session } from 'electron'
 import type { JobChannelStarter, WorkerEntry } from '../../core-host/worker/worker-host'
+import type { ProxySignIn } from '../network/proxy-sign-in'
+
+/** The core process's network: its own session, and main's answer to its proxies' challenges (decision 037). */
+export interface UtilityNetworkOptions {
+  readonly session: Session
+  readonly signIn: Pick<ProxySignIn, 'onLogin'>
+}
 
 /** How long ending the process may take to be confirmed before the shell stops waiting for it. */
 const TERMINATE_WAIT_MS = 5_000
@@ -9,16 +16,26 @@ const TERMINATE_WAIT_MS = 5_000
  * performance guide advises for heavy work, with Node's APIs and none of main's. Messages are structured
  * clones both ways (buffers copied: a utility process moves only MessagePorts). Its stderr (a native crash's
  * last words) goes to the log; its own log entries come as messages. It never keeps the app alive by itself,
- * so ref/unref have nothing to do.
+ * so ref/unref have nothing to do. With `network`, it is forked with a session of its own and main answers its
+ * proxies' sign-in challenges.
  */
-export function utilityProcessChannel(entry: WorkerEntry): JobChannelStarter {
+export function utilityProcessChannel(
+  entry: WorkerEntry,
+  network?: UtilityNetworkOptions,
+): JobChannelStarter {
   return {
     start(name, logger) {
       const child = utilityProcess.fork(entry.file, [], {
         serviceName: 'RosterDesk core',
         execArgv: [...entry.execArgv],
         stdio: ['ignore', 'ignore', 'pipe'],
+        // Its requests use this session (proxy, verify proc) and their 401/407 challenges come to main as this
+        // process's 'login' events (electron 45.4.1 docs/api/utility-process.md; shell/browser/login_handler.cc).
+        ...(network === undefined
+          ? {}
+          : { session: network.session, respondToAuthRequestsFromMainProcess: true }),
       })
+      if (network !== undefined) child.on('login', network.signIn.onLogin)
       child.stderr?.setEncoding('utf8')
       child.stderr?.on('data', (text: string) => logger.warn(`${name} (stderr): ${text.trimEnd()}`))
       let exited = false

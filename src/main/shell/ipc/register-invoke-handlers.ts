@@ -1,6 +1,7 @@
 import { ipcMain, type IpcMainInvokeEvent } from 'electron'
 import { INVOKE_CHANNELS } from '../../../shared/ipc-channels'
 import type { IpcResult } from '../../../shared/ipc-contract'
+import { dispatchInvoke, type InvokeHandlers } from '../../core/ipc/dispatch'
 import type { Logger } from '../../core/log/logger'
 import { isTrustedIpcSender } from '../policy/window-policy'
 
@@ -13,14 +14,22 @@ export interface TrustedSenders {
 export type InvokeDispatcher = (channel: string, args: readonly unknown[]) => Promise<IpcResult<unknown>>
 
 /**
+ * The channels main answers itself, never sent to the core process: the answer to a proxy's sign-in request,
+ * whose credentials the core never sees (decision 037).
+ */
+export type MainInvokeHandlers = Partial<Pick<InvokeHandlers, 'network:answer-proxy-sign-in'>>
+
+/**
  * The only place ipcMain.handle is called. Each channel of the contract gets one handler that first checks the
  * sender (Desktop's safeListener idea), then hands the request to the core process, where dispatchInvoke
- * validates the arguments at run time before any handler sees them.
+ * validates the arguments at run time before any handler sees them; a channel of `mainHandlers` is validated by
+ * the same dispatchInvoke and answered here.
  */
 export function registerInvokeHandlers(
   dispatch: InvokeDispatcher,
   trusted: TrustedSenders,
   logger: Logger,
+  mainHandlers: MainInvokeHandlers = {},
 ): () => void {
   for (const channel of INVOKE_CHANNELS) {
     ipcMain.handle(channel, async (event: IpcMainInvokeEvent, ...args: unknown[]) => {
@@ -34,6 +43,9 @@ export function registerInvokeHandlers(
         logger.warn(`IPC: refused ${channel} from an untrusted sender`)
         return { ok: false, error: { code: 'validation', message: 'Request refused.' } }
       }
+      if (Object.hasOwn(mainHandlers, channel))
+        // Only channels of mainHandlers get here, and dispatchInvoke reads no other.
+        return dispatchInvoke(mainHandlers as InvokeHandlers, channel, args, logger)
       return dispatch(channel, args)
     })
   }

@@ -1,0 +1,115 @@
+import type { SettingsView } from '../../../shared/domain'
+import type { FetchLike } from '../api/fetch-like'
+import type { AuthService } from '../auth/auth-service'
+import type { Clock } from '../clock'
+import { RosterDeskError } from '../errors'
+import type { InvokeHandlers } from '../ipc/dispatch'
+import { checkProfileConnection, type ConnectionProbes } from '../connection-check/connection-check'
+import type { DemoEnvironment } from '../settings/resolve-environment'
+import { loadExtraCertificates } from '../settings/network-settings'
+import type { SettingsStore } from '../settings/settings-store'
+import type { SyncService } from '../sync/sync-service'
+
+/**
+ * What the app's network is, as the runtime gives it: in the app, main's answers about the core process's
+ * session (Electron's proxy resolution, the certificates its verify proc saw, the proxy sign-ins main remembers,
+ * the open dialog); under plain Node (tests, benchmarks), `plainNodeNetwork`.
+ */
+export interface AppNetwork {
+  /** What Test connection can see of the network in this runtime. */
+  readonly probes: ConnectionProbes
+  /** Proxies (host:port) whose sign-in is remembered: names only, the credentials stay in main. */
+  rememberedProxies(): Promise<readonly string[]>
+  forgetProxy(proxy: string): Promise<void>
+  /** The native open dialog for a PEM file; undefined when cancelled. */
+  chooseCertificatesFile(): Promise<string | undefined>
+}
+
+/**
+ * The app core run by plain Node (the browser tests, benchmarks): Node's fetch goes direct, nothing is
+ * remembered, and there is no dialog to choose a file in.
+ */
+export const plainNodeNetwork: AppNetwork = {
+  probes: {
+    runtime: 'app',
+    proxy: async () => ({ kind: 'direct', source: 'Node’s fetch, which uses no proxy' }),
+    unseen: 'Node’s fetch connects by itself and shows no steps',
+  },
+  rememberedProxies: async () => [],
+  forgetProxy: async () => undefined,
+  chooseCertificatesFile: async () => {
+    throw new RosterDeskError('validation', 'Choosing a certificate file needs RosterDesk’s window.')
+  },
+}
+
+export interface NetworkHandlerDeps {
+  readonly settings: SettingsStore
+  readonly sync: SyncService
+  readonly auth: AuthService
+  readonly fetch: FetchLike
+  readonly clock: Clock
+  readonly demoEnvironment: DemoEnvironment
+  /** The active profile's name, shown in the report. */
+  readonly profileName: () => string
+  readonly network: AppNetwork
+  /** The settings as the window shows them (settings-handlers.ts), after a change here. */
+  readonly settingsView: () => Promise<SettingsView>
+}
+
+export type NetworkChannel =
+  | 'network:check'
+  | 'network:choose-certificates'
+  | 'network:forget-proxy-password'
+  | 'network:answer-proxy-sign-in'
+
+/**
+ * The `network:*` channels the core answers: Test connection over the app's own fetch (Electron's network stack
+ * in the app) and the runtime's probes; choosing the extra trusted certificates (main's dialog, the file checked
+ * here to hold at least one PEM certificate, its path kept in the active profile); forgetting a remembered proxy
+ * sign-in. `network:answer-proxy-sign-in` is main's alone (the core never sees a proxy's credentials): main's
+ * handler answers it before anything is sent here, so reaching this one is a wiring fault, refused as such.
+ */
+export function createNetworkHandlers(deps: NetworkHandlerDeps): Pick<InvokeHandlers, NetworkChannel> {
+  return {
+    'network:check': async () => {
+      const signedIn = deps.auth.getState().status === 'signed-in'
+      return checkProfileConnection(deps.settings.get(), {
+        fetch: deps.fetch,
+        clock: deps.clock,
+        probes: deps.network.probes,
+        demo: deps.demoEnvironment,
+        profileName: deps.profileName(),
+        ...(signedIn ? { tokens: deps.auth.tokens } : {}),
+      })
+    },
+    'network:choose-certificates': async () => {
+      const path = await deps.network.chooseCertificatesFile()
+      if (path === undefined) return deps.settingsView()
+      // Refused here, with what is wrong, before the path is kept: the session would otherwise trust nothing.
+      loadExtraCertificates(path)
+      if (deps.sync.isRunning)
+        throw new RosterDeskError(
+          'busy',
+          'Settings cannot change while a sync is running. Wait or cancel it.',
+        )
+      const result = deps.settings.update({ extraCertificatesFile: path })
+      if (!result.ok) {
+        throw new RosterDeskError(
+          'validation',
+          result.fieldErrors['extraCertificatesFile'] ?? 'The certificate file cannot be used.',
+          { fieldErrors: result.fieldErrors as Record<string, string> },
+        )
+      }
+      return deps.settingsView()
+    },
+    'network:forget-proxy-password': async (proxy) => {
+      await deps.network.forgetProxy(proxy)
+      return deps.settingsView()
+    },
+    'network:answer-proxy-sign-in': async () => {
+      throw new RosterDeskError('internal', 'This answer belongs to RosterDesk’s window process.', {
+        detail: 'network:answer-proxy-sign-in reached the core process; main answers it (decision 037)',
+      })
+    },
+  }
+}

@@ -1,0 +1,167 @@
+import { X509Certificate } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { Settings } from '../../../shared/domain'
+import { RosterDeskError } from '../errors'
+
+/** A profile's Settings → Network fields: what the shell applies to the core process's network session. */
+export type NetworkSettings = Pick<
+  Settings,
+  'proxyMode' | 'proxyUrl' | 'proxyBypass' | 'pacUrl' | 'extraCertificatesFile'
+>
+
+export function networkSettingsOf(settings: Settings): NetworkSettings {
+  return {
+    proxyMode: settings.proxyMode,
+    proxyUrl: settings.proxyUrl,
+    proxyBypass: settings.proxyBypass,
+    pacUrl: settings.pacUrl,
+    extraCertificatesFile: settings.extraCertificatesFile,
+  }
+}
+
+/** How requests reach the service: the OS's settings, no proxy, one proxy (with a bypass list) or a PAC file. */
+export type ProxyChoice =
+  | { readonly mode: 'system' }
+  | { readonly mode: 'none' }
+  | { readonly mode: 'fixed'; readonly proxyUrl: string; readonly bypass: string }
+  | { readonly mode: 'pac'; readonly pacUrl: string }
+
+/** Where the proxy choice in force came from, strongest first (the one precedence rule of issue 22). */
+export const PROXY_SOURCES = ['policy', 'command-line', 'environment', 'profile', 'default'] as const
+export type ProxySource = (typeof PROXY_SOURCES)[number]
+
+/** The candidates, each absent when that level says nothing. `profile` is always there (its default is 'system'). */
+export interface ProxyCandidates {
+  /** The machine's policy (a later issue): strongest of all. */
+  readonly policy?: ProxyChoice
+  readonly commandLine?: ProxyChoice
+  readonly environment?: ProxyChoice
+  readonly profile: NetworkSettings
+}
+
+/**
+ * The one precedence rule for the proxy: the machine policy over a command-line switch over the environment over
+ * the profile's setting over the default ('system'). A profile left at the default counts as the default, so a
+ * `--proxy-server` switch or HTTPS_PROXY is never overridden by a choice the clerk never made.
+ */
+export function effectiveProxyChoice(candidates: ProxyCandidates): {
+  readonly choice: ProxyChoice
+  readonly source: ProxySource
+} {
+  if (candidates.policy !== undefined) return { choice: candidates.policy, source: 'policy' }
+  if (candidates.commandLine !== undefined) return { choice: candidates.commandLine, source: 'command-line' }
+  if (candidates.environment !== undefined) return { choice: candidates.environment, source: 'environment' }
+  const profile = profileProxyChoice(candidates.profile)
+  return { choice: profile, source: profile.mode === 'system' ? 'default' : 'profile' }
+}
+
+/** The profile's own choice, as its fields say it. */
+export function profileProxyChoice(settings: NetworkSettings): ProxyChoice {
+  switch (settings.proxyMode) {
+    case 'none':
+      return { mode: 'none' }
+    case 'fixed':
+      return settings.proxyUrl === ''
+        ? { mode: 'system' }
+        : { mode: 'fixed', proxyUrl: settings.proxyUrl, bypass: settings.proxyBypass }
+    case 'pac':
+      return settings.pacUrl === '' ? { mode: 'system' } : { mode: 'pac', pacUrl: settings.pacUrl }
+    case 'system':
+      return { mode: 'system' }
+  }
+}
+
+/**
+ * Chromium's proxy switches as a choice (`--no-proxy-server`, `--proxy-pac-url`, `--proxy-server` with
+ * `--proxy-bypass-list`), in Chromium's own order of strength; undefined when none is given. Values are taken as
+ * Chromium reads them (a proxy rule list, a bypass list).
+ */
+export function proxyChoiceFromSwitches(switches: {
+  readonly noProxyServer?: boolean
+  readonly proxyPacUrl?: string
+  readonly proxyServer?: string
+  readonly proxyBypassList?: string
+}): ProxyChoice | undefined {
+  if (switches.noProxyServer === true) return { mode: 'none' }
+  if (switches.proxyPacUrl !== undefined && switches.proxyPacUrl !== '')
+    return { mode: 'pac', pacUrl: switches.proxyPacUrl }
+  if (switches.proxyServer !== undefined && switches.proxyServer !== '')
+    return { mode: 'fixed', proxyUrl: switches.proxyServer, bypass: switches.proxyBypassList ?? '' }
+  return undefined
+}
+
+/**
+ * HTTPS_PROXY / HTTP_PROXY (and their lower-case forms) with NO_PROXY as a choice, as command-line tools read
+ * them; undefined when none is set. A user name or password in the variable is left out of the proxy rule
+ * (Chromium's rules carry none): the proxy then asks, and the app's sign-in answers.
+ */
+export function proxyChoiceFromEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): ProxyChoice | undefined {
+  const raw = [env['HTTPS_PROXY'], env['https_proxy'], env['HTTP_PROXY'], env['http_proxy']].find(
+    (value) => value !== undefined && value.trim() !== '',
+  )
+  if (raw === undefined) return undefined
+  const text = raw.trim()
+  const url = URL.canParse(text.includes('://') ? text : `http://${text}`)
+    ? new URL(text.includes('://') ? text : `http://${text}`)
+    : undefined
+  if (url === undefined || url.hostname === '') return undefined
+  const noProxy = (env['NO_PROXY'] ?? env['no_proxy'] ?? '').split(/[\s,]+/).filter((entry) => entry !== '')
+  return {
+    mode: 'fixed',
+    proxyUrl: `${url.protocol}//${url.host}`,
+    bypass: noProxy.map((entry) => (entry === '*' ? '*' : entry)).join(', '),
+  }
+}
+
+/** The most certificates one extra-certificates file may hold (a bundle of a company's roots is a handful). */
+export const MAX_EXTRA_CERTIFICATES = 200
+
+/**
+ * The certificates in PEM text, in file order; [] when it holds none. A block that does not parse is refused
+ * with the block's number, so IT can find it.
+ */
+export function readPemCertificates(text: string): X509Certificate[] {
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? []
+  return blocks.slice(0, MAX_EXTRA_CERTIFICATES).map((block, index) => {
+    try {
+      return new X509Certificate(block)
+    } catch (error) {
+      throw new RosterDeskError(
+        'validation',
+        `Certificate ${index + 1} in the file cannot be read. Choose a PEM file whose certificates are whole (BEGIN CERTIFICATE … END CERTIFICATE).`,
+        { detail: error instanceof Error ? error.message : String(error), cause: error },
+      )
+    }
+  })
+}
+
+/**
+ * The extra trusted certificates a profile names: the file read and checked to hold at least one PEM
+ * certificate, or a 'validation' error saying precisely what is wrong (missing, unreadable, not PEM, empty).
+ */
+export function loadExtraCertificates(path: string): X509Certificate[] {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    throw new RosterDeskError(
+      'validation',
+      code === 'ENOENT'
+        ? `The certificate file ${path} does not exist. Choose it again in Settings → Network.`
+        : `The certificate file ${path} cannot be read. Check that RosterDesk may open it.`,
+      { detail: typeof code === 'string' ? code : 'unreadable', cause: error },
+    )
+  }
+  const certificates = readPemCertificates(text)
+  if (certificates.length === 0) {
+    throw new RosterDeskError(
+      'validation',
+      `The file ${path} holds no certificate in PEM form (text starting with -----BEGIN CERTIFICATE-----). Ask IT for the company's root certificate as a .pem or .crt file in Base-64.`,
+      { detail: `no PEM certificate in ${text.length} characters` },
+    )
+  }
+  return certificates
+}

@@ -1,0 +1,109 @@
+import { session, type Session } from 'electron'
+import type { Logger } from '../../core/log/logger'
+import {
+  effectiveProxyChoice,
+  loadExtraCertificates,
+  proxyChoiceFromEnvironment,
+  proxyChoiceFromSwitches,
+  type NetworkSettings,
+} from '../../core/settings/network-settings'
+import type { CoreNetworkFacts, NetworkApplied } from '../../core-host/process/core-process-jobs'
+import { CertificateTrust } from './certificate-trust'
+import { electronProxyConfig } from './proxy-config'
+
+/**
+ * The core process's session: its own partition, without `persist:`, so it lives in memory and no HTTP cache of
+ * a payroll page ever lands on disk (electron 45.4.1 docs/api/utility-process.md, `partition`; decision 037).
+ */
+export const CORE_PARTITION = 'rosterdesk-core-network'
+
+/** Chromium's proxy switches as main reads them (app.commandLine). */
+export interface ProxySwitches {
+  hasSwitch(name: string): boolean
+  getSwitchValue(name: string): string
+}
+
+/** What main does for the core process's network: its session, proxy, trusted certificates and their record. */
+export interface CoreNetwork {
+  readonly session: Session
+  /** Applies a profile's network settings (with the precedence rule) to the session; never throws. */
+  apply(settings: NetworkSettings): Promise<NetworkApplied>
+  /** `ses.resolveProxy(url)`: the route Chromium takes to `url` ("DIRECT", "PROXY host:port"). */
+  resolveProxy(url: string): Promise<string>
+  /** The chain the verify proc last saw for `host`, and the issuer of one it let Chromium refuse. */
+  facts(host: string): CoreNetworkFacts
+}
+
+/**
+ * Creates the core process's session (call after `ready`) with the verify proc that trusts the profile's extra
+ * certificates (certificate-trust.ts). The proxy in force follows one precedence (network-settings.ts): a
+ * command-line switch (`--proxy-server`, `--proxy-pac-url`, `--no-proxy-server`) over the environment
+ * (HTTPS_PROXY, NO_PROXY) over the profile's choice over the OS's settings.
+ */
+export function createCoreNetwork(options: {
+  readonly logger: Logger
+  readonly switches: ProxySwitches
+  readonly env: NodeJS.ProcessEnv
+}): CoreNetwork {
+  const ses = session.fromPartition(CORE_PARTITION)
+  const trust = new CertificateTrust()
+  ses.setCertificateVerifyProc((request, callback) => trust.verify(request, callback))
+  const { switches } = options
+  const value = (name: string) => (switches.hasSwitch(name) ? switches.getSwitchValue(name) : undefined)
+  const commandLine = proxyChoiceFromSwitches({
+    noProxyServer: switches.hasSwitch('no-proxy-server'),
+    ...optional('proxyPacUrl', value('proxy-pac-url')),
+    ...optional('proxyServer', value('proxy-server')),
+    ...optional('proxyBypassList', value('proxy-bypass-list')),
+  })
+  const environment = proxyChoiceFromEnvironment(options.env)
+  let applied = ''
+  return {
+    session: ses,
+    async apply(settings) {
+      const { choice, source } = effectiveProxyChoice({
+        ...(commandLine === undefined ? {} : { commandLine }),
+        ...(environment === undefined ? {} : { environment }),
+        profile: settings,
+      })
+      const config = electronProxyConfig(choice)
+      let problem: string | undefined
+      try {
+        trust.setExtra(
+          settings.extraCertificatesFile === '' ? [] : loadExtraCertificates(settings.extraCertificatesFile),
+        )
+      } catch (error) {
+        trust.setExtra([])
+        problem = error instanceof Error ? error.message : String(error)
+        options.logger.warn(`Network: the extra trusted certificates are not used: ${problem}`)
+      }
+      const key = JSON.stringify(config)
+      if (key !== applied) {
+        await ses.setProxy(config)
+        // Pooled connections kept the previous route (docs/api/session.md, setProxy).
+        await ses.closeAllConnections()
+        applied = key
+        options.logger.info(`Network: proxy ${config.mode ?? 'fixed_servers'} (${source})`)
+      }
+      return {
+        proxyMode: choice.mode,
+        source,
+        extraCertificates: trust.extraCount,
+        ...(problem === undefined ? {} : { problem }),
+      }
+    },
+    resolveProxy: (url) => ses.resolveProxy(url),
+    facts(host) {
+      const seen = trust.seen(host)
+      const refused = trust.refused(host)
+      return {
+        ...(seen === undefined ? {} : { certificates: [...seen] }),
+        ...(refused === undefined ? {} : { refused }),
+      }
+    },
+  }
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>)
+}

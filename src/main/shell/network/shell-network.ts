@@ -1,0 +1,78 @@
+import { app, dialog, type BrowserWindow } from 'electron'
+import type { Logger } from '../../core/log/logger'
+import type { SecretVault } from '../../core/secrets/secret-store'
+import type { ShellNetwork } from '../../core-host/process/remote-app-core'
+import type { UtilityNetworkOptions } from '../adapters/utility-process-channel'
+import type { MainInvokeHandlers } from '../ipc/register-invoke-handlers'
+import { windowEventSink } from '../ipc/window-event-sink'
+import { createCoreNetwork } from './core-network'
+import { ProxySignIn, RememberedProxyCredentials } from './proxy-sign-in'
+
+/** Main's part of the app's network, wired once: see createShellNetwork. */
+export interface ShellNetworkParts {
+  /** How the core process is forked: its session, and main's answer to its proxies' challenges. */
+  readonly utility: UtilityNetworkOptions
+  /** What the core process asks of main about its network (remote-app-core.ts calls). */
+  readonly services: ShellNetwork
+  /** The channel main answers itself: the window's answer to a proxy's sign-in request. */
+  readonly mainHandlers: MainInvokeHandlers
+}
+
+/**
+ * The core process's network as main holds it (decision 037): an in-memory session of its own with the
+ * profile's proxy and extra certificates (core-network.ts), proxy sign-in through the window's dialog with
+ * sign-ins remembered by safeStorage (proxy-sign-in.ts), and the open dialog for a certificate file. Call after
+ * `ready`, with the app's secret vault and the window (which may be closed when a proxy asks).
+ */
+export function createShellNetwork(options: {
+  readonly logger: Logger
+  readonly secrets: SecretVault
+  readonly window: () => BrowserWindow | undefined
+}): ShellNetworkParts {
+  const { logger, window } = options
+  const network = createCoreNetwork({ logger, switches: app.commandLine, env: process.env })
+  const remembered = new RememberedProxyCredentials(options.secrets)
+  const events = windowEventSink(() => window()?.webContents)
+  const signIn = new ProxySignIn({
+    remembered,
+    logger,
+    ask: (request) => {
+      const contents = window()?.webContents
+      if (contents === undefined || contents.isDestroyed()) return false
+      events.emit('network:proxy-sign-in', request)
+      return true
+    },
+  })
+  return {
+    utility: { session: network.session, signIn },
+    services: {
+      apply: (settings) => network.apply(settings),
+      resolveProxy: (url) => network.resolveProxy(url),
+      facts: (host) => network.facts(host),
+      rememberedProxies: () => remembered.list(),
+      forgetProxy: async (proxy) => {
+        await remembered.delete(proxy)
+        logger.info(`Proxy sign-in for ${proxy} forgotten`)
+      },
+      chooseCertificatesFile: async () => {
+        const dialogOptions = {
+          title: 'Extra trusted certificates',
+          buttonLabel: 'Trust these certificates',
+          properties: ['openFile' as const],
+          filters: [
+            { name: 'Certificates (PEM)', extensions: ['pem', 'crt', 'cer'] },
+            { name: 'All files', extensions: ['*'] },
+          ],
+        }
+        const owner = window()
+        const result = owner
+          ? await dialog.showOpenDialog(owner, dialogOptions)
+          : await dialog.showOpenDialog(dialogOptions)
+        return result.canceled ? undefined : result.filePaths[0]
+      },
+    },
+    mainHandlers: {
+      'network:answer-proxy-sign-in': async (id, answer) => signIn.answer(id, answer),
+    },
+  }
+}

@@ -1,0 +1,70 @@
+import Module from 'node:module'
+import { Socket } from 'node:net'
+import { isMainThread } from 'node:worker_threads'
+import type { StandInProxyConfig } from './proxy-rules'
+import { LINK_FD, onLines, type FromUtility, type ToUtility } from './utility-link'
+import { createUtilityNet, type StandInNet } from './utility-net'
+
+/**
+ * Preloaded (`--require`) into the core process the stand-in's utilityProcess.fork starts: makes it look like
+ * Electron's utility process where RosterDesk looks (`process.type` is 'utility': electron 45.4.1
+ * docs/api/process.md) and answers `require('electron')` with the utility-process API RosterDesk uses, `net`
+ * (lib/utility/api/net.ts), modelled in utility-net.ts. Its session's proxy, its challenges and its requests
+ * travel over the link to main's stand-in (utility-link.ts). Worker threads get nothing: no Electron module
+ * exists there (docs/tutorial/multithreading.md).
+ */
+if (isMainThread) {
+  ;(process as { type?: string }).type = 'utility'
+  let utility: { readonly net: StandInNet } | undefined
+  type Loader = (request: string, parent: unknown, isMain: boolean) => unknown
+  const moduleWithLoader = Module as unknown as { _load: Loader }
+  const originalLoad = moduleWithLoader._load
+  moduleWithLoader._load = function load(request, parent, isMain) {
+    if (request === 'electron' || request === 'electron/utility') return (utility ??= openUtility())
+    return originalLoad.call(this, request, parent, isMain)
+  }
+
+  function openUtility(): { readonly net: StandInNet } {
+    const link = new Socket({ fd: LINK_FD, readable: true, writable: true })
+    // The link must not keep the process alive: it ends with its job channel, as Electron's does.
+    link.unref()
+    const send = (message: FromUtility) => void link.write(`${JSON.stringify(message)}\n`)
+    let config: StandInProxyConfig = JSON.parse(
+      process.env['STANDIN_PROXY_CONFIG'] ?? '{}',
+    ) as StandInProxyConfig
+    let online = process.env['STANDIN_ONLINE'] !== '0'
+    let nextLogin = 1
+    const logins = new Map<number, (credentials: readonly [string, string] | undefined) => void>()
+    onLines(link, (raw) => {
+      const message = raw as ToUtility
+      if (message.type === 'proxy-config') {
+        config = message.config
+        send({ type: 'proxy-config-applied', id: message.id })
+      } else if (message.type === 'online') {
+        online = message.value
+      } else {
+        logins.get(message.id)?.(message.credentials ?? undefined)
+        logins.delete(message.id)
+      }
+    })
+    return {
+      net: createUtilityNet({
+        proxyConfig: () => config,
+        record: (entry) => send({ type: 'net-request', ...entry }),
+        isOnline: () => online,
+        login: (details, authInfo) =>
+          new Promise((resolve) => {
+            // Without respondToAuthRequestsFromMainProcess the challenge stays in this process, on the
+            // ClientRequest's own 'login' event, which RosterDesk never listens to: cancelled.
+            if (process.env['STANDIN_AUTH_FROM_MAIN'] !== '1') return resolve(undefined)
+            const id = nextLogin++
+            logins.set(id, resolve)
+            link.ref()
+            send({ type: 'login', id, details, authInfo })
+          }).finally(() => {
+            if (logins.size === 0) link.unref()
+          }) as Promise<readonly [string, string] | undefined>,
+      }),
+    }
+  }
+}

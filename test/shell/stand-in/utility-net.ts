@@ -1,0 +1,349 @@
+import http from 'node:http'
+import https from 'node:https'
+import { PassThrough, Writable } from 'node:stream'
+import { pacString, routeFor, type Route, type StandInProxyConfig } from './proxy-rules'
+
+/**
+ * A stand-in for Electron's `net` in a utility process (electron 45.4.1: lib/utility/api/net.ts, whose `request`
+ * is the ClientRequest of lib/common/api/net-client-request.ts), over Node's http. It behaves as that source does
+ * where RosterDesk depends on it:
+ *
+ * - `request(options)` returns a Writable ClientRequest: headers by `setHeader`, the body written, `end()` starts
+ *   it; 'response' gives an IncomingMessage (a Readable with statusCode, statusMessage, lower-cased headers);
+ *   a failure is an 'error' with Chromium's `net::ERR_*` text as its message (the loader's 'error' event).
+ * - Redirects: 'follow' follows (emitting 'redirect' first); 'error' fails with "Attempted to redirect, but
+ *   redirect policy was 'error'"; 'manual' emits 'redirect' (statusCode, newMethod, newUrl, headers) and, unless
+ *   `followRedirect()` is called during it, fails with "Redirect was cancelled" unless the request was aborted.
+ * - `abort()` cancels the request and ends a response without an error, then emits 'abort' (`_die()`).
+ * - The session's proxy applies (proxy-rules.ts); a 407 from the proxy, or a 401 with WWW-Authenticate from the
+ *   server, asks for credentials through `host.login` (main's 'login' event: shell/browser/login_handler.cc), and
+ *   credentials given are kept for that proxy and sent again up front, as Chromium's HTTP auth cache does. A
+ *   cancelled challenge delivers the 407/401 answer itself to the caller (Chromium's
+ *   net/url_request/url_request_http_job.cc, URLRequestHttpJob::CancelAuth: "Let the consumer read the HTTP
+ *   error page"). Not modelled: https through a proxy (a CONNECT tunnel), which the shell tests do not use.
+ * - `isOnline()` answers what the host says (Chromium's NetworkChangeNotifier on a real machine).
+ */
+export interface UtilityNetHost {
+  /** The session's proxy configuration in force (main's `ses.setProxy`). */
+  proxyConfig(): StandInProxyConfig
+  /** Every request as it goes out: what the shell test asserts. */
+  record(entry: { readonly method: string; readonly url: string; readonly route: string }): void
+  /** Main's answer to a challenge: credentials, or undefined to cancel. */
+  login(details: LoginDetails, authInfo: AuthInfo): Promise<readonly [string, string] | undefined>
+  isOnline(): boolean
+}
+
+export interface AuthInfo {
+  readonly isProxy: boolean
+  readonly scheme: string
+  readonly host: string
+  readonly port: number
+  readonly realm: string
+}
+
+export interface LoginDetails {
+  readonly url: string
+  readonly pid: number
+  readonly isRequestForNavigation: boolean
+  readonly firstAuthAttempt: boolean
+  readonly responseHeaders: Record<string, string | string[]>
+}
+
+export interface StandInRequestOptions {
+  readonly method?: string
+  readonly url: string
+  readonly redirect?: 'follow' | 'error' | 'manual'
+  readonly headers?: Record<string, string>
+}
+
+export interface StandInNet {
+  request(options: StandInRequestOptions | string): StandInClientRequest
+  isOnline(): boolean
+}
+
+export function createUtilityNet(host: UtilityNetHost): StandInNet {
+  /** Chromium's auth cache: credentials accepted per proxy or server (host:port), sent up front afterwards. */
+  const authCache = new Map<string, string>()
+  return {
+    request: (options) =>
+      new StandInClientRequest(typeof options === 'string' ? { url: options } : options, host, authCache),
+    isOnline: () => host.isOnline(),
+  }
+}
+
+/** Electron's IncomingMessage: the body as a Readable, with the answer's status and headers. */
+export class StandInIncomingMessage extends PassThrough {
+  constructor(
+    readonly statusCode: number,
+    readonly statusMessage: string,
+    readonly headers: Record<string, string | string[]>,
+  ) {
+    super()
+  }
+}
+
+const MAX_REDIRECTS = 20
+
+export class StandInClientRequest extends Writable {
+  readonly #host: UtilityNetHost
+  readonly #authCache: Map<string, string>
+  readonly #headers = new Map<string, { name: string; value: string }>()
+  readonly #chunks: Buffer[] = []
+  readonly #redirect: 'follow' | 'error' | 'manual'
+  #url: URL
+  #method: string
+  #aborted = false
+  #current: http.ClientRequest | undefined
+  #response: StandInIncomingMessage | undefined
+  #followRedirectCb: (() => void) | undefined
+  #redirects = 0
+  /** Challenges already answered with credentials for this request: a second one means they were refused. */
+  readonly #tried = new Set<string>()
+
+  constructor(options: StandInRequestOptions, host: UtilityNetHost, authCache: Map<string, string>) {
+    super()
+    this.#host = host
+    this.#authCache = authCache
+    this.#url = new URL(options.url)
+    if (this.#url.protocol !== 'http:' && this.#url.protocol !== 'https:')
+      throw new Error('ClientRequest only supports http: and https: protocols')
+    this.#method = (options.method ?? 'GET').toUpperCase()
+    this.#redirect = options.redirect ?? 'follow'
+    if (!['follow', 'error', 'manual'].includes(this.#redirect))
+      throw new Error('redirect mode should be one of follow, error or manual')
+    for (const [name, value] of Object.entries(options.headers ?? {})) this.setHeader(name, value)
+  }
+
+  setHeader(name: string, value: string): void {
+    this.#headers.set(name.toLowerCase(), { name, value: String(value) })
+  }
+
+  getHeader(name: string): string | undefined {
+    return this.#headers.get(name.toLowerCase())?.value
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.#chunks.push(Buffer.from(chunk))
+    callback()
+  }
+
+  override _final(callback: () => void): void {
+    this.#start()
+    callback()
+  }
+
+  followRedirect(): void {
+    if (this.#followRedirectCb === undefined)
+      throw new Error('followRedirect() called, but was not waiting for a redirect')
+    this.#followRedirectCb()
+  }
+
+  abort(): void {
+    if (!this.#aborted) process.nextTick(() => this.emit('abort'))
+    this.#aborted = true
+    this.#die()
+  }
+
+  #die(error?: Error): void {
+    if (error !== undefined && !this.#aborted) this.emit('error', error)
+    this.#current?.destroy()
+    this.#current = undefined
+    if (this.#response !== undefined && !this.#response.destroyed) this.#response.destroy(error)
+  }
+
+  #start(): void {
+    if (this.#aborted) return
+    const route = routeFor(this.#host.proxyConfig(), this.#url)
+    this.#host.record({ method: this.#method, url: this.#url.href, route: pacString(route) })
+    const body = Buffer.concat(this.#chunks)
+    const headers: Record<string, string> = {}
+    for (const { name, value } of this.#headers.values()) headers[name] = value
+    if (body.length > 0) headers['Content-Length'] = String(body.length)
+    const serverAuth = this.#authCache.get(`server:${this.#url.host}`)
+    if (serverAuth !== undefined) headers['Authorization'] = serverAuth
+    let request: http.ClientRequest
+    if (route.kind === 'proxy' && this.#url.protocol === 'http:') {
+      const proxyAuth = this.#authCache.get(proxyKey(route))
+      request = http.request({
+        host: route.host,
+        port: route.port,
+        method: this.#method,
+        path: this.#url.href,
+        headers: {
+          ...headers,
+          Host: this.#url.host,
+          ...(proxyAuth ? { 'Proxy-Authorization': proxyAuth } : {}),
+        },
+      })
+    } else if (route.kind === 'proxy') {
+      // An https URL through a proxy needs a CONNECT tunnel: the shell tests use none (the Demo is http).
+      process.nextTick(() => this.#die(new Error('net::ERR_NOT_IMPLEMENTED')))
+      return
+    } else {
+      const client = this.#url.protocol === 'https:' ? https : http
+      request = client.request(this.#url, { method: this.#method, headers })
+    }
+    this.#current = request
+    request.on('response', (answer) => void this.#answered(answer, route))
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (this.#current !== request) return
+      this.#die(new Error(netError(error, route)))
+    })
+    request.end(body)
+  }
+
+  async #answered(answer: http.IncomingMessage, route: Route): Promise<void> {
+    if (this.#aborted) {
+      answer.resume()
+      return
+    }
+    const status = answer.statusCode ?? 0
+    const challenge =
+      status === 407 && route.kind === 'proxy'
+        ? { header: answer.headers['proxy-authenticate'], isProxy: true, host: route.host, port: route.port }
+        : status === 401
+          ? {
+              header: answer.headers['www-authenticate'],
+              isProxy: false,
+              host: this.#url.hostname,
+              port: Number(this.#url.port || (this.#url.protocol === 'https:' ? 443 : 80)),
+            }
+          : undefined
+    const offered = challenge === undefined ? undefined : basicChallenge(challenge.header)
+    if (challenge !== undefined && offered !== undefined) {
+      const key = challenge.isProxy
+        ? proxyKey({ host: challenge.host, port: challenge.port })
+        : `server:${this.#url.host}`
+      const credentials = await this.#host.login(
+        {
+          url: this.#url.href,
+          pid: process.pid,
+          isRequestForNavigation: false,
+          firstAuthAttempt: !this.#tried.has(key),
+          responseHeaders: flatHeaders(answer.headers),
+        },
+        {
+          isProxy: challenge.isProxy,
+          scheme: 'basic',
+          host: challenge.host,
+          port: challenge.port,
+          realm: offered,
+        },
+      )
+      if (this.#aborted) {
+        answer.resume()
+        return
+      }
+      if (credentials !== undefined) {
+        answer.resume()
+        this.#tried.add(key)
+        this.#authCache.set(
+          key,
+          `Basic ${Buffer.from(`${credentials[0]}:${credentials[1]}`).toString('base64')}`,
+        )
+        this.#start()
+        return
+      }
+    }
+    const location = answer.headers.location
+    if (status >= 300 && status < 400 && status !== 304 && location !== undefined) {
+      answer.resume()
+      this.#redirected(status, new URL(location, this.#url), answer.headers)
+      return
+    }
+    const response = new StandInIncomingMessage(
+      status,
+      answer.statusMessage ?? '',
+      answer.headers as Record<string, string | string[]>,
+    )
+    this.#response = response
+    answer.on('error', () => this.#die(new Error('net::ERR_CONNECTION_RESET')))
+    answer.on('aborted', () => this.#die(new Error('net::ERR_CONNECTION_RESET')))
+    answer.pipe(response)
+    this.emit('response', response)
+  }
+
+  #redirected(status: number, target: URL, headers: http.IncomingHttpHeaders): void {
+    if (++this.#redirects > MAX_REDIRECTS) return this.#die(new Error('net::ERR_TOO_MANY_REDIRECTS'))
+    const method =
+      status === 303 || ((status === 301 || status === 302) && this.#method === 'POST') ? 'GET' : this.#method
+    const listed: Record<string, string[]> = {}
+    for (const [name, value] of Object.entries(headers))
+      if (value !== undefined) listed[name] = Array.isArray(value) ? value : [value]
+    const follow = (): void => {
+      this.#url = target
+      if (method !== this.#method) {
+        this.#method = method
+        this.#chunks.length = 0
+      }
+      this.#start()
+    }
+    if (this.#redirect === 'error') {
+      this.#die(new Error("Attempted to redirect, but redirect policy was 'error'"))
+    } else if (this.#redirect === 'manual') {
+      let followed = false
+      this.#followRedirectCb = () => (followed = true)
+      try {
+        this.emit('redirect', status, method, target.href, listed)
+      } finally {
+        this.#followRedirectCb = undefined
+        if (followed && !this.#aborted) follow()
+        else if (!this.#aborted) this.#die(new Error('Redirect was cancelled'))
+      }
+    } else {
+      this.#followRedirectCb = () => undefined
+      try {
+        this.emit('redirect', status, method, target.href, listed)
+      } finally {
+        this.#followRedirectCb = undefined
+      }
+      if (!this.#aborted) follow()
+    }
+  }
+}
+
+/** The realm of a Basic challenge, or undefined when none is offered (the stand-in answers Basic only). */
+function basicChallenge(header: string | string[] | undefined): string | undefined {
+  const offers = Array.isArray(header) ? header : header === undefined ? [] : [header]
+  const basic = offers.find((offer) => /^basic\b/i.test(offer.trim()))
+  if (basic === undefined) return undefined
+  return /realm="([^"]*)"/i.exec(basic)?.[1] ?? ''
+}
+
+function proxyKey(route: { readonly host: string; readonly port: number }): string {
+  return `proxy:${route.host}:${route.port}`
+}
+
+function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string | string[]> {
+  const flat: Record<string, string | string[]> = {}
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = value
+  return flat
+}
+
+/** Node's socket errors as the Chromium errors a real network stack reports for them (net/base/net_error_list.h). */
+function netError(error: NodeJS.ErrnoException, route: Route): string {
+  if (route.kind === 'proxy' && (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND'))
+    return 'net::ERR_PROXY_CONNECTION_FAILED'
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'net::ERR_CONNECTION_REFUSED'
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'net::ERR_NAME_NOT_RESOLVED'
+    case 'ETIMEDOUT':
+      return 'net::ERR_CONNECTION_TIMED_OUT'
+    case 'ECONNRESET':
+      return 'net::ERR_CONNECTION_RESET'
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      return 'net::ERR_CERT_AUTHORITY_INVALID'
+    case 'CERT_HAS_EXPIRED':
+      return 'net::ERR_CERT_DATE_INVALID'
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return 'net::ERR_CERT_COMMON_NAME_INVALID'
+    default:
+      return 'net::ERR_FAILED'
+  }
+}
