@@ -114,7 +114,7 @@ export function resolveNodeNetwork(input: NodeNetworkInput): NodeNetwork {
     if (proxy.toLowerCase() === 'none') {
       return { httpProxy: undefined, httpsProxy: undefined, noProxy: '', proxySource: source }
     }
-    const endpoint = proxyEndpoint(proxy, source, PROXY_SOURCE_NAMES[source], credentials)
+    const endpoint = proxyEndpoint(proxy, source, PROXY_ORIGINS[source], credentials)
     return {
       httpProxy: endpoint,
       httpsProxy: endpoint,
@@ -334,6 +334,15 @@ function proxyEndpoint(
     origin,
     hasCredentials: url.username !== '',
   }
+}
+
+/** A fixed proxy's origin as a report names it (`ProxyEndpoint.origin`); the environment's is its variable. */
+const PROXY_ORIGINS: Readonly<Record<NetworkSource, string>> = {
+  policy: 'the machine policy',
+  flag: '--proxy',
+  environment: 'HTTPS_PROXY / HTTP_PROXY',
+  profile: "the profile's setting, Settings → Network",
+  default: 'HTTPS_PROXY / HTTP_PROXY',
 }
 
 const PROXY_SOURCE_NAMES: Readonly<Record<NetworkSource, string>> = {
