@@ -201,7 +201,7 @@ async function syncOf(context: BenchContext, core: AppCore): Promise<Measured> {
   try {
     const tokens = await signIn(sandbox)
     // As the app core wires it: the run on the core worker, this thread's fetch and tokens answering its calls.
-    const deps = { cache, fetch, tokens, clock: systemClock, random: Math.random }
+    const deps = { cache, fetch: sandbox.fetch, tokens, clock: systemClock, random: Math.random }
     const sync = new SyncService(deps, workerSyncRunner(worker, { ...deps, logger: silentLogger }))
     const ping = pinger(core)
     const {

@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import type { AccessTokenSource } from '../src/main/core/api/access-token-source'
+import type { FetchLike } from '../src/main/core/api/fetch-like'
+import { resolveNodeNetwork } from '../src/main/core/net/network-options'
+import { createNodeFetch } from '../src/main/core/net/node-fetch'
 
 const ROOT = join(__dirname, '..')
 
@@ -12,6 +15,13 @@ export interface SandboxProcess {
   readonly clientSecret: string
   readonly redirectUri: string
   readonly tenantId: string
+  /**
+   * The fetch every bench reaches the sandbox with: the CLI's (`createNodeFetch`: undici's own fetch, Node's
+   * bundled certificates and the OS store), always direct. The environment's proxy is not read: the sandbox is on
+   * loopback, and a proxy a developer has set would be measured instead of RosterDesk.
+   */
+  readonly fetch: FetchLike
+  /** Stops the sandbox and closes the fetch's connections. */
   close(): Promise<void>
 }
 
@@ -37,23 +47,28 @@ export async function startSandboxProcess(args: readonly string[]): Promise<Sand
     })
     child.once('exit', (code) => reject(new Error(`the sandbox exited early (code ${code})`)))
   })
+  const net = createNodeFetch(resolveNodeNetwork({ env: {} }))
   return {
+    fetch: net.fetch,
     baseUrl: values['baseUrl'] ?? '',
     clientId: values['clientId'] ?? '',
     clientSecret: values['clientSecret'] ?? '',
     redirectUri: values['redirectUri'] ?? '',
     tenantId: values['tenantId'] ?? '',
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await net.close()
+      await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
-      }),
+      })
+    },
   }
 }
 
 /** Signs in the way a browser would (consent page, Approve, code exchange) and returns a fixed token source. */
 export async function signIn(sandbox: SandboxProcess): Promise<AccessTokenSource> {
+  const fetch = sandbox.fetch
   const query = new URLSearchParams({
     responseType: 'code',
     clientId: sandbox.clientId,

@@ -18,7 +18,7 @@ import { WorkerHost } from '../src/main/core-host/worker/worker-host'
 import { workerSyncRunner } from '../src/main/core-host/worker/worker-sync'
 import type { BenchContext, BenchSection } from './bench-kit'
 import { ms, percentiles, table, verdict } from './bench-kit'
-import { signIn, startSandboxProcess } from './sandbox-process'
+import { signIn, startSandboxProcess, type SandboxProcess } from './sandbox-process'
 
 const EMPLOYEES = 100_000
 /** The settings' default: what today's client asks for on every request, and what the new one falls back to. */
@@ -42,7 +42,7 @@ interface TimedRun {
 async function timedSync(
   context: BenchContext,
   name: string,
-  baseUrl: string,
+  sandbox: SandboxProcess,
   tokens: AccessTokenSource,
   concurrency: number,
   pageSizing: PageSizing,
@@ -56,13 +56,13 @@ async function timedSync(
   which: 'first' | 'later' = 'first',
 ): Promise<TimedRun> {
   const cache = openCacheDatabase(join(context.dir, `${name}.db`))
-  const deps = { cache, fetch, tokens, clock: systemClock, random: Math.random }
+  const deps = { cache, fetch: sandbox.fetch, tokens, clock: systemClock, random: Math.random }
   const run: SyncRunner =
     worker === undefined
       ? (options) => runSync(deps, options)
       : workerSyncRunner(worker, { ...deps, logger: silentLogger })
   const delay = monitorEventLoopDelay({ resolution: 5 })
-  const options = { baseUrl, pageSize: PAGE_SIZE, pageSizing, concurrency }
+  const options = { baseUrl: sandbox.baseUrl, pageSize: PAGE_SIZE, pageSizing, concurrency }
   try {
     if (which === 'later') {
       const filled = await run(options)
@@ -101,7 +101,7 @@ async function timedSync(
  */
 async function httpOnly(
   context: BenchContext,
-  baseUrl: string,
+  { baseUrl, fetch }: SandboxProcess,
   tokens: AccessTokenSource,
   run: number,
   secondLook: boolean,
@@ -134,7 +134,7 @@ async function httpOnly(
  */
 async function networkOnly(
   context: BenchContext,
-  baseUrl: string,
+  { baseUrl, fetch }: SandboxProcess,
   tokens: AccessTokenSource,
   run: number,
 ): Promise<number> {
@@ -184,8 +184,7 @@ export const syncSection: BenchSection = {
         sizing: PageSizing,
         onWorker?: WorkerHost<CoreJobs>,
         which?: 'first' | 'later',
-      ): Promise<TimedRun> =>
-        timedSync(context, name, sandbox.baseUrl, tokens, CONCURRENCY, sizing, onWorker, which)
+      ): Promise<TimedRun> => timedSync(context, name, sandbox, tokens, CONCURRENCY, sizing, onWorker, which)
       await sync('warm-up-largest', 'largest-served')
       await sync('warm-up-configured', 'configured')
       await sync('warm-up-app', 'largest-served', worker)
@@ -197,9 +196,9 @@ export const syncSection: BenchSection = {
       const http: number[] = []
       const least: number[] = []
       for (let i = 0; i < RUNS; i++) {
-        http.push(await httpOnly(context, sandbox.baseUrl, tokens, i + 1, false))
-        least.push(await httpOnly(context, sandbox.baseUrl, tokens, i + 1, true))
-        bare.push(await networkOnly(context, sandbox.baseUrl, tokens, i + 1))
+        http.push(await httpOnly(context, sandbox, tokens, i + 1, false))
+        least.push(await httpOnly(context, sandbox, tokens, i + 1, true))
+        bare.push(await networkOnly(context, sandbox, tokens, i + 1))
         largest.push(await sync(`largest-${i + 1}`, 'largest-served'))
         configured.push(await sync(`configured-${i + 1}`, 'configured'))
         app.push(await sync(`app-${i + 1}`, 'largest-served', worker))
@@ -208,7 +207,7 @@ export const syncSection: BenchSection = {
       const bareMedian = percentiles(bare).median
       const httpMedian = percentiles(http).median
       const leastMedian = percentiles(least).median
-      const sequential = await timedSync(context, 'sequential', sandbox.baseUrl, tokens, 1, 'largest-served')
+      const sequential = await timedSync(context, 'sequential', sandbox, tokens, 1, 'largest-served')
       const now = median(largest)
       const before = median(configured)
       const inApp = median(app)
@@ -229,7 +228,7 @@ export const syncSection: BenchSection = {
       return [
         `Sandbox in its own process (\`npm run sandbox -- --size ${EMPLOYEES} --latency ${LATENCY_MS} ` +
           `--max-page-size ${SERVED_PAGE}\`): ${LATENCY_MS} ms added to every list request, at most ` +
-          `${SERVED_PAGE.toLocaleString('en-US')} rows per page. Through \`runSync\` on the bench's thread (the CLI's way) into a fresh cache file each run ` +
+          `${SERVED_PAGE.toLocaleString('en-US')} rows per page. Through \`runSync\` on the bench's thread (the CLI's way, with the CLI's fetch, as every request here) into a fresh cache file each run ` +
           `(first sync: every row written, UUID index built, file fsynced, snapshot swapped in), with the settings' ` +
           `default page size (${PAGE_SIZE}); **as the app runs it**, the same run on the core worker. **Largest page**: the app's and the CLI's client, which asks for ` +
           `${LARGE_PAGE_REQUEST.toLocaleString('en-US')} and reads the list at the size served. **Settings' page ` +

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FetchLike } from '../../../src/main/core/api/fetch-like'
 import { RosterDeskError } from '../../../src/main/core/errors'
+import { NetworkFailureError } from '../../../src/main/core/net/network-failure'
 import {
   CHECK_CODE,
   checkProfileConnection,
@@ -206,7 +207,13 @@ describe('runConnectionCheck', () => {
       })
       expect(step(report, 'proxy').message).toBe('http://proxy.corp:8080 (HTTPS_PROXY)')
       expect(step(report, 'dns').label).toBe('DNS: proxy proxy.corp')
-      expect(step(report, 'tcp').message).toBe('connected to proxy.corp:8080')
+      // Behind a proxy, DNS and TCP are the proxy's host's, and the messages say so.
+      expect(step(report, 'dns').message).toBe(
+        "the proxy's host resolves to 10.0.0.8 (the proxy looks up payroll.example.com itself)",
+      )
+      expect(step(report, 'tcp').message).toBe(
+        'connected to the proxy at proxy.corp:8080 (the proxy connects to payroll.example.com:443 itself)',
+      )
       expect(step(report, 'tls').label).toBe('TLS: payroll.example.com:443 through the proxy')
       expect(hosts).toEqual(['proxy.corp', 'payroll.example.com:443'])
       expect(tlsRoutes[0]?.kind).toBe('proxy')
@@ -266,6 +273,19 @@ describe('runConnectionCheck', () => {
       )
       expect(step(report, 'dns').code).toBe('host-not-found')
       expect(step(report, 'dns').message).toContain('proxy setting')
+    })
+
+    it('behind a proxy, a probe’s timeout is the proxy’s too', async () => {
+      const { report } = await check({
+        probes: {
+          proxy: async () => ({ kind: 'proxy', url: 'http://proxy.corp:8080', source: '--proxy' }),
+          tcp: async () => {
+            throw new NetworkFailureError('ETIMEDOUT', {})
+          },
+        },
+      })
+      expect(step(report, 'tcp')).toMatchObject({ state: 'failed', code: 'timeout' })
+      expect(step(report, 'tcp').message).toContain('through the proxy proxy.corp:8080')
     })
 
     it('after a refused connection skips TLS and the service', async () => {

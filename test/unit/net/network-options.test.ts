@@ -8,6 +8,7 @@ import {
   describeNodeNetwork,
   proxyFor,
   resolveNodeNetwork,
+  routeFor,
   type ProfileNetworkSettings,
 } from '../../../src/main/core/net/network-options'
 import { NETWORK_DEFAULTS } from '../../../src/shared/settings-rules'
@@ -102,6 +103,52 @@ describe('resolveNodeNetwork: the one precedence', () => {
       caFile: 'ca.pem',
       caFileSource: 'flag',
     })
+  })
+})
+
+describe('routeFor: the proxy a URL goes through, or direct and why', () => {
+  it('names the proxy without credentials and the variable or flag that set it', () => {
+    const fromEnv = routeFor(
+      resolveNodeNetwork({ env: { https_proxy: 'http://me:secret@proxy.corp:3128' } }),
+      SERVICE,
+    )
+    expect(fromEnv).toMatchObject({
+      kind: 'proxy',
+      proxy: { address: 'http://proxy.corp:3128', origin: 'https_proxy', hasCredentials: true },
+    })
+    const viaHttp = routeFor(resolveNodeNetwork({ env: { HTTP_PROXY: 'http://plain:2' } }), SERVICE)
+    expect(viaHttp).toMatchObject({ kind: 'proxy', proxy: { origin: 'HTTP_PROXY' } })
+    const flagged = routeFor(resolveNodeNetwork({ env: {}, flags: { proxy: 'proxy:8080' } }), SERVICE)
+    expect(flagged).toMatchObject({
+      kind: 'proxy',
+      proxy: { address: 'http://proxy:8080', origin: '--proxy' },
+    })
+  })
+
+  it('says why a request goes direct', () => {
+    const why = (network: Parameters<typeof routeFor>[0], url = SERVICE): string => {
+      const route = routeFor(network, url)
+      return route.kind === 'direct' ? route.why : `proxy ${route.proxy.label}`
+    }
+    const env = { HTTPS_PROXY: 'http://env-proxy:3128', NO_PROXY: 'payroll.example' }
+    expect(why(resolveNodeNetwork({ env }))).toBe('NO_PROXY lists payroll.example')
+    expect(why(resolveNodeNetwork({ env, flags: { proxy: 'http://flag:1' } }))).toBe(
+      'NO_PROXY lists payroll.example',
+    )
+    expect(why(resolveNodeNetwork({ env, flags: { proxy: 'none' } }))).toBe('--proxy none')
+    expect(why(resolveNodeNetwork({ env: {} }))).toBe(
+      'no proxy is set: no --proxy, HTTPS_PROXY or HTTP_PROXY',
+    )
+    expect(why(resolveNodeNetwork({ env: {}, profile: profile({ proxyMode: 'none' }) }))).toBe(
+      "the profile's setting (Settings → Network) says No proxy",
+    )
+    const bypassed = profile({ proxyMode: 'fixed', proxyUrl: 'http://p:1', proxyBypass: '*.example' })
+    expect(why(resolveNodeNetwork({ env: {}, profile: bypassed }))).toBe(
+      "the profile's bypass list (Settings → Network) lists payroll.example",
+    )
+    expect(why(resolveNodeNetwork({ env: { HTTPS_PROXY: 'http://p:1' } }), 'http://plain.example/')).toMatch(
+      /^HTTP_PROXY is not set/,
+    )
   })
 })
 

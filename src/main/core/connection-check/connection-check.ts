@@ -15,7 +15,7 @@ import { oauthErrorCode, TOKEN_ANSWER_MAX_BYTES, TOKEN_PATH } from '../auth/toke
 import type { Clock } from '../clock'
 import type { Logger } from '../log/logger'
 import { RosterDeskError } from '../errors'
-import { classifyNetworkFailure, NetworkFailureError } from '../net/network-failure'
+import { classifyNetworkFailure, NetworkFailureError, networkFailureReason } from '../net/network-failure'
 import {
   missingConfiguration,
   resolveEnvironment,
@@ -374,7 +374,12 @@ async function networkSteps(
       ? skipped('dns', dnsLabel, unseen)
       : await timedStep(deps, 'dns', dnsLabel, probeUrl, async () => {
           const answer = await dns(host).catch(aboutProxy(route))
-          return ok(`resolves to ${answer.addresses.join(', ')}`)
+          const addresses = answer.addresses.join(', ')
+          return ok(
+            direct
+              ? `resolves to ${addresses}`
+              : `the proxy's host resolves to ${addresses} (the proxy looks up ${serviceHost} itself)`,
+          )
         })
   steps.push(dnsStep)
   const tcp = probes.tcp
@@ -384,7 +389,11 @@ async function networkSteps(
   else {
     tcpStep = await timedStep(deps, 'tcp', tcpLabel, probeUrl, async () => {
       const answer = await tcp(host, port).catch(aboutProxy(route))
-      return ok(`connected to ${answer.address}`)
+      return ok(
+        direct
+          ? `connected to ${answer.address}`
+          : `connected to the proxy at ${answer.address} (the proxy connects to ${serviceHost}:${servicePort} itself)`,
+      )
     })
   }
   steps.push(tcpStep)
@@ -423,15 +432,14 @@ async function networkSteps(
 }
 
 /**
- * Behind a proxy, the DNS and TCP probes concern the proxy's host: their Node error is handed to the classifier
- * as the proxy's, so the message says to check the proxy setting, not the service address.
+ * Behind a proxy, the DNS and TCP probes concern the proxy's host: their failure is handed to the classifier as
+ * the proxy's, so the message says to check the proxy setting, not the service address.
  */
 function aboutProxy(route: ProxyRoute): (error: unknown) => never {
   return (error) => {
     if (route.kind === 'direct' || error instanceof RosterDeskError) throw error
-    const code =
-      error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'unknown'
-    throw new NetworkFailureError(code, { proxy: route.url }, { cause: error })
+    const reason = networkFailureReason(error) ?? 'unknown'
+    throw new NetworkFailureError(reason, { proxy: route.url }, { cause: error })
   }
 }
 
@@ -511,7 +519,7 @@ async function authorizeStep(deps: ConnectionCheckDeps, target: ConnectionTarget
   const response = seen.last()
   if (response === undefined) throw thrown
   const status = response.status
-  const problem = answerProblem(response, AUTHORIZE_PATH)
+  const problem = answerProblem(response, AUTHORIZE_PATH, target.baseUrl)
   if (problem !== undefined) return failed(problem)
   const location = response.headers.get('location')
   if (status >= 300 && status < 400 && location !== null) {
@@ -542,7 +550,7 @@ async function tokenStep(deps: ConnectionCheckDeps, target: ConnectionTarget): P
     maxBodyBytes: TOKEN_ANSWER_MAX_BYTES,
     ...requestOptions(deps, target),
   })
-  const problem = httpProblem(response, TOKEN_PATH)
+  const problem = httpProblem(response, TOKEN_PATH, target.baseUrl)
   if (problem !== undefined) return failed(problem)
   if (!response.bodyIsJson || response.body === undefined) {
     return failed(
@@ -597,11 +605,11 @@ function requestOptions(
 }
 
 /** 404, 407 and 5xx as their errors; undefined for any other status. */
-function answerProblem(response: Response, path: string): RosterDeskError | undefined {
-  return httpProblem(answerOf(response), path)
+function answerProblem(response: Response, path: string, url: string): RosterDeskError | undefined {
+  return httpProblem(answerOf(response), path, url)
 }
 
-function httpProblem(response: HttpJsonResponse, path: string): RosterDeskError | undefined {
+function httpProblem(response: HttpJsonResponse, path: string, url: string): RosterDeskError | undefined {
   const status = response.status
   if (status === 404) {
     return new RosterDeskError(
@@ -610,13 +618,12 @@ function httpProblem(response: HttpJsonResponse, path: string): RosterDeskError 
       { detail: `HTTP 404 for ${path}` },
     )
   }
-  if (status === 407) {
-    return new RosterDeskError(
-      'proxy-auth',
-      'A proxy asked for credentials (HTTP 407). Give the proxy user name and password, or ask IT.',
-      { detail: 'HTTP 407' },
-    )
-  }
+  // A proxy the runtime does not know of (a transparent one) answering for the service: the one classifier words it.
+  if (status === 407)
+    return classifyNetworkFailure(new NetworkFailureError('proxy-407', {}), {
+      what: 'the payroll service',
+      url,
+    })
   if (status >= 500) return statusError(response)
   return undefined
 }

@@ -1,68 +1,83 @@
 import { lookup } from 'node:dns/promises'
-import { request as httpRequest } from 'node:http'
-import { connect as netConnect, isIP, type Socket } from 'node:net'
-import { connect as tlsConnect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls'
+import { connect as netConnect, isIP } from 'node:net'
+import type { DetailedPeerCertificate } from 'node:tls'
 import type { CertificateSummary } from '../../../shared/connection-report'
-import { RosterDeskError } from '../errors'
 import { classifyNetworkFailure, NetworkFailureError } from '../net/network-failure'
-import type { ConnectionProbes, DnsAnswer, ProxyRoute, TcpAnswer, TlsAnswer } from './connection-check'
+import { routeFor, type ProxyEndpoint } from '../net/network-options'
+import { certificateFailure, tlsHandshake, type NodeFetch } from '../net/node-fetch'
+import type { ConnectionProbes, DnsAnswer, TcpAnswer } from './connection-check'
 
 /** How long one probe (a lookup, a connection, a handshake) may take. */
 export const PROBE_TIMEOUT_MS = 15_000
 
-/** A proxy route as the CLI resolved it, with the credentials the tunnel needs (never shown). */
-export interface NodeProxyRoute {
-  readonly route: ProxyRoute
-  /** user:password for the proxy's Basic challenge, when known (HTTPS_PROXY's URL, ROSTERDESK_PROXY_*). */
-  readonly credentials?: { readonly username: string; readonly password: string }
-}
-
 export interface NodeProbeOptions {
-  /** Which proxy the URL goes through: the CLI's resolution (flags, environment, profile). */
-  readonly resolveProxy: (url: string) => Promise<NodeProxyRoute>
-  /** The certificates trusted (PEM): Node's bundled list, the OS store and any --ca-file. */
-  readonly trustedCertificates: readonly string[]
-  /** That set in words, for the TLS step: "Node's bundled list, the OS store and ca.pem". */
-  readonly trustSet: string
+  /**
+   * The fetch the command reaches the service with (`openCliFetch`): its network choice says which proxy a URL
+   * goes through and why, its trust set is what the TLS step checks the chain against. Nothing is decided here.
+   */
+  readonly net: Pick<NodeFetch, 'network' | 'trust'>
   readonly timeoutMs?: number
 }
 
 /**
- * The command line's view of the network, with Node's own modules: `dns.lookup` (what a connection uses), a TCP
- * connection opened and closed, and a TLS handshake checked against the CLI's trust set, through the proxy's
- * CONNECT tunnel when one is in use, so the chain seen is the one an inspecting proxy presents. The handshake
- * never sends a request: it ends as soon as the chain is read.
+ * The command line's view of the network, with Node's own modules and the network layer (core/net): the route
+ * `routeFor` gives (the proxy, or direct and why), `dns.lookup` (what a connection uses), a TCP connection opened
+ * and closed, and `tlsHandshake` checked against the fetch's trust set, through the proxy's CONNECT tunnel when
+ * one is in use, so the chain seen is the one an inspecting proxy presents. A refused chain is worded by
+ * `certificateFailure` and the one classifier, as a failed sync says it. The handshake never sends a request.
  */
 export function nodeProbes(options: NodeProbeOptions): ConnectionProbes {
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS
-  const routes = new Map<string, NodeProxyRoute>()
+  const { network, trust } = options.net
+  // The proxies the proxy step named, by the address the report shows: the tunnel needs their credentials.
+  const proxies = new Map<string, ProxyEndpoint>()
   return {
     runtime: 'cli',
     proxy: async (url) => {
-      const resolved = await options.resolveProxy(url)
-      routes.set(proxyKey(resolved.route), resolved)
-      return resolved.route
+      const route = routeFor(network, url)
+      if (route.kind === 'direct') return { kind: 'direct', source: route.why }
+      proxies.set(route.proxy.address, route.proxy)
+      return { kind: 'proxy', url: route.proxy.address, source: route.proxy.origin }
     },
-    dns: (host) => withTimeout(dnsProbe(host), timeoutMs, `looking up ${host}`),
+    dns: (host) => dnsProbe(host, timeoutMs),
     tcp: (host, port) => tcpProbe(host, port, timeoutMs),
     tls: async (host, port, route) => {
-      const socket =
-        route.kind === 'proxy'
-          ? await tunnel(routes.get(proxyKey(route)) ?? { route }, host, port, timeoutMs)
-          : undefined
-      return tlsProbe({ host, port, socket, options, timeoutMs })
+      const proxy = route.kind === 'proxy' ? proxies.get(route.url) : undefined
+      if (route.kind === 'proxy' && proxy === undefined) throw new RangeError(`unknown proxy ${route.url}`)
+      const target = new URL(`https://${host.includes(':') ? `[${host}]` : host}:${port}`)
+      const seen = await tlsHandshake(target, proxy, { ca: trust.certificates, timeoutMs })
+      const certificates = chainOf(seen.peer)
+      const problem =
+        seen.refusal === undefined
+          ? undefined
+          : classifyNetworkFailure(certificateFailure(seen.refusal, target, proxy, seen.peer), {
+              what: 'the payroll service',
+              url: target.href,
+            })
+      return {
+        certificates,
+        trusted: problem === undefined,
+        trustSet: trust.words,
+        ...(seen.protocol === undefined ? {} : { protocol: seen.protocol }),
+        ...(problem === undefined ? {} : { problem }),
+      }
     },
   }
 }
 
-function proxyKey(route: ProxyRoute): string {
-  return route.kind === 'proxy' ? route.url : 'direct'
-}
-
-async function dnsProbe(host: string): Promise<DnsAnswer> {
+/** The name looked up as a connection would; no answer in time is the name service not answering (EAI_AGAIN). */
+async function dnsProbe(host: string, timeoutMs: number): Promise<DnsAnswer> {
   if (isIP(host) !== 0) return { addresses: [host] }
-  const found = await lookup(host, { all: true })
-  return { addresses: found.map((entry) => entry.address) }
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NetworkFailureError('EAI_AGAIN', {})), timeoutMs)
+  })
+  try {
+    const found = await Promise.race([lookup(host, { all: true }), timeout])
+    return { addresses: found.map((entry) => entry.address) }
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 function tcpProbe(host: string, port: number, timeoutMs: number): Promise<TcpAnswer> {
@@ -70,7 +85,7 @@ function tcpProbe(host: string, port: number, timeoutMs: number): Promise<TcpAns
     const socket = netConnect({ host, port })
     socket.setTimeout(timeoutMs, () => {
       socket.destroy()
-      reject(timeoutError(`connecting to ${host}:${port}`, timeoutMs))
+      reject(new NetworkFailureError('ETIMEDOUT', {}))
     })
     socket.once('connect', () => {
       const address = `${socket.remoteAddress ?? host}:${socket.remotePort ?? port}`
@@ -78,107 +93,6 @@ function tcpProbe(host: string, port: number, timeoutMs: number): Promise<TcpAns
       resolve({ address })
     })
     socket.once('error', (error) => {
-      socket.destroy()
-      reject(error)
-    })
-  })
-}
-
-/**
- * A CONNECT tunnel to host:port through the proxy (plain HTTP to the proxy, as HTTPS_PROXY=http://… means): the
- * socket once the proxy answered 200, else a NetworkFailureError the classifier reads as 'proxy-auth' for a 407
- * (credentials missing or refused) or as a refused tunnel.
- */
-function tunnel(proxy: NodeProxyRoute, host: string, port: number, timeoutMs: number): Promise<Socket> {
-  const { route } = proxy
-  if (route.kind !== 'proxy') throw new RangeError('tunnel needs a proxy route')
-  const proxyUrl = new URL(route.url)
-  const where = `${proxyUrl.hostname}:${proxyUrl.port || (proxyUrl.protocol === 'https:' ? '443' : '80')}`
-  const credentials = proxy.credentials ?? credentialsOf(proxyUrl)
-  const headers: Record<string, string> = { host: `${host}:${port}` }
-  if (credentials !== undefined) {
-    const token = Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')
-    headers['proxy-authorization'] = `Basic ${token}`
-  }
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({
-      host: proxyUrl.hostname,
-      port: Number(proxyUrl.port || 80),
-      method: 'CONNECT',
-      path: `${host}:${port}`,
-      headers,
-      timeout: timeoutMs,
-    })
-    req.once('timeout', () => {
-      req.destroy()
-      reject(timeoutError(`opening a tunnel through the proxy ${where}`, timeoutMs))
-    })
-    req.once('error', reject)
-    req.once('connect', (response, socket) => {
-      const status = response.statusCode ?? 0
-      if (status === 200) {
-        resolve(socket)
-        return
-      }
-      socket.destroy()
-      // The one classifier words it: 407 as proxy-auth (refused when credentials were sent), others as a refused tunnel.
-      reject(
-        new NetworkFailureError(`proxy-${status}`, {
-          proxy: route.url,
-          ...(status === 407 ? { proxyAuthRefused: credentials !== undefined } : {}),
-        }),
-      )
-    })
-    req.end()
-  })
-}
-
-function credentialsOf(url: URL): NodeProxyRoute['credentials'] {
-  if (url.username === '') return undefined
-  return { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
-}
-
-/** The handshake, checked but never refused, so the chain is read whether or not it is trusted. */
-function tlsProbe(args: {
-  host: string
-  port: number
-  socket: Socket | undefined
-  options: NodeProbeOptions
-  timeoutMs: number
-}): Promise<TlsAnswer> {
-  const { host, port, socket: through, options, timeoutMs } = args
-  return new Promise((resolve, reject) => {
-    const socket: TLSSocket = tlsConnect({
-      host,
-      port,
-      ...(through === undefined ? {} : { socket: through }),
-      ...(isIP(host) === 0 ? { servername: host } : {}),
-      ca: [...options.trustedCertificates],
-      rejectUnauthorized: false,
-      ALPNProtocols: ['http/1.1'],
-    })
-    const timer = setTimeout(() => {
-      socket.destroy()
-      reject(timeoutError(`the secure connection to ${host}:${port}`, timeoutMs))
-    }, timeoutMs)
-    socket.once('secureConnect', () => {
-      clearTimeout(timer)
-      const certificates = chainOf(socket.getPeerCertificate(true))
-      const protocol = socket.getProtocol() ?? undefined
-      const failure = socket.authorized ? undefined : String(socket.authorizationError ?? 'untrusted')
-      socket.destroy()
-      resolve({
-        certificates,
-        trusted: failure === undefined,
-        trustSet: options.trustSet,
-        ...(protocol === undefined ? {} : { protocol }),
-        ...(failure === undefined
-          ? {}
-          : { problem: certificateProblem(failure, certificates, host, port, options.trustSet) }),
-      })
-    })
-    socket.once('error', (error) => {
-      clearTimeout(timer)
       socket.destroy()
       reject(error)
     })
@@ -220,55 +134,4 @@ function distinguishedName(
     return (Array.isArray(value) ? value : [value]).map((item) => `${key}=${item}`)
   })
   return parts.length === 0 ? '(no name)' : parts.join(', ')
-}
-
-/**
- * Node's verification failure (an OpenSSL code, or ERR_TLS_CERT_ALTNAME_INVALID) as the one classifier words it:
- * not trusted, naming the issuer the chain ends with (the root an inspecting proxy signs with), expired, or for
- * another host; then the set it was checked against.
- */
-function certificateProblem(
-  failure: string,
-  chain: readonly CertificateSummary[],
-  host: string,
-  port: number,
-  trustSet: string,
-): RosterDeskError {
-  const leaf = chain[0]
-  const top = chain[chain.length - 1]
-  const facts =
-    leaf === undefined || top === undefined
-      ? {}
-      : {
-          certificate: {
-            subject: leaf.subject,
-            issuer: failure === 'ERR_TLS_CERT_ALTNAME_INVALID' ? leaf.issuer : top.issuer,
-            validTo: leaf.validTo,
-          },
-        }
-  const classified = classifyNetworkFailure(new NetworkFailureError(failure, facts), {
-    what: 'the payroll service',
-    url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
-  })
-  return new RosterDeskError(classified.code, `${classified.message} (Checked against ${trustSet}.)`, {
-    ...(classified.detail === undefined ? {} : { detail: classified.detail }),
-  })
-}
-
-function timeoutError(what: string, timeoutMs: number): RosterDeskError {
-  return new RosterDeskError('timeout', `No answer within ${Math.round(timeoutMs / 1000)} seconds ${what}.`, {
-    detail: 'probe timeout',
-  })
-}
-
-async function withTimeout<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(timeoutError(what, timeoutMs)), timeoutMs)
-  })
-  try {
-    return await Promise.race([work, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
 }

@@ -44,8 +44,21 @@ export interface ProxyEndpoint {
   readonly url: string
   /** host:port, for messages and logs. */
   readonly label: string
+  /** scheme://host:port, without credentials: the proxy as a report shows it. */
+  readonly address: string
+  /** Where it was set, as a report names it: "--proxy", "HTTPS_PROXY", "the profile's proxy (Settings → Network)". */
+  readonly origin: string
   readonly hasCredentials: boolean
 }
+
+/** The way a request to one URL goes (`routeFor`), with the reason in words: never a credential. */
+export type NodeRoute =
+  | { readonly kind: 'proxy'; readonly proxy: ProxyEndpoint }
+  | {
+      readonly kind: 'direct'
+      /** Why no proxy: "--proxy none", "NO_PROXY lists 127.0.0.1", "no proxy is set (…)". */
+      readonly why: string
+    }
 
 /** How requests under plain Node reach the service, decided once (`resolveNodeNetwork`). */
 export interface NodeNetwork {
@@ -90,6 +103,7 @@ export function resolveNodeNetwork(input: NodeNetworkInput): NodeNetwork {
   const envNoProxy = envValue(env, 'no_proxy') ?? ''
   const envHttps = envValue(env, 'https_proxy')
   const envHttp = envValue(env, 'http_proxy')
+  const variable = (lower: string): string => (env[lower]?.trim() ? lower : lower.toUpperCase())
 
   const fixed = (
     layer: NetworkLayer,
@@ -100,7 +114,7 @@ export function resolveNodeNetwork(input: NodeNetworkInput): NodeNetwork {
     if (proxy.toLowerCase() === 'none') {
       return { httpProxy: undefined, httpsProxy: undefined, noProxy: '', proxySource: source }
     }
-    const endpoint = proxyEndpoint(proxy, source, credentials)
+    const endpoint = proxyEndpoint(proxy, source, PROXY_ORIGINS[source], credentials)
     return {
       httpProxy: endpoint,
       httpsProxy: endpoint,
@@ -109,9 +123,15 @@ export function resolveNodeNetwork(input: NodeNetworkInput): NodeNetwork {
     }
   }
   const fromEnvironment = (source: NetworkSource): Omit<NodeNetwork, 'caFile' | 'caFileSource' | 'notes'> => {
-    const http = envHttp === undefined ? undefined : proxyEndpoint(envHttp, 'environment', credentials)
+    const http =
+      envHttp === undefined
+        ? undefined
+        : proxyEndpoint(envHttp, 'environment', variable('http_proxy'), credentials)
     // As undici's EnvHttpProxyAgent does: https:// URLs use HTTP_PROXY when HTTPS_PROXY is not set.
-    const https = envHttps === undefined ? http : proxyEndpoint(envHttps, 'environment', credentials)
+    const https =
+      envHttps === undefined
+        ? http
+        : proxyEndpoint(envHttps, 'environment', variable('https_proxy'), credentials)
     return { httpProxy: http, httpsProxy: https, noProxy: envNoProxy, proxySource: source }
   }
 
@@ -147,15 +167,53 @@ export function resolveNodeNetwork(input: NodeNetworkInput): NodeNetwork {
  * to name the proxy in a message, to look at a refused certificate the same way, and to report it (`check`).
  */
 export function proxyFor(network: NodeNetwork, url: string): ProxyEndpoint | undefined {
+  const route = routeFor(network, url)
+  return route.kind === 'proxy' ? route.proxy : undefined
+}
+
+/**
+ * `proxyFor` with the reason when a request goes direct, as `cli check`'s proxy step says it: the bypass list
+ * that names the host, "--proxy none", a profile's "No proxy", or no proxy set at all.
+ */
+export function routeFor(network: NodeNetwork, url: string): NodeRoute {
   let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
-    return undefined
+    return { kind: 'direct', why: 'the address cannot be read' }
   }
   const proxy = parsed.protocol === 'https:' ? network.httpsProxy : network.httpProxy
-  if (proxy === undefined || bypassesProxy(network.noProxy, parsed)) return undefined
-  return proxy
+  if (proxy === undefined) return { kind: 'direct', why: noProxyWhy(network, parsed) }
+  if (bypassesProxy(network.noProxy, parsed)) {
+    const host = parsed.hostname.replace(/^\[(.+)\]$/, '$1')
+    return { kind: 'direct', why: `${BYPASS_LIST_NAMES[network.proxySource]} lists ${host}` }
+  }
+  return { kind: 'proxy', proxy }
+}
+
+function noProxyWhy(network: NodeNetwork, url: URL): string {
+  switch (network.proxySource) {
+    case 'flag':
+      return '--proxy none'
+    case 'policy':
+      return 'the machine policy says no proxy'
+    case 'profile':
+      return "the profile's setting (Settings → Network) says No proxy"
+    case 'environment':
+      // Only HTTPS_PROXY is set, and this is an http:// address (HTTP_PROXY is the one for those).
+      return `HTTP_PROXY is not set (HTTPS_PROXY is for https:// addresses only, ${url.protocol}// is not)`
+    case 'default':
+      return 'no proxy is set: no --proxy, HTTPS_PROXY or HTTP_PROXY'
+  }
+}
+
+/** The bypass list in force, by where the proxy came from (a flag's proxy keeps the environment's NO_PROXY). */
+const BYPASS_LIST_NAMES: Readonly<Record<NetworkSource, string>> = {
+  policy: "the machine policy's bypass list",
+  flag: 'NO_PROXY',
+  environment: 'NO_PROXY',
+  profile: "the profile's bypass list (Settings → Network)",
+  default: 'NO_PROXY',
 }
 
 /**
@@ -233,6 +291,7 @@ function envCredentials(env: NodeJS.ProcessEnv): { user: string; password: strin
 function proxyEndpoint(
   raw: string,
   source: NetworkSource,
+  origin: string,
   credentials: { user: string; password: string } | undefined,
 ): ProxyEndpoint {
   const where = PROXY_SOURCE_NAMES[source]
@@ -267,11 +326,23 @@ function proxyEndpoint(
     url.username = encodeURIComponent(credentials.user)
     url.password = encodeURIComponent(credentials.password)
   }
+  const label = proxyLabel(url.href)
   return {
     url: url.href.replace(/\/$/, ''),
-    label: proxyLabel(url.href),
+    label,
+    address: `${url.protocol}//${label}`,
+    origin,
     hasCredentials: url.username !== '',
   }
+}
+
+/** A fixed proxy's origin as a report names it (`ProxyEndpoint.origin`); the environment's is its variable. */
+const PROXY_ORIGINS: Readonly<Record<NetworkSource, string>> = {
+  policy: 'the machine policy',
+  flag: '--proxy',
+  environment: 'HTTPS_PROXY / HTTP_PROXY',
+  profile: "the profile's setting, Settings → Network",
+  default: 'HTTPS_PROXY / HTTP_PROXY',
 }
 
 const PROXY_SOURCE_NAMES: Readonly<Record<NetworkSource, string>> = {

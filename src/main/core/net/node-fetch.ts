@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs'
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP, type Socket } from 'node:net'
-import { connect as tlsConnect, getCACertificates, type PeerCertificate } from 'node:tls'
+import {
+  connect as tlsConnect,
+  getCACertificates,
+  type DetailedPeerCertificate,
+  type PeerCertificate,
+  type TLSSocket,
+} from 'node:tls'
 import { X509Certificate } from 'node:crypto'
 import {
   Agent,
@@ -34,8 +40,17 @@ export interface NodeFetch {
   /** The core's FetchLike (api/fetch-like.ts), spelled out: core/api imports this folder, not the other way. */
   readonly fetch: (input: string, init?: RequestInit) => Promise<Response>
   readonly network: NodeNetwork
+  /** The certificates every connection of this fetch trusts, and that set in words. */
+  readonly trust: TrustSet
   /** Closes the connections kept open; the fetch must not be used afterwards. */
   close(): Promise<void>
+}
+
+/** The certificates a fetch trusts (PEM), and their description for a report: never the certificates' contents. */
+export interface TrustSet {
+  readonly certificates: readonly string[]
+  /** "Node's bundled list and this computer's store (and /path/ca.pem)". */
+  readonly words: string
 }
 
 /**
@@ -109,6 +124,10 @@ export function createNodeFetch(network: NodeNetwork): NodeFetch {
           network.caFileSource,
         )
   const ca = trustedCertificates(extra)
+  const trust: TrustSet = {
+    certificates: ca,
+    words: `Node's bundled list and this computer's store${network.caFile === undefined ? '' : ` and ${network.caFile}`}`,
+  }
   const direct = new Agent({ connect: { ca } })
   const proxied = new Map<string, ProxyAgent>()
   const dispatcherFor = (proxy: ProxyEndpoint | undefined): Dispatcher => {
@@ -132,13 +151,14 @@ export function createNodeFetch(network: NodeNetwork): NodeFetch {
       return response as unknown as Response
     } catch (error) {
       if (init?.signal?.aborted === true) throw error
-      throw await explainFailure(error, input, proxy)
+      throw await explainFailure(error, input, proxy, ca)
     }
   }
 
   return {
     fetch,
     network,
+    trust,
     close: async () => {
       await Promise.all([direct.close(), ...[...proxied.values()].map((agent) => agent.close())])
     },
@@ -150,26 +170,51 @@ async function explainFailure(
   error: unknown,
   url: string,
   proxy: ProxyEndpoint | undefined,
+  ca: readonly string[],
 ): Promise<unknown> {
   const reason = networkFailureReason(error)
   if (reason === undefined) return error
   const concerns = networkFailureConcerns(reason)
   const target = new URL(url)
-  const hostPort = `${target.hostname}:${target.port || (target.protocol === 'https:' ? '443' : '80')}`
+  if (concerns === 'certificate' && target.protocol === 'https:') {
+    const seen = await tlsHandshake(target, proxy, { ca }).catch(() => undefined)
+    return certificateFailure(reason, target, proxy, seen?.peer, { cause: error })
+  }
   let facts: NetworkFailureFacts = {}
   if (proxy !== undefined) {
     // Through a proxy this client connects to the proxy alone: a DNS or TCP failure is the proxy's.
     facts =
       concerns === 'connect' || concerns === 'proxy'
         ? { proxy: proxy.label, proxyAuthRefused: proxy.hasCredentials }
-        : { proxy: proxy.label, host: hostPort }
+        : { proxy: proxy.label, host: hostPortOf(target) }
   }
   if (reason !== 'proxy-407') facts = withoutAuthFact(facts)
-  if (concerns === 'certificate' && target.protocol === 'https:') {
-    const certificate = await probeCertificate(target, proxy).catch(() => undefined)
-    if (certificate !== undefined) facts = { ...facts, certificate }
-  }
   return new NetworkFailureError(reason, facts, { cause: error })
+}
+
+/**
+ * A refused certificate as a NetworkFailureError `classifyNetworkFailure` words: the reason (an OpenSSL code such
+ * as UNABLE_TO_VERIFY_LEAF_SIGNATURE or CERT_HAS_EXPIRED, or ERR_TLS_CERT_ALTNAME_INVALID), the certificate `peer`
+ * presented when it was seen, and through a proxy the proxy and the service's host:port (the certificate is the
+ * service's, or an inspecting proxy's in its place). A failed request and `cli check`'s TLS step both build it
+ * here, so both say the same words.
+ */
+export function certificateFailure(
+  reason: string,
+  target: URL,
+  proxy: ProxyEndpoint | undefined,
+  peer: PeerCertificate | undefined,
+  options: { cause?: unknown } = {},
+): NetworkFailureError {
+  const facts: NetworkFailureFacts = {
+    ...(proxy === undefined ? {} : { proxy: proxy.label, host: hostPortOf(target) }),
+    ...(peer === undefined || peer.subject === undefined ? {} : { certificate: certificateSeen(peer) }),
+  }
+  return new NetworkFailureError(reason, facts, options)
+}
+
+function hostPortOf(target: URL): string {
+  return `${target.hostname}:${target.port || (target.protocol === 'https:' ? '443' : '80')}`
 }
 
 function withoutAuthFact(facts: NetworkFailureFacts): NetworkFailureFacts {
@@ -177,48 +222,72 @@ function withoutAuthFact(facts: NetworkFailureFacts): NetworkFailureFacts {
   return rest
 }
 
+/** A TLS handshake as far as it got: the chain presented and whether the trust set accepted it. */
+export interface TlsHandshake {
+  /** The leaf, with its issuers linked (`issuerCertificate`) as far as the server sent them. */
+  readonly peer: DetailedPeerCertificate
+  /** Undefined when trusted; else the reason (an OpenSSL code, or ERR_TLS_CERT_ALTNAME_INVALID for a name mismatch). */
+  readonly refusal: string | undefined
+  /** "TLSv1.3", when known. */
+  readonly protocol: string | undefined
+}
+
 /**
- * The certificate the service (or whatever answers in its place, such as an inspecting proxy) presents, read on a
- * TLS connection that does not verify it and sends nothing: direct, or through the proxy's CONNECT tunnel when the
- * request went through one. Undefined when the look fails or takes longer than CERTIFICATE_PROBE_TIMEOUT_MS.
+ * A TLS handshake with the service at `target` that reads its chain and sends nothing: direct, or through the
+ * proxy's CONNECT tunnel when requests go through one (so the chain is the one an inspecting proxy presents),
+ * checked against `ca` (the fetch's trust set, `NodeFetch.trust`) and the target's host name, but never refused,
+ * so an untrusted chain is seen too. Rejects with a NetworkFailureError when no chain was seen: the proxy refused
+ * the tunnel (a 407 says whether credentials were sent) or could not be reached (the proxy's), no answer within
+ * `timeoutMs` (ETIMEDOUT), or the connection failed (Node's error, concerning the target).
  */
-export async function probeCertificate(
+export async function tlsHandshake(
   target: URL,
   proxy: ProxyEndpoint | undefined,
-  timeoutMs = CERTIFICATE_PROBE_TIMEOUT_MS,
-): Promise<CertificateSeen | undefined> {
+  options: { readonly ca?: readonly string[]; readonly timeoutMs?: number } = {},
+): Promise<TlsHandshake> {
+  const timeoutMs = options.timeoutMs ?? CERTIFICATE_PROBE_TIMEOUT_MS
   const host = target.hostname.replace(/^\[(.+)\]$/, '$1')
   const port = Number(target.port || 443)
   const servername = isIP(host) === 0 ? host : undefined
   let tunnel: ClientRequest | undefined
-  let socket: Socket | undefined
+  let socket: TLSSocket | undefined
+  let timedOut = false
   const timer = setTimeout(() => {
+    timedOut = true
     tunnel?.destroy()
     socket?.destroy()
   }, timeoutMs)
+  const timeout = (): NetworkFailureError =>
+    new NetworkFailureError(
+      'ETIMEDOUT',
+      proxy === undefined ? {} : { proxy: proxy.label, host: hostPortOf(target) },
+    )
   try {
     const raw =
       proxy === undefined
         ? undefined
-        : await openTunnel(
-            proxy,
-            `${host.includes(':') ? `[${host}]` : host}:${port}`,
-            (req) => (tunnel = req),
-          )
-    return await new Promise<CertificateSeen | undefined>((resolve, reject) => {
+        : await openTunnel(proxy, `${host.includes(':') ? `[${host}]` : host}:${port}`, options.ca, (req) => {
+            tunnel = req
+          }).catch((error: unknown) => {
+            throw timedOut ? timeout() : error
+          })
+    return await new Promise<TlsHandshake>((resolve, reject) => {
       const tls = tlsConnect({
         ...(raw === undefined ? { host, port } : { socket: raw }),
         ...(servername === undefined ? {} : { servername }),
+        ...(options.ca === undefined ? {} : { ca: [...options.ca] }),
         rejectUnauthorized: false,
+        ALPNProtocols: ['http/1.1'],
       })
       socket = tls
       tls.once('secureConnect', () => {
-        const peer = tls.getPeerCertificate()
+        const peer = tls.getPeerCertificate(true)
+        const refusal = tls.authorized ? undefined : String(tls.authorizationError ?? 'CERT_UNTRUSTED')
+        resolve({ peer, refusal, protocol: tls.getProtocol() ?? undefined })
         tls.destroy()
-        resolve(peer.subject === undefined ? undefined : certificateSeen(peer))
       })
-      tls.once('error', reject)
-      tls.once('close', () => resolve(undefined))
+      tls.once('error', (error) => reject(timedOut ? timeout() : error))
+      tls.once('close', () => reject(timedOut ? timeout() : new NetworkFailureError('ECONNRESET', {})))
     })
   } finally {
     clearTimeout(timer)
@@ -226,10 +295,15 @@ export async function probeCertificate(
   }
 }
 
-/** Opens a CONNECT tunnel through the proxy (with its credentials, when it has some) and gives its socket. */
+/**
+ * Opens a CONNECT tunnel through the proxy (with its credentials, when it has some) and gives its socket. A
+ * refusal is a NetworkFailureError `proxy-<status>` (407: whether credentials were sent); a failure to reach the
+ * proxy is the proxy's (its label, no host).
+ */
 function openTunnel(
   proxy: ProxyEndpoint,
   authority: string,
+  ca: readonly string[] | undefined,
   started: (request: ClientRequest) => void,
 ): Promise<Socket> {
   const url = new URL(proxy.url)
@@ -245,17 +319,27 @@ function openTunnel(
     method: 'CONNECT',
     path: authority,
     headers,
+    ...(url.protocol === 'https:' && ca !== undefined ? { ca: [...ca] } : {}),
   })
   started(request)
   return new Promise((resolve, reject) => {
     request.once('connect', (response: IncomingMessage, socket: Socket) => {
-      if (response.statusCode === 200) resolve(socket)
-      else {
-        socket.destroy()
-        reject(new Error(`proxy answered ${response.statusCode ?? 0}`))
+      const status = response.statusCode ?? 0
+      if (status === 200) {
+        resolve(socket)
+        return
       }
+      socket.destroy()
+      reject(
+        new NetworkFailureError(`proxy-${status}`, {
+          proxy: proxy.label,
+          ...(status === 407 ? { proxyAuthRefused: proxy.hasCredentials } : {}),
+        }),
+      )
     })
-    request.once('error', reject)
+    request.once('error', (error: NodeJS.ErrnoException) => {
+      reject(new NetworkFailureError(error.code ?? 'ECONNRESET', { proxy: proxy.label }, { cause: error }))
+    })
     request.end()
   })
 }
