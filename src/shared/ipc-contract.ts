@@ -30,7 +30,7 @@ import {
   connectionReportSchema,
   proxySignInAnswerSchema,
   proxySignInRequestSchema,
-} from './connection-report'
+} from './connection-report-schema'
 import type { EventChannelName, InvokeChannelName } from './ipc-channels'
 import { APP_COMMANDS } from './shortcuts'
 import { IPC_ERROR_CODES } from './ipc-error-codes'

@@ -4,7 +4,7 @@ import {
   type ConnectionReport,
   type ConnectionStep,
   type ConnectionStepId,
-} from '../../../shared/connection-report'
+} from '../../../shared/connection-report-schema'
 import type { Settings } from '../../../shared/settings-schema'
 import type { AccessTokenSource } from '../api/access-token-source'
 import type { FetchLike } from '../api/fetch-like'
