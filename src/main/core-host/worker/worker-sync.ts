@@ -1,6 +1,6 @@
 import type { SyncRunSummary } from '../../../shared/domain'
 import type { FetchLike } from '../../core/api/fetch-like'
-import { classifyNetworkFailure, NetworkFailureError } from '../../core/net/network-failure'
+import { classifyNetworkFailure } from '../../core/net/network-failure'
 import { BodyTooLargeError, readBodyWithin } from '../../core/api/http-json'
 import type { AccessTokenSource } from '../../core/api/access-token-source'
 import type { CacheDatabase } from '../../core/cache/cache-database'
@@ -111,11 +111,11 @@ async function proxyFetch(
       signal,
     })
   } catch (error) {
-    // A failure the fetch could name (electronNetFetch's NetworkFailureError: offline, a proxy, a certificate)
-    // crosses to the worker as the RosterDeskError it is; any other stays the worker's to classify and retry.
-    if (error instanceof NetworkFailureError)
-      throw classifyNetworkFailure(error, { what: 'the payroll service', url: request.url })
-    throw error
+    if (signal.aborted) throw error
+    // Named here, where the failure still has its cause (undici's ECONNREFUSED, Electron's net::ERR_…, the
+    // adapter's NetworkFailureError with a certificate's issuer): only a RosterDeskError's code, message and
+    // retryability cross to the worker, which retries it by those (list-client.ts) as it would its own.
+    throw classifyNetworkFailure(error, { what: 'the payroll service', url: request.url })
   }
   const answer = {
     status: response.status,
