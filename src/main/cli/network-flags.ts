@@ -56,7 +56,7 @@ export function openCliFetch(
     io.logger.info(`Network: ${describeNodeNetwork(network)}`)
     return opened
   } catch (error) {
-    if (error instanceof NetworkOptionError && error.source === 'flag') throw new UsageError(error.message)
+    if (error instanceof NetworkOptionError && error.source === 'command-line') throw new UsageError(error.message)
     throw error
   }
 }

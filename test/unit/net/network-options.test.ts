@@ -30,7 +30,7 @@ describe('resolveNodeNetwork: the one precedence', () => {
       httpsProxy: { label: 'env-proxy:3128' },
     })
     const flagged = resolveNodeNetwork({ env, profile: fixed, flags: { proxy: 'http://flag-proxy:1080' } })
-    expect(flagged).toMatchObject({ proxySource: 'flag', httpsProxy: { label: 'flag-proxy:1080' } })
+    expect(flagged).toMatchObject({ proxySource: 'command-line', httpsProxy: { label: 'flag-proxy:1080' } })
     // NO_PROXY still applies to --proxy, as curl reads it.
     expect(flagged.noProxy).toBe('internal.example')
     const policy = resolveNodeNetwork({ env, flags: { proxy: 'none' }, policy: { proxy: 'http://policy:9' } })
@@ -40,7 +40,7 @@ describe('resolveNodeNetwork: the one precedence', () => {
   it('goes direct for --proxy none and for a profile that says No proxy (without an environment proxy)', () => {
     const none = resolveNodeNetwork({ env, flags: { proxy: 'none' } })
     expect(proxyFor(none, SERVICE)).toBeUndefined()
-    expect(none.proxySource).toBe('flag')
+    expect(none.proxySource).toBe('command-line')
     expect(proxyFor(resolveNodeNetwork({ env: {}, profile: profile({ proxyMode: 'none' }) }), SERVICE)).toBe(
       undefined,
     )
@@ -73,7 +73,7 @@ describe('resolveNodeNetwork: the one precedence', () => {
     try {
       resolveNodeNetwork({ env: {}, flags: { proxy: 'http://u:p@proxy:8080' } })
     } catch (error) {
-      expect(error).toMatchObject({ code: 'config', source: 'flag' })
+      expect(error).toMatchObject({ code: 'config', source: 'command-line' })
       expect((error as Error).message).not.toContain('u:p')
     }
     const credentials = { ROSTERDESK_PROXY_USER: 'clerk@corp', ROSTERDESK_PROXY_PASSWORD: 'p:w/d' }
@@ -101,7 +101,7 @@ describe('resolveNodeNetwork: the one precedence', () => {
     })
     expect(resolveNodeNetwork({ env: {}, profile: fromProfile, flags: { caFile: 'ca.pem' } })).toMatchObject({
       caFile: 'ca.pem',
-      caFileSource: 'flag',
+      caFileSource: 'command-line',
     })
   })
 })

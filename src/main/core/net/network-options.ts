@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net'
 import type { Settings } from '../../../shared/settings-schema'
 import { RosterDeskError } from '../errors'
+import { proxySourceInForce, type ProxySource } from '../settings/network-settings'
 import { proxyLabel } from './network-failure'
 
 /** The environment variables that give the proxy's credentials for a proxy URL that carries none. */
@@ -8,7 +9,7 @@ export const PROXY_USER_VARIABLE = 'ROSTERDESK_PROXY_USER'
 export const PROXY_PASSWORD_VARIABLE = 'ROSTERDESK_PROXY_PASSWORD'
 
 /** Where the network choice in force came from, highest precedence first. */
-export type NetworkSource = 'policy' | 'flag' | 'environment' | 'profile' | 'default'
+export type NetworkSource = ProxySource
 
 /** One layer's network wishes: a proxy URL or 'none', a bypass list, an extra-certificates file. */
 export interface NetworkLayer {
@@ -135,26 +136,36 @@ export function resolveNodeNetwork(input: NodeNetworkInput): NodeNetwork {
     return { httpProxy: http, httpsProxy: https, noProxy: envNoProxy, proxySource: source }
   }
 
-  let proxy: Omit<NodeNetwork, 'caFile' | 'caFileSource' | 'notes'>
   const profile = input.profile
-  if (hasProxy(input.policy)) proxy = fixed(input.policy, 'policy', '')
-  else if (hasProxy(input.flags)) proxy = fixed(input.flags, 'flag', envNoProxy)
-  else if (envHttps !== undefined || envHttp !== undefined) proxy = fromEnvironment('environment')
-  else if (profile?.proxyMode === 'none') proxy = fixed({ proxy: 'none' }, 'profile', '')
-  else if (profile?.proxyMode === 'fixed' && profile.proxyUrl !== '') {
-    proxy = fixed({ proxy: profile.proxyUrl, proxyBypass: profile.proxyBypass }, 'profile', '')
-  } else {
-    if (profile?.proxyMode === 'pac') {
-      notes.push(
-        `The profile's PAC file (${profile.pacUrl}) is not supported on the command line: the environment's proxy settings (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are used, and none are set, so requests go direct. Set HTTPS_PROXY, or pass --proxy URL.`,
-      )
-    }
-    proxy = fromEnvironment('default')
+  const profileFixed = profile?.proxyMode === 'fixed' && profile.proxyUrl !== ''
+  const source = proxySourceInForce({
+    policy: hasProxy(input.policy),
+    'command-line': hasProxy(input.flags),
+    environment: envHttps !== undefined || envHttp !== undefined,
+    profile: profile?.proxyMode === 'none' || profileFixed,
+  })
+  if (source === 'default' && profile?.proxyMode === 'pac') {
+    notes.push(
+      `The profile's PAC file (${profile.pacUrl}) is not supported on the command line: the environment's proxy settings (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are used, and none are set, so requests go direct. Set HTTPS_PROXY, or pass --proxy URL.`,
+    )
   }
+  const layers: Readonly<
+    Record<NetworkSource, () => Omit<NodeNetwork, 'caFile' | 'caFileSource' | 'notes'>>
+  > = {
+    policy: () => fixed(input.policy ?? {}, 'policy', ''),
+    'command-line': () => fixed(input.flags ?? {}, 'command-line', envNoProxy),
+    environment: () => fromEnvironment('environment'),
+    profile: () =>
+      profileFixed
+        ? fixed({ proxy: profile.proxyUrl, proxyBypass: profile.proxyBypass }, 'profile', '')
+        : fixed({ proxy: 'none' }, 'profile', ''),
+    default: () => fromEnvironment('default'),
+  }
+  const proxy = layers[source]()
 
   const caLayers: ReadonlyArray<readonly [NetworkSource, string | undefined]> = [
     ['policy', input.policy?.caFile],
-    ['flag', input.flags?.caFile],
+    ['command-line', input.flags?.caFile],
     ['profile', profile?.extraCertificatesFile],
   ]
   const ca = caLayers.find(([, file]) => file !== undefined && file.trim() !== '')
@@ -193,7 +204,7 @@ export function routeFor(network: NodeNetwork, url: string): NodeRoute {
 
 function noProxyWhy(network: NodeNetwork, url: URL): string {
   switch (network.proxySource) {
-    case 'flag':
+    case 'command-line':
       return '--proxy none'
     case 'policy':
       return 'the machine policy says no proxy'
@@ -210,7 +221,7 @@ function noProxyWhy(network: NodeNetwork, url: URL): string {
 /** The bypass list in force, by where the proxy came from (a flag's proxy keeps the environment's NO_PROXY). */
 const BYPASS_LIST_NAMES: Readonly<Record<NetworkSource, string>> = {
   policy: "the machine policy's bypass list",
-  flag: 'NO_PROXY',
+  'command-line': 'NO_PROXY',
   environment: 'NO_PROXY',
   profile: "the profile's bypass list (Settings → Network)",
   default: 'NO_PROXY',
@@ -339,7 +350,7 @@ function proxyEndpoint(
 /** A fixed proxy's origin as a report names it (`ProxyEndpoint.origin`); the environment's is its variable. */
 const PROXY_ORIGINS: Readonly<Record<NetworkSource, string>> = {
   policy: 'the machine policy',
-  flag: '--proxy',
+  'command-line': '--proxy',
   environment: 'HTTPS_PROXY / HTTP_PROXY',
   profile: "the profile's setting, Settings → Network",
   default: 'HTTPS_PROXY / HTTP_PROXY',
@@ -347,7 +358,7 @@ const PROXY_ORIGINS: Readonly<Record<NetworkSource, string>> = {
 
 const PROXY_SOURCE_NAMES: Readonly<Record<NetworkSource, string>> = {
   policy: 'The machine policy',
-  flag: '--proxy',
+  'command-line': '--proxy',
   environment: 'HTTPS_PROXY / HTTP_PROXY',
   profile: "The profile's proxy (Settings → Network)",
   default: 'HTTPS_PROXY / HTTP_PROXY',
@@ -365,7 +376,7 @@ export function describeNodeNetwork(network: NodeNetwork): string {
 
 const SOURCE_WORDS: Readonly<Record<NetworkSource, string>> = {
   policy: 'the machine policy',
-  flag: 'the command line',
+  'command-line': 'the command line',
   environment: 'the environment',
   profile: "the profile's settings",
   default: 'the environment (default)',

@@ -48,11 +48,30 @@ export function effectiveProxyChoice(candidates: ProxyCandidates): {
   readonly choice: ProxyChoice
   readonly source: ProxySource
 } {
-  if (candidates.policy !== undefined) return { choice: candidates.policy, source: 'policy' }
-  if (candidates.commandLine !== undefined) return { choice: candidates.commandLine, source: 'command-line' }
-  if (candidates.environment !== undefined) return { choice: candidates.environment, source: 'environment' }
   const profile = profileProxyChoice(candidates.profile)
-  return { choice: profile, source: profile.mode === 'system' ? 'default' : 'profile' }
+  const source = proxySourceInForce({
+    policy: candidates.policy !== undefined,
+    'command-line': candidates.commandLine !== undefined,
+    environment: candidates.environment !== undefined,
+    profile: profile.mode !== 'system',
+  })
+  const choices: Readonly<Record<ProxySource, ProxyChoice | undefined>> = {
+    policy: candidates.policy,
+    'command-line': candidates.commandLine,
+    environment: candidates.environment,
+    profile,
+    default: { mode: 'system' },
+  }
+  return { choice: choices[source] ?? { mode: 'system' }, source }
+}
+
+/**
+ * The one precedence rule, for the app (effectiveProxyChoice) and everything under plain Node
+ * (network-options.ts, resolveNodeNetwork): the first level of PROXY_SOURCES that says something, the default
+ * when none does. `says` tells, per level, whether it names a choice.
+ */
+export function proxySourceInForce(says: Readonly<Partial<Record<ProxySource, boolean>>>): ProxySource {
+  return PROXY_SOURCES.find((source) => source === 'default' || says[source] === true) ?? 'default'
 }
 
 /** The profile's own choice, as its fields say it. */
