@@ -1,6 +1,7 @@
 ; Registers the sign-in redirect scheme for the installing user. electron-builder's `protocols` setting is
-; honoured by the macOS and Linux targets only, so the NSIS installer writes the keys itself; the app also
-; re-registers on start (app.setAsDefaultProtocolClient), which repairs a key another program took over.
+; honoured by the macOS and Linux targets only, so the NSIS installer writes the keys itself (SHCTX: HKCU for a
+; per-user install, HKLM for all users). The packaged app registers on start only when Windows does not already
+; hand the scheme to it (src/main/shell/policy/protocol-client.ts), which repairs a key another program took over.
 ; Keep the scheme equal to DEFAULT_REDIRECT_URI's (test/unit/shell/installer-config.test.ts checks it).
 !define ROSTERDESK_SCHEME "com.rosterdesk.app"
 
@@ -13,4 +14,12 @@
 
 !macro customUnInstall
   DeleteRegKey SHCTX "Software\Classes\${ROSTERDESK_SCHEME}"
+  ; What the app itself wrote for this user: app.setAsDefaultProtocolClient writes HKCU\Software\Classes\<scheme>
+  ; with the command `"<exe>" "%1"` (Electron's shell/browser/browser_win.cc, GetProtocolLaunchPath; AddQuoteForArg
+  ; quotes any path with a backslash). Removed only when it starts this install's executable, so another copy's
+  ; registration stays. StrCmp compares without regard to case, as Windows paths do.
+  ReadRegStr $0 HKCU "Software\Classes\${ROSTERDESK_SCHEME}\shell\open\command" ""
+  StrCmp $0 '"$INSTDIR\${APP_EXECUTABLE_FILENAME}" "%1"' 0 rosterdesk_user_scheme_done
+    DeleteRegKey HKCU "Software\Classes\${ROSTERDESK_SCHEME}"
+  rosterdesk_user_scheme_done:
 !macroend

@@ -124,6 +124,42 @@ describe('the packaged RosterDesk on this desktop', () => {
     expect(pageErrors).toEqual([])
   })
 
+  it('copies three rows to the system clipboard as tab-separated text with headers', async () => {
+    // The page's copy asks Electron for 'clipboard-sanitized-write', which main grants to its page (decision 038);
+    // what reached the OS clipboard is read back in main, as another program would paste it.
+    await app.evaluate(({ clipboard }) => clipboard.clear())
+    const grid = page.getByRole('grid', { name: 'Employees' })
+    await grid.locator('[data-cell="0:0"]').click()
+    await grid.locator('[data-cell="2:1"]').click({ modifiers: ['Shift'] })
+    expect(await grid.locator('[role="row"][aria-selected="true"]').count()).toBe(3)
+    await page.keyboard.press('ControlOrMeta+c')
+    await page.getByText('Copied 3 rows.').waitFor()
+    await screenshot('4-copied')
+
+    // The expected text, as the browser test builds it: the shown columns' labels, then the first three rows of
+    // the table's order as the core answers them through the window's own bridge.
+    const columns = await grid.getByRole('columnheader').evaluateAll((cells) =>
+      cells.map((item) => ({
+        key: item.getAttribute('data-col') ?? '',
+        label: (item.querySelector('.header-label')?.textContent ?? '').trim(),
+      })),
+    )
+    const answer = (await page.evaluate(
+      `window.rosterdesk.invoke('employees:query', { offset: 0, limit: 3 })`,
+    )) as { ok: boolean; value?: { rows: Array<Record<string, unknown>> } }
+    expect(answer.ok).toBe(true)
+    const rows = answer.value?.rows ?? []
+    expect(rows).toHaveLength(3)
+    const expected = [
+      columns.map((column) => column.label).join('\t'),
+      ...rows.map((row) => columns.map((column) => String(row[column.key] ?? '')).join('\t')),
+    ]
+    await expect
+      .poll(() => app.evaluate(({ clipboard }) => clipboard.readText()))
+      .toBe(`${expected.join('\r\n')}\r\n`)
+    expect(pageErrors).toEqual([])
+  })
+
   it('exports the view to an .xlsx file where the save dialog said', async () => {
     const target = join(workDir, 'exports', 'RosterDesk smoke export.xlsx')
     await mkdir(join(workDir, 'exports'), { recursive: true })
@@ -134,7 +170,7 @@ describe('the packaged RosterDesk on this desktop', () => {
     const count = employeeCount.toLocaleString('en')
     await page.getByRole('button', { name: `Export ${count} rows…` }).click()
     await page.getByText(`Exported ${count} rows to`).waitFor({ timeout: 120_000 })
-    await screenshot('4-exported')
+    await screenshot('5-exported')
 
     // A complete zip: a local file header first, the end-of-central-directory record last.
     const file = await readFile(target)

@@ -4,7 +4,12 @@ import { APP_ORIGIN } from '../../src/main/shell/policy/window-policy'
 import { MAIN_BUNDLE } from '../helpers/built-bundles'
 import { standInBoot } from './stand-in-build'
 import type { ChildMessage, FinalRecord, IpcSender, ParentMessage } from './stand-in/protocol'
-import type { MenuItemSnapshot, RecordedWindow, StandInRecord } from './stand-in/electron-stand-in'
+import type {
+  AskingFrame,
+  MenuItemSnapshot,
+  RecordedWindow,
+  StandInRecord,
+} from './stand-in/electron-stand-in'
 import type { AuthInfo } from './stand-in/utility-net'
 
 const ROOT = resolve(__dirname, '../..')
@@ -38,6 +43,16 @@ export interface MainProcess {
   /** A 401/407 challenge on the newest utility process, as Electron delivers it: how main answered it. */
   emitLogin(authInfo: AuthInfo): Promise<'credentials' | 'cancelled'>
   quit(): Promise<void>
+  /** The page writes to the clipboard outside a copy event: the permission Electron asks main for, and main's answer. */
+  writeClipboard(frame: AskingFrame): Promise<boolean>
+  requestPermission(permission: string, frame: AskingFrame): Promise<boolean>
+  checkPermission(permission: string, frame: AskingFrame): Promise<boolean>
+  /** Another RosterDesk started with `argv`, as Electron tells the running one. */
+  secondInstance(argv: readonly string[], workingDirectory?: string): Promise<void>
+  /** macOS hands the app a URL of its scheme. */
+  openUrl(url: string): Promise<void>
+  /** The clerk closes the window `id`. */
+  closeWindow(id: number): Promise<void>
   /** The next event the shell sends to the window that satisfies `match` (including ones already sent). */
   waitForEvent(channel: string, match?: (payload: unknown) => boolean, timeoutMs?: number): Promise<unknown>
   /** The next URL the shell hands to shell.openExternal. */
@@ -53,6 +68,12 @@ export interface MainProcessOptions {
   readonly env?: Record<string, string>
   /** The command line after the executable, as Electron would be started with it (Chromium's switches). */
   readonly args?: readonly string[]
+  /** The OS the shell is told it runs on (`process.platform` in the bundle); the real one by default. */
+  readonly platform?: NodeJS.Platform
+  /** `process.execPath` in the bundle. */
+  readonly execPath?: string
+  /** The executable Windows resolves the sign-in scheme to before the app registers anything (e.g. HKLM's). */
+  readonly registeredHandlerPath?: string
 }
 
 /** Starts the built main bundle in a child process against the recording Electron stand-in. */
@@ -69,6 +90,11 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
       STANDIN_USER_DATA: options.userData,
       STANDIN_PACKAGED: options.packaged === false ? '0' : '1',
       STANDIN_APP_PATH: ROOT,
+      ...(options.platform === undefined ? {} : { STANDIN_PLATFORM: options.platform }),
+      ...(options.execPath === undefined ? {} : { STANDIN_EXEC_PATH: options.execPath }),
+      ...(options.registeredHandlerPath === undefined
+        ? {}
+        : { STANDIN_REGISTERED_HANDLER: options.registeredHandlerPath }),
       ...options.env,
     },
   })
@@ -185,6 +211,15 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
     emitLogin: async (authInfo) =>
       (await request({ type: 'emit-login', authInfo })) as 'credentials' | 'cancelled',
     quit: async () => void (await request({ type: 'quit' })),
+    writeClipboard: async (frame) => (await request({ type: 'write-clipboard', frame })) as boolean,
+    requestPermission: async (permission, frame) =>
+      (await request({ type: 'request-permission', permission, frame })) as boolean,
+    checkPermission: async (permission, frame) =>
+      (await request({ type: 'check-permission', permission, frame })) as boolean,
+    secondInstance: async (argv, workingDirectory = ROOT) =>
+      void (await request({ type: 'second-instance', argv: [...argv], workingDirectory })),
+    openUrl: async (url) => void (await request({ type: 'open-url', url })),
+    closeWindow: async (id) => void (await request({ type: 'close-window', windowId: id })),
     waitForEvent: (channel, match = () => true, timeoutMs = 60_000) =>
       waitUntil(
         () => events.find((event) => event.channel === channel && match(event.payload))?.payload,

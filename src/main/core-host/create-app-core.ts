@@ -56,6 +56,8 @@ export interface AppCoreDeps {
   readonly timers?: Timers
   /** Opens the system browser (Electron: shell.openExternal). Only ever given the authorize URL. */
   readonly openExternal: (url: string) => Promise<void>
+  /** Whether the OS hands the app its private-use sign-in scheme (AuthServiceDeps); absent: true. */
+  readonly receivesSchemeCallbacks?: boolean
   /** The in-app sandbox Demo talks to, already started. */
   readonly demo: { readonly environment: DemoEnvironment; close(): Promise<void> }
   readonly events: EventSink
@@ -138,6 +140,9 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     syncOnWorker: deps.clock === undefined && deps.random === undefined,
     ...(deps.syncRetry === undefined ? {} : { syncRetry: deps.syncRetry }),
     openExternal: deps.openExternal,
+    ...(deps.receivesSchemeCallbacks === undefined
+      ? {}
+      : { receivesSchemeCallbacks: deps.receivesSchemeCallbacks }),
     environment,
     events: deps.events,
     logger: deps.logger,

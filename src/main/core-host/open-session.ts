@@ -93,6 +93,8 @@ export interface SessionDeps {
   readonly syncOnWorker: boolean
   /** Opens the system browser; only ever given the authorize URL. */
   readonly openExternal: (url: string) => Promise<void>
+  /** Whether the OS hands the app its private-use sign-in scheme (AuthServiceDeps); absent: true. */
+  readonly receivesSchemeCallbacks?: boolean
   /** The environment the active profile's settings name (Demo's is its sandbox). */
   readonly environment: () => ResolvedEnvironment
   readonly events: EventSink
@@ -119,6 +121,9 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
     secrets: profileSecrets(deps.secrets, profileId, FIRST_PROFILE_ID),
     environment,
     openExternal: deps.openExternal,
+    ...(deps.receivesSchemeCallbacks === undefined
+      ? {}
+      : { receivesSchemeCallbacks: deps.receivesSchemeCallbacks }),
     logger: deps.logger,
   })
 

@@ -1,7 +1,7 @@
 import { app, BrowserWindow, dialog, screen, shell } from 'electron'
 import { join } from 'node:path'
 import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store'
-import { installDeepLinkHandling, protocolClientArgs, schemeOf } from './adapters/deep-link'
+import { installDeepLinkHandling, registerProtocolClients, schemeOf } from './adapters/deep-link'
 import { createSettingsBackend, createWindowStateBackend } from './adapters/electron-store-backend'
 import { createMainLogger } from './adapters/main-logger'
 import { createPrintWindowPrinter } from './adapters/print-window'
@@ -16,6 +16,7 @@ import { coreProcessEntry } from '../core-host/process/process-channel'
 import { utilityProcessChannel } from './adapters/utility-process-channel'
 import { createShellNetwork } from './network/shell-network'
 import { appOrigins } from './policy/window-policy'
+import { answerLaunch, relaunchArgs } from './policy/launch'
 import {
   APP_USER_MODEL_ID,
   aboutText,
@@ -47,6 +48,12 @@ const WINDOW_BOUNDS_KEY = 'windowBounds'
 let starting = true
 /** Set once the app begins to quit: the core is being closed, and a start it cancels is no failure. */
 let quitting = false
+/** Set once start-up opened the first window: from then on a launch with no window open opens one. */
+let windowsCanOpen = false
+/** Set once app.relaunch() was called: Electron starts one new instance per call after the exit. */
+let relaunching = false
+/** The sign-in schemes this process watches (argv and open-url), known once boot() read the settings. */
+let callbackSchemes = new Set<string>()
 let mainWindow: BrowserWindow | undefined
 let settingsBackend: KeyValueBackend | undefined
 let windowState: KeyValueBackend | undefined
@@ -77,7 +84,7 @@ function boot(): void {
   closeLibraryChannels()
   // Read only: the core process is the settings file's one writer (its migrations included).
   const settings = new SettingsStore(new ReadThroughBackend(settingsBackend))
-  const callbackSchemes = new Set(
+  callbackSchemes = new Set(
     [schemeOf(settings.get().redirectUri), schemeOf(DEFAULT_REDIRECT_URI)].filter((s): s is string => !!s),
   )
   const [primaryScheme = 'com.rosterdesk.app'] = [...callbackSchemes]
@@ -87,14 +94,24 @@ function boot(): void {
     starting = false
     return
   }
-  // Launching again brings the running window forward, whether or not a callback URL came with it.
-  app.on('second-instance', () => focusWindow())
+  // Launching again brings the window forward (opening one if there is none), whether or not a callback URL came
+  // with it; during a quit, RosterDesk starts again once the quit is done.
+  app.on('second-instance', () => answerRelaunch())
 
-  const [execPath, execArgs] = protocolClientArgs(process.defaultApp === true, process.execPath, process.argv)
-  for (const scheme of callbackSchemes) {
-    if (execPath === undefined) app.setAsDefaultProtocolClient(scheme)
-    else app.setAsDefaultProtocolClient(scheme, execPath, execArgs)
-  }
+  // Only a packaged app registers its scheme (an `npm start` would take the installed app's over), and on Windows
+  // only where Windows does not already hand it to this executable (policy/protocol-client.ts).
+  const schemes = [...callbackSchemes]
+  void app
+    .whenReady()
+    .then(() =>
+      registerProtocolClients(app, schemes, {
+        isPackaged: app.isPackaged,
+        platform: process.platform,
+        execPath: process.execPath,
+        log: (message) => logger.info(message),
+      }),
+    )
+    .catch((error: unknown) => logger.warn('Registering the sign-in scheme failed', error))
 
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
@@ -146,6 +163,8 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     config: {
       appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
       dataDir: app.getPath('userData'),
+      // Unpackaged, the OS hands the private-use scheme to nobody (it is not registered): sign-in says so.
+      receivesSchemeCallbacks: app.isPackaged,
     },
     shell: {
       secrets,
@@ -186,11 +205,14 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     network.mainHandlers,
   )
   openWindow()
+  windowsCanOpen = true
   await coreStarted
 
   deepLinks.attach((url) => {
-    focusWindow()
-    void core?.handleCallbackUrl(url)
+    answerRelaunch()
+    // A quitting core no longer signs in: the clerk signs in again in the new instance.
+    if (quitting) logger.warn('A sign-in callback arrived while quitting; it was not used')
+    else void core?.handleCallbackUrl(url)
   })
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openWindow()
@@ -226,6 +248,25 @@ function openWindow(): void {
     if (mainWindow === window) mainWindow = undefined
   })
   mainWindow = window
+}
+
+/**
+ * A launch of RosterDesk reached this process (a second instance, a sign-in callback): the window comes forward,
+ * opens if there is none, or, while quitting, RosterDesk starts again after the exit (policy/launch.ts).
+ */
+function answerRelaunch(): void {
+  const answer = answerLaunch({ quitting, windowOpen: mainWindow !== undefined, windowsCanOpen })
+  if (answer === 'relaunch-after-quit') {
+    if (relaunching) return
+    relaunching = true
+    logger.info('RosterDesk was started again while quitting: it starts once the quit is done')
+    // Electron's relauncher waits for this process to exit, then starts the app (shell/browser/relauncher.cc).
+    app.relaunch({ args: relaunchArgs(process.argv, callbackSchemes) })
+  } else if (answer === 'open') {
+    openWindow()
+  } else if (answer === 'focus') {
+    focusWindow()
+  }
 }
 
 function focusWindow(): void {

@@ -8,12 +8,24 @@ import type { ParentMessage, ChildMessage } from './protocol'
  * over the IPC channel (see protocol.ts).
  */
 const bundle = required('ROSTERDESK_SHELL_BUNDLE')
+const execPath = process.env['STANDIN_EXEC_PATH']
+const registeredHandlerPath = process.env['STANDIN_REGISTERED_HANDLER']
 const standIn = createElectronStandIn({
   userData: required('STANDIN_USER_DATA'),
   isPackaged: process.env['STANDIN_PACKAGED'] === '1',
   appPath: required('STANDIN_APP_PATH'),
   version: '0.1.0-shell-test',
+  ...(execPath === undefined ? {} : { execPath }),
+  ...(registeredHandlerPath === undefined ? {} : { registeredHandlerPath }),
 })
+// The OS the shell believes it runs on (its window-all-closed and protocol rules differ), for this process only:
+// Node's own modules were set up for the real one before this line.
+const platform = process.env['STANDIN_PLATFORM']
+if (platform !== undefined) Object.defineProperty(process, 'platform', { value: platform })
+// What the app sees as its executable (the protocol registration names it), and its command line as Electron's
+// packaged app has it: the executable, then the arguments it was started with (no boot script).
+if (execPath !== undefined) Object.defineProperty(process, 'execPath', { value: execPath })
+process.argv = [process.execPath, ...process.argv.slice(2)]
 
 function required(name: string): string {
   const value = process.env[name]
@@ -31,10 +43,9 @@ function send(message: ChildMessage): Promise<void> {
 standIn.onSend((channel, payload) => void send({ type: 'event', channel, payload }))
 standIn.onOpenExternal((url) => void send({ type: 'open-external', url }))
 standIn.onExit((code) => {
-  const { errorBoxes, lockReleased, setPaths } = standIn.record
-  void send({ type: 'exit', code, final: { errorBoxes, lockReleased, setPaths } }).finally(() =>
-    process.exit(code),
-  )
+  const { errorBoxes, lockReleased, setPaths, relaunches, appEvents } = standIn.record
+  const final = { errorBoxes, lockReleased, setPaths, relaunches, appEvents }
+  void send({ type: 'exit', code, final }).finally(() => process.exit(code))
 })
 
 process.on('message', (raw: ParentMessage) => {
@@ -79,6 +90,21 @@ async function answer(message: ParentMessage): Promise<unknown> {
       return standIn.emitLogin(message.authInfo)
     case 'quit':
       ;(standIn.module['app'] as { quit(): void }).quit()
+      return null
+    case 'write-clipboard':
+      return standIn.writeClipboard(message.frame)
+    case 'request-permission':
+      return standIn.requestPermission(message.permission, message.frame)
+    case 'check-permission':
+      return standIn.checkPermission(message.permission, message.frame)
+    case 'second-instance':
+      standIn.secondInstance(message.argv, message.workingDirectory)
+      return null
+    case 'open-url':
+      standIn.openUrl(message.url)
+      return null
+    case 'close-window':
+      standIn.closeWindow(message.windowId)
       return null
   }
 }

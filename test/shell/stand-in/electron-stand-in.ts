@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process'
+import { constants as osConstants } from 'node:os'
 import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -20,6 +21,13 @@ export interface StandInConfig {
   readonly isPackaged: boolean
   readonly appPath: string
   readonly version: string
+  /** What `process.execPath` is in the app (the executable a protocol registration names). */
+  readonly execPath?: string
+  /**
+   * The executable Windows resolves the scheme to (`app.getApplicationInfoForProtocol`'s `path`), e.g. a
+   * per-machine install's HKLM key; undefined: nothing is registered, and the promise rejects as Electron's does.
+   */
+  readonly registeredHandlerPath?: string
 }
 
 export interface RecordedWindow {
@@ -45,6 +53,26 @@ export interface StandInRecord {
   readonly openedPaths: string[]
   readonly shownItems: string[]
   readonly protocolClients: string[]
+  /** Every app.relaunch() call, with its options as given. */
+  readonly relaunches: Array<{ args?: string[]; execPath?: string }>
+  /**
+   * The app's events and each window's end (`window <id> closed`), in the order they happened: a quit reads
+   * before-quit, the windows closed, will-quit, quit.
+   */
+  readonly appEvents: string[]
+  /**
+   * Every permission request or check Electron forwarded to the session's handlers (electron_permission_manager.cc)
+   * and the answer: true granted, false refused; 'no-handler' when none was set (Electron then grants).
+   */
+  readonly permissionAsks: Array<{
+    kind: 'request' | 'check'
+    permission: string
+    webContentsId: number | undefined
+    requestingUrl: string
+    isMainFrame: boolean
+    granted: boolean
+    handler: 'app' | 'no-handler'
+  }>
   readonly privilegedSchemes: string[]
   readonly handledProtocols: string[]
   readonly appUserModelIds: string[]
@@ -85,6 +113,28 @@ export interface MenuItemSnapshot {
 }
 
 type Handler = (event: unknown, ...args: unknown[]) => unknown
+/** electron 45.4.1 docs/api/session.md, `setPermissionRequestHandler` / `setPermissionCheckHandler`. */
+type PermissionRequestHandler = (
+  webContents: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+  details: { requestingUrl: string; isMainFrame: boolean },
+) => void
+type PermissionCheckHandler = (
+  webContents: unknown,
+  permission: string,
+  requestingOrigin: string,
+  details: { requestingUrl?: string; isMainFrame: boolean; embeddingOrigin?: string },
+) => boolean
+
+/** The frame that asks: a window's page or one of its subframes (by URL), or a page of a webContents main never made. */
+export interface AskingFrame {
+  /** A window's webContents id, or any other number for a webContents the app never created. */
+  readonly webContentsId: number
+  /** The frame's last committed URL; by default the window's loaded page. */
+  readonly frameUrl?: string
+  readonly isMainFrame: boolean
+}
 type MenuTemplateItem = {
   label?: string
   role?: string
@@ -122,6 +172,27 @@ export interface ElectronStandIn {
    * main's handler answered: 'credentials' or 'cancelled'.
    */
   emitLogin(authInfo: AuthInfo): Promise<'credentials' | 'cancelled'>
+  /**
+   * What the page's `navigator.clipboard.writeText` asks outside a copy event: Chromium's
+   * ClipboardPromise::ValidatePreconditions (third_party/blink/renderer/modules/clipboard/clipboard_promise.cc)
+   * requests CLIPBOARD_SANITIZED_WRITE, which Electron hands to the session's request handler as
+   * 'clipboard-sanitized-write' (shell/browser/electron_permission_manager.cc, RequestPermissionsWithDetails;
+   * the name: shell/common/gin_converters/content_converter.cc). Answers whether the write may go ahead.
+   */
+  writeClipboard(frame: AskingFrame): Promise<boolean>
+  /** Any permission request, as Electron forwards it to the session's request handler. */
+  requestPermission(permission: string, frame: AskingFrame): Promise<boolean>
+  /** A permission check, as Electron forwards it to the check handler (CheckPermissionWithDetails). */
+  checkPermission(permission: string, frame: AskingFrame): boolean
+  /**
+   * Another instance started with `argv`: Electron emits 'second-instance' (event, argv, workingDirectory,
+   * additionalData) on the primary one (shell/browser/api/electron_api_app.cc, OnSecondInstance).
+   */
+  secondInstance(argv: readonly string[], workingDirectory: string): void
+  /** macOS handing the app a URL of its scheme: 'open-url' (event, url) (electron_api_app.cc, OnOpenURL). */
+  openUrl(url: string): void
+  /** The clerk closes a window (its close button): BrowserWindow 'close', then 'closed'. */
+  closeWindow(id: number): void
   onSend(listener: (channel: string, payload: unknown) => void): void
   onOpenExternal(listener: (url: string) => void): void
   /** Runs before the process exits through app.quit()/app.exit(); the boot script flushes its messages there. */
@@ -141,6 +212,9 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     openedPaths: [],
     shownItems: [],
     protocolClients: [],
+    relaunches: [],
+    appEvents: [],
+    permissionAsks: [],
     privilegedSchemes: [],
     handledProtocols: [],
     appUserModelIds: [],
@@ -173,6 +247,8 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
   let menuTemplate: MenuTemplateItem[] = []
   let ready = false
   let exiting = false
+  /** Browser::is_quitting_: set once before-quit went through, until the quit ends or is cancelled. */
+  let quitting = false
 
   const exit = (code: number): void => {
     if (exiting) return
@@ -233,22 +309,74 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       record.protocolClients.push(scheme)
       return true
     }
+    /**
+     * On Windows, Electron compares HKCU\Software\Classes\<scheme>\shell\open\command with the executable
+     * (shell/browser/browser_win.cc, IsDefaultProtocolClient): true once this app wrote it.
+     */
+    isDefaultProtocolClient(scheme: string): boolean {
+      return record.protocolClients.includes(scheme)
+    }
+    /**
+     * Windows' resolved handler for the URL's scheme (AssocQueryString over HKCU and HKLM,
+     * shell/browser/browser_win.cc GetApplicationInfoForProtocolUsingAssocQuery): the executable's path, or a
+     * rejection "Unable to retrieve installation path to app" when none is registered.
+     */
+    async getApplicationInfoForProtocol(url: string): Promise<{ path: string; name: string; icon: object }> {
+      const scheme = new URL(url).protocol.slice(0, -1)
+      const path = record.protocolClients.includes(scheme)
+        ? (config.execPath ?? process.execPath)
+        : config.registeredHandlerPath
+      if (path === undefined) throw new Error('Unable to retrieve installation path to app')
+      return { path, name: 'RosterDesk', icon: {} }
+    }
     setAppUserModelId(id: string): void {
       record.appUserModelIds.push(id)
     }
     focus(): void {}
+    /** Recorded only: Electron starts its relauncher now, and it starts the app once this process has exited. */
+    relaunch(options: { args?: string[]; execPath?: string } = {}): void {
+      record.relaunches.push({
+        ...(options.args === undefined ? {} : { args: [...options.args] }),
+        ...(options.execPath === undefined ? {} : { execPath: options.execPath }),
+      })
+    }
+    override emit(name: string | symbol, ...args: unknown[]): boolean {
+      if (typeof name === 'string') record.appEvents.push(name)
+      return super.emit(name, ...args)
+    }
+    /**
+     * Electron's order (shell/browser/browser.cc, Browser::Quit, OnWindowAllClosed, NotifyAndShutdown): a second
+     * call while quitting does nothing; before-quit (preventable: the quit is then off); then every window is
+     * asked to close (BrowserWindow 'close', preventable: that cancels the quit, OnWindowCloseCancelled) and,
+     * once the last is closed, will-quit (preventable) instead of window-all-closed; then quit and the exit.
+     */
     quit(): void {
-      // Electron's order: before-quit (preventable), will-quit (preventable), quit, then the process ends.
-      const beforeQuit = {
-        defaultPrevented: false,
-        preventDefault: () => (beforeQuit.defaultPrevented = true),
-      }
+      if (quitting) return
+      const beforeQuit = electronEvent()
       this.emit('before-quit', beforeQuit)
       if (beforeQuit.defaultPrevented) return
-      const willQuit = { defaultPrevented: false, preventDefault: () => (willQuit.defaultPrevented = true) }
+      quitting = true
+      const open = StandInWindow.getAllWindows()
+      if (open.length === 0) this.notifyAndShutdown()
+      else for (const window of open) window.close()
+    }
+    /** Browser::OnWindowAllClosed: the last window closed. */
+    allWindowsClosed(): void {
+      if (quitting) this.notifyAndShutdown()
+      else this.emit('window-all-closed', electronEvent())
+    }
+    /** A window's close was prevented: a quit under way is off (Browser::OnWindowCloseCancelled). */
+    closeCancelled(): void {
+      quitting = false
+    }
+    private notifyAndShutdown(): void {
+      const willQuit = electronEvent()
       this.emit('will-quit', willQuit)
-      if (willQuit.defaultPrevented) return
-      this.emit('quit', {}, 0)
+      if (willQuit.defaultPrevented) {
+        quitting = false
+        return
+      }
+      this.emit('quit', electronEvent(), 0)
       exit(0)
     }
     exit(code = 0): void {
@@ -400,17 +528,26 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       this.recorded.loadedUrls.push(`file://${file}`)
     }
     destroy(): void {
+      if (this.#destroyed) return
       this.#destroyed = true
       this.webContents.destroyed = true
+      record.appEvents.push(`window ${this.webContents.id} closed`)
       this.emit('closed')
+      this.#afterClosed()
     }
+    /** 'close' (preventable), then 'closed'; the last window closed tells the app (Browser::OnWindowAllClosed). */
     close(): void {
-      const event = { defaultPrevented: false, preventDefault: () => (event.defaultPrevented = true) }
+      if (this.#destroyed) return
+      const event = electronEvent()
       this.emit('close', event)
-      if (event.defaultPrevented) return
-      this.#destroyed = true
-      this.webContents.destroyed = true
-      this.emit('closed')
+      if (event.defaultPrevented) {
+        app.closeCancelled()
+        return
+      }
+      this.destroy()
+    }
+    #afterClosed(): void {
+      if (StandInWindow.getAllWindows().length === 0) app.allWindowsClosed()
     }
   }
 
@@ -432,8 +569,14 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       this.recorded = { partition, proxyConfigs: [], verifyProc: false }
       record.sessions.push(this.recorded)
     }
-    setPermissionRequestHandler(): void {}
-    setPermissionCheckHandler(): void {}
+    requestHandler: PermissionRequestHandler | null = null
+    checkHandler: PermissionCheckHandler | null = null
+    setPermissionRequestHandler(handler: PermissionRequestHandler | null): void {
+      this.requestHandler = handler
+    }
+    setPermissionCheckHandler(handler: PermissionCheckHandler | null): void {
+      this.checkHandler = handler
+    }
     async setProxy(config: StandInProxyConfig): Promise<void> {
       this.proxyConfig = { ...config }
       this.recorded.proxyConfigs.push({ ...config })
@@ -469,9 +612,10 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
   }
 
   /**
-   * Electron's utilityProcess over a Node fork: the same module, structured-clone messages both ways (the child
-   * sees no `process.parentPort`, so core-host/process/process-channel.ts uses the fork's channel), and the same
-   * events. Electron ends its utility processes with the app; a forked child ends when its channel closes. The
+   * Electron's utilityProcess over a Node fork: the same module, structured-clone messages both ways (a Buffer
+   * arrives as a Uint8Array, postMessage below), the child serving through `process.parentPort` with no
+   * 'disconnect' event (utility-boot.ts), and the same events, with Electron's exit codes (electronExitCode).
+   * Electron ends its utility processes with the app; a forked child ends when its channel closes. The
    * child gets Electron's utility `net` (utility-boot.ts), whose requests use this process's session, as
    * `session`/`partition` say (docs/api/utility-process.md; a `session` wins over a `partition`). A 401/407
    * challenge is routed as shell/browser/login_handler.cc routes it: with respondToAuthRequestsFromMainProcess,
@@ -483,6 +627,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     readonly #link: Writable | undefined
     readonly #session: StandInSession | undefined
     readonly #authFromMain: boolean
+    #killed = false
     #nextConfig = 1
     readonly #applying = new Map<number, () => void>()
     readonly stdout = null
@@ -493,6 +638,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
         options.session ?? (options.partition === undefined ? undefined : fromPartition(options.partition))
       this.#authFromMain = options.respondToAuthRequestsFromMainProcess === true
       this.#child = fork(modulePath, args, {
+        execPath: NODE_PATH,
         execArgv: ['--require', join(__dirname, 'utility-boot.js'), ...(options.execArgv ?? [])],
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
@@ -521,17 +667,26 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
         this.#session?.users.delete(this)
         for (const applied of this.#applying.values()) applied()
         this.#applying.clear()
-        this.emit('exit', code ?? (signal ? 1 : 0))
+        this.emit('exit', electronExitCode(code, signal, this.#killed))
       })
     }
     get pid(): number | undefined {
       return this.#child.pid
     }
+    /**
+     * electron_api_utility_process.cc, PostMessage: the value goes through electron::SerializeV8Value
+     * (shell/common/v8_util.cc), V8's structured clone with no Node Buffer of its own, so a Buffer arrives as a
+     * plain Uint8Array, as structuredClone makes it (Node's 'advanced' IPC alone would keep it a Buffer).
+     */
     postMessage(message: unknown): void {
-      this.#child.send(message as never)
+      this.#child.send(structuredClone(message) as never)
     }
+    /** UtilityProcessWrapper::Kill: SIGTERM; false (and nothing sent) before the process has a pid. */
     kill(): boolean {
-      return this.#child.kill()
+      if (this.#child.pid === undefined) return false
+      const sent = this.#child.kill()
+      this.#killed ||= sent
+      return sent
     }
     /** Sends the session's new proxy configuration; settles when the child applied it (or is gone). */
     applyProxy(config: StandInProxyConfig): Promise<void> {
@@ -670,6 +825,42 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     },
   }
 
+  /** The asking frame's webContents (a window's, or a stand-in for a page main never made), session and URL. */
+  const askingFrame = (frame: AskingFrame) => {
+    const window = allWindows.find((w) => w.webContents.id === frame.webContentsId && !w.isDestroyed())
+    const url = frame.frameUrl ?? window?.webContents.getURL() ?? ''
+    const contents = window?.webContents ?? { id: frame.webContentsId, getURL: () => url }
+    return { contents, session: window?.webContents.session ?? defaultSession, url }
+  }
+  /**
+   * electron_permission_manager.cc, RequestPermissionsWithDetails: without a request handler every permission is
+   * granted; with one, it is called with (webContents, permission, callback, details) where details carry
+   * `requestingUrl` (the frame's last committed URL) and `isMainFrame`, and the page waits for the callback.
+   */
+  const requestPermission = (permission: string, frame: AskingFrame): Promise<boolean> => {
+    const { contents, session, url } = askingFrame(frame)
+    const handler = session.requestHandler
+    const note = (granted: boolean, by: 'app' | 'no-handler'): boolean => {
+      record.permissionAsks.push({
+        kind: 'request',
+        permission,
+        webContentsId: contents.id,
+        requestingUrl: url,
+        isMainFrame: frame.isMainFrame,
+        granted,
+        handler: by,
+      })
+      return granted
+    }
+    if (handler === null) return Promise.resolve(note(true, 'no-handler'))
+    return new Promise((resolve) =>
+      handler(contents, permission, (granted) => resolve(note(granted === true, 'app')), {
+        requestingUrl: url,
+        isMainFrame: frame.isMainFrame,
+      }),
+    )
+  }
+
   return {
     module,
     record,
@@ -723,6 +914,42 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       }
       return (await child.challenge(details, authInfo)) === null ? 'cancelled' : 'credentials'
     },
+    writeClipboard: (frame) => requestPermission('clipboard-sanitized-write', frame),
+    requestPermission,
+    checkPermission(permission, frame) {
+      const { contents, session, url } = askingFrame(frame)
+      const handler = session.checkHandler
+      // No check handler: Electron answers true for all but deprecated-sync-clipboard-read.
+      const granted =
+        handler === null
+          ? permission !== 'deprecated-sync-clipboard-read'
+          : handler(contents, permission, originOf(url), {
+              requestingUrl: url,
+              isMainFrame: frame.isMainFrame,
+              embeddingOrigin: originOf(contents.getURL()),
+            }) === true
+      record.permissionAsks.push({
+        kind: 'check',
+        permission,
+        webContentsId: contents.id,
+        requestingUrl: url,
+        isMainFrame: frame.isMainFrame,
+        granted,
+        handler: handler === null ? 'no-handler' : 'app',
+      })
+      return granted
+    },
+    secondInstance(argv, workingDirectory) {
+      app.emit('second-instance', electronEvent(), [...argv], workingDirectory, null)
+    },
+    openUrl(url) {
+      app.emit('open-url', electronEvent(), url)
+    },
+    closeWindow(id) {
+      const window = allWindows.find((w) => w.webContents.id === id)
+      if (window === undefined) throw new Error(`stand-in: no window ${id}`)
+      window.close()
+    },
     onSend: (listener) => void sendListeners.push(listener),
     onOpenExternal: (listener) => void externalListeners.push(listener),
     onExit: (listener) => void exitListeners.push(listener),
@@ -730,10 +957,46 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
 }
 
 const fullHd = { x: 0, y: 0, width: 1920, height: 1080 }
+/** Node itself, kept before boot.ts sets `process.execPath` to the app's: utility processes are Node forks. */
+const NODE_PATH = process.execPath
+
+/** The event Electron's Emit passes first (shell/common/gin_helper/event.cc): preventDefault, defaultPrevented. */
+function electronEvent(): { defaultPrevented: boolean; preventDefault(): void } {
+  const event = {
+    defaultPrevented: false,
+    preventDefault: () => {
+      event.defaultPrevented = true
+    },
+  }
+  return event
+}
+
+/**
+ * The code a utility process's 'exit' reports (electron_api_utility_process.cc, HandleTermination): its exit code;
+ * for one ended by a signal, the signal's number (Chromium reads it with waitpid); and 0 for one ended by
+ * child.kill(), whose SIGTERM (or SIGKILL) Electron reports as a graceful end.
+ */
+function electronExitCode(code: number | null, signal: NodeJS.Signals | null, killed: boolean): number {
+  if (code !== null) return code
+  if (signal === null) return 0
+  const number = osConstants.signals[signal]
+  if (killed && (signal === 'SIGTERM' || signal === 'SIGKILL')) return 0
+  return number
+}
+
+/** A URL's origin as Chromium's GURL spells it ("scheme://host/"), for the custom scheme too; '' if none. */
+function originOf(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}/`
+  } catch {
+    return ''
+  }
+}
 
 /** A Chromium switch of this process's command line: its value ('' when it has none), undefined when absent. */
 function switchValue(name: string): string | undefined {
-  for (const arg of process.argv.slice(2)) {
+  for (const arg of process.argv.slice(1)) {
     if (arg === `--${name}`) return ''
     if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3)
   }

@@ -1,3 +1,4 @@
+import type { AskingFrame } from './electron-stand-in'
 import type { AuthInfo } from './utility-net'
 
 /** Messages between a shell test and its child process running the built main bundle (boot.ts). */
@@ -22,6 +23,12 @@ export type ParentMessage = { readonly id: number } & (
   | { readonly type: 'set-online'; readonly online: boolean }
   | { readonly type: 'emit-login'; readonly authInfo: AuthInfo }
   | { readonly type: 'quit' }
+  | { readonly type: 'write-clipboard'; readonly frame: AskingFrame }
+  | { readonly type: 'request-permission'; readonly permission: string; readonly frame: AskingFrame }
+  | { readonly type: 'check-permission'; readonly permission: string; readonly frame: AskingFrame }
+  | { readonly type: 'second-instance'; readonly argv: string[]; readonly workingDirectory: string }
+  | { readonly type: 'open-url'; readonly url: string }
+  | { readonly type: 'close-window'; readonly windowId: number }
 )
 
 export type ChildMessage =
@@ -37,4 +44,6 @@ export interface FinalRecord {
   readonly errorBoxes: ReadonlyArray<{ title: string; message: string }>
   readonly lockReleased: boolean
   readonly setPaths: ReadonlyArray<{ name: string; path: string }>
+  readonly relaunches: ReadonlyArray<{ args?: string[]; execPath?: string }>
+  readonly appEvents: readonly string[]
 }

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events'
 import Module from 'node:module'
 import { Socket } from 'node:net'
 import { isMainThread } from 'node:worker_threads'
@@ -15,6 +16,7 @@ import { createUtilityNet, type StandInNet } from './utility-net'
  */
 if (isMainThread) {
   ;(process as { type?: string }).type = 'utility'
+  installParentPort()
   let utility: { readonly net: StandInNet } | undefined
   type Loader = (request: string, parent: unknown, isMain: boolean) => unknown
   const moduleWithLoader = Module as unknown as { _load: Loader }
@@ -67,4 +69,34 @@ if (isMainThread) {
       }),
     }
   }
+}
+
+/**
+ * Electron's utility process serves its parent through `process.parentPort` (lib/utility/init.ts,
+ * lib/utility/parent-port.ts): 'message' events carry `{ data, ports }`, postMessage structured-clones the value
+ * (shell/services/node/parent_port.cc, as electron::SerializeV8Value: a Buffer arrives as a Uint8Array). It has
+ * no Node IPC channel, so `process.send` is absent and the process never sees 'disconnect'. Here the channel
+ * is the fork's: it is taken from `process` and hidden behind the port, and its 'disconnect' (main is gone)
+ * ends the process as Chromium ends a child whose browser process is gone (ChildThreadImpl's channel error),
+ * without a 'disconnect' event reaching the app's listeners.
+ */
+function installParentPort(): void {
+  const send = process.send?.bind(process)
+  if (send === undefined) return
+  const port = new EventEmitter()
+  process.on('message', (data: unknown) => port.emit('message', { data, ports: [] }))
+  const emit = process.emit.bind(process) as (name: string | symbol, ...args: unknown[]) => boolean
+  ;(process as { emit: unknown }).emit = (name: string | symbol, ...args: unknown[]): boolean => {
+    if (name === 'disconnect') process.exit(0)
+    return emit(name, ...args)
+  }
+  Object.defineProperty(process, 'send', { value: undefined, configurable: true, writable: true })
+  Object.defineProperty(process, 'parentPort', {
+    enumerable: true,
+    value: Object.assign(port, {
+      postMessage: (message: unknown) => void send(structuredClone(message) as never),
+      start: () => undefined,
+      pause: () => undefined,
+    }),
+  })
 }

@@ -287,3 +287,38 @@ describe('AuthService preconditions and sign-out', () => {
     )
   })
 })
+
+describe('AuthService where the OS hands it no private-use scheme (npm start)', () => {
+  it('refuses a private-use redirect before opening a browser, naming the loopback one, and keeps loopback', async () => {
+    const sandbox = getSandbox()
+    const secrets = new MemorySecretStore()
+    await secrets.set('clientSecret', sandbox.credentials.clientSecret)
+    const opened: string[] = []
+    let environment = loopbackEnvironment(sandbox, 'com.rosterdesk.app:/oauth/callback')
+    const auth = await AuthService.create({
+      fetch,
+      clock: new FakeClock(),
+      secrets,
+      environment: () => environment,
+      openExternal: async (url) => void opened.push(url),
+      receivesSchemeCallbacks: false,
+    })
+    const refused = await auth.signIn().then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refused).toMatchObject({ code: 'config' })
+    expect((refused as Error).message).toContain('http://127.0.0.1/oauth/callback')
+    expect((refused as Error).message).toContain('com.rosterdesk.app:/oauth/callback')
+    expect(opened).toEqual([])
+
+    environment = loopbackEnvironment(sandbox, 'http://127.0.0.1/callback')
+    const signingIn = auth.signIn()
+    await until(() => opened.length === 1)
+    expect(new URL(opened[0]!).searchParams.get('redirectUri')).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/callback$/,
+    )
+    auth.cancelSignIn()
+    expect((await signingIn).status).not.toBe('signed-in')
+  })
+})

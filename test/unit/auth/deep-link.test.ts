@@ -1,10 +1,8 @@
 import { EventEmitter } from 'node:events'
-import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   findCallbackUrlInArgv,
   installDeepLinkHandling,
-  protocolClientArgs,
   schemeOf,
   type DeepLinkApp,
 } from '../../../src/main/shell/adapters/deep-link'
@@ -44,15 +42,6 @@ describe('deep-link helpers', () => {
       'COM.ROSTERDESK.APP:/oauth/callback?x=1',
     )
     expect(findCallbackUrlInArgv(['RosterDesk.exe', '--flag', 'com.other.app:/x'], SCHEME)).toBeUndefined()
-  })
-
-  it('registers electron.exe with the app path in development and nothing extra when packaged', () => {
-    expect(protocolClientArgs(true, 'C:\\electron.exe', ['C:\\electron.exe', '.'])).toEqual([
-      'C:\\electron.exe',
-      [resolve('.')],
-    ])
-    expect(protocolClientArgs(false, 'C:\\RosterDesk.exe', ['C:\\RosterDesk.exe'])).toEqual([])
-    expect(protocolClientArgs(true, 'C:\\electron.exe', ['C:\\electron.exe'])).toEqual([])
   })
 })
 

@@ -189,9 +189,22 @@ describe('installer configuration', () => {
     expect(script).toMatch(
       /!macro customInstall[\s\S]*"URL Protocol"[\s\S]*shell\\open\\command" "" '"\$INSTDIR\\\$\{APP_EXECUTABLE_FILENAME\}" "%1"'[\s\S]*!macroend/,
     )
-    expect(script).toMatch(
-      /!macro customUnInstall\s+DeleteRegKey SHCTX "Software\\Classes\\\$\{ROSTERDESK_SCHEME\}"\s+!macroend/,
+    const uninstall = /!macro customUnInstall([\s\S]*?)!macroend/.exec(script)?.[1] ?? ''
+    expect(uninstall).toContain('DeleteRegKey SHCTX "Software\\Classes\\${ROSTERDESK_SCHEME}"')
+  })
+
+  it('has the uninstaller remove the user key the app wrote, only when it starts this install', () => {
+    const script = readFileSync(join(ROOT, config.nsis.include), 'utf8')
+    const uninstall = /!macro customUnInstall([\s\S]*?)!macroend/.exec(script)?.[1] ?? ''
+    // The command Electron writes (browser_win.cc: the executable quoted, then "%1") is read from HKCU…
+    expect(uninstall).toContain(
+      'ReadRegStr $0 HKCU "Software\\Classes\\${ROSTERDESK_SCHEME}\\shell\\open\\command" ""',
     )
+    // …compared with this install's executable, and the key deleted only on a match.
+    expect(uninstall).toMatch(
+      /StrCmp \$0 '"\$INSTDIR\\\$\{APP_EXECUTABLE_FILENAME\}" "%1"' 0 (\w+)\s+DeleteRegKey HKCU "Software\\Classes\\\$\{ROSTERDESK_SCHEME\}"\s+\1:/,
+    )
+    expect(uninstall.match(/DeleteRegKey HKCU/g)).toHaveLength(1)
   })
 
   it('flips the Electron fuses that close the packaged app to code it did not ship', () => {

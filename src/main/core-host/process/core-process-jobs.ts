@@ -21,6 +21,11 @@ export interface CoreProcessConfig {
    * settings through main and uses Electron's `net` when it has it. False under plain Node (tests, benchmarks).
    */
   readonly usesShellNetwork: boolean
+  /**
+   * Whether the OS hands this app its private-use sign-in scheme (a packaged app registers it; `npm start` does
+   * not): when false, a sign-in set to that redirect is refused, naming the loopback one. Absent: true.
+   */
+  readonly receivesSchemeCallbacks?: boolean
 }
 
 /** What the serving job reports: once that the app core is up, then every event for the window. */

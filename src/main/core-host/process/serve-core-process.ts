@@ -73,6 +73,9 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
           return await createAppCore({
             appInfo: config.appInfo,
             dataDir: config.dataDir,
+            ...(config.receivesSchemeCallbacks === undefined
+              ? {}
+              : { receivesSchemeCallbacks: config.receivesSchemeCallbacks }),
             settings,
             secrets: vault,
             fetch: appFetch(deps, network, context),

@@ -6,6 +6,7 @@ import { logFailure } from '../log/log-failure'
 import { silentLogger, type Logger } from '../log/logger'
 import type { SecretStore } from '../secrets/secret-store'
 import { missingConfiguration, type ResolvedEnvironment } from '../settings/resolve-environment'
+import { DEMO_REDIRECT_URI } from '../settings/settings-defaults'
 import type { AccessTokenSource } from '../api/access-token-source'
 import { buildAuthorizeUrl } from './authorize-url'
 import { isLoopbackRedirectUri } from './callback-url'
@@ -23,6 +24,12 @@ export interface AuthServiceDeps {
   environment: () => ResolvedEnvironment
   /** Opens the system browser. Only ever given the authorize URL RosterDesk built itself. */
   openExternal: (url: string) => Promise<void>
+  /**
+   * Whether the OS hands this app callbacks of a private-use redirect scheme (false under `npm start`, which
+   * registers none: the shell's policy/protocol-client.ts). When false, signing in with such a redirect is refused
+   * as `config`, naming the loopback redirect. Absent: true.
+   */
+  receivesSchemeCallbacks?: boolean
   logger?: Logger
   random?: RandomSource
   /** How long a sign-in waits for the browser; 10 minutes unless told. */
@@ -42,6 +49,19 @@ const REFUSAL_MESSAGES: Record<string, string> = {
     'The payroll service did not accept the sign-in request. Check the client ID and redirect URI in Settings.',
   server_error: 'The payroll service had a problem during sign-in. Try again in a few minutes.',
   temporarily_unavailable: 'The payroll service is busy. Try signing in again in a few minutes.',
+}
+
+/**
+ * Why a sign-in with a private-use redirect cannot finish in a RosterDesk that is not installed (`npm start`):
+ * nothing hands the scheme's callback to it. Names the loopback redirect that works there, as Demo's does.
+ */
+export function unregisteredSchemeMessage(redirectUri: string): string {
+  return (
+    `This copy of RosterDesk is not installed (it runs from the project with npm start), so your browser cannot ` +
+    `hand the sign-in back to it at ${redirectUri}. In Settings, set the redirect URI to a loopback address such ` +
+    `as ${DEMO_REDIRECT_URI} (registered for this client with the payroll service), or sign in from the ` +
+    `installed RosterDesk.`
+  )
 }
 
 /**
@@ -137,6 +157,8 @@ export class AuthService {
     const environment = this.#deps.environment()
     const missing = missingConfiguration(environment)
     if (missing) throw new RosterDeskError('config', missing)
+    if (this.#deps.receivesSchemeCallbacks === false && !isLoopbackRedirectUri(environment.redirectUri))
+      throw new RosterDeskError('config', unregisteredSchemeMessage(environment.redirectUri))
     const clientSecret = await this.#clientSecret()
     if (!clientSecret)
       throw new RosterDeskError('config', 'Enter the client secret in Settings before signing in.')

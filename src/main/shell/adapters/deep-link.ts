@@ -1,5 +1,5 @@
-import { resolve } from 'node:path'
 import { parseCallbackUrl } from '../../core/auth/callback-url'
+import { protocolClientAction } from '../policy/protocol-client'
 
 /**
  * How sign-in callbacks reach the app. The browser opens `com.rosterdesk.app:/oauth/callback?...`; the OS then
@@ -20,20 +20,50 @@ export function findCallbackUrlInArgv(argv: readonly string[], scheme: string): 
   return argv.find((arg) => arg.toLowerCase().startsWith(prefix))
 }
 
+/** What `registerProtocolClients` needs of Electron's `app` (electron 45.4.1 docs/api/app.md). */
+export interface ProtocolClientApp {
+  setAsDefaultProtocolClient(protocol: string): boolean
+  isDefaultProtocolClient(protocol: string): boolean
+  getApplicationInfoForProtocol(url: string): Promise<{ readonly path: string }>
+}
+
+export interface ProtocolClientOptions {
+  readonly isPackaged: boolean
+  readonly platform: NodeJS.Platform
+  readonly execPath: string
+  readonly log: (message: string) => void
+}
+
 /**
- * The extra arguments of `app.setAsDefaultProtocolClient(scheme, ...)`. In development (`process.defaultApp`)
- * the registered command must be `electron.exe <path to the app>`, otherwise Windows would start bare Electron;
- * packaged, the executable alone is right. Use as `app.setAsDefaultProtocolClient(scheme, ...protocolClientArgs(
- * process.defaultApp === true, process.execPath, process.argv))`.
+ * Registers the app for each sign-in scheme where protocolClientAction says so (packaged only; on Windows only
+ * when Windows does not already resolve the scheme to this executable), and says in the log what it did.
  */
-export function protocolClientArgs(
-  isDefaultApp: boolean,
-  execPath: string,
-  argv: readonly string[],
-): [] | [string, string[]] {
-  const appPath = argv[1]
-  if (!isDefaultApp || appPath === undefined) return []
-  return [execPath, [resolve(appPath)]]
+export async function registerProtocolClients(
+  app: ProtocolClientApp,
+  schemes: readonly string[],
+  options: ProtocolClientOptions,
+): Promise<void> {
+  for (const scheme of schemes) {
+    const windows = options.isPackaged && options.platform === 'win32'
+    const action = protocolClientAction({
+      ...options,
+      userKeyIsOurs: windows && app.isDefaultProtocolClient(scheme),
+      // Rejects when nothing is registered for the scheme (browser_win.cc): then it is ours to write.
+      resolvedHandler: windows
+        ? await app.getApplicationInfoForProtocol(`${scheme}://`).then(
+            (info) => info.path,
+            () => undefined,
+          )
+        : undefined,
+    })
+    if (action === 'register') app.setAsDefaultProtocolClient(scheme)
+    else if (action === 'already-registered')
+      options.log(`Sign-in scheme ${scheme}: already registered with Windows for this executable`)
+    else
+      options.log(
+        `Sign-in scheme ${scheme}: not registered (not a packaged app; Demo signs in over loopback)`,
+      )
+  }
 }
 
 /** What `installDeepLinkHandling` needs of Electron's `app`, structurally, so tests can pass an EventEmitter. */
