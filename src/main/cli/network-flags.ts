@@ -56,7 +56,8 @@ export function openCliFetch(
     io.logger.info(`Network: ${describeNodeNetwork(network)}`)
     return opened
   } catch (error) {
-    if (error instanceof NetworkOptionError && error.source === 'command-line') throw new UsageError(error.message)
+    if (error instanceof NetworkOptionError && error.source === 'command-line')
+      throw new UsageError(error.message)
     throw error
   }
 }

@@ -66,7 +66,11 @@ export function trustedCertificates(extra: readonly string[] = []): string[] {
  * file, or one that is not PEM, is a NetworkOptionError ('config') naming `what` ("--ca-file", "The extra certificates file")
  * and the file.
  */
-export function readCertificateFile(path: string, what: string, source: NetworkSource = 'command-line'): string[] {
+export function readCertificateFile(
+  path: string,
+  what: string,
+  source: NetworkSource = 'command-line',
+): string[] {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -120,7 +124,9 @@ export function createNodeFetch(network: NodeNetwork): NodeFetch {
       ? []
       : readCertificateFile(
           network.caFile,
-          network.caFileSource === 'command-line' ? '--ca-file' : 'The extra certificates file (Settings → Network)',
+          network.caFileSource === 'command-line'
+            ? '--ca-file'
+            : 'The extra certificates file (Settings → Network)',
           network.caFileSource,
         )
   const ca = trustedCertificates(extra)
