@@ -93,7 +93,12 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
 
   const settingsScreen =
     screen === 'settings' ? (
-      <SettingsScreen settings={settings} dataVersion={sync.dataVersion} onDone={() => setScreen('browse')} />
+      <SettingsScreen
+        settings={settings}
+        inUse={auth.state}
+        dataVersion={sync.dataVersion}
+        onDone={() => setScreen('browse')}
+      />
     ) : null
 
   const home = (() => {
