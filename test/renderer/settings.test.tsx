@@ -153,7 +153,10 @@ describe('settings screen', () => {
 
   it("shows the service's message when main refuses the change", async () => {
     const { core } = await openSettings({
-      settings: { environment: 'staging', baseUrls: { staging: 'https://staging.example.com', production: '' } },
+      settings: {
+        environment: 'staging',
+        baseUrls: { staging: 'https://staging.example.com', production: '' },
+      },
     })
     core.handlers['settings:update'] = async () => {
       throw new FakeIpcError('validation', 'The tenant ID tenant-x is not known to the payroll service.')
