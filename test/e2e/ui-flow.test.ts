@@ -172,7 +172,7 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
   it('7. a row opens a detail panel with every field the service sent, extra fields included', async () => {
     await bodyRows().nth(2).click()
     const panel = page.getByRole('complementary')
-    await panel.getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await panel.getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     const uuid = (
       await panel
         .locator('dt', { hasText: /^UUID$/ })
@@ -374,7 +374,7 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     await expect.poll(settledCount).toBeLessThan(SIZE)
     expect(await shownCount()).toBeGreaterThan(0)
     await bodyRows().first().click()
-    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     await ui.screenshot('ui-flow-11-offline-browse')
     expect(ui.problems).toEqual([])
     expect(app.log.join('\n')).not.toContain(sandbox.credentials.clientSecret)
