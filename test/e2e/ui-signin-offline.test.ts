@@ -81,6 +81,23 @@ describe('the saved employees stay in view', () => {
     expect(ui.problems).toEqual([])
   })
 
+  it("Settings' Tenant ID shows the tenant in use, as the header does (Demo's own)", async () => {
+    const inHeader = await page.getByRole('banner').locator('.tenant strong').innerText()
+    expect(inHeader).toBe(app.core.auth.getState().tenantId)
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    const tenant = page.locator('#setting-tenantId')
+    await expect.poll(() => tenant.inputValue()).toBe(inHeader)
+    expect(await tenant.getAttribute('readonly')).not.toBeNull()
+    // Staging's tenant is the one the field edits: empty here, as saved.
+    await page.locator('#setting-environment').selectOption({ label: 'Staging' })
+    expect(await page.locator('#setting-tenantId').inputValue()).toBe('')
+    expect(await page.locator('#setting-tenantId').getAttribute('readonly')).toBeNull()
+    await page.locator('#setting-environment').selectOption({ label: 'Demo' })
+    await page.getByRole('button', { name: 'Back to employees' }).click()
+    await page.getByText(allEmployeesText(SIZE)).waitFor()
+    expect(ui.problems).toEqual([])
+  })
+
   it('signing in again: the waiting card sits above the rows, which stay visible and clickable', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await syncBar().getByRole('button', { name: 'Sign in to sync' }).click()
