@@ -182,7 +182,9 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     const sent = sandbox.allEmployees().find((row) => row.UUID === uuid)
     expect(sent, `row ${uuid} is in the sandbox`).toBeDefined()
     const shown = await panel.locator('.detail-field').allInnerTexts()
-    expect(shown.length).toBe(Object.keys(sent!).length)
+    // Every field but the pay cycle, which has its own heading with the synced pay cycles listing the employee.
+    expect(shown.length).toBe(Object.keys(sent!).length - 1)
+    expect(await panel.locator('.pay-cycles li').allInnerTexts()).toContain(String(sent!['payCycleId']))
     for (const extra of ['employeeNumber', 'email', 'department', 'costCentre']) {
       const value = sent![extra]
       if (typeof value === 'string' && value !== '')
