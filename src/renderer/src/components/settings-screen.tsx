@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import {
   DEFAULT_SYNC_SCOPE,
   ENVIRONMENTS,
@@ -94,6 +94,9 @@ type TextFormField = {
   [K in SettingsFormField]: SettingsForm[K] extends string ? K : never
 }[SettingsFormField]
 
+/** The Tenant ID field's hint for Staging and Production. */
+const TENANT_HINT = 'Leave empty if your organisation has a single tenant.'
+
 const offOrOn = (on: boolean): string => (on ? 'On' : 'Off')
 
 /** "1 to 600 seconds, 30 by default.": a sync limit's range and default as the clerk reads them. */
@@ -155,11 +158,9 @@ function SettingsEditor({
         />
         {text('stagingUrl', 'Staging address', 'For example https://staging.payroll.example.com', 'url')}
         {text('productionUrl', 'Production address', 'For example https://payroll.example.com', 'url')}
-        {form.environment === 'demo' ? (
-          <DemoTenantField tenant={demoTenant} />
-        ) : (
-          text('tenantId', 'Tenant ID', 'Leave empty if your organisation has a single tenant.')
-        )}
+        <TenantField demo={form.environment === 'demo'} demoTenant={demoTenant}>
+          {text('tenantId', 'Tenant ID', TENANT_HINT)}
+        </TenantField>
       </fieldset>
       <fieldset>
         <legend>Sign-in</legend>
@@ -294,10 +295,18 @@ function EnvironmentField({ value, error, onChange }: EnvironmentFieldProps) {
 }
 
 /**
- * The Tenant ID field while Demo is chosen: Demo's own tenant, the one the header shows, read-only, since Demo
- * ignores the tenant entered for Staging and Production (which the form keeps, unchanged, for them).
+ * The Tenant ID field: the editable one (`children`) for Staging and Production; while Demo is chosen, Demo's own
+ * tenant, the one the header shows, read-only, since Demo ignores the tenant entered for the other two (which the
+ * form keeps, unchanged, for them).
  */
-function DemoTenantField({ tenant }: { readonly tenant: string | undefined }) {
+function TenantField(props: {
+  readonly demo: boolean
+  /** Demo's tenant when Demo is in use; undefined when Demo is chosen but not saved yet. */
+  readonly demoTenant: string | undefined
+  readonly children: ReactNode
+}) {
+  if (!props.demo) return props.children
+  const tenant = props.demoTenant
   return (
     <FormField
       id="setting-tenantId"
