@@ -168,7 +168,7 @@ describe('every screen meets WCAG 2.1 AA in the light and the dark theme', () =>
 
   it('the detail panel', async () => {
     await grid().getByRole('gridcell').first().click()
-    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     await expectAccessible('6-details')
     await page.getByRole('button', { name: 'Close details' }).click()
     await page.getByRole('searchbox', { name: 'Search employees' }).fill('')

@@ -170,7 +170,7 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     }
     await entry.click()
     const details = dialog().getByRole('complementary')
-    await details.getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await details.getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     expect(await details.getByRole('note').count()).toBe(0)
     const shown = await details.locator('.detail-field').allInnerTexts()
     expect(shown).toContain(`Status\n${String(row['employeeStatus'])}`)

@@ -97,7 +97,7 @@ describe('the employee table with the keyboard, the clipboard and its columns', 
 
     await page.keyboard.press('Enter')
     const panel = page.locator('.detail-panel')
-    await panel.getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await panel.getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     expect(await focusIs()).toBe('cell 0:0')
     await ui.screenshot('ui-keyboard-1-details')
 

@@ -93,7 +93,7 @@ describe('while a first sort is being prepared', () => {
 
     // The rows on screen open their details meanwhile.
     await bodyRows().nth(2).click()
-    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     const opened = await detailUuid()
     expect(app.core.queries.getEmployee(opened)?.row['lastName']).toBe(before[2])
     await page.getByRole('complementary').getByRole('button', { name: 'Close details' }).click()

@@ -92,7 +92,7 @@ describe('100,000 employees through the harness and the real core', () => {
     expect(windows.length).toBeLessThanOrEqual(4)
     expect(await page.locator('[role="row"]').count()).toBeLessThan(80)
     await page.keyboard.press('Enter')
-    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     await ui.screenshot('ui-scale-2-end-of-list')
     expect(ui.problems).toEqual([])
     await page.close()
@@ -103,7 +103,7 @@ describe('100,000 employees through the harness and the real core', () => {
     await emulateZoom(page, WINDOW, 1.25)
     await page.getByText(total).waitFor()
     await page.getByRole('row').nth(4).click()
-    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     expect(
       await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
     ).toBeLessThanOrEqual(0)
@@ -119,7 +119,7 @@ describe('100,000 employees through the harness and the real core', () => {
     await emulateZoom(page, WINDOW, 1.5)
     await page.getByText(total).waitFor()
     await page.getByRole('row').nth(4).click()
-    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycles' }).waitFor()
+    await page.getByRole('complementary').getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(21, 24, 28)')
     // Nothing wider than the window: the toolbar wraps and the table scrolls inside its own box.
     expect(

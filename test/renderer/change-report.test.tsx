@@ -139,9 +139,13 @@ describe('the change report', () => {
     const details = within(dialog).getByRole('complementary')
     await within(details).findByText(String(moved.employeeStatus))
     expect(within(details).queryByRole('note')).toBeNull()
-    expect(core.calls.filter((call) => call.channel === 'employees:get').map((call) => call.args)).toEqual([
-      [moved.UUID],
-    ])
+    // The employee as saved now, then their manager, whom the panel names.
+    await waitFor(() =>
+      expect(core.calls.filter((call) => call.channel === 'employees:get').map((call) => call.args)).toEqual([
+        [moved.UUID],
+        [moved.managerUUID],
+      ]),
+    )
   })
 
   it('shows a changed salary as money, by the rule the table and the export use', async () => {

@@ -104,7 +104,7 @@ describe('Manage profiles', () => {
     expect(dialog.contains(document.activeElement)).toBe(true)
     await waitFor(() => expect(rowOf(dialog, 'Acme Ltd').textContent).toContain('1,234 saved employees'))
     expect(rowOf(dialog, 'Demo').textContent).toBe(
-      'DemoActiveDemoTenant tenant-demoNo saved employeesRenameDelete…Switch to another profile to delete this one.',
+      'DemoCurrentDemoTenant tenant-demoNo saved employeesRenameDelete…Switch to another profile to delete this one.',
     )
     expect(rowOf(dialog, 'Acme Ltd').textContent).toContain('StagingTenant acme-tenant1,234 saved employees')
     expect(rowOf(dialog, 'Globex').textContent).toContain('ProductionNo tenant1 saved employee')

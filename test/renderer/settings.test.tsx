@@ -23,7 +23,7 @@ async function openSettings(options: Partial<FakeCoreOptions> = {}) {
 
 function SettingsOnly() {
   const settings = useSettings()
-  return <SettingsScreen settings={settings} dataVersion="1" onDone={() => undefined} />
+  return <SettingsScreen settings={settings} inUse={undefined} dataVersion="1" onDone={() => undefined} />
 }
 
 function field(label: string): HTMLInputElement {
@@ -58,6 +58,8 @@ describe('settings screen', () => {
     fireEvent.change(field('Parallel requests'), { target: { value: 'four' } })
     fireEvent.change(field('Staging address'), { target: { value: 'http://payroll.example.com' } })
     fireEvent.change(field('Redirect URI'), { target: { value: 'https://rosterdesk.example.com/cb' } })
+    // Demo's tenant is its own: the field takes a tenant once Staging or Production is chosen.
+    fireEvent.change(field('Environment'), { target: { value: 'staging' } })
     fireEvent.change(field('Tenant ID'), { target: { value: 'my tenant' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
 
@@ -150,7 +152,12 @@ describe('settings screen', () => {
   })
 
   it("shows the service's message when main refuses the change", async () => {
-    const { core } = await openSettings()
+    const { core } = await openSettings({
+      settings: {
+        environment: 'staging',
+        baseUrls: { staging: 'https://staging.example.com', production: '' },
+      },
+    })
     core.handlers['settings:update'] = async () => {
       throw new FakeIpcError('validation', 'The tenant ID tenant-x is not known to the payroll service.')
     }

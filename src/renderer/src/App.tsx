@@ -9,6 +9,7 @@ import { ShortcutsDialog } from './components/shortcuts-dialog'
 import { rememberFocus } from './focus/focus-return'
 import { CommandProvider, useCommand } from './hooks/use-app-commands'
 import { SignInPanel } from './components/sign-in-panel'
+import { SignInWaiting } from './components/sign-in-waiting'
 import { StaleDataBanner } from './components/stale-data-banner'
 import { SyncBar } from './components/sync-bar'
 import { useAppInfo } from './hooks/use-app-info'
@@ -92,7 +93,12 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
 
   const settingsScreen =
     screen === 'settings' ? (
-      <SettingsScreen settings={settings} dataVersion={sync.dataVersion} onDone={() => setScreen('browse')} />
+      <SettingsScreen
+        settings={settings}
+        inUse={auth.state}
+        dataVersion={sync.dataVersion}
+        onDone={() => setScreen('browse')}
+      />
     ) : null
 
   const home = (() => {
@@ -104,7 +110,8 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
       )
     }
     if (!auth.state || !sync.status) return <EmptyState title="Starting RosterDesk…" />
-    if (authStatus === 'signing-in' || (!signedIn && !hasData)) {
+    // Before any employees are saved, signing in is all there is to do; afterwards it never hides them.
+    if (!signedIn && !hasData) {
       return (
         <SignInPanel
           auth={auth.state}
@@ -117,6 +124,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
     }
     return (
       <>
+        {authStatus === 'signing-in' ? <SignInWaiting onCancel={auth.cancelSignIn} besideData /> : null}
         <StaleDataBanner
           syncedAt={sync.status.lastComplete?.endedAt}
           staleAfterHours={settings.view?.settings.staleAfterHours ?? FRESHNESS_DEFAULTS.staleAfterHours}
@@ -125,10 +133,17 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
           onSyncNow={sync.start}
           onSignIn={auth.signIn}
         />
-        <SyncBar sync={sync} signedIn={signedIn} onSignIn={auth.signIn} authError={auth.error} />
+        <SyncBar
+          sync={sync}
+          signedIn={signedIn}
+          signingIn={authStatus === 'signing-in'}
+          onSignIn={auth.signIn}
+          authError={auth.error}
+        />
         <BrowseView
           sync={sync}
           signedIn={signedIn}
+          offline={offline}
           onSignIn={auth.signIn}
           trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
         />

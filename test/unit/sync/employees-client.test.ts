@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { EMPLOYEE_LIST, ListClient, TENANT_HEADER } from '../../../src/main/core/api/list-client'
 import type { ListClientOptions } from '../../../src/main/core/api/list-client'
 import { RosterDeskError } from '../../../src/main/core/errors'
-import type { RetryNotice } from '../../../src/main/core/api/retry-policy'
+import { triedTimesText, type RetryNotice } from '../../../src/main/core/api/retry-policy'
 import {
   FakeListService,
   FakeTokens,
@@ -314,6 +314,18 @@ describe('ListClient on the employee list', () => {
     const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
     expect(error.message).toMatch(/had a problem \(HTTP 503\).*tried 4 times/)
     expect(time.sleeps).toHaveLength(3)
+  })
+
+  it('words its attempts as a clerk says them: "tried twice", never "tried 2 times"', async () => {
+    const service = failingFirst(100, () => textResponse(503, '<html>down</html>'))
+    const { client } = setup({
+      service,
+      retry: { maxAttempts: 2, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 },
+    })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.message).toMatch(/RosterDesk tried twice without success\.$/)
+    expect(triedTimesText(1)).toBe('tried once')
+    expect(triedTimesText(3)).toBe('tried 3 times')
   })
 
   it('stops waiting when cancelled during a backoff', async () => {

@@ -9,7 +9,7 @@ import { checkListEnvelope } from './list-envelope'
 import type { EnvelopeProblem, ListEnvelope } from './list-envelope'
 import { listRequestUrl } from './list-request'
 import type { ListRequest } from './list-request'
-import { DEFAULT_RETRY_POLICY, backoffDelay } from './retry-policy'
+import { DEFAULT_RETRY_POLICY, backoffDelay, triedTimesText } from './retry-policy'
 import type { RetryNotice, RetryPolicy } from './retry-policy'
 
 /** The header spec section 5 names for multi-tenant environments. */
@@ -101,7 +101,7 @@ export class ListClient {
       if (failures >= this.policy.maxAttempts) {
         throw new RosterDeskError(
           outcome.error.code,
-          `${outcome.error.message} RosterDesk tried ${failures} times without success.`,
+          `${outcome.error.message} RosterDesk ${triedTimesText(failures)} without success.`,
           { detail: outcome.error.detail, cause: outcome.error },
         )
       }

@@ -30,6 +30,13 @@ export function backoffDelay(policy: RetryPolicy, retry: number, random: () => n
   return Math.round(step / 2 + random() * (step / 2))
 }
 
+/** The one wording of how often a request was tried: "tried once", "tried twice", "tried 3 times". */
+export function triedTimesText(attempts: number): string {
+  if (attempts === 1) return 'tried once'
+  if (attempts === 2) return 'tried twice'
+  return `tried ${attempts} times`
+}
+
 /** A request about to be tried again, told to whoever shows progress, so a wait never looks like a hang. */
 export interface RetryNotice {
   readonly reason: SyncRetryReason

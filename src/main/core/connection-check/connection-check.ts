@@ -328,8 +328,8 @@ async function timedStep(
 
 /**
  * A step's failure as a RosterDeskError: a probe's Node error read by the one classifier (its message names the
- * host at `url`), a RosterDeskError as it is. The list client wraps a failure it would retry in a sync ("tried 1
- * times"); the failure itself is what the step says.
+ * host at `url`), a RosterDeskError as it is. The list client wraps a failure it would retry in a sync ("tried
+ * once"); the failure itself is what the step says.
  */
 function stepError(error: unknown, url: string): RosterDeskError {
   if (error instanceof RosterDeskError) return error.cause instanceof RosterDeskError ? error.cause : error

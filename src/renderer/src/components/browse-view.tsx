@@ -20,12 +20,14 @@ import { ViewsMenu } from './views-menu'
 interface BrowseViewProps {
   readonly sync: SyncController
   readonly signedIn: boolean
+  /** As the header's Offline badge: no network, or the last sync could not reach the service. */
+  readonly offline: boolean
   readonly onSignIn: () => void
   readonly trackedPayCycles: readonly string[]
 }
 
 /** Search, filters, the employee table, the detail panel and exports, all over the local cache. */
-export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: BrowseViewProps) {
+export function BrowseView({ sync, signedIn, offline, onSignIn, trackedPayCycles }: BrowseViewProps) {
   const query = useBrowseQuery(sync.dataVersion)
   const { text, setText, choice, setChoice, filters, rows, columns, visible, viewState } = query
   const exporter = useExport()
@@ -119,7 +121,9 @@ export function BrowseView({ sync, signedIn, onSignIn, trackedPayCycles }: Brows
             key={sync.dataVersion}
             filters={filters}
             localMatches={rows.status === 'ready' ? rows.cache.total : undefined}
+            typedText={text}
             signedIn={signedIn}
+            offline={offline}
             onSignIn={onSignIn}
             columns={columns}
             visibleColumns={visible.visible}

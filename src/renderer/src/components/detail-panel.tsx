@@ -2,9 +2,11 @@ import { Fragment, useEffect, useState } from 'react'
 import type { ColumnInfo, EmployeeDetail, EmployeeRow, JsonValue } from '../../../shared/domain'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
+import { isEmployeeReference, referenceLabel, referenceText } from '../format/employee-reference'
 import { formatValue } from '../format/format-value'
 import { formatSyncMoment } from '../format/relative-time'
 import { useNow } from '../hooks/use-now'
+import { useReferencedEmployees } from '../hooks/use-referenced-employees'
 import { orderColumns } from '../hooks/use-visible-columns'
 
 interface DetailPanelProps {
@@ -90,29 +92,66 @@ export function DetailPanel({ uuid, columns, onClose, removed }: DetailPanelProp
   )
 }
 
+/** The row's own pay cycle field, shown under the panel's one "Pay cycle" heading rather than among the fields. */
+const PAY_CYCLE_FIELD = 'payCycleId'
+
+/**
+ * The fields in the table's column order, then the pay cycle: the row's own and the synced pay cycles that list
+ * the employee, under one heading. A field naming another employee (the manager) shows their name and number
+ * from the saved employees, or the UUID when they are not saved.
+ */
 function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: readonly ColumnInfo[] }) {
   const ordered = orderColumns(columns)
   const labels = new Map(ordered.map((column) => [column.key, column.label]))
   const keys = [
     ...ordered.map((column) => column.key).filter((key) => key in detail.row),
     ...Object.keys(detail.row).filter((key) => !labels.has(key)),
-  ]
+  ].filter((key) => key !== PAY_CYCLE_FIELD)
+  const references = keys.flatMap((key) => {
+    const value = detail.row[key]
+    return isEmployeeReference(key, value) ? [value] : []
+  })
+  const referenced = useReferencedEmployees(references)
+  const payCycles = [...new Set([...payCyclesOf(detail.row), ...detail.payCycleIds])]
   return (
     <>
       <dl className="detail-fields">
-        {keys.map((key) => (
-          <div key={key} className="detail-field">
-            <dt>{labels.get(key) ?? key}</dt>
-            <dd>{describe(detail.row[key], key)}</dd>
-          </div>
-        ))}
+        {keys.map((key) => {
+          const value = detail.row[key]
+          const label = labels.get(key) ?? key
+          if (!isEmployeeReference(key, value)) {
+            return (
+              <div key={key} className="detail-field">
+                <dt>{label}</dt>
+                <dd>{describe(value, key)}</dd>
+              </div>
+            )
+          }
+          const person = referenced.get(value)
+          return (
+            <div key={key} className="detail-field">
+              <dt>{referenceLabel(label)}</dt>
+              <dd>
+                {person === undefined ? (
+                  <span className="muted">Loading…</span>
+                ) : person === null ? (
+                  <>
+                    {value} <span className="muted">(not in your saved employees)</span>
+                  </>
+                ) : (
+                  <bdi>{referenceText(person)}</bdi>
+                )}
+              </dd>
+            </div>
+          )
+        })}
       </dl>
-      <h3>Pay cycles</h3>
-      {detail.payCycleIds.length === 0 ? (
+      <h3>Pay cycle</h3>
+      {payCycles.length === 0 ? (
         <p className="muted">Not in any synced pay cycle.</p>
       ) : (
         <ul className="pay-cycles">
-          {detail.payCycleIds.map((id) => (
+          {payCycles.map((id) => (
             <li key={id}>{id}</li>
           ))}
         </ul>
@@ -121,9 +160,9 @@ function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: re
   )
 }
 
-/** A removed employee's pay cycle, from their last row: the tracked lists that also named them are gone. */
+/** The pay cycle a row names itself (a removed employee's only one: the tracked lists that named them are gone). */
 function payCyclesOf(row: EmployeeRow): string[] {
-  const cycle = row['payCycleId']
+  const cycle = row[PAY_CYCLE_FIELD]
   return typeof cycle === 'string' && cycle !== '' ? [cycle] : []
 }
 

@@ -115,7 +115,7 @@ function ProfileRow({ profile, list, mode, onMode, profiles, onDone }: ProfileRo
     <li className={`profile-row${active ? ' profile-row-active' : ''}`}>
       <div className="profile-row-facts">
         <span className="profile-row-name">{profile.name}</span>
-        {active && <span className="profile-active-tag">Active</span>}
+        {active && <span className="profile-active-tag">Current</span>}
         <span className={`env-badge env-${profile.environment}`}>
           {environmentLabel(profile.environment)}
         </span>

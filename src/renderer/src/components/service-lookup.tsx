@@ -1,7 +1,7 @@
+import { useEffect, useId } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
 import { serviceLookupColumns } from '../../../shared/service-lookup'
 import type { EmployeeFilters } from '../data/employee-filters'
-import { useOnline } from '../hooks/use-online'
 import { useServiceLookup, type ServiceLookupAsked } from '../hooks/use-service-lookup'
 import { LiveResults } from './live-results'
 
@@ -10,7 +10,11 @@ interface ServiceLookupProps {
   readonly filters: EmployeeFilters
   /** Saved employees matching the search; undefined while the table is still answering. */
   readonly localMatches: number | undefined
+  /** The search box's text as typed, before the table runs it: a look-up's answer or error for other text goes. */
+  readonly typedText: string
   readonly signedIn: boolean
+  /** As the header's Offline badge: no network, or the last sync could not reach the service. */
+  readonly offline: boolean
   readonly onSignIn: () => void
   /** Every column, for the names of the ones searched. */
   readonly columns: readonly ColumnInfo[]
@@ -38,9 +42,18 @@ function searchedWords(text: string, column: string | undefined, columns: readon
  * the saved employees have no match, and as a quieter link otherwise; what it finds is shown apart, as live.
  */
 export function ServiceLookup(props: ServiceLookupProps) {
-  const { filters, localMatches, signedIn, onSignIn, columns, visibleColumns } = props
-  const online = useOnline()
+  const { filters, localMatches, typedText, signedIn, offline, onSignIn, columns, visibleColumns } = props
   const lookup = useServiceLookup()
+  const { state: lookupState, clear: clearLookup } = lookup
+  const reasonId = useId()
+  // Another text or "Search in" column: an earlier look-up's answer or error is about something else now, and
+  // leaves at the first keystroke rather than once the table has run the new text (or again on coming back to it).
+  useEffect(() => {
+    if (lookupState.status === 'idle') return
+    if (lookupState.asked.text !== typedText.trim() || lookupState.asked.column !== filters.searchColumn) {
+      clearLookup()
+    }
+  }, [lookupState, typedText, filters.searchColumn, clearLookup])
   const text = filters.text.trim()
   if (text === '' || localMatches === undefined) return null
 
@@ -73,7 +86,7 @@ export function ServiceLookup(props: ServiceLookupProps) {
             Sign in
           </button>
         ) : (
-          <button type="button" onClick={run} disabled={!online}>
+          <button type="button" onClick={run} disabled={offline}>
             Try again
           </button>
         )}
@@ -82,7 +95,7 @@ export function ServiceLookup(props: ServiceLookupProps) {
   }
 
   const missing = localMatches === 0
-  const blocked = !online ? 'offline' : !signedIn ? 'signed-out' : undefined
+  const blocked = offline ? 'offline' : !signedIn ? 'signed-out' : undefined
   return (
     <div className={`service-lookup${missing ? '' : ' service-lookup-quiet'}`}>
       <p>
@@ -94,14 +107,17 @@ export function ServiceLookup(props: ServiceLookupProps) {
         className={missing ? 'primary' : undefined}
         onClick={run}
         disabled={blocked !== undefined}
+        aria-describedby={blocked === undefined ? undefined : reasonId}
       >
         Look up on the service
       </button>
       {blocked === 'offline' ? (
-        <p className="muted">You are offline: looking up on the service needs a connection.</p>
+        <p className="muted" id={reasonId}>
+          You are offline: looking up on the service needs a connection.
+        </p>
       ) : null}
       {blocked === 'signed-out' ? (
-        <p className="muted">
+        <p className="muted" id={reasonId}>
           Sign in to look up on the service.{' '}
           <button type="button" onClick={onSignIn}>
             Sign in

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import {
   DEFAULT_SYNC_SCOPE,
   ENVIRONMENTS,
@@ -29,13 +29,15 @@ import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
 interface SettingsScreenProps {
   readonly settings: SettingsController
+  /** The environment and tenant in use (the sign-in state's), which the header shows too. */
+  readonly inUse: { readonly environment: Environment; readonly tenantId: string } | undefined
   /** Changes when a sync replaced the saved employees, whose pay cycles are offered for tracking. */
   readonly dataVersion: string
   readonly onDone: () => void
 }
 
 /** Where the clerk (or IT) sets the environment, service addresses, credentials and sync options. */
-export function SettingsScreen({ settings, dataVersion, onDone }: SettingsScreenProps) {
+export function SettingsScreen({ settings, inUse, dataVersion, onDone }: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
   // Read again on each visit: a proxy sign-in remembered since (its dialog answers main, not this screen) is listed.
   const { reload } = settings
@@ -61,6 +63,7 @@ export function SettingsScreen({ settings, dataVersion, onDone }: SettingsScreen
         saved={settings.view.settings}
         rememberedProxies={settings.view.rememberedProxies}
         payCycles={payCycles}
+        demoTenant={inUse?.environment === 'demo' ? inUse.tenantId : undefined}
         onSave={settings.update}
         network={{
           chooseCertificates: settings.chooseCertificates,
@@ -79,6 +82,8 @@ interface SettingsEditorProps {
   /** Proxies whose sign-in is remembered (Settings → Network), which the form does not hold. */
   readonly rememberedProxies: readonly string[]
   readonly payCycles: PayCyclesState
+  /** Demo's own tenant when Demo is in use; undefined otherwise (the renderer knows it only from the header's state). */
+  readonly demoTenant: string | undefined
   readonly onSave: SettingsController['update']
   readonly network: NetworkActions
   readonly onDone: () => void
@@ -88,6 +93,9 @@ interface SettingsEditorProps {
 type TextFormField = {
   [K in SettingsFormField]: SettingsForm[K] extends string ? K : never
 }[SettingsFormField]
+
+/** The Tenant ID field's hint for Staging and Production. */
+const TENANT_HINT = 'Leave empty if your organisation has a single tenant.'
 
 const offOrOn = (on: boolean): string => (on ? 'On' : 'Off')
 
@@ -102,6 +110,7 @@ function SettingsEditor({
   saved,
   rememberedProxies,
   payCycles,
+  demoTenant,
   onSave,
   network,
   onDone,
@@ -149,7 +158,9 @@ function SettingsEditor({
         />
         {text('stagingUrl', 'Staging address', 'For example https://staging.payroll.example.com', 'url')}
         {text('productionUrl', 'Production address', 'For example https://payroll.example.com', 'url')}
-        {text('tenantId', 'Tenant ID', 'Leave empty if your organisation has a single tenant.')}
+        <TenantField demo={form.environment === 'demo'} demoTenant={demoTenant}>
+          {text('tenantId', 'Tenant ID', TENANT_HINT)}
+        </TenantField>
       </fieldset>
       <fieldset>
         <legend>Sign-in</legend>
@@ -278,6 +289,44 @@ function EnvironmentField({ value, error, onChange }: EnvironmentFieldProps) {
             </option>
           ))}
         </select>
+      )}
+    </FormField>
+  )
+}
+
+/**
+ * The Tenant ID field: the editable one (`children`) for Staging and Production; while Demo is chosen, Demo's own
+ * tenant, the one the header shows, read-only, since Demo ignores the tenant entered for the other two (which the
+ * form keeps, unchanged, for them).
+ */
+function TenantField(props: {
+  readonly demo: boolean
+  /** Demo's tenant when Demo is in use; undefined when Demo is chosen but not saved yet. */
+  readonly demoTenant: string | undefined
+  readonly children: ReactNode
+}) {
+  if (!props.demo) return props.children
+  const tenant = props.demoTenant
+  return (
+    <FormField
+      id="setting-tenantId"
+      label="Tenant ID"
+      error={undefined}
+      hint={
+        tenant === undefined
+          ? 'Demo uses its own tenant, built into RosterDesk; save to see it here. Choose Staging or Production to enter theirs.'
+          : 'Demo’s own tenant, built into RosterDesk. Choose Staging or Production to enter theirs.'
+      }
+    >
+      {(describedBy) => (
+        <input
+          id="setting-tenantId"
+          type="text"
+          value={tenant ?? ''}
+          readOnly
+          aria-describedby={describedBy}
+          spellCheck={false}
+        />
       )}
     </FormField>
   )

@@ -1,5 +1,6 @@
 import type { AuthState } from '../../../shared/domain'
 import { environmentLabel } from '../../../shared/settings-rules'
+import { SignInWaiting } from './sign-in-waiting'
 
 interface SignInPanelProps {
   readonly auth: AuthState
@@ -9,7 +10,10 @@ interface SignInPanelProps {
   readonly onOpenSettings: () => void
 }
 
-/** The first screen before any sync: sign in through the system browser, wait for it, or cancel. */
+/**
+ * The first screen before any employees are saved: sign in through the system browser, wait for it, or cancel.
+ * Once employees are saved, signing in again shows SignInWaiting beside them instead (App).
+ */
 export function SignInPanel({ auth, error, onSignIn, onCancel, onOpenSettings }: SignInPanelProps) {
   const waiting = auth.status === 'signing-in'
   return (
@@ -24,13 +28,7 @@ export function SignInPanel({ auth, error, onSignIn, onCancel, onOpenSettings }:
         ) : null}
       </p>
       {waiting ? (
-        <div className="waiting" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <p>Waiting for you to approve RosterDesk in your browser…</p>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <SignInWaiting onCancel={onCancel} />
       ) : (
         <>
           <p>

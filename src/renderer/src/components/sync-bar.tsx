@@ -8,14 +8,23 @@ import { SyncProgressBar } from './sync-progress-bar'
 interface SyncBarProps {
   readonly sync: SyncController
   readonly signedIn: boolean
+  /** While the browser sign-in is under way its own card (SignInWaiting) has the one button, Cancel. */
+  readonly signingIn?: boolean
   readonly onSignIn: () => void
   readonly authError: string | undefined
 }
 
 /** Last sync time, the Sync button (or progress and Cancel while it runs) and what the last sync changed. */
-export function SyncBar({ sync, signedIn, onSignIn, authError }: SyncBarProps) {
+export function SyncBar({ sync, signedIn, signingIn = false, onSignIn, authError }: SyncBarProps) {
   const now = useNow()
   const last = sync.status?.lastComplete
+  // A lost sign-in is one piece of news, however it reached the screen: the session's end ("Your sign-in has
+  // expired") and a sync that then found no sign-in ("You are not signed in") are said once, by the session's words.
+  const signInLost = authError !== undefined && !signedIn
+  const syncProblem =
+    sync.problem && !sync.running && !(signInLost && sync.problem.code === 'not-signed-in')
+      ? sync.problem
+      : undefined
   return (
     <section className="sync-bar" aria-label="Sync">
       <span className="last-sync">
@@ -41,7 +50,7 @@ export function SyncBar({ sync, signedIn, onSignIn, authError }: SyncBarProps) {
         <button type="button" className="primary" onClick={sync.start}>
           Sync
         </button>
-      ) : (
+      ) : signingIn ? null : (
         <button type="button" className="primary" onClick={onSignIn}>
           Sign in to sync
         </button>
@@ -55,16 +64,15 @@ export function SyncBar({ sync, signedIn, onSignIn, authError }: SyncBarProps) {
           {shortenedValuesText(last.truncatedFields)}; see the log (Help → Open log folder).
         </span>
       ) : null}
-      {sync.problem && !sync.running ? (
+      {syncProblem ? (
         <span className="message message-error inline" role="alert">
-          {sync.problem.message}
+          {syncProblem.message}
         </span>
       ) : null}
       {sync.cancelled && !sync.running ? (
         <span className="muted">Sync cancelled; the saved employees are unchanged.</span>
       ) : null}
-      {/* An expired sign-in fails the sync with the same words: said once. */}
-      {authError && !signedIn && authError !== sync.problem?.message ? (
+      {signInLost && authError !== syncProblem?.message ? (
         <span className="message message-error inline" role="alert">
           {authError}
         </span>
