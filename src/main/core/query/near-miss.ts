@@ -2,7 +2,6 @@ import type { NameSuggestion } from '../../../shared/domain'
 import { NEAR_MISS_FEW_MATCHES, NEAR_MISS_MAX_SUGGESTIONS } from '../../../shared/near-miss'
 import { foldSearchWord } from '../cache/text-fold'
 import { parseSearchText } from './search-rules'
-import type { TermText, TokenIndex } from './token-index'
 
 /**
  * "Did you mean …": the saved names closest to a word that found (almost) no one, read from the search index's
@@ -13,10 +12,27 @@ import type { TermText, TokenIndex } from './token-index'
 
 export type NameField = 'firstName' | 'lastName'
 
+/** Code units of terms laid end to end (token-index.ts's TermText, or any array of UTF-16 code units). */
+type TermText = ArrayLike<number>
+
+/**
+ * What near-miss reads of a name column's term index: TokenIndex (token-index.ts) as it is, stated here so this
+ * module stays pure (the renderer tests' fake core applies it over term lists of its own).
+ */
+export interface NameTermIndex {
+  /** The sorted terms end to end: term i is text[offsets[i], offsets[i + 1]); its rows postings[starts[i], starts[i + 1]). */
+  toParts(): { readonly text: TermText; readonly offsets: Uint32Array; readonly starts: Uint32Array }
+  term(rank: number): string
+  /** Rows a prefix matches, counted with repeats. */
+  estimate(prefix: string): number
+  /** The rows holding exactly `term`, ascending. */
+  slotsOf(term: string): ArrayLike<number>
+}
+
 /** One name column's term list. */
 export interface NameTerms {
   readonly field: NameField
-  readonly index: TokenIndex
+  readonly index: NameTermIndex
 }
 
 /** A term of a name index near a typed word. */
@@ -165,7 +181,7 @@ class TermScanner {
  * the ones the word starts: closest first, then the most common, then alphabetical; at most `limit`. One pass
  * over each sorted term list (TermScanner), measured in bench/near-miss-bench.ts.
  */
-export function nearTerms(word: string, indexes: readonly TokenIndex[], limit: number): NearTerm[] {
+export function nearTerms(word: string, indexes: readonly NameTermIndex[], limit: number): NearTerm[] {
   const edits = allowedEdits(word.length)
   if (edits === 0 || limit <= 0) return []
   const found = new Map<string, { distance: number; rows: number }>()
@@ -244,7 +260,7 @@ function employeesWith(term: string, names: readonly NameTerms[]): number {
   const lists = names.map((name) => name.index.slotsOf(term)).filter((slots) => slots.length > 0)
   if (lists.length === 1) return lists[0]?.length ?? 0
   const slots = new Set<number>()
-  for (const list of lists) for (const slot of list) slots.add(slot)
+  for (const list of lists) for (let i = 0; i < list.length; i++) slots.add(list[i] ?? 0)
   return slots.size
 }
 

@@ -4,6 +4,7 @@ import type {
   EmployeeDetail,
   EmployeeQuery,
   EmployeeRow,
+  NameSuggestion,
   ParsedEmployeeQuery,
   PreparingWork,
   QueryResult,
@@ -230,6 +231,18 @@ export class QueryEngine {
         ? { total: match.total, rows }
         : { total: match.total, rows, facets: match.facets }
     })
+  }
+
+  /**
+   * "Did you mean …" for the search box's text and "Search in" column (near-miss.ts): the closest saved names to
+   * its near-missed word; empty without a snapshot. The renderer asks when the search found very little
+   * (NEAR_MISS_FEW_MATCHES). Answered from the open search index's term lists: bench/near-miss-bench.ts.
+   */
+  suggest(text: string, column?: string): NameSuggestion[] {
+    const snapshot = this.current()
+    if (snapshot === null) return []
+    const key = column === undefined ? undefined : snapshot.requireColumn(column).key
+    return this.guard(() => snapshot.suggestions(text, key))
   }
 
   /** How many rows a query matches, without reading any. */

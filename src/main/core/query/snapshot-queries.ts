@@ -4,6 +4,7 @@ import type {
   ColumnInfo,
   EmployeeDetail,
   EmployeeRow,
+  NameSuggestion,
 } from '../../../shared/domain'
 import { changeEntryNameParts, employeeNumberColumn, entryFacts } from '../../../shared/change-rules'
 import { columnLabel } from '../cache/column-label'
@@ -11,11 +12,13 @@ import type { SnapshotReader, StoredValue } from '../snapshot/snapshot-reader'
 import { RosterDeskError } from '../errors'
 import { knownRole } from './column-role'
 import type { ExactMarker, WordMarker } from './match-rows'
+import { nameSuggestions } from './near-miss'
+import type { NameTerms } from './near-miss'
 import { SearchIndex } from './search-index'
 import type { IdentifierIndex } from './search-index-data'
 import { storedFieldsFor } from '../snapshot/row-reader'
 import type { StoredFields } from '../snapshot/row-reader'
-import { identifierLookups, searchesUuid } from './search-rules'
+import { identifierLookups, searchesUuid, searchesUuidPart } from './search-rules'
 import type { SearchWord } from './search-rules'
 import { columnTokenIndex } from './column-values'
 import type { ColumnBuild } from './column-builds'
@@ -82,6 +85,23 @@ export class SnapshotQueries {
     const ids = new Float64Array(slots.length)
     for (let i = 0; i < slots.length; i++) ids[i] = this.index.ids[slots[i] ?? 0] ?? 0
     return this.reader.rows().rowsByIds(ids, fields)
+  }
+
+  /**
+   * "Did you mean" for a search (near-miss.ts) over the name columns it reads: both by default, one when the clerk
+   * searches in it, none for any other column. A suggestion's spelling is read from its first employee's row.
+   */
+  suggestions(text: string, column: string | undefined): NameSuggestion[] {
+    const names: NameTerms[] = []
+    if (column === undefined || column === 'lastName')
+      names.push({ field: 'lastName', index: this.index.lastNames })
+    if (column === undefined || column === 'firstName')
+      names.push({ field: 'firstName', index: this.index.firstNames })
+    if (names.length === 0) return []
+    return nameSuggestions(text, names, (field, slot) => {
+      const value = this.rowsOfSlots([slot])[0]?.[field]
+      return typeof value === 'string' ? value : undefined
+    })
   }
 
   /** The slots of the employees with these UUIDs (exactly as written); UUIDs the snapshot lacks are left out. */
@@ -158,7 +178,7 @@ export class SnapshotQueries {
         for (const identifier of identifiers) markIdentifier(identifier, word, mark, from)
       }
     }
-    if (column === 'UUID') return (word, mark, from) => this.markUuid(word, mark, from)
+    if (column === 'UUID') return (word, mark, from) => this.markUuid(word, mark, from, true)
     const index =
       column === 'firstName' ? firstNames : column === 'lastName' ? lastNames : this.columnIndex(column)
     const identifier = identifiers.find((c) => c.key === column)
@@ -236,11 +256,16 @@ export class SnapshotQueries {
     if (!this.columnIndexes.has(column)) remember(this.columnIndexes, column, index, CACHED_COLUMN_INDEXES)
   }
 
-  private markUuid(word: SearchWord, mark: Uint8Array, from: number): void {
+  /** Marks the rows whose UUID starts with the word, or (narrowed to the UUID column) holds it anywhere. */
+  private markUuid(word: SearchWord, mark: Uint8Array, from: number, narrowed = false): void {
     const prefix = word.uuid ?? ''
     if (prefix === '') return
     const to = from + 1
-    for (const id of this.reader.idsWithUuidPrefix(prefix)) {
+    const ids =
+      narrowed && searchesUuidPart(word)
+        ? this.reader.idsWithUuidPart(prefix)
+        : this.reader.idsWithUuidPrefix(prefix)
+    for (const id of ids) {
       const slot = this.index.slotOf(id)
       if (slot >= 0 && mark[slot] === from) mark[slot] = to
     }

@@ -208,6 +208,17 @@ export class SnapshotReader {
     for (const id of range.iterate(prefix, prefix + '\uffff')) yield Number(id)
   }
 
+  /**
+   * Ids of the employees whose lower-cased UUID holds `part` anywhere ("Search in: UUID", search-rules.ts): a walk
+   * of the UUID index alone, which holds every key beside its id, so no row is read.
+   */
+  *idsWithUuidPart(part: string): Generator<number> {
+    const scan = this.statement(
+      'SELECT id FROM employees INDEXED BY employees_uuid WHERE instr(uuid_key, ?) > 0',
+    ).pluck()
+    for (const id of scan.iterate(part)) yield Number(id)
+  }
+
   /** Ids of the employees whose lower-cased UUID is `key`. */
   idsWithUuidKey(key: string): number[] {
     return this.statement('SELECT id FROM employees WHERE uuid_key = ?').pluck().all(key).map(Number)
