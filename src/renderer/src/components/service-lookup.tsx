@@ -1,5 +1,5 @@
 import type { ColumnInfo } from '../../../shared/domain'
-import { serviceLookupColumns } from '../../../shared/service-lookup'
+import { serviceLookupColumn, serviceLookupColumns } from '../../../shared/service-lookup'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { useOnline } from '../hooks/use-online'
 import { useServiceLookup, type ServiceLookupAsked } from '../hooks/use-service-lookup'
@@ -44,13 +44,15 @@ export function ServiceLookup(props: ServiceLookupProps) {
   const text = filters.text.trim()
   if (text === '' || localMatches === undefined) return null
 
-  const asked: ServiceLookupAsked = { text, column: filters.searchColumn }
+  // A number typed in the default search is looked up in the employee number, not the names.
+  const column = serviceLookupColumn(text, filters.searchColumn, columns)
+  const asked: ServiceLookupAsked = { text, column }
   const state =
     lookup.state.status !== 'idle' && sameAsked(lookup.state.asked, asked) ? lookup.state : undefined
   const run = (): void =>
     lookup.lookUp({
       text,
-      ...(filters.searchColumn === undefined ? {} : { column: filters.searchColumn }),
+      ...(column === undefined ? {} : { column }),
       ...(filters.sort === undefined ? {} : { sort: filters.sort }),
     })
 
@@ -87,7 +89,7 @@ export function ServiceLookup(props: ServiceLookupProps) {
     <div className={`service-lookup${missing ? '' : ' service-lookup-quiet'}`}>
       <p>
         {missing ? 'Not in your saved employees. Hired since the last sync? ' : 'Someone missing? '}
-        Search the payroll service for “{text}” in {searchedWords(text, filters.searchColumn, columns)}.
+        Search the payroll service for “{text}” in {searchedWords(text, column, columns)}.
       </p>
       <button
         type="button"
