@@ -85,9 +85,13 @@ class TermScanner {
   /** prefixMin[i]: the least distance of the whole word to a start of the term no longer than i. */
   private readonly prefixMin: Int32Array
   private readonly maxRows: number
-  /** Rows computed for the previous term and where its computation stopped early (-1: it reached the term's end). */
+  /** Rows computed for the previous term. */
   private computed = 0
-  private stopped = -1
+  /**
+   * Where the last term's computation stopped short of its end (-1: it reached the end): every term starting
+   * with the same that many characters scores the same, so a sorted scan can step over them (nearTerms).
+   */
+  stopped = -1
   private previousScore = 0
   private previousText: TermText | null = null
   private previousStart = 0
@@ -193,6 +197,11 @@ export function nearTerms(word: string, indexes: readonly NameTermIndex[], limit
       const start = offsets[rank] ?? 0
       const length = (offsets[rank + 1] ?? 0) - start
       const distance = scanner.scoreNext(text, start, length)
+      if (distance > edits && scanner.stopped >= 0) {
+        // No term starting with this one's first `stopped` characters comes close: one binary search past them.
+        rank = endOfPrefix(text, offsets, rank + 1, terms, start, scanner.stopped) - 1
+        continue
+      }
       if (distance === 0 || distance > edits) continue
       const term = index.term(rank)
       const rows = (starts[rank + 1] ?? 0) - (starts[rank] ?? 0)
@@ -210,6 +219,31 @@ export function nearTerms(word: string, indexes: readonly NameTermIndex[], limit
         a.distance - b.distance || b.rows - a.rows || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0),
     )
     .slice(0, limit)
+}
+
+/**
+ * The first rank in [from, to) whose term does not start with text[prefixStart, prefixStart + prefixLength),
+ * given that the terms before it in that range all do (they are sorted): a binary search.
+ */
+function endOfPrefix(
+  text: TermText,
+  offsets: Uint32Array,
+  from: number,
+  to: number,
+  prefixStart: number,
+  prefixLength: number,
+): number {
+  let lo = from
+  let hi = to
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const start = offsets[mid] ?? 0
+    let shares = (offsets[mid + 1] ?? 0) - start >= prefixLength
+    for (let k = 0; shares && k < prefixLength; k++) shares = text[start + k] === text[prefixStart + k]
+    if (shares) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** Reads one name field of the row in a slot (the snapshot's, or a test fake's), to spell a suggestion. */
