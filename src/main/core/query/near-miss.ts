@@ -44,13 +44,19 @@ export interface NearTerm {
   readonly rows: number
 }
 
+/** From this many letters, a typed word may be two edits from a suggested name; shorter ones, one. */
+const TWO_EDITS_FROM = 8
+
 /**
  * Edits allowed between a typed word and a suggested name, by the word's length: none below three letters (two
- * letters are a prefix still being typed, and every short name is near them), one up to four, two from five.
+ * letters are a prefix still being typed, and every short name is near them), one up to seven ("Smtih",
+ * "Jonhson": a swapped, dropped, doubled or wrong letter), two from eight ("Abubakkar"). Two edits for shorter
+ * words would both flood them with unrelated names and keep far more of a million-name list in play: at a million
+ * distinct surnames that scan took several times the 50 ms the suggestions have (bench/near-miss-bench.ts).
  */
 export function allowedEdits(length: number): number {
   if (length < 3) return 0
-  return length <= 4 ? 1 : 2
+  return length < TWO_EDITS_FROM ? 1 : 2
 }
 
 /**
@@ -133,7 +139,13 @@ class TermScanner {
       const before = i >= 2 ? (text[start + i - 2] ?? 0) : -1
       rows[here] = i
       let rowMin = i
-      for (let j = 1; j <= m; j++) {
+      // Only the band |i - j| <= limit can be within the limit (a cell is at least |i - j|); the cells just
+      // outside it, which the band's neighbours read, hold limit + 1, which is all "too far" needs to say.
+      const lo = Math.max(1, i - limit)
+      const hi = Math.min(m, i + limit)
+      if (lo > 1) rows[here + lo - 1] = limit + 1
+      if (hi < m) rows[here + hi + 1] = limit + 1
+      for (let j = lo; j <= hi; j++) {
         const wj = this.word[j - 1] ?? 0
         const cost = wj === ch ? 0 : 1
         let best = Math.min(
@@ -147,7 +159,8 @@ class TermScanner {
         rows[here + j] = best
         if (best < rowMin) rowMin = best
       }
-      this.prefixMin[i] = Math.min(this.prefixMin[i - 1] ?? 0, rows[here + m] ?? 0)
+      const toWhole = m >= lo && m <= hi ? (rows[here + m] ?? 0) : limit + 1
+      this.prefixMin[i] = Math.min(this.prefixMin[i - 1] ?? 0, toWhole)
       depth = i
       if (rowMin > limit) {
         stoppedAt = i
@@ -157,7 +170,7 @@ class TermScanner {
     if (stoppedAt < 0 && last < length) stoppedAt = last
     this.computed = depth
     const prefixMin = this.prefixMin[depth] ?? 0
-    const full = stoppedAt < 0 ? (rows[length * width + m] ?? 0) : limit + 1
+    const full = stoppedAt < 0 && Math.abs(length - m) <= limit ? (rows[length * width + m] ?? 0) : limit + 1
     const score = prefixMin === 0 ? 0 : Math.min(full, prefixMin + 1)
     this.stopped = stoppedAt
     this.previousScore = score

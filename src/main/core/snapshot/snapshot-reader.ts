@@ -209,14 +209,17 @@ export class SnapshotReader {
   }
 
   /**
-   * Ids of the employees whose lower-cased UUID holds `part` anywhere ("Search in: UUID", search-rules.ts): a walk
-   * of the UUID index alone, which holds every key beside its id, so no row is read.
+   * Every employee's id and lower-cased UUID, by id ("Search in: UUID" looks for parts of them, query/uuid-parts.ts):
+   * read from the UUID index alone, which holds every key beside its id, so no row is read.
    */
-  *idsWithUuidPart(part: string): Generator<number> {
-    const scan = this.statement(
-      'SELECT id FROM employees INDEXED BY employees_uuid WHERE instr(uuid_key, ?) > 0',
-    ).pluck()
-    for (const id of scan.iterate(part)) yield Number(id)
+  uuidKeysById(): Array<[number, string]> {
+    return this.statement('SELECT id, uuid_key FROM employees INDEXED BY employees_uuid ORDER BY id')
+      .raw()
+      .all()
+      .map((row) => {
+        const [id, key] = row as [number | bigint, string]
+        return [Number(id), key]
+      })
   }
 
   /** Ids of the employees whose lower-cased UUID is `key`. */
