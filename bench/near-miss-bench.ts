@@ -97,8 +97,10 @@ async function runSize(context: BenchContext, size: number): Promise<string[]> {
     const { times, answers } = await timeSuggestions(core, words)
     const found = words.filter((word, i) => (answers[i] ?? []).length > 0).length
     const smith = answers[0]?.[0]?.name ?? '—'
-    const parts = sample.slice(0, UUID_PARTS).map((id) => generator.uuid(id).slice(9, 27))
-    const uuid = percentiles(await timeUuidParts(core, parts))
+    const parts = sample.slice(0, UUID_PARTS + 1).map((id) => generator.uuid(id).slice(9, 27))
+    // The first part reads the snapshot's UUIDs into memory (once per snapshot); the rest search them.
+    const [firstUse = 0, ...searches] = await timeUuidParts(core, parts)
+    const uuid = percentiles(searches)
     const suggest = percentiles(times)
     return [
       size.toLocaleString('en-US'),
@@ -107,7 +109,7 @@ async function runSize(context: BenchContext, size: number): Promise<string[]> {
       ms(suggest.max),
       `≤ ${TARGET_MS} ms: ${verdict(suggest.p95 <= TARGET_MS)}`,
       `${found} of ${words.length} (Smtih → ${smith})`,
-      `${ms(uuid.median)} / ${ms(uuid.p95)}`,
+      `${ms(uuid.median)} / ${ms(uuid.p95)} (first use ${ms(firstUse)})`,
     ]
   } finally {
     await core.close()
@@ -170,7 +172,8 @@ export const nearMissSection: BenchSection = {
         'names, so the last row is the worst case instead: one term list of a million distinct syllable-built ' +
         'surnames, scanned twice as a default search scans two name columns (the algorithm alone, no IPC). ' +
         `"UUID part" is "Search in: UUID" with 18 characters from the middle of ${UUID_PARTS} saved UUIDs ` +
-        '(`employees:query` with total and facets; no target in the issue).',
+        '(`employees:query` with total and facets; no target in the issue), after a first one that reads the ' +
+        "snapshot's UUIDs into memory (core/query/uuid-parts.ts), timed apart.",
       '',
       table(
         [

@@ -108,6 +108,7 @@ describe('near-misses over 20,000 synced employees', () => {
     const middle = uuid.slice(9, 27)
     await searchIn().selectOption('UUID')
     expect(await search(middle)).toBe(1)
+    await page.getByText(`Search the payroll service for “${middle}” in UUID.`, { exact: false }).waitFor()
     expect(await columnTexts('Employee number')).toEqual([field(employee, 'employeeNumber')])
     expect(await search(uuid.slice(14, 21))).toBe(0) // under eight characters: only a start counts
     await search(middle.toUpperCase())

@@ -19,6 +19,9 @@ describe('UUID parts', () => {
     expect(parts.slotsContaining('000000000001')).toEqual([3])
     expect(parts.slotsContaining('0003\n4360')).toEqual([])
     expect(parts.slotsContaining('')).toEqual([])
+    // A joined text that does not hold as many keys as it says is refused (the caller reads them one by one).
+    expect(UuidParts.fromJoined('a\nb\nc', 2)).toBeNull()
+    expect(UuidParts.fromJoined('a\nb', 3)).toBeNull()
   })
 
   it('agree with includes over any keys and part (property)', () => {
@@ -30,6 +33,7 @@ describe('UUID parts', () => {
         (keys, part) => {
           const expected = keys.flatMap((value, slot) => (value.includes(part) ? [slot] : []))
           expect(UuidParts.fromKeys(keys).slotsContaining(part)).toEqual(expected)
+          expect(UuidParts.fromJoined(keys.join('\n'), keys.length)?.slotsContaining(part)).toEqual(expected)
         },
       ),
       { numRuns: 500 },

@@ -275,16 +275,23 @@ export class SnapshotQueries {
 
   /**
    * The snapshot's UUIDs for finding parts of them (uuid-parts.ts), read on the first "Search in: UUID" for a part
-   * and kept with the snapshot: a read of the UUID index (about 0.5 s at a million employees, see
-   * bench/near-miss-bench.ts), on this thread, once.
+   * and kept with the snapshot: one read of every UUID (bench/near-miss-bench.ts times it as "first use"), on this
+   * thread, once per snapshot.
    */
   private uuidParts(): UuidParts {
     if (this.uuidPartsRead !== null) return this.uuidPartsRead
+    // In id order, which is slot order when the index holds every employee (it does, being built from them).
+    const joined = this.reader.uuidKeysJoined()
+    const parts = joined.count === this.index.count ? UuidParts.fromJoined(joined.text, joined.count) : null
+    if (parts !== null) {
+      this.uuidPartsRead = parts
+      return parts
+    }
     const keys = new Array<string>(this.index.count).fill('')
-    for (const [id, key] of this.reader.uuidKeysById()) {
+    this.reader.forEachUuidKey((id, key) => {
       const slot = this.index.slotOf(id)
       if (slot >= 0) keys[slot] = key
-    }
+    })
     this.uuidPartsRead = UuidParts.fromKeys(keys)
     return this.uuidPartsRead
   }

@@ -30,6 +30,26 @@ export class UuidParts {
     return new UuidParts(text, starts)
   }
 
+  /**
+   * From every slot's key in slot order joined by newlines (`count` keys), or null when the text does not hold
+   * exactly that many (a key with a newline in it): then fromKeys.
+   */
+  static fromJoined(joined: string, count: number): UuidParts | null {
+    if (count === 0) return joined === '' ? UuidParts.fromKeys([]) : null
+    const text = Buffer.from(`${joined}\n`, 'utf8')
+    const starts = new Uint32Array(count + 1)
+    let at = 0
+    for (let slot = 0; slot < count; slot++) {
+      starts[slot] = at
+      const end = text.indexOf(0x0a, at)
+      if (end < 0) return null
+      at = end + 1
+    }
+    if (at !== text.length) return null
+    starts[count] = at
+    return new UuidParts(text, starts)
+  }
+
   get count(): number {
     return this.starts.length - 1
   }

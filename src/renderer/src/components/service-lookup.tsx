@@ -24,9 +24,11 @@ function sameAsked(a: ServiceLookupAsked, b: ServiceLookupAsked): boolean {
 
 /** "last name and first name": the columns a lookup of `text` will search, by their labels. */
 function searchedWords(text: string, column: string | undefined, columns: readonly ColumnInfo[]): string {
-  const labels = serviceLookupColumns(text, column).map((key) =>
-    (columns.find((c) => c.key === key)?.label ?? key).toLowerCase(),
-  )
+  const labels = serviceLookupColumns(text, column).map((key) => {
+    const label = columns.find((c) => c.key === key)?.label ?? key
+    // In a sentence, but an acronym stays one: "in UUID", not "in uuid".
+    return label === label.toUpperCase() ? label : label.toLowerCase()
+  })
   return labels.length < 2
     ? (labels[0] ?? '')
     : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`
