@@ -18,7 +18,7 @@ import { SearchIndex } from './search-index'
 import type { IdentifierIndex } from './search-index-data'
 import { storedFieldsFor } from '../snapshot/row-reader'
 import type { StoredFields } from '../snapshot/row-reader'
-import { identifierLookups, searchesUuid, searchesUuidPart } from './search-rules'
+import { identifierLookups, parseSearchText, searchesUuid, searchesUuidPart } from './search-rules'
 import type { SearchWord } from './search-rules'
 import { columnTokenIndex } from './column-values'
 import type { ColumnBuild } from './column-builds'
@@ -233,8 +233,19 @@ export class SnapshotQueries {
    * What a query sorting by `sortColumn` and searching in `searchColumn` would have to build first (columns
    * already checked with requireColumn): nothing once built, and nothing for the columns the stored index covers.
    */
-  missingBuilds(sortColumn: string | undefined, searchColumn: string | undefined): ColumnBuild[] {
+  missingBuilds(
+    sortColumn: string | undefined,
+    searchColumn: string | undefined,
+    text?: string,
+  ): ColumnBuild[] {
     const builds: ColumnBuild[] = []
+    if (
+      searchColumn === 'UUID' &&
+      this.uuidPartsRead === null &&
+      parseSearchText(text).some((word) => searchesUuidPart(word))
+    ) {
+      builds.push({ what: 'uuid-parts', column: 'UUID', kind: 'text' })
+    }
     if (sortColumn !== undefined && sortColumn !== 'lastName' && !this.orders.has(sortColumn)) {
       builds.push({ what: 'sort-order', column: sortColumn, kind: this.requireColumn(sortColumn).kind })
     }
@@ -251,6 +262,16 @@ export class SnapshotQueries {
   /** Keeps a sort order built elsewhere (the core worker) as if it had been built here on first use. */
   adoptSortOrder(column: string, order: SortOrder): void {
     if (!this.orders.has(column)) remember(this.orders, column, order, CACHED_ORDERS)
+  }
+
+  /**
+   * Keeps UUIDs read elsewhere (the core worker: in id order, which is slot order when they are one per
+   * employee, the index holding every employee). False, keeping nothing, when they are not one per employee.
+   */
+  adoptUuidParts(parts: UuidParts): boolean {
+    if (parts.count !== this.index.count) return false
+    this.uuidPartsRead ??= parts
+    return true
   }
 
   /** Keeps a column's token index built elsewhere (the core worker). */
@@ -275,18 +296,13 @@ export class SnapshotQueries {
 
   /**
    * The snapshot's UUIDs for finding parts of them (uuid-parts.ts), read on the first "Search in: UUID" for a part
-   * and kept with the snapshot: one read of every UUID (bench/near-miss-bench.ts times it as "first use"), on this
-   * thread, once per snapshot.
+   * and kept with the snapshot: by the core worker when there is one (`missingBuilds`, `adoptUuidParts`), else
+   * here, once per snapshot (bench/near-miss-bench.ts times it as "first use").
    */
   private uuidParts(): UuidParts {
     if (this.uuidPartsRead !== null) return this.uuidPartsRead
-    // In id order, which is slot order when the index holds every employee (it does, being built from them).
-    const joined = this.reader.uuidKeysJoined()
-    const parts = joined.count === this.index.count ? UuidParts.fromJoined(joined.text, joined.count) : null
-    if (parts !== null) {
-      this.uuidPartsRead = parts
-      return parts
-    }
+    const parts = UuidParts.read(this.reader)
+    if (parts !== null && this.adoptUuidParts(parts)) return parts
     const keys = new Array<string>(this.index.count).fill('')
     this.reader.forEachUuidKey((id, key) => {
       const slot = this.index.slotOf(id)

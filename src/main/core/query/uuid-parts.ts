@@ -1,3 +1,5 @@
+import type { SnapshotReader } from '../snapshot/snapshot-reader'
+
 /**
  * Every employee's lower-cased UUID (the snapshot's `uuid_key`) end to end in slot order, as one UTF-8 buffer
  * with a newline after each, so that "Search in: UUID" finds a part anywhere in any UUID (search-rules.ts,
@@ -5,6 +7,15 @@
  * million employees, searched in milliseconds where the index walk takes a third of a second
  * (bench/near-miss-bench.ts). A searched part is hexadecimal digits and hyphens, so it never spans a newline.
  */
+/**
+ * A snapshot's UUIDs as plain data, as they cross from the core worker (transferred, not copied): the keys of
+ * employees in id order joined by newlines, as UTF-8 bytes with a newline after the last, and how many there are.
+ */
+export interface UuidPartsData {
+  readonly text: Uint8Array
+  readonly starts: Uint32Array
+}
+
 export class UuidParts {
   private constructor(
     private readonly text: Buffer,
@@ -48,6 +59,33 @@ export class UuidParts {
     if (at !== text.length) return null
     starts[count] = at
     return new UuidParts(text, starts)
+  }
+
+  /**
+   * Every employee's UUID key of a snapshot (one SQLite `group_concat`, in id order), or null when the text does
+   * not split into one key per employee (a key with a newline in it): then keys are read row by row (fromKeys).
+   */
+  static read(reader: Pick<SnapshotReader, 'uuidKeysJoined'>): UuidParts | null {
+    const joined = reader.uuidKeysJoined()
+    return UuidParts.fromJoined(joined.text, joined.count)
+  }
+
+  /** As plain data, for moving to another thread (toData) and back (fromData: the data of toData). */
+  toData(): UuidPartsData {
+    // On an ArrayBuffer of its own, so it can be transferred (a small Buffer can sit in Node's shared pool).
+    const text = this.text
+    const own =
+      text.byteOffset === 0 && text.byteLength === text.buffer.byteLength ? text : new Uint8Array(text)
+    return { text: own, starts: this.starts }
+  }
+
+  static fromData(data: UuidPartsData): UuidParts | null {
+    const count = data.starts.length - 1
+    if (count < 0 || (data.starts[count] ?? 0) !== data.text.length) return null
+    return new UuidParts(
+      Buffer.from(data.text.buffer, data.text.byteOffset, data.text.byteLength),
+      data.starts,
+    )
   }
 
   get count(): number {
