@@ -7,6 +7,7 @@ import { scratchDir } from './bench-kit'
 import { exportSection } from './export-bench'
 import { lyingEnvelopeSection } from './lying-envelope-bench'
 import { mainThreadSection } from './main-thread-bench'
+import { nearMissSection } from './near-miss-bench'
 import { querySection } from './query-bench'
 import { queryProcessSection } from './query-process-bench'
 import { searchStrategySection } from './search-strategy-bench'
@@ -27,6 +28,7 @@ const SECTIONS: readonly BenchSection[] = [
   searchStrategySection,
   mainThreadSection,
   queryProcessSection,
+  nearMissSection,
 ]
 
 function machine(): string {

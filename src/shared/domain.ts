@@ -76,6 +76,24 @@ export const queryResultSchema = z.strictObject({
 })
 export type QueryResult = z.infer<typeof queryResultSchema>
 
+/** What "Did you mean" is asked about: the search box's text and its "Search in" column (absent: names and IDs). */
+export const nameSuggestionRequestSchema = z.strictObject({
+  text: z.string().max(200),
+  column: columnNameSchema.optional(),
+})
+export type NameSuggestionRequest = z.infer<typeof nameSuggestionRequestSchema>
+
+/** One "Did you mean" suggestion (core/query/near-miss.ts): a saved name close to a word the clerk typed. */
+export const nameSuggestionSchema = z.strictObject({
+  /** The search text with the near-missed word replaced by the name: what one click puts in the search box. */
+  text: z.string(),
+  /** The saved name as the data spells it ("Smith", "Müller"). */
+  name: z.string(),
+  /** Employees holding that name as a first or last name, counted exactly. */
+  employees: z.int().min(0),
+})
+export type NameSuggestion = z.infer<typeof nameSuggestionSchema>
+
 export const columnKindSchema = z.enum(['text', 'number', 'date', 'boolean', 'mixed'])
 /** How the default search finds employees by a column's values (decided in core/query/column-role.ts). */
 export const columnIdentifierSchema = z.enum(['uuid', 'number', 'email'])

@@ -27,6 +27,7 @@ export const INVOKE_CHANNELS = [
   'changes:list',
   'changes:export',
   'employees:lookup-service',
+  'employees:suggest',
   'export:start',
   'export:cancel',
   'export:show-in-folder',

@@ -17,6 +17,8 @@ import {
   printResultSchema,
   profileListSchema,
   queryResultSchema,
+  nameSuggestionRequestSchema,
+  nameSuggestionSchema,
   serviceLookupRequestSchema,
   serviceLookupResultSchema,
   type SettingsPatch,
@@ -34,6 +36,7 @@ import {
 import type { EventChannelName, InvokeChannelName } from './ipc-channels'
 import { APP_COMMANDS } from './shortcuts'
 import { IPC_ERROR_CODES } from './ipc-error-codes'
+import { NEAR_MISS_MAX_SUGGESTIONS } from './near-miss'
 import { savedViewSchema, viewStateSchema } from './view-schema'
 
 /**
@@ -117,6 +120,14 @@ export const invokeChannels = {
   'employees:lookup-service': {
     args: z.tuple([serviceLookupRequestSchema]),
     result: serviceLookupResultSchema,
+  },
+  /**
+   * "Did you mean …": the saved names closest to the search's near-missed word (core/query/near-miss.ts), at most
+   * NEAR_MISS_MAX_SUGGESTIONS, closest first; empty when no word is a near-miss or the column is not a name.
+   */
+  'employees:suggest': {
+    args: z.tuple([nameSuggestionRequestSchema]),
+    result: z.array(nameSuggestionSchema).max(NEAR_MISS_MAX_SUGGESTIONS),
   },
 
   /** The last 20 complete syncs, newest first, each with its counts and where it read from. */

@@ -5,6 +5,8 @@
  * `searchCol` and `searchVal`, nothing more), so these are RosterDesk's choice; docs/decisions/031-choices-where-the-spec-says-not-shown.md records it.
  */
 
+import { employeeNumberColumn } from './change-rules'
+
 /** Searched when the clerk has not chosen a column: the two name fields the spec shows, last name first. */
 export const SERVICE_NAME_COLUMNS = ['lastName', 'firstName'] as const
 
@@ -26,4 +28,28 @@ export function serviceLookupColumns(text: string, chosenColumn: string | undefi
   if (chosenColumn !== undefined) return [chosenColumn]
   if (UUID_START.test(text.trim())) return ['UUID']
   return [...SERVICE_NAME_COLUMNS]
+}
+
+/** Text of digits alone: to a clerk an employee number, as the saved employees' search reads it (search-rules.ts). */
+const DIGITS = /^[0-9]+$/
+
+/**
+ * The column a lookup names in its request (`column`): the one chosen in "Search in"; else, for text of digits
+ * alone ("0004360"), the data's employee-number column (employeeNumberColumn: its first identifier column of
+ * numbers), so a number is looked up as a number rather than in the names; else none, and serviceLookupColumns
+ * searches the names, or the UUID for text that can only be one. `columns` are the saved data's
+ * (`employees:columns`), which say which column holds employee numbers.
+ */
+export function serviceLookupColumn(
+  text: string,
+  chosenColumn: string | undefined,
+  columns: ReadonlyArray<{ readonly key: string; readonly identifier?: string }>,
+): string | undefined {
+  if (chosenColumn !== undefined) return chosenColumn
+  if (!DIGITS.test(text.trim())) return undefined
+  return employeeNumberColumn(
+    columns.flatMap((column) =>
+      column.identifier === undefined ? [] : [{ key: column.key, role: column.identifier }],
+    ),
+  )
 }

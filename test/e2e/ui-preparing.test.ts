@@ -23,6 +23,7 @@ function holdFirstNameSort(onWorker: ColumnBuilder): ColumnBuilder {
   return {
     searchIndex: (path) => onWorker.searchIndex(path),
     columnIndex: (source, build) => onWorker.columnIndex(source, build),
+    uuidParts: (source) => onWorker.uuidParts(source),
     sortOrder: async (source, build) => {
       if (build.column === 'firstName') {
         holding = true

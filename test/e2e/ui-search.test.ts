@@ -72,8 +72,9 @@ async function firstRow(): Promise<{ number: string; email: string; first: strin
 
 describe('the default search box over 20,000 synced employees', () => {
   it('says what it looks in', async () => {
-    expect(await searchBox().getAttribute('placeholder')).toBe(
-      'Search by name, employee number, email or UUID (Ctrl+F)',
+    expect(await searchBox().getAttribute('placeholder')).toBe('Search names and IDs (Ctrl+F)')
+    expect(await searchBox().getAttribute('title')).toBe(
+      'Finds names in any word order, and employee number, email or UUID whole or from the start',
     )
     await ui.screenshot('ui-search-0-placeholder')
     expect(ui.problems).toEqual([])

@@ -12,7 +12,7 @@ import type { IpcError } from '../../../src/shared/ipc-contract'
 import { FakeIpcError, type FakeEvents, type FakeHandlers } from './fake-api'
 import { chosenRows, exportRowQuery } from '../../../src/shared/export-rows'
 import { PRINT_MAX_ROWS } from '../../../src/shared/print-limits'
-import { columnsOf, runQuery } from './fake-query'
+import { columnsOf, runQuery, suggestNames } from './fake-query'
 import { FakeChanges, type FakeSyncFacts } from './fake-changes'
 import {
   DEFAULT_SYNC_SCOPE,
@@ -348,6 +348,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return row ? { row, payCycleIds: typeof row.payCycleId === 'string' ? [row.payCycleId] : [] } : null
     },
     'employees:columns': async () => columnsOf(cache),
+    'employees:suggest': async (request) => suggestNames(cache, request),
     'employees:lookup-service': async (request) => {
       if (auth.status !== 'signed-in')
         throw new FakeIpcError('not-signed-in', 'Sign in to look employees up.')

@@ -2,12 +2,17 @@ import type {
   ColumnInfo,
   EmployeeRow,
   FacetCount,
+  NameSuggestion,
+  NameSuggestionRequest,
   ParsedEmployeeQuery,
   QueryResult,
 } from '../../../src/shared/domain'
 import { ColumnCollector } from '../../../src/main/core/cache/column-inference'
 import { identifierColumnsOf, knownRole } from '../../../src/main/core/query/column-role'
 import type { DiscoveredIdentifierRole } from '../../../src/main/core/query/column-role'
+import { nameSuggestions } from '../../../src/main/core/query/near-miss'
+import type { NameTermIndex, NameTerms } from '../../../src/main/core/query/near-miss'
+import { tokenize } from '../../../src/main/core/cache/text-fold'
 import { windowSlots } from '../../../src/main/core/query/result-window'
 import {
   parseSearchText,
@@ -226,4 +231,45 @@ function discoverColumns(
 /** The columns of a list of rows as the cache reports them: before the first sync, the four the spec shows. */
 export function columnsOf(rows: readonly EmployeeRow[]): ColumnInfo[] {
   return [...snapshotOf(rows).columns]
+}
+
+/**
+ * "Did you mean" over the fake's rows with the real rules (near-miss.ts): term indexes of the names built as a
+ * snapshot's are, the suggestions read from them exactly as the core does.
+ */
+export function suggestNames(rows: readonly EmployeeRow[], request: NameSuggestionRequest): NameSuggestion[] {
+  const snapshot = snapshotOf(rows)
+  if (request.column !== undefined) requireColumn(snapshot, request.column)
+  const names: NameTerms[] = []
+  for (const field of ['lastName', 'firstName'] as const) {
+    if (request.column !== undefined && request.column !== field) continue
+    names.push({ field, index: termIndexOf(rows.map((row) => textOf(row[field]))) })
+  }
+  return nameSuggestions(request.text, names, (field, slot) => textOf(rows[slot]?.[field]) ?? undefined)
+}
+
+/** A name column's terms as the snapshot's TokenIndex lays them out: sorted by code unit, each with its rows. */
+function termIndexOf(values: ReadonlyArray<string | null>): NameTermIndex {
+  const slotsByTerm = new Map<string, number[]>()
+  values.forEach((value, slot) => {
+    for (const term of tokenize(value ?? '')) slotsByTerm.set(term, [...(slotsByTerm.get(term) ?? []), slot])
+  })
+  const terms = [...slotsByTerm.keys()].sort()
+  const joined = terms.join('')
+  const text = Array.from({ length: joined.length }, (_, i) => joined.charCodeAt(i))
+  const offsets = new Uint32Array(terms.length + 1)
+  const starts = new Uint32Array(terms.length + 1)
+  terms.forEach((term, rank) => {
+    offsets[rank + 1] = (offsets[rank] ?? 0) + term.length
+    starts[rank + 1] = (starts[rank] ?? 0) + (slotsByTerm.get(term)?.length ?? 0)
+  })
+  return {
+    toParts: () => ({ text, offsets, starts }),
+    term: (rank) => terms[rank] ?? '',
+    estimate: (prefix) =>
+      terms
+        .filter((term) => term.startsWith(prefix))
+        .reduce((sum, t) => sum + (slotsByTerm.get(t)?.length ?? 0), 0),
+    slotsOf: (term) => slotsByTerm.get(term) ?? [],
+  }
 }

@@ -62,6 +62,7 @@ describe('query:preparing', () => {
     }
     const holding = (onWorker: ColumnBuilder): ColumnBuilder => ({
       searchIndex: (path) => onWorker.searchIndex(path),
+      uuidParts: (source) => onWorker.uuidParts(source),
       columnIndex: async (source, build) => {
         await hold(build.column)
         return onWorker.columnIndex(source, build)

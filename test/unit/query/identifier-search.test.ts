@@ -13,7 +13,7 @@ import { employee, seedSnapshot } from '../cache/seed-snapshot'
 /**
  * The default search box as clerks use it, against the real engine over a real (small) cache: employee numbers
  * with or without their zeros, e-mail addresses whole or from the start, UUIDs whole or by prefix but never by a
- * fragment from the middle, transliterated names, and exact identifiers listed first.
+ * fragment from the middle (except in "Search in: UUID", from eight characters), transliterated names, and exact identifiers listed first.
  */
 
 const uuid = (head: string, n: number): string => `${head}-0000-4000-8000-${String(n).padStart(12, '0')}`
@@ -135,6 +135,34 @@ describe('the default search box', () => {
     expect(find('c0ffee')).toEqual(['Anna Kowalski'])
     expect(find('4360-')).toEqual([])
     expect(find('0000-4000')).toEqual([])
+  })
+
+  it('in "Search in: UUID", finds any part of a UUID from eight characters, anywhere in it', () => {
+    const inUuid = (text: string): string[] => names({ text, column: 'UUID' })
+    // The middle of Müller's UUID (aa114360-0000-4000-8000-000000000003), across its hyphens, any case.
+    expect(inUuid('4000-8000-000000000003')).toEqual(['Jürgen Müller'])
+    expect(inUuid('114360-0')).toEqual(['Jürgen Müller'])
+    expect(inUuid('00000000000')).toHaveLength(ROWS.length)
+    expect(inUuid('0000000000000000')).toEqual([])
+    expect(inUuid('60BEEF-0')).toEqual(['Hans Weiß'])
+    // Under eight characters only a start counts: "4360" starts Weiß's UUID and sits inside Müller's.
+    expect(inUuid('114360')).toEqual([])
+    // The default search still reads a UUID from its start only: a part of one is no one's number or name.
+    expect(find('114360-0')).toEqual([])
+    expect(find('0000-4000')).toEqual([])
+    // A part that is the whole UUID is still an exact match, listed first.
+    expect(inUuid(uuid('aa114360', 3))).toEqual(['Jürgen Müller'])
+  })
+
+  it('offers the closest saved names for a near-miss, spelled as saved, over the columns searched', () => {
+    // "Mueler" is one edit from "muller", the search form of both Müller and Mueller: two employees.
+    expect(engine.suggest('Mueler')).toEqual([{ text: 'Müller', name: 'Müller', employees: 2 }])
+    expect(engine.suggest('Kowalsky')[0]).toEqual({ text: 'Kowalski', name: 'Kowalski', employees: 1 })
+    expect(engine.suggest('Anna Kowalsky')[0]?.text).toBe('Anna Kowalski')
+    expect(engine.suggest('Kowalsky', 'firstName')).toEqual([])
+    expect(engine.suggest('Kowalsky', 'lastName').map((s) => s.name)).toEqual(['Kowalski'])
+    expect(engine.suggest('Kowalsky', 'email')).toEqual([])
+    expect(() => engine.suggest('Kowalsky', 'nosuchcolumn')).toThrow()
   })
 
   it('finds names in any word order, accents folded and common transliterations understood', () => {

@@ -32,6 +32,7 @@ function heldBuilder(worker: ColumnBuilder, held: HeldBuild[]): ColumnBuilder {
     searchIndex: (path) => hold('index', () => worker.searchIndex(path)),
     sortOrder: (source, build) => hold(`sort ${build.column}`, () => worker.sortOrder(source, build)),
     columnIndex: (source, build) => hold(`search ${build.column}`, () => worker.columnIndex(source, build)),
+    uuidParts: (source) => hold('uuid parts', () => worker.uuidParts(source)),
   }
 }
 

@@ -54,6 +54,10 @@ describe('query builds on the core worker', () => {
         calls.push(`index ${build.column}`)
         return worker.columnIndex(source, build)
       },
+      uuidParts: (source) => {
+        calls.push('uuid parts')
+        return worker.uuidParts(source)
+      },
     }
     engine = new QueryEngine(cache, { builder: counted })
     inline = new QueryEngine(cache)
@@ -89,6 +93,17 @@ describe('query builds on the core worker', () => {
     expect(sorts).toEqual(columns.filter((column) => column !== 'lastName').map((column) => `sort ${column}`))
   })
 
+  it('finds parts of UUIDs as the inline read does, the UUIDs read once, on the worker', async () => {
+    for (const id of [3, 17, 211]) {
+      const uuid = generator.uuid(id)
+      for (const text of [uuid.slice(9, 17), uuid.slice(14, 36).toUpperCase(), uuid.slice(20, 24)]) {
+        await same({ column: 'UUID', text, limit: 100 })
+      }
+      expect((await engine.answer({ column: 'UUID', text: uuid.slice(9, 27), limit: 10 })).total).toBe(1)
+    }
+    expect(calls.filter((call) => call === 'uuid parts')).toEqual(['uuid parts'])
+  })
+
   it('searches in every column as the inline build does', async () => {
     for (const column of columns) {
       const value = String(generator.value(column as never, 17) ?? '')
@@ -120,6 +135,7 @@ describe('query builds on the core worker', () => {
           asked.push(`index ${build.column}`)
           return worker.columnIndex(source, build)
         },
+        uuidParts: (source) => worker.uuidParts(source),
       },
     })
     const query: EmployeeQuery = {

@@ -9,6 +9,8 @@ import type { RowGroups } from '../../core/query/match-rows'
 import { buildSortOrder } from '../../core/query/sort-order'
 import type { SortOrder } from '../../core/query/sort-order'
 import type { TermText, TokenIndexParts } from '../../core/query/token-index'
+import { UuidParts } from '../../core/query/uuid-parts'
+import type { UuidPartsData } from '../../core/query/uuid-parts'
 import { loadExcelJs } from '../../core/export/exceljs-loader'
 import { collectGarbage } from './collect-garbage'
 import { runChangesExportJob } from './changes-export-job'
@@ -38,6 +40,7 @@ export interface SearchIndexJobInput {
 export type CoreJobs = {
   readonly 'sort-order': JobSpec<ColumnJobInput & { readonly tieOrder: Uint32Array }, SortOrder>
   readonly 'column-index': JobSpec<ColumnJobInput, TokenIndexParts>
+  readonly 'uuid-parts': JobSpec<{ readonly snapshotPath: string }, UuidPartsData | null>
   readonly 'search-index': JobSpec<SearchIndexJobInput, OpenedSearchIndex>
   readonly export: JobSpec<ExportJobInput, ExportResult, ExportProgress>
   readonly 'export-changes': JobSpec<ChangesExportJobInput, ExportResult, ExportProgress, ChangesExportCalls>
@@ -88,6 +91,17 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
     context.transfer(parts.text.buffer, parts.offsets.buffer, parts.starts.buffer, parts.postings.buffer)
     collectGarbage()
     return parts
+  },
+  'uuid-parts': (input, context) => {
+    const reader = SnapshotReader.open(input.snapshotPath, 0, undefined, { formatOnly: true })
+    try {
+      const data = UuidParts.read(reader)?.toData() ?? null
+      if (data !== null) context.transfer(data.text.buffer, data.starts.buffer)
+      collectGarbage()
+      return data
+    } finally {
+      reader.close()
+    }
   },
   'search-index': (input, context) => {
     const reader = SnapshotReader.open(

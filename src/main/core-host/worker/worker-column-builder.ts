@@ -3,6 +3,7 @@ import { adoptRowGroups } from '../../core/query/match-rows'
 import { SearchIndex } from '../../core/query/search-index'
 import type { SortOrder } from '../../core/query/sort-order'
 import { TokenIndex } from '../../core/query/token-index'
+import type { UuidPartsData } from '../../core/query/uuid-parts'
 import { RosterDeskError } from '../../core/errors'
 import type { CoreJobs } from './core-jobs'
 import type { WorkerHost } from './worker-host'
@@ -34,6 +35,8 @@ export function workerColumnBuilder(host: WorkerHost<CoreJobs>): ColumnBuilder {
       adoptRowGroups(index, opened.rowGroups)
       return index
     },
+    uuidParts: (source): Promise<UuidPartsData | null> =>
+      host.run('uuid-parts', { snapshotPath: source.snapshotPath }),
     sortOrder: (source, build): Promise<SortOrder> =>
       host.run('sort-order', { ...input(source, build), tieOrder: source.tieOrder }),
     columnIndex: async (source, build): Promise<TokenIndex> => {

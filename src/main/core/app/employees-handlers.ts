@@ -15,7 +15,12 @@ export interface EmployeesHandlerDeps {
 }
 
 export type EmployeesChannel =
-  'employees:query' | 'employees:get' | 'employees:columns' | 'employees:changes' | 'employees:lookup-service'
+  | 'employees:query'
+  | 'employees:get'
+  | 'employees:columns'
+  | 'employees:changes'
+  | 'employees:lookup-service'
+  | 'employees:suggest'
 
 /**
  * The `employees:*` channels: the saved employees (pages, one employee, the columns, the latest sync's changes)
@@ -35,6 +40,10 @@ export function createEmployeesHandlers(deps: EmployeesHandlerDeps): Pick<Invoke
     'employees:columns': async () => {
       await deps.queries.open()
       return deps.queries.listColumns()
+    },
+    'employees:suggest': async (request) => {
+      await deps.queries.open()
+      return deps.queries.suggest(request.text, request.column)
     },
     'employees:changes': async (kind, offset, limit) => deps.changes.latestPage(kind, offset, limit),
     'employees:lookup-service': async (request) => {

@@ -3,10 +3,14 @@ import type { CheckedFile } from '../snapshot/snapshot-reader'
 import type { SearchIndex } from './search-index'
 import type { SortOrder } from './sort-order'
 import type { TokenIndex } from './token-index'
+import type { UuidPartsData } from './uuid-parts'
 
-/** A sort order or a "Search in" column index a snapshot builds once, on first use. */
+/**
+ * A sort order, a "Search in" column index, or the UUIDs "Search in: UUID" finds parts of (uuid-parts.ts), which
+ * a snapshot builds once, on first use.
+ */
 export interface ColumnBuild {
-  readonly what: 'sort-order' | 'column-index'
+  readonly what: 'sort-order' | 'column-index' | 'uuid-parts'
   readonly column: string
   readonly kind: ColumnInfo['kind']
 }
@@ -32,4 +36,6 @@ export interface ColumnBuilder {
   searchIndex(snapshotPath: string, checked?: CheckedFile): Promise<SearchIndex>
   sortOrder(source: ColumnBuildSource, build: ColumnBuild): Promise<SortOrder>
   columnIndex(source: ColumnBuildSource, build: ColumnBuild): Promise<TokenIndex>
+  /** Every UUID of the snapshot in id order, for parts of them (uuid-parts.ts); null: read them row by row. */
+  uuidParts(source: ColumnBuildSource): Promise<UuidPartsData | null>
 }

@@ -4,6 +4,7 @@ import type {
   EmployeeDetail,
   EmployeeQuery,
   EmployeeRow,
+  NameSuggestion,
   ParsedEmployeeQuery,
   PreparingWork,
   QueryResult,
@@ -22,6 +23,7 @@ import type { MatchResult } from './match-rows'
 import { allSlotsInOrder, windowSlots } from './result-window'
 import { parseSearchText } from './search-rules'
 import { SnapshotQueries } from './snapshot-queries'
+import { UuidParts } from './uuid-parts'
 import type { ChangeKind, ChangeListPage } from './snapshot-queries'
 
 /** What `iterateRows` reads beyond the query: only some employees, and only some of their fields. */
@@ -99,7 +101,7 @@ export class QueryEngine {
     await this.open()
     const snapshot = this.current()
     if (snapshot === null) return
-    const needed = snapshot.missingBuilds(query.sort?.column, query.column)
+    const needed = snapshot.missingBuilds(query.sort?.column, query.column, query.text)
     if (needed.length === 0) return
     await Promise.all(needed.map((build) => this.buildFor(snapshot, builder, build)))
   }
@@ -156,7 +158,12 @@ export class QueryEngine {
     const work = (async () => {
       if (build.what === 'sort-order')
         snapshot.adoptSortOrder(build.column, await builder.sortOrder(source, build))
-      else snapshot.adoptColumnIndex(build.column, await builder.columnIndex(source, build))
+      else if (build.what === 'uuid-parts') {
+        const data = await builder.uuidParts(source)
+        const parts = data === null ? null : UuidParts.fromData(data)
+        // UUIDs that do not fit this snapshot are read here by the query instead (never a wrong answer).
+        if (parts === null || !snapshot.adoptUuidParts(parts)) throw new Error('the UUIDs read do not fit')
+      } else snapshot.adoptColumnIndex(build.column, await builder.columnIndex(source, build))
       this.logger.info(
         `Query: built the ${build.what} of ${build.column} in ${Math.round(performance.now() - started)} ms`,
       )
@@ -230,6 +237,18 @@ export class QueryEngine {
         ? { total: match.total, rows }
         : { total: match.total, rows, facets: match.facets }
     })
+  }
+
+  /**
+   * "Did you mean …" for the search box's text and "Search in" column (near-miss.ts): the closest saved names to
+   * its near-missed word; empty without a snapshot. The renderer asks when the search found very little
+   * (NEAR_MISS_FEW_MATCHES). Answered from the open search index's term lists: bench/near-miss-bench.ts.
+   */
+  suggest(text: string, column?: string): NameSuggestion[] {
+    const snapshot = this.current()
+    if (snapshot === null) return []
+    const key = column === undefined ? undefined : snapshot.requireColumn(column).key
+    return this.guard(() => snapshot.suggestions(text, key))
   }
 
   /** How many rows a query matches, without reading any. */

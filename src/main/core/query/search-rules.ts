@@ -21,6 +21,12 @@ export const MAX_SEARCH_WORDS = 16
 export const UUID_GROUP_PREFIX = 8
 /** Shorter prefixes count when they are plainly hexadecimal, down to this many characters (1 row in 65,536). */
 export const UUID_MIN_PREFIX = 4
+/**
+ * "Search in: UUID" also finds a part of a UUID from anywhere in it, from this many characters (a group's worth,
+ * one chance in four billion per position of matching a stranger): a clerk copies the middle of an ID out of a
+ * log line or an e-mail as often as its start.
+ */
+export const UUID_MIN_PART = 8
 
 const UUID_PREFIX = /^[0-9a-f][0-9a-f-]*$/
 const DIGITS = /^[0-9]+$/
@@ -113,11 +119,17 @@ export function identifierLookups(
 
 /**
  * Whether a word matches a UUID by prefix: under searchesUuid's rule in the default search, from one character
- * when the clerk narrowed the search to the UUID column.
+ * when the clerk narrowed the search to the UUID column; there also anywhere in it from UUID_MIN_PART characters.
  */
 export function uuidMatches(word: SearchWord, uuid: string, narrowed = false): boolean {
   if (word.uuid === null || !(narrowed || searchesUuid(word))) return false
-  return uuid.toLowerCase().startsWith(word.uuid)
+  const key = uuid.toLowerCase()
+  return key.startsWith(word.uuid) || (narrowed && searchesUuidPart(word) && key.includes(word.uuid))
+}
+
+/** Whether a word, in "Search in: UUID", is long enough to be looked for anywhere in the UUID (UUID_MIN_PART). */
+export function searchesUuidPart(word: SearchWord): boolean {
+  return word.uuid !== null && word.uuid.length >= UUID_MIN_PART
 }
 
 /** Whether a word is the whole UUID. */

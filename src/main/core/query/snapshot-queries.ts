@@ -4,6 +4,7 @@ import type {
   ColumnInfo,
   EmployeeDetail,
   EmployeeRow,
+  NameSuggestion,
 } from '../../../shared/domain'
 import { changeEntryNameParts, employeeNumberColumn, entryFacts } from '../../../shared/change-rules'
 import { columnLabel } from '../cache/column-label'
@@ -11,16 +12,19 @@ import type { SnapshotReader, StoredValue } from '../snapshot/snapshot-reader'
 import { RosterDeskError } from '../errors'
 import { knownRole } from './column-role'
 import type { ExactMarker, WordMarker } from './match-rows'
+import { nameSuggestions } from './near-miss'
+import type { NameTerms } from './near-miss'
 import { SearchIndex } from './search-index'
 import type { IdentifierIndex } from './search-index-data'
 import { storedFieldsFor } from '../snapshot/row-reader'
 import type { StoredFields } from '../snapshot/row-reader'
-import { identifierLookups, searchesUuid } from './search-rules'
+import { identifierLookups, parseSearchText, searchesUuid, searchesUuidPart } from './search-rules'
 import type { SearchWord } from './search-rules'
 import { columnTokenIndex } from './column-values'
 import type { ColumnBuild } from './column-builds'
 import type { SortOrder } from './sort-order'
 import type { TokenIndex } from './token-index'
+import { UuidParts } from './uuid-parts'
 
 /** Orders and column indexes are built on first use; this many of each are kept per snapshot. */
 const CACHED_ORDERS = 8
@@ -37,6 +41,7 @@ export class SnapshotQueries {
   private readonly columnsByKey: ReadonlyMap<string, ColumnInfo>
   private readonly orders = new Map<string, SortOrder>()
   private readonly columnIndexes = new Map<string, TokenIndex>()
+  private uuidPartsRead: UuidParts | null = null
 
   private constructor(
     readonly reader: SnapshotReader,
@@ -82,6 +87,23 @@ export class SnapshotQueries {
     const ids = new Float64Array(slots.length)
     for (let i = 0; i < slots.length; i++) ids[i] = this.index.ids[slots[i] ?? 0] ?? 0
     return this.reader.rows().rowsByIds(ids, fields)
+  }
+
+  /**
+   * "Did you mean" for a search (near-miss.ts) over the name columns it reads: both by default, one when the clerk
+   * searches in it, none for any other column. A suggestion's spelling is read from its first employee's row.
+   */
+  suggestions(text: string, column: string | undefined): NameSuggestion[] {
+    const names: NameTerms[] = []
+    if (column === undefined || column === 'lastName')
+      names.push({ field: 'lastName', index: this.index.lastNames })
+    if (column === undefined || column === 'firstName')
+      names.push({ field: 'firstName', index: this.index.firstNames })
+    if (names.length === 0) return []
+    return nameSuggestions(text, names, (field, slot) => {
+      const value = this.rowsOfSlots([slot])[0]?.[field]
+      return typeof value === 'string' ? value : undefined
+    })
   }
 
   /** The slots of the employees with these UUIDs (exactly as written); UUIDs the snapshot lacks are left out. */
@@ -158,7 +180,7 @@ export class SnapshotQueries {
         for (const identifier of identifiers) markIdentifier(identifier, word, mark, from)
       }
     }
-    if (column === 'UUID') return (word, mark, from) => this.markUuid(word, mark, from)
+    if (column === 'UUID') return (word, mark, from) => this.markUuid(word, mark, from, true)
     const index =
       column === 'firstName' ? firstNames : column === 'lastName' ? lastNames : this.columnIndex(column)
     const identifier = identifiers.find((c) => c.key === column)
@@ -211,8 +233,19 @@ export class SnapshotQueries {
    * What a query sorting by `sortColumn` and searching in `searchColumn` would have to build first (columns
    * already checked with requireColumn): nothing once built, and nothing for the columns the stored index covers.
    */
-  missingBuilds(sortColumn: string | undefined, searchColumn: string | undefined): ColumnBuild[] {
+  missingBuilds(
+    sortColumn: string | undefined,
+    searchColumn: string | undefined,
+    text?: string,
+  ): ColumnBuild[] {
     const builds: ColumnBuild[] = []
+    if (
+      searchColumn === 'UUID' &&
+      this.uuidPartsRead === null &&
+      parseSearchText(text).some((word) => searchesUuidPart(word))
+    ) {
+      builds.push({ what: 'uuid-parts', column: 'UUID', kind: 'text' })
+    }
     if (sortColumn !== undefined && sortColumn !== 'lastName' && !this.orders.has(sortColumn)) {
       builds.push({ what: 'sort-order', column: sortColumn, kind: this.requireColumn(sortColumn).kind })
     }
@@ -231,19 +264,52 @@ export class SnapshotQueries {
     if (!this.orders.has(column)) remember(this.orders, column, order, CACHED_ORDERS)
   }
 
+  /**
+   * Keeps UUIDs read elsewhere (the core worker: in id order, which is slot order when they are one per
+   * employee, the index holding every employee). False, keeping nothing, when they are not one per employee.
+   */
+  adoptUuidParts(parts: UuidParts): boolean {
+    if (parts.count !== this.index.count) return false
+    this.uuidPartsRead ??= parts
+    return true
+  }
+
   /** Keeps a column's token index built elsewhere (the core worker). */
   adoptColumnIndex(column: string, index: TokenIndex): void {
     if (!this.columnIndexes.has(column)) remember(this.columnIndexes, column, index, CACHED_COLUMN_INDEXES)
   }
 
-  private markUuid(word: SearchWord, mark: Uint8Array, from: number): void {
+  /** Marks the rows whose UUID starts with the word, or (narrowed to the UUID column) holds it anywhere. */
+  private markUuid(word: SearchWord, mark: Uint8Array, from: number, narrowed = false): void {
     const prefix = word.uuid ?? ''
     if (prefix === '') return
     const to = from + 1
+    if (narrowed && searchesUuidPart(word)) {
+      for (const slot of this.uuidParts().slotsContaining(prefix)) if (mark[slot] === from) mark[slot] = to
+      return
+    }
     for (const id of this.reader.idsWithUuidPrefix(prefix)) {
       const slot = this.index.slotOf(id)
       if (slot >= 0 && mark[slot] === from) mark[slot] = to
     }
+  }
+
+  /**
+   * The snapshot's UUIDs for finding parts of them (uuid-parts.ts), read on the first "Search in: UUID" for a part
+   * and kept with the snapshot: by the core worker when there is one (`missingBuilds`, `adoptUuidParts`), else
+   * here, once per snapshot (bench/near-miss-bench.ts times it as "first use").
+   */
+  private uuidParts(): UuidParts {
+    if (this.uuidPartsRead !== null) return this.uuidPartsRead
+    const parts = UuidParts.read(this.reader)
+    if (parts !== null && this.adoptUuidParts(parts)) return parts
+    const keys = new Array<string>(this.index.count).fill('')
+    this.reader.forEachUuidKey((id, key) => {
+      const slot = this.index.slotOf(id)
+      if (slot >= 0) keys[slot] = key
+    })
+    this.uuidPartsRead = UuidParts.fromKeys(keys)
+    return this.uuidPartsRead
   }
 
   private columnIndex(column: string): TokenIndex {

@@ -5,9 +5,11 @@ import { useBrowseQuery } from '../hooks/use-browse-query'
 import { useExport } from '../hooks/use-export'
 import { useExportFocusReturn } from '../hooks/use-export-focus-return'
 import { useFindShortcut } from '../hooks/use-find-shortcut'
+import { useNameSuggestions } from '../hooks/use-name-suggestions'
 import type { SyncController } from '../hooks/use-sync'
 import { ColumnChooser } from './column-chooser'
 import { DetailPanel } from './detail-panel'
+import { DidYouMean } from './did-you-mean'
 import type { GridHandle, TableActions } from './employee-table'
 import { ExportBar } from './export-bar'
 import { ExportStatus } from './export-status'
@@ -35,6 +37,13 @@ export function BrowseView({ sync, signedIn, offline, onSignIn, trackedPayCycles
   useFindShortcut(searchRef)
 
   const loaded = rows.status === 'ready' ? rows : rows.status === 'loading' ? rows.previous : undefined
+  const localMatches = rows.status === 'ready' ? rows.cache.total : undefined
+  const suggestions = useNameSuggestions(filters.text, filters.searchColumn, localMatches, sync.dataVersion)
+  // A suggestion searches for it; the focus goes back to the search box, as the button goes with the near-miss.
+  const applySuggestion = (next: string): void => {
+    setText(next)
+    searchRef.current?.focus()
+  }
   const [detailUuid, setDetailUuid] = useState<string>()
   const grid = useRef<GridHandle>(null)
   const commands = useCommandBus()
@@ -116,11 +125,12 @@ export function BrowseView({ sync, signedIn, offline, onSignIn, trackedPayCycles
           onClearAll={query.clearFilters}
         />
         <section className="results" aria-label="Employee list">
+          <DidYouMean suggestions={suggestions} onApply={applySuggestion} />
           {/* Remounted by each sync, whose employees make an earlier live answer out of date. */}
           <ServiceLookup
             key={sync.dataVersion}
             filters={filters}
-            localMatches={rows.status === 'ready' ? rows.cache.total : undefined}
+            localMatches={localMatches}
             typedText={text}
             signedIn={signedIn}
             offline={offline}

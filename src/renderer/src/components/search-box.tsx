@@ -17,6 +17,8 @@ interface SearchBoxProps {
 }
 
 const NAMES = ''
+/** The default search, as the "Search in" list and the placeholder name it. */
+const NAMES_LABEL = 'Names and IDs'
 const FIND_CHORD = SEARCH_SHORTCUTS.find((shortcut) => shortcut.id === 'find')?.chords[0]
 const FIND_KEY = FIND_CHORD === undefined ? '' : chordLabel(FIND_CHORD, isMac)
 
@@ -43,11 +45,15 @@ function identifierWords(columns: readonly ColumnInfo[]): string[] {
   return [...others, ...uuid].map((c) => inSentence(c.label))
 }
 
-/** The default search box's placeholder scope and its fuller hint, true to the rules of the engine. */
-export function defaultSearchText(columns: readonly ColumnInfo[]): { scope: string; hint: string } {
+/**
+ * The default search box's placeholder and its fuller hint (the box's title), true to the rules of the engine.
+ * The placeholder says no more than the "Search in" list does ("Search names and IDs (Ctrl+F)"), so it shows
+ * whole in the toolbar at 1366 px; listing every identifier column there ("…email or UI") was cut.
+ */
+export function defaultSearchText(columns: readonly ColumnInfo[]): { placeholder: string; hint: string } {
   const identifiers = identifierWords(columns)
   return {
-    scope: listOf(['name', ...identifiers]),
+    placeholder: `Search ${identifiers.length === 0 ? 'names' : inSentence(NAMES_LABEL)} (${FIND_KEY})`,
     hint:
       identifiers.length === 0
         ? 'Finds names in any word order'
@@ -64,7 +70,8 @@ export function SearchBox(props: SearchBoxProps) {
   const { value, onChange, inputRef, columns, column, onColumnChange, onEnterResults } = props
   const chosen = columns.find((c) => c.key === column)
   const everywhere = defaultSearchText(columns)
-  const where = chosen === undefined ? everywhere.scope : inSentence(chosen.label)
+  const placeholder =
+    chosen === undefined ? everywhere.placeholder : `Search by ${inSentence(chosen.label)} (${FIND_KEY})`
   return (
     <div className="search-box">
       <label htmlFor="employee-search-column" className="visually-hidden">
@@ -75,7 +82,7 @@ export function SearchBox(props: SearchBoxProps) {
         value={chosen?.key ?? NAMES}
         onChange={(event) => onColumnChange(event.target.value === NAMES ? undefined : event.target.value)}
       >
-        <option value={NAMES}>Names and IDs</option>
+        <option value={NAMES}>{NAMES_LABEL}</option>
         {columns.map((c) => (
           <option key={c.key} value={c.key}>
             {c.label}
@@ -90,7 +97,7 @@ export function SearchBox(props: SearchBoxProps) {
         ref={inputRef}
         type="search"
         value={value}
-        placeholder={`Search by ${where} (${FIND_KEY})`}
+        placeholder={placeholder}
         title={chosen === undefined ? everywhere.hint : undefined}
         autoComplete="off"
         spellCheck={false}

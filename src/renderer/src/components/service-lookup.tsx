@@ -1,6 +1,6 @@
 import { useEffect, useId } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
-import { serviceLookupColumns } from '../../../shared/service-lookup'
+import { serviceLookupColumn, serviceLookupColumns } from '../../../shared/service-lookup'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { useServiceLookup, type ServiceLookupAsked } from '../hooks/use-service-lookup'
 import { LiveResults } from './live-results'
@@ -28,9 +28,11 @@ function sameAsked(a: ServiceLookupAsked, b: ServiceLookupAsked): boolean {
 
 /** "last name and first name": the columns a lookup of `text` will search, by their labels. */
 function searchedWords(text: string, column: string | undefined, columns: readonly ColumnInfo[]): string {
-  const labels = serviceLookupColumns(text, column).map((key) =>
-    (columns.find((c) => c.key === key)?.label ?? key).toLowerCase(),
-  )
+  const labels = serviceLookupColumns(text, column).map((key) => {
+    const label = columns.find((c) => c.key === key)?.label ?? key
+    // In a sentence, but an acronym stays one: "in UUID", not "in uuid".
+    return label === label.toUpperCase() ? label : label.toLowerCase()
+  })
   return labels.length < 2
     ? (labels[0] ?? '')
     : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`
@@ -57,13 +59,15 @@ export function ServiceLookup(props: ServiceLookupProps) {
   const text = filters.text.trim()
   if (text === '' || localMatches === undefined) return null
 
-  const asked: ServiceLookupAsked = { text, column: filters.searchColumn }
+  // A number typed in the default search is looked up in the employee number, not the names.
+  const column = serviceLookupColumn(text, filters.searchColumn, columns)
+  const asked: ServiceLookupAsked = { text, column }
   const state =
     lookup.state.status !== 'idle' && sameAsked(lookup.state.asked, asked) ? lookup.state : undefined
   const run = (): void =>
     lookup.lookUp({
       text,
-      ...(filters.searchColumn === undefined ? {} : { column: filters.searchColumn }),
+      ...(column === undefined ? {} : { column }),
       ...(filters.sort === undefined ? {} : { sort: filters.sort }),
     })
 
@@ -100,7 +104,7 @@ export function ServiceLookup(props: ServiceLookupProps) {
     <div className={`service-lookup${missing ? '' : ' service-lookup-quiet'}`}>
       <p>
         {missing ? 'Not in your saved employees. Hired since the last sync? ' : 'Someone missing? '}
-        Search the payroll service for “{text}” in {searchedWords(text, filters.searchColumn, columns)}.
+        Search the payroll service for “{text}” in {searchedWords(text, column, columns)}.
       </p>
       <button
         type="button"
