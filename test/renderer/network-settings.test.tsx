@@ -237,13 +237,14 @@ describe('Settings → Network: extra certificates and remembered sign-ins', () 
 
   it('keeps unsaved edits when a file is chosen, and a later Save keeps the chosen file', async () => {
     const { core } = await openSettings()
-    fireEvent.change(screen.getByLabelText('Tenant ID'), { target: { value: 'tenant-7' } })
+    // An edit not saved yet (the page size: Demo's tenant is Demo's own, shown but not edited).
+    fireEvent.change(screen.getByLabelText('Page size'), { target: { value: '250' } })
     fireEvent.click(within(certificates()).getByRole('button', { name: 'Choose file…' }))
     expect(await within(certificates()).findByText('/home/clerk/company-root.pem')).toBeTruthy()
-    expect((screen.getByLabelText('Tenant ID') as HTMLInputElement).value).toBe('tenant-7')
+    expect((screen.getByLabelText('Page size') as HTMLInputElement).value).toBe('250')
     save()
     expect(await screen.findByText('Settings saved.')).toBeTruthy()
-    expect(updates(core.calls)).toEqual([{ tenantId: 'tenant-7' }])
+    expect(updates(core.calls)).toEqual([{ pageSize: 250 }])
     expect((await core.handlers['settings:get']()).settings.extraCertificatesFile).toBe(
       '/home/clerk/company-root.pem',
     )

@@ -52,10 +52,11 @@ export function ServiceLookup(props: ServiceLookupProps) {
   // leaves at the first keystroke rather than once the table has run the new text (or again on coming back to it).
   useEffect(() => {
     if (lookupState.status === 'idle') return
-    if (lookupState.asked.text !== typedText.trim() || lookupState.asked.column !== filters.searchColumn) {
-      clearLookup()
-    }
-  }, [lookupState, typedText, filters.searchColumn, clearLookup])
+    const typed = typedText.trim()
+    // The column it would be asked in now (a number typed: the employee number), as `asked` below says it.
+    const typedAsked = { text: typed, column: serviceLookupColumn(typed, filters.searchColumn, columns) }
+    if (!sameAsked(lookupState.asked, typedAsked)) clearLookup()
+  }, [lookupState, typedText, filters.searchColumn, columns, clearLookup])
   const text = filters.text.trim()
   if (text === '' || localMatches === undefined) return null
 
