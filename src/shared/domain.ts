@@ -367,8 +367,26 @@ export const exportProgressSchema = z.strictObject({
 })
 export type ExportProgress = z.infer<typeof exportProgressSchema>
 
+/**
+ * What "Export changes…" wrote, by kind: employees added, removed and changed, and the rows the changed ones took
+ * (one per changed field), so the clerk reads why the file has more rows than changes.
+ */
+export const changesWrittenSchema = z.strictObject({
+  added: z.int().min(0),
+  removed: z.int().min(0),
+  changed: z.int().min(0),
+  changedRows: z.int().min(0),
+})
+export type ChangesWritten = z.infer<typeof changesWrittenSchema>
+
 export const exportResultSchema = z.discriminatedUnion('status', [
-  z.strictObject({ status: z.literal('written'), rows: z.int().min(0), fileName: z.string() }),
+  z.strictObject({
+    status: z.literal('written'),
+    rows: z.int().min(0),
+    fileName: z.string(),
+    /** "Export changes…" only: the rows by kind of change. */
+    changes: changesWrittenSchema.optional(),
+  }),
   z.strictObject({ status: z.literal('cancelled') }),
 ])
 export type ExportResult = z.infer<typeof exportResultSchema>

@@ -2,6 +2,7 @@ import {
   CHANGE_HISTORY_RUNS,
   changeEntryName,
   changeEntryNameParts,
+  changesWritten,
   employeeNumberColumn,
   entryFacts,
   exportRowsOf,
@@ -143,7 +144,13 @@ export class FakeChanges {
     if (cancelled()) return { status: 'cancelled' }
     progress({ rowsWritten: rows, rowsTotal: rows })
     const day = run.entry.endedAt.slice(0, 10)
-    return { status: 'written', rows, fileName: `Changes ${day}.${request.format}` }
+    const counts = { added: run.entry.added, removed: run.entry.removed, changed: run.entry.changed }
+    return {
+      status: 'written',
+      rows,
+      fileName: `Changes ${day}.${request.format}`,
+      changes: changesWritten(counts, rows),
+    }
   }
 
   private run(runId: number): FakeRun {
