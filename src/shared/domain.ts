@@ -264,6 +264,21 @@ export const changeEntrySchema = z.strictObject({
 export type ChangeEntry = z.infer<typeof changeEntrySchema>
 
 /** One window of a full change list (the report itself carries only a sample). */
+/** The columns the change report sorts by: name (last, then first), employee number, status, pay cycle. */
+export const changeSortColumnSchema = z.enum(['name', 'number', 'status', 'payCycle'])
+export type ChangeSortColumn = z.infer<typeof changeSortColumnSchema>
+
+/**
+ * How the change report narrows and orders one list: `search` finds by name or number as the grid's search does
+ * (each word the start of a name word, or of the employee number or UUID; any order, accents and case ignored);
+ * `sort` orders it (absent: by name, ascending).
+ */
+export const changeListOptionsSchema = z.strictObject({
+  search: z.string().max(200).optional(),
+  sort: z.strictObject({ column: changeSortColumnSchema, order: sortOrderSchema }).optional(),
+})
+export type ChangeListOptions = z.infer<typeof changeListOptionsSchema>
+
 export const changeListPageSchema = z.strictObject({
   total: z.int().min(0),
   items: z.array(changeEntrySchema),
