@@ -221,7 +221,7 @@ describe('the change report', () => {
 
     // By number: the one employee, and how many of the list were found.
     const moved = churned().find((row) => row.UUID === BEFORE[12]!.UUID)!
-    const search = within(panel).getByRole('searchbox', { name: 'Find in this list' })
+    const search = within(dialog).getByRole('searchbox', { name: 'Find in this list' })
     fireEvent.change(search, { target: { value: String(moved.employeeNumber) } })
     await waitFor(() =>
       expect(tableRows(panel).map((row) => row.cells[0]?.textContent)).toEqual([

@@ -1,5 +1,11 @@
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react'
-import type { ChangeEntry, ChangeKind, ChangeListOptions, ChangeSortColumn } from '../../../shared/domain'
+import type {
+  ChangeEntry,
+  ChangeKind,
+  ChangeListOptions,
+  ChangeSortColumn,
+  FieldChange,
+} from '../../../shared/domain'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { changeValue } from '../format/change-text'
@@ -7,7 +13,7 @@ import { formatCount, plural } from '../format/format-value'
 import { useDebouncedValue } from '../hooks/use-debounced-value'
 
 /** The order the report's list is in: a column, ascending or descending. */
-type SortChoice = NonNullable<ChangeListOptions['sort']>
+export type ChangeSort = NonNullable<ChangeListOptions['sort']>
 
 /** Entries fetched per window: enough to scan, small enough to answer at once. */
 export const CHANGE_WINDOW = 100
@@ -23,6 +29,10 @@ interface ChangeEntryListProps {
   readonly fieldLabel: (field: string) => string
   readonly id: string
   readonly labelledBy: string
+  /** The text of "Find in this list" as typed; asked of the core once it rests. */
+  readonly search: string
+  readonly sort: ChangeSort
+  readonly onSort: (sort: ChangeSort) => void
 }
 
 /** The report's sortable columns, in order, with their headings. */
@@ -51,9 +61,8 @@ interface Shown {
  */
 export function ChangeEntryList(props: ChangeEntryListProps) {
   const client = useClient()
-  const [search, setSearch] = useState('')
-  const [sort, setSort] = useState<SortChoice>({ column: 'name', order: 'asc' })
-  const settledSearch = useDebouncedValue(search.trim(), SEARCH_DELAY_MS)
+  const { sort } = props
+  const settledSearch = useDebouncedValue(props.search.trim(), SEARCH_DELAY_MS)
   const [shown, setShown] = useState<Shown>()
   const [loadingMore, setLoadingMore] = useState(false)
   // A failure belongs to the search and order it answered.
@@ -106,33 +115,10 @@ export function ChangeEntryList(props: ChangeEntryListProps) {
   const more = total - items.length
   const searching = settledSearch !== ''
   const sortBy = (column: ChangeSortColumn): void =>
-    setSort((before) => ({
-      column,
-      order: before.column === column && before.order === 'asc' ? 'desc' : 'asc',
-    }))
+    props.onSort({ column, order: sort.column === column && sort.order === 'asc' ? 'desc' : 'asc' })
 
   return (
     <div className="change-entries" role="tabpanel" id={props.id} aria-labelledby={props.labelledBy}>
-      <div className="change-entries-tools">
-        <label className="change-search">
-          <span>Find in this list</span>
-          <input
-            type="search"
-            value={search}
-            placeholder="Name or number"
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </label>
-        <span className="muted" role="status">
-          {current === undefined
-            ? shown === undefined
-              ? ''
-              : 'Updating…'
-            : searching
-              ? `${formatCount(total)} of ${plural(props.total, 'employee')} found`
-              : plural(total, 'employee')}
-        </span>
-      </div>
       {current !== undefined && items.length === 0 && problem === undefined && (
         <p className="muted">
           {searching
@@ -177,6 +163,15 @@ export function ChangeEntryList(props: ChangeEntryListProps) {
           </tbody>
         </table>
       )}
+      <p className="muted change-found" role="status">
+        {current === undefined
+          ? shown === undefined
+            ? ''
+            : 'Updating…'
+          : searching
+            ? `${formatCount(total)} of ${plural(props.total, 'employee')} found`
+            : ''}
+      </p>
       {loading && (loadingMore || shown === undefined) && <p className="muted">Loading…</p>}
       {!loading && more > 0 && (
         <p className="muted">
@@ -234,7 +229,7 @@ function FieldChanges({ entry, fieldLabel }: { entry: ChangeEntry; fieldLabel: (
   return (
     <span className="change-entry-fields">
       {entry.changes.map((change) => (
-        <span key={change.field} className="field-change">
+        <span key={change.field} className={`field-change${wholeChange(change) ? ' whole' : ''}`}>
           {fieldLabel(change.field)}:{' '}
           <ChangedValue as="del" text={changeValue(change.before, change.field)} /> →{' '}
           <ChangedValue as="ins" text={changeValue(change.after, change.field)} />
@@ -246,6 +241,13 @@ function FieldChanges({ entry, fieldLabel }: { entry: ChangeEntry; fieldLabel: (
 
 /** Values this short are kept whole on one line (an identifier such as "PC-2026-11-A"); longer ones wrap. */
 const WHOLE_VALUE_LENGTH = 40
+
+/** Whether a field's change is short enough to keep on one line: both its values are. */
+function wholeChange(change: FieldChange): boolean {
+  return [change.before, change.after].every(
+    (value) => JSON.stringify(value ?? '').length <= WHOLE_VALUE_LENGTH,
+  )
+}
 
 /** A value before (struck through, its hyphens still visible: app.css) or after a change. */
 function ChangedValue({ as: Tag, text }: { readonly as: 'del' | 'ins'; readonly text: string }) {
