@@ -29,7 +29,7 @@ export function ExportStatus({ exporter }: { readonly exporter: ExportController
       )}
       {state.phase === 'written' && state.rows === 0 && (
         <span className="message-warning" role="alert">
-          The export held no rows, so <strong>{state.fileName}</strong> has only the header. Check the pay
+          The export held no rows, so <strong className="identifier">{state.fileName}</strong> has only the header. Check the pay
           cycle and filters, then export again.
         </span>
       )}
@@ -39,7 +39,7 @@ export function ExportStatus({ exporter }: { readonly exporter: ExportController
             {state.changes === undefined
               ? `Exported ${plural(state.rows, 'row')}`
               : changesWrittenText(state.rows, state.changes)}{' '}
-            to <strong>{state.fileName}</strong>.
+            to <strong className="identifier">{state.fileName}</strong>.
           </span>
           <button type="button" onClick={exporter.showInFolder}>
             Show in folder
