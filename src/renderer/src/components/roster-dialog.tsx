@@ -4,7 +4,7 @@ import type { SavedView } from '../../../shared/view-schema'
 import { isolateText } from '../format/bidi'
 import { formatCount, plural } from '../format/format-value'
 import { usePayCycles } from '../hooks/use-pay-cycles'
-import { useRosterCount } from '../hooks/use-roster-count'
+import { useRosterCount, type RosterCount } from '../hooks/use-roster-count'
 import { useRosterTemplates } from '../hooks/use-roster-templates'
 import { ModalDialog } from './modal-dialog'
 
@@ -136,26 +136,7 @@ export function RosterDialog(props: RosterDialogProps) {
               </span>
             </label>
           ) : null}
-          <p className="roster-summary" aria-live="polite">
-            {payCycleId === undefined ? (
-              'Nothing will be written until a pay cycle is chosen.'
-            ) : count.state === 'loading' ? (
-              'Counting…'
-            ) : (
-              <>
-                The roster will hold {plural(count.total, 'employee')}: pay cycle{' '}
-                <span className="identifier">{isolateText(payCycleId)}</span>,{' '}
-                {statuses === undefined ? (
-                  'every status'
-                ) : (
-                  <>
-                    status <Identifiers values={statuses} joiner=" or " />
-                  </>
-                )}
-                .
-              </>
-            )}
-          </p>
+          <RosterSummary payCycleId={payCycleId} count={count} statuses={statuses} />
           {statuses === undefined && template === undefined && (
             <p className="muted">
               {props.screenStatuses.length > 0
@@ -180,6 +161,41 @@ export function RosterDialog(props: RosterDialogProps) {
         </button>
       </div>
     </ModalDialog>
+  )
+}
+
+interface RosterSummaryProps {
+  readonly payCycleId: string | undefined
+  readonly count: RosterCount
+  readonly statuses: readonly string[] | undefined
+}
+
+/**
+ * The one line that says, before anything is written, what the roster will hold: how many employees, of which pay
+ * cycle and statuses; or that nothing will be written until a pay cycle is chosen.
+ */
+function RosterSummary({ payCycleId, count, statuses }: RosterSummaryProps) {
+  return (
+    <p className="roster-summary" aria-live="polite">
+      {payCycleId === undefined ? (
+        'Nothing will be written until a pay cycle is chosen.'
+      ) : count.state === 'loading' ? (
+        'Counting…'
+      ) : (
+        <>
+          The roster will hold {plural(count.total, 'employee')}: pay cycle{' '}
+          <span className="identifier">{isolateText(payCycleId)}</span>,{' '}
+          {statuses === undefined ? (
+            'every status'
+          ) : (
+            <>
+              status <Identifiers values={statuses} joiner=" or " />
+            </>
+          )}
+          .
+        </>
+      )}
+    </p>
   )
 }
 
