@@ -55,7 +55,9 @@ export interface PrintJob {
 }
 
 /** The file an export wrote and its rows; a changes export's rows by kind of change. */
-export type WrittenExport = Pick<WriteExportResult, 'filePath' | 'rows'> & { readonly changes?: ChangesWritten }
+export type WrittenExport = Pick<WriteExportResult, 'filePath' | 'rows'> & {
+  readonly changes?: ChangesWritten
+}
 
 /**
  * Does an export's work where it runs: on the calling thread (inline-export-runner.ts: the CLI, tests, benches,

@@ -29,8 +29,8 @@ export function ExportStatus({ exporter }: { readonly exporter: ExportController
       )}
       {state.phase === 'written' && state.rows === 0 && (
         <span className="message-warning" role="alert">
-          The export held no rows, so <strong className="identifier">{state.fileName}</strong> has only the header. Check the pay
-          cycle and filters, then export again.
+          The export held no rows, so <strong className="identifier">{state.fileName}</strong> has only the
+          header. Check the pay cycle and filters, then export again.
         </span>
       )}
       {state.phase === 'written' && state.rows > 0 && (
