@@ -196,18 +196,17 @@ describe('a clerk reconciles a churned sync with the change report', () => {
   it('3b. the changed list is a dense table: 20 and more lines on a 1366×768 screen, sortable, searchable', async () => {
     await dialog().getByRole('complementary').getByRole('button', { name: 'Close details' }).click()
     await expect.poll(() => dialog().getByRole('complementary').count()).toBe(0)
-    // Measured in the browser: body rows wholly inside both the list's scroller and the window.
+    // Measured in the browser: body rows the clerk sees whole, their first and last pixel lines not clipped by any
+    // scroller nor covered by the sticky headings or the dialog's buttons (what the page draws at those points).
     const fullyShown = async (): Promise<number> =>
       Number(
         await page.evaluate(`(() => {
-          const list = document.querySelector('.change-dialog [role="tabpanel"]')
-          const view = list.getBoundingClientRect()
-          // Below the sticky headings, above the list's and the window's bottom.
-          const top = list.querySelector('thead').getBoundingClientRect().bottom
-          const bottom = Math.min(view.bottom, window.innerHeight)
-          return [...list.querySelectorAll('tbody tr')].filter((row) => {
+          const rows = [...document.querySelectorAll('.change-dialog [role="tabpanel"] tbody tr')]
+          const seen = (row, x, y) => row.contains(document.elementFromPoint(x, y))
+          return rows.filter((row) => {
             const box = row.getBoundingClientRect()
-            return box.height > 0 && box.top >= top - 1 && box.bottom <= bottom + 1
+            const x = box.left + 20
+            return box.height > 0 && seen(row, x, box.top + 1) && seen(row, x, box.bottom - 1)
           }).length
         })()`),
       )
