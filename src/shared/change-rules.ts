@@ -1,4 +1,4 @@
-import type { ChangeEntry, EmployeeRow, FieldChange, JsonValue } from './domain'
+import type { ChangeEntry, ChangeKind, ChangesWritten, EmployeeRow, FieldChange, JsonValue } from './domain'
 
 /**
  * The rules of the change report, pure and zod-free: the sync applies them to every row it stores, the renderer's
@@ -90,4 +90,17 @@ export function entryFacts(
 /** Spreadsheet rows one entry takes in "Export changes…": one per changed field, else one. */
 export function exportRowsOf(entry: Pick<ChangeEntry, 'changes' | 'fields'>): number {
   return Math.max(1, entry.changes?.length ?? entry.fields?.length ?? 1)
+}
+
+/**
+ * What a changes export wrote by kind, from the change log's own counts and the rows the engine wrote: an added or
+ * removed employee takes one row (core/export/change-export.ts `rowsOf`), so the rows left over are the changed employees' (one per field).
+ */
+export function changesWritten(counts: Readonly<Record<ChangeKind, number>>, rows: number): ChangesWritten {
+  return {
+    added: counts.added,
+    removed: counts.removed,
+    changed: counts.changed,
+    changedRows: Math.max(0, rows - counts.added - counts.removed),
+  }
 }

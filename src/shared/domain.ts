@@ -282,6 +282,21 @@ export const changeEntrySchema = z.strictObject({
 export type ChangeEntry = z.infer<typeof changeEntrySchema>
 
 /** One window of a full change list (the report itself carries only a sample). */
+/** The columns the change report sorts by: name (last, then first), employee number, status, pay cycle. */
+export const changeSortColumnSchema = z.enum(['name', 'number', 'status', 'payCycle'])
+export type ChangeSortColumn = z.infer<typeof changeSortColumnSchema>
+
+/**
+ * How the change report narrows and orders one list: `search` finds by name or number as the grid's search does
+ * (each word the start of a name word, or of the employee number or UUID; any order, accents and case ignored);
+ * `sort` orders it (absent: by name, ascending).
+ */
+export const changeListOptionsSchema = z.strictObject({
+  search: z.string().max(200).optional(),
+  sort: z.strictObject({ column: changeSortColumnSchema, order: sortOrderSchema }).optional(),
+})
+export type ChangeListOptions = z.infer<typeof changeListOptionsSchema>
+
 export const changeListPageSchema = z.strictObject({
   total: z.int().min(0),
   items: z.array(changeEntrySchema),
@@ -385,8 +400,26 @@ export const exportProgressSchema = z.strictObject({
 })
 export type ExportProgress = z.infer<typeof exportProgressSchema>
 
+/**
+ * What "Export changes…" wrote, by kind: employees added, removed and changed, and the rows the changed ones took
+ * (one per changed field), so the clerk reads why the file has more rows than changes.
+ */
+export const changesWrittenSchema = z.strictObject({
+  added: z.int().min(0),
+  removed: z.int().min(0),
+  changed: z.int().min(0),
+  changedRows: z.int().min(0),
+})
+export type ChangesWritten = z.infer<typeof changesWrittenSchema>
+
 export const exportResultSchema = z.discriminatedUnion('status', [
-  z.strictObject({ status: z.literal('written'), rows: z.int().min(0), fileName: z.string() }),
+  z.strictObject({
+    status: z.literal('written'),
+    rows: z.int().min(0),
+    fileName: z.string(),
+    /** "Export changes…" only: the rows by kind of change. */
+    changes: changesWrittenSchema.optional(),
+  }),
   z.strictObject({ status: z.literal('cancelled') }),
 ])
 export type ExportResult = z.infer<typeof exportResultSchema>

@@ -4,6 +4,7 @@ import {
   changeHistoryEntrySchema,
   changeKindSchema,
   changeListPageSchema,
+  changeListOptionsSchema,
   changesExportRequestSchema,
   authStateSchema,
   columnInfoSchema,
@@ -132,9 +133,18 @@ export const invokeChannels = {
 
   /** The last 20 complete syncs, newest first, each with its counts and where it read from. */
   'changes:history': { args: noArgs, result: z.array(changeHistoryEntrySchema) },
-  /** A window of one sync's added, removed or changed employees: (runId, kind, offset, limit). */
+  /**
+   * A window of one sync's added, removed or changed employees: (runId, kind, offset, limit, options), searched and
+   * sorted as `options` says; the total counts those the search finds.
+   */
   'changes:list': {
-    args: z.tuple([z.int().min(1), changeKindSchema, z.int().min(0), z.int().min(1).max(1000)]),
+    args: z.tuple([
+      z.int().min(1),
+      changeKindSchema,
+      z.int().min(0),
+      z.int().min(1).max(1000),
+      changeListOptionsSchema.optional(),
+    ]),
     result: changeListPageSchema,
   },
   /**

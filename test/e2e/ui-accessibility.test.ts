@@ -245,6 +245,10 @@ describe('every screen meets WCAG 2.1 AA in the light and the dark theme', () =>
   it('the roster dialog, and an export done', async () => {
     await page.getByRole('button', { name: 'Export roster…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Export a pay-cycle roster' })
+    // No pay cycle ticked on screen: the clerk is asked to choose one.
+    await dialog.getByText('Nothing will be written until a pay cycle is chosen.').waitFor()
+    await expectAccessible('8a0-roster-dialog-choose')
+    await dialog.getByRole('combobox', { name: 'Pay cycle' }).selectOption({ index: 1 })
     await dialog.getByRole('button', { name: /^Export [\d,]+ rows?…$/ }).waitFor()
     await expectAccessible('8a-roster-dialog')
     await dialog.getByRole('combobox', { name: 'Template' }).selectOption({ label: 'View: Leavers' })
@@ -293,11 +297,17 @@ describe('every screen meets WCAG 2.1 AA in the light and the dark theme', () =>
 
   it('the change report', async () => {
     await page.getByRole('button', { name: 'Sync', exact: true }).click()
-    const summary = page.getByRole('button', { name: /^\+\d+ −\d+ ~\d+ changes$/ })
+    const summary = page.getByRole('button', { name: /^\d+ added, \d+ removed, \d+ changed$/ })
     await summary.waitFor({ timeout: 60_000 })
     await summary.click()
     const dialog = page.getByRole('dialog', { name: 'Change report' })
     await expect.poll(() => dialog.getByRole('tabpanel').getByRole('button').count()).toBeGreaterThan(0)
     await expectAccessible('10-change-report')
+    // The changed list: a table with each field before (struck through) and after, sorted by a heading.
+    await dialog.getByRole('tab', { name: /^Changed/ }).click()
+    const numberHeading = dialog.getByRole('columnheader', { name: /Number/ })
+    await numberHeading.getByRole('button').click()
+    await expect.poll(() => numberHeading.getAttribute('aria-sort')).toBe('ascending')
+    await expectAccessible('10b-change-report-changed')
   })
 })

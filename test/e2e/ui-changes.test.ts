@@ -7,6 +7,7 @@ import type { EmployeeRow, FieldChange } from '../../src/shared/domain'
 import { columnLabel } from '../../src/main/core/cache/column-label'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { SCREENSHOT_DIR, SCREENSHOTS_WANTED } from '../helpers/harness/app-page'
 import { useUiSession } from '../helpers/harness/ui-session'
 import { churnTheService } from '../helpers/sandbox'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../helpers/xlsx-reader'
@@ -22,10 +23,12 @@ import { aboutCells, readCsv, readXlsx, sheetNamed } from '../helpers/xlsx-reade
 const SIZE = 2_000
 const ADDED = 6
 const REMOVED = 4
-const MUTATED = 25
+const MUTATED = 40
 
 const session = useUiSession({
   sandbox: { size: SIZE, seed: 21 },
+  // The clerk's laptop screen of issue 24: the report must show 20 and more employees at once on it.
+  viewport: { width: 1366, height: 768 },
   start: 'signed-in',
   setupTimeoutMs: 120_000,
 })
@@ -44,7 +47,14 @@ const byUuid = (rows: ReadonlyArray<Record<string, unknown>>): Map<string, Emplo
 const count = (value: number): string => value.toLocaleString('en')
 const dialog = (): Locator => page.getByRole('dialog', { name: 'Change report' })
 const panel = (): Locator => dialog().getByRole('tabpanel')
-const summaryButton = (): Locator => page.getByRole('button', { name: /^\+[\d,]+ −[\d,]+ ~[\d,]+ changes$/ })
+const summaryButton = (): Locator =>
+  page.getByRole('button', { name: /^[\d,]+ added, [\d,]+ removed, [\d,]+ changed$/ })
+/** The report table's body rows, and the one whose number cell reads `number`. */
+const tableRows = (): Locator => panel().locator('tbody tr')
+const rowWith = (number: unknown): Locator =>
+  tableRows().filter({
+    has: page.locator('td.change-number', { hasText: new RegExp(`^${String(number)}$`) }),
+  })
 
 /** Whether the page's focus is on (or in) what `locator` finds. */
 const holdsFocus = (locator: Locator): Promise<boolean> =>
@@ -111,10 +121,15 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     await page.getByRole('button', { name: 'Sync', exact: true }).click()
     const total = SIZE + ADDED - REMOVED
     await page.getByText(`${count(total)} of ${count(total)} employees`).waitFor({ timeout: 60_000 })
-    const summary = summaryButton()
+    // Exact counts in words (no "~" that reads as "about"), and the button named by them.
+    const summary = page.getByRole('button', {
+      name: `${ADDED} added, ${REMOVED} removed, ${expected.changed.size} changed`,
+      exact: true,
+    })
     await expect
       .poll(() => summary.innerText())
-      .toBe(`+${ADDED} −${REMOVED} ~${expected.changed.size} changes`)
+      .toBe(`${ADDED} added, ${REMOVED} removed, ${expected.changed.size} changed`)
+    expect(await summary.getAttribute('aria-describedby')).toBeTruthy()
     await summary.click()
     await dialog().waitFor()
     const sync = dialog().getByLabel('Sync')
@@ -134,19 +149,22 @@ describe('a clerk reconciles a churned sync with the change report', () => {
         .getByRole('tab', { name: `Added (${ADDED})` })
         .getAttribute('aria-selected'),
     ).toBe('true')
-    await expect.poll(() => panel().getByRole('button').count()).toBe(ADDED)
-    // Each joiner with its number, name, status and pay cycle, as the service sent them.
+    await expect.poll(() => tableRows().count()).toBe(ADDED)
+    // Each joiner a line: number, name, status and pay cycle, as the service sent them.
     for (const uuid of expected.added) {
       const row = after.get(uuid)!
-      const entry = panel().getByRole('button', { name: new RegExp(String(row['employeeNumber'])) })
-      const text = await entry.innerText()
-      expect(text).toContain(`${String(row['firstName'])} ${String(row['lastName'])}`)
+      const line = rowWith(row['employeeNumber'])
+      expect(await line.locator('td').allInnerTexts()).toEqual([
+        String(row['employeeNumber']),
+        `${String(row['firstName'])} ${String(row['lastName'])}`,
+        String(row['employeeStatus']),
+        String(row['payCycleId']),
+      ])
       // Each part of the name isolated on its own, as the details panel shows it.
-      expect(await entry.locator('.change-entry-name bdi').allInnerTexts()).toEqual([
+      expect(await line.locator('.change-entry bdi').allInnerTexts()).toEqual([
         String(row['firstName']),
         String(row['lastName']),
       ])
-      expect(text).toContain(`${String(row['employeeStatus'])} · ${String(row['payCycleId'])}`)
     }
     await ui.screenshot('ui-changes-2-report-added')
     expect(ui.problems).toEqual([])
@@ -156,19 +174,17 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     await dialog()
       .getByRole('tab', { name: `Changed (${expected.changed.size})` })
       .click()
-    await expect
-      .poll(() => panel().getByRole('button', { pressed: false }).count())
-      .toBe(expected.changed.size)
+    await expect.poll(() => tableRows().count()).toBe(expected.changed.size)
     const [uuid, changes] = [...expected.changed][0]!
     const row = after.get(uuid)!
-    const entry = panel().getByRole('button', { name: new RegExp(String(row['employeeNumber'])) })
-    const text = await entry.innerText()
+    const line = rowWith(row['employeeNumber'])
+    const text = await line.innerText()
     for (const change of changes) {
       expect(text).toContain(
         `${columnLabel(change.field)}: ${String(change.before)} → ${String(change.after)}`,
       )
     }
-    await entry.click()
+    await line.getByRole('button').click()
     const details = dialog().getByRole('complementary')
     await details.getByRole('heading', { name: 'Pay cycle', exact: true }).waitFor()
     expect(await details.getByRole('note').count()).toBe(0)
@@ -177,16 +193,82 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     await ui.screenshot('ui-changes-3-changed-employee')
   })
 
+  it('3b. the changed list is a dense table: 20 and more lines on a 1366×768 screen, sortable, searchable', async () => {
+    await dialog().getByRole('complementary').getByRole('button', { name: 'Close details' }).click()
+    await expect.poll(() => dialog().getByRole('complementary').count()).toBe(0)
+    // Measured in the browser: body rows the clerk sees whole, their first and last pixel lines not clipped by any
+    // scroller nor covered by the sticky headings or the dialog's buttons (what the page draws at those points).
+    const fullyShown = async (): Promise<number> =>
+      Number(
+        await page.evaluate(`(() => {
+          const rows = [...document.querySelectorAll('.change-dialog [role="tabpanel"] tbody tr')]
+          const seen = (row, x, y) => row.contains(document.elementFromPoint(x, y))
+          return rows.filter((row) => {
+            const box = row.getBoundingClientRect()
+            const x = box.left + 20
+            return box.height > 0 && seen(row, x, box.top + 1) && seen(row, x, box.bottom - 1)
+          }).length
+        })()`),
+      )
+    expect(await page.evaluate('[window.innerWidth, window.innerHeight]')).toEqual([1366, 768])
+    await tableRows().first().waitFor()
+    for (const theme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      await ui.screenshot(`ui-changes-3b-dense-table-${theme}`)
+    }
+    await expect.poll(fullyShown).toBeGreaterThanOrEqual(20)
+    // A struck-through pay cycle up close: its hyphens stay visible above the line.
+    if (SCREENSHOTS_WANTED) {
+      const struck = panel()
+        .locator('.field-change del', { hasText: /^PC-2026/ })
+        .first()
+      await struck.evaluate((element) => {
+        element.style.fontSize = '4em'
+      })
+      await struck.screenshot({ path: join(SCREENSHOT_DIR, 'ui-changes-3b-struck-pay-cycle.png') })
+      await struck.evaluate((element) => {
+        element.style.fontSize = ''
+      })
+    }
+
+    // A heading sorts by its column, again the other way.
+    const numberHeading = panel().getByRole('columnheader', { name: /Number/ })
+    await numberHeading.getByRole('button').click()
+    await expect.poll(() => numberHeading.getAttribute('aria-sort')).toBe('ascending')
+    await numberHeading.getByRole('button').click()
+    await expect.poll(() => numberHeading.getAttribute('aria-sort')).toBe('descending')
+    const numbers = [...expected.changed.keys()].map((uuid) => String(after.get(uuid)!['employeeNumber']))
+    await expect
+      .poll(() => panel().locator('tbody td.change-number').allInnerTexts())
+      .toEqual([...numbers].sort().reverse())
+
+    // Found by number, and by a name's start in another case, as the grid's search finds them.
+    const [uuid] = [...expected.changed.keys()]
+    const someone = after.get(uuid!)!
+    const search = dialog().getByRole('searchbox', { name: 'Find in this list' })
+    await search.fill(String(someone['employeeNumber']))
+    await expect
+      .poll(() => panel().locator('tbody td.change-number').allInnerTexts())
+      .toEqual([String(someone['employeeNumber'])])
+    expect(await panel().getByRole('status').innerText()).toBe(
+      `1 of ${expected.changed.size} employees found`,
+    )
+    await search.fill(String(someone['lastName']).toUpperCase())
+    await expect.poll(() => rowWith(someone['employeeNumber']).count()).toBe(1)
+    await ui.screenshot('ui-changes-3b-searched')
+    await search.fill('')
+    await expect.poll(() => tableRows().count()).toBe(expected.changed.size)
+    expect(ui.problems).toEqual([])
+  })
+
   it('4. a removed employee opens from the last row RosterDesk held, marked with the sync that removed them', async () => {
     await dialog()
       .getByRole('tab', { name: `Removed (${REMOVED})` })
       .click()
-    await expect.poll(() => panel().getByText('Removed', { exact: true }).count()).toBe(REMOVED)
+    await expect.poll(() => tableRows().count()).toBe(REMOVED)
     const uuid = expected.removed[0]!
     const last = before.get(uuid)!
-    await panel()
-      .getByRole('button', { name: new RegExp(String(last['employeeNumber'])) })
-      .click()
+    await rowWith(last['employeeNumber']).getByRole('button').click()
     const details = dialog().getByRole('complementary')
     const marker = details.getByRole('note')
     await marker.waitFor()
@@ -205,10 +287,16 @@ describe('a clerk reconciles a churned sync with the change report', () => {
 
   it('5. exports the changes to .xlsx and .csv through main, read back by openpyxl and Python', async () => {
     await dialog().getByRole('button', { name: 'Export changes…' }).click()
-    const rows = ADDED + REMOVED + [...expected.changed.values()].reduce((sum, list) => sum + list.length, 0)
-    const done = dialog().getByText(/^Exported [\d,]+ rows to/)
+    const changedRows = [...expected.changed.values()].reduce((sum, list) => sum + list.length, 0)
+    const rows = ADDED + REMOVED + changedRows
+    const done = dialog().getByText(/^Exported [\d,]+ rows/)
     await done.waitFor({ timeout: 30_000 })
-    expect(await done.innerText()).toMatch(new RegExp(`^Exported ${rows} rows to Changes .+\\.xlsx\\.$`))
+    // The counts by kind are the export's own result; the file's rows are read back below.
+    expect(await done.innerText()).toMatch(
+      new RegExp(
+        `^Exported ${rows} rows: ${ADDED} added, ${REMOVED} removed, and ${expected.changed.size} changed employees in ${changedRows} rows \\(one row per changed field\\) to Changes .+\\.xlsx\\.$`,
+      ),
+    )
     await ui.screenshot('ui-changes-5-exported')
 
     const file = readdirSync(app.dataDir).find((name) => /^Changes .*\.xlsx$/.test(name))
@@ -260,7 +348,7 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     await dialog().getByLabel('Export format').selectOption('csv')
     await dialog().getByRole('button', { name: 'Export changes…' }).click()
     await dialog()
-      .getByText(/^Exported [\d,]+ rows to Changes .+\.csv\.$/)
+      .getByText(/^Exported [\d,]+ rows: .+ to Changes .+\.csv\.$/)
       .waitFor({ timeout: 30_000 })
     const csvFile = readdirSync(app.dataDir).find((name) => /^Changes .*\.csv$/.test(name))
     const csv = await readCsv(join(app.dataDir, csvFile!))

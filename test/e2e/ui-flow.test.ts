@@ -270,13 +270,18 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     await page.getByRole('button', { name: 'Export roster…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Export a pay-cycle roster' })
     const payCycle = dialog.getByLabel('Pay cycle')
-    await expect.poll(() => payCycle.inputValue()).toBe('PC-2026-11-A')
+    // No pay cycle ticked on screen: none is chosen for the clerk (the tracked one is listed first).
+    await expect
+      .poll(() => payCycle.locator('option').nth(1).innerText())
+      .toMatch(/^PC-2026-11-A \(.+\), tracked$/)
+    expect(await payCycle.inputValue()).toBe('')
+    await payCycle.selectOption('PC-2026-11-A')
     const applies = dialog.getByRole('checkbox', { name: 'Only the statuses filtered on screen: Suspended' })
     expect(await applies.isChecked()).toBe(true)
-    const summary = dialog.getByText(
-      /^The roster will hold [\d,]+ employees?: pay cycle PC-2026-11-A, status Suspended\.$/,
-    )
-    await summary.waitFor()
+    const summary = dialog.locator('.roster-summary')
+    await expect
+      .poll(() => summary.innerText())
+      .toMatch(/^The roster will hold [\d,]+ employees?: pay cycle PC-2026-11-A, status Suspended\.$/)
     const rosterRows = Number(/hold ([\d,]+)/.exec(await summary.innerText())![1]!.replace(/,/g, ''))
     expect(rosterRows).toBeGreaterThan(0)
     expect(rosterRows).toBeLessThan(count)

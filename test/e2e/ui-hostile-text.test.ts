@@ -130,16 +130,21 @@ describe('hostile text from the service is inert in every screen', () => {
     // Ids 60 to 73 join the service; the last of them carries the override (hostileTextOf).
     await churnTheService(sandbox, { churn: { add: 14, remove: 0 } })
     await page.getByRole('button', { name: 'Sync', exact: true }).click()
-    const summary = page.getByRole('button', { name: /^\+\d+ −\d+ ~\d+ changes$/ })
+    const summary = page.getByRole('button', { name: /^\d+ added, \d+ removed, \d+ changed$/ })
     await summary.waitFor({ timeout: 60_000 })
     await summary.click()
     const dialog = page.getByRole('dialog', { name: 'Change report' })
-    const entry = dialog.getByRole('tabpanel').getByRole('button').filter({ hasText: 'exe.gnp' }).first()
+    const entry = dialog.getByRole('tabpanel').locator('tbody tr').filter({ hasText: 'exe.gnp' }).first()
     await entry.waitFor()
-    const name = entry.locator('.change-entry-name')
+    const name = entry.locator('.change-entry')
     expect(await name.innerText()).toContain('Eve\u202Eexe.gnp')
-    expect(await unicodeBidi(name)).toBe('isolate')
-    for (const fact of await entry.locator('.change-entry-facts bdi').all()) {
+    for (const part of await name.locator('bdi').all()) {
+      expect(await unicodeBidi(part)).toBe('isolate')
+    }
+    // Status and pay cycle: each the service's text, isolated in its own cell.
+    const facts = await entry.locator('td:not(.change-name) bdi').all()
+    expect(facts.length).toBeGreaterThan(0)
+    for (const fact of facts) {
       expect(await unicodeBidi(fact)).toBe('isolate')
     }
     await expectInert()

@@ -128,7 +128,7 @@ describe('a clerk’s views, through the real core', () => {
     const dialog = page.getByRole('dialog', { name: 'Export a pay-cycle roster' })
     await dialog.getByLabel('Pay cycle').selectOption('PC-2026-11-B')
     await dialog.getByLabel('Template').selectOption({ label: `View: ${VIEW}` })
-    const summary = dialog.getByText(/^The roster will hold/)
+    const summary = dialog.locator('.roster-summary')
     await expect
       .poll(() => summary.innerText())
       .toMatch(/^The roster will hold [\d,]+ employees?: pay cycle PC-2026-11-B, status On leave\.$/)

@@ -32,8 +32,8 @@ async function afterASecondSync(): Promise<Rendered> {
 
 async function openReport(): Promise<HTMLElement> {
   const summary = screen.getByRole('button', {
-    name: '+3 −2 ~130 changes',
-    description: 'Changes in the last sync: 3 added, 2 removed, 130 changed. Opens the change report.',
+    name: '3 added, 2 removed, 130 changed',
+    description: 'Changes in the last sync. Opens the change report.',
   })
   // A click focuses a button in Chromium (not in jsdom): the dialog gives the focus back to it.
   summary.focus()
@@ -41,11 +41,31 @@ async function openReport(): Promise<HTMLElement> {
   return screen.findByRole('dialog', { name: 'Change report' })
 }
 
+/** The report table's body rows. */
+function tableRows(panel: HTMLElement): HTMLTableRowElement[] {
+  return [...panel.querySelectorAll<HTMLTableRowElement>('tbody tr')]
+}
+
+/** The row whose number cell reads `number`. */
+function rowWith(panel: HTMLElement, number: string): HTMLTableRowElement {
+  const row = tableRows(panel).find((each) => each.cells[0]?.textContent === number)
+  if (row === undefined) throw new Error(`No row for ${number}`)
+  return row
+}
+
+function cells(row: HTMLTableRowElement): string[] {
+  return [...row.cells].map((cell) => cell.textContent ?? '')
+}
+
+function headings(panel: HTMLElement): string[] {
+  return [...panel.querySelectorAll('thead th')].map((cell) => cell.textContent ?? '')
+}
+
 describe('the change report', () => {
   it('shows the last sync’s counts in the sync bar, and opens on its first list with each entry’s facts', async () => {
     const { core } = await afterASecondSync()
-    const summary = screen.getByRole('button', { name: '+3 −2 ~130 changes' })
-    expect(summary.textContent).toBe('+3 −2 ~130 changes')
+    const summary = screen.getByRole('button', { name: '3 added, 2 removed, 130 changed' })
+    expect(summary.textContent).toBe('3 added, 2 removed, 130 changed')
 
     const dialog = await openReport()
     const sync = within(dialog).getByLabelText('Sync') as HTMLSelectElement
@@ -59,14 +79,22 @@ describe('the change report', () => {
     const added = within(dialog).getByRole('tab', { name: 'Added (3)' })
     expect(added.getAttribute('aria-selected')).toBe('true')
     const panel = within(dialog).getByRole('tabpanel')
-    await waitFor(() => expect(within(panel).getAllByRole('button')).toHaveLength(3))
-    // Number, name, status and pay cycle of each joiner, in name order.
+    await waitFor(() => expect(tableRows(panel)).toHaveLength(3))
+    expect(headings(panel)).toEqual(['Number', 'Name ▲', 'Status', 'Pay cycle'])
+    // A line per joiner: number, name (the button that opens them), status and pay cycle, in name order.
     const joiner = makeEmployees(151)[150]!
-    const entry = within(panel).getByRole('button', { name: new RegExp(String(joiner.employeeNumber)) })
-    expect(entry.textContent).toContain(String(joiner.firstName))
-    expect(entry.textContent).toContain(`${String(joiner.employeeStatus)} · ${String(joiner.payCycleId)}`)
+    const row = rowWith(panel, String(joiner.employeeNumber))
+    expect(cells(row)).toEqual([
+      String(joiner.employeeNumber),
+      `${String(joiner.firstName)} ${String(joiner.lastName)}`,
+      String(joiner.employeeStatus),
+      String(joiner.payCycleId),
+    ])
+    expect(within(row).getByRole('button').textContent).toBe(
+      `${String(joiner.firstName)} ${String(joiner.lastName)}`,
+    )
     expect(core.calls.filter((call) => call.channel === 'changes:list').map((call) => call.args)).toEqual([
-      [2, 'added', 0, 100],
+      [2, 'added', 0, 100, { sort: { column: 'name', order: 'asc' } }],
     ])
   })
 
@@ -77,12 +105,11 @@ describe('the change report', () => {
     rendered.core.setServiceEmployees([...BEFORE, joiner])
     fireEvent.click(screen.getByRole('button', { name: 'Sync' }))
     await screen.findByText('151 of 151 employees')
-    fireEvent.click(screen.getByRole('button', { name: '+1 −0 ~0 changes' }))
+    fireEvent.click(screen.getByRole('button', { name: '1 added, 0 removed, 0 changed' }))
     const dialog = await screen.findByRole('dialog', { name: 'Change report' })
-    const entry = await within(dialog).findByRole('button', {
-      name: new RegExp(String(joiner.employeeNumber)),
-    })
-    const name = entry.querySelector('.change-entry-name')
+    const panel = within(dialog).getByRole('tabpanel')
+    await waitFor(() => expect(tableRows(panel)).toHaveLength(1))
+    const name = rowWith(panel, String(joiner.employeeNumber)).querySelector('.change-entry')
     expect([...(name?.querySelectorAll('bdi') ?? [])].map((part) => part.textContent)).toEqual([
       '\u202eAmira',
       'Haddad',
@@ -95,9 +122,9 @@ describe('the change report', () => {
     const dialog = await openReport()
     fireEvent.click(within(dialog).getByRole('tab', { name: 'Removed (2)' }))
     const panel = within(dialog).getByRole('tabpanel')
-    await waitFor(() => expect(within(panel).getAllByText('Removed')).toHaveLength(2))
+    await waitFor(() => expect(tableRows(panel)).toHaveLength(2))
     const leaver = BEFORE[3]!
-    fireEvent.click(within(panel).getByRole('button', { name: new RegExp(String(leaver.employeeNumber)) }))
+    fireEvent.click(within(rowWith(panel, String(leaver.employeeNumber))).getByRole('button'))
 
     const details = within(dialog).getByRole('complementary')
     expect(within(details).getByRole('note').textContent).toMatch(
@@ -129,11 +156,11 @@ describe('the change report', () => {
     await waitFor(() => expect(entries()).toHaveLength(130))
 
     const moved = churned().find((row) => row.UUID === BEFORE[12]!.UUID)!
-    const entry = entries().find((button) => button.textContent?.includes(String(moved.employeeNumber)))!
-    expect(entry).toBeDefined()
-    expect(entry.textContent).toContain(
+    const row = rowWith(panel, String(moved.employeeNumber))
+    expect(row.textContent).toContain(
       `Status: ${String(BEFORE[12]!.employeeStatus)} → ${String(moved.employeeStatus)}`,
     )
+    const entry = row.querySelector<HTMLButtonElement>('button.change-entry')!
     fireEvent.click(entry)
     expect(entry.getAttribute('aria-pressed')).toBe('true')
     const details = within(dialog).getByRole('complementary')
@@ -154,15 +181,71 @@ describe('the change report', () => {
     const raised: EmployeeRow = { ...BEFORE[7]!, annualSalary: 61_000.5 }
     rendered.core.setServiceEmployees(BEFORE.map((row, index) => (index === 7 ? raised : row)))
     fireEvent.click(screen.getByRole('button', { name: 'Sync' }))
-    fireEvent.click(await screen.findByRole('button', { name: '+0 −0 ~1 changes' }))
+    fireEvent.click(await screen.findByRole('button', { name: '0 added, 0 removed, 1 changed' }))
     const dialog = await screen.findByRole('dialog', { name: 'Change report' })
     const panel = within(dialog).getByRole('tabpanel')
-    const entry = await within(panel).findByRole('button', {
-      name: new RegExp(String(raised.employeeNumber)),
-    })
+    await waitFor(() => expect(tableRows(panel)).toHaveLength(1))
     const before = formatMoney(BEFORE[7]!.annualSalary as number)
     expect(before).toMatch(/^\d{2},\d{3}\.00$/)
-    expect(entry.textContent).toContain(`Annual salary: ${before} → 61,000.50`)
+    expect(rowWith(panel, String(raised.employeeNumber)).textContent).toContain(
+      `Annual salary: ${before} → 61,000.50`,
+    )
+  })
+
+  it('sorts by a column heading, again the other way, and finds by name or number within the list', async () => {
+    const { core } = await afterASecondSync()
+    const dialog = await openReport()
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'Changed (130)' }))
+    const panel = within(dialog).getByRole('tabpanel')
+    await waitFor(() => expect(tableRows(panel)).toHaveLength(100))
+    expect(headings(panel)).toEqual([
+      'Number',
+      'Name ▲',
+      'Status',
+      'Pay cycle',
+      'Changed fields: before → after',
+    ])
+    const numberHeading = within(panel).getByRole('columnheader', { name: /Number/ })
+    fireEvent.click(within(numberHeading).getByRole('button'))
+    await waitFor(() => expect(numberHeading.getAttribute('aria-sort')).toBe('ascending'))
+    fireEvent.click(within(numberHeading).getByRole('button'))
+    await waitFor(() => expect(numberHeading.getAttribute('aria-sort')).toBe('descending'))
+    await waitFor(() => {
+      const numbers = tableRows(panel).map((row) => row.cells[0]?.textContent ?? '')
+      expect(numbers).toHaveLength(100)
+      expect(numbers).toEqual([...numbers].sort().reverse())
+    })
+    expect(core.calls.at(-1)?.args).toEqual([
+      2,
+      'changed',
+      0,
+      100,
+      { sort: { column: 'number', order: 'desc' } },
+    ])
+
+    // By number: the one employee, and how many of the list were found.
+    const moved = churned().find((row) => row.UUID === BEFORE[12]!.UUID)!
+    const search = within(dialog).getByRole('searchbox', { name: 'Find in this list' })
+    fireEvent.change(search, { target: { value: String(moved.employeeNumber) } })
+    await waitFor(() =>
+      expect(tableRows(panel).map((row) => row.cells[0]?.textContent)).toEqual([
+        String(moved.employeeNumber),
+      ]),
+    )
+    expect(within(panel).getByRole('status').textContent).toBe('1 of 130 employees found')
+    // By a name's start, in another case: everyone listed has a name word starting so.
+    const start = String(moved.lastName).slice(0, 2)
+    fireEvent.change(search, { target: { value: start.toUpperCase() } })
+    await waitFor(() =>
+      expect(within(panel).getByRole('status').textContent).toMatch(/ of 130 employees found$/),
+    )
+    const names = tableRows(panel).map((row) => (row.cells[1]?.textContent ?? '').toLowerCase())
+    expect(names.length).toBeGreaterThan(0)
+    expect(
+      names.every((name) => name.split(/[\s-]+/).some((word) => word.startsWith(start.toLowerCase()))),
+    ).toBe(true)
+    fireEvent.change(search, { target: { value: 'zzzz' } })
+    expect(await within(panel).findByText('Nobody changed in this sync matches “zzzz”.')).toBeTruthy()
   })
 
   it('offers the CSV note of the export bar when CSV is chosen, and its button goes back to Excel', async () => {
@@ -183,7 +266,10 @@ describe('the change report', () => {
     const { core } = await afterASecondSync()
     const dialog = await openReport()
     fireEvent.click(within(dialog).getByRole('button', { name: 'Export changes…' }))
-    expect(await within(dialog).findByText(/^Exported 135 rows to/)).toBeTruthy()
+    // The counts are the export's own: 3 added and 2 removed take a row each, 130 changed take the other 130 rows.
+    expect((await within(dialog).findByText(/^Exported 135 rows/)).textContent).toMatch(
+      /^Exported 135 rows: 3 added, 2 removed, and 130 changed employees in 130 rows \(one row per changed field\) to Changes [\d-]+\.xlsx\.$/,
+    )
     fireEvent.change(within(dialog).getByLabelText('Export format'), { target: { value: 'csv' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Export changes…' }))
     await waitFor(() =>
@@ -204,6 +290,8 @@ describe('the change report', () => {
       fireEvent.keyDown(dialog, { key: 'Escape' })
     })
     expect(screen.queryByRole('dialog')).toBeNull()
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: '+3 −2 ~130 changes' }))
+    expect(document.activeElement).toBe(
+      screen.getByRole('button', { name: '3 added, 2 removed, 130 changed' }),
+    )
   })
 })

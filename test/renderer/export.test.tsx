@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { ExportRequest } from '../../src/shared/domain'
 import { makeEmployees } from '../helpers/fake/fake-employees'
-import { renderWithCore, setUpAppTests } from './render-app'
+import { expectRosterSummary, renderWithCore, setUpAppTests } from './render-app'
 
 setUpAppTests()
 
@@ -71,36 +71,41 @@ describe('exports', () => {
     fireEvent.click(opener)
     const dialog = await screen.findByRole('dialog', { name: 'Export a pay-cycle roster' })
     const select = await within(dialog).findByLabelText('Pay cycle')
-    // Pay cycles come from the data with their sizes; the tracked ones first, in Settings' order.
+    // Pay cycles come from the data with their sizes; the tracked ones first, in Settings' order. None is ticked on
+    // screen, so none is chosen: nothing can be exported until the clerk picks one.
     await waitFor(() =>
       expect(
         within(select)
           .getAllByRole('option')
           .map((option) => option.textContent),
       ).toEqual([
+        'Choose a pay cycle…',
         'PC-2026-11-A (175 employees), tracked',
         'PC-MONTHLY (175 employees), tracked',
         'PC-2026-11-B (175 employees)',
         'PC-2026-12-A (175 employees)',
       ]),
     )
+    expect(
+      within(dialog).getByText('No pay cycle is ticked on screen. Choose the roster’s pay cycle above.'),
+    ).toBeTruthy()
+    expect(within(dialog).getByText('Nothing will be written until a pay cycle is chosen.')).toBeTruthy()
+    expect(within(dialog).getByRole('button', { name: 'Export…' })).toHaveProperty('disabled', true)
     fireEvent.change(select, { target: { value: 'PC-MONTHLY' } })
     // The on-screen status filter applies by default, and the dialog says what the file will hold.
     const applies = within(dialog).getByRole('checkbox', {
       name: /Only the statuses filtered on screen: On leave/,
     })
     expect(applies).toHaveProperty('checked', true)
-    expect(
-      await within(dialog).findByText(
-        'The roster will hold 25 employees: pay cycle PC-MONTHLY, status On leave.',
-      ),
-    ).toBeTruthy()
+    await expectRosterSummary(
+      dialog,
+      'The roster will hold 25 employees: pay cycle PC-MONTHLY, status On leave.',
+    )
     fireEvent.click(applies)
-    expect(
-      await within(dialog).findByText(
-        'The roster will hold 175 employees: pay cycle PC-MONTHLY, every status.',
-      ),
-    ).toBeTruthy()
+    await expectRosterSummary(
+      dialog,
+      'The roster will hold 175 employees: pay cycle PC-MONTHLY, every status.',
+    )
     expect(
       within(dialog).getByText(
         /The status filter on screen is not applied: employees of every status are included/,
@@ -121,6 +126,69 @@ describe('exports', () => {
         statuses: ['On leave'],
         format: 'csv',
       }),
+    ])
+  })
+
+  it('starts from the one pay cycle ticked on screen, and says in one line what it will write', async () => {
+    const { core } = await renderSynced()
+    const cycles = screen.getByRole('group', { name: 'Pay cycle' })
+    fireEvent.click(within(cycles).getByRole('checkbox', { name: /PC-MONTHLY/ }))
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Status' })).getByRole('checkbox', { name: /On leave/ }),
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Export roster…' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Export a pay-cycle roster' })
+    const select = await within(dialog).findByLabelText<HTMLSelectElement>('Pay cycle')
+    await waitFor(() => expect(select.value).toBe('PC-MONTHLY'))
+    // The ticked one first and marked; no "Choose…" entry, as one is chosen.
+    expect(select.options[0]?.textContent).toBe('PC-MONTHLY (175 employees), ticked on screen, tracked')
+    const summary = await expectRosterSummary(
+      dialog,
+      'The roster will hold 25 employees: pay cycle PC-MONTHLY, status On leave.',
+    )
+    // Each identifier is kept whole on its line.
+    expect([...summary.querySelectorAll('.identifier')].map((part) => part.textContent)).toEqual([
+      'PC-MONTHLY',
+      'On leave',
+    ])
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Export 25 rows…' }))
+    await screen.findByText(/Exported 25 rows to/)
+    expect(exportRequests(core.calls)).toEqual([
+      expect.objectContaining({ kind: 'roster', payCycleId: 'PC-MONTHLY', statuses: ['On leave'] }),
+    ])
+  })
+
+  it('chooses no pay cycle when several are ticked: the clerk picks among them, each with its count', async () => {
+    const { core } = await renderSynced()
+    const cycles = screen.getByRole('group', { name: 'Pay cycle' })
+    fireEvent.click(within(cycles).getByRole('checkbox', { name: /PC-2026-12-A/ }))
+    fireEvent.click(within(cycles).getByRole('checkbox', { name: /PC-2026-11-B/ }))
+    fireEvent.click(screen.getByRole('button', { name: 'Export roster…' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Export a pay-cycle roster' })
+    const select = await within(dialog).findByLabelText<HTMLSelectElement>('Pay cycle')
+    await waitFor(() =>
+      expect([...select.options].map((option) => option.textContent)).toEqual([
+        'Choose a pay cycle…',
+        'PC-2026-12-A (175 employees), ticked on screen',
+        'PC-2026-11-B (175 employees), ticked on screen',
+        'PC-2026-11-A (175 employees), tracked',
+        'PC-MONTHLY (175 employees), tracked',
+      ]),
+    )
+    expect(select.value).toBe('')
+    expect(
+      within(dialog).getByText('2 pay cycles are ticked on screen; a roster holds one. Choose it above.'),
+    ).toBeTruthy()
+    expect(within(dialog).getByRole('button', { name: 'Export…' })).toHaveProperty('disabled', true)
+    fireEvent.change(select, { target: { value: 'PC-2026-11-B' } })
+    await expectRosterSummary(
+      dialog,
+      'The roster will hold 175 employees: pay cycle PC-2026-11-B, every status.',
+    )
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Export 175 rows…' }))
+    await screen.findByText(/Exported 175 rows to/)
+    expect(exportRequests(core.calls)).toEqual([
+      expect.objectContaining({ kind: 'roster', payCycleId: 'PC-2026-11-B' }),
     ])
   })
 

@@ -1,5 +1,5 @@
-import { cleanup, render, screen, within, type RenderResult } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll } from 'vitest'
+import { cleanup, render, screen, waitFor, within, type RenderResult } from '@testing-library/react'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import type { ReactElement } from 'react'
 import type { RosterDeskApi } from '../../src/shared/ipc-contract'
 import { App } from '../../src/renderer/src/App'
@@ -97,4 +97,15 @@ export function column(header: string): string[] {
 export function shownCount(): number {
   const text = screen.getByText(/ of [\d,]+ employees/).textContent ?? ''
   return Number(text.split(' of ')[0]!.replace(/,/g, ''))
+}
+
+/**
+ * Waits until the roster dialog's one line on what it will write reads `text` (its identifiers are spans of their
+ * own, kept whole on a line), and returns that line.
+ */
+export async function expectRosterSummary(dialog: HTMLElement, text: string): Promise<HTMLElement> {
+  await waitFor(() => expect(dialog.querySelector('.roster-summary')?.textContent).toBe(text))
+  const summary = dialog.querySelector<HTMLElement>('.roster-summary')
+  if (summary === null) throw new Error('The roster dialog has no summary line.')
+  return summary
 }

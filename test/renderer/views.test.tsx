@@ -7,7 +7,7 @@ import { createClient } from '../../src/renderer/src/api/client'
 import { ClientProvider } from '../../src/renderer/src/api/client-context'
 import { VIEW_SAVE_DEBOUNCE_MS } from '../../src/renderer/src/hooks/use-view-state'
 import { makeEmployees } from '../helpers/fake/fake-employees'
-import { column, renderWithCore, setUpAppTests, shownCount } from './render-app'
+import { column, expectRosterSummary, renderWithCore, setUpAppTests, shownCount } from './render-app'
 
 setUpAppTests()
 
@@ -230,11 +230,10 @@ describe('saved views', () => {
     expect(
       within(dialog).getByText(/From the view “Suspended by first name”: \d+ columns, sorted by First name/),
     ).toBeTruthy()
-    expect(
-      await within(dialog).findByText(
-        'The roster will hold 25 employees: pay cycle PC-MONTHLY, status Suspended.',
-      ),
-    ).toBeTruthy()
+    await expectRosterSummary(
+      dialog,
+      'The roster will hold 25 employees: pay cycle PC-MONTHLY, status Suspended.',
+    )
     fireEvent.click(within(dialog).getByRole('button', { name: 'Export 25 rows…' }))
     await screen.findByText(/Exported 25 rows to/)
     const requests = core.calls

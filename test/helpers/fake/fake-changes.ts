@@ -2,6 +2,7 @@ import {
   CHANGE_HISTORY_RUNS,
   changeEntryName,
   changeEntryNameParts,
+  changesWritten,
   employeeNumberColumn,
   entryFacts,
   exportRowsOf,
@@ -11,7 +12,9 @@ import type {
   ChangeEntry,
   ChangeHistoryEntry,
   ChangeKind,
+  ChangeListOptions,
   ChangeListPage,
+  ChangeSortColumn,
   ChangeReport,
   ChangesExportRequest,
   EmployeeRow,
@@ -117,9 +120,30 @@ export class FakeChanges {
     return this.runs.map((run) => run.entry)
   }
 
-  /** As the real core: a first sync's "added" list is everyone, though the report does not offer it. */
-  page(runId: number, kind: ChangeKind, offset: number, limit: number): ChangeListPage {
-    const list = this.run(runId).lists[kind]
+  /**
+   * As the real core: a first sync's "added" list is everyone, though the report does not offer it; searched and
+   * sorted by the rules of change-log-file.ts `changeListSql` (a name word, the number or the UUID starts with each
+   * word; the chosen column, empty values last, ties by name).
+   */
+  page(
+    runId: number,
+    kind: ChangeKind,
+    offset: number,
+    limit: number,
+    options: ChangeListOptions = {},
+  ): ChangeListPage {
+    const words = foldText(options.search ?? '')
+      .split(/\s+/)
+      .filter((word) => word !== '')
+    const found = this.run(runId).lists[kind].filter((entry) => {
+      const nameWords = foldText(`${entry.lastName ?? ''} ${entry.firstName ?? ''}`).split(/[\s-]+/)
+      const others = [entry.employeeNumber ?? '', entry.UUID].map((value) => value.toLowerCase())
+      return words.every(
+        (word) =>
+          nameWords.some((part) => part.startsWith(word)) || others.some((value) => value.startsWith(word)),
+      )
+    })
+    const list = sortedEntries(found, options.sort)
     return { total: list.length, items: list.slice(offset, offset + limit) }
   }
 
@@ -143,7 +167,13 @@ export class FakeChanges {
     if (cancelled()) return { status: 'cancelled' }
     progress({ rowsWritten: rows, rowsTotal: rows })
     const day = run.entry.endedAt.slice(0, 10)
-    return { status: 'written', rows, fileName: `Changes ${day}.${request.format}` }
+    const counts = { added: run.entry.added, removed: run.entry.removed, changed: run.entry.changed }
+    return {
+      status: 'written',
+      rows,
+      fileName: `Changes ${day}.${request.format}`,
+      changes: changesWritten(counts, rows),
+    }
   }
 
   private run(runId: number): FakeRun {
@@ -182,4 +212,26 @@ function byName(
             : 0,
     )
     .map((keyed) => keyed.entry)
+}
+
+const SORT_VALUE: Readonly<Record<ChangeSortColumn, (entry: ChangeEntry) => string | undefined>> = {
+  name: () => undefined,
+  number: (entry) => entry.employeeNumber,
+  status: (entry) => entry.status,
+  payCycle: (entry) => entry.payCycleId,
+}
+
+/** Entries (in name order) in the order `sort` asks for: its column's value, empty ones last, ties kept by name. */
+function sortedEntries(entries: readonly ChangeEntry[], sort: ChangeListOptions['sort']): ChangeEntry[] {
+  if (sort === undefined) return [...entries]
+  if (sort.column === 'name') return sort.order === 'asc' ? [...entries] : [...entries].reverse()
+  const valueOf = SORT_VALUE[sort.column]
+  const sign = sort.order === 'asc' ? 1 : -1
+  return [...entries].sort((a, b) => {
+    const left = valueOf(a)
+    const right = valueOf(b)
+    if (left === undefined || right === undefined)
+      return (left === undefined ? 1 : 0) - (right === undefined ? 1 : 0)
+    return left === right ? 0 : left < right ? -sign : sign
+  })
 }

@@ -358,7 +358,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     },
     'employees:changes': async (kind, offset, limit) => changes.latestPage(kind, offset, limit),
     'changes:history': async () => changes.history(),
-    'changes:list': async (runId, kind, offset, limit) => changes.page(runId, kind, offset, limit),
+    'changes:list': async (runId, kind, offset, limit, options) =>
+      changes.page(runId, kind, offset, limit, options),
     'changes:export': async (request) => {
       exportAbort = false
       const result = await changes.export(

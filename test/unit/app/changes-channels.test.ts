@@ -105,6 +105,50 @@ describe('changes:history, changes:list and changes:export behind IPC', () => {
     )
   })
 
+  it('searches a list by name or number and sorts it by a column, the total counting those found', async () => {
+    const [latest] = (await invoke('changes:history')) as ChangeHistoryEntry[]
+    const runId = latest!.runId
+    const all = (await invoke('changes:list', runId, 'changed', 0, 100)) as ChangeListPage
+    const someone = all.items[3]!
+    // A name word's start, in any case and without its accents, finds them; so does the number's start.
+    const byName = (await invoke('changes:list', runId, 'changed', 0, 100, {
+      search: someone.lastName!.slice(0, 3).toUpperCase(),
+    })) as ChangeListPage
+    expect(byName.items.map((entry) => entry.UUID)).toContain(someone.UUID)
+    expect(byName.total).toBe(byName.items.length)
+    expect(
+      byName.items.every(
+        (entry) =>
+          entry.lastName!.toLowerCase().startsWith(someone.lastName!.slice(0, 3).toLowerCase()) ||
+          entry.firstName!.toLowerCase().startsWith(someone.lastName!.slice(0, 3).toLowerCase()),
+      ),
+    ).toBe(true)
+    const byNumber = (await invoke('changes:list', runId, 'changed', 0, 100, {
+      search: someone.employeeNumber,
+    })) as ChangeListPage
+    expect(byNumber.items.map((entry) => entry.UUID)).toEqual([someone.UUID])
+    expect(await invoke('changes:list', runId, 'changed', 0, 100, { search: 'zzz-nobody 100%_' })).toEqual({
+      total: 0,
+      items: [],
+    })
+    // Sorted by number, descending; by name descending is the name order reversed.
+    const numbers = (await invoke('changes:list', runId, 'changed', 0, 100, {
+      sort: { column: 'number', order: 'desc' },
+    })) as ChangeListPage
+    const expected = all.items
+      .map((entry) => entry.employeeNumber!)
+      .sort()
+      .reverse()
+    expect(numbers.items.map((entry) => entry.employeeNumber)).toEqual(expected)
+    const reversed = (await invoke('changes:list', runId, 'changed', 0, 100, {
+      sort: { column: 'name', order: 'desc' },
+    })) as ChangeListPage
+    expect(reversed.items.map((entry) => entry.UUID)).toEqual(all.items.map((entry) => entry.UUID).reverse())
+    await expect(
+      invoke('changes:list', runId, 'changed', 0, 10, { sort: { column: 'salary', order: 'asc' } }),
+    ).rejects.toMatchObject({ ipc: { code: 'validation' } })
+  })
+
   it('refuses arguments the contract does not allow, and a sync not in the history', async () => {
     const [latest] = (await invoke('changes:history')) as ChangeHistoryEntry[]
     for (const args of [
@@ -148,6 +192,15 @@ describe('changes:history, changes:list and changes:export behind IPC', () => {
     }
     expect(written).toMatchObject({ status: 'written', fileName: 'reconcile.csv' })
     expect(written.rows).toBe(latest!.added + latest!.removed + latest!.changed * 2)
+    // The rows by kind, from the export itself: a changed employee takes a row per changed field (two here).
+    expect(written).toMatchObject({
+      changes: {
+        added: latest!.added,
+        removed: latest!.removed,
+        changed: latest!.changed,
+        changedRows: latest!.changed * 2,
+      },
+    })
     expect(existsSync(savePath)).toBe(true)
     expect(await invoke('export:show-in-folder')).toBe(true)
     expect(revealed).toEqual([savePath])

@@ -182,6 +182,25 @@ describe('the change history', () => {
     expect(() => history.page(run.id + 100, 'added', 0, 10)).toThrow(/no longer in the change history/)
   })
 
+  it('finds by a name word’s start (accents and case folded) and sorts by a column, the total counting those found', async () => {
+    await seedSnapshot(cache, [staff(1, 'Zed')])
+    const names = ['Öberg', 'adams', 'Baker', 'Ådahl', 'ñúñez']
+    const run = await seedSnapshot(cache, [
+      staff(1, 'Zed'),
+      ...names.map((name, index) => staff(index + 10, name)),
+    ])
+    const lastNames = (page: { items: readonly { name: string }[] }): string[] =>
+      page.items.map((item) => item.name.split(' ')[1]!)
+    expect(lastNames(history.page(run.id, 'added', 0, 10, { search: 'OBE' }))).toEqual(['Öberg'])
+    expect(history.page(run.id, 'added', 0, 10, { search: 'nun' })).toMatchObject({ total: 1 })
+    // LIKE's wildcards are the clerk's characters, not patterns.
+    expect(history.page(run.id, 'added', 0, 10, { search: '%' })).toEqual({ total: 0, items: [] })
+    expect(history.page(run.id, 'added', 0, 10, { search: 'a_' })).toEqual({ total: 0, items: [] })
+    expect(
+      lastNames(history.page(run.id, 'added', 0, 10, { sort: { column: 'name', order: 'desc' } })),
+    ).toEqual(['Öberg', 'ñúñez', 'Baker', 'adams', 'Ådahl'])
+  })
+
   it('keeps the last 20 syncs and deletes the change logs of older ones', async () => {
     const rows = FIRST.map((row) => ({ ...row }))
     const runs: number[] = []
@@ -300,6 +319,13 @@ describe('a cache written before change logs existed', () => {
     const removed = history.page(latest!.runId, 'removed', 0, 10)
     expect(removed.total).toBe(2)
     for (const item of removed.items) expect(item.row?.['UUID']).toBe(item.UUID)
+    // Its lists have no change log to search or sort: in name order they read, anything else is refused.
+    expect(history.page(latest!.runId, 'added', 0, 10, { sort: { column: 'name', order: 'asc' } })).toEqual(
+      added,
+    )
+    expect(() => history.page(latest!.runId, 'added', 0, 10, { search: 'a' })).toThrow(
+      /saved before it could be searched or sorted/,
+    )
   })
 
   it('keeps working when the next sync logs its changes: the old sync keeps its counts, the new one its entries', async () => {

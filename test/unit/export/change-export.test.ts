@@ -91,7 +91,13 @@ describe('Export changes…', () => {
           filePath: path('there.xlsx'),
           onProgress: (value) => progress.push(value.rowsWritten),
         }),
-      ).toEqual({ status: 'written', rows: 5, fileName: 'there.xlsx' })
+      ).toEqual({
+        status: 'written',
+        rows: 5,
+        fileName: 'there.xlsx',
+        // One employee added, one removed (a row each), one changed in three fields (a row per field).
+        changes: { added: 1, removed: 1, changed: 1, changedRows: 3 },
+      })
       expect(progress.length).toBeGreaterThan(0)
       const [a, b] = [await readXlsx(path('here.xlsx')), await readXlsx(path('there.xlsx'))]
       expect(b.sheetNames).toEqual(a.sheetNames)
@@ -177,7 +183,12 @@ describe('Export changes…', () => {
   it('writes a sheet per kind and the About sheet, read back by openpyxl', async () => {
     const file = join(folder.path, 'changes.xlsx')
     const result = await service.exportChanges({ request: { runId, format: 'xlsx' }, filePath: file })
-    expect(result).toEqual({ status: 'written', rows: 5, fileName: 'changes.xlsx' })
+    expect(result).toEqual({
+      status: 'written',
+      rows: 5,
+      fileName: 'changes.xlsx',
+      changes: { added: 1, removed: 1, changed: 1, changedRows: 3 },
+    })
     const book = await readXlsx(file)
     expect(book.sheetNames).toEqual(['Added', 'Removed', 'Changed', 'About this export'])
     const identity = ['Employee number', 'UUID', 'Name', 'Status', 'Pay cycle']

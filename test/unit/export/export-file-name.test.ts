@@ -19,6 +19,21 @@ describe('defaultExportFileName', () => {
     )
   })
 
+  it('names a view export after its filters: the rows chosen, statuses, pay cycles and search', () => {
+    const view = (query: object, uuids?: string[]) =>
+      defaultExportFileName(
+        { kind: 'view', query, columns: ['UUID'], format: 'xlsx', ...(uuids === undefined ? {} : { uuids }) },
+        NOW,
+      )
+    expect(view({ statuses: ['Active'], payCycleIds: ['PC-MONTHLY'] })).toBe(
+      'Employees – Active, PC-MONTHLY 2026-11-22.xlsx',
+    )
+    expect(view({ text: ' smith ' })).toBe('Employees – search smith 2026-11-22.xlsx')
+    expect(view({ statuses: ['A', 'B', 'C', 'D'], payCycleIds: ['PC-1'] }, ['u1', 'u2'])).toBe(
+      'Employees – 2 selected, 4 statuses, PC-1 2026-11-22.xlsx',
+    )
+  })
+
   it('never proposes a character Windows refuses', () => {
     const name = defaultExportFileName(
       { kind: 'roster', payCycleId: 'PC:2026/11\\A*?"<>|.', columns: ['UUID'], format: 'xlsx' },

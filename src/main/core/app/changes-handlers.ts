@@ -14,7 +14,8 @@ export type ChangesChannel = 'changes:history' | 'changes:list' | 'changes:expor
 export function createChangesHandlers(deps: ChangesHandlerDeps): Pick<InvokeHandlers, ChangesChannel> {
   return {
     'changes:history': async () => deps.changes.list(),
-    'changes:list': async (runId, kind, offset, limit) => deps.changes.page(runId, kind, offset, limit),
+    'changes:list': async (runId, kind, offset, limit, options) =>
+      deps.changes.page(runId, kind, offset, limit, options),
     'changes:export': async (request) => {
       // One export at a time: refused before the save dialog opens.
       deps.exports.ensureIdle()

@@ -1,7 +1,15 @@
-import type { ChangeEntry, ChangeKind, EmployeeRow, FieldChange } from '../../../shared/domain'
+import type {
+  ChangeEntry,
+  ChangeKind,
+  ChangeListOptions,
+  ChangeSortColumn,
+  EmployeeRow,
+  FieldChange,
+} from '../../../shared/domain'
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3'
 import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
+import { foldText } from './text-fold'
 import { damagedCacheError, openSqlite, storageError } from '../sqlite/sqlite-open'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
@@ -199,14 +207,27 @@ export class ChangeLogReader {
     return typeof value === 'string' ? value : undefined
   }
 
-  /** One window of a kind's entries, in name order. */
-  page(kind: ChangeKind, offset: number, limit: number): ChangeEntry[] {
+  /** One window of a kind's entries, in name order, or searched and sorted as `options` says (`changeListSql`). */
+  page(kind: ChangeKind, offset: number, limit: number, options: ChangeListOptions = {}): ChangeEntry[] {
+    const { where, params, orderBy } = changeListSql(options)
     return this.guard(() =>
       this.db
-        .prepare<EntryRow>(`${this.selectEntry} WHERE kind = ? ORDER BY sort_key, uuid LIMIT ? OFFSET ?`)
-        .all(kind, limit, offset)
+        .prepare<EntryRow>(`${this.selectEntry} WHERE kind = ?${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
+        .all(kind, ...params, limit, offset)
         .map((row) => toEntry(row, this.path)),
     )
+  }
+
+  /** How many entries of a kind `search` finds (`changeListSql`); all of them for an empty search. */
+  count(kind: ChangeKind, search: string | undefined): number {
+    const { where, params } = changeListSql(search === undefined ? {} : { search })
+    const value: unknown = this.guard(() =>
+      this.db
+        .prepare(`SELECT count(*) FROM entries WHERE kind = ?${where}`)
+        .pluck()
+        .get(kind, ...params),
+    )
+    return typeof value === 'number' ? value : 0
   }
 
   /** Every entry of a kind in name order, `batchSize` at a time (each batch starts where the last ended). */
@@ -237,6 +258,58 @@ export class ChangeLogReader {
       throw storageError(error, this.path)
     }
   }
+}
+
+/** The order of each sortable column: its value (entries without one last), then the name order, then the UUID. */
+const SORT_SQL: Readonly<Record<ChangeSortColumn, string>> = {
+  name: 'sort_key',
+  number: 'employee_number',
+  status: 'status',
+  payCycle: 'pay_cycle_id',
+}
+
+/** `%`, `_` and the escape itself, taken literally in a LIKE pattern. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`)
+}
+
+/**
+ * The SQL of a searched and sorted change list. Search as the grid's: each word of the folded text (accents and
+ * case ignored, any order) must start a word of the folded name (`sort_key`: last name, U+0001, first name), or
+ * start the employee number or the UUID. Sort: the chosen column (numbers compared as text, as the service sends
+ * them), entries without a value last, ties by name then UUID.
+ */
+export function changeListSql(options: ChangeListOptions): {
+  readonly where: string
+  readonly params: string[]
+  readonly orderBy: string
+} {
+  const words = foldText(options.search ?? '')
+    .split(/\s+/)
+    .filter((word) => word !== '')
+  const params: string[] = []
+  const clauses = words.map((word) => {
+    const literal = likeLiteral(word)
+    params.push(
+      `${literal}%`,
+      `% ${literal}%`,
+      `%\u0001${literal}%`,
+      `%-${literal}%`,
+      `${literal}%`,
+      `${literal}%`,
+    )
+    return `(sort_key LIKE ? ESCAPE '\\' OR sort_key LIKE ? ESCAPE '\\' OR sort_key LIKE ? ESCAPE '\\'
+      OR sort_key LIKE ? ESCAPE '\\' OR lower(employee_number) LIKE ? ESCAPE '\\' OR lower(uuid) LIKE ? ESCAPE '\\')`
+  })
+  const where = clauses.map((clause) => ` AND ${clause}`).join('')
+  const sort = options.sort ?? { column: 'name', order: 'asc' }
+  const direction = sort.order === 'desc' ? 'DESC' : 'ASC'
+  const column = SORT_SQL[sort.column]
+  const orderBy =
+    sort.column === 'name'
+      ? `sort_key ${direction}, uuid ${direction}`
+      : `${column} IS NULL, ${column} ${direction}, sort_key, uuid`
+  return { where, params, orderBy }
 }
 
 /** An entry as stored; text that is not the JSON the log wrote is a damaged file, said as SQLite's damage is. */

@@ -3,6 +3,7 @@ import type {
   ChangeEntry,
   ChangeHistoryEntry,
   ChangeKind,
+  ChangeListOptions,
   ChangeListPage,
   ChangeReport,
 } from '../../../shared/domain'
@@ -73,8 +74,18 @@ export class ChangeHistory {
     return statusFilter === undefined ? { run } : { run, statusFilter }
   }
 
-  /** A window of one sync's added, removed or changed employees, in name order, with the total. */
-  page(runId: number, kind: ChangeKind, offset: number, limit: number): ChangeListPage {
+  /**
+   * A window of one sync's added, removed or changed employees, in name order or searched and sorted as `options`
+   * says (change-log-file.ts `changeListSql`), with the total the search finds. A sync without a change log of its
+   * own (a cache synced before they were kept) lists in name order only: searching or sorting it is refused.
+   */
+  page(
+    runId: number,
+    kind: ChangeKind,
+    offset: number,
+    limit: number,
+    options: ChangeListOptions = {},
+  ): ChangeListPage {
     if (!Number.isSafeInteger(offset) || offset < 0 || !Number.isSafeInteger(limit) || limit < 1) {
       throw new RosterDeskError('validation', 'The change list window is not valid.')
     }
@@ -86,10 +97,23 @@ export class ChangeHistory {
     if (path !== undefined) {
       const reader = ChangeLogReader.open(path)
       try {
-        return { total: reader.counts()[kind], items: reader.page(kind, offset, limit) }
+        const searched = (options.search ?? '').trim() !== ''
+        return {
+          total: searched ? reader.count(kind, options.search) : reader.counts()[kind],
+          items: reader.page(kind, offset, limit, options),
+        }
       } finally {
         reader.close()
       }
+    }
+    const nameOrder =
+      options.sort === undefined || (options.sort.column === 'name' && options.sort.order === 'asc')
+    if ((options.search ?? '').trim() !== '' || !nameOrder) {
+      throw new RosterDeskError(
+        'validation',
+        'The report of this sync was saved before it could be searched or sorted. It lists employees by name.',
+        { detail: `run ${runId} has no change log` },
+      )
     }
     if (this.isCurrent(runId)) return this.deps.queries.listChanges(kind, offset, limit)
     return { total: 0, items: [] }

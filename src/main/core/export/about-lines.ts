@@ -1,4 +1,5 @@
 import { ACTIVE_STATUS_FILTER } from '../api/list-request'
+import { DEFAULT_ORDER_LABEL } from '../query/sort-order'
 import type { ExportAbout } from './export-types'
 import { formatZonedTime, localTimeZone } from './zoned-time'
 
@@ -131,7 +132,7 @@ function selectionLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
     label: 'Sorted by',
     value:
       about.sort === undefined
-        ? 'Default order'
+        ? DEFAULT_ORDER_LABEL
         : `${about.sort.columnLabel}, ${about.sort.order === 'asc' ? 'ascending' : 'descending'}`,
   })
   lines.push({ label: 'Columns', value: facts.columnLabels.join(', ') })

@@ -20,8 +20,9 @@ export function safeFileNamePart(text: string): string {
 }
 
 /**
- * The name the save dialog proposes: `Roster PC-2026-11-A 2026-11-22.xlsx` for a roster, `Employees
- * 2026-11-22.xlsx` for the list view, dated with the clerk's local day.
+ * The name the save dialog proposes, naming what the file holds and dated with the clerk's local day: `Roster
+ * PC-MONTHLY 2026-11-27.xlsx` for a roster; `Employees – Active, PC-MONTHLY 2026-11-27.xlsx` for a view, after its
+ * filters (`viewNameParts`), or `Employees 2026-11-27.xlsx` for the whole list.
  */
 export function defaultExportFileName(request: ExportRequest, now: Date): string {
   const date = localDate(now)
@@ -30,7 +31,29 @@ export function defaultExportFileName(request: ExportRequest, now: Date): string
     const cycle = safeFileNamePart(request.payCycleId)
     return cycle === '' ? `Roster ${date}.${extension}` : `Roster ${cycle} ${date}.${extension}`
   }
-  return `Employees ${date}.${extension}`
+  const filters = safeFileNamePart(viewNameParts(request).join(', '))
+  return filters === '' ? `Employees ${date}.${extension}` : `Employees – ${filters} ${date}.${extension}`
+}
+
+/** Named one by one up to this many; more are counted ("5 statuses"), so the name stays readable. */
+const NAMED_AT_MOST = 3
+
+/**
+ * What narrows a view export, as its file name says it: the rows chosen by hand ("3 selected"), the statuses, the
+ * pay cycles and the search text, in that order.
+ */
+function viewNameParts(request: Extract<ExportRequest, { kind: 'view' }>): string[] {
+  const listed = (values: readonly string[] | undefined, many: string): string[] => {
+    const named = (values ?? []).filter((value) => value.trim() !== '')
+    return named.length > NAMED_AT_MOST ? [`${named.length} ${many}`] : named
+  }
+  const text = request.query.text?.trim() ?? ''
+  return [
+    ...(request.uuids === undefined ? [] : [`${request.uuids.length} selected`]),
+    ...listed(request.query.statuses, 'statuses'),
+    ...listed(request.query.payCycleIds, 'pay cycles'),
+    ...(text === '' ? [] : [`search ${text}`]),
+  ]
 }
 
 /**

@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import type { ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
+import type { ChangesWritten, ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
 import type { ChangeEntrySource } from '../changes/change-history'
 import { isAbortError } from '../errors'
 import type { ChangesAboutContext, DescribedRun } from './change-export'
@@ -54,8 +54,10 @@ export interface PrintJob {
   readonly maxRows?: number
 }
 
-/** The file an export wrote and its rows. */
-export type WrittenExport = Pick<WriteExportResult, 'filePath' | 'rows'>
+/** The file an export wrote and its rows; a changes export's rows by kind of change. */
+export type WrittenExport = Pick<WriteExportResult, 'filePath' | 'rows'> & {
+  readonly changes?: ChangesWritten
+}
 
 /**
  * Does an export's work where it runs: on the calling thread (inline-export-runner.ts: the CLI, tests, benches,
@@ -87,7 +89,12 @@ export async function exportResult(
   try {
     const written = await work()
     onWritten?.(written)
-    return { status: 'written', rows: written.rows, fileName: basename(written.filePath) }
+    return {
+      status: 'written',
+      rows: written.rows,
+      fileName: basename(written.filePath),
+      ...(written.changes === undefined ? {} : { changes: written.changes }),
+    }
   } catch (error) {
     if (isAbortError(error)) return { status: 'cancelled' }
     throw error

@@ -4,6 +4,7 @@ import type {
   ExportRequest,
   ExportResult,
 } from '../../../shared/domain'
+import { changesWritten } from '../../../shared/change-rules'
 import type { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
@@ -129,7 +130,7 @@ export class ExportService {
       const source = changes.entries(described.run.runId)
       try {
         const context = this.deps.context()
-        return await this.deps.runner.writeChanges(
+        const written = await this.deps.runner.writeChanges(
           {
             described,
             source,
@@ -144,6 +145,7 @@ export class ExportService {
           },
           signal,
         )
+        return { ...written, changes: changesWritten(source.counts, written.rows) }
       } finally {
         source.close()
       }

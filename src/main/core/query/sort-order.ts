@@ -127,6 +127,9 @@ function rankRepeatedTexts(values: readonly SortValue[], rank: Uint32Array, firs
   return next
 }
 
+/** The default order (`buildNameOrder`) as an export's About sheet and printed page name it. */
+export const DEFAULT_ORDER_LABEL = 'Last name, then first name'
+
 /**
  * The default order: last name, then first name, then the service's own order (slot order); rows without a
  * last name last. Descending reverses the (last name, first name) groups. Works on dictionary codes: only the

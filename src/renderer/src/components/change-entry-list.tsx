@@ -1,9 +1,19 @@
-import { Fragment, useCallback, useEffect, useState } from 'react'
-import type { ChangeEntry, ChangeKind } from '../../../shared/domain'
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react'
+import type {
+  ChangeEntry,
+  ChangeKind,
+  ChangeListOptions,
+  ChangeSortColumn,
+  FieldChange,
+} from '../../../shared/domain'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { changeValue } from '../format/change-text'
-import { formatCount } from '../format/format-value'
+import { formatCount, plural } from '../format/format-value'
+import { useDebouncedValue } from '../hooks/use-debounced-value'
+
+/** The order the report's list is in: a column, ascending or descending. */
+export type ChangeSort = NonNullable<ChangeListOptions['sort']>
 
 /** Entries fetched per window: enough to scan, small enough to answer at once. */
 export const CHANGE_WINDOW = 100
@@ -19,83 +29,150 @@ interface ChangeEntryListProps {
   readonly fieldLabel: (field: string) => string
   readonly id: string
   readonly labelledBy: string
+  /** The text of "Find in this list" as typed; asked of the core once it rests. */
+  readonly search: string
+  readonly sort: ChangeSort
+  readonly onSort: (sort: ChangeSort) => void
+}
+
+/** The report's sortable columns, in order, with their headings. */
+const SORT_COLUMNS: ReadonlyArray<{ readonly column: ChangeSortColumn; readonly label: string }> = [
+  { column: 'number', label: 'Number' },
+  { column: 'name', label: 'Name' },
+  { column: 'status', label: 'Status' },
+  { column: 'payCycle', label: 'Pay cycle' },
+]
+
+/** Typing in the report's search asks the core once the text rests this long. */
+const SEARCH_DELAY_MS = 150
+
+/** A window the list shows: what it answers (the search and order asked) and what the core sent. */
+interface Shown {
+  readonly key: string
+  readonly items: readonly ChangeEntry[]
+  readonly total: number
 }
 
 /**
- * One kind of change of one sync, a window at a time from the cache (`changes:list`), in name order. Each entry
- * is a button that opens the employee's details; a changed one lists each field from what to what.
+ * One kind of change of one sync as a dense table, a window at a time from the cache (`changes:list`): number,
+ * name, status and pay cycle, and for a changed employee each field from what to what. A heading sorts by its
+ * column (again: the other way); the search finds by name or number by the grid's rules (the core's
+ * `changeListSql`). A name opens the employee's details.
  */
 export function ChangeEntryList(props: ChangeEntryListProps) {
   const client = useClient()
-  const [items, setItems] = useState<readonly ChangeEntry[]>([])
-  const [loading, setLoading] = useState(true)
-  const [problem, setProblem] = useState<string>()
+  const { sort } = props
+  const settledSearch = useDebouncedValue(props.search.trim(), SEARCH_DELAY_MS)
+  const [shown, setShown] = useState<Shown>()
+  const [loadingMore, setLoadingMore] = useState(false)
+  // A failure belongs to the search and order it answered.
+  const [failure, setFailure] = useState<{ readonly key: string; readonly message: string }>()
   const { runId, kind } = props
+  const key = `${settledSearch}\u0000${sort.column}\u0000${sort.order}`
 
   const fetchWindow = useCallback(
-    (offset: number): void => {
-      client.call('changes:list', runId, kind, offset, CHANGE_WINDOW).then(
+    (offset: number, isCurrent: () => boolean): void => {
+      const options = { ...(settledSearch === '' ? {} : { search: settledSearch }), sort }
+      client.call('changes:list', runId, kind, offset, CHANGE_WINDOW, options).then(
         (page) => {
-          setItems((shown) => [...shown.slice(0, offset), ...page.items])
-          setLoading(false)
+          // An answer to an earlier search or order never replaces a newer one's.
+          if (!isCurrent()) return
+          setShown((before) => {
+            const kept = offset > 0 && before?.key === key ? before.items.slice(0, offset) : []
+            return { key, items: [...kept, ...page.items], total: page.total }
+          })
+          setLoadingMore(false)
         },
         (error: unknown) => {
-          setProblem(errorMessage(error))
-          setLoading(false)
+          if (!isCurrent()) return
+          setFailure({ key, message: errorMessage(error) })
+          setLoadingMore(false)
         },
       )
     },
-    [client, runId, kind],
+    [client, runId, kind, settledSearch, sort, key],
   )
-  // The parent gives each sync and kind a list of its own (a key), so this loads the first window once.
-  useEffect(() => fetchWindow(0), [fetchWindow])
+  // The parent gives each sync and kind a list of its own (a key); a new search or order loads its first window,
+  // and the answers still coming for the one before are let go.
+  const liveKey = useRef(key)
+  useEffect(() => {
+    liveKey.current = key
+    fetchWindow(0, () => liveKey.current === key)
+  }, [fetchWindow, key])
   const showMore = (): void => {
-    setLoading(true)
-    setProblem(undefined)
-    fetchWindow(items.length)
+    setLoadingMore(true)
+    setFailure(undefined)
+    fetchWindow(shown?.items.length ?? 0, () => liveKey.current === key)
   }
 
-  const more = props.total - items.length
+  const current = shown?.key === key ? shown : undefined
+  const problem = failure?.key === key ? failure.message : undefined
+  const loading = loadingMore || (current === undefined && problem === undefined)
+  const items = current?.items ?? []
+  // While a new search or order is asked, the last answer stays on screen, marked busy, rather than a blank list.
+  const rowsShown = current?.items ?? shown?.items ?? []
+  const total = current?.total ?? (settledSearch === '' ? props.total : 0)
+  const more = total - items.length
+  const searching = settledSearch !== ''
+  const sortBy = (column: ChangeSortColumn): void =>
+    props.onSort({ column, order: sort.column === column && sort.order === 'asc' ? 'desc' : 'asc' })
+
   return (
     <div className="change-entries" role="tabpanel" id={props.id} aria-labelledby={props.labelledBy}>
-      {items.length === 0 && !loading && problem === undefined && (
-        <p className="muted">Nobody was {kind} in this sync.</p>
+      {current !== undefined && items.length === 0 && problem === undefined && (
+        <p className="muted">
+          {searching
+            ? `Nobody ${kind} in this sync matches “${settledSearch}”.`
+            : `Nobody was ${kind} in this sync.`}
+        </p>
       )}
-      <ul>
-        {items.map((entry) => (
-          <li key={entry.UUID}>
-            <button
-              type="button"
-              className={`change-entry${entry.UUID === props.selected ? ' selected' : ''}`}
-              aria-pressed={entry.UUID === props.selected}
-              onClick={() => props.onOpen(entry)}
-            >
-              <span className="change-entry-line">
-                {entry.employeeNumber !== undefined && (
-                  <span className="change-entry-number">{entry.employeeNumber}</span>
-                )}
-                <span className="change-entry-name">
-                  <EntryName entry={entry} />
-                </span>
-                {kind === 'removed' && <span className="badge badge-removed">Removed</span>}
-              </span>
-              <span className="change-entry-facts muted">
-                {[entry.status, entry.payCycleId]
-                  .filter((fact) => fact !== undefined)
-                  .map((fact, index) => (
-                    // Each the service's text: an override in one cannot reorder the other.
-                    <span key={index}>
-                      {index > 0 ? ' · ' : null}
-                      <bdi>{fact}</bdi>
+      {rowsShown.length > 0 && (
+        <table className="change-table" aria-busy={current === undefined}>
+          <thead>
+            <tr>
+              {SORT_COLUMNS.map((each) => (
+                <th
+                  key={each.column}
+                  scope="col"
+                  aria-sort={
+                    sort.column === each.column ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none'
+                  }
+                >
+                  <button type="button" className="change-sort" onClick={() => sortBy(each.column)}>
+                    {each.label}
+                    <span aria-hidden="true" className="sort-mark">
+                      {sort.column === each.column ? (sort.order === 'asc' ? ' ▲' : ' ▼') : ''}
                     </span>
-                  ))}
-              </span>
-              {kind === 'changed' && <FieldChanges entry={entry} fieldLabel={props.fieldLabel} />}
-            </button>
-          </li>
-        ))}
-      </ul>
-      {loading && <p className="muted">Loading…</p>}
+                  </button>
+                </th>
+              ))}
+              {kind === 'changed' && <th scope="col">Changed fields: before → after</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {rowsShown.map((entry) => (
+              <EntryRow
+                key={entry.UUID}
+                entry={entry}
+                kind={kind}
+                selected={entry.UUID === props.selected}
+                onOpen={props.onOpen}
+                fieldLabel={props.fieldLabel}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="muted change-found" role="status">
+        {current === undefined
+          ? shown === undefined
+            ? ''
+            : 'Updating…'
+          : searching
+            ? `${formatCount(total)} of ${plural(props.total, 'employee')} found`
+            : ''}
+      </p>
+      {loading && (loadingMore || shown === undefined) && <p className="muted">Loading…</p>}
       {!loading && more > 0 && (
         <p className="muted">
           …and {formatCount(more)} more{' '}
@@ -109,6 +186,41 @@ export function ChangeEntryList(props: ChangeEntryListProps) {
   )
 }
 
+interface EntryRowProps {
+  readonly entry: ChangeEntry
+  readonly kind: ChangeKind
+  readonly selected: boolean
+  readonly onOpen: (entry: ChangeEntry) => void
+  readonly fieldLabel: (field: string) => string
+}
+
+/** One employee's line: the name is the button that opens their details; identifiers never wrap at a hyphen. */
+function EntryRow({ entry, kind, selected, onOpen, fieldLabel }: EntryRowProps) {
+  return (
+    <tr className={selected ? 'selected' : undefined}>
+      <td className="change-number">
+        <bdi className="identifier">{entry.employeeNumber ?? ''}</bdi>
+      </td>
+      <td className="change-name">
+        <button type="button" className="change-entry" aria-pressed={selected} onClick={() => onOpen(entry)}>
+          <EntryName entry={entry} />
+        </button>
+      </td>
+      <td>
+        <bdi className="identifier">{entry.status ?? ''}</bdi>
+      </td>
+      <td>
+        <bdi className="identifier">{entry.payCycleId ?? ''}</bdi>
+      </td>
+      {kind === 'changed' && (
+        <td className="change-fields">
+          <FieldChanges entry={entry} fieldLabel={fieldLabel} />
+        </td>
+      )}
+    </tr>
+  )
+}
+
 /** Each changed field, old value → new value; only the field names for syncs made before values were kept. */
 function FieldChanges({ entry, fieldLabel }: { entry: ChangeEntry; fieldLabel: (field: string) => string }) {
   if (entry.changes === undefined) {
@@ -117,13 +229,29 @@ function FieldChanges({ entry, fieldLabel }: { entry: ChangeEntry; fieldLabel: (
   return (
     <span className="change-entry-fields">
       {entry.changes.map((change) => (
-        <span key={change.field} className="field-change">
-          {fieldLabel(change.field)}: <del>{changeValue(change.before, change.field)}</del> →{' '}
-          <ins>{changeValue(change.after, change.field)}</ins>
+        <span key={change.field} className={`field-change${wholeChange(change) ? ' whole' : ''}`}>
+          {fieldLabel(change.field)}:{' '}
+          <ChangedValue as="del" text={changeValue(change.before, change.field)} /> →{' '}
+          <ChangedValue as="ins" text={changeValue(change.after, change.field)} />
         </span>
       ))}
     </span>
   )
+}
+
+/** Values this short are kept whole on one line (an identifier such as "PC-2026-11-A"); longer ones wrap. */
+const WHOLE_VALUE_LENGTH = 40
+
+/** Whether a field's change is short enough to keep on one line: both its values are. */
+function wholeChange(change: FieldChange): boolean {
+  return [change.before, change.after].every(
+    (value) => JSON.stringify(value ?? '').length <= WHOLE_VALUE_LENGTH,
+  )
+}
+
+/** A value before (struck through, its hyphens still visible: app.css) or after a change. */
+function ChangedValue({ as: Tag, text }: { readonly as: 'del' | 'ins'; readonly text: string }) {
+  return <Tag className={text.length <= WHOLE_VALUE_LENGTH ? 'identifier' : undefined}>{text}</Tag>
 }
 
 /**

@@ -9,7 +9,7 @@ import { useColumns } from '../hooks/use-columns'
 import { useExport } from '../hooks/use-export'
 import { useExportFormat } from '../hooks/use-export-format'
 import { useNow } from '../hooks/use-now'
-import { ChangeEntryList } from './change-entry-list'
+import { ChangeEntryList, type ChangeSort } from './change-entry-list'
 import { DetailPanel } from './detail-panel'
 import { ExportStatus } from './export-status'
 import { ModalDialog } from './modal-dialog'
@@ -41,6 +41,9 @@ export function ChangeReportDialog({ dataVersion, onClose }: ChangeReportDialogP
   const [chosenRun, setChosenRun] = useState<number>()
   const [chosenKind, setChosenKind] = useState<ChangeKind>()
   const [open, setOpen] = useState<{ readonly entry: ChangeEntry; readonly kind: ChangeKind }>()
+  // The search and order of the lists, kept as the clerk moves between them.
+  const [search, setSearch] = useState('')
+  const [sort, setSort] = useState<ChangeSort>({ column: 'name', order: 'asc' })
   const { format, menu: formatMenu, csvNote } = useExportFormat()
   const now = useNow()
 
@@ -107,30 +110,34 @@ export function ChangeReportDialog({ dataVersion, onClose }: ChangeReportDialogP
       {listed && run !== undefined && (
         <div className={`change-dialog-body${open !== undefined ? ' with-detail' : ''}`}>
           <div className="change-dialog-lists">
-            <div className="change-tabs" role="tablist" aria-label="Kind of change">
-              {KINDS.map((each) => (
-                <button
-                  key={each.kind}
-                  type="button"
-                  role="tab"
-                  id={`${tabsId}-${each.kind}`}
-                  aria-selected={each.kind === kind}
-                  aria-controls={`${tabsId}-panel`}
-                  className={`change-tab change-tab-${each.kind}`}
-                  onClick={() => {
-                    setChosenKind(each.kind)
-                    setOpen(undefined)
-                  }}
-                >
-                  {each.title} ({formatCount(run[each.kind])})
-                </button>
-              ))}
+            <div className="change-tabs-row">
+              <ChangeTabs
+                run={run}
+                kind={kind}
+                idPrefix={tabsId}
+                onChoose={(chosen) => {
+                  setChosenKind(chosen)
+                  setOpen(undefined)
+                }}
+              />
+              <label className="change-search">
+                <span>Find in this list</span>
+                <input
+                  type="search"
+                  value={search}
+                  placeholder="Name or number"
+                  onChange={(event) => setSearch(event.target.value)}
+                />
+              </label>
             </div>
             <ChangeEntryList
               key={`${run.runId}:${kind}`}
               runId={run.runId}
               kind={kind}
               total={run[kind]}
+              search={search}
+              sort={sort}
+              onSort={setSort}
               selected={open?.entry.UUID}
               onOpen={(entry) => setOpen({ entry, kind })}
               fieldLabel={fieldLabel}
@@ -192,4 +199,34 @@ function sourceText(run: ChangeHistoryEntry): string {
   ]
     .filter((part) => part !== undefined)
     .join(' · ')
+}
+
+interface ChangeTabsProps {
+  readonly run: ChangeHistoryEntry
+  readonly kind: ChangeKind
+  /** Each tab's id is this and its kind; the panel's, this and "-panel". */
+  readonly idPrefix: string
+  readonly onChoose: (kind: ChangeKind) => void
+}
+
+/** The three lists of a sync as tabs, each with its count: Added, Removed, Changed. */
+function ChangeTabs({ run, kind, idPrefix, onChoose }: ChangeTabsProps) {
+  return (
+    <div className="change-tabs" role="tablist" aria-label="Kind of change">
+      {KINDS.map((each) => (
+        <button
+          key={each.kind}
+          type="button"
+          role="tab"
+          id={`${idPrefix}-${each.kind}`}
+          aria-selected={each.kind === kind}
+          aria-controls={`${idPrefix}-panel`}
+          className={`change-tab change-tab-${each.kind}`}
+          onClick={() => onChoose(each.kind)}
+        >
+          {each.title} ({formatCount(run[each.kind])})
+        </button>
+      ))}
+    </div>
+  )
 }

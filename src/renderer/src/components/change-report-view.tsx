@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useId, useState } from 'react'
 import type { ChangeReport } from '../../../shared/domain'
-import { changeCounts, changeWords } from '../format/change-text'
+import { changeCounts } from '../format/change-text'
 import { formatCount } from '../format/format-value'
 import { ChangeReportDialog } from './change-report-dialog'
 
@@ -12,7 +12,8 @@ interface ChangeReportViewProps {
 
 /**
  * What the last sync changed, at a glance in the sync bar: "First sync: N employees" after the first one (every
- * employee is new, which is not N changes), else its counts, which open the change report with its history.
+ * employee is new, which is not N changes), else its exact counts in words ("150 added, 90 removed, 300
+ * changed"), which open the change report with its history.
  */
 export function ChangeReportView({ report, dataVersion }: ChangeReportViewProps) {
   const [open, setOpen] = useState(false)
@@ -30,32 +31,24 @@ export function ChangeReportView({ report, dataVersion }: ChangeReportViewProps)
         className="change-summary"
         aria-haspopup="dialog"
         aria-expanded={open}
-        // Named by what it shows (WCAG 2.5.3: a speech user says what they see); the words are its description.
+        // Named by what it shows (WCAG 2.5.3: a speech user says what they see); the description says what it opens.
         aria-describedby={descriptionId}
         onClick={() => setOpen(true)}
       >
-        {total === 0 ? (
-          'No changes in the last sync'
-        ) : (
-          <>
-            {changeCounts(report)
-              .split(' ')
-              .map((count, index) => (
-                // The space between counts outside their spans, so it is part of the button's name.
-                <Fragment key={count}>
-                  <span className={COUNT_CLASSES[index]}>{count}</span>{' '}
-                </Fragment>
-              ))}
-            <span className="muted">changes</span>
-          </>
-        )}
+        {total === 0
+          ? 'No changes in the last sync'
+          : changeCounts(report).map((count, index) => (
+              // The ", " between counts outside their spans, so it is part of the button's name.
+              <Fragment key={count.kind}>
+                {index > 0 ? ', ' : null}
+                <span className={`count-${count.kind}`}>{count.text}</span>
+              </Fragment>
+            ))}
       </button>
       <span id={descriptionId} className="visually-hidden">
-        Changes in the last sync: {changeWords(report)}. Opens the change report.
+        Changes in the last sync. Opens the change report.
       </span>
       {open && <ChangeReportDialog dataVersion={dataVersion} onClose={close} />}
     </span>
   )
 }
-
-const COUNT_CLASSES = ['count-added', 'count-removed', 'count-changed']

@@ -75,6 +75,7 @@ export function ExportBar({
         createPortal(
           <RosterDialog
             screenStatuses={filters.statuses}
+            screenPayCycles={filters.payCycleIds}
             trackedPayCycles={trackedPayCycles}
             columns={keys}
             format={format}

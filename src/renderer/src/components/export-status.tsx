@@ -1,4 +1,5 @@
-import { formatCount } from '../format/format-value'
+import { changesWrittenText } from '../format/change-text'
+import { formatCount, plural } from '../format/format-value'
 import type { ExportController } from '../hooks/use-export'
 
 /** Where the current or last export stands, with Cancel while it runs and "Show in folder" once written. */
@@ -28,15 +29,17 @@ export function ExportStatus({ exporter }: { readonly exporter: ExportController
       )}
       {state.phase === 'written' && state.rows === 0 && (
         <span className="message-warning" role="alert">
-          The export held no rows, so <strong>{state.fileName}</strong> has only the header. Check the pay
-          cycle and filters, then export again.
+          The export held no rows, so <strong className="identifier">{state.fileName}</strong> has only the
+          header. Check the pay cycle and filters, then export again.
         </span>
       )}
       {state.phase === 'written' && state.rows > 0 && (
         <>
           <span>
-            Exported {formatCount(state.rows)} {state.rows === 1 ? 'row' : 'rows'} to{' '}
-            <strong>{state.fileName}</strong>.
+            {state.changes === undefined
+              ? `Exported ${plural(state.rows, 'row')}`
+              : changesWrittenText(state.rows, state.changes)}{' '}
+            to <strong className="identifier">{state.fileName}</strong>.
           </span>
           <button type="button" onClick={exporter.showInFolder}>
             Show in folder

@@ -1,16 +1,18 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react'
 import type { ExportRequest, FacetCount } from '../../../shared/domain'
 import type { SavedView } from '../../../shared/view-schema'
 import { isolateText } from '../format/bidi'
-import { formatCount } from '../format/format-value'
+import { formatCount, plural } from '../format/format-value'
 import { usePayCycles } from '../hooks/use-pay-cycles'
-import { useRosterCount } from '../hooks/use-roster-count'
+import { useRosterCount, type RosterCount } from '../hooks/use-roster-count'
 import { useRosterTemplates } from '../hooks/use-roster-templates'
 import { ModalDialog } from './modal-dialog'
 
 interface RosterDialogProps {
   /** The status filter on screen; the clerk chooses whether the roster applies it. */
   readonly screenStatuses: readonly string[]
+  /** The pay cycles ticked on screen: one is the roster's pay cycle; several or none, the clerk picks. */
+  readonly screenPayCycles: readonly string[]
   /** Tracked pay cycles (Settings) are offered first. */
   readonly trackedPayCycles: readonly string[]
   readonly columns: readonly string[]
@@ -21,10 +23,12 @@ interface RosterDialogProps {
 }
 
 /**
- * "Export roster…": the clerk picks a pay cycle from those in the cached data (with how many employees each has),
- * sees how many rows the roster will hold and which filters it applies before anything is written, and decides
- * whether the on-screen status filter applies. An empty roster is said plainly and cannot be exported as if it
- * were a success.
+ * "Export roster…": the roster follows the screen. With one pay cycle ticked on screen that one is chosen; with
+ * several or none nothing is chosen until the clerk picks from those in the cached data (each with how many
+ * employees it has, the ticked ones first), so no roster is exported for a pay cycle the clerk did not see. One line
+ * says how many rows the roster will hold, for which pay cycle and statuses, before anything is written; the clerk
+ * decides whether the on-screen status filter applies. An empty roster is said plainly and cannot be exported as
+ * if it were a success.
  */
 export function RosterDialog(props: RosterDialogProps) {
   const dialogRef = useRef<HTMLDivElement>(null)
@@ -32,15 +36,15 @@ export function RosterDialog(props: RosterDialogProps) {
   const payCycles = useMemo(
     () =>
       payCyclesState.status === 'ready'
-        ? orderPayCycles(payCyclesState.payCycles, props.trackedPayCycles)
+        ? orderPayCycles(payCyclesState.payCycles, [...props.screenPayCycles, ...props.trackedPayCycles])
         : undefined,
-    [payCyclesState, props.trackedPayCycles],
+    [payCyclesState, props.screenPayCycles, props.trackedPayCycles],
   )
   const [queryError, setQueryError] = useState<string>()
   const loadError = payCyclesState.status === 'failed' ? payCyclesState.message : queryError
   const [chosenPayCycleId, setPayCycleId] = useState<string>()
-  // The first listed (a tracked one, when the data has it) until the clerk chooses.
-  const payCycleId = chosenPayCycleId ?? payCycles?.[0]?.value
+  // The one pay cycle ticked on screen (when the data has it) until the clerk chooses; else none: no silent default.
+  const payCycleId = chosenPayCycleId ?? screenPayCycle(props.screenPayCycles, payCycles)
   const [applyStatuses, setApplyStatuses] = useState(props.screenStatuses.length > 0)
   // Saved views can be the roster's template: their statuses, columns and order, with the pay cycle chosen here.
   const templates = useRosterTemplates(props.dataVersion, setQueryError)
@@ -103,8 +107,10 @@ export function RosterDialog(props: RosterDialogProps) {
             payCycles={payCycles}
             value={payCycleId}
             tracked={props.trackedPayCycles}
+            onScreen={props.screenPayCycles}
             onChange={setPayCycleId}
           />
+          {payCycleId === undefined && <p className="muted">{choosePrompt(props.screenPayCycles)}</p>}
           {templates !== undefined && templates.views.length > 0 && (
             <TemplateField views={templates.views} value={templateId} onChange={setTemplateId} />
           )}
@@ -124,16 +130,13 @@ export function RosterDialog(props: RosterDialogProps) {
                 checked={applyStatuses}
                 onChange={(event) => setApplyStatuses(event.target.checked)}
               />
-              <span>Only the statuses filtered on screen: {props.screenStatuses.join(', ')}</span>
+              <span>
+                Only the statuses filtered on screen:{' '}
+                <Identifiers values={props.screenStatuses} joiner=", " />
+              </span>
             </label>
           ) : null}
-          <p className="roster-summary" aria-live="polite">
-            {count.state === 'loading'
-              ? 'Counting…'
-              : `The roster will hold ${formatCount(count.total)} ${count.total === 1 ? 'employee' : 'employees'}: pay cycle ${isolateText(payCycleId ?? '')}, ${
-                  statuses === undefined ? 'every status' : `status ${statuses.join(' or ')}`
-                }.`}
-          </p>
+          <RosterSummary payCycleId={payCycleId} count={count} statuses={statuses} />
           {statuses === undefined && template === undefined && (
             <p className="muted">
               {props.screenStatuses.length > 0
@@ -161,28 +164,104 @@ export function RosterDialog(props: RosterDialogProps) {
   )
 }
 
+interface RosterSummaryProps {
+  readonly payCycleId: string | undefined
+  readonly count: RosterCount
+  readonly statuses: readonly string[] | undefined
+}
+
+/**
+ * The one line that says, before anything is written, what the roster will hold: how many employees, of which pay
+ * cycle and statuses; or that nothing will be written until a pay cycle is chosen.
+ */
+function RosterSummary({ payCycleId, count, statuses }: RosterSummaryProps) {
+  return (
+    <p className="roster-summary" aria-live="polite">
+      {payCycleId === undefined ? (
+        'Nothing will be written until a pay cycle is chosen.'
+      ) : count.state === 'loading' ? (
+        'Counting…'
+      ) : (
+        <>
+          The roster will hold {plural(count.total, 'employee')}: pay cycle{' '}
+          <span className="identifier">{isolateText(payCycleId)}</span>,{' '}
+          {statuses === undefined ? (
+            'every status'
+          ) : (
+            <>
+              status <Identifiers values={statuses} joiner=" or " />
+            </>
+          )}
+          .
+        </>
+      )}
+    </p>
+  )
+}
+
 interface PayCycleFieldProps {
   readonly payCycles: readonly FacetCount[]
   readonly value: string | undefined
   readonly tracked: readonly string[]
+  readonly onScreen: readonly string[]
   onChange(payCycleId: string): void
 }
 
-/** The pay cycle to export, each with how many saved employees it has, the tracked ones marked. */
-function PayCycleField({ payCycles, value, tracked, onChange }: PayCycleFieldProps) {
+/**
+ * The pay cycle to export, each with how many saved employees it has, those ticked on screen and the tracked ones
+ * marked; "Choose a pay cycle…" while none is chosen (it cannot be chosen back).
+ */
+function PayCycleField({ payCycles, value, tracked, onScreen, onChange }: PayCycleFieldProps) {
   return (
     <label className="field">
       <span>Pay cycle</span>
       <select value={value ?? ''} onChange={(event) => onChange(event.target.value)}>
+        {value === undefined && (
+          <option value="" disabled>
+            Choose a pay cycle…
+          </option>
+        )}
         {payCycles.map((cycle) => (
           <option key={cycle.value} value={cycle.value}>
-            {isolateText(cycle.value)} ({formatCount(cycle.count)}{' '}
-            {cycle.count === 1 ? 'employee' : 'employees'}){tracked.includes(cycle.value) ? ', tracked' : ''}
+            {isolateText(cycle.value)} ({plural(cycle.count, 'employee')})
+            {onScreen.includes(cycle.value) ? ', ticked on screen' : ''}
+            {tracked.includes(cycle.value) ? ', tracked' : ''}
           </option>
         ))}
       </select>
     </label>
   )
+}
+
+/** Identifiers (statuses, pay cycles) joined, each kept whole on one line: "PC-2026-11-A" never wraps at its hyphen. */
+function Identifiers({ values, joiner }: { readonly values: readonly string[]; readonly joiner: string }) {
+  return values.map((value, index) => (
+    <Fragment key={value}>
+      {index > 0 ? joiner : null}
+      <span className="identifier">{isolateText(value)}</span>
+    </Fragment>
+  ))
+}
+
+/** The roster's pay cycle when exactly one is ticked on screen and the saved data has it; else none. */
+export function screenPayCycle(
+  onScreen: readonly string[],
+  payCycles: readonly FacetCount[] | undefined,
+): string | undefined {
+  const [only] = onScreen
+  if (onScreen.length !== 1 || only === undefined) return undefined
+  return payCycles?.some((cycle) => cycle.value === only) === true ? only : undefined
+}
+
+/** Why no pay cycle is chosen yet, and what to do. */
+function choosePrompt(onScreen: readonly string[]): string {
+  if (onScreen.length > 1) {
+    return `${formatCount(onScreen.length)} pay cycles are ticked on screen; a roster holds one. Choose it above.`
+  }
+  if (onScreen.length === 1) {
+    return `The pay cycle ticked on screen (${isolateText(onScreen[0] ?? '')}) has no saved employees. Choose one above.`
+  }
+  return 'No pay cycle is ticked on screen. Choose the roster’s pay cycle above.'
 }
 
 interface TemplateFieldProps {
@@ -209,14 +288,17 @@ function TemplateField({ views, value, onChange }: TemplateFieldProps) {
   )
 }
 
-/** Tracked pay cycles first (in the order Settings lists them), then the rest by name. */
+/**
+ * The `first` pay cycles first, in that order (the dialog passes those ticked on screen, then the tracked ones in
+ * Settings' order), then the rest by name.
+ */
 export function orderPayCycles(
   facets: readonly FacetCount[],
-  tracked: readonly string[],
+  first: readonly string[],
 ): readonly FacetCount[] {
   const rank = (value: string): number => {
-    const index = tracked.indexOf(value)
-    return index === -1 ? tracked.length : index
+    const index = first.indexOf(value)
+    return index === -1 ? first.length : index
   }
   return [...facets].sort((a, b) => rank(a.value) - rank(b.value) || a.value.localeCompare(b.value))
 }

@@ -1,10 +1,17 @@
-import type { ChangeHistoryEntry, JsonValue } from '../../../shared/domain'
+import type { ChangeHistoryEntry, ChangeKind, ChangesWritten, JsonValue } from '../../../shared/domain'
 import { formatCount, formatValue, plural } from './format-value'
 
-/** "+3 −2 ~5": a sync's counts at a glance (the full words go in the button's accessible description). */
-export function changeCounts(run: Pick<ChangeHistoryEntry, 'added' | 'removed' | 'changed'>): string {
-  return `+${formatCount(run.added)} −${formatCount(run.removed)} ~${formatCount(run.changed)}`
+/**
+ * A sync's counts as the change chip shows them, each with its word ("3 added", "2 removed", "5 changed"): exact
+ * counts, never a sign that reads as "about". Joined with ", " they are the chip's accessible name.
+ */
+export function changeCounts(
+  run: Pick<ChangeHistoryEntry, 'added' | 'removed' | 'changed'>,
+): ReadonlyArray<{ readonly kind: ChangeKind; readonly text: string }> {
+  return CHANGE_KINDS.map((kind) => ({ kind, text: `${formatCount(run[kind])} ${kind}` }))
 }
+
+const CHANGE_KINDS: readonly ChangeKind[] = ['added', 'removed', 'changed']
 
 /** "3 added, 2 removed, 5 changed". */
 export function changeWords(run: Pick<ChangeHistoryEntry, 'added' | 'removed' | 'changed'>): string {
@@ -23,4 +30,16 @@ export function runSummary(run: ChangeHistoryEntry): string {
 export function changeValue(value: JsonValue | undefined, field: string): string {
   const text = formatValue(value, field)
   return text === '' ? '(empty)' : text
+}
+
+/**
+ * "Exported 840 rows: 150 added, 90 removed, and 300 changed employees in 600 rows (one row per changed field)":
+ * what "Export changes…" wrote, by kind, from the export's own result.
+ */
+export function changesWrittenText(rows: number, written: ChangesWritten): string {
+  const changedPart =
+    written.changed === 0
+      ? `${plural(written.changed, 'changed employee')}`
+      : `${formatCount(written.changed)} changed ${written.changed === 1 ? 'employee' : 'employees'} in ${plural(written.changedRows, 'row')} (one row per changed field)`
+  return `Exported ${plural(rows, 'row')}: ${formatCount(written.added)} added, ${formatCount(written.removed)} removed, and ${changedPart}`
 }

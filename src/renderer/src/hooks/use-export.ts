@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type {
   ChangesExportRequest,
+  ChangesWritten,
   ExportProgress,
   ExportRequest,
   ExportResult,
@@ -11,7 +12,13 @@ import { useClient } from '../api/client-context'
 export type ExportState =
   | { readonly phase: 'idle' }
   | { readonly phase: 'running'; readonly label: string; readonly progress: ExportProgress | undefined }
-  | { readonly phase: 'written'; readonly rows: number; readonly fileName: string }
+  | {
+      readonly phase: 'written'
+      readonly rows: number
+      readonly fileName: string
+      /** "Export changes…": the rows by kind of change. */
+      readonly changes?: ChangesWritten
+    }
   | { readonly phase: 'cancelled' }
   | { readonly phase: 'failed'; readonly message: string }
 
@@ -46,7 +53,12 @@ export function useExport(): ExportController {
       (result) =>
         setState(
           result.status === 'written'
-            ? { phase: 'written', rows: result.rows, fileName: result.fileName }
+            ? {
+                phase: 'written',
+                rows: result.rows,
+                fileName: result.fileName,
+                ...(result.changes === undefined ? {} : { changes: result.changes }),
+              }
             : { phase: 'cancelled' },
         ),
       (error: unknown) =>
