@@ -23,6 +23,7 @@ import type { SettingsForm, SettingsFormField } from '../settings/settings-form'
 import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
+import { FormatLocaleField } from './format-locale-field'
 import { FormField } from './form-field'
 import { NetworkSettings, type NetworkActions } from './network-settings'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
@@ -33,11 +34,13 @@ interface SettingsScreenProps {
   readonly inUse: { readonly environment: Environment; readonly tenantId: string } | undefined
   /** Changes when a sync replaced the saved employees, whose pay cycles are offered for tracking. */
   readonly dataVersion: string
+  /** The computer's regional formats, which the "System" choice of Regional formats stands for. */
+  readonly systemLocale: string | undefined
   readonly onDone: () => void
 }
 
 /** Where the clerk (or IT) sets the environment, service addresses, credentials and sync options. */
-export function SettingsScreen({ settings, inUse, dataVersion, onDone }: SettingsScreenProps) {
+export function SettingsScreen({ settings, inUse, dataVersion, systemLocale, onDone }: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
   // Read again on each visit: a proxy sign-in remembered since (its dialog answers main, not this screen) is listed.
   const { reload } = settings
@@ -64,6 +67,7 @@ export function SettingsScreen({ settings, inUse, dataVersion, onDone }: Setting
         rememberedProxies={settings.view.rememberedProxies}
         payCycles={payCycles}
         demoTenant={inUse?.environment === 'demo' ? inUse.tenantId : undefined}
+        systemLocale={systemLocale}
         onSave={settings.update}
         network={{
           chooseCertificates: settings.chooseCertificates,
@@ -84,6 +88,7 @@ interface SettingsEditorProps {
   readonly payCycles: PayCyclesState
   /** Demo's own tenant when Demo is in use; undefined otherwise (the renderer knows it only from the header's state). */
   readonly demoTenant: string | undefined
+  readonly systemLocale: string | undefined
   readonly onSave: SettingsController['update']
   readonly network: NetworkActions
   readonly onDone: () => void
@@ -111,6 +116,7 @@ function SettingsEditor({
   rememberedProxies,
   payCycles,
   demoTenant,
+  systemLocale,
   onSave,
   network,
   onDone,
@@ -210,6 +216,15 @@ function SettingsEditor({
           `0 turns automatic syncs off${FRESHNESS_DEFAULTS.syncEveryHours === 0 ? ' (the default)' : ''}; at most ${SETTINGS_LIMITS.syncEveryHours.max}. They run only while RosterDesk is open and you are signed in, never during another sync.`,
           'number',
         )}
+      </fieldset>
+      <fieldset>
+        <legend>Regional formats</legend>
+        <FormatLocaleField
+          value={form.formatLocale}
+          error={errors.formatLocale}
+          systemLocale={systemLocale}
+          onChange={(locale) => change('formatLocale', locale)}
+        />
       </fieldset>
       <NetworkSettings
         form={form}
