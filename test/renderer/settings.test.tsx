@@ -23,15 +23,7 @@ async function openSettings(options: Partial<FakeCoreOptions> = {}) {
 
 function SettingsOnly() {
   const settings = useSettings()
-  return (
-    <SettingsScreen
-      settings={settings}
-      inUse={undefined}
-      dataVersion="1"
-      systemLocale="en-US"
-      onDone={() => undefined}
-    />
-  )
+  return <SettingsScreen settings={settings} inUse={undefined} dataVersion="1" onDone={() => undefined} />
 }
 
 function field(label: string): HTMLInputElement {

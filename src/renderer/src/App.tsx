@@ -53,7 +53,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   // Set before anything below renders, so every number and date of this render is written in them.
   const systemLocale = info?.systemLocale ?? browserLocale()
   const formatLocale = resolveFormatLocale(settings.view?.settings.formatLocale, systemLocale)
-  setDisplayLocale(formatLocale)
+  setDisplayLocale(formatLocale, systemLocale)
   const [screen, showScreen] = useState<Screen>('browse')
   // Settings gives the focus back to where the clerk was when it closes (the shortcuts dialog does so itself).
   const focusBack = useRef<{ settings?: () => void }>({})
@@ -104,7 +104,6 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         settings={settings}
         inUse={auth.state}
         dataVersion={sync.dataVersion}
-        systemLocale={systemLocale}
         onDone={() => setScreen('browse')}
       />
     ) : null

@@ -23,9 +23,9 @@ import type { SettingsForm, SettingsFormField } from '../settings/settings-form'
 import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
-import { FormatLocaleField } from './format-locale-field'
 import { FormField } from './form-field'
 import { NetworkSettings, type NetworkActions } from './network-settings'
+import { RegionalFormats } from './regional-formats'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
 interface SettingsScreenProps {
@@ -34,13 +34,11 @@ interface SettingsScreenProps {
   readonly inUse: { readonly environment: Environment; readonly tenantId: string } | undefined
   /** Changes when a sync replaced the saved employees, whose pay cycles are offered for tracking. */
   readonly dataVersion: string
-  /** The computer's regional formats, which the "System" choice of Regional formats stands for. */
-  readonly systemLocale: string | undefined
   readonly onDone: () => void
 }
 
 /** Where the clerk (or IT) sets the environment, service addresses, credentials and sync options. */
-export function SettingsScreen({ settings, inUse, dataVersion, systemLocale, onDone }: SettingsScreenProps) {
+export function SettingsScreen({ settings, inUse, dataVersion, onDone }: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
   // Read again on each visit: a proxy sign-in remembered since (its dialog answers main, not this screen) is listed.
   const { reload } = settings
@@ -67,7 +65,6 @@ export function SettingsScreen({ settings, inUse, dataVersion, systemLocale, onD
         rememberedProxies={settings.view.rememberedProxies}
         payCycles={payCycles}
         demoTenant={inUse?.environment === 'demo' ? inUse.tenantId : undefined}
-        systemLocale={systemLocale}
         onSave={settings.update}
         network={{
           chooseCertificates: settings.chooseCertificates,
@@ -88,7 +85,6 @@ interface SettingsEditorProps {
   readonly payCycles: PayCyclesState
   /** Demo's own tenant when Demo is in use; undefined otherwise (the renderer knows it only from the header's state). */
   readonly demoTenant: string | undefined
-  readonly systemLocale: string | undefined
   readonly onSave: SettingsController['update']
   readonly network: NetworkActions
   readonly onDone: () => void
@@ -116,7 +112,6 @@ function SettingsEditor({
   rememberedProxies,
   payCycles,
   demoTenant,
-  systemLocale,
   onSave,
   network,
   onDone,
@@ -217,15 +212,7 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
-      <fieldset>
-        <legend>Regional formats</legend>
-        <FormatLocaleField
-          value={form.formatLocale}
-          error={errors.formatLocale}
-          systemLocale={systemLocale}
-          onChange={(locale) => change('formatLocale', locale)}
-        />
-      </fieldset>
+      <RegionalFormats form={form} errors={errors} change={change} />
       <NetworkSettings
         form={form}
         errors={errors}

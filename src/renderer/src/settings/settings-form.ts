@@ -42,7 +42,7 @@ export interface SettingsForm {
    * unchanged.
    */
   readonly extraCertificatesFile: string
-  /** Regional formats: 'system' or a locale, chosen from a list (format-locale-field.tsx). */
+  /** Regional formats: 'system' or a locale, chosen from a list (regional-formats.tsx). */
   readonly formatLocale: FormatLocaleSetting
 }
 
