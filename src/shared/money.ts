@@ -87,14 +87,22 @@ export const MONEY_DECIMALS = 2
 /** The spreadsheet number format of money cells: thousands separated, two decimals (58,234.50). */
 export const MONEY_NUMBER_FORMAT = '#,##0.00'
 
-const moneyFormat = new Intl.NumberFormat('en', {
-  minimumFractionDigits: MONEY_DECIMALS,
-  maximumFractionDigits: MONEY_DECIMALS,
-})
+const moneyFormats = new Map<string, Intl.NumberFormat>()
 
-/** An amount as a clerk reads it: "58,234.50", "-1,200.00". */
-export function formatMoney(value: number): string {
-  return moneyFormat.format(value)
+/**
+ * An amount as a clerk reads it, in `locale` (the clerk's regional formats, shared/locale-format.ts; 'en' where no
+ * clerk reads it, such as measuring a column): "58,234.50" in en, "58.234,50" in de-DE, "-1,200.00".
+ */
+export function formatMoney(value: number, locale = 'en'): string {
+  let format = moneyFormats.get(locale)
+  if (format === undefined) {
+    format = new Intl.NumberFormat(locale, {
+      minimumFractionDigits: MONEY_DECIMALS,
+      maximumFractionDigits: MONEY_DECIMALS,
+    })
+    moneyFormats.set(locale, format)
+  }
+  return format.format(value)
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import {
   ENVIRONMENTS,
+  FORMAT_LOCALES,
   PAGE_SIZE_SETTING,
   PROXY_MODES,
   certificatesFileProblem,
@@ -174,6 +175,10 @@ export const settingsSchema = z.strictObject(
     pacUrl: textSetting('Enter the PAC file address as text.', trim, pacUrlProblem),
     /** A PEM file of certificates trusted besides the OS's store (a company's TLS inspection root); '' for none. */
     extraCertificatesFile: textSetting('Enter the certificate file as text.', trim, certificatesFileProblem),
+    /** Regional formats: 'system' (the computer's) or one of `FORMAT_LOCALES`; UI text stays English. */
+    formatLocale: z.enum(FORMAT_LOCALES, {
+      error: "Choose the regional formats: the computer's (System) or one from the list.",
+    }),
   },
   {
     // Names only: an unknown key may be a misplaced secret, and its value must not travel into a message.

@@ -19,6 +19,8 @@ import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
 import { useSync } from './hooks/use-sync'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
+import { resolveFormatLocale } from '../../shared/locale-format'
+import { browserLocale, setDisplayLocale } from './format/display-locale'
 import { isUnreachableErrorCode } from '../../shared/ipc-error-codes'
 
 /**
@@ -47,6 +49,11 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   const sync = useSync()
   const settings = useSettings()
   const online = useOnline()
+  // The clerk's regional formats: Settings' choice, or the computer's (main's, or the browser's without Electron).
+  // Set before anything below renders, so every number and date of this render is written in them.
+  const systemLocale = info?.systemLocale ?? browserLocale()
+  const formatLocale = resolveFormatLocale(settings.view?.settings.formatLocale, systemLocale)
+  setDisplayLocale(formatLocale, systemLocale)
   const [screen, showScreen] = useState<Screen>('browse')
   // Settings gives the focus back to where the clerk was when it closes (the shortcuts dialog does so itself).
   const focusBack = useRef<{ settings?: () => void }>({})
@@ -167,7 +174,9 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
       <main className="app-main">
         {settingsScreen}
         {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}
-        <div className="home" hidden={screen === 'settings'}>
+        {/* Keyed by the regional formats: choosing others redraws every cell in them (the view itself is kept
+            by views:get-current). */}
+        <div className="home" key={formatLocale} hidden={screen === 'settings'}>
           {home}
         </div>
       </main>

@@ -15,6 +15,7 @@ import { PRINT_MAX_ROWS } from '../../../src/shared/print-limits'
 import { columnsOf, runQuery, suggestNames } from './fake-query'
 import { FakeChanges, type FakeSyncFacts } from './fake-changes'
 import {
+  DEFAULT_FORMAT_LOCALE,
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
   NETWORK_DEFAULTS,
@@ -36,6 +37,8 @@ export interface FakeCoreOptions {
   readonly signedIn?: boolean
   readonly secretStorage?: 'os' | 'memory-only'
   readonly settings?: Partial<Settings>
+  /** What main reports as the OS's regional formats (`app.getSystemLocale()`); absent as in a browser. */
+  readonly systemLocale?: string
   /** When set, sign-in waits for `approveSignIn()` or a cancel instead of succeeding at once. */
   readonly manualSignIn?: boolean
   /** When set, a started sync stops after its first page until `releaseSync()` is called. */
@@ -110,6 +113,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     ...FRESHNESS_DEFAULTS,
     ...SYNC_LIMIT_SETTING_DEFAULTS,
     ...NETWORK_DEFAULTS,
+    formatLocale: DEFAULT_FORMAT_LOCALE,
     ...options.settings,
   }
   let hasClientSecret = false
@@ -245,6 +249,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       version: '0.1.0',
       environment: settings.environment,
       platform: 'linux',
+      ...(options.systemLocale === undefined ? {} : { systemLocale: options.systemLocale }),
     }),
     'auth:get-state': async () => auth,
     'auth:sign-in': async () => {

@@ -43,9 +43,9 @@ describe('the money rule (shared/money.ts)', () => {
     expect(isMoneyValue('annualSalary', '58234.5')).toBe(false)
     expect(isMoneyValue('annualSalary', Number.NaN)).toBe(false)
     expect(isMoneyValue('weeklyHours', 37.5)).toBe(false)
-    expect(cellText(58234.5, 'annualSalary')).toBe('58,234.50')
-    expect(cellText(58234.5, 'weeklyHours')).toBe('58,234.5')
-    expect(cellText(true)).toBe('Yes')
+    expect(cellText(58234.5, 'annualSalary', 'en')).toBe('58,234.50')
+    expect(cellText(58234.5, 'weeklyHours', 'en')).toBe('58,234.5')
+    expect(cellText(true, undefined, 'en')).toBe('Yes')
   })
 
   it('writes two places for the app and CSV, never rounding away what the service sent in a file', () => {

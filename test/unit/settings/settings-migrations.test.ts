@@ -47,6 +47,7 @@ describe('migrateSettings', () => {
         syncDeadlineMinutes: 120,
         maxEmployees: 5_000_000,
         ...NETWORK_DEFAULTS,
+        formatLocale: 'system',
       },
       fromVersion: 0,
       changed: true,

@@ -60,6 +60,8 @@ describe('default settings', () => {
       proxyBypass: '',
       pacUrl: '',
       extraCertificatesFile: '',
+      // Numbers and dates follow the computer's regional settings.
+      formatLocale: 'system',
     })
     expect(applySettingsPatch({}, DEFAULT_SETTINGS)).toEqual({ ok: true, settings: DEFAULT_SETTINGS })
   })

@@ -25,6 +25,7 @@ import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
 import { FormField } from './form-field'
 import { NetworkSettings, type NetworkActions } from './network-settings'
+import { RegionalFormats } from './regional-formats'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
 interface SettingsScreenProps {
@@ -211,6 +212,7 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
+      <RegionalFormats form={form} errors={errors} change={change} />
       <NetworkSettings
         form={form}
         errors={errors}

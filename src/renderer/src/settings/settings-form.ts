@@ -1,4 +1,4 @@
-import type { Environment, ProxyMode } from '../../../shared/settings-rules'
+import type { Environment, FormatLocaleSetting, ProxyMode } from '../../../shared/settings-rules'
 import {
   checkSettings,
   type Settings,
@@ -42,6 +42,8 @@ export interface SettingsForm {
    * unchanged.
    */
   readonly extraCertificatesFile: string
+  /** Regional formats: 'system' or a locale, chosen from a list (regional-formats.tsx). */
+  readonly formatLocale: FormatLocaleSetting
 }
 
 export type SettingsFormField = keyof SettingsForm
@@ -70,6 +72,7 @@ const FORM_FIELD_OF_SETTING: Readonly<Record<string, SettingsFormField>> = {
   proxyBypass: 'proxyBypass',
   pacUrl: 'pacUrl',
   extraCertificatesFile: 'extraCertificatesFile',
+  formatLocale: 'formatLocale',
 } satisfies Record<SettingsField, SettingsFormField>
 
 /**
@@ -110,6 +113,7 @@ export function toForm(settings: Settings): SettingsForm {
     proxyBypass: settings.proxyBypass,
     pacUrl: settings.pacUrl,
     extraCertificatesFile: settings.extraCertificatesFile,
+    formatLocale: settings.formatLocale,
   }
 }
 
@@ -165,6 +169,7 @@ export function checkForm(form: SettingsForm): FormCheck {
     proxyBypass: form.proxyBypass,
     pacUrl: form.pacUrl,
     extraCertificatesFile: form.extraCertificatesFile,
+    formatLocale: form.formatLocale,
   })
   return checked.ok ? checked : { ok: false, errors: toFormErrors(checked.fieldErrors) }
 }
