@@ -71,6 +71,9 @@ describe('what the core is preparing, in words', () => {
     core.handlers['employees:query'] = (query) =>
       new Promise<QueryResult>((resolve) => (answer = () => void working(query).then(resolve)))
     expect(await screen.findByText('Loading employees…')).toBeTruthy()
+    // findByText may see the text before React has run the effects of that render, usePreparing's subscription
+    // among them (a loaded machine showed it); act flushes them, so the event below has its listener.
+    await act(async () => undefined)
     act(() => events.emit('query:preparing', [index]))
     expect(screen.getByText('Loading employees…').closest('[role="status"]')?.textContent).toBe(
       'Loading employees…Opening the saved employees…',
