@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProfileList, SettingsView, SyncRunSummary } from '../../../src/shared/domain'
 import type { EventChannel } from '../../../src/shared/ipc-contract'
-import { NETWORK_DEFAULTS, SYNC_LIMIT_SETTING_DEFAULTS } from '../../../src/shared/settings-rules'
+import { DEFAULT_SETTINGS } from '../../../src/main/core/settings/settings-defaults'
 import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
@@ -185,8 +185,8 @@ describe('upgrading from the release before profiles', () => {
       ],
     })
     const view = (await app.invoke('settings:get')) as SettingsView
-    // Settings that release did not have (the sync limits) take their defaults.
-    expect(view.settings).toEqual({ ...flat, ...NETWORK_DEFAULTS, ...SYNC_LIMIT_SETTING_DEFAULTS })
+    // Settings that release did not have (the sync limits, the network, formats…) take their defaults.
+    expect(view.settings).toEqual({ ...DEFAULT_SETTINGS, ...flat })
     expect(view.hasClientSecret).toBe(true)
     // Every saved employee is there (the fixture's second sync: 40 + 3 - 2).
     expect((await uuids(app)).size).toBe(41)
