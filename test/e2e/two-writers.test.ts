@@ -12,13 +12,24 @@ const SIZE = 1200
 
 /** What a reader sees at one moment: the snapshot the catalog names and how many employees it holds. */
 function readOnce(catalog: string): number | null {
-  const snapshot = currentSnapshotPath(catalog)
-  if (snapshot === null) return null
-  const db = new Database(snapshot, { readonly: true, fileMustExist: true })
-  try {
-    return Number(db.prepare('SELECT count(*) FROM employees').pluck().get())
-  } finally {
-    db.close()
+  for (;;) {
+    const snapshot = currentSnapshotPath(catalog)
+    if (snapshot === null) return null
+    let db: Database.Database
+    try {
+      db = new Database(snapshot, { readonly: true, fileMustExist: true })
+    } catch (error) {
+      // Between reading the pointer and opening its file, a commit swapped it and swept the old file: a reader
+      // that opens by name reads the pointer again (the app's readers hold their file open instead). The same
+      // pointer to a missing file is a real fault.
+      if (!existsSync(snapshot) && currentSnapshotPath(catalog) !== snapshot) continue
+      throw error
+    }
+    try {
+      return Number(db.prepare('SELECT count(*) FROM employees').pluck().get())
+    } finally {
+      db.close()
+    }
   }
 }
 
