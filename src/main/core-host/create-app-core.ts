@@ -8,6 +8,7 @@ import { createHandlers, type HandlerDeps } from '../core/app/handlers'
 import { profileList } from '../core/app/profile-handlers'
 import type { AuthService } from '../core/auth/auth-service'
 import { savedEmployeeCount } from '../core/cache/saved-employee-count'
+import { deleteSetAside } from '../core/cache/set-aside-cache'
 import { systemClock, systemTimers, type Clock, type Timers } from '../core/clock'
 import { RosterDeskError } from '../core/errors'
 import { defaultExportFileName } from '../core/export/export-file-name'
@@ -32,6 +33,7 @@ import {
   type SettingsStore,
 } from '../core/settings/settings-store'
 import type { SyncService } from '../core/sync/sync-service'
+import { identityActions } from './identity-change'
 import { openSession, preparingEvents, type ProfileSession, type SessionDeps } from './open-session'
 import { CORE_WORKER_IDLE_STOP_MS, coreWorkerEntry } from './worker/worker-entry'
 import { WorkerHost, type WorkerEntry } from './worker/worker-host'
@@ -119,7 +121,10 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   const tenantOf = (settings: Settings): string =>
     resolveEnvironment(settings, deps.demo.environment).tenantId
   const emitProfiles = () =>
-    deps.events.emit('profiles:changed', profileList(profiles, { employeeCount, tenantOf }))
+    deps.events.emit(
+      'profiles:changed',
+      profileList(profiles, { employeeCount, tenantOf, setAsideOf: (id) => identity.setAsideOf(id) }),
+    )
   // Heavy work runs on the core worker so this thread, which answers IPC, never waits on it (ARCHITECTURE,
   // "Runtimes and threads"); one worker serves every profile's session.
   const worker = new WorkerHost<CoreJobs>(deps.coreWorker ?? coreWorkerEntry(), {
@@ -181,11 +186,40 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     deps.events.emit('auth:changed', session.auth.getState())
   }
 
+  /** Closes the active session, runs `work`, and opens the active profile's again, whatever `work` did. */
+  async function withSessionClosed(work: () => void): Promise<void> {
+    if (switching) throw new RosterDeskError('busy', 'RosterDesk is already switching profile. Try again.')
+    switching = true
+    try {
+      await session.close()
+      try {
+        work()
+      } finally {
+        session = await openSession(sessionDeps, profiles.activeId)
+      }
+    } finally {
+      switching = false
+    }
+    emitProfiles()
+    deps.events.emit('auth:changed', session.auth.getState())
+  }
+
+  const identity = identityActions({
+    dataDir: deps.dataDir,
+    settings: deps.settings,
+    clock,
+    session: () => session,
+    withSessionClosed,
+    switchProfile,
+    changed: emitProfiles,
+  })
+
   async function deleteProfile(id: string): Promise<void> {
     profiles.delete(id)
     // Its data goes with it: the saved employees (the whole folder, snapshots and change files included) and
     // every secret it had. The profile is not active, so nothing has these open.
     rmSync(profileDataDir(deps.dataDir, id), { recursive: true, force: true })
+    deleteSetAside(profileCacheDir(deps.dataDir, id))
     await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
   }
 
@@ -193,8 +227,18 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     currentSessionDeps(deps, () => session, {
       clock,
       profileName: () => profiles.get(profiles.activeId).name,
+      changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
     }),
-    { profiles, employeeCount, tenantOf, switchProfile, deleteProfile, changed: emitProfiles },
+    {
+      profiles,
+      employeeCount,
+      tenantOf,
+      switchProfile,
+      deleteProfile,
+      changed: emitProfiles,
+      setAsideOf: identity.setAsideOf,
+      restoreSetAside: identity.restoreSetAside,
+    },
     {
       views: profiles.views,
       activeProfileId: () => profiles.activeId,
@@ -237,7 +281,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
 function currentSessionDeps(
   deps: AppCoreDeps,
   current: () => ProfileSession,
-  shared: Pick<HandlerDeps, 'clock' | 'profileName'>,
+  shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity'>,
 ): HandlerDeps {
   const network = deps.network ?? plainNodeNetwork
   return {
@@ -273,6 +317,7 @@ function currentSessionDeps(
     fetch: deps.fetch,
     demoEnvironment: deps.demo.environment,
     profileName: shared.profileName,
+    ...(shared.changeIdentity === undefined ? {} : { changeIdentity: shared.changeIdentity }),
     network,
     rememberedProxies: () => network.rememberedProxies(),
   }

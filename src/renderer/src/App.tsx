@@ -97,6 +97,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         settings={settings}
         inUse={auth.state}
         dataVersion={sync.dataVersion}
+        savedEmployees={sync.status?.employeeCount ?? 0}
         onDone={() => setScreen('browse')}
       />
     ) : null

@@ -24,6 +24,7 @@ import {
   profileNameProblem,
 } from '../../../src/shared/settings-rules'
 import { fakeServiceLookup } from './fake-service-lookup'
+import { identityChanges, identityChoiceNeeded } from '../../../src/shared/source-identity'
 import { createFakeNetwork, type FakeNetwork, type FakeNetworkOptions } from './fake-network'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
 import { ViewStore } from '../../../src/main/core/settings/view-store'
@@ -174,6 +175,18 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       lastRun: done,
     })
   }
+  /**
+   * The active profile's employees set aside by an identity change (decision 039), as the core keeps them; the
+   * fake keeps them for the active profile only, so a switch drops them.
+   */
+  let setAside:
+    | {
+        cache: typeof cache
+        lastComplete: typeof lastComplete
+        lastRun: typeof lastRun
+        info: NonNullable<ProfileList['profiles'][number]['setAside']>
+      }
+    | undefined
   const profileList = (): ProfileList => {
     const all = [
       {
@@ -182,6 +195,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         environment: settings.environment,
         tenantId: settings.tenantId,
         employeeCount: cache.length,
+        ...(setAside === undefined ? {} : { setAside: setAside.info }),
       },
       ...[...stashed].map(([id, state]) => ({
         id,
@@ -263,7 +277,40 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     },
     'auth:sign-out': async () => setAuth({ ...auth, status: 'signed-out', error: undefined }),
     'settings:get': async () => view(),
-    'settings:update': async (patch) => {
+    'settings:update': async (patch, options) => {
+      const next = { ...settings, ...patch, baseUrls: { ...settings.baseUrls, ...patch.baseUrls } }
+      if (identityChanges(settings, next) && (cache.length > 0 || options !== undefined)) {
+        if (options === undefined) throw new FakeIpcError('validation', identityChoiceNeeded(cache.length))
+        if (options.identityChange === 'new-profile') {
+          const id = `p${nextProfileNumber++}`
+          const name = checkName(environmentLabel(next.environment), undefined)
+          stashed.set(id, {
+            name,
+            cache: [],
+            settings: next,
+            auth: { ...auth, status: 'signed-out', environment: next.environment, tenantId: next.tenantId },
+            hasClientSecret: false,
+            lastComplete: undefined,
+            lastRun: undefined,
+          })
+          await handlers['profiles:switch'](id)
+          return view()
+        }
+        setAside = {
+          cache,
+          lastComplete,
+          lastRun,
+          info: {
+            environment: settings.environment,
+            setAsideAt: new Date(now()).toISOString(),
+            employeeCount: cache.length,
+          },
+        }
+        cache = []
+        lastComplete = undefined
+        lastRun = undefined
+        events.emit('profiles:changed', profileList())
+      }
       settings = { ...settings, ...patch, baseUrls: { ...settings.baseUrls, ...patch.baseUrls } }
       auth = { ...auth, environment: settings.environment, tenantId: settings.tenantId }
       return view()
@@ -309,6 +356,13 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         lastComplete: undefined,
         lastRun: undefined,
       })
+      return profileChanged()
+    },
+    'profiles:restore-set-aside': async (id) => {
+      if (id !== activeId || setAside === undefined)
+        throw new FakeIpcError('not-found', 'This profile has no employees set aside to restore.')
+      ;({ cache, lastComplete, lastRun } = setAside)
+      setAside = undefined
       return profileChanged()
     },
     'profiles:rename': async (id, name) => {

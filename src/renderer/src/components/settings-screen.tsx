@@ -24,6 +24,7 @@ import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
 import { FormField } from './form-field'
+import { IdentityChangeDialog } from './identity-change-dialog'
 import { NetworkSettings, type NetworkActions } from './network-settings'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
@@ -33,11 +34,19 @@ interface SettingsScreenProps {
   readonly inUse: { readonly environment: Environment; readonly tenantId: string } | undefined
   /** Changes when a sync replaced the saved employees, whose pay cycles are offered for tracking. */
   readonly dataVersion: string
+  /** The active profile's saved employees (a change of its source while it holds some asks how). */
+  readonly savedEmployees?: number
   readonly onDone: () => void
 }
 
 /** Where the clerk (or IT) sets the environment, service addresses, credentials and sync options. */
-export function SettingsScreen({ settings, inUse, dataVersion, onDone }: SettingsScreenProps) {
+export function SettingsScreen({
+  settings,
+  inUse,
+  dataVersion,
+  savedEmployees = 0,
+  onDone,
+}: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
   // Read again on each visit: a proxy sign-in remembered since (its dialog answers main, not this screen) is listed.
   const { reload } = settings
@@ -65,6 +74,7 @@ export function SettingsScreen({ settings, inUse, dataVersion, onDone }: Setting
         payCycles={payCycles}
         demoTenant={inUse?.environment === 'demo' ? inUse.tenantId : undefined}
         onSave={settings.update}
+        savedEmployees={savedEmployees}
         network={{
           chooseCertificates: settings.chooseCertificates,
           removeCertificates: () => settings.update({ extraCertificatesFile: '' }),
@@ -85,6 +95,8 @@ interface SettingsEditorProps {
   /** Demo's own tenant when Demo is in use; undefined otherwise (the renderer knows it only from the header's state). */
   readonly demoTenant: string | undefined
   readonly onSave: SettingsController['update']
+  /** The profile's saved employees: a change of its source while it holds some asks how (decision 039). */
+  readonly savedEmployees: number
   readonly network: NetworkActions
   readonly onDone: () => void
 }
@@ -112,10 +124,12 @@ function SettingsEditor({
   payCycles,
   demoTenant,
   onSave,
+  savedEmployees,
   network,
   onDone,
 }: SettingsEditorProps) {
-  const { form, errors, outcome, saving, unsaved, change, submit } = useSettingsForm(saved, onSave)
+  const { form, errors, outcome, saving, unsaved, identityPending, change, submit, resolveIdentity } =
+    useSettingsForm(saved, onSave, savedEmployees)
 
   const text = (
     field: TextFormField,
@@ -252,6 +266,13 @@ function SettingsEditor({
           Done
         </button>
       </div>
+      {identityPending ? (
+        <IdentityChangeDialog
+          environment={identityPending.environment}
+          employeeCount={identityPending.employeeCount}
+          onChoose={resolveIdentity}
+        />
+      ) : null}
     </form>
   )
 }
