@@ -161,24 +161,33 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   /** Set while a switch closes one session and opens the next; a second switch meanwhile is refused. */
   let switching = false
 
-  async function switchProfile(id: string): Promise<void> {
-    const target = profiles.get(id)
-    if (id === session.profileId) return
+  /**
+   * Closes the active session, runs `work` (which may make another profile active or move its cache), and opens
+   * the active profile's session; if another profile's cache cannot open, the previous one is reopened and the
+   * error said. A second call meanwhile is refused.
+   */
+  async function withSessionClosed(work: () => void): Promise<void> {
     if (switching) throw new RosterDeskError('busy', 'RosterDesk is already switching profile. Try again.')
     switching = true
     const previous = session.profileId
     try {
       await session.close()
-      profiles.setActive(id)
+      let failure: { error: unknown } | undefined
       try {
-        session = await openSession(sessionDeps, id)
+        work()
       } catch (error) {
+        failure = { error }
+      }
+      try {
+        session = await openSession(sessionDeps, profiles.activeId)
+      } catch (error) {
+        if (profiles.activeId === previous) throw error
         // The other profile's cache could not open: stay on the one that worked, and say why.
         profiles.setActive(previous)
         session = await openSession(sessionDeps, previous)
         throw error
       }
-      deps.logger.info(`Switched to profile ${target.id}`)
+      if (failure !== undefined) throw failure.error
     } finally {
       switching = false
     }
@@ -186,22 +195,11 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     deps.events.emit('auth:changed', session.auth.getState())
   }
 
-  /** Closes the active session, runs `work`, and opens the active profile's again, whatever `work` did. */
-  async function withSessionClosed(work: () => void): Promise<void> {
-    if (switching) throw new RosterDeskError('busy', 'RosterDesk is already switching profile. Try again.')
-    switching = true
-    try {
-      await session.close()
-      try {
-        work()
-      } finally {
-        session = await openSession(sessionDeps, profiles.activeId)
-      }
-    } finally {
-      switching = false
-    }
-    emitProfiles()
-    deps.events.emit('auth:changed', session.auth.getState())
+  async function switchProfile(id: string): Promise<void> {
+    const target = profiles.get(id)
+    if (id === session.profileId) return
+    await withSessionClosed(() => profiles.setActive(id))
+    deps.logger.info(`Switched to profile ${target.id}`)
   }
 
   const identity = identityActions({
@@ -214,15 +212,6 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     changed: emitProfiles,
   })
 
-  async function deleteProfile(id: string): Promise<void> {
-    profiles.delete(id)
-    // Its data goes with it: the saved employees (the whole folder, snapshots and change files included) and
-    // every secret it had. The profile is not active, so nothing has these open.
-    rmSync(profileDataDir(deps.dataDir, id), { recursive: true, force: true })
-    deleteSetAside(profileCacheDir(deps.dataDir, id))
-    await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
-  }
-
   const handlers = createHandlers(
     currentSessionDeps(deps, () => session, {
       clock,
@@ -234,7 +223,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       employeeCount,
       tenantOf,
       switchProfile,
-      deleteProfile,
+      deleteProfile: (id) => deleteProfile(deps, id),
       changed: emitProfiles,
       setAsideOf: identity.setAsideOf,
       restoreSetAside: identity.restoreSetAside,
@@ -272,6 +261,17 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       await deps.demo.close()
     },
   }
+}
+
+/**
+ * Removes a profile that is not active, and its data with it: the saved employees (the whole folder, snapshots
+ * and change files included, and any set aside) and every secret it had. Nothing has these open.
+ */
+async function deleteProfile(deps: AppCoreDeps, id: string): Promise<void> {
+  deps.settings.profiles.delete(id)
+  rmSync(profileDataDir(deps.dataDir, id), { recursive: true, force: true })
+  deleteSetAside(profileCacheDir(deps.dataDir, id))
+  await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
 }
 
 /**

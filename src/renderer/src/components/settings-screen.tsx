@@ -18,7 +18,7 @@ import type { Settings } from '../../../shared/settings-schema'
 import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
 import type { SettingsController } from '../hooks/use-settings'
-import { useSettingsForm } from '../hooks/use-settings-form'
+import { useSettingsForm, type SettingsFormController } from '../hooks/use-settings-form'
 import type { SettingsForm, SettingsFormField } from '../settings/settings-form'
 import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
@@ -258,6 +258,27 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
+      <FormActions
+        saving={saving}
+        onDone={onDone}
+        identityPending={identityPending}
+        resolveIdentity={resolveIdentity}
+      />
+    </form>
+  )
+}
+
+/** Save settings and Done, and the confirmation a change of the profile's source asks (decision 039). */
+function FormActions({
+  saving,
+  onDone,
+  identityPending,
+  resolveIdentity,
+}: Pick<SettingsFormController, 'saving' | 'identityPending' | 'resolveIdentity'> & {
+  readonly onDone: () => void
+}) {
+  return (
+    <>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saving}>
           Save settings
@@ -273,7 +294,7 @@ function SettingsEditor({
           onChoose={resolveIdentity}
         />
       ) : null}
-    </form>
+    </>
   )
 }
 

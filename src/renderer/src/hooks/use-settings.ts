@@ -42,11 +42,11 @@ export function useSettings(): SettingsController {
 
   const update = useCallback(
     async (patch: SettingsPatch, identityChange?: IdentityChoice) => {
-      const next = await client.call(
-        'settings:update',
-        patch,
-        identityChange === undefined ? undefined : { identityChange },
-      )
+      // Sent only when said: the contract's optional last argument is absent, not undefined.
+      const next =
+        identityChange === undefined
+          ? await client.call('settings:update', patch)
+          : await client.call('settings:update', patch, { identityChange })
       setView(next)
       return next
     },
