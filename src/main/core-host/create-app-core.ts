@@ -6,6 +6,7 @@ import type { FetchLike } from '../core/api/fetch-like'
 import { plainNodeNetwork, type AppNetwork } from '../core/app/network-handlers'
 import { createHandlers, type HandlerDeps } from '../core/app/handlers'
 import { profileList } from '../core/app/profile-handlers'
+import type { ViewHandlerDeps } from '../core/app/view-handlers'
 import type { AuthService } from '../core/auth/auth-service'
 import { savedEmployeeCount } from '../core/cache/saved-employee-count'
 import { deleteSetAside } from '../core/cache/set-aside-cache'
@@ -26,6 +27,7 @@ import {
   FIRST_PROFILE_ID,
   profileCacheDir,
   profileDataDir,
+  type ProfileStore,
 } from '../core/settings/profile-store'
 import {
   MemoryKeyValueBackend,
@@ -228,12 +230,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       setAsideOf: identity.setAsideOf,
       restoreSetAside: identity.restoreSetAside,
     },
-    {
-      views: profiles.views,
-      activeProfileId: () => profiles.activeId,
-      profileExists: (id) => profiles.list().some((profile) => profile.id === id),
-      clock,
-    },
+    viewHandlerDeps(profiles, clock),
   )
 
   let closed = false
@@ -260,6 +257,16 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       await worker.stop()
       await deps.demo.close()
     },
+  }
+}
+
+/** The saved views' channels answer from the active profile's views. */
+function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps {
+  return {
+    views: profiles.views,
+    activeProfileId: () => profiles.activeId,
+    profileExists: (id) => profiles.list().some((profile) => profile.id === id),
+    clock,
   }
 }
 
