@@ -49,6 +49,8 @@ describe('the data on screen always says where it came from', () => {
     await expect
       .poll(() => page.locator('.data-source').innerText())
       .toBe('Employees from Demo (sample data)')
+    // Rows and settings agree: the header says nothing more than its badge.
+    expect(await header().getByRole('note').count()).toBe(0)
     await changeEnvironment('Staging', 'https://staging.payroll.example.com')
     expect(await confirmation().getByRole('button').allInnerTexts()).toEqual([
       'Create a new profile for Staging',
@@ -93,6 +95,7 @@ describe('the data on screen always says where it came from', () => {
     await expect
       .poll(() => page.locator('.data-source').innerText())
       .toBe('Employees from Demo (sample data)')
+    expect(await header().getByRole('note').innerText()).toBe('Showing Demo (sample data) employees')
     await ui.screenshot('ui-identity-4-restored')
 
     await page.getByRole('button', { name: `Export ${SIZE} rows…` }).click()

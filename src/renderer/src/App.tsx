@@ -162,6 +162,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         screen={screen}
         onScreen={setScreen}
         onSignOut={auth.signOut}
+        rowSource={sync.status?.source}
       />
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
