@@ -1,7 +1,10 @@
+import { join } from 'node:path'
 import type { Settings } from '../../shared/domain'
 import { environmentLabel, normalizeProfileName, profileNameProblem } from '../../shared/settings-rules'
 import type { IdentityChoice } from '../../shared/source-identity'
+import { hasCurrentSnapshot } from '../core/cache/saved-employee-count'
 import {
+  deleteSetAside,
   readSetAside,
   restoreSetAside,
   setAsideCache,
@@ -9,7 +12,7 @@ import {
 } from '../core/cache/set-aside-cache'
 import type { Clock } from '../core/clock'
 import { RosterDeskError } from '../core/errors'
-import { profileCacheDir } from '../core/settings/profile-store'
+import { CACHE_FILE_NAME, profileCacheDir } from '../core/settings/profile-store'
 import type { SettingsStore } from '../core/settings/settings-store'
 import type { ProfileSession } from './open-session'
 
@@ -56,6 +59,20 @@ export function newProfileName(settings: Settings, taken: readonly string[]): st
 export function identityActions(deps: IdentityChangeDeps): IdentityActions {
   const profiles = deps.settings.profiles
   const cacheDirOf = (id: string) => profileCacheDir(deps.dataDir, id)
+  const setAsideOf = (id: string): SetAsideInfo | undefined => {
+    const dir = cacheDirOf(id)
+    const info = readSetAside(dir)
+    if (info === undefined) return undefined
+    // A complete sync since (the CLI's too, which does not delete it) ends the chance to restore: deleted now.
+    const session = deps.session()
+    const synced =
+      id === session.profileId
+        ? session.sync.getStatus().lastComplete !== undefined
+        : hasCurrentSnapshot(join(dir, CACHE_FILE_NAME))
+    if (!synced) return info
+    deleteSetAside(dir)
+    return undefined
+  }
   return {
     async changeIdentity(choice, settings) {
       if (choice === 'new-profile') {
@@ -89,8 +106,9 @@ export function identityActions(deps: IdentityChangeDeps): IdentityActions {
       deps.settings.notifyChanged()
       deps.changed()
     },
-    setAsideOf: (id) => readSetAside(cacheDirOf(id)),
+    setAsideOf,
     async restoreSetAside(id) {
+      if (setAsideOf(id) === undefined) throw noneSetAside()
       if (id !== profiles.activeId) {
         if (!restoreSetAside(cacheDirOf(id))) throw noneSetAside()
         return

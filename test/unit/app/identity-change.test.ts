@@ -10,7 +10,10 @@ import { createLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore, type SecretVault } from '../../../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../../src/main/sandbox'
+import { runSyncCommand } from '../../../src/main/cli/sync-command'
 import { answerConsent } from '../../helpers/consent'
+import { sandboxCliEnv, sandboxServiceArgs } from '../../helpers/cli-process'
+import { runCommand } from '../cli/run-cli'
 import { startTestSandbox } from '../../helpers/sandbox'
 import { aboutCells, readXlsx } from '../../helpers/xlsx-reader'
 
@@ -203,6 +206,30 @@ describe('changing the source of a profile with saved employees (decision 039)',
     const list = (await app.invoke('profiles:list')) as ProfileList
     expect(list.profiles[0]?.setAside).toBeUndefined()
     await expect(app.invoke('profiles:restore-set-aside', list.activeId)).rejects.toMatchObject({
+      ipc: { code: 'not-found' },
+    })
+  })
+
+  it('a complete sync by the CLI while the profile is not active ends the restore too, never losing that sync', async () => {
+    const { app, staging, dataDir } = await syncedDemo()
+    await app.invoke('settings:update', stagingPatch(staging), { identityChange: 'set-aside' })
+    const first = ((await app.invoke('profiles:list')) as ProfileList).activeId
+    const other = (await app.invoke('profiles:create', 'Other')) as ProfileList
+    await app.invoke('profiles:switch', other.profiles[1]!.id)
+    expect(((await app.invoke('profiles:list')) as ProfileList).profiles[0]?.setAside).toBeDefined()
+
+    // The CLI syncs the first profile's cache from Staging: a complete sync the app's session never saw.
+    const synced = await runCommand(
+      runSyncCommand,
+      [...sandboxServiceArgs(staging), '--db', join(dataDir, 'cache', 'employees.sqlite'), '--json'],
+      sandboxCliEnv(staging),
+    )
+    expect(synced.code, synced.stderr).toBe(0)
+    const list = (await app.invoke('profiles:list')) as ProfileList
+    expect(list.profiles[0]).toMatchObject({ id: first, employeeCount: 40 })
+    expect(list.profiles[0]?.setAside).toBeUndefined()
+    expect(existsSync(join(dataDir, 'cache-set-aside'))).toBe(false)
+    await expect(app.invoke('profiles:restore-set-aside', first)).rejects.toMatchObject({
       ipc: { code: 'not-found' },
     })
   })
