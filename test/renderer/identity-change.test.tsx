@@ -9,6 +9,9 @@ afterEach(cleanup)
 async function stagingTyped() {
   const rendered = renderWithCore({ serviceEmployees: makeEmployees(41), synced: true, signedIn: true })
   expect(await screen.findByText('41 of 41 employees')).toBeTruthy()
+  // Rows and settings agree: only the sync bar names the source, the header adds nothing.
+  expect(document.querySelector('.data-source')?.textContent).toBe('Employees from Demo (sample data)')
+  expect(within(screen.getByRole('banner')).queryByRole('note')).toBeNull()
   fireEvent.click(await screen.findByRole('button', { name: 'Settings' }))
   await screen.findByRole('heading', { name: 'Settings' })
   fireEvent.change(screen.getByLabelText('Environment'), { target: { value: 'staging' } })
@@ -64,8 +67,14 @@ describe('changing the source of a profile with saved employees (decision 039)',
     await expect
       .poll(() => core.calls.filter((call) => call.channel === 'profiles:restore-set-aside').length)
       .toBe(1)
-    fireEvent.click(within(profiles).getByRole('button', { name: 'Close profiles' }))
+    if (screen.queryByRole('dialog', { name: 'Profiles' }) !== null) {
+      fireEvent.click(within(profiles).getByRole('button', { name: 'Close profiles' }))
+    }
     expect(await screen.findByText('41 of 41 employees')).toBeTruthy()
+    // The rows are Demo's while the profile reads Staging: the header and the sync bar say whose they are.
+    const header = screen.getByRole('banner')
+    expect(within(header).getByRole('note').textContent).toBe('Showing Demo (sample data) employees')
+    expect(document.querySelector('.data-source')?.textContent).toBe('Employees from Demo (sample data)')
   })
 
   it('creates a new profile for Staging and switches to it, the Demo one kept', async () => {

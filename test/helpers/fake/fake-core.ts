@@ -179,6 +179,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
    * The active profile's employees set aside by an identity change (decision 039), as the core keeps them; the
    * fake keeps them for the active profile only, so a switch drops them.
    */
+  /** The environment the active profile's rows came from; undefined: its settings' (as the run log would say). */
+  let rowsEnvironment: string | undefined
   let setAside:
     | {
         cache: typeof cache
@@ -251,7 +253,15 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     },
     options.network,
   )
-  const status = (): SyncStatus => ({ running, lastRun, lastComplete, employeeCount: cache.length })
+  const status = (): SyncStatus => ({
+    running,
+    lastRun,
+    lastComplete,
+    ...(lastComplete === undefined
+      ? {}
+      : { source: { environment: rowsEnvironment ?? settings.environment } }),
+    employeeCount: cache.length,
+  })
 
   const handlers: FakeHandlers = {
     'app:get-info': async () => ({
@@ -279,6 +289,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     'settings:get': async () => view(),
     'settings:update': async (patch, options) => {
       const next = { ...settings, ...patch, baseUrls: { ...settings.baseUrls, ...patch.baseUrls } }
+      let setAsideNow = false
       if (identityChanges(settings, next) && (cache.length > 0 || options !== undefined)) {
         if (options === undefined) throw new FakeIpcError('validation', identityChoiceNeeded(cache.length))
         if (options.identityChange === 'new-profile') {
@@ -301,7 +312,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
           lastComplete,
           lastRun,
           info: {
-            environment: settings.environment,
+            environment: rowsEnvironment ?? settings.environment,
             setAsideAt: new Date(now()).toISOString(),
             employeeCount: cache.length,
           },
@@ -309,10 +320,12 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         cache = []
         lastComplete = undefined
         lastRun = undefined
-        events.emit('profiles:changed', profileList())
+        setAsideNow = true
       }
-      settings = { ...settings, ...patch, baseUrls: { ...settings.baseUrls, ...patch.baseUrls } }
+      settings = next
       auth = { ...auth, environment: settings.environment, tenantId: settings.tenantId }
+      // As the core: the list changes once the settings are saved, and the window reloads what it shows.
+      if (setAsideNow) events.emit('profiles:changed', profileList())
       return view()
     },
     'settings:set-client-secret': async () => {
@@ -339,6 +352,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         lastRun,
       })
       activeId = id
+      rowsEnvironment = undefined
       ;({ name: activeName, cache, settings, auth, hasClientSecret, lastComplete, lastRun } = target)
       const list = profileChanged()
       events.emit('auth:changed', auth)
@@ -362,6 +376,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       if (id !== activeId || setAside === undefined)
         throw new FakeIpcError('not-found', 'This profile has no employees set aside to restore.')
       ;({ cache, lastComplete, lastRun } = setAside)
+      rowsEnvironment = setAside.info.environment
       setAside = undefined
       return profileChanged()
     },
@@ -501,6 +516,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       const finished = summary(runId, 'complete', startedAt, rows.length, undefined)
       const report = changes.record(cache, rows, syncFacts(finished))
       cache = [...rows]
+      rowsEnvironment = settings.environment
       lastComplete = { ...finished, changes: report }
       lastRun = lastComplete
     } catch (error) {
