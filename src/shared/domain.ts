@@ -348,12 +348,25 @@ export const syncRunSummarySchema = z.strictObject({
 })
 export type SyncRunSummary = z.infer<typeof syncRunSummarySchema>
 
+/** Whose employees a saved snapshot holds (`source-identity.ts`'s RowSource). */
+export const rowSourceSchema = z.strictObject({
+  environment: z.string().optional(),
+  serviceAddress: z.string().optional(),
+  tenantId: z.string().optional(),
+})
+
 export const syncStatusSchema = z.strictObject({
   running: z.boolean(),
   progress: syncProgressSchema.optional(),
   lastRun: syncRunSummarySchema.optional(),
   /** The last run that completed, whose snapshot the cache holds. */
   lastComplete: syncRunSummarySchema.optional(),
+  /**
+   * Where the saved employees shown came from, as the run that filled the cache recorded it (absent before the
+   * first complete sync): the grid, header and change chip name it, since it may differ from the profile's
+   * settings (a set-aside cache restored, decision 039).
+   */
+  source: rowSourceSchema.optional(),
   employeeCount: z.int().min(0),
 })
 export type SyncStatus = z.infer<typeof syncStatusSchema>
@@ -443,6 +456,19 @@ export const profileSummarySchema = z.strictObject({
    * when the list is asked for, so a sync since then is not reflected until it is asked again.
    */
   employeeCount: z.int().min(0).optional(),
+  /**
+   * Saved employees set aside when the profile's environment, address or tenant changed (decision 039): whose
+   * they were, when, and how many; restorable until the profile's next complete sync.
+   */
+  setAside: z
+    .strictObject({
+      environment: z.string().optional(),
+      serviceAddress: z.string().optional(),
+      tenantId: z.string().optional(),
+      setAsideAt: z.string(),
+      employeeCount: z.int().min(0),
+    })
+    .optional(),
 })
 export type ProfileSummary = z.infer<typeof profileSummarySchema>
 

@@ -14,6 +14,7 @@ export const INVOKE_CHANNELS = [
   'profiles:list',
   'profiles:switch',
   'profiles:create',
+  'profiles:restore-set-aside',
   'profiles:rename',
   'profiles:delete',
   'sync:start',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IDENTITY_CHOICES } from './source-identity'
 import {
   appInfoSchema,
   changeHistoryEntrySchema,
@@ -76,7 +77,18 @@ export const invokeChannels = {
    * The patch is only checked to be an object here: main applies it over the current settings and checks the
    * result with the settings schema (settings-schema.ts), answering `fieldErrors`, a clerk's message per field.
    */
-  'settings:update': { args: z.tuple([settingsPatchArgSchema]), result: settingsViewSchema },
+  /**
+   * A change to the environment, service address or tenant of a profile with saved employees is refused
+   * ('validation') unless the second argument says how (decision 039): `new-profile` keeps this profile and
+   * switches to a new one with the new settings; `set-aside` changes this one and sets its employees aside.
+   */
+  'settings:update': {
+    args: z.tuple([
+      settingsPatchArgSchema,
+      z.strictObject({ identityChange: z.enum(IDENTITY_CHOICES) }).optional(),
+    ]),
+    result: settingsViewSchema,
+  },
   /** Write-only: the secret goes to the secret store and never comes back. */
   'settings:set-client-secret': { args: z.tuple([z.string().min(1).max(4096)]), result: settingsViewSchema },
 
@@ -98,6 +110,8 @@ export const invokeChannels = {
     args: z.tuple([profileNameArgSchema, z.strictObject({ environment: environmentSchema }).optional()]),
     result: profileListSchema,
   },
+  /** Puts the profile's set-aside employees back as its saved employees (decision 039); 'not-found' if none. */
+  'profiles:restore-set-aside': { args: z.tuple([profileIdSchema]), result: profileListSchema },
   'profiles:rename': { args: z.tuple([profileIdSchema, profileNameArgSchema]), result: profileListSchema },
   /** Not the active profile; removes its settings, saved employees and secrets. */
   'profiles:delete': { args: z.tuple([profileIdSchema]), result: profileListSchema },

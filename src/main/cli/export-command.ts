@@ -22,7 +22,7 @@ import {
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
-import { appDataDir, findCliView, readCliProfile } from './profile-flag'
+import { appDataDir, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
 
 export const EXPORT_USAGE =
   'Usage: export (--db FILE | --profile NAME [--data-dir DIR]) --out FILE.xlsx|FILE.csv [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
@@ -90,7 +90,8 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
       clock: systemClock,
       context: () => ({
         ...(parsed.profile === undefined ? {} : { profile: parsed.profile }),
-        environment: parsed.environment ?? synced?.baseUrl ?? 'not recorded',
+        // The run that filled the cache says whose rows these are (decision 039), not today's settings.
+        environment: parsed.environment ?? synced?.environment ?? synced?.baseUrl ?? 'not recorded',
         tenantId: parsed.tenant ?? synced?.tenantId ?? '',
         syncedAt: lastComplete === undefined ? null : new Date(lastComplete.endedAt),
         ...(synced?.statusFilter === undefined ? {} : { statusFilter: synced.statusFilter }),
@@ -129,6 +130,12 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
     profileName === undefined
       ? undefined
       : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform))
+  if (profile !== undefined) {
+    refuseOtherSource(profile, {
+      tenant: stringOption(values, 'tenant'),
+      environment: stringOption(values, 'environment'),
+    })
+  }
   const db = resolve(stringOption(values, 'db') ?? profile?.db ?? requiredOption(values, 'db'))
   const out = resolve(requiredOption(values, 'out'))
   const extension = extname(out).toLowerCase()

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { environmentLabel, normalizeBaseUrl } from '../../shared/settings-rules'
 import type { Settings } from '../../shared/settings-schema'
 import { findViewByName, type SavedView } from '../../shared/view-schema'
 import { CACHE_FILE_NAME, ProfileStore, profileCacheDir } from '../core/settings/profile-store'
@@ -84,5 +85,52 @@ export function findCliView(name: string, profile: CliProfile | undefined): Save
     profile.views.length === 0
       ? `--view: profile "${profile.name}" has no saved views (save one in the app with "Save view…").`
       : `--view: no view named "${name}" in profile "${profile.name}". Saved views: ${profile.views.map((v) => v.name).join(', ')}.`,
+  )
+}
+
+/** Flags that name a source: the service address, the tenant, the environment an export's About sheet names. */
+export interface SourceFlags {
+  readonly baseUrl?: string | undefined
+  readonly tenant?: string | undefined
+  readonly environment?: string | undefined
+}
+
+/**
+ * Refuses `--profile` with flags that name another source than the profile's (decision 039): the app asks the
+ * clerk what to do with the saved employees, the CLI cannot, so it names the profile's source and the two ways
+ * out. Demo's address is not the profile's to compare (the CLI lacks the built-in sandbox and needs --base-url).
+ */
+export function refuseOtherSource(profile: CliProfile, flags: SourceFlags): void {
+  const { settings } = profile
+  const label = environmentLabel(settings.environment)
+  const problems: string[] = []
+  if (
+    flags.baseUrl !== undefined &&
+    profile.baseUrl !== undefined &&
+    normalizeBaseUrl(flags.baseUrl) !== normalizeBaseUrl(profile.baseUrl)
+  ) {
+    problems.push('--base-url')
+  }
+  if (
+    flags.tenant !== undefined &&
+    settings.environment !== 'demo' &&
+    flags.tenant.trim() !== settings.tenantId.trim()
+  ) {
+    problems.push('--tenant')
+  }
+  if (flags.environment !== undefined) {
+    const named = flags.environment.trim().toLowerCase()
+    if (named !== settings.environment && named !== label.toLowerCase()) problems.push('--environment')
+  }
+  if (problems.length === 0) return
+  const where =
+    profile.baseUrl === undefined
+      ? `${label} (the app's built-in sample data)`
+      : `${label} at ${profile.baseUrl}${settings.tenantId === '' ? '' : ` (tenant ${settings.tenantId})`}`
+  throw new UsageError(
+    `--profile: "${profile.name}" reads ${where}; ${problems.join(' and ')} ${problems.length === 1 ? 'names' : 'name'} ` +
+      "another source, and its saved employees must not be mixed with or labelled as another source's. " +
+      'Either give --db FILE (without --profile) for a separate cache, or create a new profile for that source ' +
+      'in the app (Manage profiles) and use --profile with its name.',
   )
 }

@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import { normalizeBaseUrl, normalizeScopes, type SyncLimitSetting } from '../../shared/settings-rules'
 import { serviceAddressSchema, settingsSchema } from '../../shared/settings-schema'
 import { requiredOption, stringOption, UsageError, type ParsedValues } from './cache-command-args'
-import { appDataDir, readCliProfile, type CliProfile } from './profile-flag'
+import { appDataDir, readCliProfile, refuseOtherSource, type CliProfile } from './profile-flag'
 import { settingFlag } from './setting-flags'
 
 /**
@@ -56,6 +56,12 @@ export function parseServiceFlags(
     profileName === undefined
       ? undefined
       : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), env, platform))
+  if (profile !== undefined) {
+    refuseOtherSource(profile, {
+      baseUrl: stringOption(values, 'base-url'),
+      tenant: stringOption(values, 'tenant'),
+    })
+  }
   if (
     profile !== undefined &&
     profile.baseUrl === undefined &&

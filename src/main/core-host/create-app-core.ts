@@ -6,8 +6,10 @@ import type { FetchLike } from '../core/api/fetch-like'
 import { plainNodeNetwork, type AppNetwork } from '../core/app/network-handlers'
 import { createHandlers, type HandlerDeps } from '../core/app/handlers'
 import { profileList } from '../core/app/profile-handlers'
+import type { ViewHandlerDeps } from '../core/app/view-handlers'
 import type { AuthService } from '../core/auth/auth-service'
 import { savedEmployeeCount } from '../core/cache/saved-employee-count'
+import { deleteSetAside } from '../core/cache/set-aside-cache'
 import { systemClock, systemTimers, type Clock, type Timers } from '../core/clock'
 import { RosterDeskError } from '../core/errors'
 import { defaultExportFileName } from '../core/export/export-file-name'
@@ -25,6 +27,7 @@ import {
   FIRST_PROFILE_ID,
   profileCacheDir,
   profileDataDir,
+  type ProfileStore,
 } from '../core/settings/profile-store'
 import {
   MemoryKeyValueBackend,
@@ -32,6 +35,7 @@ import {
   type SettingsStore,
 } from '../core/settings/settings-store'
 import type { SyncService } from '../core/sync/sync-service'
+import { identityActions } from './identity-change'
 import { openSession, preparingEvents, type ProfileSession, type SessionDeps } from './open-session'
 import { CORE_WORKER_IDLE_STOP_MS, coreWorkerEntry } from './worker/worker-entry'
 import { WorkerHost, type WorkerEntry } from './worker/worker-host'
@@ -125,7 +129,10 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   const tenantOf = (settings: Settings): string =>
     resolveEnvironment(settings, deps.demo.environment).tenantId
   const emitProfiles = () =>
-    deps.events.emit('profiles:changed', profileList(profiles, { employeeCount, tenantOf }))
+    deps.events.emit(
+      'profiles:changed',
+      profileList(profiles, { employeeCount, tenantOf, setAsideOf: (id) => identity.setAsideOf(id) }),
+    )
   // Heavy work runs on the core worker so this thread, which answers IPC, never waits on it (ARCHITECTURE,
   // "Runtimes and threads"); one worker serves every profile's session.
   const worker = new WorkerHost<CoreJobs>(deps.coreWorker ?? coreWorkerEntry(), {
@@ -162,24 +169,33 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   /** Set while a switch closes one session and opens the next; a second switch meanwhile is refused. */
   let switching = false
 
-  async function switchProfile(id: string): Promise<void> {
-    const target = profiles.get(id)
-    if (id === session.profileId) return
+  /**
+   * Closes the active session, runs `work` (which may make another profile active or move its cache), and opens
+   * the active profile's session; if another profile's cache cannot open, the previous one is reopened and the
+   * error said. A second call meanwhile is refused.
+   */
+  async function withSessionClosed(work: () => void): Promise<void> {
     if (switching) throw new RosterDeskError('busy', 'RosterDesk is already switching profile. Try again.')
     switching = true
     const previous = session.profileId
     try {
       await session.close()
-      profiles.setActive(id)
+      let failure: { error: unknown } | undefined
       try {
-        session = await openSession(sessionDeps, id)
+        work()
       } catch (error) {
+        failure = { error }
+      }
+      try {
+        session = await openSession(sessionDeps, profiles.activeId)
+      } catch (error) {
+        if (profiles.activeId === previous) throw error
         // The other profile's cache could not open: stay on the one that worked, and say why.
         profiles.setActive(previous)
         session = await openSession(sessionDeps, previous)
         throw error
       }
-      deps.logger.info(`Switched to profile ${target.id}`)
+      if (failure !== undefined) throw failure.error
     } finally {
       switching = false
     }
@@ -187,26 +203,40 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     deps.events.emit('auth:changed', session.auth.getState())
   }
 
-  async function deleteProfile(id: string): Promise<void> {
-    profiles.delete(id)
-    // Its data goes with it: the saved employees (the whole folder, snapshots and change files included) and
-    // every secret it had. The profile is not active, so nothing has these open.
-    rmSync(profileDataDir(deps.dataDir, id), { recursive: true, force: true })
-    await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
+  async function switchProfile(id: string): Promise<void> {
+    const target = profiles.get(id)
+    if (id === session.profileId) return
+    await withSessionClosed(() => profiles.setActive(id))
+    deps.logger.info(`Switched to profile ${target.id}`)
   }
+
+  const identity = identityActions({
+    dataDir: deps.dataDir,
+    settings: deps.settings,
+    clock,
+    session: () => session,
+    withSessionClosed,
+    switchProfile,
+    changed: emitProfiles,
+  })
 
   const handlers = createHandlers(
     currentSessionDeps(deps, () => session, {
       clock,
       profileName: () => profiles.get(profiles.activeId).name,
+      changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
     }),
-    { profiles, employeeCount, tenantOf, switchProfile, deleteProfile, changed: emitProfiles },
     {
-      views: profiles.views,
-      activeProfileId: () => profiles.activeId,
-      profileExists: (id) => profiles.list().some((profile) => profile.id === id),
-      clock,
+      profiles,
+      employeeCount,
+      tenantOf,
+      switchProfile,
+      deleteProfile: (id) => deleteProfile(deps, id),
+      changed: emitProfiles,
+      setAsideOf: identity.setAsideOf,
+      restoreSetAside: identity.restoreSetAside,
     },
+    viewHandlerDeps(profiles, clock),
   )
 
   let closed = false
@@ -236,6 +266,27 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   }
 }
 
+/** The saved views' channels answer from the active profile's views. */
+function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps {
+  return {
+    views: profiles.views,
+    activeProfileId: () => profiles.activeId,
+    profileExists: (id) => profiles.list().some((profile) => profile.id === id),
+    clock,
+  }
+}
+
+/**
+ * Removes a profile that is not active, and its data with it: the saved employees (the whole folder, snapshots
+ * and change files included, and any set aside) and every secret it had. Nothing has these open.
+ */
+async function deleteProfile(deps: AppCoreDeps, id: string): Promise<void> {
+  deps.settings.profiles.delete(id)
+  rmSync(profileDataDir(deps.dataDir, id), { recursive: true, force: true })
+  deleteSetAside(profileCacheDir(deps.dataDir, id))
+  await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
+}
+
 /**
  * What the handlers answer from: the services of the session `current` returns, read through getters at every
  * call, so after a switch they answer from the new profile.
@@ -243,7 +294,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
 function currentSessionDeps(
   deps: AppCoreDeps,
   current: () => ProfileSession,
-  shared: Pick<HandlerDeps, 'clock' | 'profileName'>,
+  shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity'>,
 ): HandlerDeps {
   const network = deps.network ?? plainNodeNetwork
   return {
@@ -279,6 +330,7 @@ function currentSessionDeps(
     fetch: deps.fetch,
     demoEnvironment: deps.demo.environment,
     profileName: shared.profileName,
+    ...(shared.changeIdentity === undefined ? {} : { changeIdentity: shared.changeIdentity }),
     network,
     rememberedProxies: () => network.rememberedProxies(),
   }

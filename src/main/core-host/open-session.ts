@@ -18,6 +18,7 @@ import { lookupService } from '../core/service-lookup/service-lookup'
 import type { ColumnBuilder } from '../core/query/column-builds'
 import { QueryEngine } from '../core/query/query-engine'
 import { profileSecrets, type SecretVault } from '../core/secrets/secret-store'
+import { deleteSetAside } from '../core/cache/set-aside-cache'
 import { CACHE_FILE_NAME, FIRST_PROFILE_ID, profileCacheDir } from '../core/settings/profile-store'
 import type { ResolvedEnvironment } from '../core/settings/resolve-environment'
 import type { SettingsStore } from '../core/settings/settings-store'
@@ -200,6 +201,10 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
     deps.settings.onChange(() => scheduler.settingsChanged()),
     auth.onChange((state) => deps.events.emit('auth:changed', state)),
     sync.onProgress((progress) => deps.events.emit('sync:progress', progress)),
+    // A complete sync from the profile's source ends the chance to restore employees set aside (decision 039).
+    sync.onFinished((summary) => {
+      if (summary.status === 'complete') deleteSetAside(cacheDir)
+    }),
     sync.onFinished((summary) => {
       deps.logger.info(`Sync ${summary.status}: ${summary.stored} of ${summary.totalCount} employees`)
       deps.events.emit('sync:finished', summary)

@@ -104,6 +104,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         settings={settings}
         inUse={auth.state}
         dataVersion={sync.dataVersion}
+        savedEmployees={sync.status?.employeeCount ?? 0}
         onDone={() => setScreen('browse')}
       />
     ) : null
@@ -168,6 +169,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         screen={screen}
         onScreen={setScreen}
         onSignOut={auth.signOut}
+        rowSource={sync.status?.source}
       />
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}

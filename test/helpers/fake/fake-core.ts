@@ -25,6 +25,7 @@ import {
   profileNameProblem,
 } from '../../../src/shared/settings-rules'
 import { fakeServiceLookup } from './fake-service-lookup'
+import { identityChanges, identityChoiceNeeded } from '../../../src/shared/source-identity'
 import { createFakeNetwork, type FakeNetwork, type FakeNetworkOptions } from './fake-network'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
 import { ViewStore } from '../../../src/main/core/settings/view-store'
@@ -178,6 +179,20 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       lastRun: done,
     })
   }
+  /**
+   * The active profile's employees set aside by an identity change (decision 039), as the core keeps them; the
+   * fake keeps them for the active profile only, so a switch drops them.
+   */
+  /** The environment the active profile's rows came from; undefined: its settings' (as the run log would say). */
+  let rowsEnvironment: string | undefined
+  let setAside:
+    | {
+        cache: typeof cache
+        lastComplete: typeof lastComplete
+        lastRun: typeof lastRun
+        info: NonNullable<ProfileList['profiles'][number]['setAside']>
+      }
+    | undefined
   const profileList = (): ProfileList => {
     const all = [
       {
@@ -186,6 +201,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         environment: settings.environment,
         tenantId: settings.tenantId,
         employeeCount: cache.length,
+        ...(setAside === undefined ? {} : { setAside: setAside.info }),
       },
       ...[...stashed].map(([id, state]) => ({
         id,
@@ -241,7 +257,15 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     },
     options.network,
   )
-  const status = (): SyncStatus => ({ running, lastRun, lastComplete, employeeCount: cache.length })
+  const status = (): SyncStatus => ({
+    running,
+    lastRun,
+    lastComplete,
+    ...(lastComplete === undefined
+      ? {}
+      : { source: { environment: rowsEnvironment ?? settings.environment } }),
+    employeeCount: cache.length,
+  })
 
   const handlers: FakeHandlers = {
     'app:get-info': async () => ({
@@ -268,9 +292,45 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     },
     'auth:sign-out': async () => setAuth({ ...auth, status: 'signed-out', error: undefined }),
     'settings:get': async () => view(),
-    'settings:update': async (patch) => {
-      settings = { ...settings, ...patch, baseUrls: { ...settings.baseUrls, ...patch.baseUrls } }
+    'settings:update': async (patch, options) => {
+      const next = { ...settings, ...patch, baseUrls: { ...settings.baseUrls, ...patch.baseUrls } }
+      let setAsideNow = false
+      if (identityChanges(settings, next) && (cache.length > 0 || options !== undefined)) {
+        if (options === undefined) throw new FakeIpcError('validation', identityChoiceNeeded(cache.length))
+        if (options.identityChange === 'new-profile') {
+          const id = `p${nextProfileNumber++}`
+          const name = checkName(environmentLabel(next.environment), undefined)
+          stashed.set(id, {
+            name,
+            cache: [],
+            settings: next,
+            auth: { ...auth, status: 'signed-out', environment: next.environment, tenantId: next.tenantId },
+            hasClientSecret: false,
+            lastComplete: undefined,
+            lastRun: undefined,
+          })
+          await handlers['profiles:switch'](id)
+          return view()
+        }
+        setAside = {
+          cache,
+          lastComplete,
+          lastRun,
+          info: {
+            environment: rowsEnvironment ?? settings.environment,
+            setAsideAt: new Date(now()).toISOString(),
+            employeeCount: cache.length,
+          },
+        }
+        cache = []
+        lastComplete = undefined
+        lastRun = undefined
+        setAsideNow = true
+      }
+      settings = next
       auth = { ...auth, environment: settings.environment, tenantId: settings.tenantId }
+      // As the core: the list changes once the settings are saved, and the window reloads what it shows.
+      if (setAsideNow) events.emit('profiles:changed', profileList())
       return view()
     },
     'settings:set-client-secret': async () => {
@@ -297,6 +357,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         lastRun,
       })
       activeId = id
+      rowsEnvironment = undefined
       ;({ name: activeName, cache, settings, auth, hasClientSecret, lastComplete, lastRun } = target)
       const list = profileChanged()
       events.emit('auth:changed', auth)
@@ -314,6 +375,14 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         lastComplete: undefined,
         lastRun: undefined,
       })
+      return profileChanged()
+    },
+    'profiles:restore-set-aside': async (id) => {
+      if (id !== activeId || setAside === undefined)
+        throw new FakeIpcError('not-found', 'This profile has no employees set aside to restore.')
+      ;({ cache, lastComplete, lastRun } = setAside)
+      rowsEnvironment = setAside.info.environment
+      setAside = undefined
       return profileChanged()
     },
     'profiles:rename': async (id, name) => {
@@ -452,6 +521,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       const finished = summary(runId, 'complete', startedAt, rows.length, undefined)
       const report = changes.record(cache, rows, syncFacts(finished))
       cache = [...rows]
+      rowsEnvironment = settings.environment
       lastComplete = { ...finished, changes: report }
       lastRun = lastComplete
     } catch (error) {

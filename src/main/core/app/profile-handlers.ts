@@ -1,4 +1,6 @@
 import type { ProfileList, Settings } from '../../../shared/domain'
+import type { SetAsideInfo } from '../cache/set-aside-cache'
+import { RosterDeskError } from '../errors'
 import type { InvokeHandlers } from '../ipc/dispatch'
 import type { ProfileStore } from '../settings/profile-store'
 
@@ -12,12 +14,21 @@ export interface ProfileHandlerDeps {
   readonly switchProfile: (id: string) => Promise<void>
   /** Removes a profile that is not active, with its cache and secrets. */
   readonly deleteProfile: (id: string) => Promise<void>
+  /** A profile's saved employees set aside by an identity change (decision 039), if any. */
+  readonly setAsideOf?: (id: string) => SetAsideInfo | undefined
+  /** Puts a profile's set-aside employees back as its saved employees ('not-found' when there are none). */
+  readonly restoreSetAside?: (id: string) => Promise<void>
   /** Tells the renderer the list changed. */
   readonly changed: () => void
 }
 
 export type ProfileChannel =
-  'profiles:list' | 'profiles:switch' | 'profiles:create' | 'profiles:rename' | 'profiles:delete'
+  | 'profiles:list'
+  | 'profiles:switch'
+  | 'profiles:create'
+  | 'profiles:rename'
+  | 'profiles:delete'
+  | 'profiles:restore-set-aside'
 
 /**
  * What the header's switcher and "Manage profiles" show: each profile's name, environment, tenant and saved
@@ -25,18 +36,24 @@ export type ProfileChannel =
  */
 export function profileList(
   profiles: ProfileStore,
-  { employeeCount, tenantOf }: Pick<ProfileHandlerDeps, 'employeeCount' | 'tenantOf'>,
+  {
+    employeeCount,
+    tenantOf,
+    setAsideOf,
+  }: Pick<ProfileHandlerDeps, 'employeeCount' | 'tenantOf' | 'setAsideOf'>,
 ): ProfileList {
   return {
     activeId: profiles.activeId,
     profiles: profiles.list().map(({ id, name, settings }) => {
       const count = employeeCount(id)
+      const setAside = setAsideOf?.(id)
       return {
         id,
         name,
         environment: settings.environment,
         tenantId: tenantOf(settings),
         ...(count === undefined ? {} : { employeeCount: count }),
+        ...(setAside === undefined ? {} : { setAside }),
       }
     }),
   }
@@ -58,6 +75,15 @@ export function createProfileHandlers(deps: ProfileHandlerDeps): Pick<InvokeHand
     },
     'profiles:rename': async (id, name) => {
       deps.profiles.rename(id, name)
+      deps.changed()
+      return list()
+    },
+    'profiles:restore-set-aside': async (id) => {
+      deps.profiles.get(id)
+      if (deps.restoreSetAside === undefined || deps.setAsideOf?.(id) === undefined) {
+        throw new RosterDeskError('not-found', 'This profile has no employees set aside to restore.')
+      }
+      await deps.restoreSetAside(id)
       deps.changed()
       return list()
     },

@@ -1,4 +1,6 @@
-import type { SettingsView } from '../../../shared/domain'
+import type { Settings, SettingsView } from '../../../shared/domain'
+import { applySettingsPatch } from '../../../shared/settings-schema'
+import { identityChanges, identityChoiceNeeded, type IdentityChoice } from '../../../shared/source-identity'
 import { RosterDeskError } from '../errors'
 import type { InvokeHandlers } from '../ipc/dispatch'
 import type { SecretStore } from '../secrets/secret-store'
@@ -12,6 +14,11 @@ export interface SettingsHandlerDeps {
   readonly sync: SyncService
   /** The proxies whose sign-in main remembers (names only), listed in Settings → Network. */
   readonly rememberedProxies?: () => Promise<readonly string[]>
+  /**
+   * Makes an identity change the clerk chose how to make (decision 039): a new profile with `settings`, switched
+   * to, or this profile's employees set aside and `settings` saved. Absent (a core without profiles): refused.
+   */
+  readonly changeIdentity?: (choice: IdentityChoice, settings: Settings) => Promise<void>
 }
 
 /** The settings as the window shows them: whether a client secret is stored (never the secret), remembered proxies. */
@@ -34,12 +41,23 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<InvokeHa
 
   return {
     'settings:get': settingsView,
-    'settings:update': async (patch) => {
+    'settings:update': async (patch, options) => {
       if (deps.sync.isRunning) {
         throw new RosterDeskError(
           'busy',
           'Settings cannot change while a sync is running. Wait or cancel it.',
         )
+      }
+      const before = deps.settings.get()
+      const applied = applySettingsPatch(patch, before)
+      if (applied.ok && identityChanges(before, applied.settings)) {
+        const saved = deps.sync.getStatus().employeeCount
+        if (options?.identityChange !== undefined && deps.changeIdentity !== undefined) {
+          await deps.changeIdentity(options.identityChange, applied.settings)
+          return settingsView()
+        }
+        // The rule lives here, not only in the form: no caller shows one source's employees under another's name.
+        if (saved > 0) throw new RosterDeskError('validation', identityChoiceNeeded(saved))
       }
       const result = deps.settings.update(patch)
       if (!result.ok) {

@@ -23,3 +23,20 @@ export function savedEmployeeCount(catalogPath: string): number | undefined {
     db?.close()
   }
 }
+
+/**
+ * Whether a cache that is not open holds a complete sync (its catalog points at a snapshot), read as
+ * `savedEmployeeCount` reads it; false when it has none or its catalog cannot be read.
+ */
+export function hasCurrentSnapshot(catalogPath: string): boolean {
+  if (!existsSync(catalogPath)) return false
+  let db: SqliteDatabase | undefined
+  try {
+    db = openSqlite(catalogPath, { readonly: true, fileMustExist: true })
+    return db.prepare('SELECT 1 FROM current_snapshot WHERE id = 1').pluck().get() !== undefined
+  } catch {
+    return false
+  } finally {
+    db?.close()
+  }
+}

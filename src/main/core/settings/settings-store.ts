@@ -53,6 +53,11 @@ export class SettingsStore {
     return { ok: true, settings: this.get() }
   }
 
+  /** Tells the listeners the active profile's settings changed by another way than `update` (decision 039). */
+  notifyChanged(): void {
+    for (const listener of this.#listeners) listener(this.get())
+  }
+
   onChange(listener: SettingsListener): () => void {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)

@@ -1,4 +1,6 @@
 import type { SyncProgress, SyncRunSummary, SyncStatus } from '../../../shared/domain'
+import type { RowSource } from '../../../shared/source-identity'
+import type { RunSettings } from '../cache/run-log'
 import { RosterDeskError } from '../errors'
 import { runSync } from './sync-engine'
 import type { SyncDependencies, SyncRunOptions } from './sync-engine'
@@ -115,6 +117,9 @@ export class SyncService {
       ...(this.progress === undefined ? {} : { progress: this.progress }),
       ...(lastRun === undefined ? {} : { lastRun }),
       ...(lastComplete === undefined ? {} : { lastComplete }),
+      ...(lastComplete === undefined
+        ? {}
+        : { source: sourceOfRun(cache.runs.log.settingsOf(lastComplete.id)) }),
       employeeCount: cache.employeeCount(),
     }
   }
@@ -140,5 +145,15 @@ function notify<T>(listeners: ReadonlySet<Listener<T>>, value: T): void {
     } catch {
       // Reported nowhere on purpose: progress is advisory, the run's summary is what counts.
     }
+  }
+}
+
+/** A run's recorded settings as the source of the rows it left (what the run log did not record stays absent). */
+export function sourceOfRun(settings: RunSettings | undefined): RowSource {
+  if (settings === undefined) return {}
+  return {
+    ...(settings.environment === undefined ? {} : { environment: settings.environment }),
+    ...(settings.baseUrl === undefined ? {} : { serviceAddress: settings.baseUrl }),
+    ...(settings.tenantId === undefined ? {} : { tenantId: settings.tenantId }),
   }
 }

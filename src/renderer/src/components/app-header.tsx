@@ -1,3 +1,4 @@
+import { rowSourceLabel, type RowSource } from '../../../shared/source-identity'
 import type { AppInfo, AuthState } from '../../../shared/domain'
 import { environmentLabel, profileNameIsEnvironment } from '../../../shared/settings-rules'
 import type { ProfilesController } from '../hooks/use-profiles'
@@ -14,6 +15,8 @@ interface AppHeaderProps {
   readonly screen: Screen
   readonly onScreen: (screen: Screen) => void
   readonly onSignOut: () => void
+  /** Where the saved employees shown came from (their run's record), when known (decision 039). */
+  readonly rowSource?: RowSource | undefined
 }
 
 const STATUS_TEXT: Record<AuthState['status'], string> = {
@@ -26,7 +29,16 @@ const STATUS_TEXT: Record<AuthState['status'], string> = {
  * The top bar: app name, the active profile and its environment, tenant, sign-in state, offline state and the
  * way to Settings.
  */
-export function AppHeader({ info, auth, profiles, offline, screen, onScreen, onSignOut }: AppHeaderProps) {
+export function AppHeader({
+  info,
+  auth,
+  profiles,
+  offline,
+  screen,
+  onScreen,
+  onSignOut,
+  rowSource,
+}: AppHeaderProps) {
   const environment = auth?.environment ?? info?.environment
   const activeName = profiles.list?.profiles.find((profile) => profile.id === profiles.list?.activeId)?.name
   // A profile named after its environment ("Demo") already says it beside the badge; screen readers still hear it.
@@ -45,6 +57,12 @@ export function AppHeader({ info, auth, profiles, offline, screen, onScreen, onS
           </span>
         )}
         <ProfileSwitcher profiles={profiles} />
+        {rowSource?.environment !== undefined && rowSource.environment !== environment ? (
+          // Employees restored after the profile's source changed: the badge says the setting, this the rows.
+          <span className="rows-source" role="note">
+            Showing <bdi>{rowSourceLabel(rowSource)}</bdi> employees
+          </span>
+        ) : null}
       </div>
       <div className="session" role="group" aria-label="Session">
         {auth?.tenantId ? (

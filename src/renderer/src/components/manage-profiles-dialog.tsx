@@ -164,6 +164,20 @@ function ProfileRow({ profile, list, mode, onMode, profiles, onDone }: ProfileRo
           >
             Delete…
           </button>
+          {profile.setAside && (
+            <button
+              type="button"
+              onClick={() =>
+                void profiles
+                  .restoreSetAside(profile.id)
+                  .then((problem) =>
+                    onDone(problem ?? `Restored the employees set aside in ${profile.name}.`),
+                  )
+              }
+            >
+              {restoreLabel(profile.setAside)}
+            </button>
+          )}
           {active && (
             <span id={reasonId} className="muted profile-row-reason">
               Switch to another profile to delete this one.
@@ -419,4 +433,12 @@ function NewProfileForm({ list, profiles, onCreated }: NewProfileFormProps) {
       </div>
     </form>
   )
+}
+
+/** "Restore the Demo employees set aside on 27 Nov": whose they were and when (decision 039). */
+export function restoreLabel(setAside: NonNullable<ProfileSummary['setAside']>): string {
+  const env = setAside.environment
+  const whose = env === 'demo' || env === 'staging' || env === 'production' ? `${environmentLabel(env)} ` : ''
+  const day = new Date(setAside.setAsideAt).toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })
+  return `Restore the ${whose}employees set aside on ${day}`
 }

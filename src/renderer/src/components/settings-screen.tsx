@@ -18,12 +18,13 @@ import type { Settings } from '../../../shared/settings-schema'
 import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
 import type { SettingsController } from '../hooks/use-settings'
-import { useSettingsForm } from '../hooks/use-settings-form'
+import { useSettingsForm, type SettingsFormController } from '../hooks/use-settings-form'
 import type { SettingsForm, SettingsFormField } from '../settings/settings-form'
 import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
 import { FormField } from './form-field'
+import { IdentityChangeDialog } from './identity-change-dialog'
 import { NetworkSettings, type NetworkActions } from './network-settings'
 import { RegionalFormats } from './regional-formats'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
@@ -34,11 +35,19 @@ interface SettingsScreenProps {
   readonly inUse: { readonly environment: Environment; readonly tenantId: string } | undefined
   /** Changes when a sync replaced the saved employees, whose pay cycles are offered for tracking. */
   readonly dataVersion: string
+  /** The active profile's saved employees (a change of its source while it holds some asks how). */
+  readonly savedEmployees?: number
   readonly onDone: () => void
 }
 
 /** Where the clerk (or IT) sets the environment, service addresses, credentials and sync options. */
-export function SettingsScreen({ settings, inUse, dataVersion, onDone }: SettingsScreenProps) {
+export function SettingsScreen({
+  settings,
+  inUse,
+  dataVersion,
+  savedEmployees = 0,
+  onDone,
+}: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
   // Read again on each visit: a proxy sign-in remembered since (its dialog answers main, not this screen) is listed.
   const { reload } = settings
@@ -66,6 +75,7 @@ export function SettingsScreen({ settings, inUse, dataVersion, onDone }: Setting
         payCycles={payCycles}
         demoTenant={inUse?.environment === 'demo' ? inUse.tenantId : undefined}
         onSave={settings.update}
+        savedEmployees={savedEmployees}
         network={{
           chooseCertificates: settings.chooseCertificates,
           removeCertificates: () => settings.update({ extraCertificatesFile: '' }),
@@ -86,6 +96,8 @@ interface SettingsEditorProps {
   /** Demo's own tenant when Demo is in use; undefined otherwise (the renderer knows it only from the header's state). */
   readonly demoTenant: string | undefined
   readonly onSave: SettingsController['update']
+  /** The profile's saved employees: a change of its source while it holds some asks how (decision 039). */
+  readonly savedEmployees: number
   readonly network: NetworkActions
   readonly onDone: () => void
 }
@@ -113,10 +125,12 @@ function SettingsEditor({
   payCycles,
   demoTenant,
   onSave,
+  savedEmployees,
   network,
   onDone,
 }: SettingsEditorProps) {
-  const { form, errors, outcome, saving, unsaved, change, submit } = useSettingsForm(saved, onSave)
+  const { form, errors, outcome, saving, unsaved, identityPending, change, submit, resolveIdentity } =
+    useSettingsForm(saved, onSave, savedEmployees)
 
   const text = (
     field: TextFormField,
@@ -246,6 +260,27 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
+      <FormActions
+        saving={saving}
+        onDone={onDone}
+        identityPending={identityPending}
+        resolveIdentity={resolveIdentity}
+      />
+    </form>
+  )
+}
+
+/** Save settings and Done, and the confirmation a change of the profile's source asks (decision 039). */
+function FormActions({
+  saving,
+  onDone,
+  identityPending,
+  resolveIdentity,
+}: Pick<SettingsFormController, 'saving' | 'identityPending' | 'resolveIdentity'> & {
+  readonly onDone: () => void
+}) {
+  return (
+    <>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saving}>
           Save settings
@@ -254,7 +289,14 @@ function SettingsEditor({
           Done
         </button>
       </div>
-    </form>
+      {identityPending ? (
+        <IdentityChangeDialog
+          environment={identityPending.environment}
+          employeeCount={identityPending.employeeCount}
+          onChoose={resolveIdentity}
+        />
+      ) : null}
+    </>
   )
 }
 

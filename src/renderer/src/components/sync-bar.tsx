@@ -1,3 +1,4 @@
+import { rowSourceLabel } from '../../../shared/source-identity'
 import { shortenedValuesText } from '../../../shared/shortened-values'
 import type { SyncController } from '../hooks/use-sync'
 import { useNow } from '../hooks/use-now'
@@ -39,6 +40,12 @@ export function SyncBar({ sync, signedIn, signingIn = false, onSignIn, authError
           'Never synced'
         )}
       </span>
+      {last && sync.status?.source ? (
+        // Whose rows the grid, the chip and an export hold: their run's source, not the profile's setting.
+        <span className="muted data-source">
+          Employees from <bdi>{rowSourceLabel(sync.status.source)}</bdi>
+        </span>
+      ) : null}
       {sync.running ? (
         <>
           <SyncProgressBar progress={sync.progress} />

@@ -26,6 +26,8 @@ export interface ProfilesController {
   create(name: string, environment: Environment): Promise<string | undefined>
   rename(id: string, name: string): Promise<string | undefined>
   remove(id: string): Promise<string | undefined>
+  /** Puts a profile's set-aside employees back (decision 039). */
+  restoreSetAside(id: string): Promise<string | undefined>
 }
 
 /** The clerk's profiles and the active one, kept current by `profiles:changed`. */
@@ -37,8 +39,11 @@ export function useProfiles(): ProfilesController {
   const setList = useCallback((next: ProfileList) => {
     setState((previous) => ({
       list: next,
+      // Another profile, or this one's saved employees set aside or restored (decision 039): the workspace
+      // reloads everything it shows, as the cache under it was replaced.
       generation:
-        previous.list !== undefined && previous.list.activeId !== next.activeId
+        previous.list !== undefined &&
+        (previous.list.activeId !== next.activeId || setAsideAt(previous.list) !== setAsideAt(next))
           ? previous.generation + 1
           : previous.generation,
     }))
@@ -100,6 +105,15 @@ export function useProfiles(): ProfilesController {
     (id: string) => change(() => client.call('profiles:delete', id)),
     [client, change],
   )
+  const restoreSetAside = useCallback(
+    (id: string) => change(() => client.call('profiles:restore-set-aside', id)),
+    [client, change],
+  )
 
-  return { list, generation, error, switching, switchTo, refresh, create, rename, remove }
+  return { list, generation, error, switching, switchTo, refresh, create, rename, remove, restoreSetAside }
+}
+
+/** When the active profile's employees were set aside, if they are (what a set-aside or restore changes). */
+function setAsideAt(list: ProfileList): string | undefined {
+  return list.profiles.find((profile) => profile.id === list.activeId)?.setAside?.setAsideAt
 }

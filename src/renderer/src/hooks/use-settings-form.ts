@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react'
-import type { Settings } from '../../../shared/settings-schema'
+import type { Environment } from '../../../shared/settings-rules'
+import type { Settings, SettingsPatch } from '../../../shared/settings-schema'
+import { identityChanges, type IdentityChoice } from '../../../shared/source-identity'
 import { ClientError, errorMessage } from '../api/client'
 import {
   checkForm,
@@ -27,8 +29,15 @@ export interface SettingsFormController {
   /** The form differs from the saved settings (what "Test connection" tries are the saved ones). */
   readonly unsaved: boolean
   /** A field changed: its message and the last outcome are cleared. */
+  /**
+   * A save that would change the profile's environment, address or tenant while it holds saved employees, held
+   * until the clerk chooses (decision 039): the environment it names and the employees that would be set aside.
+   */
+  readonly identityPending: { readonly environment: Environment; readonly employeeCount: number } | undefined
   change<K extends SettingsFormField>(field: K, value: SettingsForm[K]): void
   submit(event: FormEvent): void
+  /** The clerk's answer to the confirmation: a choice saves the held change that way; undefined cancels it. */
+  resolveIdentity(choice: IdentityChoice | undefined): void
 }
 
 /** The fields in the order the form shows them. */
@@ -64,7 +73,9 @@ const FIELD_ORDER: readonly SettingsFormField[] = [
 export function useSettingsForm(
   saved: Settings,
   onSave: SettingsController['update'],
+  savedEmployees = 0,
 ): SettingsFormController {
+  const [held, setHeld] = useState<{ patch: SettingsPatch; environment: Environment } | undefined>()
   const [typed, setForm] = useState<SettingsForm>(() => toForm(saved))
   // The certificate file is never typed: it is what main saved ("Choose file…", "Remove", each saved at once).
   const form: SettingsForm = { ...typed, extraCertificatesFile: saved.extraCertificatesFile }
@@ -94,11 +105,27 @@ export function useSettingsForm(
       setOutcome({ tone: 'ok', text: 'Nothing to save: the settings are unchanged.' })
       return
     }
+    if (savedEmployees > 0 && identityChanges(saved, checked.settings)) {
+      setHeld({ patch, environment: checked.settings.environment })
+      return
+    }
+    save(patch, undefined)
+  }
+
+  const save = (patch: SettingsPatch, identityChange: IdentityChoice | undefined): void => {
     setSaving(true)
-    onSave(patch)
+    onSave(patch, identityChange)
       .then((view) => {
         setForm(toForm(view.settings))
-        setOutcome({ tone: 'ok', text: 'Settings saved.' })
+        setOutcome({
+          tone: 'ok',
+          text:
+            identityChange === 'set-aside'
+              ? 'Settings saved. The saved employees were set aside (Manage profiles can restore them until the next sync).'
+              : identityChange === 'new-profile'
+                ? 'Settings saved in a new profile, now in use; the previous profile is unchanged.'
+                : 'Settings saved.',
+        })
       })
       .catch((error: unknown) => {
         // Main checks again (it is the authority); show its words under the fields it names.
@@ -109,5 +136,17 @@ export function useSettingsForm(
   }
 
   const unsaved = JSON.stringify(withHiddenFieldsSaved(form, saved)) !== JSON.stringify(toForm(saved))
-  return { form, errors, outcome, saving, unsaved, change, submit }
+  const resolveIdentity = (choice: IdentityChoice | undefined): void => {
+    const pending = held
+    setHeld(undefined)
+    if (pending === undefined) return
+    if (choice === undefined) {
+      setOutcome({ tone: 'ok', text: 'Not saved: the profile still reads from where it did.' })
+      return
+    }
+    save(pending.patch, choice)
+  }
+  const identityPending =
+    held === undefined ? undefined : { environment: held.environment, employeeCount: savedEmployees }
+  return { form, errors, outcome, saving, unsaved, identityPending, change, submit, resolveIdentity }
 }

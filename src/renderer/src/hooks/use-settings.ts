@@ -1,3 +1,4 @@
+import type { IdentityChoice } from '../../../shared/source-identity'
 import { useCallback, useEffect, useState } from 'react'
 import type { SettingsPatch, SettingsView } from '../../../shared/domain'
 import { errorMessage } from '../api/client'
@@ -7,7 +8,8 @@ export interface SettingsController {
   readonly view: SettingsView | undefined
   readonly loadError: string | undefined
   /** Saves a change; rejects with a ClientError whose message main worded for the clerk. */
-  update(patch: SettingsPatch): Promise<SettingsView>
+  /** `identityChange` says how a change of the profile's source is made (decision 039); main refuses it unsaid. */
+  update(patch: SettingsPatch, identityChange?: IdentityChoice): Promise<SettingsView>
   /** Stores the client secret (write-only); rejects like `update`. */
   setClientSecret(secret: string): Promise<SettingsView>
   /**
@@ -39,8 +41,12 @@ export function useSettings(): SettingsController {
   useEffect(reload, [reload])
 
   const update = useCallback(
-    async (patch: SettingsPatch) => {
-      const next = await client.call('settings:update', patch)
+    async (patch: SettingsPatch, identityChange?: IdentityChoice) => {
+      // Sent only when said: the contract's optional last argument is absent, not undefined.
+      const next =
+        identityChange === undefined
+          ? await client.call('settings:update', patch)
+          : await client.call('settings:update', patch, { identityChange })
       setView(next)
       return next
     },

@@ -30,7 +30,9 @@ export interface SyncController {
 /** The status as it will read once main has recorded `summary`. */
 function withRun(status: SyncStatus, summary: SyncRunSummary): SyncStatus {
   if (summary.status !== 'complete') return { ...status, running: false, lastRun: summary }
-  return { ...status, running: false, lastRun: summary, lastComplete: summary, employeeCount: summary.stored }
+  // The rows now are the run's, from the profile's settings; their recorded source arrives with the next status.
+  const { source: _previousSource, ...rest } = status
+  return { ...rest, running: false, lastRun: summary, lastComplete: summary, employeeCount: summary.stored }
 }
 
 /**

@@ -1,0 +1,71 @@
+/**
+ * A profile's data identity: the environment, service address and tenant its saved employees were read from.
+ * Changing any of them in a profile that holds saved employees must never show those employees under the new
+ * name, so the change is made only one of two ways the clerk chose (decision 039). Zod-free, so the renderer's
+ * form and the core's handler apply the one rule.
+ */
+import { environmentLabel, type Environment } from './settings-rules'
+
+/** The settings fields that say whose employees a profile reads (a subset of `Settings`). */
+export interface IdentitySettings {
+  readonly environment: Environment
+  readonly baseUrls: { readonly staging: string; readonly production: string }
+  readonly tenantId: string
+}
+
+/**
+ * What a profile's settings say its data is: Demo is its built-in sandbox whatever address or tenant the form
+ * holds (they are not used), so only its environment counts; Staging and Production are their address and tenant.
+ */
+export function sourceKey(settings: IdentitySettings): string {
+  if (settings.environment === 'demo') return 'demo'
+  return JSON.stringify([settings.environment, settings.baseUrls[settings.environment], settings.tenantId])
+}
+
+/** Whether going from `before` to `after` changes whose employees the profile reads. */
+export function identityChanges(before: IdentitySettings, after: IdentitySettings): boolean {
+  return sourceKey(before) !== sourceKey(after)
+}
+
+/**
+ * The two honest ways to change a profile's identity while it holds saved employees: a new profile with the new
+ * settings (this one stays as it was), or this profile changed with its saved employees set aside (restorable
+ * until its next complete sync).
+ */
+export const IDENTITY_CHOICES = ['new-profile', 'set-aside'] as const
+export type IdentityChoice = (typeof IDENTITY_CHOICES)[number]
+
+/** The confirmation's first button: "Create a new profile for Staging". */
+export function newProfileChoiceLabel(environment: Environment): string {
+  return `Create a new profile for ${environmentLabel(environment)}`
+}
+
+/** The confirmation's second button: "Change this profile and set its 100,000 saved employees aside". */
+export function setAsideChoiceLabel(employeeCount: number): string {
+  const count = employeeCount.toLocaleString('en')
+  return `Change this profile and set its ${count} saved ${employeeCount === 1 ? 'employee' : 'employees'} aside`
+}
+
+/** The refusal `settings:update` answers when the identity would change without a choice. */
+export function identityChoiceNeeded(employeeCount: number): string {
+  return (
+    `This change points the profile at another source while it holds ${employeeCount.toLocaleString('en')} ` +
+    'saved employees. Choose to create a new profile, or to change this one and set its saved employees aside.'
+  )
+}
+
+/** Where the rows on screen came from, as their run log recorded it (absent fields were not recorded). */
+export interface RowSource {
+  readonly environment?: string
+  readonly serviceAddress?: string
+  readonly tenantId?: string
+}
+
+/** "Demo (sample data)", "Staging", "Production · tenant acme": the source of the rows shown, for labels. */
+export function rowSourceLabel(source: RowSource): string {
+  const env = source.environment
+  const known = env === 'demo' || env === 'staging' || env === 'production'
+  const name = known ? environmentLabel(env) : (env ?? 'an unrecorded source')
+  const label = env === 'demo' ? `${name} (sample data)` : name
+  return source.tenantId && env !== 'demo' ? `${label} · tenant ${source.tenantId}` : label
+}
