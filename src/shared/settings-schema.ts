@@ -13,6 +13,8 @@ import {
   SYNC_LIMITS,
   SYNC_SCOPES,
   baseUrlProblem,
+  currencyProblem,
+  normalizeCurrency,
   clientIdProblem,
   environmentAddressProblem,
   environmentLabel,
@@ -161,6 +163,10 @@ export const settingsSchema = z.strictObject(
     requestTimeoutSeconds: syncLimitSchemas.requestTimeoutSeconds,
     syncDeadlineMinutes: syncLimitSchemas.syncDeadlineMinutes,
     maxEmployees: syncLimitSchemas.maxEmployees,
+    /** The currency of amounts whose row names none (PAY_DISPLAY_DEFAULTS): an ISO 4217 code, '' for none. */
+    currency: textSetting('Enter the currency as text.', normalizeCurrency, currencyProblem),
+    /** "Hide pay": money columns left off the screen and the printed page. */
+    hidePay: z.boolean({ error: 'Choose whether pay is hidden: on or off.' }),
     /** Settings → Network (settings-rules.ts, "Network"): how requests reach the service. */
     proxyMode: z.enum(PROXY_MODES, {
       error:

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
@@ -17,8 +17,9 @@ import { useAuth } from './hooks/use-auth'
 import { useOnline } from './hooks/use-online'
 import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
+import { PayDisplayContext } from './hooks/use-pay-display'
 import { useSync } from './hooks/use-sync'
-import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
+import { FRESHNESS_DEFAULTS, PAY_DISPLAY_DEFAULTS } from '../../shared/settings-rules'
 import { isUnreachableErrorCode } from '../../shared/ipc-error-codes'
 
 /**
@@ -89,6 +90,15 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   useCommand('shortcuts', () => {
     setShortcutsOpen(true)
   })
+  const savedSettings = settings.view?.settings
+  const payDisplay = useMemo(
+    () => ({
+      currency: savedSettings?.currency ?? PAY_DISPLAY_DEFAULTS.currency,
+      // Hidden until the settings say otherwise, so a reload never flashes pay a clerk chose to hide.
+      hidePay: savedSettings?.hidePay ?? true,
+    }),
+    [savedSettings],
+  )
   const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined
 
   const settingsScreen =
@@ -140,13 +150,17 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
           onSignIn={auth.signIn}
           authError={auth.error}
         />
-        <BrowseView
-          sync={sync}
-          signedIn={signedIn}
-          offline={offline}
-          onSignIn={auth.signIn}
-          trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
-        />
+        <PayDisplayContext.Provider value={payDisplay}>
+          <BrowseView
+            sync={sync}
+            signedIn={signedIn}
+            offline={offline}
+            onSignIn={auth.signIn}
+            trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
+            hidePay={payDisplay.hidePay}
+            onHidePayChange={(hidePay) => settings.update({ hidePay })}
+          />
+        </PayDisplayContext.Provider>
       </>
     )
   })()

@@ -17,6 +17,7 @@ import { FakeChanges, type FakeSyncFacts } from './fake-changes'
 import {
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
+  PAY_DISPLAY_DEFAULTS,
   NETWORK_DEFAULTS,
   SYNC_LIMIT_SETTING_DEFAULTS,
   environmentLabel,
@@ -110,6 +111,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     ...FRESHNESS_DEFAULTS,
     ...SYNC_LIMIT_SETTING_DEFAULTS,
     ...NETWORK_DEFAULTS,
+    ...PAY_DISPLAY_DEFAULTS,
     ...options.settings,
   }
   let hasClientSecret = false

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { EmployeeRow } from '../../../shared/domain'
 import { cellText } from '../../../shared/cell-text'
-import { isMoneyField } from '../../../shared/money'
+import { isMoneyField, rowCurrency } from '../../../shared/money'
 import { PRINT_MAX_ROWS } from '../../../shared/print-limits'
 import { aboutLines } from './about-lines'
 import type { ExportAbout, ExportColumn } from './export-types'
@@ -144,11 +144,13 @@ export function printPageHtml(input: PrintPageInput): string {
     .join('')
   const body: string[] = []
   for (const row of rows) {
+    // An amount is written in the currency its row names (`currency`, `currencyCode`), as on screen.
+    const currency = rowCurrency(row)
     let cells = ''
     for (let index = 0; index < columns.length; index++) {
       const key = (columns[index] as ExportColumn).key
       const value = row[key]
-      const text = cellText(value, key)
+      const text = cellText(value, key, currency)
       const classes = [
         ...(typeof value === 'number' ? ['num'] : []),
         // A short value with no space (a date, a UUID, "PC-2026-11-A") never breaks at its hyphens: a column of them

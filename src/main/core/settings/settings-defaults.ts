@@ -3,6 +3,7 @@ import {
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
   NETWORK_DEFAULTS,
+  PAY_DISPLAY_DEFAULTS,
   SYNC_LIMIT_SETTING_DEFAULTS,
 } from '../../../shared/settings-rules'
 
@@ -45,6 +46,7 @@ export const DEFAULT_SETTINGS: Settings = {
   ...FRESHNESS_DEFAULTS,
   ...SYNC_LIMIT_SETTING_DEFAULTS,
   ...NETWORK_DEFAULTS,
+  ...PAY_DISPLAY_DEFAULTS,
 }
 
 /** A fresh copy, so callers can never mutate the shared defaults. */

@@ -3,6 +3,7 @@ import {
   DEFAULT_SYNC_SCOPE,
   ENVIRONMENTS,
   FRESHNESS_DEFAULTS,
+  PAY_DISPLAY_DEFAULTS,
   PAGE_SIZE_SETTING,
   SETTINGS_LIMITS,
   SYNC_LIMITS,
@@ -210,6 +211,22 @@ function SettingsEditor({
           `0 turns automatic syncs off${FRESHNESS_DEFAULTS.syncEveryHours === 0 ? ' (the default)' : ''}; at most ${SETTINGS_LIMITS.syncEveryHours.max}. They run only while RosterDesk is open and you are signed in, never during another sync.`,
           'number',
         )}
+      </fieldset>
+      <fieldset>
+        <legend>Pay data</legend>
+        {text(
+          'currency',
+          'Currency',
+          'A three-letter code such as EUR, written beside amounts the service sends without one. Empty by default: amounts then show with no currency unless their row names one.',
+        )}
+        <CheckboxField
+          id="setting-hidePay"
+          label="Hide pay"
+          checked={form.hidePay}
+          error={errors.hidePay}
+          hint={`${offOrOn(PAY_DISPLAY_DEFAULTS.hidePay)} by default. Leaves money columns off the screen and the printed page, as the Hide pay button above the table does; exports still hold them.`}
+          onChange={(checked) => change('hidePay', checked)}
+        />
       </fieldset>
       <NetworkSettings
         form={form}

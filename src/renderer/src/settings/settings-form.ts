@@ -42,6 +42,9 @@ export interface SettingsForm {
    * unchanged.
    */
   readonly extraCertificatesFile: string
+  /** Pay data: the currency of amounts whose row names none, typed ('' for none), and "Hide pay" as a checkbox. */
+  readonly currency: string
+  readonly hidePay: boolean
 }
 
 export type SettingsFormField = keyof SettingsForm
@@ -70,6 +73,8 @@ const FORM_FIELD_OF_SETTING: Readonly<Record<string, SettingsFormField>> = {
   proxyBypass: 'proxyBypass',
   pacUrl: 'pacUrl',
   extraCertificatesFile: 'extraCertificatesFile',
+  currency: 'currency',
+  hidePay: 'hidePay',
 } satisfies Record<SettingsField, SettingsFormField>
 
 /**
@@ -110,6 +115,8 @@ export function toForm(settings: Settings): SettingsForm {
     proxyBypass: settings.proxyBypass,
     pacUrl: settings.pacUrl,
     extraCertificatesFile: settings.extraCertificatesFile,
+    currency: settings.currency,
+    hidePay: settings.hidePay,
   }
 }
 
@@ -165,6 +172,8 @@ export function checkForm(form: SettingsForm): FormCheck {
     proxyBypass: form.proxyBypass,
     pacUrl: form.pacUrl,
     extraCertificatesFile: form.extraCertificatesFile,
+    currency: form.currency,
+    hidePay: form.hidePay,
   })
   return checked.ok ? checked : { ok: false, errors: toFormErrors(checked.fieldErrors) }
 }
