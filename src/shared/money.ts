@@ -113,7 +113,10 @@ export function currencyCode(value: unknown): string | undefined {
  * The currency of a row's amounts: the one the row names (`CURRENCY_FIELDS`), else `fallback` (the profile's
  * currency setting, '' for none), else undefined.
  */
-export function rowCurrency(row: Readonly<Record<string, unknown>> | undefined, fallback = ''): string | undefined {
+export function rowCurrency(
+  row: Readonly<Record<string, unknown>> | undefined,
+  fallback = '',
+): string | undefined {
   if (row !== undefined) {
     for (const field of CURRENCY_FIELDS) {
       if (Object.hasOwn(row, field)) {

@@ -163,10 +163,6 @@ export const settingsSchema = z.strictObject(
     requestTimeoutSeconds: syncLimitSchemas.requestTimeoutSeconds,
     syncDeadlineMinutes: syncLimitSchemas.syncDeadlineMinutes,
     maxEmployees: syncLimitSchemas.maxEmployees,
-    /** The currency of amounts whose row names none (PAY_DISPLAY_DEFAULTS): an ISO 4217 code, '' for none. */
-    currency: textSetting('Enter the currency as text.', normalizeCurrency, currencyProblem),
-    /** "Hide pay": money columns left off the screen and the printed page. */
-    hidePay: z.boolean({ error: 'Choose whether pay is hidden: on or off.' }),
     /** Settings → Network (settings-rules.ts, "Network"): how requests reach the service. */
     proxyMode: z.enum(PROXY_MODES, {
       error:
@@ -180,6 +176,10 @@ export const settingsSchema = z.strictObject(
     pacUrl: textSetting('Enter the PAC file address as text.', trim, pacUrlProblem),
     /** A PEM file of certificates trusted besides the OS's store (a company's TLS inspection root); '' for none. */
     extraCertificatesFile: textSetting('Enter the certificate file as text.', trim, certificatesFileProblem),
+    /** The currency of amounts whose row names none (PAY_DISPLAY_DEFAULTS): an ISO 4217 code, '' for none. */
+    currency: textSetting('Enter the currency as text.', normalizeCurrency, currencyProblem),
+    /** "Hide pay": money columns left off the screen and the printed page. */
+    hidePay: z.boolean({ error: 'Choose whether pay is hidden: on or off.' }),
   },
   {
     // Names only: an unknown key may be a misplaced secret, and its value must not travel into a message.

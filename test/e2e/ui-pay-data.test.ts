@@ -109,8 +109,8 @@ describe('pay data in view at 1366×768, through the real core', () => {
     const style = await salaryCells()
       .first()
       .evaluate((element) => {
-        const computed = getComputedStyle(element)
-        const range = document.createRange()
+        const computed = element.ownerDocument.defaultView!.getComputedStyle(element)
+        const range = element.ownerDocument.createRange()
         range.selectNodeContents(element)
         const text = range.getBoundingClientRect()
         const box = element.getBoundingClientRect()
@@ -150,7 +150,11 @@ describe('pay data in view at 1366×768, through the real core', () => {
     await expect.poll(() => salaryHeader().count()).toBe(0)
     expect(await salaryCells().count()).toBe(0)
     // The pay cycle is not money: it stays.
-    expect(await grid().getByRole('columnheader', { name: /Pay cycle/ }).count()).toBe(1)
+    expect(
+      await grid()
+        .getByRole('columnheader', { name: /Pay cycle/ })
+        .count(),
+    ).toBe(1)
     await ui.screenshot('ui-pay-data-3-pay-hidden-light')
     await page.emulateMedia({ colorScheme: 'dark' })
     await ui.screenshot('ui-pay-data-3-pay-hidden-dark')
@@ -169,7 +173,9 @@ describe('pay data in view at 1366×768, through the real core', () => {
     await page.reload()
     await page.getByText(allEmployeesText(SIZE)).waitFor()
     await expect.poll(() => hidePay().getAttribute('aria-pressed')).toBe('true')
-    await grid().getByRole('columnheader', { name: /Pay cycle/ }).waitFor()
+    await grid()
+      .getByRole('columnheader', { name: /Pay cycle/ })
+      .waitFor()
     expect(await salaryHeader().count()).toBe(0)
 
     await hidePay().click()
@@ -183,7 +189,8 @@ describe('pay data in view at 1366×768, through the real core', () => {
     await page.reload()
     await page.getByText(allEmployeesText(SIZE)).waitFor()
     await expect.poll(async () => (await salaryCells().first().innerText()).startsWith('EUR')).toBe(true)
-    for (const text of await salaryCells().allInnerTexts()) expect(text).toMatch(/^EUR\s\d{1,3}(,\d{3})*\.\d{2}$/)
+    for (const text of await salaryCells().allInnerTexts())
+      expect(text).toMatch(/^EUR\s\d{1,3}(,\d{3})*\.\d{2}$/)
     const viewport = await gridViewport()
     expect((await boxOf(salaryHeader())).right).toBeLessThanOrEqual(viewport.right)
     await ui.screenshot('ui-pay-data-4-currency')

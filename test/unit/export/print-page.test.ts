@@ -1,3 +1,4 @@
+import type { EmployeeRow } from '../../../src/shared/domain'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -101,6 +102,21 @@ describe('the print page', () => {
     expect(html).toContain('<td>tab\tinside, &quot;quoted&quot; and comma</td>')
     expect(html).toMatch(/@page \{\s*size: landscape;/)
     expect(html).toContain('content: "Page " counter(page) " of " counter(pages)')
+  })
+
+  it('writes an amount in the currency its row names, right-aligned, as the table does', () => {
+    const columns = [
+      { key: 'lastName', label: 'Last name', kind: 'text' as const },
+      { key: 'annualSalary', label: 'Annual salary', kind: 'number' as const },
+    ]
+    const rows: EmployeeRow[] = [
+      { UUID: 'a', lastName: 'Ng', annualSalary: 58234.5, currencyCode: 'EUR' },
+      { UUID: 'b', lastName: 'Ode', annualSalary: 61000 },
+    ]
+    const html = printPageHtml({ about: ABOUT, columns, rows, total: 2 })
+    expect(html).toContain('<td class="num">EUR\u00a058,234.50</td>')
+    expect(html).toContain('<td class="num nw">61,000.00</td>')
+    expect(html).toContain('<th scope="col" class="num">Annual salary</th>')
   })
 
   it('says when the page holds only the first rows of a larger view', () => {

@@ -60,6 +60,9 @@ describe('default settings', () => {
       proxyBypass: '',
       pacUrl: '',
       extraCertificatesFile: '',
+      // Pay data: no currency (the spec names none), pay shown.
+      currency: '',
+      hidePay: false,
     })
     expect(applySettingsPatch({}, DEFAULT_SETTINGS)).toEqual({ ok: true, settings: DEFAULT_SETTINGS })
   })

@@ -112,7 +112,6 @@ export function BrowseView(props: BrowseViewProps) {
           onEnterResults={() => grid.current?.focusFirstRow()}
         />
         <ColumnChooser columns={columns} visible={visible} />
-        {columns.some(isMoneyColumn) && <HidePayButton hidePay={hidePay} onChange={props.onHidePayChange} />}
         <ViewsMenu current={viewState} onApply={(view) => query.applyView(view.state)} />
         <ExportBar
           total={loaded?.cache.total ?? 0}
@@ -161,6 +160,11 @@ export function BrowseView(props: BrowseViewProps) {
             onSignIn={onSignIn}
             onClearFilters={query.clearFilters}
             table={table}
+            tools={
+              columns.some(isMoneyColumn) ? (
+                <HidePayButton hidePay={hidePay} onChange={props.onHidePayChange} />
+              ) : undefined
+            }
           />
         </section>
         {detailUuid !== undefined && (

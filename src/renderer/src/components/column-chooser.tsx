@@ -19,6 +19,69 @@ function matches(column: ColumnInfo, needle: string): boolean {
   )
 }
 
+interface ShownColumnsProps {
+  readonly shown: readonly ColumnInfo[]
+  readonly needle: string
+  readonly visible: VisibleColumns
+  readonly onMove: (key: string, to: number, direction: 'up' | 'down') => void
+}
+
+/**
+ * The shown columns in table order, those matching the search, each with Move left / Move right; a money column
+ * shown while "Hide pay" is on says that it is hidden.
+ */
+function ShownColumns({ shown, needle, visible, onMove }: ShownColumnsProps) {
+  const { hidePay } = usePayDisplay()
+  return (
+    <ol className="column-list" aria-label="Shown columns, in table order">
+      {shown.map((column, index) =>
+        matches(column, needle) ? (
+          <li key={column.key} className="column-option">
+            <label>
+              <input
+                type="checkbox"
+                checked
+                disabled={shown.length === 1}
+                onChange={() => visible.toggle(column.key)}
+              />
+              {column.label}
+              {hidePay && isMoneyColumn(column) ? (
+                <span className="muted small"> (hidden by Hide pay)</span>
+              ) : null}
+            </label>
+            <span className="move-buttons">
+              <button
+                type="button"
+                className="icon-button"
+                data-move="up"
+                data-key={column.key}
+                aria-label={`Move ${column.label} left`}
+                title="Move left"
+                disabled={index === 0}
+                onClick={() => onMove(column.key, index - 1, 'up')}
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                className="icon-button"
+                data-move="down"
+                data-key={column.key}
+                aria-label={`Move ${column.label} right`}
+                title="Move right"
+                disabled={index === shown.length - 1}
+                onClick={() => onMove(column.key, index + 1, 'down')}
+              >
+                ↓
+              </button>
+            </span>
+          </li>
+        ) : null,
+      )}
+    </ol>
+  )
+}
+
 interface HiddenFieldsProps {
   readonly columns: readonly ColumnInfo[]
   readonly visible: VisibleColumns
@@ -47,7 +110,7 @@ function HiddenFields({ columns, visible, label, labelledBy }: HiddenFieldsProps
  * Picks the table's columns from every field the data has, the discovered ones included: the shown ones in table
  * order with Move up / Move down (the keyboard's way to reorder; the mouse can also drag headers), then the other
  * fields (the spec's own, then "More fields from the service"), found by a search box and listed a few dozen at a
- * time. A money column shown while "Hide pay" is on says that it is hidden.
+ * time.
  */
 export function ColumnChooser({ columns, visible }: ColumnChooserProps) {
   const [open, setOpen] = useState(false)
@@ -84,7 +147,6 @@ export function ColumnChooser({ columns, visible }: ColumnChooserProps) {
   // The spec's own fields, then the ones the service sends besides them (the data's own columns).
   const listedKnown = listed.filter((column) => column.known)
   const listedMore = listed.filter((column) => !column.known)
-  const { hidePay } = usePayDisplay()
   const moreId = useId()
 
   /** Moves a column and keeps the focus on the same button of its new place, so repeated presses walk it along. */
@@ -127,52 +189,7 @@ export function ColumnChooser({ columns, visible }: ColumnChooserProps) {
               spellCheck={false}
               onChange={(event) => setSearch(event.target.value)}
             />
-            <ol className="column-list" aria-label="Shown columns, in table order">
-              {shown.map((column, index) =>
-                matches(column, needle) ? (
-                  <li key={column.key} className="column-option">
-                    <label>
-                      <input
-                        type="checkbox"
-                        checked
-                        disabled={shown.length === 1}
-                        onChange={() => visible.toggle(column.key)}
-                      />
-                      {column.label}
-                      {hidePay && isMoneyColumn(column) ? (
-                        <span className="muted small"> (hidden by Hide pay)</span>
-                      ) : null}
-                    </label>
-                    <span className="move-buttons">
-                      <button
-                        type="button"
-                        className="icon-button"
-                        data-move="up"
-                        data-key={column.key}
-                        aria-label={`Move ${column.label} left`}
-                        title="Move left"
-                        disabled={index === 0}
-                        onClick={() => move(column.key, index - 1, 'up')}
-                      >
-                        ↑
-                      </button>
-                      <button
-                        type="button"
-                        className="icon-button"
-                        data-move="down"
-                        data-key={column.key}
-                        aria-label={`Move ${column.label} right`}
-                        title="Move right"
-                        disabled={index === shown.length - 1}
-                        onClick={() => move(column.key, index + 1, 'down')}
-                      >
-                        ↓
-                      </button>
-                    </span>
-                  </li>
-                ) : null,
-              )}
-            </ol>
+            <ShownColumns shown={shown} needle={needle} visible={visible} onMove={move} />
             <HiddenFields columns={listedKnown} label="Other fields" visible={visible} />
             {listedMore.length > 0 && (
               <>

@@ -31,7 +31,8 @@ const HEADER_CHAR_REM = 0.6
 
 /** A column's default width in rem: what its values need, and never narrower than its header's words. */
 export function defaultWidthRem(column: ColumnInfo): number {
-  const byContent = (Object.hasOwn(BY_KEY, column.key) ? BY_KEY[column.key] : undefined) ?? BY_KIND[column.kind]
+  const byContent =
+    (Object.hasOwn(BY_KEY, column.key) ? BY_KEY[column.key] : undefined) ?? BY_KIND[column.kind]
   return Math.max(byContent, Math.ceil((column.label.length * HEADER_CHAR_REM + HEADER_CHROME_REM) * 2) / 2)
 }
 

@@ -38,6 +38,8 @@ export function HidePayButton({ hidePay, onChange }: HidePayButtonProps) {
         title={pressed ? 'Pay is hidden on screen and when printing; click to show it' : undefined}
         onClick={toggle}
       >
+        {/* A tick says "on" to the eye; the name stays "Hide pay", whose state aria-pressed says. */}
+        {pressed ? <span aria-hidden="true">✓ </span> : null}
         Hide pay
       </button>
       {problem !== undefined && (
