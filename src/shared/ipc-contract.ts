@@ -160,9 +160,13 @@ export const invokeChannels = {
   'export:show-in-folder': { args: noArgs, result: z.boolean() },
   /**
    * Prints what export:start would write (its format is not used) as a generated page, through the system print
-   * dialog; resolves when the dialog closes. At most PRINT_MAX_ROWS rows (the page says when it is cut).
+   * dialog; resolves when the dialog closes. At most PRINT_MAX_ROWS rows (the page says when it is cut). The
+   * page's numbers and dates follow `locale`, the regional formats the screen shows (shared/locale-format.ts).
    */
-  'export:print': { args: z.tuple([exportRequestSchema]), result: printResultSchema },
+  'export:print': {
+    args: z.tuple([exportRequestSchema, z.strictObject({ locale: z.string().min(1).max(100) }).optional()]),
+    result: printResultSchema,
+  },
 
   /** The active profile's saved views (view-schema.ts), by name. */
   'views:list': { args: noArgs, result: savedViewsSchema },

@@ -7,8 +7,7 @@
  * (`annualSalary`, `hourlyRate`, `bonus_amount`), and only for values sent as JSON numbers: text stays as sent.
  * The spec names no currency: an amount gets one when its row names it (`currency`, `currencyCode`: an ISO 4217
  * code such as "EUR"), else the profile's currency setting (none by default), else none; always two decimals.
- * This is the one place that writes an amount for the screen, so the clerk's regional format (issue 24, point 9)
- * changes `moneyFormat` alone.
+ * This is the one place that writes an amount for a clerk (`formatMoney`, in their regional formats).
  */
 
 /** Words that make a numeric field an amount of money. */
@@ -135,12 +134,17 @@ export function isMoneyColumn(column: { readonly key: string; readonly kind: str
 
 const moneyFormats = new Map<string, Intl.NumberFormat>()
 
-/** One formatter per currency ('' for none), made once: the table formats thousands of cells a second. */
-function moneyFormat(currency: string | undefined): Intl.NumberFormat {
-  const key = currency ?? ''
+/**
+ * An amount as a clerk reads it, in `locale` (the clerk's regional formats, shared/locale-format.ts; 'en' where no
+ * clerk reads it, such as measuring a column): "58,234.50" in en, "58.234,50" in de-DE, "-1,200.00"; with a
+ * currency code when one is known ("EUR 58,234.50"), `currency` coming from `currencyCode` or `rowCurrency`.
+ * One formatter per locale and currency, made once: the table formats thousands of cells a second.
+ */
+export function formatMoney(value: number, locale = 'en', currency?: string): string {
+  const key = currency === undefined ? locale : `${locale} ${currency}`
   let format = moneyFormats.get(key)
   if (format === undefined) {
-    format = new Intl.NumberFormat('en', {
+    format = new Intl.NumberFormat(locale, {
       minimumFractionDigits: MONEY_DECIMALS,
       maximumFractionDigits: MONEY_DECIMALS,
       // The code, not a symbol: "$" is a dozen currencies, and a code lines up in a right-aligned column.
@@ -148,15 +152,7 @@ function moneyFormat(currency: string | undefined): Intl.NumberFormat {
     })
     moneyFormats.set(key, format)
   }
-  return format
-}
-
-/**
- * An amount as a clerk reads it: "58,234.50", "-1,200.00", with a currency code when one is known
- * ("EUR 58,234.50"); `currency` must come from `currencyCode` or `rowCurrency`.
- */
-export function formatMoney(value: number, currency?: string): string {
-  return moneyFormat(currency).format(value)
+  return format.format(value)
 }
 
 /**

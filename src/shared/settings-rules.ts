@@ -415,3 +415,43 @@ export function certificatesFileProblem(value: string): string | undefined {
     return 'The certificate file path contains characters a path cannot have.'
   return undefined
 }
+
+/**
+ * Regional formats (Settings → Regional formats): how numbers, dates and times are written on screen and on the
+ * printed page. 'system' follows the computer's regional settings (Electron's `app.getSystemLocale()`); the
+ * others are the locales a clerk may choose instead. UI text stays English whichever is chosen, and exports keep
+ * real numbers and dates.
+ */
+export const FORMAT_LOCALES = [
+  'system',
+  'en-US',
+  'en-GB',
+  'en-AU',
+  'en-CA',
+  'en-IE',
+  'en-IN',
+  'de-DE',
+  'de-AT',
+  'de-CH',
+  'fr-FR',
+  'fr-BE',
+  'fr-CA',
+  'fr-CH',
+  'nl-NL',
+  'nl-BE',
+  'it-IT',
+  'es-ES',
+  'es-MX',
+  'pt-PT',
+  'pt-BR',
+  'da-DK',
+  'sv-SE',
+  'nb-NO',
+  'fi-FI',
+  'pl-PL',
+  'cs-CZ',
+  'ja-JP',
+] as const
+export type FormatLocaleSetting = (typeof FORMAT_LOCALES)[number]
+/** The computer's regional settings, until a clerk chooses otherwise. */
+export const DEFAULT_FORMAT_LOCALE: FormatLocaleSetting = 'system'

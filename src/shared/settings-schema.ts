@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import {
   ENVIRONMENTS,
+  FORMAT_LOCALES,
   PAGE_SIZE_SETTING,
   PROXY_MODES,
   certificatesFileProblem,
@@ -176,6 +177,10 @@ export const settingsSchema = z.strictObject(
     pacUrl: textSetting('Enter the PAC file address as text.', trim, pacUrlProblem),
     /** A PEM file of certificates trusted besides the OS's store (a company's TLS inspection root); '' for none. */
     extraCertificatesFile: textSetting('Enter the certificate file as text.', trim, certificatesFileProblem),
+    /** Regional formats: 'system' (the computer's) or one of `FORMAT_LOCALES`; UI text stays English. */
+    formatLocale: z.enum(FORMAT_LOCALES, {
+      error: "Choose the regional formats: the computer's (System) or one from the list.",
+    }),
     /** The currency of amounts whose row names none (PAY_DISPLAY_DEFAULTS): an ISO 4217 code, '' for none. */
     currency: textSetting('Enter the currency as text.', normalizeCurrency, currencyProblem),
     /** "Hide pay": money columns left off the screen and the printed page. */

@@ -32,6 +32,8 @@ export async function launchChromium(
     viewport?: { width: number; height: number }
     /** The IANA zone the pages' clocks show, for tests that read times on screen; the machine's by default. */
     timezoneId?: string
+    /** The locale the pages' Intl and `navigator.language` report ("de-DE"): a clerk's regional formats. */
+    locale?: string
   } = {},
 ): Promise<LaunchedChromium> {
   if (!existsSync(CHROMIUM_PATH)) {
@@ -48,6 +50,7 @@ export async function launchChromium(
       args: CHROMIUM_ARGS,
       viewport: options.viewport ?? { width: 1000, height: 720 },
       ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
     })
   } catch (error) {
     await rm(userDataDir, { recursive: true, force: true })

@@ -27,6 +27,7 @@ const SAVED: Settings = {
   syncDeadlineMinutes: 120,
   maxEmployees: 5_000_000,
   ...NETWORK_DEFAULTS,
+  formatLocale: 'system',
   ...PAY_DISPLAY_DEFAULTS,
 }
 

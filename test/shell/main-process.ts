@@ -74,6 +74,8 @@ export interface MainProcessOptions {
   readonly execPath?: string
   /** The executable Windows resolves the sign-in scheme to before the app registers anything (e.g. HKLM's). */
   readonly registeredHandlerPath?: string
+  /** The OS's regional formats (`app.getSystemLocale()`); en-US by default. */
+  readonly systemLocale?: string
 }
 
 /** Starts the built main bundle in a child process against the recording Electron stand-in. */
@@ -95,6 +97,7 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
       ...(options.registeredHandlerPath === undefined
         ? {}
         : { STANDIN_REGISTERED_HANDLER: options.registeredHandlerPath }),
+      ...(options.systemLocale === undefined ? {} : { STANDIN_SYSTEM_LOCALE: options.systemLocale }),
       ...options.env,
     },
   })

@@ -38,7 +38,13 @@ import { WorkerHost, type WorkerEntry } from './worker/worker-host'
 import type { CoreJobs } from './worker/core-jobs'
 
 export interface AppCoreDeps {
-  readonly appInfo: { readonly name: string; readonly version: string; readonly platform: string }
+  /** `systemLocale`: the computer's regional formats (Electron's `app.getSystemLocale()`), for `app:get-info`. */
+  readonly appInfo: {
+    readonly name: string
+    readonly version: string
+    readonly platform: string
+    readonly systemLocale?: string
+  }
   /** Per-user data folder; each profile's employee cache lives in `profileCacheDir(dataDir, id)`. */
   readonly dataDir: string
   /** The active profile's settings, and every profile (`settings.profiles`). */

@@ -161,7 +161,13 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   const remote = new RemoteAppCore({
     channel: utilityProcessChannel(coreProcessEntry(__dirname), network.utility),
     config: {
-      appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
+      appInfo: {
+        name: app.getName(),
+        version: app.getVersion(),
+        platform: process.platform,
+        // The OS's regional formats (after ready, as Electron requires), which numbers and dates follow on screen.
+        systemLocale: app.getSystemLocale(),
+      },
       dataDir: app.getPath('userData'),
       // Unpackaged, the OS hands the private-use scheme to nobody (it is not registered): sign-in says so.
       receivesSchemeCallbacks: app.isPackaged,

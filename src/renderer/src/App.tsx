@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
@@ -17,9 +17,11 @@ import { useAuth } from './hooks/use-auth'
 import { useOnline } from './hooks/use-online'
 import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
-import { PayDisplayContext } from './hooks/use-pay-display'
+import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-display'
 import { useSync } from './hooks/use-sync'
-import { FRESHNESS_DEFAULTS, PAY_DISPLAY_DEFAULTS } from '../../shared/settings-rules'
+import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
+import { resolveFormatLocale } from '../../shared/locale-format'
+import { browserLocale, setDisplayLocale } from './format/display-locale'
 import { isUnreachableErrorCode } from '../../shared/ipc-error-codes'
 
 /**
@@ -48,6 +50,11 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   const sync = useSync()
   const settings = useSettings()
   const online = useOnline()
+  // The clerk's regional formats: Settings' choice, or the computer's (main's, or the browser's without Electron).
+  // Set before anything below renders, so every number and date of this render is written in them.
+  const systemLocale = info?.systemLocale ?? browserLocale()
+  const formatLocale = resolveFormatLocale(settings.view?.settings.formatLocale, systemLocale)
+  setDisplayLocale(formatLocale, systemLocale)
   const [screen, showScreen] = useState<Screen>('browse')
   // Settings gives the focus back to where the clerk was when it closes (the shortcuts dialog does so itself).
   const focusBack = useRef<{ settings?: () => void }>({})
@@ -90,15 +97,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   useCommand('shortcuts', () => {
     setShortcutsOpen(true)
   })
-  const savedSettings = settings.view?.settings
-  const payDisplay = useMemo(
-    () => ({
-      currency: savedSettings?.currency ?? PAY_DISPLAY_DEFAULTS.currency,
-      // Hidden until the settings say otherwise, so a reload never flashes pay a clerk chose to hide.
-      hidePay: savedSettings?.hidePay ?? true,
-    }),
-    [savedSettings],
-  )
+  const payDisplay = usePayDisplaySettings(settings.view?.settings)
   const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined
 
   const settingsScreen =
@@ -181,7 +180,9 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
       <main className="app-main">
         {settingsScreen}
         {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}
-        <div className="home" hidden={screen === 'settings'}>
+        {/* Keyed by the regional formats: choosing others redraws every cell in them (the view itself is kept
+            by views:get-current). */}
+        <div className="home" key={formatLocale} hidden={screen === 'settings'}>
           {home}
         </div>
       </main>

@@ -15,6 +15,7 @@ import { PRINT_MAX_ROWS } from '../../../src/shared/print-limits'
 import { columnsOf, runQuery, suggestNames } from './fake-query'
 import { FakeChanges, type FakeSyncFacts } from './fake-changes'
 import {
+  DEFAULT_FORMAT_LOCALE,
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
   PAY_DISPLAY_DEFAULTS,
@@ -37,6 +38,8 @@ export interface FakeCoreOptions {
   readonly signedIn?: boolean
   readonly secretStorage?: 'os' | 'memory-only'
   readonly settings?: Partial<Settings>
+  /** What main reports as the OS's regional formats (`app.getSystemLocale()`); absent as in a browser. */
+  readonly systemLocale?: string
   /** When set, sign-in waits for `approveSignIn()` or a cancel instead of succeeding at once. */
   readonly manualSignIn?: boolean
   /** When set, a started sync stops after its first page until `releaseSync()` is called. */
@@ -111,6 +114,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     ...FRESHNESS_DEFAULTS,
     ...SYNC_LIMIT_SETTING_DEFAULTS,
     ...NETWORK_DEFAULTS,
+    formatLocale: DEFAULT_FORMAT_LOCALE,
     ...PAY_DISPLAY_DEFAULTS,
     ...options.settings,
   }
@@ -247,6 +251,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       version: '0.1.0',
       environment: settings.environment,
       platform: 'linux',
+      ...(options.systemLocale === undefined ? {} : { systemLocale: options.systemLocale }),
     }),
     'auth:get-state': async () => auth,
     'auth:sign-in': async () => {

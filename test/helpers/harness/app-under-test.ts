@@ -129,8 +129,12 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     async approveSignIn(timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs
       const seen = callbacks.length
-      while (browserPages.length === 0 && Date.now() < deadline) await delay(25)
-      const consent = browserPages.at(-1)
+      // The consent page this sign-in opened: an earlier sign-in's page is closed once approved, so a second
+      // sign-in in one session waits for its own page rather than clicking the closed one.
+      const open = (): (typeof browserPages)[number] | undefined =>
+        browserPages.filter((candidate) => !candidate.isClosed()).at(-1)
+      while (open() === undefined && Date.now() < deadline) await delay(25)
+      const consent = open()
       if (!consent) throw new Error('Sign-in did not open the system browser')
       await consent
         .getByRole('button', { name: 'Approve' })

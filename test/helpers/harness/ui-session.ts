@@ -23,6 +23,8 @@ export interface UiSessionOptions {
   readonly sandbox: SandboxOptions
   readonly viewport?: { readonly width: number; readonly height: number }
   readonly timezoneId?: string
+  /** The browser's locale, which stands for the OS's regional formats where there is no Electron. */
+  readonly locale?: string
   /** The core's clock; the system's unless the test sets the time. */
   readonly clock?: Clock
   /** Wraps the core worker's first-use builds (createAppCore's `columnBuilder`), e.g. to hold one back. */
@@ -40,9 +42,9 @@ export interface UiSessionOptions {
 
 export const DEFAULT_WINDOW = { width: 1280, height: 800 } as const
 
-/** "N of N employees" as the table says it. */
-export function allEmployeesText(size: number): string {
-  const n = size.toLocaleString('en')
+/** "N of N employees" as the table says it, its digits grouped as `locale` groups them ("1.200" in de-DE). */
+export function allEmployeesText(size: number, locale = 'en'): string {
+  const n = size.toLocaleString(locale)
   return `${n} of ${n} employees`
 }
 
@@ -59,6 +61,7 @@ export function useUiSession(options: UiSessionOptions): () => UiSession {
     const browser = await launchChromium({
       viewport: options.viewport ?? DEFAULT_WINDOW,
       ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
     })
     parts = { ...parts, browser }
     await options.beforeApp?.(browser)
@@ -84,7 +87,7 @@ export function useUiSession(options: UiSessionOptions): () => UiSession {
     if (start === 'synced') {
       await ui.page.getByRole('button', { name: 'Sync now' }).click()
       await ui.page
-        .getByText(allEmployeesText(sandbox.employeeCount()))
+        .getByText(allEmployeesText(sandbox.employeeCount(), options.locale))
         .waitFor({ timeout: (options.setupTimeoutMs ?? 180_000) - 20_000 })
     }
   }, options.setupTimeoutMs ?? 180_000)

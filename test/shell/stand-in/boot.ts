@@ -10,6 +10,7 @@ import type { ParentMessage, ChildMessage } from './protocol'
 const bundle = required('ROSTERDESK_SHELL_BUNDLE')
 const execPath = process.env['STANDIN_EXEC_PATH']
 const registeredHandlerPath = process.env['STANDIN_REGISTERED_HANDLER']
+const systemLocale = process.env['STANDIN_SYSTEM_LOCALE']
 const standIn = createElectronStandIn({
   userData: required('STANDIN_USER_DATA'),
   isPackaged: process.env['STANDIN_PACKAGED'] === '1',
@@ -17,6 +18,7 @@ const standIn = createElectronStandIn({
   version: '0.1.0-shell-test',
   ...(execPath === undefined ? {} : { execPath }),
   ...(registeredHandlerPath === undefined ? {} : { registeredHandlerPath }),
+  ...(systemLocale === undefined ? {} : { systemLocale }),
 })
 // The OS the shell believes it runs on (its window-all-closed and protocol rules differ), for this process only:
 // Node's own modules were set up for the real one before this line.

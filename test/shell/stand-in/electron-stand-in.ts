@@ -28,6 +28,8 @@ export interface StandInConfig {
    * per-machine install's HKLM key; undefined: nothing is registered, and the promise rejects as Electron's does.
    */
   readonly registeredHandlerPath?: string
+  /** The OS's regional formats, as `app.getSystemLocale()` reports them ("de-DE"); en-US when not set. */
+  readonly systemLocale?: string
 }
 
 export interface RecordedWindow {
@@ -282,6 +284,14 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     }
     getLocale(): string {
       return 'en-GB'
+    }
+    /**
+     * The OS's regional formats. Electron throws "app.getSystemLocale() can only be called after app is ready"
+     * when asked before ready, and so does the stand-in.
+     */
+    getSystemLocale(): string {
+      if (!ready) throw new Error('app.getSystemLocale() can only be called after app is ready')
+      return config.systemLocale ?? 'en-US'
     }
     getPath(name: string): string {
       const path = paths.get(name)

@@ -51,9 +51,9 @@ describe('the money rule (shared/money.ts)', () => {
     expect(isMoneyValue('annualSalary', '58234.5')).toBe(false)
     expect(isMoneyValue('annualSalary', Number.NaN)).toBe(false)
     expect(isMoneyValue('weeklyHours', 37.5)).toBe(false)
-    expect(cellText(58234.5, 'annualSalary')).toBe('58,234.50')
-    expect(cellText(58234.5, 'weeklyHours')).toBe('58,234.5')
-    expect(cellText(true)).toBe('Yes')
+    expect(cellText(58234.5, 'annualSalary', 'en')).toBe('58,234.50')
+    expect(cellText(58234.5, 'weeklyHours', 'en')).toBe('58,234.5')
+    expect(cellText(true, undefined, 'en')).toBe('Yes')
   })
 
   it('writes two places for the app and CSV, never rounding away what the service sent in a file', () => {
@@ -67,13 +67,15 @@ describe('the money rule (shared/money.ts)', () => {
   })
 
   it('writes a currency code before an amount, still with two places', () => {
-    expect(formatMoney(58234.5, 'EUR')).toBe('EUR\u00a058,234.50')
-    expect(formatMoney(-1250.755, 'USD')).toBe('-USD\u00a01,250.76')
+    expect(formatMoney(58234.5, 'en', 'EUR')).toBe('EUR\u00a058,234.50')
+    expect(formatMoney(-1250.755, 'en', 'USD')).toBe('-USD\u00a01,250.76')
+    // In the clerk's regional formats, the code where that locale writes it.
+    expect(formatMoney(58234.5, 'de-DE', 'EUR')).toBe('58.234,50\u00a0EUR')
     // A currency with no minor unit is still written to two places: one rule for every amount.
-    expect(formatMoney(1000, 'JPY')).toBe('JPY\u00a01,000.00')
-    expect(cellText(58234.5, 'annualSalary', 'GBP')).toBe('GBP\u00a058,234.50')
+    expect(formatMoney(1000, 'en', 'JPY')).toBe('JPY\u00a01,000.00')
+    expect(cellText(58234.5, 'annualSalary', 'en', 'GBP')).toBe('GBP\u00a058,234.50')
     // Not money: the currency changes nothing.
-    expect(cellText(37.5, 'weeklyHours', 'GBP')).toBe('37.5')
+    expect(cellText(37.5, 'weeklyHours', 'en', 'GBP')).toBe('37.5')
   })
 
   it('takes the currency a row names, else the profile setting, else none', () => {

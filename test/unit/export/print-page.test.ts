@@ -203,7 +203,7 @@ describe('export:print over the real core', () => {
     expect(page?.html).toMatch(new RegExp(`<tbody>\\s*<tr><td[^>]*>${firstCell}</td>`))
 
     // Bounded: a larger view prints its first rows and says so.
-    const cut = await core.exports.preparePrint(request as ExportRequest, 40)
+    const cut = await core.exports.preparePrint(request as ExportRequest, { maxRows: 40 })
     expect([cut.rows, cut.total]).toEqual([40, 300])
     expect(cut.html.match(/<tr>/g)).toHaveLength(41)
     expect(cut.html).toContain('Only the first 40 of 300 employees are printed.')

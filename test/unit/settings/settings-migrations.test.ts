@@ -51,6 +51,7 @@ describe('migrateSettings', () => {
         syncDeadlineMinutes: 120,
         maxEmployees: 5_000_000,
         ...NETWORK_DEFAULTS,
+        formatLocale: 'system',
         ...PAY_DISPLAY_DEFAULTS,
       },
       fromVersion: 0,

@@ -99,8 +99,11 @@ describe('exports on the core worker', () => {
       context: () => context,
     })
     for (const maxRows of [40, undefined]) {
-      const there = await onWorker.preparePrint(request('xlsx'), maxRows)
-      expect(there).toEqual(await here.preparePrint(request('xlsx'), maxRows))
+      // The page's regional formats travel to the worker with the job.
+      const options = { ...(maxRows === undefined ? {} : { maxRows }), locale: 'de-DE' }
+      const there = await onWorker.preparePrint(request('xlsx'), options)
+      expect(there).toEqual(await here.preparePrint(request('xlsx'), options))
+      expect(there.html).toMatch(/>\d{2}\.\d{2}\.\d{4}<\/td>/)
       expect(there.rows).toBe(maxRows ?? there.total)
     }
   })

@@ -9,7 +9,13 @@ import type { CallSpec, JobSpec } from '../worker/worker-protocol'
 
 /** What the core process is told when it starts serving: everything it cannot find out for itself. */
 export interface CoreProcessConfig {
-  readonly appInfo: { readonly name: string; readonly version: string; readonly platform: string }
+  /** `systemLocale`: the computer's regional formats (Electron's `app.getSystemLocale()`), for `app:get-info`. */
+  readonly appInfo: {
+    readonly name: string
+    readonly version: string
+    readonly platform: string
+    readonly systemLocale?: string
+  }
   /** The per-user data folder: the settings file and every profile's cache. */
   readonly dataDir: string
   /** Whether the shell's secret store outlives the app (false: no OS keychain, secrets in memory only). */

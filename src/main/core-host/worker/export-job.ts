@@ -31,6 +31,8 @@ export interface ExportJobInput {
 /** "Print…" as the core worker receives it: the page for a request, built from the same snapshot. */
 export type PrintJobInput = Omit<ExportJobInput, 'filePath' | 'maxRowsPerSheet'> & {
   readonly maxRows?: number
+  /** The regional formats of the page's numbers and dates (the screen's); en-US when absent. */
+  readonly locale?: string
 }
 
 /**

@@ -81,6 +81,7 @@ function printViewOnWorker(
         context: job.context,
         now: job.now,
         ...(job.maxRows === undefined ? {} : { maxRows: job.maxRows }),
+        ...(job.locale === undefined ? {} : { locale: job.locale }),
       }),
     )
 }

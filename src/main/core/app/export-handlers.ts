@@ -74,7 +74,7 @@ export function createExportHandlers(deps: ExportHandlerDeps): Pick<InvokeHandle
       deps.revealFile(file)
       return true
     },
-    'export:print': async (request) => {
+    'export:print': async (request, options) => {
       const printPage = deps.printPage
       if (printPage === undefined) {
         throw new RosterDeskError(
@@ -85,7 +85,10 @@ export function createExportHandlers(deps: ExportHandlerDeps): Pick<InvokeHandle
       if (printing) throw new RosterDeskError('busy', 'The print dialog is already open.')
       printing = true
       try {
-        const view = await deps.exports.preparePrint(request)
+        const view = await deps.exports.preparePrint(
+          request,
+          options === undefined ? {} : { locale: options.locale },
+        )
         const outcome = await printPage({ html: view.html, title: view.title }).catch((error: unknown) => {
           throw new RosterDeskError(
             'internal',

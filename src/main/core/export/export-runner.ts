@@ -52,6 +52,8 @@ export interface PrintJob {
   readonly context: ExportContext
   readonly now: number
   readonly maxRows?: number
+  /** The regional formats of the page's numbers and dates (shared/locale-format.ts); en-US when absent. */
+  readonly locale?: string
 }
 
 /** The file an export wrote and its rows; a changes export's rows by kind of change. */

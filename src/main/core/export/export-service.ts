@@ -154,14 +154,20 @@ export class ExportService {
 
   /**
    * The page "Print…" prints for a request: the rows and columns the export would write (at most `maxRows`,
-   * PRINT_MAX_ROWS by default) as a self-contained HTML table, headed like the About sheet. Writes nothing.
+   * PRINT_MAX_ROWS by default) as a self-contained HTML table, headed like the About sheet, its numbers and dates
+   * in `locale` (the screen's regional formats; en-US when absent). Writes nothing.
    */
-  preparePrint(request: ExportRequest, maxRows?: number): Promise<PrintView> {
+  preparePrint(
+    request: ExportRequest,
+    options: { readonly maxRows?: number; readonly locale?: string } = {},
+  ): Promise<PrintView> {
+    const { maxRows, locale } = options
     return this.deps.runner.printView({
       request,
       context: this.deps.context(),
       now: this.deps.clock.now(),
       ...(maxRows === undefined ? {} : { maxRows }),
+      ...(locale === undefined ? {} : { locale }),
     })
   }
 

@@ -88,6 +88,7 @@ export function printViewOf(queries: RunnerQueries, job: PrintJob): PrintView {
     queries,
     about: { ...requestAbout(plan, job.context), createdAt: new Date(job.now) },
     ...(job.maxRows === undefined ? {} : { maxRows: job.maxRows }),
+    ...(job.locale === undefined ? {} : { locale: job.locale }),
   })
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { EmployeeRow } from '../../../shared/domain'
 import { cellText } from '../../../shared/cell-text'
+import { canonicalLocale, FALLBACK_FORMAT_LOCALE, formatNumber } from '../../../shared/locale-format'
 import { isMoneyField, rowCurrency } from '../../../shared/money'
 import { PRINT_MAX_ROWS } from '../../../shared/print-limits'
 import { aboutLines } from './about-lines'
@@ -30,6 +31,11 @@ export interface PrintPageInput {
   readonly rows: ReadonlyArray<EmployeeRow>
   /** Rows the view holds; more than `rows.length` when the page was cut at the bound. */
   readonly total: number
+  /**
+   * The regional formats the clerk's screen shows (shared/locale-format.ts), which the cells' and the count's
+   * numbers and dates follow: "58.234,50" and "27.11.2026" in de-DE. en-US when absent or not a locale.
+   */
+  readonly locale?: string
 }
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -111,6 +117,8 @@ tr { break-inside: avoid; }
 /** The whole document. */
 export function printPageHtml(input: PrintPageInput): string {
   const { about, columns, rows, total } = input
+  const locale = canonicalLocale(input.locale) ?? FALLBACK_FORMAT_LOCALE
+  const count = (value: number): string => formatNumber(value, locale)
   const timeZone = about.timeZone ?? localTimeZone()
   const printed = formatZonedTime(about.createdAt, timeZone)
   const css = styleSheet(printed)
@@ -130,10 +138,10 @@ export function printPageHtml(input: PrintPageInput): string {
     .map((line) => `<div><dt>${escapeHtml(line.label)}</dt><dd>${escapeHtml(String(line.value))}</dd></div>`)
     .join('')
 
-  const count =
+  const counted =
     rows.length < total
-      ? `<p class="count cut">Only the first ${rows.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} employees are printed. Narrow the view, or export it to Excel for all of them.</p>`
-      : `<p class="count">${total.toLocaleString('en-US')} ${total === 1 ? 'employee' : 'employees'}</p>`
+      ? `<p class="count cut">Only the first ${count(rows.length)} of ${count(total)} employees are printed. Narrow the view, or export it to Excel for all of them.</p>`
+      : `<p class="count">${count(total)} ${total === 1 ? 'employee' : 'employees'}</p>`
 
   const numeric = columns.map((column) => column.kind === 'number' || isMoneyField(column.key))
   const head = columns
@@ -150,7 +158,7 @@ export function printPageHtml(input: PrintPageInput): string {
     for (let index = 0; index < columns.length; index++) {
       const key = (columns[index] as ExportColumn).key
       const value = row[key]
-      const text = cellText(value, key, currency)
+      const text = cellText(value, key, locale, currency)
       const classes = [
         ...(typeof value === 'number' ? ['num'] : []),
         // A short value with no space (a date, a UUID, "PC-2026-11-A") never breaks at its hyphens: a column of them
@@ -173,7 +181,7 @@ export function printPageHtml(input: PrintPageInput): string {
 <body>
 <h1>${escapeHtml(title)}</h1>
 <dl class="facts">${facts}</dl>
-${count}
+${counted}
 <table>
 <thead><tr>${head}</tr></thead>
 <tbody>

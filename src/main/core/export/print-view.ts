@@ -32,6 +32,8 @@ export interface PrintViewOptions {
   /** The page's heading: the export's About facts, and when the page was made. */
   readonly about: ExportAbout
   readonly maxRows?: number
+  /** The regional formats of the page's numbers and dates; en-US when absent. */
+  readonly locale?: string
 }
 
 /**
@@ -64,7 +66,13 @@ export function buildPrintView(options: PrintViewOptions): PrintView {
     iterator.return?.()
   }
   return {
-    html: printPageHtml({ about, columns: plan.columns, rows, total }),
+    html: printPageHtml({
+      about,
+      columns: plan.columns,
+      rows,
+      total,
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
+    }),
     title: printTitle(about),
     rows: rows.length,
     total,

@@ -1,5 +1,6 @@
 import type { Settings } from '../../../shared/domain'
 import {
+  DEFAULT_FORMAT_LOCALE,
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
   NETWORK_DEFAULTS,
@@ -46,6 +47,7 @@ export const DEFAULT_SETTINGS: Settings = {
   ...FRESHNESS_DEFAULTS,
   ...SYNC_LIMIT_SETTING_DEFAULTS,
   ...NETWORK_DEFAULTS,
+  formatLocale: DEFAULT_FORMAT_LOCALE,
   ...PAY_DISPLAY_DEFAULTS,
 }
 

@@ -26,6 +26,7 @@ import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
 import { FormField } from './form-field'
 import { NetworkSettings, type NetworkActions } from './network-settings'
+import { RegionalFormats } from './regional-formats'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
 interface SettingsScreenProps {
@@ -114,25 +115,31 @@ interface PayDataSettingsProps {
   readonly currencyField: (field: 'currency', label: string, hint: string) => ReactNode
 }
 
-/** Settings → Pay data: the currency written beside amounts whose row names none, and "Hide pay". */
-function PayDataSettings({ form, errors, change, currencyField }: PayDataSettingsProps) {
+/**
+ * How numbers and pay show: Settings → Regional formats (regional-formats.tsx), then Pay data: the currency written
+ * beside amounts whose row names none, and "Hide pay".
+ */
+function DisplaySettings({ form, errors, change, currencyField }: PayDataSettingsProps) {
   return (
-    <fieldset>
-      <legend>Pay data</legend>
-      {currencyField(
-        'currency',
-        'Currency',
-        'A three-letter code such as EUR, written beside amounts the service sends without one. Empty by default: amounts then show with no currency unless their row names one.',
-      )}
-      <CheckboxField
-        id="setting-hidePay"
-        label="Hide pay"
-        checked={form.hidePay}
-        error={errors.hidePay}
-        hint={`${offOrOn(PAY_DISPLAY_DEFAULTS.hidePay)} by default. Leaves money columns off the screen and the printed page, as the Hide pay button above the table does; exports still hold them.`}
-        onChange={(checked) => change('hidePay', checked)}
-      />
-    </fieldset>
+    <>
+      <RegionalFormats form={form} errors={errors} change={change} />
+      <fieldset>
+        <legend>Pay data</legend>
+        {currencyField(
+          'currency',
+          'Currency',
+          'A three-letter code such as EUR, written beside amounts the service sends without one. Empty by default: amounts then show with no currency unless their row names one.',
+        )}
+        <CheckboxField
+          id="setting-hidePay"
+          label="Hide pay"
+          checked={form.hidePay}
+          error={errors.hidePay}
+          hint={`${offOrOn(PAY_DISPLAY_DEFAULTS.hidePay)} by default. Leaves money columns off the screen and the printed page, as the Hide pay button above the table does; exports still hold them.`}
+          onChange={(checked) => change('hidePay', checked)}
+        />
+      </fieldset>
+    </>
   )
 }
 
@@ -242,7 +249,7 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
-      <PayDataSettings form={form} errors={errors} change={change} currencyField={text} />
+      <DisplaySettings form={form} errors={errors} change={change} currencyField={text} />
       <NetworkSettings
         form={form}
         errors={errors}

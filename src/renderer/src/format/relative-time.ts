@@ -1,3 +1,6 @@
+import { formatMoment } from '../../../shared/locale-format'
+import { displayLocale } from './display-locale'
+
 const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
   ['month', 30 * 24 * 3600],
@@ -7,6 +10,7 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60],
 ]
 
+// Words, so English whatever the regional formats (UI text stays English).
 const formatter = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
 
 /**
@@ -24,11 +28,11 @@ export function formatRelativeTime(iso: string, now: number): string {
   return formatter.format(-1, 'minute')
 }
 
-/** A full local date and time for tooltips next to a relative time. */
+/** A full local date and time for tooltips next to a relative time, in the clerk's regional formats. */
 export function formatDateTime(iso: string): string {
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return iso
-  return date.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' })
+  return formatMoment(date, displayLocale())
 }
 
 const MOMENT_OPTIONS: Intl.DateTimeFormatOptions = {

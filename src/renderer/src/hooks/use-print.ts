@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react'
 import type { ExportRequest } from '../../../shared/domain'
 import { errorCode, errorMessage } from '../api/client'
+import { displayLocale } from '../format/display-locale'
 import { useClient } from '../api/client-context'
 
 export type PrintState =
@@ -30,7 +31,8 @@ export function usePrint(): PrintController {
       printing.current = true
       setState({ phase: 'printing' })
       client
-        .call('export:print', request)
+        // The page follows the regional formats the screen shows.
+        .call('export:print', request, { locale: displayLocale() })
         .then(
           (result) =>
             setState(

@@ -1,4 +1,4 @@
-import type { Environment, ProxyMode } from '../../../shared/settings-rules'
+import type { Environment, FormatLocaleSetting, ProxyMode } from '../../../shared/settings-rules'
 import {
   checkSettings,
   type Settings,
@@ -42,6 +42,8 @@ export interface SettingsForm {
    * unchanged.
    */
   readonly extraCertificatesFile: string
+  /** Regional formats: 'system' or a locale, chosen from a list (regional-formats.tsx). */
+  readonly formatLocale: FormatLocaleSetting
   /** Pay data: the currency of amounts whose row names none, typed ('' for none), and "Hide pay" as a checkbox. */
   readonly currency: string
   readonly hidePay: boolean
@@ -73,6 +75,7 @@ const FORM_FIELD_OF_SETTING: Readonly<Record<string, SettingsFormField>> = {
   proxyBypass: 'proxyBypass',
   pacUrl: 'pacUrl',
   extraCertificatesFile: 'extraCertificatesFile',
+  formatLocale: 'formatLocale',
   currency: 'currency',
   hidePay: 'hidePay',
 } satisfies Record<SettingsField, SettingsFormField>
@@ -115,6 +118,7 @@ export function toForm(settings: Settings): SettingsForm {
     proxyBypass: settings.proxyBypass,
     pacUrl: settings.pacUrl,
     extraCertificatesFile: settings.extraCertificatesFile,
+    formatLocale: settings.formatLocale,
     currency: settings.currency,
     hidePay: settings.hidePay,
   }
@@ -172,6 +176,7 @@ export function checkForm(form: SettingsForm): FormCheck {
     proxyBypass: form.proxyBypass,
     pacUrl: form.pacUrl,
     extraCertificatesFile: form.extraCertificatesFile,
+    formatLocale: form.formatLocale,
     currency: form.currency,
     hidePay: form.hidePay,
   })
