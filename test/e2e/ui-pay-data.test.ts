@@ -194,6 +194,11 @@ describe('pay data in view at 1366×768, through the real core', () => {
     const viewport = await gridViewport()
     expect((await boxOf(salaryHeader())).right).toBeLessThanOrEqual(viewport.right)
     await ui.screenshot('ui-pay-data-4-currency')
+    // The printed page writes them in the same currency (the setting reaches the core's page).
+    await grid().focus()
+    await page.keyboard.press('Control+p')
+    await expect.poll(() => app.printed.length).toBe(2)
+    expect(app.printed[1]!.html).toMatch(/>EUR\u00a0\d{1,3}(,\d{3})*\.\d{2}</)
 
     await page.getByRole('button', { name: `Export ${SIZE} rows…` }).click()
     await page.getByText(/^Exported 600 rows to /).waitFor({ timeout: 60_000 })

@@ -117,6 +117,10 @@ describe('the print page', () => {
     expect(html).toContain('<td class="num">EUR\u00a058,234.50</td>')
     expect(html).toContain('<td class="num nw">61,000.00</td>')
     expect(html).toContain('<th scope="col" class="num">Annual salary</th>')
+    // The profile's currency setting writes the amounts whose row names none; a row's own still wins.
+    const withSetting = printPageHtml({ about: ABOUT, columns, rows, total: 2, currency: 'GBP' })
+    expect(withSetting).toContain('>EUR\u00a058,234.50</td>')
+    expect(withSetting).toContain('>GBP\u00a061,000.00</td>')
   })
 
   it('says when the page holds only the first rows of a larger view', () => {

@@ -36,6 +36,8 @@ export interface PrintPageInput {
    * numbers and dates follow: "58.234,50" and "27.11.2026" in de-DE. en-US when absent or not a locale.
    */
   readonly locale?: string
+  /** The profile's currency setting: amounts whose row names no currency are written in it (shared/money.ts). */
+  readonly currency?: string
 }
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -152,8 +154,9 @@ export function printPageHtml(input: PrintPageInput): string {
     .join('')
   const body: string[] = []
   for (const row of rows) {
-    // An amount is written in the currency its row names (`currency`, `currencyCode`), as on screen.
-    const currency = rowCurrency(row)
+    // An amount is written in the currency its row names (`currency`, `currencyCode`), else the profile's, as on
+    // screen.
+    const currency = rowCurrency(row, input.currency)
     let cells = ''
     for (let index = 0; index < columns.length; index++) {
       const key = (columns[index] as ExportColumn).key
