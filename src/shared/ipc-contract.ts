@@ -175,10 +175,19 @@ export const invokeChannels = {
   /**
    * Prints what export:start would write (its format is not used) as a generated page, through the system print
    * dialog; resolves when the dialog closes. At most PRINT_MAX_ROWS rows (the page says when it is cut). The
-   * page's numbers and dates follow `locale`, the regional formats the screen shows (shared/locale-format.ts).
+   * page's numbers and dates follow `locale`, the regional formats the screen shows (shared/locale-format.ts), and
+   * its amounts `currency`, the profile's currency setting, where a row names none (shared/money.ts).
    */
   'export:print': {
-    args: z.tuple([exportRequestSchema, z.strictObject({ locale: z.string().min(1).max(100) }).optional()]),
+    args: z.tuple([
+      exportRequestSchema,
+      z
+        .strictObject({
+          locale: z.string().min(1).max(100),
+          currency: z.optional(z.string().regex(/^[A-Z]{3}$/)),
+        })
+        .optional(),
+    ]),
     result: printResultSchema,
   },
 

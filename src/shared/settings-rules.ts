@@ -231,6 +231,27 @@ export function tenantIdProblem(value: string): string | undefined {
   return undefined
 }
 
+/**
+ * How pay data shows (issue 24, point 4): the currency an amount is written in when its row names none (an ISO
+ * 4217 code; '' for none, since the spec names no currency), and whether money columns are hidden on screen and
+ * on the printed page ("Hide pay", for a screen read over the clerk's shoulder).
+ */
+export const PAY_DISPLAY_DEFAULTS = {
+  currency: '',
+  hidePay: false,
+} as const
+
+/** A currency code as stored: trimmed, upper case ("eur" → "EUR"). */
+export function normalizeCurrency(value: string): string {
+  return value.trim().toUpperCase()
+}
+
+/** Why a normalised currency setting cannot be used, or undefined ('' is none). */
+export function currencyProblem(value: string): string | undefined {
+  if (value === '' || /^[A-Z]{3}$/.test(value)) return undefined
+  return 'Enter a three-letter currency code, such as EUR, GBP or USD, or leave it empty for none.'
+}
+
 /** Why a normalised list of tracked pay cycles cannot be used, or undefined. */
 export function payCyclesProblem(values: readonly string[]): string | undefined {
   if (values.some((value) => value.length > 100)) return 'A pay cycle ID is at most 100 characters.'

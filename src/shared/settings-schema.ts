@@ -14,6 +14,8 @@ import {
   SYNC_LIMITS,
   SYNC_SCOPES,
   baseUrlProblem,
+  currencyProblem,
+  normalizeCurrency,
   clientIdProblem,
   environmentAddressProblem,
   environmentLabel,
@@ -179,6 +181,10 @@ export const settingsSchema = z.strictObject(
     formatLocale: z.enum(FORMAT_LOCALES, {
       error: "Choose the regional formats: the computer's (System) or one from the list.",
     }),
+    /** The currency of amounts whose row names none (PAY_DISPLAY_DEFAULTS): an ISO 4217 code, '' for none. */
+    currency: textSetting('Enter the currency as text.', normalizeCurrency, currencyProblem),
+    /** "Hide pay": money columns left off the screen and the printed page. */
+    hidePay: z.boolean({ error: 'Choose whether pay is hidden: on or off.' }),
   },
   {
     // Names only: an unknown key may be a misplaced secret, and its value must not travel into a message.

@@ -15,16 +15,16 @@ const COUNT = 300
 const OPTIONS: FakeCoreOptions = { serviceEmployees: makeEmployees(COUNT), synced: true, signedIn: true }
 /** Where the first release kept the shown columns (a list of keys), before views and profiles. */
 const LEGACY_KEY = 'rosterdesk.visibleColumns'
-/** The table's default columns for these employees. */
+/** The table's default columns for these employees: who they are, then the pay data, then the rest. */
 const DEFAULT_KEYS = [
   'lastName',
   'firstName',
   'employeeStatus',
   'employeeNumber',
-  'email',
+  'payCycleId',
+  'annualSalary',
   'department',
   'hireDate',
-  'annualSalary',
 ]
 
 /** The keys of the table's columns, read from the first row's cells (headers carry labels, cells their keys). */
@@ -80,9 +80,9 @@ describe('the column layout, kept in the current view', () => {
       'employeeStatus',
       'firstName',
       'employeeNumber',
-      'email',
-      'hireDate',
+      'payCycleId',
       'annualSalary',
+      'hireDate',
     ]
     expect(rowKeys()).toEqual(chosen)
     await waitFor(async () => expect((await keptColumns(core))?.keys).toEqual(chosen))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { applySettingsPatch, type Settings } from '../../src/shared/settings-schema'
-import { NETWORK_DEFAULTS } from '../../src/shared/settings-rules'
+import { NETWORK_DEFAULTS, PAY_DISPLAY_DEFAULTS } from '../../src/shared/settings-rules'
 import {
   checkForm,
   toForm,
@@ -28,6 +28,7 @@ const SAVED: Settings = {
   maxEmployees: 5_000_000,
   ...NETWORK_DEFAULTS,
   formatLocale: 'system',
+  ...PAY_DISPLAY_DEFAULTS,
 }
 
 /** A form the clerk edited: a new environment with its address, and values typed loosely. */

@@ -17,6 +17,7 @@ import { useAuth } from './hooks/use-auth'
 import { useOnline } from './hooks/use-online'
 import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
+import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-display'
 import { useSync } from './hooks/use-sync'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
 import { resolveFormatLocale } from '../../shared/locale-format'
@@ -96,6 +97,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
   useCommand('shortcuts', () => {
     setShortcutsOpen(true)
   })
+  const payDisplay = usePayDisplaySettings(settings.view?.settings)
   const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined
 
   const settingsScreen =
@@ -148,13 +150,17 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
           onSignIn={auth.signIn}
           authError={auth.error}
         />
-        <BrowseView
-          sync={sync}
-          signedIn={signedIn}
-          offline={offline}
-          onSignIn={auth.signIn}
-          trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
-        />
+        <PayDisplayContext.Provider value={payDisplay}>
+          <BrowseView
+            sync={sync}
+            signedIn={signedIn}
+            offline={offline}
+            onSignIn={auth.signIn}
+            trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
+            hidePay={payDisplay.hidePay}
+            onHidePayChange={(hidePay) => settings.update({ hidePay })}
+          />
+        </PayDisplayContext.Provider>
       </>
     )
   })()

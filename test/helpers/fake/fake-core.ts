@@ -18,6 +18,7 @@ import {
   DEFAULT_FORMAT_LOCALE,
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
+  PAY_DISPLAY_DEFAULTS,
   NETWORK_DEFAULTS,
   SYNC_LIMIT_SETTING_DEFAULTS,
   environmentLabel,
@@ -115,6 +116,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     ...SYNC_LIMIT_SETTING_DEFAULTS,
     ...NETWORK_DEFAULTS,
     formatLocale: DEFAULT_FORMAT_LOCALE,
+    ...PAY_DISPLAY_DEFAULTS,
     ...options.settings,
   }
   let hasClientSecret = false

@@ -1,3 +1,4 @@
+import type { EmployeeRow } from '../../../src/shared/domain'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -101,6 +102,25 @@ describe('the print page', () => {
     expect(html).toContain('<td>tab\tinside, &quot;quoted&quot; and comma</td>')
     expect(html).toMatch(/@page \{\s*size: landscape;/)
     expect(html).toContain('content: "Page " counter(page) " of " counter(pages)')
+  })
+
+  it('writes an amount in the currency its row names, right-aligned, as the table does', () => {
+    const columns = [
+      { key: 'lastName', label: 'Last name', kind: 'text' as const },
+      { key: 'annualSalary', label: 'Annual salary', kind: 'number' as const },
+    ]
+    const rows: EmployeeRow[] = [
+      { UUID: 'a', lastName: 'Ng', annualSalary: 58234.5, currencyCode: 'EUR' },
+      { UUID: 'b', lastName: 'Ode', annualSalary: 61000 },
+    ]
+    const html = printPageHtml({ about: ABOUT, columns, rows, total: 2 })
+    expect(html).toContain('<td class="num">EUR\u00a058,234.50</td>')
+    expect(html).toContain('<td class="num nw">61,000.00</td>')
+    expect(html).toContain('<th scope="col" class="num">Annual salary</th>')
+    // The profile's currency setting writes the amounts whose row names none; a row's own still wins.
+    const withSetting = printPageHtml({ about: ABOUT, columns, rows, total: 2, currency: 'GBP' })
+    expect(withSetting).toContain('>EUR\u00a058,234.50</td>')
+    expect(withSetting).toContain('>GBP\u00a061,000.00</td>')
   })
 
   it('says when the page holds only the first rows of a larger view', () => {

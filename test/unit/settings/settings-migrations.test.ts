@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS, SETTINGS_VERSION } from '../../../src/main/core/settings/settings-defaults'
 import { migrateSettings } from '../../../src/main/core/settings/settings-migrations'
-import { NETWORK_DEFAULTS, SYNC_LIMIT_SETTING_DEFAULTS } from '../../../src/shared/settings-rules'
+import {
+  NETWORK_DEFAULTS,
+  PAY_DISPLAY_DEFAULTS,
+  SYNC_LIMIT_SETTING_DEFAULTS,
+} from '../../../src/shared/settings-rules'
 
 describe('migrateSettings', () => {
   it('starts from the defaults when nothing is stored', () => {
@@ -48,6 +52,7 @@ describe('migrateSettings', () => {
         maxEmployees: 5_000_000,
         ...NETWORK_DEFAULTS,
         formatLocale: 'system',
+        ...PAY_DISPLAY_DEFAULTS,
       },
       fromVersion: 0,
       changed: true,

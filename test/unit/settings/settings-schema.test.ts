@@ -62,6 +62,9 @@ describe('default settings', () => {
       extraCertificatesFile: '',
       // Numbers and dates follow the computer's regional settings.
       formatLocale: 'system',
+      // Pay data: no currency (the spec names none), pay shown.
+      currency: '',
+      hidePay: false,
     })
     expect(applySettingsPatch({}, DEFAULT_SETTINGS)).toEqual({ ok: true, settings: DEFAULT_SETTINGS })
   })

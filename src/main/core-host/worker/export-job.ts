@@ -33,6 +33,8 @@ export type PrintJobInput = Omit<ExportJobInput, 'filePath' | 'maxRowsPerSheet'>
   readonly maxRows?: number
   /** The regional formats of the page's numbers and dates (the screen's); en-US when absent. */
   readonly locale?: string
+  /** The profile's currency setting (an ISO 4217 code): amounts whose row names none are written in it. */
+  readonly currency?: string
 }
 
 /**

@@ -82,6 +82,7 @@ function printViewOnWorker(
         now: job.now,
         ...(job.maxRows === undefined ? {} : { maxRows: job.maxRows }),
         ...(job.locale === undefined ? {} : { locale: job.locale }),
+        ...(job.currency === undefined ? {} : { currency: job.currency }),
       }),
     )
 }

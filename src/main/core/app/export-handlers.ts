@@ -87,7 +87,12 @@ export function createExportHandlers(deps: ExportHandlerDeps): Pick<InvokeHandle
       try {
         const view = await deps.exports.preparePrint(
           request,
-          options === undefined ? {} : { locale: options.locale },
+          options === undefined
+            ? {}
+            : {
+                locale: options.locale,
+                ...(options.currency === undefined ? {} : { currency: options.currency }),
+              },
         )
         const outcome = await printPage({ html: view.html, title: view.title }).catch((error: unknown) => {
           throw new RosterDeskError(

@@ -54,6 +54,8 @@ export interface PrintJob {
   readonly maxRows?: number
   /** The regional formats of the page's numbers and dates (shared/locale-format.ts); en-US when absent. */
   readonly locale?: string
+  /** The profile's currency setting (an ISO 4217 code): amounts whose row names none are written in it. */
+  readonly currency?: string
 }
 
 /** The file an export wrote and its rows; a changes export's rows by kind of change. */

@@ -155,19 +155,21 @@ export class ExportService {
   /**
    * The page "Print…" prints for a request: the rows and columns the export would write (at most `maxRows`,
    * PRINT_MAX_ROWS by default) as a self-contained HTML table, headed like the About sheet, its numbers and dates
-   * in `locale` (the screen's regional formats; en-US when absent). Writes nothing.
+   * in `locale` (the screen's regional formats; en-US when absent), amounts whose row names no currency in
+   * `currency` (the profile's setting). Writes nothing.
    */
   preparePrint(
     request: ExportRequest,
-    options: { readonly maxRows?: number; readonly locale?: string } = {},
+    options: { readonly maxRows?: number; readonly locale?: string; readonly currency?: string } = {},
   ): Promise<PrintView> {
-    const { maxRows, locale } = options
+    const { maxRows, locale, currency } = options
     return this.deps.runner.printView({
       request,
       context: this.deps.context(),
       now: this.deps.clock.now(),
       ...(maxRows === undefined ? {} : { maxRows }),
       ...(locale === undefined ? {} : { locale }),
+      ...(currency === undefined ? {} : { currency }),
     })
   }
 

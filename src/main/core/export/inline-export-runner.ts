@@ -89,6 +89,7 @@ export function printViewOf(queries: RunnerQueries, job: PrintJob): PrintView {
     about: { ...requestAbout(plan, job.context), createdAt: new Date(job.now) },
     ...(job.maxRows === undefined ? {} : { maxRows: job.maxRows }),
     ...(job.locale === undefined ? {} : { locale: job.locale }),
+    ...(job.currency === undefined ? {} : { currency: job.currency }),
   })
 }
 

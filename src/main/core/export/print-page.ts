@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { EmployeeRow } from '../../../shared/domain'
 import { cellText } from '../../../shared/cell-text'
 import { canonicalLocale, FALLBACK_FORMAT_LOCALE, formatNumber } from '../../../shared/locale-format'
-import { isMoneyField } from '../../../shared/money'
+import { isMoneyField, rowCurrency } from '../../../shared/money'
 import { PRINT_MAX_ROWS } from '../../../shared/print-limits'
 import { aboutLines } from './about-lines'
 import type { ExportAbout, ExportColumn } from './export-types'
@@ -36,6 +36,8 @@ export interface PrintPageInput {
    * numbers and dates follow: "58.234,50" and "27.11.2026" in de-DE. en-US when absent or not a locale.
    */
   readonly locale?: string
+  /** The profile's currency setting: amounts whose row names no currency are written in it (shared/money.ts). */
+  readonly currency?: string
 }
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -152,11 +154,14 @@ export function printPageHtml(input: PrintPageInput): string {
     .join('')
   const body: string[] = []
   for (const row of rows) {
+    // An amount is written in the currency its row names (`currency`, `currencyCode`), else the profile's, as on
+    // screen.
+    const currency = rowCurrency(row, input.currency)
     let cells = ''
     for (let index = 0; index < columns.length; index++) {
       const key = (columns[index] as ExportColumn).key
       const value = row[key]
-      const text = cellText(value, key, locale)
+      const text = cellText(value, key, locale, currency)
       const classes = [
         ...(typeof value === 'number' ? ['num'] : []),
         // A short value with no space (a date, a UUID, "PC-2026-11-A") never breaks at its hyphens: a column of them

@@ -34,6 +34,8 @@ export interface PrintViewOptions {
   readonly maxRows?: number
   /** The regional formats of the page's numbers and dates; en-US when absent. */
   readonly locale?: string
+  /** The profile's currency setting (an ISO 4217 code): amounts whose row names none are written in it. */
+  readonly currency?: string
 }
 
 /**
@@ -72,6 +74,7 @@ export function buildPrintView(options: PrintViewOptions): PrintView {
       rows,
       total,
       ...(options.locale === undefined ? {} : { locale: options.locale }),
+      ...(options.currency === undefined ? {} : { currency: options.currency }),
     }),
     title: printTitle(about),
     rows: rows.length,

@@ -4,6 +4,7 @@ import {
   DEFAULT_SYNC_SCOPE,
   FRESHNESS_DEFAULTS,
   NETWORK_DEFAULTS,
+  PAY_DISPLAY_DEFAULTS,
   SYNC_LIMIT_SETTING_DEFAULTS,
 } from '../../../shared/settings-rules'
 
@@ -47,6 +48,7 @@ export const DEFAULT_SETTINGS: Settings = {
   ...SYNC_LIMIT_SETTING_DEFAULTS,
   ...NETWORK_DEFAULTS,
   formatLocale: DEFAULT_FORMAT_LOCALE,
+  ...PAY_DISPLAY_DEFAULTS,
 }
 
 /** A fresh copy, so callers can never mutate the shared defaults. */

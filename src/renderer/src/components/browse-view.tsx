@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
+import { isMoneyColumn } from '../../../shared/money'
 import { nextSort, toggleValue } from '../data/employee-filters'
 import { useCommandBus } from '../hooks/use-app-commands'
 import { useBrowseQuery } from '../hooks/use-browse-query'
@@ -14,6 +15,7 @@ import type { GridHandle, TableActions } from './employee-table'
 import { ExportBar } from './export-bar'
 import { ExportStatus } from './export-status'
 import { FilterPanel } from './filter-panel'
+import { HidePayButton } from './hide-pay-button'
 import { ResultsView } from './results-view'
 import { SearchBox } from './search-box'
 import { ServiceLookup } from './service-lookup'
@@ -26,12 +28,18 @@ interface BrowseViewProps {
   readonly offline: boolean
   readonly onSignIn: () => void
   readonly trackedPayCycles: readonly string[]
+  /** The profile's "Hide pay" setting, and how to change it (HidePayButton). */
+  readonly hidePay: boolean
+  readonly onHidePayChange: (hidePay: boolean) => Promise<unknown>
 }
 
 /** Search, filters, the employee table, the detail panel and exports, all over the local cache. */
-export function BrowseView({ sync, signedIn, offline, onSignIn, trackedPayCycles }: BrowseViewProps) {
+export function BrowseView(props: BrowseViewProps) {
+  const { sync, signedIn, offline, onSignIn, trackedPayCycles, hidePay } = props
   const query = useBrowseQuery(sync.dataVersion)
   const { text, setText, choice, setChoice, filters, rows, columns, visible, viewState } = query
+  // The columns on screen and on the printed page: the chosen ones, less money while pay is hidden.
+  const shown = hidePay ? visible.visible.filter((column) => !isMoneyColumn(column)) : visible.visible
   const exporter = useExport()
   const searchRef = useRef<HTMLInputElement>(null)
   useFindShortcut(searchRef)
@@ -83,7 +91,8 @@ export function BrowseView({ sync, signedIn, offline, onSignIn, trackedPayCycles
     widths: visible.layout.widths,
     frozen: visible.frozen,
     onResize: visible.setWidth,
-    onMove: visible.move,
+    // The table's index is among the columns on screen; the layout also holds the money ones hidden now.
+    onMove: (key, to) => visible.move(key, visible.layout.keys.indexOf(shown[to]?.key ?? key)),
     allColumns: columns,
     handle: grid,
   }
@@ -108,6 +117,7 @@ export function BrowseView({ sync, signedIn, offline, onSignIn, trackedPayCycles
           total={loaded?.cache.total ?? 0}
           filters={filters}
           columns={visible.visible}
+          printColumns={shown}
           trackedPayCycles={trackedPayCycles}
           exporter={exporter}
           dataVersion={sync.dataVersion}
@@ -136,20 +146,25 @@ export function BrowseView({ sync, signedIn, offline, onSignIn, trackedPayCycles
             offline={offline}
             onSignIn={onSignIn}
             columns={columns}
-            visibleColumns={visible.visible}
+            visibleColumns={shown}
           />
           <ResultsView
             // Until the kept view is restored the table would show the default columns and filters: it waits.
             rows={query.viewRestored ? rows : { status: 'loading', previous: undefined, retry: rows.retry }}
             employeeCount={sync.status?.employeeCount ?? 0}
             filters={filters}
-            columns={visible.visible}
+            columns={shown}
             signedIn={signedIn}
             syncing={sync.running}
             onSync={sync.start}
             onSignIn={onSignIn}
             onClearFilters={query.clearFilters}
             table={table}
+            tools={
+              columns.some(isMoneyColumn) ? (
+                <HidePayButton hidePay={hidePay} onChange={props.onHidePayChange} />
+              ) : undefined
+            }
           />
         </section>
         {detailUuid !== undefined && (

@@ -1,7 +1,9 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
 import { formatCount } from '../format/format-value'
+import { usePayDisplay } from '../hooks/use-pay-display'
 import { orderColumns, type VisibleColumns } from '../hooks/use-visible-columns'
+import { isMoneyColumn } from '../../../shared/money'
 
 interface ColumnChooserProps {
   readonly columns: readonly ColumnInfo[]
@@ -17,10 +19,98 @@ function matches(column: ColumnInfo, needle: string): boolean {
   )
 }
 
+interface ShownColumnsProps {
+  readonly shown: readonly ColumnInfo[]
+  readonly needle: string
+  readonly visible: VisibleColumns
+  readonly onMove: (key: string, to: number, direction: 'up' | 'down') => void
+}
+
+/**
+ * The shown columns in table order, those matching the search, each with Move left / Move right; a money column
+ * shown while "Hide pay" is on says that it is hidden.
+ */
+function ShownColumns({ shown, needle, visible, onMove }: ShownColumnsProps) {
+  const { hidePay } = usePayDisplay()
+  return (
+    <ol className="column-list" aria-label="Shown columns, in table order">
+      {shown.map((column, index) =>
+        matches(column, needle) ? (
+          <li key={column.key} className="column-option">
+            <label>
+              <input
+                type="checkbox"
+                checked
+                disabled={shown.length === 1}
+                onChange={() => visible.toggle(column.key)}
+              />
+              {column.label}
+              {hidePay && isMoneyColumn(column) ? (
+                <span className="muted small"> (hidden by Hide pay)</span>
+              ) : null}
+            </label>
+            <span className="move-buttons">
+              <button
+                type="button"
+                className="icon-button"
+                data-move="up"
+                data-key={column.key}
+                aria-label={`Move ${column.label} left`}
+                title="Move left"
+                disabled={index === 0}
+                onClick={() => onMove(column.key, index - 1, 'up')}
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                className="icon-button"
+                data-move="down"
+                data-key={column.key}
+                aria-label={`Move ${column.label} right`}
+                title="Move right"
+                disabled={index === shown.length - 1}
+                onClick={() => onMove(column.key, index + 1, 'down')}
+              >
+                ↓
+              </button>
+            </span>
+          </li>
+        ) : null,
+      )}
+    </ol>
+  )
+}
+
+interface HiddenFieldsProps {
+  readonly columns: readonly ColumnInfo[]
+  readonly visible: VisibleColumns
+  readonly label?: string
+  readonly labelledBy?: string
+}
+
+/** A list of fields not shown, each with the checkbox that shows it. */
+function HiddenFields({ columns, visible, label, labelledBy }: HiddenFieldsProps) {
+  if (columns.length === 0) return null
+  return (
+    <ul className="column-list" aria-label={label} aria-labelledby={labelledBy}>
+      {columns.map((column) => (
+        <li key={column.key} className="column-option">
+          <label>
+            <input type="checkbox" checked={false} onChange={() => visible.toggle(column.key)} />
+            {column.label}
+          </label>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 /**
  * Picks the table's columns from every field the data has, the discovered ones included: the shown ones in table
  * order with Move up / Move down (the keyboard's way to reorder; the mouse can also drag headers), then the other
- * fields, found by a search box and listed a few dozen at a time.
+ * fields (the spec's own, then "More fields from the service"), found by a search box and listed a few dozen at a
+ * time.
  */
 export function ColumnChooser({ columns, visible }: ColumnChooserProps) {
   const [open, setOpen] = useState(false)
@@ -54,6 +144,10 @@ export function ColumnChooser({ columns, visible }: ColumnChooserProps) {
     [columns, visible, needle],
   )
   const listed = hidden.slice(0, MAX_LISTED_FIELDS)
+  // The spec's own fields, then the ones the service sends besides them (the data's own columns).
+  const listedKnown = listed.filter((column) => column.known)
+  const listedMore = listed.filter((column) => !column.known)
+  const moreId = useId()
 
   /** Moves a column and keeps the focus on the same button of its new place, so repeated presses walk it along. */
   const move = (key: string, to: number, direction: 'up' | 'down'): void => {
@@ -95,60 +189,16 @@ export function ColumnChooser({ columns, visible }: ColumnChooserProps) {
               spellCheck={false}
               onChange={(event) => setSearch(event.target.value)}
             />
-            <ol className="column-list" aria-label="Shown columns, in table order">
-              {shown.map((column, index) =>
-                matches(column, needle) ? (
-                  <li key={column.key} className="column-option">
-                    <label>
-                      <input
-                        type="checkbox"
-                        checked
-                        disabled={shown.length === 1}
-                        onChange={() => visible.toggle(column.key)}
-                      />
-                      {column.label}
-                    </label>
-                    <span className="move-buttons">
-                      <button
-                        type="button"
-                        className="icon-button"
-                        data-move="up"
-                        data-key={column.key}
-                        aria-label={`Move ${column.label} left`}
-                        title="Move left"
-                        disabled={index === 0}
-                        onClick={() => move(column.key, index - 1, 'up')}
-                      >
-                        ↑
-                      </button>
-                      <button
-                        type="button"
-                        className="icon-button"
-                        data-move="down"
-                        data-key={column.key}
-                        aria-label={`Move ${column.label} right`}
-                        title="Move right"
-                        disabled={index === shown.length - 1}
-                        onClick={() => move(column.key, index + 1, 'down')}
-                      >
-                        ↓
-                      </button>
-                    </span>
-                  </li>
-                ) : null,
-              )}
-            </ol>
-            <ul className="column-list" aria-label="Other fields">
-              {listed.map((column) => (
-                <li key={column.key} className="column-option">
-                  <label>
-                    <input type="checkbox" checked={false} onChange={() => visible.toggle(column.key)} />
-                    {column.label}
-                    {column.known ? null : <span className="muted small"> (from data)</span>}
-                  </label>
-                </li>
-              ))}
-            </ul>
+            <ShownColumns shown={shown} needle={needle} visible={visible} onMove={move} />
+            <HiddenFields columns={listedKnown} label="Other fields" visible={visible} />
+            {listedMore.length > 0 && (
+              <>
+                <p className="column-group-heading" id={moreId}>
+                  More fields from the service
+                </p>
+                <HiddenFields columns={listedMore} labelledBy={moreId} visible={visible} />
+              </>
+            )}
             {hidden.length > listed.length && (
               <p className="muted small" role="status">
                 {formatCount(hidden.length - listed.length)} more fields; type to narrow the list.

@@ -1,13 +1,21 @@
 import type { ColumnInfo } from '../../../shared/domain'
 import type { ColumnLayout } from '../hooks/use-visible-columns'
 
-/** Wider for fields that are long by nature; rem so the grid scales with zoom and system font size. */
-const BY_KEY: Record<string, number> = {
+/**
+ * Wider for fields that are long by nature, narrower for short ones; rem so the grid scales with zoom and system
+ * font size. The default columns (use-visible-columns.ts) at these widths show last name through the pay data at
+ * 1366 px with the filter panel beside them (test/e2e/ui-pay-data.test.ts measures it).
+ */
+const BY_KEY: Readonly<Record<string, number>> = {
   UUID: 21,
   managerUUID: 21,
   email: 17,
   jobTitle: 14,
   department: 12,
+  lastName: 10,
+  firstName: 9,
+  employeeStatus: 7,
+  payCycleId: 8.5,
 }
 const BY_KIND: Record<ColumnInfo['kind'], number> = {
   text: 11,
@@ -23,7 +31,8 @@ const HEADER_CHAR_REM = 0.6
 
 /** A column's default width in rem: what its values need, and never narrower than its header's words. */
 export function defaultWidthRem(column: ColumnInfo): number {
-  const byContent = BY_KEY[column.key] ?? BY_KIND[column.kind]
+  const byContent =
+    (Object.hasOwn(BY_KEY, column.key) ? BY_KEY[column.key] : undefined) ?? BY_KIND[column.kind]
   return Math.max(byContent, Math.ceil((column.label.length * HEADER_CHAR_REM + HEADER_CHROME_REM) * 2) / 2)
 }
 

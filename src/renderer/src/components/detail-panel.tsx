@@ -6,8 +6,11 @@ import { isEmployeeReference, referenceLabel, referenceText } from '../format/em
 import { formatValue } from '../format/format-value'
 import { formatSyncMoment } from '../format/relative-time'
 import { useNow } from '../hooks/use-now'
+import { usePayDisplay } from '../hooks/use-pay-display'
+import { isMoneyValue, rowCurrency } from '../../../shared/money'
 import { useReferencedEmployees } from '../hooks/use-referenced-employees'
-import { orderColumns } from '../hooks/use-visible-columns'
+// The row's own pay cycle field shows under the panel's one "Pay cycle" heading rather than among the fields.
+import { orderColumns, PAY_CYCLE_FIELD } from '../hooks/use-visible-columns'
 
 interface DetailPanelProps {
   readonly uuid: string
@@ -92,9 +95,6 @@ export function DetailPanel({ uuid, columns, onClose, removed }: DetailPanelProp
   )
 }
 
-/** The row's own pay cycle field, shown under the panel's one "Pay cycle" heading rather than among the fields. */
-const PAY_CYCLE_FIELD = 'payCycleId'
-
 /**
  * The fields in the table's column order, then the pay cycle: the row's own and the synced pay cycles that list
  * the employee, under one heading. A field naming another employee (the manager) shows their name and number
@@ -113,6 +113,8 @@ function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: re
   })
   const referenced = useReferencedEmployees(references)
   const payCycles = [...new Set([...payCyclesOf(detail.row), ...detail.payCycleIds])]
+  const pay = usePayDisplay()
+  const currency = rowCurrency(detail.row, pay.currency)
   return (
     <>
       <dl className="detail-fields">
@@ -123,7 +125,11 @@ function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: re
             return (
               <div key={key} className="detail-field">
                 <dt>{label}</dt>
-                <dd>{describe(value, key)}</dd>
+                {pay.hidePay && isMoneyValue(key, value) ? (
+                  <dd className="muted">Hidden (Hide pay is on)</dd>
+                ) : (
+                  <dd>{describe(value, key, currency)}</dd>
+                )}
               </div>
             )
           }
@@ -166,7 +172,7 @@ function payCyclesOf(row: EmployeeRow): string[] {
   return typeof cycle === 'string' && cycle !== '' ? [cycle] : []
 }
 
-function describe(value: JsonValue | undefined, key: string): string {
+function describe(value: JsonValue | undefined, key: string, currency: string | undefined): string {
   if (value === null || value === undefined || value === '') return '—'
-  return formatValue(value, key)
+  return formatValue(value, key, currency)
 }

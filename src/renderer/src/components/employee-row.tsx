@@ -1,6 +1,8 @@
 import type { CSSProperties, MouseEvent } from 'react'
 import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain'
 import { formatValue } from '../format/format-value'
+import { isMoneyColumn, rowCurrency } from '../../../shared/money'
+import { usePayDisplay } from '../hooks/use-pay-display'
 
 interface EmployeeRowProps {
   readonly index: number
@@ -28,6 +30,11 @@ function columnOf(event: MouseEvent): number {
   return Number(cell?.dataset['cell']?.split(':')[1] ?? 0)
 }
 
+/** Whether a column's cells are right-aligned with tabular figures: numbers and amounts, so digits line up. */
+export function numeric(column: ColumnInfo): boolean {
+  return column.kind === 'number' || isMoneyColumn(column)
+}
+
 /**
  * One virtual row, positioned by the table; a placeholder while its window is still loading. Its cells take the
  * focus one at a time (the grid's roving tab stop), so a screen reader reads the cell and its column.
@@ -37,6 +44,7 @@ export function EmployeeRow(props: EmployeeRowProps) {
   const lastFrozen = frozen.findLastIndex((style) => style !== undefined)
   // A row still loading shows this in its first cell (the rest stay empty).
   const placeholder = failed ? 'Could not load' : '…'
+  const currency = rowCurrency(row, usePayDisplay().currency)
   return (
     <div
       role="row"
@@ -60,10 +68,10 @@ export function EmployeeRow(props: EmployeeRowProps) {
           data-cell={`${index}:${columnIndex}`}
           data-col={column.key}
           tabIndex={focusColumn === columnIndex ? 0 : -1}
-          className={`cell${frozen[columnIndex] ? ' frozen' : ''}${columnIndex === lastFrozen ? ' frozen-edge' : ''}`}
+          className={`cell${numeric(column) ? ' num' : ''}${frozen[columnIndex] ? ' frozen' : ''}${columnIndex === lastFrozen ? ' frozen-edge' : ''}`}
           style={frozen[columnIndex]}
         >
-          {row ? formatValue(row[column.key], column.key) : columnIndex === 0 ? placeholder : ''}
+          {row ? formatValue(row[column.key], column.key, currency) : columnIndex === 0 ? placeholder : ''}
         </div>
       ))}
     </div>

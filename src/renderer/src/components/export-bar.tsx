@@ -13,6 +13,8 @@ interface ExportBarProps {
   readonly total: number
   readonly filters: EmployeeFilters
   readonly columns: readonly ColumnInfo[]
+  /** The columns "Print…" prints: those on screen (money left off while pay is hidden); exports keep `columns`. */
+  readonly printColumns: readonly ColumnInfo[]
   readonly trackedPayCycles: readonly string[]
   readonly exporter: ExportController
   /** Changes when a sync replaced the saved employees, so the roster dialog counts afresh. */
@@ -24,6 +26,7 @@ export function ExportBar({
   total,
   filters,
   columns,
+  printColumns,
   trackedPayCycles,
   exporter,
   dataVersion,
@@ -66,8 +69,13 @@ export function ExportBar({
         Export roster…
       </button>
       <PrintButton
-        request={() => ({ kind: 'view', query: toQuery(filters), columns: keys, format })}
-        disabled={total === 0}
+        request={() => ({
+          kind: 'view',
+          query: toQuery(filters),
+          columns: printColumns.map((column) => column.key),
+          format,
+        })}
+        disabled={total === 0 || printColumns.length === 0}
       />
       {csvNote}
       {/* On the body: a modal dialog belongs to the whole page, above the header and the sync bar too. */}

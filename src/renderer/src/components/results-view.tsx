@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
 import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
@@ -19,6 +20,8 @@ interface ResultsViewProps {
   readonly onClearFilters: () => void
   /** Sorting, selection, the detail panel, column sizes and order: what the table does for the browse view. */
   readonly table: TableActions
+  /** Switches for the table shown at the count line's right end (Hide pay), when there is a table. */
+  readonly tools?: ReactNode
 }
 
 /** The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. */
@@ -47,20 +50,23 @@ export function ResultsView(props: ResultsViewProps) {
   const loading = rows.status === 'loading'
   return (
     <>
-      <p className="result-count" aria-live="polite">
-        {formatCount(total)} of {formatCount(employeeCount)} employees
-        {preparing !== undefined ? (
-          // Says why an answer takes seconds (a first sort or "Search in" at a million employees); "updating"
-          // stays while this view's own answer is still to come.
-          <span className="muted result-preparing">
-            {' · '}
-            {loading ? 'updating: ' : ''}
-            {preparing} the list stays usable meanwhile
-          </span>
-        ) : loading ? (
-          <span className="muted"> · updating…</span>
-        ) : null}
-      </p>
+      <div className="result-head">
+        <p className="result-count" aria-live="polite">
+          {formatCount(total)} of {formatCount(employeeCount)} employees
+          {preparing !== undefined ? (
+            // Says why an answer takes seconds (a first sort or "Search in" at a million employees); "updating"
+            // stays while this view's own answer is still to come.
+            <span className="muted result-preparing">
+              {' · '}
+              {loading ? 'updating: ' : ''}
+              {preparing} the list stays usable meanwhile
+            </span>
+          ) : loading ? (
+            <span className="muted"> · updating…</span>
+          ) : null}
+        </p>
+        {props.tools === undefined ? null : <div className="table-tools">{props.tools}</div>}
+      </div>
       {total === 0 ? <NoRows {...props} /> : null}
       {total > 0 ? (
         <EmployeeTable cache={loaded.cache} resetKey={loaded.key} columns={props.columns} {...props.table} />

@@ -3,6 +3,7 @@ import {
   DEFAULT_SYNC_SCOPE,
   ENVIRONMENTS,
   FRESHNESS_DEFAULTS,
+  PAY_DISPLAY_DEFAULTS,
   PAGE_SIZE_SETTING,
   SETTINGS_LIMITS,
   SYNC_LIMITS,
@@ -19,7 +20,7 @@ import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
 import type { SettingsController } from '../hooks/use-settings'
 import { useSettingsForm, type SettingsFormController } from '../hooks/use-settings-form'
-import type { SettingsForm, SettingsFormField } from '../settings/settings-form'
+import type { SettingsForm, SettingsFormErrors, SettingsFormField } from '../settings/settings-form'
 import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
@@ -116,6 +117,42 @@ const offOrOn = (on: boolean): string => (on ? 'On' : 'Off')
 function limitRangeText(key: SyncLimitSetting): string {
   const unit = SYNC_LIMIT_NAMES[key].unit
   return `${rangeText(SYNC_LIMITS[key])}${unit === undefined ? '' : ` ${unit}`}, ${formatCount(SYNC_LIMIT_SETTING_DEFAULTS[key])} by default.`
+}
+
+interface PayDataSettingsProps {
+  readonly form: SettingsForm
+  readonly errors: SettingsFormErrors
+  readonly change: SettingsFormController['change']
+  /** The form's own text field, for the currency. */
+  readonly currencyField: (field: 'currency', label: string, hint: string) => ReactNode
+}
+
+/**
+ * How numbers and pay show: Settings → Regional formats (regional-formats.tsx), then Pay data: the currency written
+ * beside amounts whose row names none, and "Hide pay".
+ */
+function DisplaySettings({ form, errors, change, currencyField }: PayDataSettingsProps) {
+  return (
+    <>
+      <RegionalFormats form={form} errors={errors} change={change} />
+      <fieldset>
+        <legend>Pay data</legend>
+        {currencyField(
+          'currency',
+          'Currency',
+          'A three-letter code such as EUR, written beside amounts the service sends without one. Empty by default: amounts then show with no currency unless their row names one.',
+        )}
+        <CheckboxField
+          id="setting-hidePay"
+          label="Hide pay"
+          checked={form.hidePay}
+          error={errors.hidePay}
+          hint={`${offOrOn(PAY_DISPLAY_DEFAULTS.hidePay)} by default. Leaves money columns off the screen and the printed page, as the Hide pay button above the table does; exports still hold them.`}
+          onChange={(checked) => change('hidePay', checked)}
+        />
+      </fieldset>
+    </>
+  )
 }
 
 /** The settings form: its fields by fieldset, what the last save said, and Save settings and Done. */
@@ -226,7 +263,7 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
-      <RegionalFormats form={form} errors={errors} change={change} />
+      <DisplaySettings form={form} errors={errors} change={change} currencyField={text} />
       <NetworkSettings
         form={form}
         errors={errors}

@@ -1,6 +1,7 @@
 import { useRef, useState, type CSSProperties, type PointerEvent } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
 import type { EmployeeFilters } from '../data/employee-filters'
+import { numeric } from './employee-row'
 
 /** The drag data type of a column header being moved, so a drop of anything else is ignored. */
 const COLUMN_DRAG_TYPE = 'application/x-rosterdesk-column'
@@ -40,7 +41,7 @@ export function SortableHeader(props: SortableHeaderProps) {
       aria-sort={ariaSort}
       aria-colindex={index + 1}
       data-col={column.key}
-      className={`cell header-cell${frozen ? ' frozen' : ''}${frozenEdge ? ' frozen-edge' : ''}${dropTarget ? ' drop-target' : ''}`}
+      className={`cell header-cell${numeric(column) ? ' num' : ''}${frozen ? ' frozen' : ''}${frozenEdge ? ' frozen-edge' : ''}${dropTarget ? ' drop-target' : ''}`}
       style={frozen}
       draggable
       onDragStart={(event) => {

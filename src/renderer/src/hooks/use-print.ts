@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react'
 import type { ExportRequest } from '../../../shared/domain'
 import { errorCode, errorMessage } from '../api/client'
 import { displayLocale } from '../format/display-locale'
+import { usePayDisplay } from './use-pay-display'
 import { useClient } from '../api/client-context'
 
 export type PrintState =
@@ -22,6 +23,7 @@ export interface PrintController {
 /** "Print…": one print at a time; the dialog's own outcome (printed, cancelled) needs no message of ours. */
 export function usePrint(): PrintController {
   const client = useClient()
+  const { currency } = usePayDisplay()
   const [state, setState] = useState<PrintState>({ phase: 'idle' })
   // A second Ctrl+P while the dialog is open does nothing (main would refuse it as busy anyway).
   const printing = useRef(false)
@@ -31,8 +33,11 @@ export function usePrint(): PrintController {
       printing.current = true
       setState({ phase: 'printing' })
       client
-        // The page follows the regional formats the screen shows.
-        .call('export:print', request, { locale: displayLocale() })
+        // The page follows the regional formats the screen shows, and its currency setting.
+        .call('export:print', request, {
+          locale: displayLocale(),
+          ...(currency === '' ? {} : { currency }),
+        })
         .then(
           (result) =>
             setState(
@@ -51,7 +56,7 @@ export function usePrint(): PrintController {
           printing.current = false
         })
     },
-    [client],
+    [client, currency],
   )
   const dismiss = useCallback(() => setState({ phase: 'idle' }), [])
   return { state, print, dismiss }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
+import { isMoneyColumn } from '../../../shared/money'
 import { columnLayoutSchema, VIEW_LIMITS, type ColumnLayout } from '../../../shared/view-schema'
 import { forgetLegacyColumns, readLegacyColumns } from '../data/legacy-column-layout'
 
@@ -38,12 +39,39 @@ export function parseColumnLayout(value: unknown): ColumnLayout | undefined {
   return parsed.success ? parsed.data : undefined
 }
 
-/** The default columns: the known ones first, then discovered fields, up to a width that fits a laptop. */
+/** The pay cycle's field: with the money columns, the pay data a clerk checks a roster by. */
+export const PAY_CYCLE_FIELD = 'payCycleId'
+/** The default columns before the pay data: who the employee is. */
+const DEFAULT_LEAD = ['lastName', 'firstName', 'employeeStatus', 'employeeNumber']
+/** The default columns after the pay data, when the service sends them, before any other discovered field. */
+const DEFAULT_AFTER_PAY = ['department', 'hireDate', 'jobTitle', 'email']
+
+/** Whether a column is pay data: the pay cycle or an amount of money (what "Hide pay" hides is `isMoneyColumn`). */
+export function isPayColumn(column: ColumnInfo): boolean {
+  return column.key === PAY_CYCLE_FIELD || isMoneyColumn(column)
+}
+
+/**
+ * The default columns: who the employee is (names, status, number), then the pay data the service sends (pay
+ * cycle, money), then other fields, up to a count whose default widths (column-width.ts) show last name through
+ * the pay data at 1366 px without scrolling sideways.
+ */
 export function defaultVisibleColumns(columns: readonly ColumnInfo[]): string[] {
+  const rank = (column: ColumnInfo): number => {
+    const lead = DEFAULT_LEAD.indexOf(column.key)
+    if (lead !== -1) return lead
+    // The pay cycle, then the amounts it pays.
+    if (column.key === PAY_CYCLE_FIELD) return DEFAULT_LEAD.length
+    if (isPayColumn(column)) return DEFAULT_LEAD.length + 1
+    const after = DEFAULT_AFTER_PAY.indexOf(column.key)
+    return DEFAULT_LEAD.length + 2 + (after === -1 ? DEFAULT_AFTER_PAY.length : after)
+  }
   return orderColumns(columns)
     .filter((column) => !HIDDEN_BY_DEFAULT.has(column.key))
+    .map((column, position) => ({ column, position }))
+    .sort((a, b) => rank(a.column) - rank(b.column) || a.position - b.position)
     .slice(0, DEFAULT_COUNT)
-    .map((column) => column.key)
+    .map(({ column }) => column.key)
 }
 
 /** A width dragged by the clerk, kept within what the layout schema accepts. */

@@ -44,6 +44,9 @@ export interface SettingsForm {
   readonly extraCertificatesFile: string
   /** Regional formats: 'system' or a locale, chosen from a list (regional-formats.tsx). */
   readonly formatLocale: FormatLocaleSetting
+  /** Pay data: the currency of amounts whose row names none, typed ('' for none), and "Hide pay" as a checkbox. */
+  readonly currency: string
+  readonly hidePay: boolean
 }
 
 export type SettingsFormField = keyof SettingsForm
@@ -73,6 +76,8 @@ const FORM_FIELD_OF_SETTING: Readonly<Record<string, SettingsFormField>> = {
   pacUrl: 'pacUrl',
   extraCertificatesFile: 'extraCertificatesFile',
   formatLocale: 'formatLocale',
+  currency: 'currency',
+  hidePay: 'hidePay',
 } satisfies Record<SettingsField, SettingsFormField>
 
 /**
@@ -114,6 +119,8 @@ export function toForm(settings: Settings): SettingsForm {
     pacUrl: settings.pacUrl,
     extraCertificatesFile: settings.extraCertificatesFile,
     formatLocale: settings.formatLocale,
+    currency: settings.currency,
+    hidePay: settings.hidePay,
   }
 }
 
@@ -170,6 +177,8 @@ export function checkForm(form: SettingsForm): FormCheck {
     pacUrl: form.pacUrl,
     extraCertificatesFile: form.extraCertificatesFile,
     formatLocale: form.formatLocale,
+    currency: form.currency,
+    hidePay: form.hidePay,
   })
   return checked.ok ? checked : { ok: false, errors: toFormErrors(checked.fieldErrors) }
 }
