@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, vi } from 'vitest'
+import type { SyncRunSummary } from '../../../src/shared/domain'
+import type { EventChannel } from '../../../src/shared/ipc-contract'
+import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
+import { createLogger } from '../../../src/main/core/log/logger'
+import type { SecretVault } from '../../../src/main/core/secrets/secret-store'
+import type { MemoryKeyValueBackend } from '../../../src/main/core/settings/settings-store'
+import { SettingsStore } from '../../../src/main/core/settings/settings-store'
+import type { SandboxHandle } from '../../../src/main/sandbox'
+import { answerConsent } from '../../helpers/consent'
+import { startTestSandbox } from '../../helpers/sandbox'
+import { aboutCells, readXlsx } from '../../helpers/xlsx-reader'
+
+/**
+ * The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault, driven
+ * through dispatchInvoke as the window drives it: for the tests of profiles and of a profile's source. Everything
+ * started here is closed after each test.
+ */
+export interface App {
+  core: AppCore
+  events: Array<{ channel: EventChannel; payload: unknown }>
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>
+  savePath: { next: string | undefined }
+  close(): Promise<void>
+}
+
+/** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+export async function sandbox(options: { size: number; seed: number }): Promise<SandboxHandle> {
+  const handle = await startTestSandbox(options)
+  cleanups.push(() => handle.close())
+  return handle
+}
+
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-profiles-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault. */
+export async function startApp(
+  demo: SandboxHandle,
+  dataDir: string,
+  backend: MemoryKeyValueBackend,
+  secrets: SecretVault,
+): Promise<App> {
+  const events: App['events'] = []
+  const savePath: App['savePath'] = { next: undefined }
+  const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
+  const logger = createLogger(() => undefined)
+  const core = await createAppCore({
+    appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
+    dataDir,
+    settings: new SettingsStore(backend),
+    secrets,
+    fetch: (input, init) => fetch(input, init),
+    openExternal: async (url) => {
+      const callback = await answerConsent(url, 'approve')
+      setTimeout(() => void core.handleCallbackUrl(callback), 0)
+    },
+    demo: { environment: { baseUrl: demo.baseUrl, ...demo.credentials }, close: async () => undefined },
+    events: sink,
+    logger,
+    chooseExportPath: async () => savePath.next,
+    uiState: backend,
+    revealFile: () => undefined,
+  })
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
+    await core.close()
+  }
+  cleanups.push(close)
+  const invoke = async (channel: string, ...args: unknown[]): Promise<unknown> => {
+    const result = await dispatchInvoke(core.handlers, channel, args, logger)
+    if (!result.ok) throw Object.assign(new Error(result.error.message), { ipc: result.error })
+    return result.value
+  }
+  return { core, events, invoke, savePath, close }
+}
+
+export async function syncNow(app: App): Promise<SyncRunSummary> {
+  const { runId } = (await app.invoke('sync:start')) as { runId: number }
+  let summary: SyncRunSummary | undefined
+  await vi.waitFor(
+    () => {
+      summary = app.events
+        .filter((e) => e.channel === 'sync:finished')
+        .map((e) => e.payload as SyncRunSummary)
+        .find((s) => s.id === runId)
+      expect(summary).toBeDefined()
+    },
+    { timeout: 20_000 },
+  )
+  return summary!
+}
+
+export async function uuids(app: App): Promise<Set<string>> {
+  const result = (await app.invoke('employees:query', { limit: 1000 })) as {
+    total: number
+    rows: Array<Record<string, unknown>>
+  }
+  return new Set(result.rows.map((row) => String(row['UUID'])))
+}
+
+export async function aboutOfExport(app: App, file: string): Promise<Map<string, string>> {
+  app.savePath.next = file
+  const request = { kind: 'view', query: {}, columns: ['lastName'], format: 'xlsx' }
+  expect(await app.invoke('export:start', request)).toMatchObject({ status: 'written' })
+  const cells = aboutCells(await readXlsx(file))
+  return new Map([...cells].map(([label, cell]) => [label, String(cell.v)]))
+}
