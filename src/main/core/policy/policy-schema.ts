@@ -1,0 +1,152 @@
+import * as z from 'zod/mini'
+import { baseUrlSchema, environmentSchema, settingsSchema } from '../../../shared/settings-schema'
+import { normalizeProfileName, PROFILE_NAME_MAX_LENGTH, SYNC_LIMITS } from '../../../shared/settings-rules'
+
+/**
+ * The machine policy (issue 25): what an organisation's IT sets for every user of a computer, read at start by
+ * the app and the CLI from the machine-wide file of the OS (`policy-sources.ts`) or, on Windows, the registry key
+ * `HKLM\Software\Policies\RosterDesk` (`POLICY_REGISTRY_VALUES`). Validated with the settings' own field schemas,
+ * so a value means the same thing in a policy as in Settings, and strict everywhere: an unknown key (a typo) is
+ * refused by name, and a policy with any problem is ignored as a whole, never half-applied.
+ *
+ * Semantics, one place (docs/deploying.md explains them to IT):
+ * - `profiles`: created at start when no profile has that name (names compare ignoring case); a field listed in
+ *   its `locked` is also enforced on every read of that profile's settings and refused on every write (IPC and
+ *   CLI); unlocked fields are only the starting values. A policy profile cannot be renamed or deleted.
+ *   `clientSecret` is a secret: held by main/core only, never shown, logged or sent to the renderer; it is always
+ *   in force when given (RFC 8252 §8.5: a native app's secret is not confidential, and every local user can read
+ *   the policy).
+ * - `network`: every field given is in force for every profile and wins over the command line, the environment
+ *   and the profile (`proxySourceInForce`'s `policy` slot).
+ * - `updates`, `exports`, `personalData`: machine-wide rules, always in force.
+ */
+
+/** Policy profile fields a policy may lock (the settings fields they fill are `LOCKABLE_FIELD_SETTINGS`). */
+export const LOCKABLE_PROFILE_FIELDS = [
+  'environment',
+  'baseUrl',
+  'clientId',
+  'redirectUri',
+  'tenantId',
+  'scopes',
+  'syncScope',
+] as const
+export type LockableProfileField = (typeof LOCKABLE_PROFILE_FIELDS)[number]
+
+const s = settingsSchema.shape
+
+const policyProfileSchema = z.strictObject({
+  name: z
+    .string({ error: 'A profile in the policy needs a name (text).' })
+    .check(
+      z.overwrite(normalizeProfileName),
+      z.minLength(1, 'A profile in the policy needs a name.'),
+      z.maxLength(
+        PROFILE_NAME_MAX_LENGTH,
+        `A profile's name has at most ${PROFILE_NAME_MAX_LENGTH} characters.`,
+      ),
+    ),
+  environment: z.optional(environmentSchema),
+  /** The service address for the profile's environment (Staging or Production). */
+  baseUrl: z.optional(baseUrlSchema('service')),
+  clientId: z.optional(s.clientId),
+  /** A secret: see above. */
+  clientSecret: z.optional(z.string({ error: 'The client secret must be text.' })),
+  redirectUri: z.optional(s.redirectUri),
+  tenantId: z.optional(s.tenantId),
+  scopes: z.optional(s.scopes),
+  syncScope: z.optional(s.syncScope),
+  /** The fields above that the clerk cannot change. */
+  locked: z.optional(
+    z.array(
+      z.enum(LOCKABLE_PROFILE_FIELDS, {
+        error: `A locked field is one of: ${LOCKABLE_PROFILE_FIELDS.join(', ')}.`,
+      }),
+    ),
+  ),
+})
+export type PolicyProfile = z.output<typeof policyProfileSchema>
+
+export const UPDATE_CHANNELS = ['stable', 'beta'] as const
+export type UpdateChannel = (typeof UPDATE_CHANNELS)[number]
+
+/** The largest export a policy may allow: the sync's own ceiling on employees. */
+const exportRowsRange = { min: 1, max: SYNC_LIMITS.maxEmployees.max }
+
+export const policySchema = z.strictObject(
+  {
+    profiles: z.optional(z.array(policyProfileSchema, { error: '"profiles" must be a list of profiles.' })),
+    network: z.optional(
+      z.strictObject({
+        proxyMode: z.optional(s.proxyMode),
+        proxyUrl: z.optional(s.proxyUrl),
+        proxyBypass: z.optional(s.proxyBypass),
+        pacUrl: z.optional(s.pacUrl),
+        extraCertificatesFile: z.optional(s.extraCertificatesFile),
+      }),
+    ),
+    updates: z.optional(
+      z.strictObject({
+        /** false: no update checks at all (About says "Turned off by your organisation"). */
+        enabled: z.optional(z.boolean({ error: '"updates.enabled" must be true or false.' })),
+        channel: z.optional(z.enum(UPDATE_CHANNELS, { error: '"updates.channel" is "stable" or "beta".' })),
+        /** An https:// generic feed that replaces the one set at build time. */
+        feedUrl: z.optional(baseUrlSchema('update feed')),
+      }),
+    ),
+    exports: z.optional(
+      z.strictObject({
+        csvAllowed: z.optional(z.boolean({ error: '"exports.csvAllowed" must be true or false.' })),
+        maxRows: z.optional(
+          z
+            .int({ error: '"exports.maxRows" must be a whole number.' })
+            .check(z.gte(exportRowsRange.min), z.lte(exportRowsRange.max)),
+        ),
+      }),
+    ),
+    personalData: z.optional(
+      z.strictObject({
+        /** Saved employees (set-aside copies included) not synced for this many days are deleted at start. */
+        deleteUnsyncedAfterDays: z.optional(
+          z
+            .int({ error: '"personalData.deleteUnsyncedAfterDays" must be a whole number.' })
+            .check(z.gte(1), z.lte(3650)),
+        ),
+        /** Signing out of a profile also deletes its saved employees. */
+        clearOnSignOut: z.optional(
+          z.boolean({ error: '"personalData.clearOnSignOut" must be true or false.' }),
+        ),
+      }),
+    ),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `These are not RosterDesk policy keys: ${issue.keys.slice(0, 5).join(', ')}.`
+        : 'The policy must be a JSON object.',
+  },
+)
+export type MachinePolicy = z.output<typeof policySchema>
+
+/**
+ * The registry's values under `HKLM\Software\Policies\RosterDesk` (what Group Policy and Intune write; the ADMX
+ * template in resources/policy/ names exactly these): scalar keys as one value each, and the profiles — a nested
+ * list ADMX cannot express — as one REG_SZ holding the JSON list. `reg query` output is read into a policy object
+ * by this table (a REG_DWORD read as a number, 0/1 as false/true where the schema wants a boolean), then validated
+ * by `policySchema` like a file.
+ */
+export const POLICY_REGISTRY_VALUES = [
+  { value: 'Profiles', type: 'REG_SZ', path: ['profiles'], json: true },
+  { value: 'ProxyMode', type: 'REG_SZ', path: ['network', 'proxyMode'] },
+  { value: 'ProxyUrl', type: 'REG_SZ', path: ['network', 'proxyUrl'] },
+  { value: 'ProxyBypass', type: 'REG_SZ', path: ['network', 'proxyBypass'] },
+  { value: 'PacUrl', type: 'REG_SZ', path: ['network', 'pacUrl'] },
+  { value: 'ExtraCertificatesFile', type: 'REG_SZ', path: ['network', 'extraCertificatesFile'] },
+  { value: 'UpdatesEnabled', type: 'REG_DWORD', path: ['updates', 'enabled'] },
+  { value: 'UpdateChannel', type: 'REG_SZ', path: ['updates', 'channel'] },
+  { value: 'UpdateFeedUrl', type: 'REG_SZ', path: ['updates', 'feedUrl'] },
+  { value: 'CsvExportsAllowed', type: 'REG_DWORD', path: ['exports', 'csvAllowed'] },
+  { value: 'MaxExportRows', type: 'REG_DWORD', path: ['exports', 'maxRows'] },
+  { value: 'DeleteUnsyncedAfterDays', type: 'REG_DWORD', path: ['personalData', 'deleteUnsyncedAfterDays'] },
+  { value: 'ClearOnSignOut', type: 'REG_DWORD', path: ['personalData', 'clearOnSignOut'] },
+] as const
