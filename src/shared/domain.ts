@@ -178,6 +178,13 @@ export const settingsViewSchema = z.strictObject({
   secretStorage: z.enum(['os', 'memory-only']),
   /** Proxies (host:port) whose sign-in is remembered, encrypted by the OS's store; each deletable in Settings. */
   rememberedProxies: z.array(z.string()),
+  /** What the machine policy sets and locks for the active profile (never its values' secrets): policy-view.ts. */
+  policy: z.strictObject({
+    source: z.string().optional(),
+    lockedFields: z.array(z.string()),
+    managedProfile: z.boolean(),
+    problem: z.string().optional(),
+  }),
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 

@@ -22,3 +22,11 @@ export const POLICY_LOCKED_LABEL = 'Set by your organisation'
 
 /** The first words of the message a policy that could not be read leaves (the reason follows). */
 export const POLICY_PROBLEM_PREFIX = "Your organisation's settings for RosterDesk could not be read:"
+
+/** No machine policy: nothing locked, nothing to say. */
+export const NO_POLICY_VIEW: PolicyView = {
+  source: undefined,
+  lockedFields: [],
+  managedProfile: false,
+  problem: undefined,
+}

@@ -1,3 +1,4 @@
+import { NO_POLICY_VIEW } from '../../../src/shared/policy-view'
 import type {
   AuthState,
   ChangeReport,
@@ -247,6 +248,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     hasClientSecret,
     secretStorage: auth.secretStorage,
     rememberedProxies: network.rememberedProxies(),
+    policy: { ...NO_POLICY_VIEW, lockedFields: [] },
   })
   const network = createFakeNetwork(
     events,

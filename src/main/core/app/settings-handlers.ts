@@ -1,4 +1,5 @@
 import type { Settings, SettingsView } from '../../../shared/domain'
+import type { PolicyView } from '../../../shared/policy-view'
 import { applySettingsPatch } from '../../../shared/settings-schema'
 import { identityChanges, identityChoiceNeeded, type IdentityChoice } from '../../../shared/source-identity'
 import { RosterDeskError } from '../errors'
@@ -14,6 +15,8 @@ export interface SettingsHandlerDeps {
   readonly sync: SyncService
   /** The proxies whose sign-in main remembers (names only), listed in Settings → Network. */
   readonly rememberedProxies?: () => Promise<readonly string[]>
+  /** What the machine policy locks for the active profile (policy-view.ts); absent: no policy. */
+  readonly policyView?: () => PolicyView
   /**
    * Makes an identity change the clerk chose how to make (decision 039): a new profile with `settings`, switched
    * to, or this profile's employees set aside and `settings` saved. Absent (a core without profiles): refused.
@@ -23,11 +26,15 @@ export interface SettingsHandlerDeps {
 
 /** The settings as the window shows them: whether a client secret is stored (never the secret), remembered proxies. */
 export async function settingsViewOf(deps: SettingsHandlerDeps): Promise<SettingsView> {
-  return buildSettingsView(deps.settings.get(), {
-    hasClientSecret: (await deps.secrets.get('clientSecret')) !== undefined,
-    persistent: deps.secrets.persistent,
-    rememberedProxies: (await deps.rememberedProxies?.()) ?? [],
-  })
+  return buildSettingsView(
+    deps.settings.get(),
+    {
+      hasClientSecret: (await deps.secrets.get('clientSecret')) !== undefined,
+      persistent: deps.secrets.persistent,
+      rememberedProxies: (await deps.rememberedProxies?.()) ?? [],
+    },
+    deps.policyView?.(),
+  )
 }
 
 export type SettingsChannel = 'settings:get' | 'settings:update' | 'settings:set-client-secret'
