@@ -476,6 +476,8 @@ export const profileSummarySchema = z.strictObject({
       employeeCount: z.int().min(0),
     })
     .optional(),
+  /** Created by the machine policy (policy-schema.ts): it cannot be renamed or deleted; absent means not. */
+  managedByPolicy: z.boolean().optional(),
 })
 export type ProfileSummary = z.infer<typeof profileSummarySchema>
 
