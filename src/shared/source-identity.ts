@@ -4,6 +4,7 @@
  * name, so the change is made only one of two ways the clerk chose (decision 039). Zod-free, so the renderer's
  * form and the core's handler apply the one rule.
  */
+import { formatNumber } from './locale-format'
 import { environmentLabel, type Environment } from './settings-rules'
 
 /** The settings fields that say whose employees a profile reads (a subset of `Settings`). */
@@ -40,16 +41,19 @@ export function newProfileChoiceLabel(environment: Environment): string {
   return `Create a new profile for ${environmentLabel(environment)}`
 }
 
-/** The confirmation's second button: "Change this profile and set its 100,000 saved employees aside". */
-export function setAsideChoiceLabel(employeeCount: number): string {
-  const count = employeeCount.toLocaleString('en')
+/**
+ * The confirmation's second button: "Change this profile and set its 100,000 saved employees aside", the count in
+ * the clerk's regional formats (`locale`, shared/locale-format.ts).
+ */
+export function setAsideChoiceLabel(employeeCount: number, locale: string): string {
+  const count = formatNumber(employeeCount, locale)
   return `Change this profile and set its ${count} saved ${employeeCount === 1 ? 'employee' : 'employees'} aside`
 }
 
-/** The refusal `settings:update` answers when the identity would change without a choice. */
-export function identityChoiceNeeded(employeeCount: number): string {
+/** The refusal `settings:update` answers when the identity would change without a choice (count in `locale`). */
+export function identityChoiceNeeded(employeeCount: number, locale: string): string {
   return (
-    `This change points the profile at another source while it holds ${employeeCount.toLocaleString('en')} ` +
+    `This change points the profile at another source while it holds ${formatNumber(employeeCount, locale)} ` +
     'saved employees. Choose to create a new profile, or to change this one and set its saved employees aside.'
   )
 }

@@ -81,7 +81,7 @@ describe('the data on screen always says where it came from', () => {
     await header().getByRole('button', { name: 'Manage profiles…' }).click()
     const profiles = page.getByRole('dialog', { name: 'Profiles' })
     const restore = profiles.getByRole('button', {
-      name: /^Restore the Demo employees set aside on \d+ \w+$/,
+      name: /^Restore the Demo employees set aside on \d+\/\d+$/,
     })
     await restore.waitFor()
     await ui.screenshot('ui-identity-3-restore-offered')

@@ -45,6 +45,10 @@ async function showGreta(): Promise<void> {
 
 describe('regional formats', () => {
   it('writes amounts and dates as Germany does in the table, the detail panel and the printed page', async () => {
+    // The sync bar's moment: English words, German digits and order in its tooltip.
+    const synced = page.getByText(/^Last synced/).locator('time')
+    expect(await synced.innerText()).toBe('just now')
+    expect(await synced.getAttribute('title')).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/)
     await expect
       .poll(() =>
         page
@@ -82,6 +86,11 @@ describe('regional formats', () => {
     expect(printed.html).toContain('>58.234,50</td>')
     expect(printed.html).toContain('>27.11.2026</td>')
     expect(printed.html).toContain('<p class="count">1 employee</p>')
+    // The page's moments are German too (the day the test runs, so matched by shape), each with its zone.
+    expect(printed.html).toMatch(
+      /<dt>Printed<\/dt><dd>\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} \(UTC[+-]\d{2}:\d{2}, /,
+    )
+    expect(printed.html).toMatch(/<dt>Data synced<\/dt><dd>\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} \(UTC/)
     if (SCREENSHOTS_WANTED) {
       const context = await session().browser.context.browser()!.newContext({ javaScriptEnabled: false })
       const sheet = await context.newPage()

@@ -128,7 +128,7 @@ describe('the change report', () => {
 
     const details = within(dialog).getByRole('complementary')
     expect(within(details).getByRole('note').textContent).toMatch(
-      /^Removed in the sync of \w{3} \d+ \w{3}, \d\d:\d\d\./,
+      /^Removed in the sync of \w{3} \d+\/\d+, \d\d:\d\d [AP]M\./,
     )
     expect(
       within(details).getByRole('heading', { name: `${leaver.firstName} ${leaver.lastName}` }),

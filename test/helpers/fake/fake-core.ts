@@ -298,7 +298,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       const next = { ...settings, ...patch, baseUrls: { ...settings.baseUrls, ...patch.baseUrls } }
       let setAsideNow = false
       if (identityChanges(settings, next) && (cache.length > 0 || options !== undefined)) {
-        if (options === undefined) throw new FakeIpcError('validation', identityChoiceNeeded(cache.length))
+        if (options === undefined)
+          throw new FakeIpcError('validation', identityChoiceNeeded(cache.length, 'en-US'))
         if (options.identityChange === 'new-profile') {
           const id = `p${nextProfileNumber++}`
           const name = checkName(environmentLabel(next.environment), undefined)

@@ -4,6 +4,7 @@ import {
   setAsideChoiceLabel,
   type IdentityChoice,
 } from '../../../shared/source-identity'
+import { displayLocale } from '../format/display-locale'
 import { ModalDialog } from './modal-dialog'
 
 interface IdentityChangeDialogProps {
@@ -34,7 +35,7 @@ export function IdentityChangeDialog({ environment, employeeCount, onChoose }: I
           {newProfileChoiceLabel(environment)}
         </button>
         <button type="button" onClick={() => onChoose('set-aside')}>
-          {setAsideChoiceLabel(employeeCount)}
+          {setAsideChoiceLabel(employeeCount, displayLocale())}
         </button>
         <button type="button" onClick={() => onChoose(undefined)}>
           Cancel
