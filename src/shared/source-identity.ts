@@ -5,7 +5,13 @@
  * form and the core's handler apply the one rule.
  */
 import { formatNumber } from './locale-format'
-import { environmentLabel, type Environment } from './settings-rules'
+import {
+  environmentLabel,
+  normalizeProfileName,
+  profileNameIsEnvironment,
+  profileNameProblem,
+  type Environment,
+} from './settings-rules'
 
 /** The settings fields that say whose employees a profile reads (a subset of `Settings`). */
 export interface IdentitySettings {
@@ -35,6 +41,34 @@ export function identityChanges(before: IdentitySettings, after: IdentitySetting
  */
 export const IDENTITY_CHOICES = ['new-profile', 'set-aside'] as const
 export type IdentityChoice = (typeof IDENTITY_CHOICES)[number]
+
+/**
+ * A new profile's name for `environment`: "Staging", else "Staging 2", "Staging 3", … the first free one (names are
+ * unique ignoring case).
+ */
+export function newProfileName(environment: Environment, taken: readonly string[]): string {
+  const base = environmentLabel(environment)
+  for (let n = 1; ; n += 1) {
+    const name = normalizeProfileName(n === 1 ? base : `${base} ${n}`)
+    if (profileNameProblem(name, taken) === undefined) return name
+  }
+}
+
+/**
+ * The name a profile changed in place ("set aside") takes, or undefined when it keeps its own. A profile still
+ * named after the environment it read ("Demo", as the app names them) would name the old source beside the new
+ * one's badge ("Demo · Staging"), so it takes the new environment's name (`newProfileName`); a name the clerk
+ * chose ("Acme Ltd") stays, the badge beside it saying the environment. `taken`: the other profiles' names.
+ */
+export function setAsideRename(
+  name: string,
+  from: Environment,
+  to: Environment,
+  taken: readonly string[],
+): string | undefined {
+  if (from === to || !profileNameIsEnvironment(name, from)) return undefined
+  return newProfileName(to, taken)
+}
 
 /** The confirmation's first button: "Create a new profile for Staging". */
 export function newProfileChoiceLabel(environment: Environment): string {

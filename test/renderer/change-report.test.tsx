@@ -33,7 +33,7 @@ async function afterASecondSync(): Promise<Rendered> {
 async function openReport(): Promise<HTMLElement> {
   const summary = screen.getByRole('button', {
     name: '3 added, 2 removed, 130 changed',
-    description: 'Changes in the last sync. Opens the change report.',
+    description: 'Changes in the last sync of Demo (sample data). Opens the change report.',
   })
   // A click focuses a button in Chromium (not in jsdom): the dialog gives the focus back to it.
   summary.focus()

@@ -26,7 +26,7 @@ import {
   profileNameProblem,
 } from '../../../src/shared/settings-rules'
 import { fakeServiceLookup } from './fake-service-lookup'
-import { identityChanges, identityChoiceNeeded } from '../../../src/shared/source-identity'
+import { identityChanges, identityChoiceNeeded, setAsideRename } from '../../../src/shared/source-identity'
 import { createFakeNetwork, type FakeNetwork, type FakeNetworkOptions } from './fake-network'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
 import { ViewStore } from '../../../src/main/core/settings/view-store'
@@ -329,6 +329,9 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         lastComplete = undefined
         lastRun = undefined
         setAsideNow = true
+        // As the core: a profile named after its old environment takes the new one's name.
+        const others = [...stashed.values()].map((other) => other.name)
+        activeName = setAsideRename(activeName, settings.environment, next.environment, others) ?? activeName
       }
       settings = next
       auth = { ...auth, environment: settings.environment, tenantId: settings.tenantId }

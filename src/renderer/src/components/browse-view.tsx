@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react'
 import { isMoneyColumn } from '../../../shared/money'
+import { rowSourceLabel } from '../../../shared/source-identity'
 import { nextSort, toggleValue } from '../data/employee-filters'
 import { useCommandBus } from '../hooks/use-app-commands'
 import { useBrowseQuery } from '../hooks/use-browse-query'
@@ -152,6 +153,9 @@ export function BrowseView(props: BrowseViewProps) {
             // Until the kept view is restored the table would show the default columns and filters: it waits.
             rows={query.viewRestored ? rows : { status: 'loading', previous: undefined, retry: rows.retry }}
             employeeCount={sync.status?.employeeCount ?? 0}
+            {...(sync.status?.lastComplete !== undefined && sync.status.source !== undefined
+              ? { source: rowSourceLabel(sync.status.source) }
+              : {})}
             filters={filters}
             columns={shown}
             signedIn={signedIn}

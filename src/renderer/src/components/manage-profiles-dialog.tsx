@@ -442,8 +442,16 @@ function NewProfileForm({ list, profiles, onCreated }: NewProfileFormProps) {
  * (decision 039), the day in the clerk's regional formats.
  */
 export function restoreLabel(setAside: NonNullable<ProfileSummary['setAside']>): string {
+  return `Restore the ${setAsideWhose(setAside)}employees set aside on ${restoreDay(setAside)}`
+}
+
+/** "Demo " when the set-aside employees came from an environment the app knows, else nothing. */
+export function setAsideWhose(setAside: NonNullable<ProfileSummary['setAside']>): string {
   const env = setAside.environment
-  const whose = env === 'demo' || env === 'staging' || env === 'production' ? `${environmentLabel(env)} ` : ''
-  const day = formatDayMonth(new Date(setAside.setAsideAt), displayLocale())
-  return `Restore the ${whose}employees set aside on ${day}`
+  return env === 'demo' || env === 'staging' || env === 'production' ? `${environmentLabel(env)} ` : ''
+}
+
+/** The day employees were set aside, in the clerk's regional formats ("27.11.", "11/27"). */
+export function restoreDay(setAside: NonNullable<ProfileSummary['setAside']>): string {
+  return formatDayMonth(new Date(setAside.setAsideAt), displayLocale())
 }

@@ -22,6 +22,8 @@ interface ResultsViewProps {
   readonly table: TableActions
   /** Switches for the table shown at the count line's right end (Hide pay), when there is a table. */
   readonly tools?: ReactNode
+  /** Where the rows shown came from ("Demo (sample data)", `rowSourceLabel` of their run), named by the count. */
+  readonly source?: string
 }
 
 /** The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. */
@@ -53,6 +55,13 @@ export function ResultsView(props: ResultsViewProps) {
       <div className="result-head">
         <p className="result-count" aria-live="polite">
           {formatCount(total)} of {formatCount(employeeCount)} employees
+          {props.source === undefined ? null : (
+            // In its own element: the count's own text stays "N of M employees" for whoever reads it alone.
+            <span className="result-source">
+              {' from '}
+              <bdi>{props.source}</bdi>
+            </span>
+          )}
           {preparing !== undefined ? (
             // Says why an answer takes seconds (a first sort or "Search in" at a million employees); "updating"
             // stays while this view's own answer is still to come.
