@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
+import { rowSourceLabel, type RowSource } from '../../../shared/source-identity'
 import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
 import { preparingText } from '../format/preparing-text'
@@ -22,8 +23,8 @@ interface ResultsViewProps {
   readonly table: TableActions
   /** Switches for the table shown at the count line's right end (Hide pay), when there is a table. */
   readonly tools?: ReactNode
-  /** Where the rows shown came from ("Demo (sample data)", `rowSourceLabel` of their run), named by the count. */
-  readonly source?: string
+  /** Where the rows shown came from (their run's source, `sync:get-status`), named by the count line. */
+  readonly source?: RowSource | undefined
 }
 
 /** The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. */
@@ -59,7 +60,7 @@ export function ResultsView(props: ResultsViewProps) {
             // In its own element: the count's own text stays "N of M employees" for whoever reads it alone.
             <span className="result-source">
               {' from '}
-              <bdi>{props.source}</bdi>
+              <bdi>{rowSourceLabel(props.source)}</bdi>
             </span>
           )}
           {preparing !== undefined ? (

@@ -304,13 +304,7 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
-      <FormActions
-        profiles={profiles}
-        saving={saving}
-        onDone={onDone}
-        identityPending={identityPending}
-        resolveIdentity={resolveIdentity}
-      />
+      <FormActions {...{ profiles, saving, onDone, identityPending, resolveIdentity }} />
     </form>
   )
 }
