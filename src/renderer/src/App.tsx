@@ -107,6 +107,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         inUse={auth.state}
         dataVersion={sync.dataVersion}
         savedEmployees={sync.status?.employeeCount ?? 0}
+        profiles={profiles.list}
         onDone={() => setScreen('browse')}
       />
     ) : null

@@ -43,7 +43,6 @@ export function BrowseView(props: BrowseViewProps) {
   const exporter = useExport()
   const searchRef = useRef<HTMLInputElement>(null)
   useFindShortcut(searchRef)
-
   const loaded = rows.status === 'ready' ? rows : rows.status === 'loading' ? rows.previous : undefined
   const localMatches = rows.status === 'ready' ? rows.cache.total : undefined
   const suggestions = useNameSuggestions(filters.text, filters.searchColumn, localMatches, sync.dataVersion)
@@ -152,6 +151,7 @@ export function BrowseView(props: BrowseViewProps) {
             // Until the kept view is restored the table would show the default columns and filters: it waits.
             rows={query.viewRestored ? rows : { status: 'loading', previous: undefined, retry: rows.retry }}
             employeeCount={sync.status?.employeeCount ?? 0}
+            source={sync.status?.lastComplete && sync.status.source}
             filters={filters}
             columns={shown}
             signedIn={signedIn}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
+import { rowSourceLabel, type RowSource } from '../../../shared/source-identity'
 import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
 import { preparingText } from '../format/preparing-text'
@@ -22,6 +23,8 @@ interface ResultsViewProps {
   readonly table: TableActions
   /** Switches for the table shown at the count line's right end (Hide pay), when there is a table. */
   readonly tools?: ReactNode
+  /** Where the rows shown came from (their run's source, `sync:get-status`), named by the count line. */
+  readonly source?: RowSource | undefined
 }
 
 /** The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. */
@@ -53,6 +56,13 @@ export function ResultsView(props: ResultsViewProps) {
       <div className="result-head">
         <p className="result-count" aria-live="polite">
           {formatCount(total)} of {formatCount(employeeCount)} employees
+          {props.source === undefined ? null : (
+            // In its own element: the count's own text stays "N of M employees" for whoever reads it alone.
+            <span className="result-source">
+              {' from '}
+              <bdi>{rowSourceLabel(props.source)}</bdi>
+            </span>
+          )}
           {preparing !== undefined ? (
             // Says why an answer takes seconds (a first sort or "Search in" at a million employees); "updating"
             // stays while this view's own answer is still to come.

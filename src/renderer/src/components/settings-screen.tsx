@@ -15,6 +15,7 @@ import {
   type Environment,
   type SyncLimitSetting,
 } from '../../../shared/settings-rules'
+import type { ProfileList } from '../../../shared/domain'
 import type { Settings } from '../../../shared/settings-schema'
 import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
@@ -38,6 +39,8 @@ interface SettingsScreenProps {
   readonly dataVersion: string
   /** The active profile's saved employees (a change of its source while it holds some asks how). */
   readonly savedEmployees?: number
+  /** The profiles, whose names and set-aside copies the confirmation of a source change speaks of. */
+  readonly profiles?: ProfileList
   readonly onDone: () => void
 }
 
@@ -47,6 +50,7 @@ export function SettingsScreen({
   inUse,
   dataVersion,
   savedEmployees = 0,
+  profiles,
   onDone,
 }: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
@@ -77,6 +81,7 @@ export function SettingsScreen({
         demoTenant={inUse?.environment === 'demo' ? inUse.tenantId : undefined}
         onSave={settings.update}
         savedEmployees={savedEmployees}
+        profiles={profiles}
         network={{
           chooseCertificates: settings.chooseCertificates,
           removeCertificates: () => settings.update({ extraCertificatesFile: '' }),
@@ -99,6 +104,7 @@ interface SettingsEditorProps {
   readonly onSave: SettingsController['update']
   /** The profile's saved employees: a change of its source while it holds some asks how (decision 039). */
   readonly savedEmployees: number
+  readonly profiles: ProfileList | undefined
   readonly network: NetworkActions
   readonly onDone: () => void
 }
@@ -163,6 +169,7 @@ function SettingsEditor({
   demoTenant,
   onSave,
   savedEmployees,
+  profiles,
   network,
   onDone,
 }: SettingsEditorProps) {
@@ -297,23 +304,20 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
-      <FormActions
-        saving={saving}
-        onDone={onDone}
-        identityPending={identityPending}
-        resolveIdentity={resolveIdentity}
-      />
+      <FormActions {...{ profiles, saving, onDone, identityPending, resolveIdentity }} />
     </form>
   )
 }
 
 /** Save settings and Done, and the confirmation a change of the profile's source asks (decision 039). */
 function FormActions({
+  profiles,
   saving,
   onDone,
   identityPending,
   resolveIdentity,
 }: Pick<SettingsFormController, 'saving' | 'identityPending' | 'resolveIdentity'> & {
+  readonly profiles: ProfileList | undefined
   readonly onDone: () => void
 }) {
   return (
@@ -330,6 +334,7 @@ function FormActions({
         <IdentityChangeDialog
           environment={identityPending.environment}
           employeeCount={identityPending.employeeCount}
+          profiles={profiles}
           onChoose={resolveIdentity}
         />
       ) : null}
