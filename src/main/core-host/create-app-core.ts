@@ -20,6 +20,7 @@ import type { EventSink, InvokeHandlers } from '../core/ipc/dispatch'
 import type { Logger } from '../core/log/logger'
 import type { ColumnBuilder } from '../core/query/column-builds'
 import type { QueryEngine } from '../core/query/query-engine'
+import { policySecrets } from '../core/policy/policy-secrets'
 import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../core/secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../core/settings/resolve-environment'
 import {
@@ -117,7 +118,12 @@ export interface AppCore {
  * per profile (`openSession`); the handlers read whichever session is current, so switching profile swaps
  * every service at once and no channel can answer from another profile's cache or tokens.
  */
-export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
+export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
+  // Every profile's secrets as the machine policy has them: a policy's client secret is its profile's.
+  const deps: AppCoreDeps = {
+    ...given,
+    secrets: policySecrets(given.secrets, given.settings.policy, given.settings.profiles),
+  }
   const clock = deps.clock ?? systemClock
   const profiles = deps.settings.profiles
   const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
@@ -333,5 +339,6 @@ function currentSessionDeps(
     ...(shared.changeIdentity === undefined ? {} : { changeIdentity: shared.changeIdentity }),
     network,
     rememberedProxies: () => network.rememberedProxies(),
+    policyView: () => deps.settings.policy.view(deps.settings.profiles.get(current().profileId).name),
   }
 }
