@@ -92,9 +92,9 @@ describe('the machine policy file', () => {
     const message = policy.problem?.message ?? ''
     expect(message.startsWith(`${POLICY_PROBLEM_PREFIX} /etc/rosterdesk/policy.json:`)).toBe(true)
     expect(message).toContain('profiles[0].baseUrl: ')
-    expect(message).toContain('profiles[0].clientSecret: The client secret must be text.')
-    expect(message).toContain('These are not RosterDesk policy keys: netwrok.')
-    expect(message).toContain('exports.csvAllowed: "exports.csvAllowed" must be true or false.')
+    expect(message).toContain('profiles[0].clientSecret: The client secret must be text')
+    expect(message).toContain('These are not RosterDesk policy keys: netwrok')
+    expect(message).toContain('exports.csvAllowed: "exports.csvAllowed" must be true or false')
     expect(JSON.stringify(policy.problem)).not.toContain('12345')
   })
 

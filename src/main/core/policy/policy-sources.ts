@@ -154,7 +154,7 @@ function problem(source: string, error: unknown): PolicyInForce {
     policy: undefined,
     source: undefined,
     problem: {
-      message: `${POLICY_PROBLEM_PREFIX} ${source}: ${reasons.join('; ')}. None of it is applied until it is fixed; tell your IT department.`,
+      message: `${POLICY_PROBLEM_PREFIX} ${source}: ${reasons.map((reason) => reason.replace(/\.$/, '')).join('; ')}. None of it is applied until it is fixed; tell your IT department.`,
       detail: `policy ${source}: ${detail}`,
     },
   }
