@@ -52,7 +52,10 @@ export interface AppCoreDeps {
   }
   /** Per-user data folder; each profile's employee cache lives in `profileCacheDir(dataDir, id)`. */
   readonly dataDir: string
-  /** The active profile's settings, and every profile (`settings.profiles`). */
+  /**
+   * The active profile's settings, and every profile (`settings.profiles`), with the machine policy in force
+   * (`settings.policy`; its `inForce` is what loadMachinePolicy found: exports, personal data, updates rules).
+   */
   readonly settings: SettingsStore
   /** Every profile's secrets; each profile's services see only its own (`profileSecrets`). */
   readonly secrets: SecretVault
@@ -119,11 +122,7 @@ export interface AppCore {
  * every service at once and no channel can answer from another profile's cache or tokens.
  */
 export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
-  // Every profile's secrets as the machine policy has them: a policy's client secret is its profile's.
-  const deps: AppCoreDeps = {
-    ...given,
-    secrets: policySecrets(given.secrets, given.settings.policy, given.settings.profiles),
-  }
+  const deps = withPolicySecrets(given)
   const clock = deps.clock ?? systemClock
   const profiles = deps.settings.profiles
   const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
@@ -270,6 +269,11 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       await deps.demo.close()
     },
   }
+}
+
+/** Every profile's secrets as the machine policy has them: a policy's client secret is its profile's. */
+function withPolicySecrets(deps: AppCoreDeps): AppCoreDeps {
+  return { ...deps, secrets: policySecrets(deps.secrets, deps.settings.policy, deps.settings.profiles) }
 }
 
 /** The saved views' channels answer from the active profile's views. */
