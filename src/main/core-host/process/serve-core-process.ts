@@ -69,15 +69,16 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
         },
       }
       const settingsBackend = openSettingsFile(config.dataDir, (message) => logger.warn(message))
-      // The machine policy, read once at start (decision 042); a packaged app never reads ROSTERDESK_POLICY_FILE.
-      const policy = await (deps.loadPolicy ?? loadMachinePolicy)(
-        systemPolicySources(config.packaged ?? false),
-      )
-      if (policy.problem !== undefined) logger.warn(`${policy.problem.message} (${policy.problem.detail})`)
-      else if (policy.source !== undefined) logger.info(`Machine policy in force from ${policy.source}`)
-      const settings = new SettingsStore(settingsBackend, policy)
-      const network = config.usesShellNetwork ? shellNetworkSync(context, settings, logger) : undefined
+      let network: ReturnType<typeof shellNetworkSync> | undefined
       const starting = (async () => {
+        // The machine policy, read once at start (decision 042); a packaged app never reads ROSTERDESK_POLICY_FILE.
+        const policy = await (deps.loadPolicy ?? loadMachinePolicy)(
+          systemPolicySources(config.packaged ?? false),
+        )
+        if (policy.problem !== undefined) logger.warn(`${policy.problem.message} (${policy.problem.detail})`)
+        else if (policy.source !== undefined) logger.info(`Machine policy in force from ${policy.source}`)
+        const settings = new SettingsStore(settingsBackend, policy)
+        network = config.usesShellNetwork ? shellNetworkSync(context, settings, logger) : undefined
         await network?.applied()
         const demo = await deps.startDemo()
         try {
