@@ -20,6 +20,7 @@ import type { EventSink, InvokeHandlers } from '../core/ipc/dispatch'
 import type { Logger } from '../core/log/logger'
 import type { ColumnBuilder } from '../core/query/column-builds'
 import type { QueryEngine } from '../core/query/query-engine'
+import { policySecrets } from '../core/policy/policy-secrets'
 import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../core/secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../core/settings/resolve-environment'
 import {
@@ -51,7 +52,10 @@ export interface AppCoreDeps {
   }
   /** Per-user data folder; each profile's employee cache lives in `profileCacheDir(dataDir, id)`. */
   readonly dataDir: string
-  /** The active profile's settings, and every profile (`settings.profiles`). */
+  /**
+   * The active profile's settings, and every profile (`settings.profiles`), with the machine policy in force
+   * (`settings.policy`; its `inForce` is what loadMachinePolicy found: exports, personal data, updates rules).
+   */
   readonly settings: SettingsStore
   /** Every profile's secrets; each profile's services see only its own (`profileSecrets`). */
   readonly secrets: SecretVault
@@ -117,7 +121,8 @@ export interface AppCore {
  * per profile (`openSession`); the handlers read whichever session is current, so switching profile swaps
  * every service at once and no channel can answer from another profile's cache or tokens.
  */
-export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
+export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
+  const deps = withPolicySecrets(given)
   const clock = deps.clock ?? systemClock
   const profiles = deps.settings.profiles
   const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
@@ -266,6 +271,11 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   }
 }
 
+/** Every profile's secrets as the machine policy has them: a policy's client secret is its profile's. */
+function withPolicySecrets(deps: AppCoreDeps): AppCoreDeps {
+  return { ...deps, secrets: policySecrets(deps.secrets, deps.settings.policy, deps.settings.profiles) }
+}
+
 /** The saved views' channels answer from the active profile's views. */
 function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps {
   return {
@@ -333,5 +343,6 @@ function currentSessionDeps(
     ...(shared.changeIdentity === undefined ? {} : { changeIdentity: shared.changeIdentity }),
     network,
     rememberedProxies: () => network.rememberedProxies(),
+    policyView: () => deps.settings.policy.view(deps.settings.profiles.get(current().profileId).name),
   }
 }

@@ -7,6 +7,7 @@ import type { EventChannel } from '../../../src/shared/ipc-contract'
 import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { SecretVault } from '../../../src/main/core/secrets/secret-store'
 import type { MemoryKeyValueBackend } from '../../../src/main/core/settings/settings-store'
 import { SettingsStore } from '../../../src/main/core/settings/settings-store'
@@ -46,21 +47,26 @@ export function tempDir(): string {
   return dir
 }
 
-/** The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault. */
+/**
+ * The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault; with
+ * `options.policy`, the machine policy the core process would have read, and `options.log` collecting every
+ * line the app logs.
+ */
 export async function startApp(
   demo: SandboxHandle,
   dataDir: string,
   backend: MemoryKeyValueBackend,
   secrets: SecretVault,
+  options: { policy?: PolicyInForce; log?: string[] } = {},
 ): Promise<App> {
   const events: App['events'] = []
   const savePath: App['savePath'] = { next: undefined }
   const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
-  const logger = createLogger(() => undefined)
+  const logger = createLogger((level, text) => options.log?.push(`${level} ${text}`))
   const core = await createAppCore({
     appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
     dataDir,
-    settings: new SettingsStore(backend),
+    settings: new SettingsStore(backend, options.policy),
     secrets,
     fetch: (input, init) => fetch(input, init),
     openExternal: async (url) => {

@@ -1,6 +1,6 @@
 import type { Settings, SettingsView } from '../../../shared/domain'
 import type { PolicyView } from '../../../shared/policy-view'
-import { applySettingsPatch } from '../../../shared/settings-schema'
+import { applySettingsPatch, settingsSchema } from '../../../shared/settings-schema'
 import { resolveFormatLocale } from '../../../shared/locale-format'
 import { identityChanges, identityChoiceNeeded, type IdentityChoice } from '../../../shared/source-identity'
 import { RosterDeskError } from '../errors'
@@ -60,6 +60,10 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<InvokeHa
       }
       const before = deps.settings.get()
       const applied = applySettingsPatch(patch, before)
+      // A value the machine policy locks is refused first, by the field rules alone (not the cross-field ones a
+      // locked environment would trip), and no identity choice is asked for a change never made.
+      const fieldsOnly = applySettingsPatch(patch, before, settingsSchema)
+      if (fieldsOnly.ok) deps.settings.checkPolicy(fieldsOnly.settings)
       if (applied.ok && identityChanges(before, applied.settings)) {
         const saved = deps.sync.getStatus().employeeCount
         if (options?.identityChange !== undefined && deps.changeIdentity !== undefined) {
@@ -84,6 +88,7 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<InvokeHa
       return settingsView()
     },
     'settings:set-client-secret': async (secret) => {
+      // The profile's SecretStore refuses it when the machine policy gives this profile's secret (policySecrets).
       await deps.secrets.set('clientSecret', secret)
       return settingsView()
     },
