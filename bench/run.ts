@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import type { BenchSection } from './bench-kit'
 import { scratchDir } from './bench-kit'
 import { exportSection } from './export-bench'
+import { filterMixSection } from './filter-mix-bench'
 import { lyingEnvelopeSection } from './lying-envelope-bench'
 import { mainThreadSection } from './main-thread-bench'
 import { nearMissSection } from './near-miss-bench'
@@ -29,6 +30,7 @@ const SECTIONS: readonly BenchSection[] = [
   mainThreadSection,
   queryProcessSection,
   nearMissSection,
+  filterMixSection,
 ]
 
 function machine(): string {
