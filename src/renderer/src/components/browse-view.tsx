@@ -45,6 +45,8 @@ export function BrowseView(props: BrowseViewProps) {
   useFindShortcut(searchRef)
 
   const loaded = rows.status === 'ready' ? rows : rows.status === 'loading' ? rows.previous : undefined
+  // The answer has taken longer than UPDATING_SIGN_MS: the rows and facet counts on screen are the previous ones.
+  const updating = rows.status === 'loading' && rows.slow
   const localMatches = rows.status === 'ready' ? rows.cache.total : undefined
   const suggestions = useNameSuggestions(filters.text, filters.searchColumn, localMatches, sync.dataVersion)
   // A suggestion searches for it; the focus goes back to the search box, as the button goes with the near-miss.
@@ -127,6 +129,7 @@ export function BrowseView(props: BrowseViewProps) {
       <div className="browse-body">
         <FilterPanel
           facets={loaded?.facets}
+          updating={updating}
           filters={filters}
           onToggleStatus={(value) => setChoice((c) => ({ ...c, statuses: toggleValue(c.statuses, value) }))}
           onTogglePayCycle={(value) =>
@@ -134,7 +137,11 @@ export function BrowseView(props: BrowseViewProps) {
           }
           onClearAll={query.clearFilters}
         />
-        <section className="results" aria-label="Employee list">
+        <section
+          className={`results${updating ? ' updating' : ''}`}
+          aria-label="Employee list"
+          aria-busy={updating}
+        >
           <DidYouMean suggestions={suggestions} onApply={applySuggestion} />
           {/* Remounted by each sync, whose employees make an earlier live answer out of date. */}
           <ServiceLookup
@@ -150,7 +157,11 @@ export function BrowseView(props: BrowseViewProps) {
           />
           <ResultsView
             // Until the kept view is restored the table would show the default columns and filters: it waits.
-            rows={query.viewRestored ? rows : { status: 'loading', previous: undefined, retry: rows.retry }}
+            rows={
+              query.viewRestored
+                ? rows
+                : { status: 'loading', previous: undefined, slow: false, retry: rows.retry }
+            }
             employeeCount={sync.status?.employeeCount ?? 0}
             filters={filters}
             columns={shown}
