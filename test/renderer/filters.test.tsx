@@ -30,8 +30,10 @@ describe('search and filters', () => {
     await waitFor(() => expect(shownCount()).toBeLessThan(COUNT))
     expect(shownCount()).toBeGreaterThan(0)
     expect(column('Last name').every((name) => name.startsWith('Smith'))).toBe(true)
-    // No debounce: "s" went at once; "sm", replaced while "s" was in flight, never went (LatestRequest).
-    expect([...new Set(texts(core.calls).filter((text) => text !== undefined))]).toEqual(['s', 'smi'])
+    // No debounce: "s" went at once, and the newest text last (LatestRequest: query-updates.test.tsx).
+    const asked = [...new Set(texts(core.calls).filter((text) => text !== undefined))]
+    expect(asked[0]).toBe('s')
+    expect(asked.at(-1)).toBe('smi')
   })
 
   it('looks in one chosen column when the clerk picks it, and back in names and IDs after Clear all', async () => {

@@ -6,7 +6,7 @@ import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore, setUpAppTests, shownCount, type Rendered } from './render-app'
 
 /**
- * Every keystroke and filter change asks at once (no debounce), at most one query in flight plus the newest
+ * Every keystroke and filter change asks at once (no debounce), at most two queries in flight plus the newest
  * waiting; an answer to a query the clerk has replaced is never painted; and a slow answer shows "Updating…"
  * rather than the previous count as if current. Answers are held and released by the test, never timed.
  */
@@ -31,7 +31,7 @@ function deferred<T>(): {
 }
 
 describe('LatestRequest', () => {
-  it('keeps one request in flight and only the newest waiting, and settles only the newest', async () => {
+  it('keeps two requests in flight and only the newest waiting, and settles only the newest', async () => {
     const requests = new LatestRequest<string>()
     const sent: string[] = []
     const answers = new Map<string, ReturnType<typeof deferred<string>>>()
@@ -46,29 +46,31 @@ describe('LatestRequest', () => {
         },
         (outcome) => settled.push(outcome),
       )
-    ask('a')
-    ask('b')
-    ask('c')
-    // "b" was replaced while it waited: it is never sent.
-    expect(sent).toEqual(['a'])
-    answers.get('a')?.resolve('answer a')
-    await waitFor(() => expect(sent).toEqual(['a', 'c']))
-    // "a" answered after "c" was asked: dropped.
+    for (const name of ['a', 'b', 'c', 'd']) ask(name)
+    // Two lanes; "c" was replaced while it waited, so it is never sent.
+    expect(sent).toEqual(['a', 'b'])
+    answers.get('b')?.resolve('answer b')
+    await waitFor(() => expect(sent).toEqual(['a', 'b', 'd']))
+    // "b" answered after "d" was asked: dropped.
     expect(settled).toEqual([])
-    answers.get('c')?.resolve('answer c')
-    await waitFor(() => expect(settled).toEqual([{ ok: true, value: 'answer c' }]))
+    answers.get('d')?.resolve('answer d')
+    await waitFor(() => expect(settled).toEqual([{ ok: true, value: 'answer d' }]))
+    // "a" answers last, out of order: never settled over "d".
+    answers.get('a')?.resolve('answer a')
+    await act(async () => answers.get('a')?.promise)
+    expect(settled).toEqual([{ ok: true, value: 'answer d' }])
 
     // A failure of the newest is settled too; after cancel nothing is, and nothing waiting is sent.
-    ask('d')
-    answers.get('d')?.reject(new Error('broken'))
+    ask('e')
+    answers.get('e')?.reject(new Error('broken'))
     await waitFor(() => expect(settled).toHaveLength(2))
     expect(settled[1]).toMatchObject({ ok: false })
-    ask('e')
-    ask('f')
+    for (const name of ['f', 'g', 'h']) ask(name)
     requests.cancel()
-    answers.get('e')?.resolve('answer e')
-    await act(async () => answers.get('e')?.promise)
-    expect(sent).toEqual(['a', 'c', 'd', 'e'])
+    answers.get('f')?.resolve('answer f')
+    answers.get('g')?.resolve('answer g')
+    await act(async () => Promise.all([answers.get('f')?.promise, answers.get('g')?.promise]))
+    expect(sent).toEqual(['a', 'b', 'd', 'e', 'f', 'g'])
     expect(settled).toHaveLength(2)
   })
 })
@@ -94,29 +96,41 @@ async function renderHeld(): Promise<{
 }
 
 describe('search and filter answers on screen', () => {
-  it('asks at each keystroke, coalesces while one is in flight, and never paints a replaced answer', async () => {
+  it('asks at each keystroke, coalesces while two are in flight, and never paints a replaced answer', async () => {
     const { held, countOf } = await renderHeld()
     const box = screen.getByRole('searchbox', { name: 'Search employees' })
+    const sent = (): Array<string | undefined> => held.map((entry) => entry.query.text)
+    // No debounce: each keystroke's query is sent at once while a lane is free.
     fireEvent.change(box, { target: { value: 'S' } })
-    // No debounce: the first keystroke's query is sent at once.
-    await waitFor(() => expect(held.map((entry) => entry.query.text)).toEqual(['S']))
-    for (const text of ['Sm', 'Smi', 'Smithe']) fireEvent.change(box, { target: { value: text } })
+    await waitFor(() => expect(sent()).toEqual(['S']))
+    fireEvent.change(box, { target: { value: 'Sm' } })
+    await waitFor(() => expect(sent()).toEqual(['S', 'Sm']))
+    for (const text of ['Smi', 'Smith', 'Smithe']) fireEvent.change(box, { target: { value: text } })
     await act(async () => undefined)
-    expect(held).toHaveLength(1)
+    expect(sent()).toEqual(['S', 'Sm'])
 
-    // "S" answers after "Smithe" was typed: the newest is sent, and "S"'s count is never shown.
-    const countS = await countOf({ text: 'S' })
-    const countSmithe = await countOf({ text: 'Smithe' })
-    expect(countS).not.toBe(countSmithe)
-    held[0]?.release()
-    await waitFor(() => expect(held.map((entry) => entry.query.text)).toEqual(['S', 'Smithe']))
+    // "Sm" answers first, after "Smithe" was typed: the newest is sent, and "Sm"'s count is never shown.
+    const [countS, countSm, countSmithe] = await Promise.all(
+      ['S', 'Sm', 'Smithe'].map((text) => countOf({ text })),
+    )
+    expect(new Set([countS, countSm, countSmithe]).size).toBe(3)
     const line = screen.getByText(/employees|Updating/, { selector: '.result-count' })
-    expect(line.textContent).not.toMatch(new RegExp(`^${countS.toLocaleString('en')} of`))
+    const notShown = (count: number | undefined): void =>
+      expect(line.textContent).not.toMatch(new RegExp(`^${(count ?? -1).toLocaleString('en')} of`))
+    held[1]?.release()
+    await waitFor(() => expect(sent()).toEqual(['S', 'Sm', 'Smithe']))
+    notShown(countSm)
     expect(line.getAttribute('aria-busy')).toBe('true')
 
-    held[1]?.release()
+    held[2]?.release()
     await waitFor(() => expect(shownCount()).toBe(countSmithe))
     expect(line.getAttribute('aria-busy')).toBe('false')
+    // "S", the oldest, answers last: the newer answer stays on screen.
+    held[0]?.release()
+    await act(async () => undefined)
+    await waitFor(() => expect(held).toHaveLength(3))
+    expect(shownCount()).toBe(countSmithe)
+    notShown(countS)
   })
 
   it('says the rows and counts are updating when an answer is slow, and shows the new count once it comes', async () => {

@@ -37,7 +37,7 @@ const FIRST_WINDOW = 100
 /**
  * The rows of the current filters: the first window and the facet counts are fetched at once, later windows on
  * demand through the returned cache. `dataVersion` changes after a sync so the same filters are asked again.
- * Each change asks at once (no debounce): at most one query is in flight and the newest waits behind it
+ * Each change asks at once (no debounce): at most two queries are in flight and the newest waits behind them
  * (LatestRequest), so fast typing coalesces, and only the answer to the newest query is ever put on screen.
  */
 export function useEmployeeRows(
