@@ -91,7 +91,7 @@ async function renderHeld(): Promise<{
     return answer.promise
   }
   const countOf = async (query: EmployeeQuery): Promise<number> =>
-    (await working({ ...query, limit: 0 })).total
+    (await working({ ...query, offset: 0, limit: 0 })).total
   return { rendered, held, countOf }
 }
 
@@ -146,8 +146,15 @@ describe('search and filter answers on screen', () => {
     expect(screen.getByRole('region', { name: 'Employee list' }).getAttribute('aria-busy')).toBe('true')
     const filters = screen.getByRole('complementary', { name: 'Filters' })
     expect(filters.getAttribute('aria-busy')).toBe('true')
-    expect(filters.classList.contains('updating')).toBe(true)
-    // The previous rows stay (dimmed), so the clerk keeps their place.
+    // The facet counts are the previous answer's too: each reads "…" until the new ones come.
+    const facetCounts = (): string[] =>
+      [...filters.querySelectorAll('.facet-count')].map((count) => count.textContent ?? '')
+    expect(facetCounts().every((count) => count === '… count updating')).toBe(true)
+    // The clerk's tick shows at once, before its answer.
+    expect(within(status).getByRole<HTMLInputElement>('checkbox', { name: /^Suspended/ }).checked).toBe(true)
+    // Nor does the export button offer the previous count.
+    expect(screen.getByRole('button', { name: 'Export rows…' })).toHaveProperty('disabled', true)
+    // The previous rows stay (muted), so the clerk keeps their place.
     expect(screen.getAllByRole('row')).toHaveLength(rowsBefore)
 
     held[0]?.release()
@@ -155,6 +162,10 @@ describe('search and filter answers on screen', () => {
     await waitFor(() => expect(line.textContent).toBe(`${suspended.toLocaleString('en')} of 2,000 employees`))
     expect(line.getAttribute('aria-busy')).toBe('false')
     expect(filters.getAttribute('aria-busy')).toBe('false')
+    expect(facetCounts().every((count) => /^[\d,]+$/.test(count))).toBe(true)
+    expect(
+      screen.getByRole('button', { name: `Export ${suspended.toLocaleString('en')} rows…` }),
+    ).toBeTruthy()
     expect(screen.getByRole('region', { name: 'Employee list' }).getAttribute('aria-busy')).toBe('false')
   })
 })

@@ -116,7 +116,7 @@ export function BrowseView(props: BrowseViewProps) {
         <ColumnChooser columns={columns} visible={visible} />
         <ViewsMenu current={viewState} onApply={(view) => query.applyView(view.state)} />
         <ExportBar
-          total={loaded?.cache.total ?? 0}
+          total={updating ? undefined : (loaded?.cache.total ?? 0)}
           filters={filters}
           columns={visible.visible}
           printColumns={shown}

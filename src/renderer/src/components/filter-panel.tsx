@@ -4,7 +4,7 @@ import { FacetGroup } from './facet-group'
 
 interface FilterPanelProps {
   readonly facets: QueryResult['facets']
-  /** The counts are the previous answer's and the next is slow to come: they are dimmed and the panel busy. */
+  /** The counts are the previous answer's and the next is slow to come: they show "…" and the panel is busy. */
   readonly updating: boolean
   readonly filters: EmployeeFilters
   readonly onToggleStatus: (value: string) => void
@@ -22,7 +22,7 @@ export function FilterPanel({
   onClearAll,
 }: FilterPanelProps) {
   return (
-    <aside className={`filter-panel${updating ? ' updating' : ''}`} aria-label="Filters" aria-busy={updating}>
+    <aside className="filter-panel" aria-label="Filters" aria-busy={updating}>
       <div className="filter-panel-head">
         <h2>Filters</h2>
         {/* Clears the sort too: "Clear all" is the way back to the list as it first came. */}
@@ -40,12 +40,14 @@ export function FilterPanel({
         facets={facets?.status ?? []}
         selected={filters.statuses}
         onToggle={onToggleStatus}
+        updating={updating}
       />
       <FacetGroup
         legend="Pay cycle"
         facets={facets?.payCycle ?? []}
         selected={filters.payCycleIds}
         onToggle={onTogglePayCycle}
+        updating={updating}
       />
     </aside>
   )
