@@ -6,6 +6,7 @@ import type { BenchSection } from './bench-kit'
 import { scratchDir } from './bench-kit'
 import { exportSection } from './export-bench'
 import { filterMixSection } from './filter-mix-bench'
+import { keystrokeSection } from './keystroke-bench'
 import { lyingEnvelopeSection } from './lying-envelope-bench'
 import { mainThreadSection } from './main-thread-bench'
 import { nearMissSection } from './near-miss-bench'
@@ -31,6 +32,7 @@ const SECTIONS: readonly BenchSection[] = [
   queryProcessSection,
   nearMissSection,
   filterMixSection,
+  keystrokeSection,
 ]
 
 function machine(): string {
