@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
+import type { ColumnInfo } from '../../../shared/domain'
 import { isMoneyColumn } from '../../../shared/money'
 import { nextSort, toggleValue } from '../data/employee-filters'
 import { useCommandBus } from '../hooks/use-app-commands'
@@ -137,11 +138,7 @@ export function BrowseView(props: BrowseViewProps) {
           }
           onClearAll={query.clearFilters}
         />
-        <section
-          className={`results${updating ? ' updating' : ''}`}
-          aria-label="Employee list"
-          aria-busy={updating}
-        >
+        <section className="results" aria-label="Employee list" aria-busy={updating}>
           <DidYouMean suggestions={suggestions} onApply={applySuggestion} />
           {/* Remounted by each sync, whose employees make an earlier live answer out of date. */}
           <ServiceLookup
@@ -178,20 +175,32 @@ export function BrowseView(props: BrowseViewProps) {
             }
           />
         </section>
-        {detailUuid !== undefined && (
-          // Esc anywhere in the panel closes it, as it does from the table.
-          <div
-            className="detail-slot"
-            onKeyDown={(event) => {
-              if (event.key !== 'Escape' || event.defaultPrevented) return
-              event.preventDefault()
-              closeDetail()
-            }}
-          >
-            <DetailPanel uuid={detailUuid} columns={columns} onClose={closeDetail} />
-          </div>
-        )}
+        {detailUuid !== undefined && <DetailSlot uuid={detailUuid} columns={columns} onClose={closeDetail} />}
       </div>
+    </div>
+  )
+}
+
+/** The detail panel beside the list; Esc anywhere in it closes it, as it does from the table. */
+function DetailSlot({
+  uuid,
+  columns,
+  onClose,
+}: {
+  uuid: string
+  columns: readonly ColumnInfo[]
+  onClose: () => void
+}) {
+  return (
+    <div
+      className="detail-slot"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || event.defaultPrevented) return
+        event.preventDefault()
+        onClose()
+      }}
+    >
+      <DetailPanel uuid={uuid} columns={columns} onClose={onClose} />
     </div>
   )
 }
