@@ -46,8 +46,8 @@ async function shownCount(): Promise<number> {
 }
 
 /**
- * Types into the box and waits until the table answers that text: the page has asked the core for it (after
- * the box's debounce) and shows the outcome.
+ * Types into the box and waits until the table answers that text: the page has asked the core for it and shows
+ * the outcome.
  */
 async function search(text: string): Promise<number> {
   const asked = () =>
