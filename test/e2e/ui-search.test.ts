@@ -42,7 +42,7 @@ async function columnTexts(label: string): Promise<string[]> {
 /** N of "N of M employees", or -1 while the table is still updating. */
 async function shownCount(): Promise<number> {
   const line = await page.getByText(/^[\d,]+ of [\d,]+ employees/).innerText()
-  return line.includes('updating') ? -1 : Number(line.split(' of ')[0]!.replace(/,/g, ''))
+  return /updating/i.test(line) ? -1 : Number(line.split(' of ')[0]!.replace(/,/g, ''))
 }
 
 /**
