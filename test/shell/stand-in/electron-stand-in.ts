@@ -896,7 +896,6 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     const ses =
       (given.session as StandInSession | undefined) ??
       (given.partition === undefined ? defaultSession : fromPartition(given.partition))
-    let request: StandInClientRequest | undefined
     const host: UtilityNetHost = {
       proxyConfig: () => ses.proxyConfig,
       record: (entry) => record.netRequests.push({ ...entry, partition: ses.partition }),
@@ -915,10 +914,11 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
             })
             resolve(credentials ? [username, password] : undefined)
           }
-          if (request?.emit('login', authInfo, callback) !== true) callback()
+          // Asked only once the request below exists: a challenge comes after it was sent.
+          if (!request.emit('login', authInfo, callback)) callback()
         }),
     }
-    request = new StandInClientRequest(
+    const request = new StandInClientRequest(
       {
         url: requestUrl(given),
         ...(given.method === undefined ? {} : { method: given.method }),
