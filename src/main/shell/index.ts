@@ -14,7 +14,8 @@ import { closeLibraryChannels } from './ipc/library-channels'
 import { RemoteAppCore } from '../core-host/process/remote-app-core'
 import { coreProcessEntry } from '../core-host/process/process-channel'
 import { utilityProcessChannel } from './adapters/utility-process-channel'
-import { createShellNetwork } from './network/shell-network'
+import { createShellNetwork, type ShellNetworkParts } from './network/shell-network'
+import type { EventSink } from '../core/ipc/dispatch'
 import { appOrigins } from './policy/window-policy'
 import { answerLaunch, relaunchArgs } from './policy/launch'
 import {
@@ -157,10 +158,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     isPackaged: app.isPackaged,
     openLogFolder: () => void shell.openPath(logsDir),
     showAbout: () => void showAbout(),
-    checkForUpdates: () =>
-      void (updates?.controller.check() ?? Promise.resolve())
-        .then(() => showAbout())
-        .catch((error: unknown) => logger.warn('Showing the update state failed', error)),
+    checkForUpdates: () => void checkForUpdates(),
     sendCommand: (command) => windowEventSink(() => mainWindow?.webContents).emit('app:command', command),
   })
   const secrets = await createSafeStorageSecretStore(logger)
@@ -168,21 +166,8 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   // The core process's requests go through Chromium with a session of its own, set up here (decision 037).
   const network = createShellNetwork({ logger, secrets, window: () => mainWindow })
   const events = windowEventSink(() => mainWindow?.webContents)
-  // What a restart into an update must wait for: a sync (the core's status) and an export or print (their requests).
-  const busyWork = new BusyWork(async () => {
-    const status = await core?.invoke('sync:get-status', [])
-    return status?.ok === true && (status.value as SyncStatus).running
-  })
-  updates = await createAppUpdates({
-    // The machine policy's `updates` section and the MSI install's reason come from their readers (issue 25).
-    policy: undefined,
-    disabledReason: undefined,
-    logger,
-    network: network.follower,
-    busy: () => busyWork.reason(),
-    emit: (state) => events.emit('updates:state', state),
-  })
-  if (quitting) return
+  const busyWork = await startUpdates(network, events)
+  if (quitting || updates === undefined) return
   // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
   // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Runtimes and threads").
   const remote = new RemoteAppCore({
@@ -253,6 +238,38 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openWindow()
   })
+}
+
+/**
+ * The app's updater (decision 044), its session following the core's network settings, and what a restart into
+ * an update must wait for: a sync (the core's own status) and an export or print (their requests, counted by the
+ * returned BusyWork as main routes them).
+ */
+async function startUpdates(network: ShellNetworkParts, events: EventSink): Promise<BusyWork> {
+  const busyWork = new BusyWork(async () => {
+    const status = await core?.invoke('sync:get-status', [])
+    return status?.ok === true && (status.value as SyncStatus).running
+  })
+  updates = await createAppUpdates({
+    // The machine policy's `updates` section and the MSI install's reason come from their readers (issue 25).
+    policy: undefined,
+    disabledReason: undefined,
+    logger,
+    network: network.follower,
+    busy: () => busyWork.reason(),
+    emit: (state) => events.emit('updates:state', state),
+  })
+  return busyWork
+}
+
+/** Help → Check for updates…: checks now, then About shows what the check found. */
+async function checkForUpdates(): Promise<void> {
+  try {
+    await updates?.controller.check()
+    await showAbout()
+  } catch (error) {
+    logger.warn('Showing the update state failed', error)
+  }
 }
 
 function openWindow(): void {

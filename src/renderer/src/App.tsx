@@ -43,17 +43,17 @@ export function App() {
   )
 }
 
+interface WorkspaceProps {
+  readonly profiles: ProfilesController
+  /** Main's updater, which outlives a profile switch. */
+  readonly updates: UpdatesController
+}
+
 /**
  * One profile's app. Before the first sync it shows the sign-in screen; once employees are saved it shows them,
  * signed in or not, so a clerk without a network (or whose session ended) can still look people up.
  */
-function Workspace({
-  profiles,
-  updates,
-}: {
-  readonly profiles: ProfilesController
-  readonly updates: UpdatesController
-}) {
+function Workspace({ profiles, updates }: WorkspaceProps) {
   const { info, error: infoError } = useAppInfo()
   const auth = useAuth()
   const sync = useSync()
