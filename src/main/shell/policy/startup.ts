@@ -56,7 +56,12 @@ export interface RuntimeVersions {
 }
 
 /** The About dialog's body: what support asks for first, and what the updater is doing (update-state.ts's words). */
-export function aboutText(versions: RuntimeVersions, userData: string, logs: string, updates: string): string {
+export function aboutText(
+  versions: RuntimeVersions,
+  userData: string,
+  logs: string,
+  updates: string,
+): string {
   return [
     `Version ${versions.app}`,
     updates,

@@ -41,7 +41,8 @@ export class BusyWork {
     const what = sync ? ['a sync is running', ...held] : held
     if (what.length === 0) return undefined
     const [first = '', ...rest] = what
-    const listed = rest.length === 0 ? first : `${[first, ...rest.slice(0, -1)].join(', ')} and ${rest.at(-1)}`
+    const listed =
+      rest.length === 0 ? first : `${[first, ...rest.slice(0, -1)].join(', ')} and ${rest.at(-1)}`
     return `RosterDesk restarts to update once it is done: ${listed}.`
   }
 }

@@ -175,7 +175,8 @@ export function updateFailureNote(error: unknown): string {
     return 'the download did not match its published checksum and was deleted'
   if (code === 'ERR_UPDATER_INVALID_SIGNATURE')
     return 'the download is not signed by the publisher of RosterDesk and was deleted'
-  if (code === 'ERR_UPDATER_CHANNEL_FILE_NOT_FOUND') return 'the update server has no release for this channel'
+  if (code === 'ERR_UPDATER_CHANNEL_FILE_NOT_FOUND')
+    return 'the update server has no release for this channel'
   if (typeof status === 'number') return `the update server answered ${status}`
   if (/net::ERR_PROXY|407/.test(message)) return 'the update check could not pass the proxy'
   if (/net::ERR_CERT/.test(message)) return 'the update server’s certificate is not trusted'

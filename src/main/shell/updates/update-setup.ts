@@ -36,7 +36,12 @@ export function updateSetup(input: UpdateSetupInput): UpdateSetup {
   if (input.disabledReason !== undefined)
     return { on: false, state: { status: 'disabled', reason: input.disabledReason } }
   if (!input.isPackaged || !input.builtFeed) return { on: false, state: { status: 'not-configured' } }
-  if (input.macSigned === false) return { on: false, state: { status: 'disabled', reason: UNSIGNED_MAC_BUILD } }
+  if (input.macSigned === false)
+    return { on: false, state: { status: 'disabled', reason: UNSIGNED_MAC_BUILD } }
   const feedUrl = input.policy?.feedUrl
-  return { on: true, channel: input.policy?.channel ?? 'stable', ...(feedUrl === undefined ? {} : { feedUrl }) }
+  return {
+    on: true,
+    channel: input.policy?.channel ?? 'stable',
+    ...(feedUrl === undefined ? {} : { feedUrl }),
+  }
 }
