@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
  * - ROSTERDESK_UPDATE_URL=https://updates.example.com/rosterdesk/ : a generic HTTPS server holding what
  *   `npm run dist` wrote to dist/ (latest.yml, beta.yml, latest-mac.yml, the installers, zips and blockmaps);
  * - ROSTERDESK_UPDATE_GITHUB=owner/repo : GitHub Releases of that repository;
- * - neither: no `publish`, so no app-update.yml in the app, which then says "Updates are not set up for this
+ * - neither: `publish: null`, so no app-update.yml in the app, which then says "Updates are not set up for this
  *   build" and never checks.
  */
 export function updatePublish(env) {
@@ -29,7 +29,9 @@ export function updatePublish(env) {
     if (match === null) throw new Error(`ROSTERDESK_UPDATE_GITHUB must be owner/repo; it is "${github}".`)
     return { publish: [{ provider: 'github', owner: match[1], repo: match[2], releaseType: 'release' }] }
   }
-  return {}
+  // null, not absent: electron-builder would otherwise pick GitHub itself whenever GH_TOKEN or GITHUB_TOKEN is
+  // set (PublishManager.js, resolvePublishConfigurations), and a developer's token would name a feed.
+  return { publish: null }
 }
 
 /** electron-builder.json with the feed `env` names, if any. */
