@@ -14,7 +14,8 @@ import { closeLibraryChannels } from './ipc/library-channels'
 import { RemoteAppCore } from '../core-host/process/remote-app-core'
 import { coreProcessEntry } from '../core-host/process/process-channel'
 import { utilityProcessChannel } from './adapters/utility-process-channel'
-import { createShellNetwork } from './network/shell-network'
+import { createShellNetwork, type ShellNetworkParts } from './network/shell-network'
+import type { EventSink } from '../core/ipc/dispatch'
 import { appOrigins } from './policy/window-policy'
 import { answerLaunch, relaunchArgs } from './policy/launch'
 import {
@@ -27,6 +28,10 @@ import {
 import { DEFAULT_REDIRECT_URI } from '../core/settings/settings-defaults'
 import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from '../core/settings/settings-store'
 import { ReadThroughBackend } from '../core/settings/key-value-backend'
+import type { SyncStatus } from '../../shared/domain'
+import { updateStateText, UPDATES_NOT_SET_UP } from '../../shared/update-state'
+import { BusyWork } from './updates/busy-work'
+import { createAppUpdates, type AppUpdates } from './updates/app-updates'
 
 /**
  * The Electron shell: everything here is wiring. Order matters: the data folder is chosen before anything reads
@@ -58,6 +63,8 @@ let mainWindow: BrowserWindow | undefined
 let settingsBackend: KeyValueBackend | undefined
 let windowState: KeyValueBackend | undefined
 let core: RemoteAppCore | undefined
+/** The app's updater (decision 044), made once the network is; About says "not set up" until then. */
+let updates: AppUpdates | undefined
 const trustedWebContents = new Set<number>()
 
 process.on('uncaughtException', (error) => {
@@ -119,6 +126,7 @@ function boot(): void {
   app.on('before-quit', (event) => {
     if (quitting) return
     quitting = true
+    updates?.controller.stop()
     // Before the core process exists (the secret store still opening) there is nothing to wait for, and start()
     // stops where it is.
     if (!core) return
@@ -150,12 +158,16 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     isPackaged: app.isPackaged,
     openLogFolder: () => void shell.openPath(logsDir),
     showAbout: () => void showAbout(),
+    checkForUpdates: () => void checkForUpdates(),
     sendCommand: (command) => windowEventSink(() => mainWindow?.webContents).emit('app:command', command),
   })
   const secrets = await createSafeStorageSecretStore(logger)
   if (quitting) return
   // The core process's requests go through Chromium with a session of its own, set up here (decision 037).
   const network = createShellNetwork({ logger, secrets, window: () => mainWindow })
+  const events = windowEventSink(() => mainWindow?.webContents)
+  const busyWork = await startUpdates(network, events)
+  if (quitting || updates === undefined) return
   // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
   // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Runtimes and threads").
   const remote = new RemoteAppCore({
@@ -195,7 +207,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
       printPage: createPrintWindowPrinter(() => mainWindow),
       network: network.services,
     },
-    events: windowEventSink(() => mainWindow?.webContents),
+    events,
     logger,
     // What the window showed came from the process that stopped: it starts over from the new one (or, if the
     // core keeps stopping, shows why on its first request).
@@ -207,14 +219,17 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   const coreStarted = remote.start()
   // The window opens while the core process starts; its first requests wait there for the app core.
   registerInvokeHandlers(
-    (channel, args) => remote.invoke(channel, args),
+    busyWork.track((channel, args) => remote.invoke(channel, args)),
     { webContentsIds: trustedWebContents, origins },
     logger,
-    network.mainHandlers,
+    { ...network.mainHandlers, ...updates.mainHandlers },
   )
   openWindow()
   windowsCanOpen = true
   await coreStarted
+  // The first check once the window shows and the core applied the network settings (which the updater's
+  // session follows); then every few hours.
+  if (!quitting) updates.controller.start()
 
   deepLinks.attach((url) => {
     answerRelaunch()
@@ -225,6 +240,38 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openWindow()
   })
+}
+
+/**
+ * The app's updater (decision 044), its session following the core's network settings, and what a restart into
+ * an update must wait for: a sync (the core's own status) and an export or print (their requests, counted by the
+ * returned BusyWork as main routes them).
+ */
+async function startUpdates(network: ShellNetworkParts, events: EventSink): Promise<BusyWork> {
+  const busyWork = new BusyWork(async () => {
+    const status = await core?.invoke('sync:get-status', [])
+    return status?.ok === true && (status.value as SyncStatus).running
+  })
+  updates = await createAppUpdates({
+    // The machine policy's `updates` section and the MSI install's reason come from their readers (issue 25).
+    policy: undefined,
+    disabledReason: undefined,
+    logger,
+    network: network.follower,
+    busy: () => busyWork.reason(),
+    emit: (state) => events.emit('updates:state', state),
+  })
+  return busyWork
+}
+
+/** Help → Check for updates…: checks now, then About shows what the check found. */
+async function checkForUpdates(): Promise<void> {
+  try {
+    await updates?.controller.check()
+    await showAbout()
+  } catch (error) {
+    logger.warn('Showing the update state failed', error)
+  }
 }
 
 function openWindow(): void {
@@ -294,6 +341,7 @@ async function showAbout(): Promise<void> {
     },
     app.getPath('userData'),
     logsDir,
+    updates === undefined ? UPDATES_NOT_SET_UP : updateStateText(updates.controller.state),
   )
   const options = { type: 'info' as const, title: `About ${app.getName()}`, message: app.getName(), detail }
   if (mainWindow) await dialog.showMessageBox(mainWindow, options)

@@ -38,9 +38,11 @@ describe('shell start-up decisions', () => {
       { app: '1.2.3', electron: '45.4.1', chrome: '142.0.1', node: '22.20.0' },
       '/u/RosterDesk',
       '/u/RosterDesk/logs',
+      'Updates are not set up for this build',
     )
     expect(text.split('\n')).toEqual([
       'Version 1.2.3',
+      'Updates are not set up for this build',
       'Electron 45.4.1, Chromium 142.0.1, Node.js 22.20.0',
       'Data folder: /u/RosterDesk',
       'Log folder: /u/RosterDesk/logs',

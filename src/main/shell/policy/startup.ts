@@ -55,10 +55,16 @@ export interface RuntimeVersions {
   readonly node: string
 }
 
-/** The About dialog's body: what support asks for first. */
-export function aboutText(versions: RuntimeVersions, userData: string, logs: string): string {
+/** The About dialog's body: what support asks for first, and what the updater is doing (update-state.ts's words). */
+export function aboutText(
+  versions: RuntimeVersions,
+  userData: string,
+  logs: string,
+  updates: string,
+): string {
   return [
     `Version ${versions.app}`,
+    updates,
     `Electron ${versions.electron ?? 'unknown'}, Chromium ${versions.chrome ?? 'unknown'}, Node.js ${versions.node}`,
     `Data folder: ${userData}`,
     `Log folder: ${logs}`,
