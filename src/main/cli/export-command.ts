@@ -22,7 +22,7 @@ import {
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
-import { appDataDir, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
+import { appFolders, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
 
 export const EXPORT_USAGE =
   'Usage: export (--db FILE | --profile NAME [--data-dir DIR]) --out FILE.xlsx|FILE.csv [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
@@ -129,7 +129,7 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
   const profile =
     profileName === undefined
       ? undefined
-      : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform))
+      : readCliProfile(profileName, appFolders(stringOption(values, 'data-dir'), io.env, io.platform))
   if (profile !== undefined) {
     refuseOtherSource(profile, {
       tenant: stringOption(values, 'tenant'),

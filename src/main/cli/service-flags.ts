@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import { normalizeBaseUrl, normalizeScopes, type SyncLimitSetting } from '../../shared/settings-rules'
 import { serviceAddressSchema, settingsSchema } from '../../shared/settings-schema'
 import { requiredOption, stringOption, UsageError, type ParsedValues } from './cache-command-args'
-import { appDataDir, readCliProfile, refuseOtherSource, type CliProfile } from './profile-flag'
+import { appFolders, readCliProfile, refuseOtherSource, type CliProfile } from './profile-flag'
 import { settingFlag } from './setting-flags'
 
 /**
@@ -55,7 +55,7 @@ export function parseServiceFlags(
   const profile =
     profileName === undefined
       ? undefined
-      : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), env, platform))
+      : readCliProfile(profileName, appFolders(stringOption(values, 'data-dir'), env, platform))
   if (profile !== undefined) {
     refuseOtherSource(profile, {
       baseUrl: stringOption(values, 'base-url'),

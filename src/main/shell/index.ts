@@ -24,6 +24,7 @@ import {
   startupFailureText,
   userDataFolder,
 } from './policy/startup'
+import { cacheRootFor } from '../core/cache/cache-folders'
 import { DEFAULT_REDIRECT_URI } from '../core/settings/settings-defaults'
 import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from '../core/settings/settings-store'
 import { ReadThroughBackend } from '../core/settings/key-value-backend'
@@ -35,11 +36,17 @@ import { ReadThroughBackend } from '../core/settings/key-value-backend'
  * ready. Any failure while starting ends in a native error box naming the log, a non-zero exit and a released
  * lock, never in a silent process that holds the lock.
  */
-app.setPath(
-  'userData',
-  userDataFolder(app.getPath('userData'), app.isPackaged, process.env['ROSTERDESK_USER_DATA_DIR']),
-)
+const osUserData = app.getPath('userData')
+app.setPath('userData', userDataFolder(osUserData, app.isPackaged, process.env['ROSTERDESK_USER_DATA_DIR']))
 const logsDir = logsFolder(app.getPath('userData'))
+// The saved employees: on Windows in the local, non-roaming folder; the settings and the log stay (decision 046).
+const cacheRoot = cacheRootFor({
+  dataDir: app.getPath('userData'),
+  defaultDataDir: userDataFolder(osUserData, app.isPackaged, undefined),
+  platform: process.platform,
+  env: process.env,
+  home: app.getPath('home'),
+})
 const { logger, logFilePath } = createMainLogger(logsDir)
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL']
 const origins = appOrigins(devServerUrl)
@@ -169,6 +176,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
         systemLocale: app.getSystemLocale(),
       },
       dataDir: app.getPath('userData'),
+      cacheRoot,
       // Unpackaged, the OS hands the private-use scheme to nobody (it is not registered): sign-in says so.
       receivesSchemeCallbacks: app.isPackaged,
     },
@@ -292,6 +300,7 @@ async function showAbout(): Promise<void> {
     },
     app.getPath('userData'),
     logsDir,
+    cacheRoot,
   )
   const options = { type: 'info' as const, title: `About ${app.getName()}`, message: app.getName(), detail }
   if (mainWindow) await dialog.showMessageBox(mainWindow, options)
