@@ -202,3 +202,15 @@ describe('the MSI package', () => {
     expect(() => addRosterDeskComponents('<Wix><Product/></Wix>')).toThrow(/ProductComponents/)
   })
 })
+
+describe("the uninstallers and the user's data", () => {
+  it("has the NSIS uninstaller's --delete-app-data remove the local caches too, and nothing without it", () => {
+    const script = readFileSync(join(ROOT, 'resources/installer.nsh'), 'utf8')
+    const uninstall = /!macro customUnInstall([\s\S]*?)!macroend/.exec(script)?.[1] ?? ''
+    // The caches' folder is the local app data folder named like the roaming one (cacheRootFor, decision 046).
+    expect(uninstall).toMatch(
+      /\$\{GetOptions\} \$R0 "--delete-app-data" \$R1\s+\$\{ifNot\} \$\{Errors\}\s+SetShellVarContext current\s+RMDir \/r "\$LOCALAPPDATA\\\$\{PRODUCT_FILENAME\}"/,
+    )
+    expect(config.productName).toBe('RosterDesk')
+  })
+})
