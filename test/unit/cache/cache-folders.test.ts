@@ -56,6 +56,18 @@ describe('the cache root', () => {
     }
   })
 
+  it("joins POSIX paths as POSIX where a test tells the code it runs on Windows (the shell's stand-in)", () => {
+    expect(
+      cacheRootFor({
+        dataDir: '/tmp/shell-test/RosterDesk',
+        defaultDataDir: '/tmp/shell-test/RosterDesk',
+        platform: 'win32',
+        env: {},
+        home: '/tmp/shell-test',
+      }),
+    ).toBe('/tmp/shell-test/AppData/Local/RosterDesk')
+  })
+
   it('treats the default folder written in another case as the default (Windows paths ignore case)', () => {
     expect(
       cacheRootFor({

@@ -1,4 +1,4 @@
-import { join, win32 } from 'node:path'
+import { join, posix, win32 } from 'node:path'
 import { FIRST_PROFILE_ID, profileCacheDir, profileDataDir } from '../settings/profile-store'
 import { setAsideDir } from './set-aside-cache'
 
@@ -40,6 +40,9 @@ export function profileCacheFolders(profileId: string): readonly string[] {
   return [profileDataDir('', profileId)]
 }
 
+/** A Windows path: a drive letter, or a UNC share. */
+const WINDOWS_PATH = /^(?:[A-Za-z]:[\\/]|\\\\)/
+
 /** What decides the cache root: the data folder in use, and what it would be without an override. */
 export interface CacheRootInput {
   /** The data folder in use (settings, log). */
@@ -65,7 +68,9 @@ export interface CacheRootInput {
  */
 export function cacheRootFor(input: CacheRootInput): string {
   if (input.platform !== 'win32') return input.dataDir
-  const path = win32
+  // Paths are joined in their own style: Windows' on Windows, and a POSIX path where a test on another OS tells
+  // the code it runs on Windows (the shell's stand-in), so no folder is ever named with backslashes there.
+  const path = WINDOWS_PATH.test(input.dataDir) ? win32 : posix
   if (path.resolve(input.dataDir).toLowerCase() !== path.resolve(input.defaultDataDir).toLowerCase()) {
     return input.dataDir
   }
