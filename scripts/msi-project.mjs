@@ -5,7 +5,8 @@
 //     shortcuts and file associations), so the keys resources/installer.nsh writes for NSIS are written here, under
 //     HKLM, as registry values of a component, which Windows Installer removes at uninstall.
 //   - The marker the app reads to know an MSI installed it (src/main/shell/policy/msi-install.ts), so it turns its
-//     own updates off: an INI file in the install folder, created and removed by Windows Installer.
+//     own updates off: an INI file in the install folder, created and removed by Windows Installer; its component's
+//     key path is a registry value, HKLM\Software\RosterDesk InstalledByMsi = 1, which IT's tools may detect too.
 // test/unit/shell/installer-config.test.ts renders electron-builder's template, runs this on it and checks the
 // result against the app's scheme and marker.
 import { readFile, writeFile } from 'node:fs/promises'
@@ -37,7 +38,7 @@ export const ROSTERDESK_MSI_COMPONENTS = `
       </Component>
       <!-- RosterDesk (scripts/msi-project.mjs): the marker that turns the app's own updates off. -->
       <Component Id="RosterDeskMsiMarker" Guid="${MARKER_COMPONENT_GUID}">
-        <CreateFolder/>
+        <RegistryValue Root="HKLM" Key="Software\\RosterDesk" Name="InstalledByMsi" Type="integer" Value="1" KeyPath="yes"/>
         <IniFile Id="RosterDeskMsiMarkerLine" Action="createLine" Directory="APPLICATIONFOLDER" Name="${MARKER.file}" Section="${MARKER.section}" Key="${MARKER.key}" Value="${MARKER.value}"/>
       </Component>
 `

@@ -181,6 +181,14 @@ describe('the MSI package', () => {
       value: ini?.getAttribute('Value'),
     }
     expect(written).toEqual(MSI_MARKER)
+    // Its component's key path: a registry value, removed with it, which IT's detection rules may read too.
+    const marker = elements(doc, 'Component').find((c) => c.getAttribute('Id') === 'RosterDeskMsiMarker')
+    const [keyPath] = elements(marker!, 'RegistryValue')
+    expect(keyPath?.getAttribute('KeyPath')).toBe('yes')
+    expect(`${keyPath?.getAttribute('Root')}\\${keyPath?.getAttribute('Key')}`).toBe(
+      'HKLM\\Software\\RosterDesk',
+    )
+    expect(keyPath?.getAttribute('Name')).toBe('InstalledByMsi')
     // What Windows Installer writes for that line (WritePrivateProfileString), read back as the app reads it.
     const file = `[${written.section}]\r\n${written.key}=${written.value}\r\n`
     const exe = `C:\\Program Files\\${config.productName}\\${config.productName}.exe`
