@@ -23,7 +23,7 @@ import {
 import type { CacheCommandIo } from './cache-command-args'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
 import { cliPolicyRules, refuseLockedFlags } from './policy-flags'
-import { appDataDir, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
+import { appFolders, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
 
 export const EXPORT_USAGE =
   'Usage: export (--db FILE | --profile NAME [--data-dir DIR]) --out FILE.xlsx|FILE.csv [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
@@ -132,7 +132,7 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
       ? undefined
       : readCliProfile(
           profileName,
-          appDataDir(stringOption(values, 'data-dir'), io.env, io.platform),
+          appFolders(stringOption(values, 'data-dir'), io.env, io.platform),
           io.policy,
         )
   if (profile !== undefined) {

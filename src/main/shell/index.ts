@@ -8,6 +8,7 @@ import { createPrintWindowPrinter } from './adapters/print-window'
 import { installAppMenu } from './app-menu'
 import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
 import { createAppWindow } from './window'
+import { updateInputs } from './updates/update-inputs'
 import { registerInvokeHandlers } from './ipc/register-invoke-handlers'
 import { windowEventSink } from './ipc/window-event-sink'
 import { closeLibraryChannels } from './ipc/library-channels'
@@ -25,6 +26,7 @@ import {
   startupFailureText,
   userDataFolder,
 } from './policy/startup'
+import { cacheRootFor } from '../core/cache/cache-folders'
 import { DEFAULT_REDIRECT_URI } from '../core/settings/settings-defaults'
 import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from '../core/settings/settings-store'
 import { ReadThroughBackend } from '../core/settings/key-value-backend'
@@ -40,11 +42,17 @@ import { createAppUpdates, type AppUpdates } from './updates/app-updates'
  * ready. Any failure while starting ends in a native error box naming the log, a non-zero exit and a released
  * lock, never in a silent process that holds the lock.
  */
-app.setPath(
-  'userData',
-  userDataFolder(app.getPath('userData'), app.isPackaged, process.env['ROSTERDESK_USER_DATA_DIR']),
-)
+const osUserData = app.getPath('userData')
+app.setPath('userData', userDataFolder(osUserData, app.isPackaged, process.env['ROSTERDESK_USER_DATA_DIR']))
 const logsDir = logsFolder(app.getPath('userData'))
+// The saved employees: on Windows in the local, non-roaming folder; the settings and the log stay (decision 046).
+const cacheRoot = cacheRootFor({
+  dataDir: app.getPath('userData'),
+  defaultDataDir: userDataFolder(osUserData, app.isPackaged, undefined),
+  platform: process.platform,
+  env: process.env,
+  home: app.getPath('home'),
+})
 const { logger, logFilePath } = createMainLogger(logsDir)
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL']
 const origins = appOrigins(devServerUrl)
@@ -181,6 +189,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
         systemLocale: app.getSystemLocale(),
       },
       dataDir: app.getPath('userData'),
+      cacheRoot,
       // Unpackaged, the OS hands the private-use scheme to nobody (it is not registered): sign-in says so.
       receivesSchemeCallbacks: app.isPackaged,
       // A packaged app reads the machine policy from the machine's locations only (decision 042).
@@ -253,9 +262,8 @@ async function startUpdates(network: ShellNetworkParts, events: EventSink): Prom
     return status?.ok === true && (status.value as SyncStatus).running
   })
   updates = await createAppUpdates({
-    // The machine policy's `updates` section and the MSI install's reason come from their readers (issue 25).
-    policy: undefined,
-    disabledReason: undefined,
+    // The machine policy's `updates` section and the MSI install's reason (update-inputs.ts).
+    ...(await updateInputs()),
     logger,
     network: network.follower,
     busy: () => busyWork.reason(),
@@ -342,6 +350,7 @@ async function showAbout(): Promise<void> {
     app.getPath('userData'),
     logsDir,
     updates === undefined ? UPDATES_NOT_SET_UP : updateStateText(updates.controller.state),
+    cacheRoot,
   )
   const options = { type: 'info' as const, title: `About ${app.getName()}`, message: app.getName(), detail }
   if (mainWindow) await dialog.showMessageBox(mainWindow, options)
