@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { Logger } from '../core/log/logger'
+import type { PolicyInForce } from '../core/policy/policy-in-force'
 import type { SyncCheckpoint } from '../core/sync/sync-options'
 import { terminalText } from './terminal-text'
 
@@ -20,6 +21,8 @@ export interface CacheCommandIo {
    * one (test/helpers/kill-at-checkpoint.ts); the CLI itself passes none.
    */
   readonly syncCheckpoint?: (step: SyncCheckpoint) => void
+  /** The machine policy read at start (policy-in-force.ts); absent: none. */
+  readonly policy?: PolicyInForce
 }
 
 /** A usage problem: exit code 2 and the message plus the command's usage line. */

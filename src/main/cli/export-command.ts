@@ -10,6 +10,8 @@ import { checkExportRequest } from '../core/export/export-plan'
 import { inlineExportRunner } from '../core/export/inline-export-runner'
 import { EXCEL_MAX_ROWS } from '../core/export/xlsx-writer'
 import { logFailure } from '../core/log/log-failure'
+import { NO_POLICY } from '../core/policy/policy-in-force'
+import { exportFormatProblem, exportRulesOf } from '../core/policy/export-rules'
 import { QueryEngine } from '../core/query/query-engine'
 import {
   UsageError,
@@ -63,13 +65,18 @@ interface ExportArgs {
 /**
  * `export`: writes the employees of an existing cache (never creates one) that match the filters to an .xlsx or
  * .csv file, exactly as the app's Export button does, and prints {"rows":N,"file":"…"}. With one --pay-cycle
- * and no other filter it is that pay cycle's roster. `--view NAME` starts from a view saved in the app. Exit codes: 0 written, 1 failed (no file left behind),
- * 2 bad usage, 130 interrupted.
+ * and no other filter it is that pay cycle's roster. `--view NAME` starts from a view saved in the app. The
+ * machine policy's export rules hold as in the app: a .csv the policy does not allow is refused as usage (2), an
+ * export over its most rows fails (1) before any file is written. Exit codes: 0 written, 1 failed (no file left
+ * behind), 2 bad usage, 130 interrupted.
  */
 export async function runExportCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
   let parsed: ExportArgs
+  const rules = exportRulesOf(io.policy ?? NO_POLICY)
   try {
     parsed = parseExportArgs(args, io)
+    const refused = exportFormatProblem(rules, parsed.format)
+    if (refused !== undefined) throw new UsageError(refused)
   } catch (error) {
     return reportUsage(error, io, EXPORT_USAGE)
   }
@@ -87,6 +94,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
     const synced = lastComplete === undefined ? undefined : cache.runs.log.settingsOf(lastComplete.id)
     const service = new ExportService({
       runner: inlineExportRunner({ queries }),
+      rules,
       clock: systemClock,
       context: () => ({
         ...(parsed.profile === undefined ? {} : { profile: parsed.profile }),

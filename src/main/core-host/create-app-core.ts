@@ -18,6 +18,10 @@ import type { ExportService } from '../core/export/export-service'
 import type { PagePrinter } from '../core/export/print-view'
 import type { EventSink, InvokeHandlers } from '../core/ipc/dispatch'
 import type { Logger } from '../core/log/logger'
+import { exportRulesOf } from '../core/policy/export-rules'
+import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from '../core/policy/personal-data'
+import { NO_POLICY_VIEW, type PolicyView } from '../../shared/policy-view'
+import { NO_POLICY, type PolicyInForce } from '../core/policy/policy-in-force'
 import type { ColumnBuilder } from '../core/query/column-builds'
 import type { QueryEngine } from '../core/query/query-engine'
 import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../core/secrets/secret-store'
@@ -94,6 +98,8 @@ export interface AppCoreDeps {
    * being prepared); absent: the worker's builder as it is.
    */
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
+  /** The machine policy read at start (policy-in-force.ts); absent: none (NO_POLICY). */
+  readonly policy?: PolicyInForce
 }
 
 export interface AppCore {
@@ -119,6 +125,7 @@ export interface AppCore {
  */
 export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   const clock = deps.clock ?? systemClock
+  const policy = deps.policy ?? NO_POLICY
   const profiles = deps.settings.profiles
   const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
   // The active profile's count from its open cache; another's from its catalog, read without opening it.
@@ -140,30 +147,19 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     logger: deps.logger,
     idleStopMs: CORE_WORKER_IDLE_STOP_MS,
   })
-  const sessionDeps: SessionDeps = {
-    dataDir: deps.dataDir,
-    settings: deps.settings,
-    secrets: deps.secrets,
-    fetch: deps.fetch,
-    clock,
-    timers: deps.timers ?? systemTimers,
-    random: deps.random ?? Math.random,
-    // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs on
-    // this thread, where they apply.
-    syncOnWorker: deps.clock === undefined && deps.random === undefined,
-    ...(deps.syncRetry === undefined ? {} : { syncRetry: deps.syncRetry }),
-    openExternal: deps.openExternal,
-    ...(deps.receivesSchemeCallbacks === undefined
-      ? {}
-      : { receivesSchemeCallbacks: deps.receivesSchemeCallbacks }),
-    environment,
-    events: deps.events,
-    logger: deps.logger,
-    appVersion: deps.appInfo.version,
-    worker,
-    columnBuilder: deps.columnBuilder,
-    preparing: preparingEvents(deps.events),
-  }
+  const sessionDeps = sessionDepsOf(deps, { clock, environment, worker, exportRules: exportRulesOf(policy) })
+
+  // The organisation's retention rule runs before any cache is opened (personal-data.ts).
+  const personalData = personalDataRulesOf(policy)
+  const retention = deleteExpiredCaches(
+    personalData,
+    profiles.list().map((profile) => ({
+      profileId: profile.id,
+      cacheDir: profileCacheDir(deps.dataDir, profile.id),
+    })),
+    { clock, logger: deps.logger },
+  )
+  const policyView = policyViewOf(policy, retention.notice === undefined ? [] : [retention.notice])
 
   let session = await openSession(sessionDeps, profiles.activeId)
   /** Set while a switch closes one session and opens the next; a second switch meanwhile is refused. */
@@ -225,6 +221,10 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       clock,
       profileName: () => profiles.get(profiles.activeId).name,
       changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
+      policyView: () => policyView,
+      ...(personalData.clearOnSignOut
+        ? { afterSignOut: () => clearOnSignOut(deps, () => session.profileId, withSessionClosed) }
+        : {}),
     }),
     {
       profiles,
@@ -266,6 +266,38 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   }
 }
 
+/** What every profile's session is built from: the app core's dependencies and what createAppCore made of them. */
+function sessionDepsOf(
+  deps: AppCoreDeps,
+  shared: Pick<SessionDeps, 'clock' | 'environment' | 'worker' | 'exportRules'>,
+): SessionDeps {
+  return {
+    dataDir: deps.dataDir,
+    settings: deps.settings,
+    secrets: deps.secrets,
+    fetch: deps.fetch,
+    clock: shared.clock,
+    timers: deps.timers ?? systemTimers,
+    random: deps.random ?? Math.random,
+    // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs on
+    // this thread, where they apply.
+    syncOnWorker: deps.clock === undefined && deps.random === undefined,
+    ...(deps.syncRetry === undefined ? {} : { syncRetry: deps.syncRetry }),
+    openExternal: deps.openExternal,
+    ...(deps.receivesSchemeCallbacks === undefined
+      ? {}
+      : { receivesSchemeCallbacks: deps.receivesSchemeCallbacks }),
+    environment: shared.environment,
+    events: deps.events,
+    logger: deps.logger,
+    appVersion: deps.appInfo.version,
+    worker: shared.worker,
+    columnBuilder: deps.columnBuilder,
+    preparing: preparingEvents(deps.events),
+    exportRules: shared.exportRules,
+  }
+}
+
 /** The saved views' channels answer from the active profile's views. */
 function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps {
   return {
@@ -288,13 +320,44 @@ async function deleteProfile(deps: AppCoreDeps, id: string): Promise<void> {
 }
 
 /**
+ * The machine policy's `personalData.clearOnSignOut`, after a sign-out deleted the tokens: the active session is
+ * closed (a sync or an export running is cancelled and waited for, as a profile switch does), the profile's
+ * saved employees and any set aside are deleted, and the session opens again, empty.
+ */
+async function clearOnSignOut(
+  deps: AppCoreDeps,
+  activeId: () => string,
+  withSessionClosed: (work: () => void) => Promise<void>,
+): Promise<void> {
+  const id = activeId()
+  await withSessionClosed(() => clearSavedEmployees(profileCacheDir(deps.dataDir, id)))
+  deps.logger.info(
+    `Machine policy: deleted profile ${id}'s saved employees at sign-out (personalData.clearOnSignOut)`,
+  )
+}
+
+/**
+ * The machine policy as the window sees it (policy-view.ts): where it came from, a policy that could not be read,
+ * the export rules, and what it did at this start (`notices`). What it locks is the policy reader's to fill.
+ */
+function policyViewOf(policy: PolicyInForce, notices: readonly string[]): PolicyView {
+  return {
+    ...NO_POLICY_VIEW,
+    source: policy.source,
+    problem: policy.problem?.message,
+    exports: exportRulesOf(policy),
+    notices,
+  }
+}
+
+/**
  * What the handlers answer from: the services of the session `current` returns, read through getters at every
  * call, so after a switch they answer from the new profile.
  */
 function currentSessionDeps(
   deps: AppCoreDeps,
   current: () => ProfileSession,
-  shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity'>,
+  shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity' | 'policyView' | 'afterSignOut'>,
 ): HandlerDeps {
   const network = deps.network ?? plainNodeNetwork
   return {
@@ -331,6 +394,8 @@ function currentSessionDeps(
     demoEnvironment: deps.demo.environment,
     profileName: shared.profileName,
     ...(shared.changeIdentity === undefined ? {} : { changeIdentity: shared.changeIdentity }),
+    ...(shared.policyView === undefined ? {} : { policyView: shared.policyView }),
+    ...(shared.afterSignOut === undefined ? {} : { afterSignOut: shared.afterSignOut }),
     network,
     rememberedProxies: () => network.rememberedProxies(),
   }

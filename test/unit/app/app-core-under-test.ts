@@ -8,6 +8,8 @@ import { createAppCore, type AppCore } from '../../../src/main/core-host/create-
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
 import type { SecretVault } from '../../../src/main/core/secrets/secret-store'
+import type { Clock } from '../../../src/main/core/clock'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { MemoryKeyValueBackend } from '../../../src/main/core/settings/settings-store'
 import { SettingsStore } from '../../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../../src/main/sandbox'
@@ -25,7 +27,15 @@ export interface App {
   events: Array<{ channel: EventChannel; payload: unknown }>
   invoke(channel: string, ...args: unknown[]): Promise<unknown>
   savePath: { next: string | undefined }
+  /** Every line the core logged, as `level: text`. */
+  log: string[]
   close(): Promise<void>
+}
+
+/** What a test may give the core besides its files: the machine policy in force, its own clock. */
+export interface AppOptions {
+  readonly policy?: PolicyInForce
+  readonly clock?: Clock
 }
 
 /** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
@@ -52,11 +62,13 @@ export async function startApp(
   dataDir: string,
   backend: MemoryKeyValueBackend,
   secrets: SecretVault,
+  options: AppOptions = {},
 ): Promise<App> {
   const events: App['events'] = []
   const savePath: App['savePath'] = { next: undefined }
   const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
-  const logger = createLogger(() => undefined)
+  const log: string[] = []
+  const logger = createLogger((level, text) => log.push(`${level}: ${text}`))
   const core = await createAppCore({
     appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
     dataDir,
@@ -73,6 +85,8 @@ export async function startApp(
     chooseExportPath: async () => savePath.next,
     uiState: backend,
     revealFile: () => undefined,
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   })
   let closed = false
   const close = async () => {
@@ -86,7 +100,7 @@ export async function startApp(
     if (!result.ok) throw Object.assign(new Error(result.error.message), { ipc: result.error })
     return result.value
   }
-  return { core, events, invoke, savePath, close }
+  return { core, events, invoke, savePath, log, close }
 }
 
 export async function syncNow(app: App): Promise<SyncRunSummary> {
