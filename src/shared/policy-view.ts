@@ -9,8 +9,8 @@ import type { SettingsField } from './settings-schema'
 export interface PolicyView {
   /** Where the policy in force came from, for Help → About and the log ("C:\ProgramData\RosterDesk\policy.json"); undefined: no policy. */
   readonly source: string | undefined
-  /** The active profile's settings fields the policy sets and locks. */
-  readonly lockedFields: readonly SettingsField[]
+  /** The active profile's settings fields the policy sets and locks, and `clientSecret` when it supplies the secret. */
+  readonly lockedFields: readonly PolicyLockedField[]
   /** Whether the active profile was created by the policy (it cannot be renamed or deleted). */
   readonly managedProfile: boolean
   /** "Your organisation's settings for RosterDesk could not be read: …", shown once; undefined when none. */
@@ -32,7 +32,7 @@ export interface ExportRulesView {
   /** false: exports are written to Excel (.xlsx) only. */
   readonly csvAllowed: boolean
   /** The most employees one export may hold; undefined: no limit but the app's own. */
-  readonly maxRows: number | undefined
+  readonly maxRows?: number | undefined
 }
 
 /** No export rules: every format, any number of rows. */
@@ -54,6 +54,9 @@ export function tooManyRowsMessage(rows: number, maxRows: number): string {
 export function retentionNotice(days: number): string {
   return `Saved employees older than ${days} days were deleted by your organisation's policy.`
 }
+
+/** A field the policy may lock: a settings field, or the client secret (kept in the secret store, not the settings). */
+export type PolicyLockedField = SettingsField | 'clientSecret'
 
 /** What a locked field says beside itself. */
 export const POLICY_LOCKED_LABEL = 'Set by your organisation'

@@ -3,6 +3,7 @@ import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
 import { ProxySignIn } from './components/proxy-sign-in-dialog'
+import { PolicyNotices } from './components/policy-notices'
 import { SecretStorageBanner } from './components/secret-storage-banner'
 import { SettingsScreen } from './components/settings-screen'
 import { ShortcutsDialog } from './components/shortcuts-dialog'
@@ -17,6 +18,8 @@ import { useAuth } from './hooks/use-auth'
 import { useOnline } from './hooks/use-online'
 import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
+import { ExportRulesContext } from './hooks/use-export-format'
+import { NO_EXPORT_RULES } from '../../shared/policy-view'
 import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-display'
 import { useSync } from './hooks/use-sync'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
@@ -151,15 +154,17 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
           authError={auth.error}
         />
         <PayDisplayContext.Provider value={payDisplay}>
-          <BrowseView
-            sync={sync}
-            signedIn={signedIn}
-            offline={offline}
-            onSignIn={auth.signIn}
-            trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
-            hidePay={payDisplay.hidePay}
-            onHidePayChange={(hidePay) => settings.update({ hidePay })}
-          />
+          <ExportRulesContext.Provider value={settings.view?.policy.exports ?? NO_EXPORT_RULES}>
+            <BrowseView
+              sync={sync}
+              signedIn={signedIn}
+              offline={offline}
+              onSignIn={auth.signIn}
+              trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
+              hidePay={payDisplay.hidePay}
+              onHidePayChange={(hidePay) => settings.update({ hidePay })}
+            />
+          </ExportRulesContext.Provider>
         </PayDisplayContext.Provider>
       </>
     )
@@ -178,6 +183,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         rowSource={sync.status?.source}
       />
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
+      <PolicyNotices policy={settings.view?.policy} />
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
       <main className="app-main">
         {settingsScreen}
