@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { JSDOM } from 'jsdom'
+import { SaxesParser } from 'saxes'
 import { describe, expect, it } from 'vitest'
 import { PROXY_MODES } from '../../../src/shared/settings-rules'
 import {
@@ -13,7 +13,7 @@ import {
  * The Group Policy templates in resources/policy/ against the registry values RosterDesk reads
  * (POLICY_REGISTRY_VALUES): exactly one policy per value, of the kind its schema takes, under the one key, and
  * every string and presentation the template names present in its English resources, with nothing extra. The
- * files are parsed as XML (jsdom's DOMParser, the renderer tests' own DOM), so a malformed file fails here.
+ * files are parsed as XML (saxes), so a malformed file fails here.
  */
 
 const ROOT = resolve(__dirname, '../../..')
@@ -22,24 +22,71 @@ const ADML = join(ROOT, 'resources/policy/en-US/RosterDesk.adml')
 const NAMESPACE = 'http://schemas.microsoft.com/GroupPolicy/2006/07/PolicyDefinitions'
 const KEY = 'Software\\Policies\\RosterDesk'
 
-const { DOMParser } = new JSDOM().window
+/** An XML element as the test reads it: its name, namespace, attributes, child elements and text. */
+interface XmlElement {
+  readonly localName: string
+  readonly namespaceURI: string
+  readonly attributes: ReadonlyMap<string, string>
+  readonly children: XmlElement[]
+  textContent: string
+  getAttribute(name: string): string | null
+}
 
-function parse(path: string): Document {
-  const document = new DOMParser().parseFromString(readFileSync(path, 'utf8'), 'application/xml')
-  const error = document.getElementsByTagName('parsererror')[0]
-  if (error !== undefined) throw new Error(`${path} is not well-formed XML: ${error.textContent ?? ''}`)
-  return document
+/**
+ * Parses a file with saxes (the XML parser exceljs reads workbooks with), which refuses anything not well-formed
+ * or namespace-correct; the tree is the little the test reads.
+ */
+function parse(path: string): { readonly documentElement: XmlElement } {
+  const parser = new SaxesParser({ xmlns: true })
+  const stack: XmlElement[] = []
+  let root: XmlElement | undefined
+  parser.on('opentag', (tag) => {
+    const attributes = new Map(
+      Object.values(tag.attributes).map((attribute) => [attribute.name, attribute.value]),
+    )
+    const element: XmlElement = {
+      localName: tag.local,
+      namespaceURI: tag.uri,
+      attributes,
+      children: [],
+      textContent: '',
+      getAttribute: (name) => attributes.get(name) ?? null,
+    }
+    stack.at(-1)?.children.push(element)
+    root ??= element
+    stack.push(element)
+  })
+  parser.on('text', (text) => {
+    for (const open of stack) open.textContent += text
+  })
+  parser.on('closetag', () => void stack.pop())
+  parser.on('error', (error) => {
+    throw new Error(`${path} is not well-formed XML: ${error.message}`)
+  })
+  parser.write(readFileSync(path, 'utf8')).close()
+  if (root === undefined) throw new Error(`${path} holds no element`)
+  return { documentElement: root }
 }
 
 const admx = parse(ADMX)
 const adml = parse(ADML)
 
-function all(root: Document | Element, name: string): Element[] {
-  return [...root.getElementsByTagNameNS(NAMESPACE, name)]
+/** Every element named `name` in the template's namespace, in document order, below `root`. */
+function all(root: { readonly documentElement: XmlElement } | XmlElement, name: string): XmlElement[] {
+  const start = 'documentElement' in root ? root.documentElement : root
+  const found: XmlElement[] = []
+  const visit = (element: XmlElement): void => {
+    for (const child of element.children) {
+      if (child.localName === name && child.namespaceURI === NAMESPACE) found.push(child)
+      visit(child)
+    }
+  }
+  visit(start)
+  return found
 }
 
-function children(element: Element, name?: string): Element[] {
-  return [...element.children].filter((child) => name === undefined || child.localName === name)
+function children(element: XmlElement, name?: string): XmlElement[] {
+  return element.children.filter((child) => name === undefined || child.localName === name)
 }
 
 /** What the Group Policy editor writes for one value: its name, its kind, and for an enum its strings. */
@@ -58,8 +105,10 @@ function writtenValues(): WrittenValue[] {
     const name = policy.getAttribute('name') ?? ''
     const valueName = policy.getAttribute('valueName')
     if (valueName !== null) {
-      const decimal = (tag: string) =>
-        children(policy, tag)[0]?.getElementsByTagNameNS(NAMESPACE, 'decimal')[0]?.getAttribute('value')
+      const decimal = (tag: string) => {
+        const holder = children(policy, tag)[0]
+        return holder === undefined ? undefined : all(holder, 'decimal')[0]?.getAttribute('value')
+      }
       expect([decimal('enabledValue'), decimal('disabledValue')], name).toEqual(['1', '0'])
       values.push({ policy: name, valueName, kind: 'boolean' })
     }
@@ -68,7 +117,7 @@ function writtenValues(): WrittenValue[] {
         const id = element.getAttribute('valueName') ?? ''
         const kind = element.localName
         if (kind === 'enum') {
-          const items = all(element, 'string').map((item) => item.textContent ?? '')
+          const items = all(element, 'string').map((item) => item.textContent)
           values.push({ policy: name, valueName: id, kind, items })
         } else if (kind === 'decimal') {
           const range = [
@@ -158,7 +207,7 @@ describe('the ADMX template for HKLM\\Software\\Policies\\RosterDesk', () => {
 
 describe('the ADML resources (en-US)', () => {
   const strings = new Map(
-    all(adml, 'string').map((string) => [string.getAttribute('id') ?? '', string.textContent ?? '']),
+    all(adml, 'string').map((string) => [string.getAttribute('id') ?? '', string.textContent]),
   )
   const presentations = new Map(
     all(adml, 'presentation').map((presentation) => [presentation.getAttribute('id') ?? '', presentation]),
