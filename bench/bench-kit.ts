@@ -25,10 +25,21 @@ export function scratchDir(id: string): { dir: string; cleanup: () => void } {
 
 /** Median and 95th percentile (nearest rank) of a list of milliseconds. */
 export function percentiles(values: readonly number[]): { median: number; p95: number; max: number } {
+  const { median, p95, max } = quantiles(values)
+  return { median, p95, max }
+}
+
+/** Median, 95th and 99th percentile (nearest rank) of a list of milliseconds. */
+export function quantiles(values: readonly number[]): {
+  median: number
+  p95: number
+  p99: number
+  max: number
+} {
   const sorted = [...values].sort((a, b) => a - b)
   const at = (q: number): number =>
     sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0
-  return { median: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0 }
+  return { median: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? 0 }
 }
 
 export function ms(value: number): string {

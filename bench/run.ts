@@ -5,6 +5,8 @@ import Database from 'better-sqlite3'
 import type { BenchSection } from './bench-kit'
 import { scratchDir } from './bench-kit'
 import { exportSection } from './export-bench'
+import { filterMixSection } from './filter-mix-bench'
+import { keystrokeSection } from './keystroke-bench'
 import { lyingEnvelopeSection } from './lying-envelope-bench'
 import { mainThreadSection } from './main-thread-bench'
 import { nearMissSection } from './near-miss-bench'
@@ -29,6 +31,8 @@ const SECTIONS: readonly BenchSection[] = [
   mainThreadSection,
   queryProcessSection,
   nearMissSection,
+  filterMixSection,
+  keystrokeSection,
 ]
 
 function machine(): string {

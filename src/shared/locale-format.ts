@@ -139,7 +139,71 @@ export function formatIsoDateText(text: string, locale: string): string | undefi
   return Number.isNaN(instant) ? undefined : dateFormat(locale, true, undefined).format(new Date(instant))
 }
 
-/** A moment (a sync's start, a file's time) with its date and time, in the computer's zone: "27.11.2026, 09:12". */
-export function formatMoment(date: Date, locale: string): string {
-  return dateFormat(locale, true, undefined).format(date)
+/**
+ * A moment (a sync's start, a file's time) with its date and time: "27.11.2026, 09:12" in de-DE. In `timeZone`
+ * when given (a printed page says which zone it used), else the computer's.
+ */
+export function formatMoment(date: Date, locale: string, timeZone?: string): string {
+  if (timeZone === undefined) return dateFormat(locale, true, undefined).format(date)
+  return new Intl.DateTimeFormat(locale, { ...DATE_PARTS, ...TIME_PARTS, timeZone }).format(date)
+}
+
+/** A calendar day in the computer's zone, without the year: "27.11." in de-DE, "11/27" in en-US. */
+export function formatDayMonth(date: Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'numeric' }).format(date)
+}
+
+const WEEKDAY_OPTIONS: Intl.DateTimeFormatOptions = { weekday: 'short' }
+
+/**
+ * "Mon 23.11., 09:12" (de-DE), "Mon 11/23, 09:12 AM" (en-US): a moment a clerk places at a glance, in the
+ * computer's zone, with the year only when it is not this year's ("Fri 20.11.2025, 09:12"). The weekday is a word,
+ * so English (UI text stays English); the day, month, year and clock are the locale's digits and order.
+ */
+export function formatSyncMoment(date: Date, now: Date, locale: string): string {
+  // Made per call: a formatter keeps the time zone it was made in, and the computer may have moved since.
+  const weekday = new Intl.DateTimeFormat('en', WEEKDAY_OPTIONS).format(date)
+  const year = (moment: Date): string => new Intl.DateTimeFormat('en', { year: 'numeric' }).format(moment)
+  const day =
+    year(date) === year(now)
+      ? formatDayMonth(date, locale)
+      : new Intl.DateTimeFormat(locale, DATE_PARTS).format(date)
+  const time = new Intl.DateTimeFormat(locale, TIME_PARTS).format(date)
+  return `${weekday} ${day}, ${time}`
+}
+
+const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+]
+
+/** English words ("yesterday", "3 hours ago"): UI text stays English; the count inside is the locale's. */
+const relativeWords = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+
+/**
+ * "just now", "1 minute ago", "yesterday", "3 hours ago", "1.200 days ago" (de-DE): how long before `now` the
+ * moment `then` was. The words are English, as all UI text is, so Intl.RelativeTimeFormat runs in English; the
+ * count is written in `locale`'s digits and grouping (shared with every other number on screen). A moment slightly
+ * in the future (clock skew) still reads "just now" rather than "in 3 seconds".
+ */
+export function formatRelativeTime(then: Date, now: Date, locale: string): string {
+  const seconds = Math.round((now.getTime() - then.getTime()) / 1000)
+  if (seconds < 45) return 'just now'
+  const [unit, size] = RELATIVE_UNITS.find(([, each]) => seconds >= each) ?? ['minute', 60]
+  const count = Math.max(1, Math.floor(seconds / size))
+  // The count comes as integer and group parts ("1", ",", "200"): the first of them stands for the whole count.
+  let counted = false
+  return relativeWords
+    .formatToParts(-count, unit)
+    .map((part) => {
+      if (part.type === 'literal') return part.value
+      if (counted) return ''
+      counted = true
+      return formatNumber(count, locale)
+    })
+    .join('')
 }

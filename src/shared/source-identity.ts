@@ -4,7 +4,14 @@
  * name, so the change is made only one of two ways the clerk chose (decision 039). Zod-free, so the renderer's
  * form and the core's handler apply the one rule.
  */
-import { environmentLabel, type Environment } from './settings-rules'
+import { formatNumber } from './locale-format'
+import {
+  environmentLabel,
+  normalizeProfileName,
+  profileNameIsEnvironment,
+  profileNameProblem,
+  type Environment,
+} from './settings-rules'
 
 /** The settings fields that say whose employees a profile reads (a subset of `Settings`). */
 export interface IdentitySettings {
@@ -35,21 +42,52 @@ export function identityChanges(before: IdentitySettings, after: IdentitySetting
 export const IDENTITY_CHOICES = ['new-profile', 'set-aside'] as const
 export type IdentityChoice = (typeof IDENTITY_CHOICES)[number]
 
+/**
+ * A new profile's name for `environment`: "Staging", else "Staging 2", "Staging 3", … the first free one (names are
+ * unique ignoring case).
+ */
+export function newProfileName(environment: Environment, taken: readonly string[]): string {
+  const base = environmentLabel(environment)
+  for (let n = 1; ; n += 1) {
+    const name = normalizeProfileName(n === 1 ? base : `${base} ${n}`)
+    if (profileNameProblem(name, taken) === undefined) return name
+  }
+}
+
+/**
+ * The name a profile changed in place ("set aside") takes, or undefined when it keeps its own. A profile still
+ * named after the environment it read ("Demo", as the app names them) would name the old source beside the new
+ * one's badge ("Demo · Staging"), so it takes the new environment's name (`newProfileName`); a name the clerk
+ * chose ("Acme Ltd") stays, the badge beside it saying the environment. `taken`: the other profiles' names.
+ */
+export function setAsideRename(
+  name: string,
+  from: Environment,
+  to: Environment,
+  taken: readonly string[],
+): string | undefined {
+  if (from === to || !profileNameIsEnvironment(name, from)) return undefined
+  return newProfileName(to, taken)
+}
+
 /** The confirmation's first button: "Create a new profile for Staging". */
 export function newProfileChoiceLabel(environment: Environment): string {
   return `Create a new profile for ${environmentLabel(environment)}`
 }
 
-/** The confirmation's second button: "Change this profile and set its 100,000 saved employees aside". */
-export function setAsideChoiceLabel(employeeCount: number): string {
-  const count = employeeCount.toLocaleString('en')
+/**
+ * The confirmation's second button: "Change this profile and set its 100,000 saved employees aside", the count in
+ * the clerk's regional formats (`locale`, shared/locale-format.ts).
+ */
+export function setAsideChoiceLabel(employeeCount: number, locale: string): string {
+  const count = formatNumber(employeeCount, locale)
   return `Change this profile and set its ${count} saved ${employeeCount === 1 ? 'employee' : 'employees'} aside`
 }
 
-/** The refusal `settings:update` answers when the identity would change without a choice. */
-export function identityChoiceNeeded(employeeCount: number): string {
+/** The refusal `settings:update` answers when the identity would change without a choice (count in `locale`). */
+export function identityChoiceNeeded(employeeCount: number, locale: string): string {
   return (
-    `This change points the profile at another source while it holds ${employeeCount.toLocaleString('en')} ` +
+    `This change points the profile at another source while it holds ${formatNumber(employeeCount, locale)} ` +
     'saved employees. Choose to create a new profile, or to change this one and set its saved employees aside.'
   )
 }

@@ -74,7 +74,7 @@ describe('the packaged RosterDesk behind a proxy given on its command line', () 
     expect(seen).toContain(`POST ${authorize.origin}/openapi/oauthv1/token`)
 
     await page.getByRole('button', { name: 'Sync now' }).click()
-    await page.getByText(/^([1-9][\d,]*) of \1 employees$/).waitFor({ timeout: 120_000 })
+    await page.getByText(/^([1-9][\d,]*) of \1 employees( from .+)?$/).waitFor({ timeout: 120_000 })
     const lists = seen.filter((line) => line.startsWith(`GET ${authorize.origin}/employees/list`))
     expect(lists.length).toBeGreaterThan(0)
     expect(pageErrors).toEqual([])

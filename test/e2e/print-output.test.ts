@@ -195,7 +195,7 @@ describe('printed output', () => {
       expect(first).toMatch(/Profile\s+Acme Ltd/)
       expect(first).toContain('Only the first 444 of 9,000 employees are printed.')
       expect(first).toMatch(new RegExp(`Page 1 of ${info.pages}`))
-      expect(first).toContain('RosterDesk · printed 2026-11-22 10:45 (UTC+01:00, Europe/Berlin)')
+      expect(first).toContain('RosterDesk · printed 11/22/2026, 10:45 AM (UTC+01:00, Europe/Berlin)')
       const second = await pageText(pdf, 2)
       // The column headers again atop page 2, and its number below.
       expect(second.trimStart().split('\n')[0]).toMatch(/^UUID\s+First name\s+Last name\s+Status/)

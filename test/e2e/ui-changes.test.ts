@@ -272,7 +272,7 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     const details = dialog().getByRole('complementary')
     const marker = details.getByRole('note')
     await marker.waitFor()
-    expect(await marker.innerText()).toMatch(/^Removed in the sync of \w{3} \d+ \w{3}, \d\d:\d\d\./)
+    expect(await marker.innerText()).toMatch(/^Removed in the sync of \w{3} \d+\/\d+, \d\d:\d\d [AP]M\./)
     await details
       .getByRole('heading', { name: `${String(last['firstName'])} ${String(last['lastName'])}` })
       .waitFor()

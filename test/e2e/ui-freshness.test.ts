@@ -52,7 +52,7 @@ describe('the stale-data banner in the real app', () => {
     const banner = page.getByRole('region', { name: 'Data age' })
     await banner.waitFor()
     expect(await banner.getByText(/^Employees last synced/).innerText()).toBe(
-      'Employees last synced 3 days ago (Mon 23 Nov, 09:12)',
+      'Employees last synced 3 days ago (Mon 11/23, 09:12 AM)',
     )
     expect(await page.getByText(/^Last synced/).innerText()).toBe('Last synced 3 days ago')
     expect(await banner.getByRole('button', { name: 'Sync now' }).isVisible()).toBe(true)

@@ -57,6 +57,10 @@ describe('the data on screen always says where it came from', () => {
       `Change this profile and set its ${SIZE} saved employees aside`,
       'Cancel',
     ])
+    // "Demo" would name the old source beside the Staging badge: the confirmation says the profile is renamed.
+    expect(await confirmation().innerText()).toContain(
+      'It also renames the profile “Staging”, since “Demo” names the old source.',
+    )
     await ui.screenshot('ui-identity-1-confirmation')
     expect((await app.core.handlers['settings:get']()).settings.environment).toBe('demo')
   })
@@ -71,6 +75,15 @@ describe('the data on screen always says where it came from', () => {
       .toBe('staging')
     await header().getByLabel('Environment: Staging').waitFor()
     expect(app.core.queries.query({ limit: 1 }).total).toBe(0)
+    expect((await app.core.handlers['profiles:list']()).profiles.map((p) => p.name)).toEqual(['Staging'])
+    await expect
+      .poll(() =>
+        header()
+          .getByRole('combobox', { name: /^Profile/ })
+          .locator('option:checked')
+          .innerText(),
+      )
+      .toBe('Staging')
     await expect.poll(() => page.getByText(allEmployeesText(SIZE)).count()).toBe(0)
     expect(await page.getByText(/Last synced/).count()).toBe(0)
     await ui.screenshot('ui-identity-2-set-aside')
@@ -81,7 +94,7 @@ describe('the data on screen always says where it came from', () => {
     await header().getByRole('button', { name: 'Manage profiles…' }).click()
     const profiles = page.getByRole('dialog', { name: 'Profiles' })
     const restore = profiles.getByRole('button', {
-      name: /^Restore the Demo employees set aside on \d+ \w+$/,
+      name: /^Restore the Demo employees set aside on \d+\/\d+$/,
     })
     await restore.waitFor()
     await ui.screenshot('ui-identity-3-restore-offered')
@@ -96,6 +109,10 @@ describe('the data on screen always says where it came from', () => {
       .poll(() => page.locator('.data-source').innerText())
       .toBe('Employees from Demo (sample data)')
     expect(await header().getByRole('note').innerText()).toBe('Showing Demo (sample data) employees')
+    // The count line names them too.
+    expect(await page.locator('.result-count').innerText()).toBe(
+      `${allEmployeesText(SIZE)} from Demo (sample data)`,
+    )
     await ui.screenshot('ui-identity-4-restored')
 
     await page.getByRole('button', { name: `Export ${SIZE} rows…` }).click()
@@ -115,7 +132,7 @@ describe('the data on screen always says where it came from', () => {
     expect(await page.getByText(allEmployeesText(SIZE)).count()).toBe(0)
     const list = await app.core.handlers['profiles:list']()
     expect(list.profiles.map((p) => [p.name, p.environment, p.employeeCount])).toEqual([
-      ['Demo', 'staging', SIZE],
+      ['Staging', 'staging', SIZE],
       ['Production', 'production', 0],
     ])
     await ui.screenshot('ui-identity-5-new-profile')

@@ -64,7 +64,7 @@ async function shownColumns(): Promise<{ key: string; label: string }[]> {
 /** N of "N of M employees", once the table has answered (no "updating…"). */
 async function settledCount(): Promise<number> {
   const line = page.getByText(/^[\d,]+ of [\d,]+ employees/)
-  await expect.poll(async () => (await line.innerText()).includes('updating')).toBe(false)
+  await expect.poll(async () => /updating/i.test(await line.innerText())).toBe(false)
   return Number((await line.innerText()).split(' of ')[0]!.replace(/,/g, ''))
 }
 

@@ -33,7 +33,7 @@ const bodyRows = (): Locator => grid().locator('[role="row"]:not([aria-rowindex=
 /** N of "N of M employees", or -1 while the table is still updating. */
 async function shownCount(): Promise<number> {
   const line = await page.getByText(/^[\d,]+ of [\d,]+ employees/).innerText()
-  return line.includes('updating') ? -1 : Number(line.split(' of ')[0]!.replace(/,/g, ''))
+  return /updating/i.test(line) ? -1 : Number(line.split(' of ')[0]!.replace(/,/g, ''))
 }
 
 /** Types into the box and waits until the table shows its answer for that text. */

@@ -13,12 +13,20 @@ import { readXlsx } from '../helpers/xlsx-reader'
  * the real core and the sandbox, which sends an annual salary and a pay cycle: both are default columns, the
  * default widths show last name through salary without scrolling sideways, amounts are right-aligned with
  * tabular figures and two decimals; "Hide pay" takes the money off the screen and the printed page and is still
- * on after a reload; the profile's currency setting is written beside amounts; the export keeps numbers.
+ * on after a reload; the profile's currency setting is written beside amounts; the export keeps numbers; salaries
+ * of millions with their currency ("EUR 1,234,567.89", "12.345.678,90 EUR") fit the default width uncut. Ruth and
+ * Pieter Vandermeer, who earn them, are fixtures the sandbox serves for this test (its generated salaries stay
+ * below 200,000).
  */
 
 const SIZE = 600
+const VANDERMEER = 'Vandermeer'
+const MILLIONAIRES = [
+  { index: 7, firstName: 'Ruth', lastName: VANDERMEER, annualSalary: 1_234_567.89 },
+  { index: 8, firstName: 'Pieter', lastName: VANDERMEER, annualSalary: 12_345_678.9 },
+]
 const session = useUiSession({
-  sandbox: { size: SIZE },
+  sandbox: { size: SIZE, fixtures: MILLIONAIRES },
   viewport: { width: 1366, height: 768 },
   start: 'synced',
 })
@@ -210,6 +218,55 @@ describe('pay data in view at 1366×768, through the real core', () => {
       expect(row[column]?.t).toBe('n')
       expect(typeof row[column]?.v).toBe('number')
       expect(row[column]?.fmt).toBe(MONEY_NUMBER_FORMAT)
+    }
+    expect(ui.problems).toEqual([])
+  })
+
+  it('6. salaries of millions with their currency fit the default width, in US and German formats', async () => {
+    // Only the Vandermeers show: theirs are the widest amounts, in the profile's currency.
+    await app.core.handlers['settings:update']({ currency: 'eur', formatLocale: 'en-US' })
+    await page.reload()
+    const showVandermeers = async (): Promise<void> => {
+      await page.getByRole('searchbox', { name: 'Search employees' }).fill(VANDERMEER)
+      await expect.poll(() => salaryCells().count()).toBe(2)
+    }
+    await showVandermeers()
+    for (const [locale, texts] of [
+      ['en-US', ['EUR\u00a01,234,567.89', 'EUR\u00a012,345,678.90']],
+      ['de-DE', ['1.234.567,89\u00a0EUR', '12.345.678,90\u00a0EUR']],
+    ] as const) {
+      if (locale === 'de-DE') {
+        await app.core.handlers['settings:update']({ formatLocale: 'de-DE' })
+        await page.reload()
+        await showVandermeers()
+      }
+      await expect.poll(async () => (await salaryCells().allTextContents()).sort()).toEqual([...texts].sort())
+      const viewport = await gridViewport()
+      expect(viewport.scrollLeft).toBe(0)
+      expect((await boxOf(salaryHeader())).right, locale).toBeLessThanOrEqual(viewport.right)
+      for (const cell of await salaryCells().all()) {
+        // Not cut: the text needs less room than the cell gives it (an ellipsis would mean more), with room to
+        // spare for a minus sign in the cell's own font, as a correction of that size would have.
+        const fit = await cell.evaluate((element) => {
+          const style = element.ownerDocument.defaultView!.getComputedStyle(element)
+          const context = element.ownerDocument.createElement('canvas').getContext('2d')!
+          context.font = style.font
+          const range = element.ownerDocument.createRange()
+          range.selectNodeContents(element)
+          return {
+            needed:
+              range.getBoundingClientRect().width +
+              parseFloat(style.paddingLeft) +
+              parseFloat(style.paddingRight) +
+              context.measureText('-').width,
+            given: element.clientWidth,
+          }
+        })
+        expect(fit.needed, locale).toBeLessThanOrEqual(fit.given)
+        // And still last name through salary at 1366 px without scrolling sideways.
+        expect((await boxOf(cell)).right, locale).toBeLessThanOrEqual(viewport.right)
+      }
+      await ui.screenshot(`ui-pay-data-5-millions-${locale}`)
     }
     expect(ui.problems).toEqual([])
   })

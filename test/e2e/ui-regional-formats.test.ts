@@ -2,75 +2,53 @@ import type { Locator, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
 import { SCREENSHOT_DIR, SCREENSHOTS_WANTED } from '../helpers/harness/app-page'
-import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { useUiSession } from '../helpers/harness/ui-session'
 import { join } from 'node:path'
 
 /**
  * The clerk's regional formats in real Chromium over the real core: the browser's locale (German) stands for the
- * OS's regional settings, so the table, the detail panel and the printed page write amounts and dates as Germany
- * does, the words staying English; Settings → Regional formats switches it to US English. The expected texts are
- * built from the sandbox's own values by hand (digit groups and day order), not with Intl, so the test does not
- * repeat the code it checks.
+ * OS's regional settings, so the table, the detail panel and the printed page write Greta Achterberg's salary
+ * (58234.50) and hire date (2026-11-27) as "58.234,50" and "27.11.2026", the words staying English; Settings →
+ * Regional formats switches them to "58,234.50" and "11/27/2026". Greta is a fixture the sandbox serves for this
+ * test alone (SandboxOptions `fixtures`), so the literals of the issue's acceptance are asserted as written.
  */
 
+const GRETA = {
+  index: 417,
+  firstName: 'Greta',
+  lastName: 'Achterberg',
+  annualSalary: 58_234.5,
+  hireDate: '2026-11-27',
+} as const
+
 const session = useUiSession({
-  sandbox: { size: 1200 },
+  sandbox: { size: 1200, fixtures: [GRETA] },
   start: 'synced',
   locale: 'de-DE',
   viewport: { width: 1366, height: 768 },
 })
-let sandbox: SandboxHandle
 let app: AppUnderTest
 let ui: AppPage
 let page: Page
-beforeAll(() => ({ sandbox, app, ui, page } = session()))
-
-/** 58234.5 → "58.234,50" (or "58,234.50" with English separators). */
-function amount(value: number, group: string, decimal: string): string {
-  const [whole = '', cents = ''] = value.toFixed(2).split('.')
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, group)}${decimal}${cents}`
-}
-
-/** "2026-11-27" → "27.11.2026" (German) or "11/27/2026" (US). */
-function day(iso: string, order: 'de' | 'us'): string {
-  const [year, month, date] = iso.split('-')
-  return order === 'de' ? `${date}.${month}.${year}` : `${month}/${date}/${year}`
-}
-
-interface Looked {
-  readonly number: string
-  readonly lastName: string
-  readonly salary: number
-  readonly hireDate: string
-}
-
-/** A sandbox employee with a salary of five digits or more (a thousands separator to see). */
-function someone(): Looked {
-  const row = sandbox
-    .allEmployees()
-    .find((each) => typeof each['annualSalary'] === 'number' && each['annualSalary'] >= 10_000)
-  if (row === undefined) throw new Error('the sandbox has no salary to look at')
-  return {
-    number: String(row['employeeNumber']),
-    lastName: String(row['lastName']),
-    salary: row['annualSalary'] as number,
-    hireDate: String(row['hireDate']),
-  }
-}
+beforeAll(() => ({ app, ui, page } = session()))
 
 function gridCell(column: string): Locator {
   return page.getByRole('gridcell').and(page.locator(`[data-col="${column}"]`))
 }
 
-async function showOnly(person: Looked): Promise<void> {
-  await page.getByRole('searchbox', { name: 'Search employees' }).fill(person.number)
+/** Searches for Greta by her last name until her row is the only one. */
+async function showGreta(): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search employees' }).fill(GRETA.lastName)
   await expect.poll(() => gridCell('annualSalary').count()).toBe(1)
+  expect(await gridCell('lastName').innerText()).toBe(GRETA.lastName)
 }
 
 describe('regional formats', () => {
   it('writes amounts and dates as Germany does in the table, the detail panel and the printed page', async () => {
-    const person = someone()
+    // The sync bar's moment: English words, German digits and order in its tooltip.
+    const synced = page.getByText(/^Last synced/).locator('time')
+    expect(await synced.innerText()).toBe('just now')
+    expect(await synced.getAttribute('title')).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/)
     await expect
       .poll(() =>
         page
@@ -85,28 +63,34 @@ describe('regional formats', () => {
     await show.getByRole('checkbox', { name: /Annual salary/ }).check()
     await show.getByRole('checkbox', { name: /Hire date/ }).check()
     await page.keyboard.press('Escape')
-    await showOnly(person)
-    expect(await gridCell('annualSalary').innerText()).toBe(amount(person.salary, '.', ','))
-    expect(await gridCell('hireDate').innerText()).toBe(day(person.hireDate, 'de'))
+    await showGreta()
+    expect(await gridCell('annualSalary').innerText()).toBe('58.234,50')
+    expect(await gridCell('hireDate').innerText()).toBe('27.11.2026')
     await gridCell('annualSalary').scrollIntoViewIfNeeded()
     await ui.screenshot('ui-regional-formats-1-german-table')
 
     await page.getByRole('searchbox', { name: 'Search employees' }).press('ArrowDown')
     await page.keyboard.press('Enter')
-    const panel = page.getByRole('complementary', { name: new RegExp(person.lastName) })
+    const panel = page.getByRole('complementary', { name: /Greta Achterberg/ })
     const fact = (label: string): Locator =>
       panel.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]')
-    await expect.poll(() => fact('Annual salary').innerText()).toBe(amount(person.salary, '.', ','))
-    expect(await fact('Hire date').innerText()).toBe(day(person.hireDate, 'de'))
+    await expect.poll(() => fact('Annual salary').innerText()).toBe('58.234,50')
+    expect(await fact('Hire date').innerText()).toBe('27.11.2026')
     await ui.screenshot('ui-regional-formats-2-german-panel')
 
     await page.getByRole('grid', { name: 'Employees' }).focus()
     await page.keyboard.press('Control+p')
     await expect.poll(() => app.printed.length).toBe(1)
     const printed = app.printed[0]!
-    expect(printed.html).toContain(`>${amount(person.salary, '.', ',')}</td>`)
-    expect(printed.html).toContain(`>${day(person.hireDate, 'de')}</td>`)
+    expect(printed.html).toContain('>Achterberg</td>')
+    expect(printed.html).toContain('>58.234,50</td>')
+    expect(printed.html).toContain('>27.11.2026</td>')
     expect(printed.html).toContain('<p class="count">1 employee</p>')
+    // The page's moments are German too (the day the test runs, so matched by shape), each with its zone.
+    expect(printed.html).toMatch(
+      /<dt>Printed<\/dt><dd>\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} \(UTC[+-]\d{2}:\d{2}, /,
+    )
+    expect(printed.html).toMatch(/<dt>Data synced<\/dt><dd>\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} \(UTC/)
     if (SCREENSHOTS_WANTED) {
       const context = await session().browser.context.browser()!.newContext({ javaScriptEnabled: false })
       const sheet = await context.newPage()
@@ -117,7 +101,6 @@ describe('regional formats', () => {
   })
 
   it('switches to US English formats when chosen in Settings', async () => {
-    const person = someone()
     await page.getByRole('button', { name: 'Settings' }).click()
     const choice = page.getByLabel('Numbers and dates')
     expect(await choice.inputValue()).toBe('system')
@@ -139,9 +122,9 @@ describe('regional formats', () => {
           .innerText(),
       )
       .toMatch(/ of 1,200 employees/)
-    await showOnly(person)
-    expect(await gridCell('annualSalary').innerText()).toBe(amount(person.salary, ',', '.'))
-    expect(await gridCell('hireDate').innerText()).toBe(day(person.hireDate, 'us'))
+    await showGreta()
+    expect(await gridCell('annualSalary').innerText()).toBe('58,234.50')
+    expect(await gridCell('hireDate').innerText()).toBe('11/27/2026')
     await gridCell('annualSalary').scrollIntoViewIfNeeded()
     await ui.screenshot('ui-regional-formats-5-english-table')
   })

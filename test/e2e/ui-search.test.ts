@@ -42,12 +42,12 @@ async function columnTexts(label: string): Promise<string[]> {
 /** N of "N of M employees", or -1 while the table is still updating. */
 async function shownCount(): Promise<number> {
   const line = await page.getByText(/^[\d,]+ of [\d,]+ employees/).innerText()
-  return line.includes('updating') ? -1 : Number(line.split(' of ')[0]!.replace(/,/g, ''))
+  return /updating/i.test(line) ? -1 : Number(line.split(' of ')[0]!.replace(/,/g, ''))
 }
 
 /**
- * Types into the box and waits until the table answers that text: the page has asked the core for it (after
- * the box's debounce) and shows the outcome.
+ * Types into the box and waits until the table answers that text: the page has asked the core for it and shows
+ * the outcome.
  */
 async function search(text: string): Promise<number> {
   const asked = () =>

@@ -33,7 +33,7 @@ const viewsPanel = (): Locator => page.getByRole('dialog', { name: 'Saved views'
 /** Waits until the table answers the current filters and returns N of "N of M employees". */
 async function settledCount(): Promise<number> {
   const line = page.getByText(/^[\d,]+ of [\d,]+ employees/)
-  await expect.poll(async () => (await line.innerText()).includes('updating')).toBe(false)
+  await expect.poll(async () => /updating/i.test(await line.innerText())).toBe(false)
   return Number((await line.innerText()).split(' of ')[0]!.replace(/,/g, ''))
 }
 

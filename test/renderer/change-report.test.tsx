@@ -33,7 +33,7 @@ async function afterASecondSync(): Promise<Rendered> {
 async function openReport(): Promise<HTMLElement> {
   const summary = screen.getByRole('button', {
     name: '3 added, 2 removed, 130 changed',
-    description: 'Changes in the last sync. Opens the change report.',
+    description: 'Changes in the last sync of Demo (sample data). Opens the change report.',
   })
   // A click focuses a button in Chromium (not in jsdom): the dialog gives the focus back to it.
   summary.focus()
@@ -128,7 +128,7 @@ describe('the change report', () => {
 
     const details = within(dialog).getByRole('complementary')
     expect(within(details).getByRole('note').textContent).toMatch(
-      /^Removed in the sync of \w{3} \d+ \w{3}, \d\d:\d\d\./,
+      /^Removed in the sync of \w{3} \d+\/\d+, \d\d:\d\d [AP]M\./,
     )
     expect(
       within(details).getByRole('heading', { name: `${leaver.firstName} ${leaver.lastName}` }),

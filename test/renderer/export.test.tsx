@@ -29,7 +29,9 @@ describe('exports', () => {
     )
     fireEvent.click(within(screen.getByRole('columnheader', { name: 'Last name' })).getByRole('button'))
     await waitFor(() =>
-      expect(screen.getByText(/ of 700 employees/).textContent).toBe('100 of 700 employees'),
+      expect(screen.getByText(/ of 700 employees/).textContent).toBe(
+        '100 of 700 employees from Demo (sample data)',
+      ),
     )
 
     fireEvent.click(screen.getByRole('button', { name: 'Export 100 rows…' }))

@@ -66,7 +66,7 @@ describe('the stale-data banner', () => {
     act(() => vi.advanceTimersByTime(30_000))
     const shown = await screen.findByRole('region', { name: 'Data age' })
     expect(within(shown).getByText(/^Employees last synced/).textContent).toBe(
-      'Employees last synced 3 hours ago (Mon 23 Nov, 07:00)',
+      'Employees last synced 3 hours ago (Mon 11/23, 07:00 AM)',
     )
     expect(within(shown).getByRole('button', { name: 'Sync now' })).toBeTruthy()
   })
@@ -83,7 +83,7 @@ describe('the stale-data banner', () => {
     const shown = await screen.findByRole('region', { name: 'Data age' })
     // The default threshold is a day.
     expect(within(shown).getByText(/^Employees last synced/).textContent).toBe(
-      'Employees last synced 2 days ago (Fri 20 Nov, 09:12)',
+      'Employees last synced 2 days ago (Fri 11/20, 09:12 AM)',
     )
     fireEvent.click(within(shown).getByRole('button', { name: 'Sync now' }))
     expect(core.calls.filter((call) => call.channel === 'sync:start')).toHaveLength(1)
@@ -105,7 +105,7 @@ describe('the stale-data banner', () => {
     })
     const shown = await screen.findByRole('region', { name: 'Data age' })
     expect(within(shown).getByText(/^Employees last synced/).textContent).toBe(
-      'Employees last synced yesterday (Sun 22 Nov, 03:00)',
+      'Employees last synced yesterday (Sun 11/22, 03:00 AM)',
     )
     fireEvent.click(within(shown).getByRole('button', { name: 'Sign in to sync' }))
     expect(core.calls.map((call) => call.channel)).toContain('auth:sign-in')

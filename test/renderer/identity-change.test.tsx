@@ -1,5 +1,7 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { ProfileList } from '../../src/shared/domain'
+import { IdentityChangeDialog } from '../../src/renderer/src/components/identity-change-dialog'
 import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore } from './render-app'
 
@@ -11,6 +13,10 @@ async function stagingTyped() {
   expect(await screen.findByText('41 of 41 employees')).toBeTruthy()
   // Rows and settings agree: only the sync bar names the source, the header adds nothing.
   expect(document.querySelector('.data-source')?.textContent).toBe('Employees from Demo (sample data)')
+  // The count line names the rows' source itself.
+  expect(document.querySelector('.result-count')?.textContent).toBe(
+    '41 of 41 employees from Demo (sample data)',
+  )
   expect(within(screen.getByRole('banner')).queryByRole('note')).toBeNull()
   fireEvent.click(await screen.findByRole('button', { name: 'Settings' }))
   await screen.findByRole('heading', { name: 'Settings' })
@@ -38,6 +44,11 @@ describe('changing the source of a profile with saved employees (decision 039)',
       'Change this profile and set its 41 saved employees aside',
       'Cancel',
     ])
+    // "Demo" would name the old source beside the Staging badge: changing the profile renames it, and says so.
+    expect(dialog.textContent).toContain(
+      'It also renames the profile “Staging”, since “Demo” names the old source.',
+    )
+    expect(dialog.textContent).not.toContain('set-aside copy')
     expect(updates(core)).toEqual([])
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
     expect(screen.queryByRole('dialog')).toBeNull()
@@ -57,6 +68,10 @@ describe('changing the source of a profile with saved employees (decision 039)',
     // The profile's cache was replaced under the window: its workspace reloads, showing what the profile holds now.
     expect(await screen.findByText('Never synced')).toBeTruthy()
     expect(screen.queryByText('41 of 41 employees')).toBeNull()
+    const select = (await within(screen.getByRole('banner')).findByRole('combobox', {
+      name: /^Profile/,
+    })) as HTMLSelectElement
+    await expect.poll(() => [...select.options].map((option) => option.text)).toEqual(['Staging'])
 
     fireEvent.click(await screen.findByRole('button', { name: 'Manage profiles…' }))
     const profiles = screen.getByRole('dialog', { name: 'Profiles' })
@@ -87,5 +102,57 @@ describe('changing the source of a profile with saved employees (decision 039)',
       name: 'Profile (Staging environment)',
     })) as HTMLSelectElement
     expect([...select.options].map((option) => option.text)).toEqual(['Demo', 'Staging'])
+  })
+})
+
+describe('the confirmation’s other consequences', () => {
+  const list = (name: string, setAside?: ProfileList['profiles'][number]['setAside']): ProfileList => ({
+    activeId: 'p1',
+    profiles: [
+      {
+        id: 'p1',
+        name,
+        environment: 'demo',
+        tenantId: '',
+        employeeCount: 1200,
+        ...(setAside === undefined ? {} : { setAside }),
+      },
+      { id: 'p2', name: 'Staging', environment: 'staging', tenantId: '', employeeCount: 0 },
+    ],
+  })
+
+  it('says an earlier set-aside copy is deleted, and keeps a name the clerk chose', () => {
+    render(
+      <IdentityChangeDialog
+        environment="staging"
+        employeeCount={1200}
+        profiles={list('Acme Ltd', {
+          environment: 'production',
+          setAsideAt: '2026-11-20T10:00:00Z',
+          employeeCount: 1500,
+        })}
+        onChoose={() => undefined}
+      />,
+    )
+    const dialog = screen.getByRole('dialog')
+    expect(dialog.querySelector('.identity-earlier-set-aside')?.textContent).toBe(
+      'A profile keeps one set-aside copy: changing this profile deletes the 1,500 Production employees set aside on 11/20.',
+    )
+    expect(dialog.textContent).not.toContain('renames')
+  })
+
+  it('renames a profile named after its old environment to the first free name of the new one', () => {
+    render(
+      <IdentityChangeDialog
+        environment="staging"
+        employeeCount={1200}
+        profiles={list('demo')}
+        onChoose={() => undefined}
+      />,
+    )
+    // "Staging" is taken by the other profile.
+    expect(screen.getByRole('dialog').textContent).toContain(
+      'It also renames the profile “Staging 2”, since “demo” names the old source.',
+    )
   })
 })

@@ -38,10 +38,10 @@ describe('what the core is preparing, in words', () => {
 
     act(() => events.emit('query:preparing', [salarySort]))
     expect(count.textContent).toBe(
-      '50 of 50 employees · preparing the sort on Annual salary… the list stays usable meanwhile',
+      '50 of 50 employees from Demo (sample data) · preparing the sort on Annual salary… the list stays usable meanwhile',
     )
 
-    // A query of this view waiting on it: "updating" stays, and says why.
+    // A query of this view waiting on it, past UPDATING_SIGN_MS: the old count goes, and the line says why.
     const working = core.handlers['employees:query']
     let answer: () => void = () => undefined
     core.handlers['employees:query'] = (query) =>
@@ -49,15 +49,15 @@ describe('what the core is preparing, in words', () => {
     screen.getByRole('button', { name: /^Annual salary/ }).click()
     await waitFor(() =>
       expect(count.textContent).toBe(
-        '50 of 50 employees · updating: preparing the sort on Annual salary… the list stays usable meanwhile',
+        'Updating… preparing the sort on Annual salary… the list stays usable meanwhile',
       ),
     )
     expect(screen.getAllByRole('row')).toHaveLength(rowsBefore)
 
     act(() => events.emit('query:preparing', []))
-    await waitFor(() => expect(count.textContent).toBe('50 of 50 employees · updating…'))
+    await waitFor(() => expect(count.textContent).toBe('Updating…'))
     answer()
-    await waitFor(() => expect(count.textContent).toBe('50 of 50 employees'))
+    await waitFor(() => expect(count.textContent).toBe('50 of 50 employees from Demo (sample data)'))
   })
 
   it('says the saved employees are being opened before the first rows come', async () => {

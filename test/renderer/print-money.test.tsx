@@ -25,7 +25,9 @@ describe('Print…', () => {
       within(screen.getByRole('group', { name: 'Status' })).getByRole('checkbox', { name: /On leave/ }),
     )
     await waitFor(() =>
-      expect(screen.getByText(/ of 700 employees/).textContent).toBe('100 of 700 employees'),
+      expect(screen.getByText(/ of 700 employees/).textContent).toBe(
+        '100 of 700 employees from Demo (sample data)',
+      ),
     )
 
     const button = screen.getByRole('button', { name: 'Print…' })

@@ -282,6 +282,49 @@ describe('the core process’s network', () => {
     expect(paths).toContain('POST /openapi/oauthv1/token')
   })
 
+  it('puts the machine policy’s proxy over the command line’s switches and the profile (decision 042)', async () => {
+    const switched = await startProxy()
+    const policyProxy = await startProxy()
+    const dir = freshDir('policy')
+    const policyFile = join(dir, 'policy.json')
+    writeFileSync(policyFile, JSON.stringify({ network: { proxyMode: 'fixed', proxyUrl: policyProxy.url } }))
+    const main = startMainProcess({
+      userData: dir,
+      args: [`--proxy-server=${switched.url}`],
+      // Run from source (not packaged): only then is ROSTERDESK_POLICY_FILE read.
+      packaged: false,
+      env: { ROSTERDESK_POLICY_FILE: policyFile },
+    })
+    running.push(main)
+    await main.windowReady()
+    const configs = async () =>
+      (await main.snapshot()).sessions.find((s) => s.partition === CORE_PARTITION)?.proxyConfigs?.at(-1)
+    await expect
+      .poll(configs)
+      .toEqual({ mode: 'fixed_servers', proxyRules: policyProxy.url, proxyBypassRules: '' })
+    // The clerk cannot change it: the core refuses, naming the organisation.
+    const refused = (await main.invoke('settings:update', { proxyMode: 'none' })) as Result<unknown>
+    expect(refused).toMatchObject({ ok: false, error: { code: 'validation' } })
+    expect(JSON.stringify(refused)).toContain('Set by your organisation')
+    main.kill()
+
+    // A packaged app never reads ROSTERDESK_POLICY_FILE: the switch is in force again.
+    const packaged = startMainProcess({
+      userData: freshDir('policy-packaged'),
+      args: [`--proxy-server=${switched.url}`],
+      env: { ROSTERDESK_POLICY_FILE: policyFile },
+    })
+    running.push(packaged)
+    await packaged.windowReady()
+    await expect
+      .poll(async () =>
+        (await packaged.snapshot()).sessions
+          .find((s) => s.partition === CORE_PARTITION)
+          ?.proxyConfigs?.at(-1),
+      )
+      .toEqual({ mode: 'fixed_servers', proxyRules: switched.url, proxyBypassRules: '' })
+  })
+
   it('ends a request whose proxy sign-in the clerk cancels with the proxy-auth error', async () => {
     const proxy = await startProxy({ username: 'clerk', password: 'pa55-word' })
     const main = start(freshDir('cancel'))

@@ -21,7 +21,7 @@ export interface CacheCommandIo {
    * one (test/helpers/kill-at-checkpoint.ts); the CLI itself passes none.
    */
   readonly syncCheckpoint?: (step: SyncCheckpoint) => void
-  /** The machine policy read at start (policy-in-force.ts); absent: none. */
+  /** The machine policy, read once at the CLI's start (index.ts); absent: none. */
   readonly policy?: PolicyInForce
 }
 

@@ -45,7 +45,11 @@ export async function runCacheReader<T>(
     const profile =
       profileName === undefined
         ? undefined
-        : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform))
+        : readCliProfile(
+            profileName,
+            appDataDir(stringOption(values, 'data-dir'), io.env, io.platform),
+            io.policy,
+          )
     db =
       stringOption(values, 'db') === undefined && profile !== undefined
         ? profile.db

@@ -52,11 +52,20 @@ export async function runCheckCommand(args: readonly string[], io: CacheCommandI
   let net: NodeFetch
   try {
     values = parseCommandArgs(args, OPTIONS)
-    flags = parseServiceFlags(values, io.env, io.platform, { command: 'check', required: false })
+    flags = parseServiceFlags(values, io.env, io.platform, {
+      command: 'check',
+      required: false,
+      policy: io.policy,
+    })
     scopes = scopeFlag(values, flags.profile)
     timeoutSeconds = syncLimitFlag(values, flags.profile, 'request-timeout', 'requestTimeoutSeconds')
     net = openCliFetch(
-      { values, env: io.env, ...(flags.profile === undefined ? {} : { profile: flags.profile.settings }) },
+      {
+        values,
+        env: io.env,
+        policy: io.policy,
+        ...(flags.profile === undefined ? {} : { profile: flags.profile.settings }),
+      },
       io,
     )
   } catch (error) {

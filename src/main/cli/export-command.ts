@@ -24,6 +24,7 @@ import {
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
+import { cliPolicyRules, refuseLockedFlags } from './policy-flags'
 import { appDataDir, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
 import { expireProfileCache } from './profile-retention'
 
@@ -141,8 +142,17 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
   const profile =
     profileName === undefined
       ? undefined
-      : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), io.env, io.platform))
+      : readCliProfile(
+          profileName,
+          appDataDir(stringOption(values, 'data-dir'), io.env, io.platform),
+          io.policy,
+        )
   if (profile !== undefined) {
+    const rules = cliPolicyRules(io.policy)
+    refuseLockedFlags(rules, rules.profileFor(profile.name), {
+      tenantId: stringOption(values, 'tenant'),
+      environment: stringOption(values, 'environment'),
+    })
     refuseOtherSource(profile, {
       tenant: stringOption(values, 'tenant'),
       environment: stringOption(values, 'environment'),

@@ -1,6 +1,9 @@
 // First: every module loaded after it is compiled from (and into) the compile cache.
 import './compile-cache'
 import type { Logger } from '../core/log/logger'
+import type { PolicyInForce } from '../core/policy/policy-in-force'
+import { loadMachinePolicy } from '../core/policy/policy-sources'
+import { systemPolicySources } from '../core/policy/registry-query'
 import { createCliLogger } from './cli-logger'
 
 /**
@@ -16,6 +19,11 @@ export interface CliIo {
   readonly platform: NodeJS.Platform
   /** The log: stderr, timestamped (cli-logger.ts). */
   readonly logger: Logger
+  /**
+   * The machine policy, read once before the command runs, as the app reads it at start; every command obeys it
+   * (policy-flags.ts). The CLI runs from source, so ROSTERDESK_POLICY_FILE always counts (decision 042).
+   */
+  readonly policy: PolicyInForce
 }
 
 export interface CliCommand {
@@ -55,6 +63,10 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
     summary: 'Write the matching employees to an .xlsx or .csv file.',
     run: async (args, io) => (await import('./export-command')).runExportCommand(args, io),
   },
+  policy: {
+    summary: "Show the machine policy in force (your organisation's settings), or --check a policy file.",
+    run: async (args, io) => (await import('./policy-command')).runPolicyCommand(args, io),
+  },
 }
 
 function helpText(): string {
@@ -65,14 +77,22 @@ function helpText(): string {
 const logger = createCliLogger(process.stderr, process.env)
 
 async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...args] = argv
+  // Not packaged: the CLI runs from source, so ROSTERDESK_POLICY_FILE is honoured.
+  const policy = await loadMachinePolicy(systemPolicySources(false))
+  if (policy.problem !== undefined) {
+    // Said once, as the app shows it; `policy` itself reports it as its answer.
+    if (name !== 'policy') process.stderr.write(`Warning: ${policy.problem.message}\n`)
+    logger.info(`Machine policy not applied (${policy.problem.detail})`)
+  }
   const io: CliIo = {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
     platform: process.platform,
     logger,
+    policy,
   }
-  const [name, ...args] = argv
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     io.stdout.write(helpText())
     return name === undefined ? 2 : 0

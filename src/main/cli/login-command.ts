@@ -16,6 +16,8 @@ import type { NodeFetch } from '../core/net/node-fetch'
 import { UsageError } from './cache-command-args'
 import { NETWORK_OPTIONS, NETWORK_USAGE, openCliFetch } from './network-flags'
 import { settingFlag } from './setting-flags'
+import type { PolicyInForce } from '../core/policy/policy-in-force'
+import { cliPolicyRules, policyProfileFor, refuseLockedFlags } from './policy-flags'
 
 /** What a CLI command gets from the dispatcher (the same shape as `CliIo` in index.ts). */
 export interface LoginIo {
@@ -26,6 +28,8 @@ export interface LoginIo {
   readonly logger: Logger
   /** Tests only: time for the sign-in's expiry (the dispatcher passes none, so the system clock). */
   readonly clock?: Clock
+  /** The machine policy, read once at the CLI's start (index.ts); absent: none. */
+  readonly policy?: PolicyInForce
 }
 
 /** A CLI sign-in waits this long for the browser. */
@@ -71,7 +75,15 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
     if (text(name).trim() === '') return fail(2, `Missing --${name}. ${LOGIN_USAGE}`)
   }
   let service: { baseUrl: string; clientId: string; scopes: string; tenantId: string }
+  const rules = cliPolicyRules(io.policy)
+  const policyProfile = policyProfileFor(rules, undefined, text('base-url'))
   try {
+    // The machine policy's locks, as for every command; its redirect URI is the app's (login's is loopback).
+    refuseLockedFlags(rules, policyProfile, {
+      baseUrl: text('base-url'),
+      clientId: text('client-id'),
+      ...(text('tenant') === '' ? {} : { tenantId: text('tenant') }),
+    })
     const fields = settingsSchema.shape
     service = {
       baseUrl: settingFlag('base-url', serviceAddressSchema, text('base-url')),
@@ -92,14 +104,15 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
         `the command line cannot receive ${problem === undefined ? 'custom-scheme links' : 'this address'}.`,
     )
   }
-  const clientSecret = io.env.ROSTERDESK_CLIENT_SECRET ?? ''
+  // The machine policy's secret for this service wins, as in the app.
+  const clientSecret = policyProfile?.clientSecret ?? io.env.ROSTERDESK_CLIENT_SECRET ?? ''
   if (clientSecret === '') {
     return fail(2, 'Set ROSTERDESK_CLIENT_SECRET to the client secret (it is never taken as an argument).')
   }
   const tokenFile = resolve(text('token-file'))
   let net: NodeFetch
   try {
-    net = openCliFetch({ values, env: io.env }, io)
+    net = openCliFetch({ values, env: io.env, policy: io.policy }, io)
   } catch (error) {
     if (error instanceof UsageError) return fail(2, `${error.message} ${LOGIN_USAGE}`)
     logFailure(io.logger, 'Login failed', error)

@@ -9,6 +9,8 @@ import {
   type ProfileNetworkSettings,
 } from '../core/net/network-options'
 import { stringOption, UsageError, type ParsedValues } from './cache-command-args'
+import type { PolicyInForce } from '../core/policy/policy-in-force'
+import { cliPolicyRules, policyNetworkLayer } from './policy-flags'
 
 /** The network flags of every command that reaches the service, for its parseArgs options. */
 export const NETWORK_OPTIONS = {
@@ -26,6 +28,8 @@ export interface CliNetworkInput {
   readonly values: ParsedValues
   readonly env: NodeJS.ProcessEnv
   readonly profile?: ProfileNetworkSettings
+  /** The machine policy, whose network is over every other layer (policy-flags.ts). */
+  readonly policy?: PolicyInForce | undefined
 }
 
 /**
@@ -42,8 +46,11 @@ export function openCliFetch(
   const caFile = stringOption(input.values, 'ca-file')
   if (proxy?.trim() === '') throw new UsageError('--proxy needs a proxy URL, or none.')
   if (caFile?.trim() === '') throw new UsageError('--ca-file needs a PEM file.')
+  const fromPolicy = policyNetworkLayer(cliPolicyRules(input.policy), { proxy, caFile })
+  if (fromPolicy.note !== undefined) io.stderr.write(`Note: ${fromPolicy.note}\n`)
   try {
     const network = resolveNodeNetwork({
+      ...(fromPolicy.layer === undefined ? {} : { policy: fromPolicy.layer }),
       flags: {
         ...(proxy === undefined ? {} : { proxy }),
         ...(caFile === undefined ? {} : { caFile }),

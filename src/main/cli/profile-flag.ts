@@ -8,6 +8,8 @@ import { CACHE_FILE_NAME, ProfileStore, profileCacheDir } from '../core/settings
 import { MemoryKeyValueBackend } from '../core/settings/settings-store'
 import { SETTINGS_FILE_NAME } from '../core/settings/settings-defaults'
 import { UsageError } from './cache-command-args'
+import type { PolicyInForce } from '../core/policy/policy-in-force'
+import { cliPolicyRules } from './policy-flags'
 
 /** What `--profile NAME` stands for: the app's settings of that profile and the cache it fills. */
 export interface CliProfile {
@@ -39,20 +41,24 @@ export function appDataDir(
 
 /**
  * Reads profile `name` (ignoring case) from the app's settings file, read-only: the same ProfileStore and
- * migrations as the app, over an in-memory copy, so the CLI never rewrites the app's file.
+ * migrations as the app, over an in-memory copy, so the CLI never rewrites the app's file. With the machine
+ * `policy`, exactly as the app has it: its profiles exist (even before the app first ran) and its locked values
+ * and network are in the settings read.
  */
-export function readCliProfile(name: string, dataDir: string): CliProfile {
+export function readCliProfile(name: string, dataDir: string, policy?: PolicyInForce): CliProfile {
+  const rules = cliPolicyRules(policy)
   let stored: unknown
   try {
     stored = JSON.parse(readFileSync(join(dataDir, SETTINGS_FILE_NAME), 'utf8'))
   } catch {
-    throw new UsageError(`--profile: no RosterDesk settings found in ${dataDir} (see --data-dir).`)
+    if (!rules.isManaged(name))
+      throw new UsageError(`--profile: no RosterDesk settings found in ${dataDir} (see --data-dir).`)
   }
   const backend = new MemoryKeyValueBackend()
   if (typeof stored === 'object' && stored !== null) {
     for (const [key, value] of Object.entries(stored)) backend.set(key, value)
   }
-  const store = new ProfileStore(backend)
+  const store = new ProfileStore(backend, rules)
   const profiles = store.list()
   const wanted = name.trim().toLowerCase()
   const profile = profiles.find((candidate) => candidate.name.toLowerCase() === wanted)

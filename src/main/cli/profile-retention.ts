@@ -1,4 +1,3 @@
-import { dirname } from 'node:path'
 import { systemClock } from '../core/clock'
 import { deleteExpiredCaches, personalDataRulesOf } from '../core/policy/personal-data'
 import { NO_POLICY } from '../core/policy/policy-in-force'
@@ -20,7 +19,7 @@ export function expireProfileCache(
   if (profileCacheFile === undefined) return
   const swept = deleteExpiredCaches(
     personalDataRulesOf(io.policy ?? NO_POLICY),
-    [{ profileId: `"${profileName}"`, cacheDir: dirname(profileCacheFile) }],
+    [{ profileId: `"${profileName}"`, catalog: profileCacheFile }],
     { clock: systemClock, logger: io.logger },
   )
   if (swept.notice !== undefined) writeLine(io.stderr, swept.notice)

@@ -13,6 +13,8 @@ import { serviceAddressSchema, settingsSchema } from '../../shared/settings-sche
 import { requiredOption, stringOption, UsageError, type ParsedValues } from './cache-command-args'
 import { appDataDir, readCliProfile, refuseOtherSource, type CliProfile } from './profile-flag'
 import { settingFlag } from './setting-flags'
+import type { PolicyInForce } from '../core/policy/policy-in-force'
+import { cliPolicyRules, policyProfileFor, refuseLockedFlags } from './policy-flags'
 
 /**
  * The flags that say which service a command talks to, as `sync` and `check` read them: `--profile NAME
@@ -32,6 +34,11 @@ export const SERVICE_OPTIONS = {
 export interface ServiceFlags {
   /** The profile named by --profile, when one was. */
   readonly profile: CliProfile | undefined
+  /**
+   * The client secret the machine policy gives this service's profile (policy-flags.ts); undefined: none, and
+   * ROSTERDESK_CLIENT_SECRET is used. A secret: never printed or logged.
+   */
+  readonly clientSecret: string | undefined
   readonly baseUrl: string
   /** '' when not required and not given. */
   readonly clientId: string
@@ -48,14 +55,33 @@ export function parseServiceFlags(
   values: ParsedValues,
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform,
-  options: { readonly command: string; readonly required: boolean },
+  options: {
+    readonly command: string
+    readonly required: boolean
+    readonly policy?: PolicyInForce | undefined
+  },
 ): ServiceFlags {
   const fields = settingsSchema.shape
   const profileName = stringOption(values, 'profile')
+  // The machine policy first: a flag against a value it locks is refused naming the policy, as the app does.
+  const rules = cliPolicyRules(options.policy)
+  const policyProfile = policyProfileFor(rules, profileName, stringOption(values, 'base-url'))
+  refuseLockedFlags(rules, policyProfile, {
+    baseUrl: stringOption(values, 'base-url'),
+    clientId: stringOption(values, 'client-id'),
+    redirectUri: stringOption(values, 'redirect-uri'),
+    tenantId: stringOption(values, 'tenant'),
+    scopes: stringOption(values, 'scope'),
+    syncScope: stringOption(values, 'sync-scope'),
+  })
   const profile =
     profileName === undefined
       ? undefined
-      : readCliProfile(profileName, appDataDir(stringOption(values, 'data-dir'), env, platform))
+      : readCliProfile(
+          profileName,
+          appDataDir(stringOption(values, 'data-dir'), env, platform),
+          options.policy,
+        )
   if (profile !== undefined) {
     refuseOtherSource(profile, {
       baseUrl: stringOption(values, 'base-url'),
@@ -71,6 +97,10 @@ export function parseServiceFlags(
       `--profile: "${profile.name}" uses Demo, the app's built-in sandbox; give --base-url to ${options.command} a sandbox.`,
     )
   }
+  // Without --profile, the policy's profile for this address fills in what the flags leave out.
+  const given = profile?.settings
+  const policyValue = (field: 'clientId' | 'redirectUri' | 'tenantId'): string | undefined =>
+    given?.[field] ?? policyProfile?.[field]
   const option = (name: string, fromProfile: string | undefined, required: boolean): string =>
     stringOption(values, name) ?? fromProfile ?? (required ? requiredOption(values, name) : '')
   // An optional flag left out stays empty; one given is checked like any other.
@@ -82,12 +112,13 @@ export function parseServiceFlags(
     const raw = option(name, fromProfile, options.required)
     return raw === '' && !options.required ? '' : settingFlag(name, fields[field], raw)
   }
-  const tenant = stringOption(values, 'tenant') ?? (profile?.settings.tenantId || undefined)
+  const tenant = stringOption(values, 'tenant') ?? (policyValue('tenantId') || undefined)
   return {
     profile,
+    clientSecret: policyProfile?.clientSecret,
     baseUrl: settingFlag('base-url', serviceAddressSchema, option('base-url', profile?.baseUrl, true)),
-    clientId: checked('client-id', 'clientId', profile?.settings.clientId),
-    redirectUri: checked('redirect-uri', 'redirectUri', profile?.settings.redirectUri),
+    clientId: checked('client-id', 'clientId', policyValue('clientId')),
+    redirectUri: checked('redirect-uri', 'redirectUri', policyValue('redirectUri')),
     tenant: tenant === undefined ? undefined : settingFlag('tenant', fields.tenantId, tenant),
     tokenFile: stringOption(values, 'token-file'),
   }
@@ -124,7 +155,8 @@ export async function cliTokenSource(
   logger: Logger,
   fetch: FetchLike,
 ): Promise<{ tokens: AccessTokenSource; tenantId: string } | undefined> {
-  const clientSecret = env.ROSTERDESK_CLIENT_SECRET ?? ''
+  // The machine policy's secret for this service wins, as in the app (policy-secrets.ts).
+  const clientSecret = flags.clientSecret ?? env.ROSTERDESK_CLIENT_SECRET ?? ''
   if (flags.tokenFile !== undefined && flags.tokenFile.trim() !== '') {
     const session = await openTokenFileSession({
       path: resolve(flags.tokenFile),

@@ -181,7 +181,11 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
   const values = parseCommandArgs(args, OPTIONS)
   const fields = settingsSchema.shape
   // --profile fills in what the app's settings of that profile say; a flag given as well wins.
-  const service = parseServiceFlags(values, io.env, io.platform, { command: 'sync from', required: true })
+  const service = parseServiceFlags(values, io.env, io.platform, {
+    command: 'sync from',
+    required: true,
+    policy: io.policy,
+  })
   const profile = service.profile
   const payCycles = listOption(values, 'pay-cycle')
   const db = stringOption(values, 'db') ?? profile?.db ?? requiredOption(values, 'db')
@@ -215,7 +219,12 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
       maxEmployees: syncLimitFlag(values, profile, 'max-employees', 'maxEmployees'),
     },
     json: values['json'] === true,
-    network: { values, env: io.env, ...(profile === undefined ? {} : { profile: profile.settings }) },
+    network: {
+      values,
+      env: io.env,
+      policy: io.policy,
+      ...(profile === undefined ? {} : { profile: profile.settings }),
+    },
   }
 }
 

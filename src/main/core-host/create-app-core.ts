@@ -20,10 +20,9 @@ import type { EventSink, InvokeHandlers } from '../core/ipc/dispatch'
 import type { Logger } from '../core/log/logger'
 import { exportRulesOf } from '../core/policy/export-rules'
 import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from '../core/policy/personal-data'
-import { NO_POLICY_VIEW, type PolicyView } from '../../shared/policy-view'
-import { NO_POLICY, type PolicyInForce } from '../core/policy/policy-in-force'
 import type { ColumnBuilder } from '../core/query/column-builds'
 import type { QueryEngine } from '../core/query/query-engine'
+import { policySecrets } from '../core/policy/policy-secrets'
 import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../core/secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../core/settings/resolve-environment'
 import {
@@ -55,7 +54,10 @@ export interface AppCoreDeps {
   }
   /** Per-user data folder; each profile's employee cache lives in `profileCacheDir(dataDir, id)`. */
   readonly dataDir: string
-  /** The active profile's settings, and every profile (`settings.profiles`). */
+  /**
+   * The active profile's settings, and every profile (`settings.profiles`), with the machine policy in force
+   * (`settings.policy`; its `inForce` is what loadMachinePolicy found: exports, personal data, updates rules).
+   */
   readonly settings: SettingsStore
   /** Every profile's secrets; each profile's services see only its own (`profileSecrets`). */
   readonly secrets: SecretVault
@@ -98,8 +100,6 @@ export interface AppCoreDeps {
    * being prepared); absent: the worker's builder as it is.
    */
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
-  /** The machine policy read at start (policy-in-force.ts); absent: none (NO_POLICY). */
-  readonly policy?: PolicyInForce
 }
 
 export interface AppCore {
@@ -123,9 +123,10 @@ export interface AppCore {
  * per profile (`openSession`); the handlers read whichever session is current, so switching profile swaps
  * every service at once and no channel can answer from another profile's cache or tokens.
  */
-export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
+export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
+  const deps = withPolicySecrets(given)
   const clock = deps.clock ?? systemClock
-  const policy = deps.policy ?? NO_POLICY
+  const policy = deps.settings.policy.inForce
   const profiles = deps.settings.profiles
   const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
   // The active profile's count from its open cache; another's from its catalog, read without opening it.
@@ -155,11 +156,11 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     personalData,
     profiles.list().map((profile) => ({
       profileId: profile.id,
-      cacheDir: profileCacheDir(deps.dataDir, profile.id),
+      catalog: join(profileCacheDir(deps.dataDir, profile.id), CACHE_FILE_NAME),
     })),
     { clock, logger: deps.logger },
   )
-  const policyView = policyViewOf(policy, retention.notice === undefined ? [] : [retention.notice])
+  const notices = retention.notice === undefined ? [] : [retention.notice]
 
   let session = await openSession(sessionDeps, profiles.activeId)
   /** Set while a switch closes one session and opens the next; a second switch meanwhile is refused. */
@@ -221,7 +222,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       clock,
       profileName: () => profiles.get(profiles.activeId).name,
       changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
-      policyView: () => policyView,
+      policyView: () => deps.settings.policy.view(profiles.get(session.profileId).name, notices),
       ...(personalData.clearOnSignOut
         ? { afterSignOut: () => clearOnSignOut(deps, () => session.profileId, withSessionClosed) }
         : {}),
@@ -298,6 +299,11 @@ function sessionDepsOf(
   }
 }
 
+/** Every profile's secrets as the machine policy has them: a policy's client secret is its profile's. */
+function withPolicySecrets(deps: AppCoreDeps): AppCoreDeps {
+  return { ...deps, secrets: policySecrets(deps.secrets, deps.settings.policy, deps.settings.profiles) }
+}
+
 /** The saved views' channels answer from the active profile's views. */
 function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps {
   return {
@@ -337,27 +343,14 @@ async function clearOnSignOut(
 }
 
 /**
- * The machine policy as the window sees it (policy-view.ts): where it came from, a policy that could not be read,
- * the export rules, and what it did at this start (`notices`). What it locks is the policy reader's to fill.
- */
-function policyViewOf(policy: PolicyInForce, notices: readonly string[]): PolicyView {
-  return {
-    ...NO_POLICY_VIEW,
-    source: policy.source,
-    problem: policy.problem?.message,
-    exports: exportRulesOf(policy),
-    notices,
-  }
-}
-
-/**
  * What the handlers answer from: the services of the session `current` returns, read through getters at every
  * call, so after a switch they answer from the new profile.
  */
 function currentSessionDeps(
   deps: AppCoreDeps,
   current: () => ProfileSession,
-  shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity' | 'policyView' | 'afterSignOut'>,
+  shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity' | 'afterSignOut'> &
+    Required<Pick<HandlerDeps, 'policyView'>>,
 ): HandlerDeps {
   const network = deps.network ?? plainNodeNetwork
   return {
@@ -394,9 +387,9 @@ function currentSessionDeps(
     demoEnvironment: deps.demo.environment,
     profileName: shared.profileName,
     ...(shared.changeIdentity === undefined ? {} : { changeIdentity: shared.changeIdentity }),
-    ...(shared.policyView === undefined ? {} : { policyView: shared.policyView }),
     ...(shared.afterSignOut === undefined ? {} : { afterSignOut: shared.afterSignOut }),
     network,
     rememberedProxies: () => network.rememberedProxies(),
+    policyView: shared.policyView,
   }
 }

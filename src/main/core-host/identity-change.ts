@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import type { Settings } from '../../shared/domain'
-import { environmentLabel, normalizeProfileName, profileNameProblem } from '../../shared/settings-rules'
-import type { IdentityChoice } from '../../shared/source-identity'
+import { newProfileName, setAsideRename, type IdentityChoice } from '../../shared/source-identity'
 import { hasCurrentSnapshot } from '../core/cache/saved-employee-count'
 import {
   deleteSetAside,
@@ -38,21 +37,10 @@ export interface IdentityActions {
 }
 
 /**
- * A new profile's name for `settings`' environment: "Staging", else "Staging 2", "Staging 3", … the first free
- * one (names are unique ignoring case).
- */
-export function newProfileName(settings: Settings, taken: readonly string[]): string {
-  const base = environmentLabel(settings.environment)
-  for (let n = 1; ; n += 1) {
-    const name = normalizeProfileName(n === 1 ? base : `${base} ${n}`)
-    if (profileNameProblem(name, taken) === undefined) return name
-  }
-}
-
-/**
  * Changing a profile's environment, service address or tenant, the two ways a clerk may choose (decision 039):
  * `new-profile` leaves this profile as it was and switches to a new one holding `settings`; `set-aside` moves
- * this profile's saved employees aside (with whose they were, when, and how many), saves `settings` and opens
+ * this profile's saved employees aside (with whose they were, when, and how many; an earlier set-aside copy is
+ * replaced), saves `settings`, renames a profile named after its old environment (`setAsideRename`) and opens
  * the profile empty until it syncs. Restoring puts the set-aside employees back (the settings stay the new ones;
  * the screen and exports name the rows' real source from their run log).
  */
@@ -77,7 +65,7 @@ export function identityActions(deps: IdentityChangeDeps): IdentityActions {
     async changeIdentity(choice, settings) {
       if (choice === 'new-profile') {
         const name = newProfileName(
-          settings,
+          settings.environment,
           profiles.list().map((p) => p.name),
         )
         const created = profiles.create(name, settings.environment)
@@ -99,9 +87,24 @@ export function identityActions(deps: IdentityChangeDeps): IdentityActions {
         employeeCount: status.employeeCount,
       }
       const id = profiles.activeId
+      const current = profiles.list().find((p) => p.id === id)
+      const renamed =
+        current === undefined
+          ? undefined
+          : setAsideRename(
+              current.name,
+              deps.settings.get().environment,
+              settings.environment,
+              profiles
+                .list()
+                .filter((p) => p.id !== id)
+                .map((p) => p.name),
+            )
       await deps.withSessionClosed(() => {
+        // One set-aside copy per profile: an earlier one is replaced (the confirmation said so).
         setAsideCache(cacheDirOf(id), info)
         profiles.saveSettings(id, settings)
+        if (renamed !== undefined) profiles.rename(id, renamed)
       })
       deps.settings.notifyChanged()
       deps.changed()

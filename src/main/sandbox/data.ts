@@ -4,6 +4,23 @@ import { EMAIL_NUMBER_DIGITS, emailNumberKey, emailPrefixRank, hexHalf, hexWord,
 import { hostileTextOf } from './hostile-names'
 import { hash32, pick, pickWeighted, weighted } from './random'
 
+/**
+ * One generated employee with some fields set by the caller: a named person a test can look for ("Greta
+ * Achterberg, 58,234.50, hired 2026-11-27"). Every other field stays as generated, and sorting, filtering and
+ * searching see the set values, since the generator answers with them wherever it is asked. Off by default, so the
+ * data a sandbox serves changes only for the tests that pass fixtures.
+ */
+export interface FixtureEmployee {
+  /** Which employee carries the fields: its 0-based index (its position in the default order before churn). */
+  readonly index: number
+  readonly firstName?: string
+  readonly lastName?: string
+  /** YYYY-MM-DD, a real calendar day. */
+  readonly hireDate?: string
+  /** At most two decimals, as every generated salary has, and not negative. */
+  readonly annualSalary?: number
+}
+
 /** Field order of every row; the first four are the ones the spec shows, the rest are plausible extras. */
 export const EMPLOYEE_FIELDS = [
   'UUID',
@@ -111,6 +128,52 @@ const FORMULA_LIKE_TITLES = ['=SUM(A1)', '+44 line support', '@home coordinator'
 const FORMULA_LIKE_PER_MILLE = 6
 
 const DAY_MS = 86_400_000
+
+/** A fixture's fields as the generator keeps them: a salary in cents and a hire date as days, like its own. */
+interface FixtureFields {
+  readonly firstName?: string
+  readonly lastName?: string
+  readonly hireDay?: number
+  readonly salaryCents?: number
+}
+
+/** Checks `fixtures` against a dataset of `size` employees (RangeError naming the fault) and keys them by index. */
+export function fixtureFields(
+  fixtures: readonly FixtureEmployee[],
+  size: number,
+): ReadonlyMap<number, FixtureFields> {
+  const byIndex = new Map<number, FixtureFields>()
+  for (const fixture of fixtures) {
+    const { index, hireDate, annualSalary } = fixture
+    if (!Number.isSafeInteger(index) || index < 0 || index >= size) {
+      throw new RangeError(`fixture index ${index} must be a whole number below the size ${size}`)
+    }
+    if (byIndex.has(index)) throw new RangeError(`fixture index ${index} is given twice`)
+    let hireDay: number | undefined
+    if (hireDate !== undefined) {
+      const parsed = /^\d{4}-\d{2}-\d{2}$/.test(hireDate) ? Date.parse(`${hireDate}T00:00:00Z`) : NaN
+      if (Number.isNaN(parsed) || isoDate(parsed / DAY_MS) !== hireDate) {
+        throw new RangeError(`fixture hire date ${hireDate} must be a real day written YYYY-MM-DD`)
+      }
+      hireDay = parsed / DAY_MS
+    }
+    let salaryCents: number | undefined
+    if (annualSalary !== undefined) {
+      salaryCents = Math.round(annualSalary * 100)
+      if (!(annualSalary >= 0) || salaryCents / 100 !== annualSalary || !Number.isSafeInteger(salaryCents)) {
+        throw new RangeError(`fixture salary ${annualSalary} must be an amount of at most two decimals, ≥ 0`)
+      }
+    }
+    byIndex.set(index, {
+      ...(fixture.firstName === undefined ? {} : { firstName: fixture.firstName }),
+      ...(fixture.lastName === undefined ? {} : { lastName: fixture.lastName }),
+      ...(hireDay === undefined ? {} : { hireDay }),
+      ...(salaryCents === undefined ? {} : { salaryCents }),
+    })
+  }
+  return byIndex
+}
+
 const FIRST_HIRE_DAY = Date.UTC(1990, 0, 1) / DAY_MS
 const LAST_HIRE_DAY = Date.UTC(2026, 9, 31) / DAY_MS
 const FIRST_PENDING_DAY = Date.UTC(2026, 10, 1) / DAY_MS
@@ -149,6 +212,8 @@ export class EmployeeGenerator {
     readonly baseSize: number,
     /** Every tenth employee gets hostile names and job titles (hostile-names.ts). */
     readonly hostileNames = false,
+    /** Employees with fields set by the caller (`fixtureFields`), which win over generated and hostile ones. */
+    private readonly fixtures: ReadonlyMap<number, FixtureFields> = new Map(),
   ) {}
 
   /** Moves an employee's status and pay cycle each to the next value in their lists; every other field stays. */
@@ -192,11 +257,15 @@ export class EmployeeGenerator {
   }
 
   firstName(id: number): string {
+    const fixed = this.fixtures.get(id)?.firstName
+    if (fixed !== undefined) return fixed
     const hostile = this.hostileNames ? hostileTextOf(id) : undefined
     return hostile?.first ?? pick(this.culture(id).first, this.h(Salt.FirstName, id)).text
   }
 
   lastName(id: number): string {
+    const fixed = this.fixtures.get(id)?.lastName
+    if (fixed !== undefined) return fixed
     const hostile = this.hostileNames ? hostileTextOf(id) : undefined
     return hostile?.last ?? pick(this.culture(id).last, this.h(Salt.LastName, id)).text
   }
@@ -262,6 +331,8 @@ export class EmployeeGenerator {
 
   /** Days since 1970-01-01; orders hire dates exactly as their ISO text does. */
   hireDay(id: number): number {
+    const fixed = this.fixtures.get(id)?.hireDay
+    if (fixed !== undefined) return fixed
     const hash = this.h(Salt.HireDate, id)
     // Pending employees have not started yet, so their hire date lies in the future. The generated status decides,
     // so `mutate` moves only the status and pay cycle, never the hire date.
@@ -275,6 +346,8 @@ export class EmployeeGenerator {
   }
 
   salaryCents(id: number): number {
+    const fixed = this.fixtures.get(id)?.salaryCents
+    if (fixed !== undefined) return fixed
     return 2_400_000 + (this.h(Salt.Salary, id) % 15_600_001)
   }
 

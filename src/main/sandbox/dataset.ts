@@ -1,5 +1,5 @@
-import { EmployeeGenerator } from './data'
-import type { EmployeeRow } from './data'
+import { EmployeeGenerator, fixtureFields } from './data'
+import type { EmployeeRow, FixtureEmployee } from './data'
 
 /** How far past the newly inserted rows churn looks for rows to remove: "early positions". */
 const REMOVAL_WINDOW_MIN = 40
@@ -16,8 +16,8 @@ export class Dataset {
   /** Bumped on every mutation; cached selections and sort orders are keyed on it. */
   private currentVersion = 0
 
-  constructor(seed: number, size: number, hostileNames = false) {
-    this.generator = new EmployeeGenerator(seed, size, hostileNames)
+  constructor(seed: number, size: number, hostileNames = false, fixtures: readonly FixtureEmployee[] = []) {
+    this.generator = new EmployeeGenerator(seed, size, hostileNames, fixtureFields(fixtures, size))
     this.length = size
     this.nextId = size
   }

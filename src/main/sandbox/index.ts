@@ -24,6 +24,6 @@ export type {
   TokenStyle,
 } from './behaviours'
 export { EMPLOYEE_FIELDS, PAY_CYCLE_IDS, STATUS_BY_CODE } from './data'
-export type { EmployeeRow } from './data'
+export type { EmployeeRow, FixtureEmployee } from './data'
 export { startSandbox } from './server'
 export type { SandboxHandle, SandboxOptions } from './server'

@@ -7,6 +7,7 @@ import type { SandboxBehaviours, SandboxBehavioursPatch } from './behaviours'
 import type { RegisteredClient } from './clients'
 import { AUTHORIZE_PATH } from './consent-page'
 import type { SandboxContext, SandboxStats } from './context'
+import type { FixtureEmployee } from './data'
 import { Dataset } from './dataset'
 import { listEmployees, MOVED_LIST_PATH } from './employees'
 import { GrantStore } from './grants'
@@ -33,6 +34,8 @@ export interface SandboxOptions {
   behaviours?: SandboxBehavioursPatch
   /** Every tenth employee gets hostile names and job titles: markup, bidi overrides, control characters, 100 KB. */
   hostileNames?: boolean
+  /** Employees with some fields set (data.ts `FixtureEmployee`): a named person a test looks for. None by default. */
+  fixtures?: readonly FixtureEmployee[]
   /** Close the server after this long; the timer does not keep the process alive. */
   lifetimeMs?: number
   /** One line per request: method, path, status, duration. Never queries, bodies, tokens or codes. */
@@ -122,7 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     redirectUris: [...(options.redirectUris ?? DEFAULT_OPTIONS.redirectUris)],
   }
   const behaviours = mergeBehaviours(DEFAULT_BEHAVIOURS, options.behaviours ?? {})
-  const dataset = new Dataset(seed, size, options.hostileNames ?? false)
+  const dataset = new Dataset(seed, size, options.hostileNames ?? false, options.fixtures ?? [])
   const ctx: SandboxContext = {
     client,
     tenantId: options.tenantId ?? DEFAULT_OPTIONS.tenantId,

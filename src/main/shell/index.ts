@@ -171,6 +171,8 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
       dataDir: app.getPath('userData'),
       // Unpackaged, the OS hands the private-use scheme to nobody (it is not registered): sign-in says so.
       receivesSchemeCallbacks: app.isPackaged,
+      // A packaged app reads the machine policy from the machine's locations only (decision 042).
+      packaged: app.isPackaged,
     },
     shell: {
       secrets,

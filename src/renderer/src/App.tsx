@@ -3,7 +3,7 @@ import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
 import { ProxySignIn } from './components/proxy-sign-in-dialog'
-import { PolicyNotices } from './components/policy-notices'
+import { OrganisationRules } from './components/organisation-rules'
 import { SecretStorageBanner } from './components/secret-storage-banner'
 import { SettingsScreen } from './components/settings-screen'
 import { ShortcutsDialog } from './components/shortcuts-dialog'
@@ -18,8 +18,6 @@ import { useAuth } from './hooks/use-auth'
 import { useOnline } from './hooks/use-online'
 import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
-import { ExportRulesContext } from './hooks/use-export-format'
-import { NO_EXPORT_RULES } from '../../shared/policy-view'
 import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-display'
 import { useSync } from './hooks/use-sync'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
@@ -110,6 +108,7 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         inUse={auth.state}
         dataVersion={sync.dataVersion}
         savedEmployees={sync.status?.employeeCount ?? 0}
+        profiles={profiles.list}
         onDone={() => setScreen('browse')}
       />
     ) : null
@@ -154,17 +153,15 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
           authError={auth.error}
         />
         <PayDisplayContext.Provider value={payDisplay}>
-          <ExportRulesContext.Provider value={settings.view?.policy.exports ?? NO_EXPORT_RULES}>
-            <BrowseView
-              sync={sync}
-              signedIn={signedIn}
-              offline={offline}
-              onSignIn={auth.signIn}
-              trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
-              hidePay={payDisplay.hidePay}
-              onHidePayChange={(hidePay) => settings.update({ hidePay })}
-            />
-          </ExportRulesContext.Provider>
+          <BrowseView
+            sync={sync}
+            signedIn={signedIn}
+            offline={offline}
+            onSignIn={auth.signIn}
+            trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
+            hidePay={payDisplay.hidePay}
+            onHidePayChange={(hidePay) => settings.update({ hidePay })}
+          />
         </PayDisplayContext.Provider>
       </>
     )
@@ -183,17 +180,18 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         rowSource={sync.status?.source}
       />
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
-      <PolicyNotices policy={settings.view?.policy} />
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
-      <main className="app-main">
-        {settingsScreen}
-        {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}
-        {/* Keyed by the regional formats: choosing others redraws every cell in them (the view itself is kept
+      <OrganisationRules policy={settings.view?.policy}>
+        <main className="app-main">
+          {settingsScreen}
+          {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}
+          {/* Keyed by the regional formats: choosing others redraws every cell in them (the view itself is kept
             by views:get-current). */}
-        <div className="home" key={formatLocale} hidden={screen === 'settings'}>
-          {home}
-        </div>
-      </main>
+          <div className="home" key={formatLocale} hidden={screen === 'settings'}>
+            {home}
+          </div>
+        </main>
+      </OrganisationRules>
     </div>
   )
 }

@@ -28,7 +28,7 @@ import {
   profileNameProblem,
 } from '../../../src/shared/settings-rules'
 import { fakeServiceLookup } from './fake-service-lookup'
-import { identityChanges, identityChoiceNeeded } from '../../../src/shared/source-identity'
+import { identityChanges, identityChoiceNeeded, setAsideRename } from '../../../src/shared/source-identity'
 import { createFakeNetwork, type FakeNetwork, type FakeNetworkOptions } from './fake-network'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
 import { ViewStore } from '../../../src/main/core/settings/view-store'
@@ -332,7 +332,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       const next = { ...settings, ...patch, baseUrls: { ...settings.baseUrls, ...patch.baseUrls } }
       let setAsideNow = false
       if (identityChanges(settings, next) && (cache.length > 0 || options !== undefined)) {
-        if (options === undefined) throw new FakeIpcError('validation', identityChoiceNeeded(cache.length))
+        if (options === undefined)
+          throw new FakeIpcError('validation', identityChoiceNeeded(cache.length, 'en-US'))
         if (options.identityChange === 'new-profile') {
           const id = `p${nextProfileNumber++}`
           const name = checkName(environmentLabel(next.environment), undefined)
@@ -363,6 +364,9 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         lastComplete = undefined
         lastRun = undefined
         setAsideNow = true
+        // As the core: a profile named after its old environment takes the new one's name.
+        const others = [...stashed.values()].map((other) => other.name)
+        activeName = setAsideRename(activeName, settings.environment, next.environment, others) ?? activeName
       }
       settings = next
       auth = { ...auth, environment: settings.environment, tenantId: settings.tenantId }

@@ -7,9 +7,9 @@ import type { EventChannel } from '../../../src/shared/ipc-contract'
 import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { SecretVault } from '../../../src/main/core/secrets/secret-store'
 import type { Clock } from '../../../src/main/core/clock'
-import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { MemoryKeyValueBackend } from '../../../src/main/core/settings/settings-store'
 import { SettingsStore } from '../../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../../src/main/sandbox'
@@ -32,10 +32,14 @@ export interface App {
   close(): Promise<void>
 }
 
-/** What a test may give the core besides its files: the machine policy in force, its own clock. */
+/**
+ * What a test may give the core besides its files: the machine policy in force, its own clock, and a list that
+ * collects every line the app logs (as `level text`).
+ */
 export interface AppOptions {
   readonly policy?: PolicyInForce
   readonly clock?: Clock
+  readonly log?: string[]
 }
 
 /** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
@@ -56,7 +60,11 @@ export function tempDir(): string {
   return dir
 }
 
-/** The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault. */
+/**
+ * The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault; with
+ * `options.policy`, the machine policy the core process would have read, and `options.log` collecting every
+ * line the app logs.
+ */
 export async function startApp(
   demo: SandboxHandle,
   dataDir: string,
@@ -68,11 +76,14 @@ export async function startApp(
   const savePath: App['savePath'] = { next: undefined }
   const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
   const log: string[] = []
-  const logger = createLogger((level, text) => log.push(`${level}: ${text}`))
+  const logger = createLogger((level, text) => {
+    log.push(`${level}: ${text}`)
+    options.log?.push(`${level} ${text}`)
+  })
   const core = await createAppCore({
     appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
     dataDir,
-    settings: new SettingsStore(backend),
+    settings: new SettingsStore(backend, options.policy),
     secrets,
     fetch: (input, init) => fetch(input, init),
     openExternal: async (url) => {
@@ -85,7 +96,6 @@ export async function startApp(
     chooseExportPath: async () => savePath.next,
     uiState: backend,
     revealFile: () => undefined,
-    ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   })
   let closed = false

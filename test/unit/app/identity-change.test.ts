@@ -52,7 +52,9 @@ describe('changing the source of a profile with saved employees (decision 039)',
     expect(status).toMatchObject({ employeeCount: 0 })
     expect(status.lastComplete).toBeUndefined()
     const list = (await app.invoke('profiles:list')) as ProfileList
+    // "Demo" would name the old source beside the Staging badge: the profile takes the new environment's name.
     expect(list.profiles[0]).toMatchObject({
+      name: 'Staging',
       employeeCount: 0,
       setAside: { environment: 'demo', employeeCount: 120 },
     })

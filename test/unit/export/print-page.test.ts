@@ -86,8 +86,8 @@ describe('the print page', () => {
     expect(facts).toContain('<dt>Statuses</dt><dd>Active, On leave</dd>')
     expect(facts).toContain('<dt>Search</dt><dd>&quot;smi&quot; in Last name</dd>')
     expect(facts).toContain('<dt>Sorted by</dt><dd>Hire date, descending</dd>')
-    expect(facts).toContain('<dt>Data synced</dt><dd>2026-11-21 09:30 (UTC+01:00, Europe/Berlin)</dd>')
-    expect(facts).toContain('<dt>Printed</dt><dd>2026-11-22 10:45 (UTC+01:00, Europe/Berlin)</dd>')
+    expect(facts).toContain('<dt>Data synced</dt><dd>11/21/2026, 09:30 AM (UTC+01:00, Europe/Berlin)</dd>')
+    expect(facts).toContain('<dt>Printed</dt><dd>11/22/2026, 10:45 AM (UTC+01:00, Europe/Berlin)</dd>')
     expect(html).toContain('<p class="count">8 employees</p>')
     // Column headers in a thead (Chromium repeats it atop every printed page), then one row per employee.
     expect(element(html, 'thead')).toBe(

@@ -4,8 +4,11 @@ import {
   canonicalLocale,
   formatIsoDateText,
   formatLocaleLabel,
+  formatDayMonth,
   formatMoment,
   formatNumber,
+  formatRelativeTime,
+  formatSyncMoment,
   resolveFormatLocale,
 } from '../../../src/shared/locale-format'
 import { formatMoney } from '../../../src/shared/money'
@@ -58,6 +61,36 @@ describe('numbers, amounts and dates in the clerk’s regional formats', () => {
   })
 })
 
+describe('moments and how long ago, English words in the clerk’s formats', () => {
+  // In UTC and Europe/Berlin alike these moments fall on the days written below (morning hours, no zone is a day off).
+  const now = new Date('2026-11-23T09:12:00')
+  const ago = (seconds: number): Date => new Date(now.getTime() - seconds * 1000)
+
+  it('writes a sync’s moment with an English weekday and the locale’s day, month and clock', () => {
+    expect(formatSyncMoment(ago(2 * 3600), now, 'de-DE')).toBe('Mon 23.11., 07:12')
+    expect(formatSyncMoment(ago(2 * 3600), now, 'en-US')).toBe('Mon 11/23, 07:12 AM')
+    // Another year's moment names its year.
+    expect(formatSyncMoment(new Date('2025-11-20T09:12:00'), now, 'de-DE')).toBe('Thu 20.11.2025, 09:12')
+    expect(formatSyncMoment(new Date('2025-11-20T09:12:00'), now, 'en-US')).toBe('Thu 11/20/2025, 09:12 AM')
+    expect(formatDayMonth(now, 'de-DE')).toBe('23.11.')
+    expect(formatDayMonth(now, 'en-US')).toBe('11/23')
+  })
+
+  it('says how long ago in English, its count in the locale’s digits', () => {
+    for (const locale of ['de-DE', 'en-US']) {
+      expect(formatRelativeTime(ago(10), now, locale)).toBe('just now')
+      expect(formatRelativeTime(ago(-30), now, locale)).toBe('just now')
+      expect(formatRelativeTime(ago(90), now, locale)).toBe('1 minute ago')
+      expect(formatRelativeTime(ago(3 * 3600 + 5), now, locale)).toBe('3 hours ago')
+      expect(formatRelativeTime(ago(26 * 3600), now, locale)).toBe('yesterday')
+    }
+    // Only a count of four digits shows the locale (a clock set far wrong): its thousands separator.
+    const longAgo = new Date(now.getTime() - 1500 * 365 * 86_400_000 - 3_600_000)
+    expect(formatRelativeTime(longAgo, now, 'de-DE')).toBe('1.500 years ago')
+    expect(formatRelativeTime(longAgo, now, 'en-US')).toBe('1,500 years ago')
+  })
+})
+
 describe('which regional formats apply', () => {
   it('follows the computer’s for System, and Settings’ choice over it', () => {
     expect(resolveFormatLocale('system', 'de-DE')).toBe('de-DE')
@@ -103,8 +136,12 @@ describe('the printed page', () => {
     expect(german).toContain('>58.234,50</td>')
     expect(german).toContain('>27.11.2026</td>')
     expect(german).toContain('Only the first 1 of 12.345 employees are printed')
+    // Its moments too, each with the zone it was written in.
+    expect(german).toContain('<dt>Printed</dt><dd>27.11.2026, 10:00 (UTC+01:00, Europe/Berlin)</dd>')
+    expect(german).toContain('RosterDesk · printed 27.11.2026, 10:00 (UTC+01:00, Europe/Berlin)')
     const plain = printPageHtml({ about, columns, rows, total: 1 })
     expect(plain).toContain('>58,234.50</td>')
     expect(plain).toContain('>11/27/2026</td>')
+    expect(plain).toContain('<dt>Printed</dt><dd>11/27/2026, 10:00 AM (UTC+01:00, Europe/Berlin)</dd>')
   })
 })

@@ -194,9 +194,8 @@ describe('the ADMX template for HKLM\\Software\\Policies\\RosterDesk', () => {
         }
       } else if (Object.hasOwn(ENUM_OPTIONS, entry.value)) {
         expect(value.kind, entry.value).toBe('enum')
+        // The schema's own lists (its enums are built from them): every item is a value the policy accepts.
         expect(value.items).toEqual(ENUM_OPTIONS[entry.value])
-        for (const item of value.items!)
-          expect(accepts(entry.path, item), `${entry.value}=${item}`).toBe(true)
       } else {
         // Text, the profiles' JSON list among them (json: true), read as the policy file's own text would be.
         expect(value.kind, entry.value).toBe('text')

@@ -39,8 +39,8 @@ describe('personalData.deleteUnsyncedAfterDays on caches never synced completely
     const swept = deleteExpiredCaches(
       { deleteUnsyncedAfterDays: 30, clearOnSignOut: false },
       [
-        { profileId: 'p1', cacheDir: old },
-        { profileId: 'p2', cacheDir: recent },
+        { profileId: 'p1', catalog: join(old, 'employees.sqlite') },
+        { profileId: 'p2', catalog: join(recent, 'employees.sqlite') },
       ],
       { clock, logger },
     )
@@ -62,7 +62,7 @@ describe('personalData.deleteUnsyncedAfterDays on caches never synced completely
     const warnings: string[] = []
     const swept = deleteExpiredCaches(
       { deleteUnsyncedAfterDays: 30, clearOnSignOut: false },
-      [{ profileId: 'p1', cacheDir: old }],
+      [{ profileId: 'p1', catalog: join(old, 'employees.sqlite') }],
       { clock, logger: { info: () => undefined, warn: (text: string) => warnings.push(text) } },
     )
     expect(swept.notice).toBeUndefined()
@@ -74,7 +74,7 @@ describe('personalData.deleteUnsyncedAfterDays on caches never synced completely
     const old = neverSyncedCache(400, NOW)
     const rules = personalDataRulesOf(NO_POLICY)
     expect(rules).toEqual({ deleteUnsyncedAfterDays: undefined, clearOnSignOut: false })
-    const swept = deleteExpiredCaches(rules, [{ profileId: 'p1', cacheDir: old }], {
+    const swept = deleteExpiredCaches(rules, [{ profileId: 'p1', catalog: join(old, 'employees.sqlite') }], {
       clock,
       logger: { info: () => undefined, warn: () => undefined },
     })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { EmployeeGenerator } from '../../../src/main/sandbox/data'
+import { EmployeeGenerator, fixtureFields } from '../../../src/main/sandbox/data'
+import { sortIds } from '../../../src/main/sandbox/sort-order'
 import { PAY_CYCLE_IDS } from '../../../src/main/sandbox/index'
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
@@ -108,5 +109,58 @@ describe('generated employee data', () => {
     const tricky = rows.filter((row) => /^[=+@-]/.test(row.jobTitle))
     expect(tricky.length).toBeGreaterThan(0)
     expect(tricky.length / rows.length).toBeLessThan(0.02)
+  })
+})
+
+describe('fixture employees', () => {
+  const GRETA = {
+    index: 41,
+    firstName: 'Greta',
+    lastName: 'Achterberg',
+    annualSalary: 58_234.5,
+    hireDate: '2026-11-27',
+  } as const
+
+  it('carry the fields set and keep every other field as generated', () => {
+    const plain = new EmployeeGenerator(1, 100)
+    const fixed = new EmployeeGenerator(1, 100, false, fixtureFields([GRETA], 100))
+    const row = fixed.row(41)
+    expect(row).toEqual({
+      ...plain.row(41),
+      firstName: 'Greta',
+      lastName: 'Achterberg',
+      annualSalary: 58_234.5,
+      hireDate: '2026-11-27',
+    })
+    expect(fixed.row(40)).toEqual(plain.row(40))
+  })
+
+  it('sort where their set values put them', () => {
+    const generator = new EmployeeGenerator(1, 100, false, fixtureFields([GRETA], 100))
+    const ids = Int32Array.from({ length: 100 }, (_, id) => id)
+    for (const field of ['annualSalary', 'hireDate', 'lastName'] as const) {
+      const values = [...sortIds(ids, field, 'asc', generator)].map((id) => generator.value(field, id))
+      expect(values).toEqual([...values].sort((a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0)))
+      expect(values).toContain(generator.value(field, 41))
+    }
+  })
+
+  it.each([
+    [{ index: 100 }, 'fixture index 100 must be a whole number below the size 100'],
+    [
+      { index: 1, hireDate: '2026-02-30' },
+      'fixture hire date 2026-02-30 must be a real day written YYYY-MM-DD',
+    ],
+    [
+      { index: 1, annualSalary: 1.005 },
+      'fixture salary 1.005 must be an amount of at most two decimals, ≥ 0',
+    ],
+    [{ index: 1, annualSalary: -1 }, 'fixture salary -1 must be an amount of at most two decimals, ≥ 0'],
+  ])('are refused with the fault named: %j', (fixture, message) => {
+    expect(() => fixtureFields([fixture], 100)).toThrow(new RangeError(message))
+  })
+
+  it('are refused when two set the same employee', () => {
+    expect(() => fixtureFields([{ index: 3 }, { index: 3 }], 100)).toThrow('fixture index 3 is given twice')
   })
 })

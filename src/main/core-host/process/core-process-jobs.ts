@@ -2,7 +2,7 @@ import type { EventChannel, IpcResult } from '../../../shared/ipc-contract'
 import type { ExportFormat } from '../../../shared/domain'
 import type { PrintOutcome } from '../../core/export/print-view'
 import type { StoredSecretKey } from '../../core/secrets/secret-store'
-import type { NetworkSettings, ProxyChoice, ProxySource } from '../../core/settings/network-settings'
+import type { NetworkToApply, ProxyChoice, ProxySource } from '../../core/settings/network-settings'
 import type { CertificateSummary } from '../../../shared/connection-report'
 import type { RefusedCertificate } from './electron-net-fetch'
 import type { CallSpec, JobSpec } from '../worker/worker-protocol'
@@ -32,6 +32,11 @@ export interface CoreProcessConfig {
    * not): when false, a sign-in set to that redirect is refused, naming the loopback one. Absent: true.
    */
   readonly receivesSchemeCallbacks?: boolean
+  /**
+   * Whether the app is packaged (Electron's `app.isPackaged`): a packaged app reads the machine policy from the
+   * machine's locations only, never from ROSTERDESK_POLICY_FILE. Absent: not packaged (tests, plain Node).
+   */
+  readonly packaged?: boolean
 }
 
 /** What the serving job reports: once that the app core is up, then every event for the window. */
@@ -72,7 +77,7 @@ export type ShellCalls = {
   readonly 'reveal-file': CallSpec<string, null>
   readonly 'print-page': CallSpec<{ readonly html: string; readonly title: string }, PrintOutcome>
   /** Applies the active profile's network settings to the core process's own session (proxy, certificates). */
-  readonly 'network-apply': CallSpec<NetworkSettings, NetworkApplied>
+  readonly 'network-apply': CallSpec<NetworkToApply, NetworkApplied>
   /** The route Electron resolved for a URL (`ses.resolveProxy`): "DIRECT", "PROXY host:port". */
   readonly 'network-resolve-proxy': CallSpec<string, string>
   /** The verify proc's record for a host: the chain seen, the issuer of a refused one. */

@@ -12,7 +12,7 @@ import {
   type SecretVault,
   type StoredSecretKey,
 } from '../../core/secrets/secret-store'
-import type { NetworkSettings } from '../../core/settings/network-settings'
+import type { NetworkToApply } from '../../core/settings/network-settings'
 import { PROXY_MODES } from '../../../shared/settings-rules'
 import { WorkerHost, type CallHandlers, type JobChannelStarter } from '../worker/worker-host'
 import type {
@@ -38,7 +38,7 @@ export interface ShellServices {
 
 /** What main does for the core process's network (shell/network/core-network.ts and proxy-sign-in.ts). */
 export interface ShellNetwork {
-  apply(settings: NetworkSettings): Promise<NetworkApplied>
+  apply(settings: NetworkToApply): Promise<NetworkApplied>
   resolveProxy(url: string): Promise<string>
   facts(host: string): CoreNetworkFacts
   rememberedProxies(): Promise<string[]>
@@ -381,22 +381,24 @@ function networkCallHandlers(network: ShellNetwork | undefined): Pick<CallHandle
 
 type NetworkCall = Extract<keyof ShellCalls, `network-${string}`>
 
-function networkSettings(value: NetworkSettings): NetworkSettings {
-  const fields = value as Partial<Record<keyof NetworkSettings, unknown>>
+function networkSettings(value: NetworkToApply): NetworkToApply {
+  const fields = value as Partial<Record<keyof NetworkToApply, unknown>>
   const texts = ['proxyUrl', 'proxyBypass', 'pacUrl', 'extraCertificatesFile'] as const
   if (
     typeof value !== 'object' ||
     value === null ||
     !(PROXY_MODES as readonly unknown[]).includes(fields.proxyMode) ||
-    texts.some((key) => typeof fields[key] !== 'string')
+    texts.some((key) => typeof fields[key] !== 'string') ||
+    (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean')
   )
-    throw new TypeError('core process: network settings are a proxy mode and four texts')
+    throw new TypeError('core process: network settings are a proxy mode, four texts and a policy flag')
   return {
     proxyMode: value.proxyMode,
     proxyUrl: value.proxyUrl,
     proxyBypass: value.proxyBypass,
     pacUrl: value.pacUrl,
     extraCertificatesFile: value.extraCertificatesFile,
+    ...(value.proxyFromPolicy === true ? { proxyFromPolicy: true } : {}),
   }
 }
 

@@ -14,6 +14,9 @@ import { electronNetFetch, type UtilityNet } from './electron-net-fetch'
 import type { FetchLike } from '../../core/api/fetch-like'
 import type { Logger } from '../../core/log/logger'
 import { networkSettingsOf } from '../../core/settings/network-settings'
+import type { PolicyInForce } from '../../core/policy/policy-in-force'
+import { loadMachinePolicy, type PolicySourceDeps } from '../../core/policy/policy-sources'
+import { systemPolicySources } from '../../core/policy/registry-query'
 
 /** The in-app sandbox Demo talks to, started in this process. */
 export interface DemoService {
@@ -29,6 +32,8 @@ export interface CoreProcessDeps {
    * through Chromium's network stack (electron-net-fetch.ts). Absent under plain Node: Node's fetch.
    */
   readonly net?: UtilityNet
+  /** Reads the machine policy; absent: `loadMachinePolicy` over the system's sources. */
+  readonly loadPolicy?: (sources: PolicySourceDeps) => Promise<PolicyInForce>
 }
 
 /**
@@ -64,9 +69,16 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
         },
       }
       const settingsBackend = openSettingsFile(config.dataDir, (message) => logger.warn(message))
-      const settings = new SettingsStore(settingsBackend)
-      const network = config.usesShellNetwork ? shellNetworkSync(context, settings, logger) : undefined
+      let network: ReturnType<typeof shellNetworkSync> | undefined
       const starting = (async () => {
+        // The machine policy, read once at start (decision 042); a packaged app never reads ROSTERDESK_POLICY_FILE.
+        const policy = await (deps.loadPolicy ?? loadMachinePolicy)(
+          systemPolicySources(config.packaged ?? false),
+        )
+        if (policy.problem !== undefined) logger.warn(`${policy.problem.message} (${policy.problem.detail})`)
+        else if (policy.source !== undefined) logger.info(`Machine policy in force from ${policy.source}`)
+        const settings = new SettingsStore(settingsBackend, policy)
+        network = config.usesShellNetwork ? shellNetworkSync(context, settings, logger) : undefined
         await network?.applied()
         const demo = await deps.startDemo()
         try {
@@ -135,7 +147,11 @@ function shellNetworkSync(
   let last = ''
   let applying: Promise<void> = Promise.resolve()
   const update = (): void => {
-    const wanted = networkSettingsOf(settings.get())
+    // The machine policy's network is in the settings already; its proxy takes the precedence's `policy` slot.
+    const wanted = {
+      ...networkSettingsOf(settings.get()),
+      ...(settings.policy.setsProxy ? { proxyFromPolicy: true } : {}),
+    }
     const key = JSON.stringify(wanted)
     if (key === last) return
     last = key

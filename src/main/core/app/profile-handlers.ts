@@ -32,7 +32,7 @@ export type ProfileChannel =
 
 /**
  * What the header's switcher and "Manage profiles" show: each profile's name, environment, tenant and saved
- * employees, and which is active.
+ * employees, whether the machine policy manages it, and which is active.
  */
 export function profileList(
   profiles: ProfileStore,
@@ -54,6 +54,7 @@ export function profileList(
         tenantId: tenantOf(settings),
         ...(count === undefined ? {} : { employeeCount: count }),
         ...(setAside === undefined ? {} : { setAside }),
+        ...(profiles.policy.isManaged(name) ? { managedByPolicy: true } : {}),
       }
     }),
   }

@@ -1,15 +1,18 @@
 import type { Settings, SettingsView } from '../../../shared/domain'
 import type { PolicyView } from '../../../shared/policy-view'
-import { applySettingsPatch } from '../../../shared/settings-schema'
+import { applySettingsPatch, settingsSchema } from '../../../shared/settings-schema'
+import { resolveFormatLocale } from '../../../shared/locale-format'
 import { identityChanges, identityChoiceNeeded, type IdentityChoice } from '../../../shared/source-identity'
 import { RosterDeskError } from '../errors'
 import type { InvokeHandlers } from '../ipc/dispatch'
+import type { AppHandlerDeps } from './app-handlers'
 import type { SecretStore } from '../secrets/secret-store'
 import type { SettingsStore } from '../settings/settings-store'
 import { buildSettingsView } from '../settings/settings-view'
 import type { SyncService } from '../sync/sync-service'
 
-export interface SettingsHandlerDeps {
+/** `appInfo.systemLocale`: the computer's regional formats, in which the refusals' counts are written. */
+export interface SettingsHandlerDeps extends Pick<AppHandlerDeps, 'appInfo'> {
   readonly settings: SettingsStore
   readonly secrets: SecretStore
   readonly sync: SyncService
@@ -57,6 +60,10 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<InvokeHa
       }
       const before = deps.settings.get()
       const applied = applySettingsPatch(patch, before)
+      // A value the machine policy locks is refused first, by the field rules alone (not the cross-field ones a
+      // locked environment would trip), and no identity choice is asked for a change never made.
+      const fieldsOnly = applySettingsPatch(patch, before, settingsSchema)
+      if (fieldsOnly.ok) deps.settings.checkPolicy(fieldsOnly.settings)
       if (applied.ok && identityChanges(before, applied.settings)) {
         const saved = deps.sync.getStatus().employeeCount
         if (options?.identityChange !== undefined && deps.changeIdentity !== undefined) {
@@ -64,7 +71,10 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<InvokeHa
           return settingsView()
         }
         // The rule lives here, not only in the form: no caller shows one source's employees under another's name.
-        if (saved > 0) throw new RosterDeskError('validation', identityChoiceNeeded(saved))
+        if (saved > 0) {
+          const locale = resolveFormatLocale(before.formatLocale, deps.appInfo.systemLocale)
+          throw new RosterDeskError('validation', identityChoiceNeeded(saved, locale))
+        }
       }
       const result = deps.settings.update(patch)
       if (!result.ok) {
@@ -78,6 +88,7 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<InvokeHa
       return settingsView()
     },
     'settings:set-client-secret': async (secret) => {
+      // The profile's SecretStore refuses it when the machine policy gives this profile's secret (policySecrets).
       await deps.secrets.set('clientSecret', secret)
       return settingsView()
     },

@@ -23,6 +23,11 @@ export interface AboutFacts {
   readonly convertedTimes: boolean
   /** A multi-part export's parts (sheet name, rows), in order. */
   readonly sections?: ReadonlyArray<{ readonly name: string; readonly rows: number }>
+  /**
+   * The clerk's regional formats (shared/locale-format.ts) for the moments a printed page shows; absent in files,
+   * whose About text stays "YYYY-MM-DD HH:MM" wherever they are opened.
+   */
+  readonly locale?: string
 }
 
 const ENVIRONMENT_NAMES: Readonly<Record<string, string>> = {
@@ -145,11 +150,11 @@ function provenanceLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
   const timeZone = about.timeZone ?? localTimeZone()
   lines.push({
     label: 'Data synced',
-    value: about.syncedAt === null ? 'Never synced' : formatZonedTime(about.syncedAt, timeZone),
+    value: about.syncedAt === null ? 'Never synced' : formatZonedTime(about.syncedAt, timeZone, facts.locale),
   })
   // A scoped cache never held everyone, so every file made from it says so, whatever the filters on screen.
   if (about.statusFilter !== undefined) lines.push({ label: 'Scope', value: scopeText(about.statusFilter) })
-  lines.push({ label: 'File made', value: formatZonedTime(about.createdAt, timeZone) })
+  lines.push({ label: 'File made', value: formatZonedTime(about.createdAt, timeZone, facts.locale) })
   if (about.appVersion !== undefined)
     lines.push({ label: 'Made with', value: `RosterDesk ${about.appVersion}` })
   if (facts.convertedTimes) {

@@ -122,7 +122,7 @@ export function printPageHtml(input: PrintPageInput): string {
   const locale = canonicalLocale(input.locale) ?? FALLBACK_FORMAT_LOCALE
   const count = (value: number): string => formatNumber(value, locale)
   const timeZone = about.timeZone ?? localTimeZone()
-  const printed = formatZonedTime(about.createdAt, timeZone)
+  const printed = formatZonedTime(about.createdAt, timeZone, locale)
   const css = styleSheet(printed)
   const hash = createHash('sha256').update(css, 'utf8').digest('base64')
   const title = printTitle(about)
@@ -134,6 +134,7 @@ export function printPageHtml(input: PrintPageInput): string {
     rowsPerSheet: total,
     truncatedCells: 0,
     convertedTimes: false,
+    locale,
   })
     .filter((line) => !LINES_LEFT_OUT.has(line.label))
     .concat([{ label: 'Printed', value: printed }])

@@ -1,3 +1,5 @@
+import { formatMoment } from '../../../shared/locale-format'
+
 /**
  * Moments written into an export as text that carries its own time zone: "2026-11-25 09:12 (UTC+01:00,
  * Europe/Berlin)". A spreadsheet cell has no zone, and a file is read later, elsewhere, or after the clocks changed,
@@ -21,8 +23,14 @@ export function utcOffset(date: Date, timeZone: string): string {
   return offset === '' ? '+00:00' : offset
 }
 
-/** `date` as "YYYY-MM-DD HH:MM (UTC±HH:MM, Zone/Name)" in `timeZone`. */
-export function formatZonedTime(date: Date, timeZone: string): string {
+/**
+ * `date` as "YYYY-MM-DD HH:MM (UTC±HH:MM, Zone/Name)" in `timeZone`: a file's text, the same wherever it is opened.
+ * Given a `locale` (a printed page, which a clerk reads), the date and time are that locale's instead
+ * ("22.11.2026, 10:45 (UTC+01:00, Europe/Berlin)", shared/locale-format.ts).
+ */
+export function formatZonedTime(date: Date, timeZone: string, locale?: string): string {
+  if (locale !== undefined)
+    return `${formatMoment(date, locale, timeZone)} (UTC${utcOffset(date, timeZone)}, ${timeZone})`
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     year: 'numeric',

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { retentionNotice } from '../../../shared/policy-view'
 import { lastSavedAt, writerIsActive } from '../cache/cache-age'
 import { savedEmployeeCount } from '../cache/saved-employee-count'
@@ -7,7 +7,6 @@ import { deleteSetAside, setAsideDir } from '../cache/set-aside-cache'
 import type { Clock } from '../clock'
 import { fsyncDirectory } from '../durable-fs'
 import type { Logger } from '../log/logger'
-import { CACHE_FILE_NAME } from '../settings/profile-store'
 import type { PolicyInForce } from './policy-in-force'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -34,10 +33,13 @@ export interface RetentionSweepDeps {
   readonly logger: Pick<Logger, 'info' | 'warn'>
 }
 
-/** One cache folder the sweep looks at: a profile's cache, named in the log by its profile's id. */
+/**
+ * One cache the sweep looks at: a profile's catalog file (its folder is the cache, `profileCacheDir`; its
+ * set-aside copy, if any, is that folder's sibling), named in the log by its profile.
+ */
 export interface SweptCache {
   readonly profileId: string
-  readonly cacheDir: string
+  readonly catalog: string
 }
 
 /** What a sweep deleted: how many caches and set-aside copies, and the clerk's one notice (undefined: none). */
@@ -65,7 +67,8 @@ export function deleteExpiredCaches(
   const cutoff = deps.clock.now() - days * DAY_MS
   let deletedCaches = 0
   let deletedSetAside = 0
-  for (const { profileId, cacheDir } of caches) {
+  for (const { profileId, catalog: catalogPath } of caches) {
+    const cacheDir = dirname(catalogPath)
     const expired = (catalog: string, what: string): boolean => {
       const savedAt = lastSavedAt(catalog)
       if (savedAt === undefined || savedAt >= cutoff) return false
@@ -82,11 +85,11 @@ export function deleteExpiredCaches(
       )
       return true
     }
-    if (expired(join(setAsideDir(cacheDir), CACHE_FILE_NAME), 'set-aside employees')) {
+    if (expired(join(setAsideDir(cacheDir), basename(catalogPath)), 'set-aside employees')) {
       deleteSetAside(cacheDir)
       deletedSetAside += 1
     }
-    if (expired(join(cacheDir, CACHE_FILE_NAME), 'saved employees')) {
+    if (expired(catalogPath, 'saved employees')) {
       removeCacheFolder(cacheDir)
       deletedCaches += 1
     }

@@ -35,36 +35,61 @@ export type LockableProfileField = (typeof LOCKABLE_PROFILE_FIELDS)[number]
 
 const s = settingsSchema.shape
 
-const policyProfileSchema = z.strictObject({
-  name: z
-    .string({ error: 'A profile in the policy needs a name (text).' })
-    .check(
-      z.overwrite(normalizeProfileName),
-      z.minLength(1, 'A profile in the policy needs a name.'),
-      z.maxLength(
-        PROFILE_NAME_MAX_LENGTH,
-        `A profile's name has at most ${PROFILE_NAME_MAX_LENGTH} characters.`,
+const policyProfileSchema = z
+  .strictObject({
+    name: z
+      .string({ error: 'A profile in the policy needs a name (text).' })
+      .check(
+        z.overwrite(normalizeProfileName),
+        z.minLength(1, 'A profile in the policy needs a name.'),
+        z.maxLength(
+          PROFILE_NAME_MAX_LENGTH,
+          `A profile's name has at most ${PROFILE_NAME_MAX_LENGTH} characters.`,
+        ),
+      ),
+    environment: z.optional(environmentSchema),
+    /** The service address for the profile's environment (Staging or Production). */
+    baseUrl: z.optional(baseUrlSchema('service')),
+    clientId: z.optional(s.clientId),
+    /** A secret: see above. */
+    clientSecret: z.optional(z.string({ error: 'The client secret must be text.' })),
+    redirectUri: z.optional(s.redirectUri),
+    tenantId: z.optional(s.tenantId),
+    scopes: z.optional(s.scopes),
+    syncScope: z.optional(s.syncScope),
+    /** The fields above that the clerk cannot change. */
+    locked: z.optional(
+      z.array(
+        z.enum(LOCKABLE_PROFILE_FIELDS, {
+          error: `A locked field is one of: ${LOCKABLE_PROFILE_FIELDS.join(', ')}.`,
+        }),
       ),
     ),
-  environment: z.optional(environmentSchema),
-  /** The service address for the profile's environment (Staging or Production). */
-  baseUrl: z.optional(baseUrlSchema('service')),
-  clientId: z.optional(s.clientId),
-  /** A secret: see above. */
-  clientSecret: z.optional(z.string({ error: 'The client secret must be text.' })),
-  redirectUri: z.optional(s.redirectUri),
-  tenantId: z.optional(s.tenantId),
-  scopes: z.optional(s.scopes),
-  syncScope: z.optional(s.syncScope),
-  /** The fields above that the clerk cannot change. */
-  locked: z.optional(
-    z.array(
-      z.enum(LOCKABLE_PROFILE_FIELDS, {
-        error: `A locked field is one of: ${LOCKABLE_PROFILE_FIELDS.join(', ')}.`,
-      }),
-    ),
-  ),
-})
+  })
+  .check(
+    // A base URL is one environment's address, so the policy says which; a locked field needs its value.
+    z.superRefine((profile, ctx) => {
+      if (
+        profile.baseUrl !== undefined &&
+        profile.environment !== 'staging' &&
+        profile.environment !== 'production'
+      )
+        ctx.addIssue({
+          code: 'custom',
+          path: ['environment'],
+          message:
+            'A profile with a "baseUrl" needs "environment": "staging" or "production" (the address is that one\'s).',
+        })
+      for (const field of profile.locked ?? []) {
+        if (profile[field] === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['locked'],
+            message: `"${field}" is locked but the profile gives no value for it.`,
+          })
+      }
+    }),
+  )
 export type PolicyProfile = z.output<typeof policyProfileSchema>
 
 export const UPDATE_CHANNELS = ['stable', 'beta'] as const
@@ -77,13 +102,31 @@ export const policySchema = z.strictObject(
   {
     profiles: z.optional(z.array(policyProfileSchema, { error: '"profiles" must be a list of profiles.' })),
     network: z.optional(
-      z.strictObject({
-        proxyMode: z.optional(s.proxyMode),
-        proxyUrl: z.optional(s.proxyUrl),
-        proxyBypass: z.optional(s.proxyBypass),
-        pacUrl: z.optional(s.pacUrl),
-        extraCertificatesFile: z.optional(s.extraCertificatesFile),
-      }),
+      z
+        .strictObject({
+          proxyMode: z.optional(s.proxyMode),
+          proxyUrl: z.optional(s.proxyUrl),
+          proxyBypass: z.optional(s.proxyBypass),
+          pacUrl: z.optional(s.pacUrl),
+          extraCertificatesFile: z.optional(s.extraCertificatesFile),
+        })
+        .check(
+          // A proxy mode in force needs its address from the policy too, never a clerk's leftover one.
+          z.superRefine((network, ctx) => {
+            if (network.proxyMode === 'fixed' && network.proxyUrl === undefined)
+              ctx.addIssue({
+                code: 'custom',
+                path: ['proxyUrl'],
+                message: '"proxyMode": "fixed" needs "proxyUrl".',
+              })
+            if (network.proxyMode === 'pac' && network.pacUrl === undefined)
+              ctx.addIssue({
+                code: 'custom',
+                path: ['pacUrl'],
+                message: '"proxyMode": "pac" needs "pacUrl".',
+              })
+          }),
+        ),
     ),
     updates: z.optional(
       z.strictObject({
@@ -128,12 +171,15 @@ export const policySchema = z.strictObject(
 )
 export type MachinePolicy = z.output<typeof policySchema>
 
+/** The registry key Group Policy and Intune write RosterDesk's policy to, as `reg query` names it. */
+export const POLICY_REGISTRY_KEY = 'HKLM\\Software\\Policies\\RosterDesk'
+
 /**
  * The registry's values under `HKLM\Software\Policies\RosterDesk` (what Group Policy and Intune write; the ADMX
  * template in resources/policy/ names exactly these): scalar keys as one value each, and the profiles — a nested
  * list ADMX cannot express — as one REG_SZ holding the JSON list. `reg query` output is read into a policy object
- * by this table (a REG_DWORD read as a number, 0/1 as false/true where the schema wants a boolean), then validated
- * by `policySchema` like a file.
+ * by this table (a REG_DWORD read as a number, 0/1 as false/true where `boolean` says the schema wants one), then
+ * validated by `policySchema` like a file. Names compare ignoring case, as the registry's do.
  */
 export const POLICY_REGISTRY_VALUES = [
   { value: 'Profiles', type: 'REG_SZ', path: ['profiles'], json: true },
@@ -142,11 +188,11 @@ export const POLICY_REGISTRY_VALUES = [
   { value: 'ProxyBypass', type: 'REG_SZ', path: ['network', 'proxyBypass'] },
   { value: 'PacUrl', type: 'REG_SZ', path: ['network', 'pacUrl'] },
   { value: 'ExtraCertificatesFile', type: 'REG_SZ', path: ['network', 'extraCertificatesFile'] },
-  { value: 'UpdatesEnabled', type: 'REG_DWORD', path: ['updates', 'enabled'] },
+  { value: 'UpdatesEnabled', type: 'REG_DWORD', path: ['updates', 'enabled'], boolean: true },
   { value: 'UpdateChannel', type: 'REG_SZ', path: ['updates', 'channel'] },
   { value: 'UpdateFeedUrl', type: 'REG_SZ', path: ['updates', 'feedUrl'] },
-  { value: 'CsvExportsAllowed', type: 'REG_DWORD', path: ['exports', 'csvAllowed'] },
+  { value: 'CsvExportsAllowed', type: 'REG_DWORD', path: ['exports', 'csvAllowed'], boolean: true },
   { value: 'MaxExportRows', type: 'REG_DWORD', path: ['exports', 'maxRows'] },
   { value: 'DeleteUnsyncedAfterDays', type: 'REG_DWORD', path: ['personalData', 'deleteUnsyncedAfterDays'] },
-  { value: 'ClearOnSignOut', type: 'REG_DWORD', path: ['personalData', 'clearOnSignOut'] },
+  { value: 'ClearOnSignOut', type: 'REG_DWORD', path: ['personalData', 'clearOnSignOut'], boolean: true },
 ] as const

@@ -9,6 +9,13 @@ export type NetworkSettings = Pick<
   'proxyMode' | 'proxyUrl' | 'proxyBypass' | 'pacUrl' | 'extraCertificatesFile'
 >
 
+/**
+ * What the core asks main to apply (`network-apply`): the active profile's network settings, the machine
+ * policy's values already in force in them, and whether the proxy choice is the policy's, which then takes the
+ * `policy` slot of the precedence and wins over the command line and the environment too.
+ */
+export type NetworkToApply = NetworkSettings & { readonly proxyFromPolicy?: boolean }
+
 export function networkSettingsOf(settings: Settings): NetworkSettings {
   return {
     proxyMode: settings.proxyMode,

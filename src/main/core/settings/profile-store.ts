@@ -7,6 +7,7 @@ import {
 } from '../../../shared/settings-rules'
 import type { Settings } from '../../../shared/settings-schema'
 import { RosterDeskError } from '../errors'
+import { managedProfileError, NO_POLICY_RULES, type PolicyRules } from '../policy/policy-rules'
 import { DEFAULT_SETTINGS, SETTINGS_VERSION, defaultSettings } from './settings-defaults'
 import { migrateSettings, type MigrationResult } from './settings-migrations'
 import type { KeyValueBackend } from './key-value-backend'
@@ -65,10 +66,15 @@ interface StoredProfiles {
 
 /**
  * The clerk's profiles and which one is active, persisted through the settings' backend. Validates every
- * change (unique names, the active profile cannot be deleted) and writes through.
+ * change (unique names, the active profile cannot be deleted) and writes through. The one place the machine
+ * policy meets the settings (`PolicyRules`, decision 042): its profiles are created when missing, its locked
+ * values and network are applied to every read (settings.json may have been edited behind the app's back), a
+ * write that changes a locked value is refused, and its profiles cannot be renamed or deleted.
  */
 export class ProfileStore {
   readonly #backend: KeyValueBackend
+  /** The machine policy's rules over these profiles. */
+  readonly policy: PolicyRules
   #profiles: Profile[]
   #activeId: string
   #nextNumber: number
@@ -77,8 +83,9 @@ export class ProfileStore {
   /** Each profile's current and saved views, in the same backend (deleting a profile deletes them). */
   readonly views: ViewStore
 
-  constructor(backend: KeyValueBackend) {
+  constructor(backend: KeyValueBackend, policy: PolicyRules = NO_POLICY_RULES) {
     this.#backend = backend
+    this.policy = policy
     this.views = new ViewStore(backend)
     const stored = readStored(backend.get(PROFILE_STORAGE_KEYS.profiles))
     if (stored === undefined) {
@@ -94,6 +101,7 @@ export class ProfileStore {
       this.#nextNumber = 2
       this.loaded = { ...flat, changed: true }
       this.#write()
+      this.#createPolicyProfiles()
       return
     }
     let changed = stored.changed
@@ -116,29 +124,65 @@ export class ProfileStore {
       resetFields: [],
     }
     if (changed || activeLoad === undefined) this.#write()
+    this.#createPolicyProfiles()
+  }
+
+  /** The policy's profiles that no profile's name matches (ignoring case), created with the policy's values. */
+  #createPolicyProfiles(): void {
+    const missing = (this.policy.policy?.profiles ?? []).filter(
+      (wanted) => !this.#profiles.some((p) => p.name.toLowerCase() === wanted.name.toLowerCase()),
+    )
+    if (missing.length === 0) return
+    for (const wanted of missing) {
+      const id = `p${this.#nextNumber}`
+      this.#nextNumber += 1
+      const settings = this.policy.initialSettings(wanted, defaultSettings())
+      this.#profiles = [...this.#profiles, { id, name: wanted.name, settings }]
+    }
+    this.#write()
+  }
+
+  /** Whether profile `id` is the machine policy's (it cannot be renamed or deleted). */
+  isManaged(id: string): boolean {
+    return this.policy.isManaged(this.get(id).name)
+  }
+
+  /** Refuses `settings` for profile `id` when they change a value the machine policy locks. */
+  checkPolicy(id: string, settings: Settings): void {
+    this.policy.checkWrite(this.get(id).name, settings)
   }
 
   get activeId(): string {
     return this.#activeId
   }
 
+  /** Every profile, its settings with the machine policy in force. */
   list(): Profile[] {
-    return structuredClone(this.#profiles)
+    return this.#profiles.map((profile) => this.#enforced(profile))
   }
 
+  /** One profile, its settings with the machine policy in force. */
   get(id: string): Profile {
     const profile = this.#profiles.find((candidate) => candidate.id === id)
     if (profile === undefined) throw new RosterDeskError('not-found', 'That profile no longer exists.')
-    return structuredClone(profile)
+    return this.#enforced(profile)
+  }
+
+  #enforced(profile: Profile): Profile {
+    return {
+      id: profile.id,
+      name: profile.name,
+      settings: this.policy.apply(profile.name, structuredClone(profile.settings)),
+    }
   }
 
   activeSettings(): Settings {
     return this.get(this.#activeId).settings
   }
 
-  /** Replaces one profile's settings (already validated by the caller). */
+  /** Replaces one profile's settings (already validated by the caller); refused when they change a locked value. */
   saveSettings(id: string, settings: Settings): void {
-    this.get(id)
+    this.checkPolicy(id, settings)
     const before = this.#profiles
     this.#profiles = this.#profiles.map((p) =>
       p.id === id ? { ...p, settings: structuredClone(settings) } : p,
@@ -173,7 +217,9 @@ export class ProfileStore {
   }
 
   rename(id: string, name: string): Profile {
-    this.get(id)
+    const current = this.get(id)
+    if (this.policy.isManaged(current.name))
+      throw managedProfileError(current.name, 'renamed', this.policy.inForce.source)
     const normalized = this.#checkName(name, id)
     this.#profiles = this.#profiles.map((p) => (p.id === id ? { ...p, name: normalized } : p))
     this.#write()
@@ -182,7 +228,9 @@ export class ProfileStore {
 
   /** Removes a profile that is not active, and its views; its cache and secrets are the caller's to delete. */
   delete(id: string): void {
-    this.get(id)
+    const current = this.get(id)
+    if (this.policy.isManaged(current.name))
+      throw managedProfileError(current.name, 'deleted', this.policy.inForce.source)
     if (id === this.#activeId) {
       throw new RosterDeskError('validation', 'Switch to another profile before deleting this one.')
     }

@@ -2,6 +2,8 @@ import { dirname } from 'node:path'
 import { applySettingsPatch, type Settings, type SettingsValidation } from '../../../shared/settings-schema'
 import { diskFullError, isDiskFull } from '../disk-full'
 import { RosterDeskError } from '../errors'
+import type { PolicyInForce } from '../policy/policy-in-force'
+import { PolicyRules } from '../policy/policy-rules'
 import { ProfileStore } from './profile-store'
 import type { MigrationResult } from './settings-migrations'
 import type { KeyValueBackend } from './key-value-backend'
@@ -26,10 +28,24 @@ export class SettingsStore {
 
   readonly #backend: KeyValueBackend
 
-  constructor(backend: KeyValueBackend) {
+  /**
+   * `policy`: what reading the machine policy found (loadMachinePolicy); its rules are enforced by the profiles
+   * (ProfileStore) on every read and write. Absent: no policy.
+   */
+  constructor(backend: KeyValueBackend, policy?: PolicyInForce) {
     this.#backend = backend
-    this.profiles = new ProfileStore(backend)
+    this.profiles = new ProfileStore(backend, new PolicyRules(policy))
     this.loaded = this.profiles.loaded
+  }
+
+  /** The machine policy's rules (its `inForce`: the policy, its source, a problem). */
+  get policy(): PolicyRules {
+    return this.profiles.policy
+  }
+
+  /** Refuses `settings` for the active profile when they change a value the machine policy locks. */
+  checkPolicy(settings: Settings): void {
+    this.profiles.checkPolicy(this.profiles.activeId, settings)
   }
 
   /** A copy of the active profile's settings. */

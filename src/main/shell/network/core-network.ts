@@ -4,8 +4,9 @@ import {
   effectiveProxyChoice,
   loadExtraCertificates,
   proxyChoiceFromEnvironment,
+  profileProxyChoice,
   proxyChoiceFromSwitches,
-  type NetworkSettings,
+  type NetworkToApply,
 } from '../../core/settings/network-settings'
 import type { CoreNetworkFacts, NetworkApplied } from '../../core-host/process/core-process-jobs'
 import { CertificateTrust } from './certificate-trust'
@@ -27,7 +28,7 @@ export interface ProxySwitches {
 export interface CoreNetwork {
   readonly session: Session
   /** Applies a profile's network settings (with the precedence rule) to the session; never throws. */
-  apply(settings: NetworkSettings): Promise<NetworkApplied>
+  apply(settings: NetworkToApply): Promise<NetworkApplied>
   /** `ses.resolveProxy(url)`: the route Chromium takes to `url` ("DIRECT", "PROXY host:port"). */
   resolveProxy(url: string): Promise<string>
   /** The chain the verify proc last saw for `host`, and the issuer of one it let Chromium refuse. */
@@ -36,8 +37,8 @@ export interface CoreNetwork {
 
 /**
  * Creates the core process's session (call after `ready`) with the verify proc that trusts the profile's extra
- * certificates (certificate-trust.ts). The proxy in force follows one precedence (network-settings.ts): a
- * command-line switch (`--proxy-server`, `--proxy-pac-url`, `--no-proxy-server`) over the environment
+ * certificates (certificate-trust.ts). The proxy in force follows one precedence (network-settings.ts): the
+ * machine policy's (`proxyFromPolicy`), then a command-line switch (`--proxy-server`, `--proxy-pac-url`, `--no-proxy-server`) over the environment
  * (HTTPS_PROXY, NO_PROXY) over the profile's choice over the OS's settings.
  */
 export function createCoreNetwork(options: {
@@ -62,6 +63,8 @@ export function createCoreNetwork(options: {
     session: ses,
     async apply(settings) {
       const { choice, source } = effectiveProxyChoice({
+        // The machine policy's proxy (already in the settings) over the switches and the environment.
+        ...(settings.proxyFromPolicy === true ? { policy: profileProxyChoice(settings) } : {}),
         ...(commandLine === undefined ? {} : { commandLine }),
         ...(environment === undefined ? {} : { environment }),
         profile: settings,

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
+import type { ColumnInfo } from '../../../shared/domain'
 import { isMoneyColumn } from '../../../shared/money'
 import { nextSort, toggleValue } from '../data/employee-filters'
 import { useCommandBus } from '../hooks/use-app-commands'
@@ -43,8 +44,9 @@ export function BrowseView(props: BrowseViewProps) {
   const exporter = useExport()
   const searchRef = useRef<HTMLInputElement>(null)
   useFindShortcut(searchRef)
-
   const loaded = rows.status === 'ready' ? rows : rows.status === 'loading' ? rows.previous : undefined
+  // The answer has taken longer than UPDATING_SIGN_MS: the rows and facet counts on screen are the previous ones.
+  const updating = rows.status === 'loading' && rows.slow
   const localMatches = rows.status === 'ready' ? rows.cache.total : undefined
   const suggestions = useNameSuggestions(filters.text, filters.searchColumn, localMatches, sync.dataVersion)
   // A suggestion searches for it; the focus goes back to the search box, as the button goes with the near-miss.
@@ -114,7 +116,7 @@ export function BrowseView(props: BrowseViewProps) {
         <ColumnChooser columns={columns} visible={visible} />
         <ViewsMenu current={viewState} onApply={(view) => query.applyView(view.state)} />
         <ExportBar
-          total={loaded?.cache.total ?? 0}
+          total={updating ? undefined : (loaded?.cache.total ?? 0)}
           filters={filters}
           columns={visible.visible}
           printColumns={shown}
@@ -127,6 +129,7 @@ export function BrowseView(props: BrowseViewProps) {
       <div className="browse-body">
         <FilterPanel
           facets={loaded?.facets}
+          updating={updating}
           filters={filters}
           onToggleStatus={(value) => setChoice((c) => ({ ...c, statuses: toggleValue(c.statuses, value) }))}
           onTogglePayCycle={(value) =>
@@ -134,7 +137,7 @@ export function BrowseView(props: BrowseViewProps) {
           }
           onClearAll={query.clearFilters}
         />
-        <section className="results" aria-label="Employee list">
+        <section className="results" aria-label="Employee list" aria-busy={updating}>
           <DidYouMean suggestions={suggestions} onApply={applySuggestion} />
           {/* Remounted by each sync, whose employees make an earlier live answer out of date. */}
           <ServiceLookup
@@ -150,8 +153,13 @@ export function BrowseView(props: BrowseViewProps) {
           />
           <ResultsView
             // Until the kept view is restored the table would show the default columns and filters: it waits.
-            rows={query.viewRestored ? rows : { status: 'loading', previous: undefined, retry: rows.retry }}
+            rows={
+              query.viewRestored
+                ? rows
+                : { status: 'loading', previous: undefined, slow: false, retry: rows.retry }
+            }
             employeeCount={sync.status?.employeeCount ?? 0}
+            source={sync.status?.lastComplete && sync.status.source}
             filters={filters}
             columns={shown}
             signedIn={signedIn}
@@ -167,20 +175,32 @@ export function BrowseView(props: BrowseViewProps) {
             }
           />
         </section>
-        {detailUuid !== undefined && (
-          // Esc anywhere in the panel closes it, as it does from the table.
-          <div
-            className="detail-slot"
-            onKeyDown={(event) => {
-              if (event.key !== 'Escape' || event.defaultPrevented) return
-              event.preventDefault()
-              closeDetail()
-            }}
-          >
-            <DetailPanel uuid={detailUuid} columns={columns} onClose={closeDetail} />
-          </div>
-        )}
+        {detailUuid !== undefined && <DetailSlot uuid={detailUuid} columns={columns} onClose={closeDetail} />}
       </div>
+    </div>
+  )
+}
+
+/** The detail panel beside the list; Esc anywhere in it closes it, as it does from the table. */
+function DetailSlot({
+  uuid,
+  columns,
+  onClose,
+}: {
+  uuid: string
+  columns: readonly ColumnInfo[]
+  onClose: () => void
+}) {
+  return (
+    <div
+      className="detail-slot"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || event.defaultPrevented) return
+        event.preventDefault()
+        onClose()
+      }}
+    >
+      <DetailPanel uuid={uuid} columns={columns} onClose={onClose} />
     </div>
   )
 }

@@ -8,6 +8,8 @@ interface ChangeReportViewProps {
   readonly report: ChangeReport
   /** Changes when a sync replaced the saved employees. */
   readonly dataVersion: string
+  /** Where that sync read ("Demo (sample data)", `rowSourceLabel`), said in the chip's description. */
+  readonly source?: string
 }
 
 /**
@@ -15,7 +17,7 @@ interface ChangeReportViewProps {
  * employee is new, which is not N changes), else its exact counts in words ("150 added, 90 removed, 300
  * changed"), which open the change report with its history.
  */
-export function ChangeReportView({ report, dataVersion }: ChangeReportViewProps) {
+export function ChangeReportView({ report, dataVersion, source }: ChangeReportViewProps) {
   const [open, setOpen] = useState(false)
   const descriptionId = useId()
   // The dialog (useModalDialog) gives the focus back to this button when it closes.
@@ -46,7 +48,7 @@ export function ChangeReportView({ report, dataVersion }: ChangeReportViewProps)
             ))}
       </button>
       <span id={descriptionId} className="visually-hidden">
-        Changes in the last sync. Opens the change report.
+        Changes in the last sync{source === undefined ? '' : ` of ${source}`}. Opens the change report.
       </span>
       {open && <ChangeReportDialog dataVersion={dataVersion} onClose={close} />}
     </span>

@@ -1,4 +1,5 @@
 import type { ColumnInfo } from '../../../shared/domain'
+import { isMoneyColumn } from '../../../shared/money'
 import type { ColumnLayout } from '../hooks/use-visible-columns'
 
 /**
@@ -24,6 +25,11 @@ const BY_KIND: Record<ColumnInfo['kind'], number> = {
   boolean: 6,
   mixed: 11,
 }
+/**
+ * A money column (shared/money.ts `isMoneyColumn`): room for tens of millions with a currency code and a sign in
+ * any locale's separators ("-EUR 12,345,678.90", "12.345.678,90 EUR"), so a large salary is never cut with "…".
+ */
+const MONEY_REM = 12
 /** Room a header needs besides its words: padding, the sort arrow and the resize grip. */
 const HEADER_CHROME_REM = 2.6
 /** A bold header character is about this wide in the UI font; generous, so "Employee number" is never cut. */
@@ -32,7 +38,8 @@ const HEADER_CHAR_REM = 0.6
 /** A column's default width in rem: what its values need, and never narrower than its header's words. */
 export function defaultWidthRem(column: ColumnInfo): number {
   const byContent =
-    (Object.hasOwn(BY_KEY, column.key) ? BY_KEY[column.key] : undefined) ?? BY_KIND[column.kind]
+    (Object.hasOwn(BY_KEY, column.key) ? BY_KEY[column.key] : undefined) ??
+    (isMoneyColumn(column) ? MONEY_REM : BY_KIND[column.kind])
   return Math.max(byContent, Math.ceil((column.label.length * HEADER_CHAR_REM + HEADER_CHROME_REM) * 2) / 2)
 }
 

@@ -10,7 +10,8 @@ import { PrintButton } from './print-button'
 import { RosterDialog } from './roster-dialog'
 
 interface ExportBarProps {
-  readonly total: number
+  /** Rows the view holds; undefined while a slow answer is on its way (the previous count is not shown as current). */
+  readonly total: number | undefined
   readonly filters: EmployeeFilters
   readonly columns: readonly ColumnInfo[]
   /** The columns "Print…" prints: those on screen (money left off while pay is hidden); exports keep `columns`. */
@@ -38,7 +39,7 @@ export function ExportBar({
   const busy = exporter.state.phase === 'running'
   const keys = columns.map((column) => column.key)
   const exportView = (): void => {
-    if (busy || total === 0) return
+    if (busy || total === undefined || total === 0) return
     exporter.start(
       { kind: 'view', query: toQuery(filters), columns: keys, format },
       `${formatCount(total)} ${total === 1 ? 'row' : 'rows'}`,
@@ -56,8 +57,10 @@ export function ExportBar({
   return (
     <div className="export-bar" role="group" aria-label="Export">
       {formatMenu}
-      <button type="button" disabled={busy || total === 0} onClick={exportView}>
-        Export {formatCount(total)} {total === 1 ? 'row' : 'rows'}…
+      <button type="button" disabled={busy || total === undefined || total === 0} onClick={exportView}>
+        {total === undefined
+          ? 'Export rows…'
+          : `Export ${formatCount(total)} ${total === 1 ? 'row' : 'rows'}…`}
       </button>
       <button
         type="button"

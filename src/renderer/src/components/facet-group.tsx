@@ -6,10 +6,12 @@ interface FacetGroupProps {
   readonly facets: readonly FacetCount[]
   readonly selected: readonly string[]
   readonly onToggle: (value: string) => void
+  /** The counts are the previous answer's and the next is slow: each shows "…" rather than an old number. */
+  readonly updating: boolean
 }
 
 /** One filter: a checkbox per value with how many employees have it. Chosen values stay listed even at zero. */
-export function FacetGroup({ legend, facets, selected, onToggle }: FacetGroupProps) {
+export function FacetGroup({ legend, facets, selected, onToggle, updating }: FacetGroupProps) {
   const listed = new Set(facets.map((facet) => facet.value))
   const values = [
     ...facets,
@@ -31,8 +33,16 @@ export function FacetGroup({ legend, facets, selected, onToggle }: FacetGroupPro
           </span>{' '}
           {/* The checkbox's name is its label's text, "Active 1,234 employees": the visible words first (WCAG
               2.5.3), the unit for a screen reader. */}
-          <span className="facet-count">{formatCount(facet.count)}</span>{' '}
-          <span className="visually-hidden">{facet.count === 1 ? 'employee' : 'employees'}</span>
+          {updating ? (
+            <span className="facet-count">
+              …<span className="visually-hidden"> count updating</span>
+            </span>
+          ) : (
+            <>
+              <span className="facet-count">{formatCount(facet.count)}</span>{' '}
+              <span className="visually-hidden">{facet.count === 1 ? 'employee' : 'employees'}</span>
+            </>
+          )}
         </label>
       ))}
     </fieldset>

@@ -8,6 +8,8 @@ import {
   type Environment,
 } from '../../../shared/settings-rules'
 import { POLICY_LOCKED_LABEL } from '../../../shared/policy-view'
+import { formatDayMonth } from '../../../shared/locale-format'
+import { displayLocale } from '../format/display-locale'
 import { plural } from '../format/format-value'
 import type { ProfilesController } from '../hooks/use-profiles'
 import { ModalDialog } from './modal-dialog'
@@ -443,10 +445,21 @@ function NewProfileForm({ list, profiles, onCreated }: NewProfileFormProps) {
   )
 }
 
-/** "Restore the Demo employees set aside on 27 Nov": whose they were and when (decision 039). */
+/**
+ * "Restore the Demo employees set aside on 27.11." (de-DE; "on 11/27" in en-US): whose they were and when
+ * (decision 039), the day in the clerk's regional formats.
+ */
 export function restoreLabel(setAside: NonNullable<ProfileSummary['setAside']>): string {
+  return `Restore the ${setAsideWhose(setAside)}employees set aside on ${restoreDay(setAside)}`
+}
+
+/** "Demo " when the set-aside employees came from an environment the app knows, else nothing. */
+export function setAsideWhose(setAside: NonNullable<ProfileSummary['setAside']>): string {
   const env = setAside.environment
-  const whose = env === 'demo' || env === 'staging' || env === 'production' ? `${environmentLabel(env)} ` : ''
-  const day = new Date(setAside.setAsideAt).toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })
-  return `Restore the ${whose}employees set aside on ${day}`
+  return env === 'demo' || env === 'staging' || env === 'production' ? `${environmentLabel(env)} ` : ''
+}
+
+/** The day employees were set aside, in the clerk's regional formats ("27.11.", "11/27"). */
+export function restoreDay(setAside: NonNullable<ProfileSummary['setAside']>): string {
+  return formatDayMonth(new Date(setAside.setAsideAt), displayLocale())
 }

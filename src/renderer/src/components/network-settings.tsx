@@ -7,7 +7,7 @@ import type { LockableFormField, SettingsForm, SettingsFormErrors } from '../set
 import { NETWORK_FIELDS_OF_MODE } from '../settings/settings-form'
 import { ConnectionCheck } from './connection-check'
 import { FieldMessages, fieldDescribedBy } from './field-messages'
-import { FormField } from './form-field'
+import { TextSetting } from './text-setting'
 import { PolicyLockedNote } from './policy-locked-note'
 
 /** What Settings → Network does at once, outside the form's Save (each answers the new settings view). */
@@ -49,26 +49,15 @@ export function NetworkSettings({
 }: NetworkSettingsProps) {
   const shown = new Set(NETWORK_FIELDS_OF_MODE[form.proxyMode])
   const text = (field: 'proxyUrl' | 'proxyBypass' | 'pacUrl', label: string, hint: string) => (
-    <FormField
+    <TextSetting
       id={`setting-${field}`}
       label={label}
-      error={errors[field]}
       hint={hint}
+      value={form[field]}
+      error={errors[field]}
       locked={locked.has(field)}
-    >
-      {(describedBy, invalid, disabled) => (
-        <input
-          id={`setting-${field}`}
-          type="text"
-          value={form[field]}
-          disabled={disabled}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          spellCheck={false}
-          onChange={(event) => change(field, event.target.value)}
-        />
-      )}
-    </FormField>
+      onChange={(value) => change(field, value)}
+    />
   )
   return (
     <fieldset>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
+import { rowSourceLabel, type RowSource } from '../../../shared/source-identity'
 import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
 import { preparingText } from '../format/preparing-text'
@@ -22,9 +23,15 @@ interface ResultsViewProps {
   readonly table: TableActions
   /** Switches for the table shown at the count line's right end (Hide pay), when there is a table. */
   readonly tools?: ReactNode
+  /** Where the rows shown came from (their run's source, `sync:get-status`), named by the count line. */
+  readonly source?: RowSource | undefined
 }
 
-/** The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. */
+/**
+ * The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. While
+ * the next answer is on its way the count line is busy and says "· updating…"; once it has taken longer than
+ * UPDATING_SIGN_MS the old count is replaced by "Updating…" and the rows are dimmed (BrowseView marks the list busy).
+ */
 export function ResultsView(props: ResultsViewProps) {
   const { rows, employeeCount } = props
   const preparing = preparingText(usePreparing())
@@ -48,22 +55,37 @@ export function ResultsView(props: ResultsViewProps) {
   }
   const total = loaded.cache.total
   const loading = rows.status === 'loading'
+  // An answer slower than UPDATING_SIGN_MS: the count on screen is no longer the current one, so it goes.
+  const slow = rows.status === 'loading' && rows.slow
+  const why = preparing === undefined ? '' : ` ${preparing} the list stays usable meanwhile`
   return (
     <>
       <div className="result-head">
-        <p className="result-count" aria-live="polite">
-          {formatCount(total)} of {formatCount(employeeCount)} employees
-          {preparing !== undefined ? (
-            // Says why an answer takes seconds (a first sort or "Search in" at a million employees); "updating"
-            // stays while this view's own answer is still to come.
-            <span className="muted result-preparing">
-              {' · '}
-              {loading ? 'updating: ' : ''}
-              {preparing} the list stays usable meanwhile
-            </span>
-          ) : loading ? (
-            <span className="muted"> · updating…</span>
-          ) : null}
+        <p className="result-count" aria-live="polite" aria-busy={loading}>
+          {slow ? (
+            `Updating…${why}`
+          ) : (
+            <>
+              {formatCount(total)} of {formatCount(employeeCount)} employees
+              {props.source === undefined ? null : (
+                // In its own element: the count's own text stays "N of M employees" for whoever reads it alone.
+                <span className="result-source">
+                  {' from '}
+                  <bdi>{rowSourceLabel(props.source)}</bdi>
+                </span>
+              )}
+              {preparing !== undefined ? (
+                // Says why an answer takes seconds (a first sort or "Search in" at a million employees).
+                <span className="muted result-preparing">
+                  {' · '}
+                  {loading ? 'updating: ' : ''}
+                  {preparing} the list stays usable meanwhile
+                </span>
+              ) : loading ? (
+                <span className="muted"> · updating…</span>
+              ) : null}
+            </>
+          )}
         </p>
         {props.tools === undefined ? null : <div className="table-tools">{props.tools}</div>}
       </div>

@@ -116,7 +116,8 @@ export function RosterDialog(props: RosterDialogProps) {
           )}
           {template !== undefined && fromTemplate !== undefined ? (
             <p className="muted">
-              From the view “{template.name}”: {fromTemplate.columns?.length ?? props.columns.length} columns
+              From the view “{template.name}”:{' '}
+              {formatCount(fromTemplate.columns?.length ?? props.columns.length)} columns
               {fromTemplate.columns === undefined ? ' (those on screen)' : ''}
               {fromTemplate.sort === undefined
                 ? ''

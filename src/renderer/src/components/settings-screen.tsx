@@ -15,6 +15,7 @@ import {
   type Environment,
   type SyncLimitSetting,
 } from '../../../shared/settings-rules'
+import type { ProfileList } from '../../../shared/domain'
 import type { Settings } from '../../../shared/settings-schema'
 import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
@@ -34,6 +35,7 @@ import { FormField } from './form-field'
 import { IdentityChangeDialog } from './identity-change-dialog'
 import { NetworkSettings, type NetworkActions } from './network-settings'
 import { RegionalFormats } from './regional-formats'
+import { TextSetting } from './text-setting'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
 interface SettingsScreenProps {
@@ -44,6 +46,8 @@ interface SettingsScreenProps {
   readonly dataVersion: string
   /** The active profile's saved employees (a change of its source while it holds some asks how). */
   readonly savedEmployees?: number
+  /** The profiles, whose names and set-aside copies the confirmation of a source change speaks of. */
+  readonly profiles?: ProfileList
   readonly onDone: () => void
 }
 
@@ -53,6 +57,7 @@ export function SettingsScreen({
   inUse,
   dataVersion,
   savedEmployees = 0,
+  profiles,
   onDone,
 }: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
@@ -85,6 +90,7 @@ export function SettingsScreen({
         onSave={settings.update}
         savedEmployees={savedEmployees}
         locked={locked}
+        profiles={profiles}
         network={{
           chooseCertificates: settings.chooseCertificates,
           removeCertificates: () => settings.update({ extraCertificatesFile: '' }),
@@ -111,6 +117,7 @@ interface SettingsEditorProps {
   readonly onSave: SettingsController['update']
   /** The profile's saved employees: a change of its source while it holds some asks how (decision 039). */
   readonly savedEmployees: number
+  readonly profiles: ProfileList | undefined
   readonly network: NetworkActions
   /** The fields the machine policy sets: shown disabled, "Set by your organisation" beside each. */
   readonly locked: ReadonlySet<LockableFormField>
@@ -177,6 +184,7 @@ function SettingsEditor({
   demoTenant,
   onSave,
   savedEmployees,
+  profiles,
   network,
   locked,
   onDone,
@@ -190,27 +198,16 @@ function SettingsEditor({
     hint?: string,
     type: 'text' | 'url' | 'number' = 'text',
   ) => (
-    <FormField
+    <TextSetting
       id={`setting-${field}`}
       label={label}
-      error={errors[field]}
       hint={hint}
+      type={type}
+      value={form[field]}
+      error={errors[field]}
       locked={locked.has(field)}
-    >
-      {(describedBy, invalid, disabled) => (
-        <input
-          id={`setting-${field}`}
-          type={type === 'number' ? 'text' : type}
-          inputMode={type === 'number' ? 'numeric' : undefined}
-          value={form[field]}
-          disabled={disabled}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          spellCheck={false}
-          onChange={(event) => change(field, event.target.value)}
-        />
-      )}
-    </FormField>
+      onChange={(value) => change(field, value)}
+    />
   )
 
   return (
@@ -322,23 +319,20 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
-      <FormActions
-        saving={saving}
-        onDone={onDone}
-        identityPending={identityPending}
-        resolveIdentity={resolveIdentity}
-      />
+      <FormActions {...{ profiles, saving, onDone, identityPending, resolveIdentity }} />
     </form>
   )
 }
 
 /** Save settings and Done, and the confirmation a change of the profile's source asks (decision 039). */
 function FormActions({
+  profiles,
   saving,
   onDone,
   identityPending,
   resolveIdentity,
 }: Pick<SettingsFormController, 'saving' | 'identityPending' | 'resolveIdentity'> & {
+  readonly profiles: ProfileList | undefined
   readonly onDone: () => void
 }) {
   return (
@@ -355,6 +349,7 @@ function FormActions({
         <IdentityChangeDialog
           environment={identityPending.environment}
           employeeCount={identityPending.employeeCount}
+          profiles={profiles}
           onChoose={resolveIdentity}
         />
       ) : null}

@@ -63,7 +63,11 @@ export function SyncBar({ sync, signedIn, signingIn = false, onSignIn, authError
         </button>
       )}
       {!sync.running && last?.changes ? (
-        <ChangeReportView report={last.changes} dataVersion={sync.dataVersion} />
+        <ChangeReportView
+          report={last.changes}
+          dataVersion={sync.dataVersion}
+          {...(sync.status?.source === undefined ? {} : { source: rowSourceLabel(sync.status.source) })}
+        />
       ) : null}
       {!sync.running && last?.truncatedFields ? (
         // About the saved employees, so it stays until a sync replaces them; the log's warning says the limit.

@@ -4,13 +4,9 @@ import type { ViewState } from '../../../shared/view-schema'
 import { EMPTY_FILTERS, type EmployeeFilters } from '../data/employee-filters'
 import { filtersOf, toViewState } from '../data/view-state'
 import { columnsRead, useColumns } from './use-columns'
-import { useDebouncedValue } from './use-debounced-value'
 import { useEmployeeRows } from './use-employee-rows'
 import { useViewState } from './use-view-state'
 import { useVisibleColumns, type VisibleColumns } from './use-visible-columns'
-
-/** Typing settles for this long before the cache is asked, so each keystroke does not run a query. */
-const SEARCH_DEBOUNCE_MS = 150
 
 /** The browse view's query and what answers it; see useBrowseQuery. */
 export interface BrowseQuery {
@@ -20,7 +16,7 @@ export interface BrowseQuery {
   /** Filters, sort and the searched column: everything but the text. */
   readonly choice: Omit<EmployeeFilters, 'text'>
   readonly setChoice: Dispatch<SetStateAction<Omit<EmployeeFilters, 'text'>>>
-  /** The choice with the text once typing settled: what the cache is asked. */
+  /** The choice with the text: what the cache is asked, at each keystroke (useEmployeeRows coalesces). */
   readonly filters: EmployeeFilters
   readonly rows: ReturnType<typeof useEmployeeRows>
   /** Every column of the data. */
@@ -37,15 +33,14 @@ export interface BrowseQuery {
 }
 
 /**
- * What the browse view asks the cache: the search text (debounced), filters and sort, the rows that answer them
+ * What the browse view asks the cache: the search text (as typed), filters and sort, the rows that answer them
  * (`dataVersion` changes after a sync, which asks again), the data's columns and the ones shown. Search, filters,
  * sort and columns are kept per profile in main (restored on start) and can be saved by name.
  */
 export function useBrowseQuery(dataVersion: string): BrowseQuery {
   const [text, setText] = useState('')
   const [choice, setChoice] = useState<Omit<EmployeeFilters, 'text'>>(EMPTY_FILTERS)
-  const searchText = useDebouncedValue(text, SEARCH_DEBOUNCE_MS)
-  const filters: EmployeeFilters = { ...choice, text: searchText }
+  const filters: EmployeeFilters = { ...choice, text }
   const rows = useEmployeeRows(filters, dataVersion)
   const columns = useColumns(dataVersion)
   const visible = useVisibleColumns(columns, columnsRead(columns))

@@ -2,6 +2,7 @@ import { useEffect, useReducer, useState } from 'react'
 import type { QueryResult, RowQuery } from '../../../shared/domain'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
+import { LatestRequest } from '../data/latest-request'
 import { RowWindowCache } from '../data/row-window-cache'
 import { toQuery, type EmployeeFilters } from '../data/employee-filters'
 
@@ -12,8 +13,19 @@ export interface LoadedRows {
   readonly key: string
 }
 
+/**
+ * An answer that takes longer than this shows the clerk that the rows and counts are updating (ResultsView,
+ * FilterPanel) rather than leaving the previous ones on screen as if current; quicker ones paint without a flicker.
+ */
+export const UPDATING_SIGN_MS = 100
+
 export type RowsState =
-  | { readonly status: 'loading'; readonly previous: LoadedRows | undefined }
+  | {
+      readonly status: 'loading'
+      readonly previous: LoadedRows | undefined
+      /** The answer has taken longer than UPDATING_SIGN_MS: say so rather than show `previous` as current. */
+      readonly slow: boolean
+    }
   | ({ readonly status: 'ready' } & LoadedRows)
   | { readonly status: 'error'; readonly message: string }
 
@@ -25,14 +37,18 @@ const FIRST_WINDOW = 100
 /**
  * The rows of the current filters: the first window and the facet counts are fetched at once, later windows on
  * demand through the returned cache. `dataVersion` changes after a sync so the same filters are asked again.
- * Answers to a query the clerk has already replaced are dropped.
+ * Each change asks at once (no debounce): at most two queries are in flight and the newest waits behind them
+ * (LatestRequest), so fast typing coalesces, and only the answer to the newest query is ever put on screen.
  */
 export function useEmployeeRows(
   filters: EmployeeFilters,
   dataVersion: string,
 ): RowsState & { retry: () => void; revision: number } {
   const client = useClient()
+  const [requests] = useState(() => new LatestRequest<QueryResult>())
   const [outcome, setOutcome] = useState<Outcome>()
+  /** The query whose answer has taken longer than UPDATING_SIGN_MS so far. */
+  const [slowFor, setSlowFor] = useState<string>()
   const [revision, bump] = useReducer((n: number) => n + 1, 0)
   const [attempt, retry] = useReducer((n: number) => n + 1, 0)
   // One string for everything the answer depends on: a new filters object with the same content must not refetch.
@@ -41,31 +57,36 @@ export function useEmployeeRows(
   useEffect(() => {
     const { query } = JSON.parse(wanted) as { query: RowQuery }
     let cache: RowWindowCache | undefined
-    let stale = false
-    client
-      .call('employees:query', { ...query, offset: 0, limit: FIRST_WINDOW, facets: true })
-      .then((first) => {
-        if (stale) return
+    const sign = window.setTimeout(() => setSlowFor(wanted), UPDATING_SIGN_MS)
+    requests.run(
+      () => client.call('employees:query', { ...query, offset: 0, limit: FIRST_WINDOW, facets: true }),
+      (answer) => {
+        window.clearTimeout(sign)
+        if (!answer.ok) {
+          setOutcome({ key: wanted, message: errorMessage(answer.error) })
+          return
+        }
+        const first = answer.value
         cache = new RowWindowCache(
           (offset, limit) => client.call('employees:query', { ...query, offset, limit }),
           bump,
           first,
         )
         setOutcome({ key: wanted, loaded: { cache, facets: first.facets, key: wanted } })
-      })
-      .catch((error: unknown) => {
-        if (!stale) setOutcome({ key: wanted, message: errorMessage(error) })
-      })
+      },
+    )
     return () => {
-      stale = true
+      window.clearTimeout(sign)
+      // This query is no longer the one on screen: its answer, even one already on its way, is dropped.
+      requests.cancel()
       cache?.dispose()
     }
-  }, [client, wanted])
+  }, [client, requests, wanted])
 
   const base = { retry, revision }
   if (outcome === undefined || outcome.key !== wanted) {
     const previous = outcome !== undefined && 'loaded' in outcome ? outcome.loaded : undefined
-    return { ...base, status: 'loading', previous }
+    return { ...base, status: 'loading', previous, slow: slowFor === wanted }
   }
   if ('message' in outcome) return { ...base, status: 'error', message: outcome.message }
   return { ...base, status: 'ready', ...outcome.loaded }

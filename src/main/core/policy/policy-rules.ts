@@ -1,0 +1,176 @@
+import { POLICY_LOCKED_LABEL, type PolicyLockedField, type PolicyView } from '../../../shared/policy-view'
+import { normalizeBaseUrl, normalizeProfileName } from '../../../shared/settings-rules'
+import type { Settings, SettingsField, SettingsFieldErrors } from '../../../shared/settings-schema'
+import { RosterDeskError } from '../errors'
+import { exportRulesOf } from './export-rules'
+import { NO_POLICY, type PolicyInForce } from './policy-in-force'
+import type { LockableProfileField, MachinePolicy, PolicyProfile } from './policy-schema'
+
+type NetworkPolicy = NonNullable<MachinePolicy['network']>
+const NETWORK_FIELDS = ['proxyMode', 'proxyUrl', 'proxyBypass', 'pacUrl', 'extraCertificatesFile'] as const
+
+/** The settings field a lockable policy field fills (`baseUrl` is the address of the profile's environment). */
+export function lockedSettingsField(field: LockableProfileField, profile: PolicyProfile): SettingsField {
+  if (field === 'baseUrl')
+    return profile.environment === 'production' ? 'baseUrls.production' : 'baseUrls.staging'
+  return field
+}
+
+/**
+ * The machine policy's rules over the settings, in one place (decision 042): which profile a policy profile is
+ * (by name, ignoring case), the values it locks and the network it sets, applied to a profile's settings on every
+ * read and checked on every write (ProfileStore), and the refusal's words, which the app and the CLI share.
+ */
+export class PolicyRules {
+  constructor(readonly inForce: PolicyInForce = NO_POLICY) {}
+
+  get policy(): MachinePolicy | undefined {
+    return this.inForce.policy
+  }
+
+  /** The policy's profile named `name` (ignoring case), if any. */
+  profileFor(name: string): PolicyProfile | undefined {
+    const wanted = normalizeProfileName(name).toLowerCase()
+    return this.policy?.profiles?.find((profile) => profile.name.toLowerCase() === wanted)
+  }
+
+  /** Whether the profile named `name` is the policy's: it cannot be renamed or deleted. */
+  isManaged(name: string): boolean {
+    return this.profileFor(name) !== undefined
+  }
+
+  /** The policy's network fields in force on every profile. */
+  get network(): Partial<Pick<Settings, (typeof NETWORK_FIELDS)[number]>> {
+    const network: NetworkPolicy = this.policy?.network ?? {}
+    return Object.fromEntries(
+      NETWORK_FIELDS.flatMap((key) => (network[key] === undefined ? [] : [[key, network[key]]])),
+    )
+  }
+
+  /** Whether the policy sets the proxy (its choice then takes `proxySourceInForce`'s `policy` slot). */
+  get setsProxy(): boolean {
+    return this.policy?.network?.proxyMode !== undefined
+  }
+
+  /** The settings fields of profile `name` the policy sets and locks (its locked fields and every network field). */
+  lockedFields(name: string): SettingsField[] {
+    const profile = this.profileFor(name)
+    const fields: SettingsField[] =
+      profile === undefined ? [] : (profile.locked ?? []).map((field) => lockedSettingsField(field, profile))
+    return [...new Set([...fields, ...(Object.keys(this.network) as SettingsField[])])]
+  }
+
+  /** `settings` of profile `name` with the policy's locked values and network in force: what every read returns. */
+  apply(name: string, settings: Settings): Settings {
+    const profile = this.profileFor(name)
+    const applied: Settings = { ...settings, baseUrls: { ...settings.baseUrls }, ...this.network }
+    if (profile !== undefined) for (const field of profile.locked ?? []) setValue(applied, profile, field)
+    return applied
+  }
+
+  /** Profile `name`'s settings at creation: the defaults with every value the policy gives (locked or not). */
+  initialSettings(profile: PolicyProfile, defaults: Settings): Settings {
+    const settings: Settings = { ...defaults, baseUrls: { ...defaults.baseUrls } }
+    const given: LockableProfileField[] = [
+      'environment',
+      'baseUrl',
+      'clientId',
+      'redirectUri',
+      'tenantId',
+      'scopes',
+      'syncScope',
+    ]
+    for (const field of given) setValue(settings, profile, field)
+    return this.apply(profile.name, settings)
+  }
+
+  /** The policy's client secret for profile `name`, always in force when given; never shown or logged. */
+  clientSecretOf(name: string): string | undefined {
+    return this.profileFor(name)?.clientSecret
+  }
+
+  /**
+   * Refuses `next` for profile `name` when it changes a field the policy locks: a 'validation' error with each such
+   * field's fieldError in the organisation's words (`lockedFieldMessage`).
+   */
+  checkWrite(name: string, next: Settings): void {
+    const current = this.apply(name, next)
+    const fieldErrors: SettingsFieldErrors = {}
+    for (const field of this.lockedFields(name)) {
+      if (fieldValue(next, field) !== fieldValue(current, field))
+        fieldErrors[field] = lockedFieldMessage(this.inForce.source)
+    }
+    const fields = Object.keys(fieldErrors)
+    if (fields.length === 0) return
+    throw new RosterDeskError(
+      'validation',
+      `${fields.join(', ')}: ${lockedFieldMessage(this.inForce.source)}`,
+      {
+        fieldErrors: fieldErrors as Record<string, string>,
+      },
+    )
+  }
+
+  /**
+   * What the renderer may see for profile `name`: never a value, never the secret (only `clientSecret` among the
+   * locked fields when the policy supplies it), the export rules, and `notices`, what the policy's rules did at
+   * this start (personal-data.ts), told once.
+   */
+  view(name: string, notices: readonly string[] = []): PolicyView {
+    const secret: PolicyLockedField[] = this.clientSecretOf(name) === undefined ? [] : ['clientSecret']
+    return {
+      source: this.inForce.source,
+      lockedFields: [...this.lockedFields(name), ...secret],
+      managedProfile: this.isManaged(name),
+      problem: this.inForce.problem?.message,
+      exports: exportRulesOf(this.inForce),
+      notices: [...notices],
+    }
+  }
+}
+
+/** No policy at all (a core without one: tests, benchmarks). */
+export const NO_POLICY_RULES = new PolicyRules(NO_POLICY)
+
+/** The words of a refusal of a locked value, for a field beside the form and the CLI alike. */
+export function lockedFieldMessage(source: string | undefined): string {
+  return `${POLICY_LOCKED_LABEL} (machine policy ${source ?? ''}): it cannot be changed here.`
+}
+
+/** A managed profile's refusal to be renamed or deleted. */
+export function managedProfileError(
+  name: string,
+  what: 'renamed' | 'deleted',
+  source: string | undefined,
+): RosterDeskError {
+  return new RosterDeskError(
+    'validation',
+    `"${name}" is set by your organisation (machine policy ${source ?? ''}) and cannot be ${what}.`,
+  )
+}
+
+function setValue(settings: Settings, profile: PolicyProfile, field: LockableProfileField): void {
+  switch (field) {
+    case 'baseUrl':
+      if (profile.baseUrl !== undefined)
+        settings.baseUrls[profile.environment === 'production' ? 'production' : 'staging'] = normalizeBaseUrl(
+          profile.baseUrl,
+        )
+      return
+    case 'environment':
+      if (profile.environment !== undefined) settings.environment = profile.environment
+      return
+    case 'syncScope':
+      if (profile.syncScope !== undefined) settings.syncScope = profile.syncScope
+      return
+    default:
+      if (profile[field] !== undefined) settings[field] = profile[field]
+  }
+}
+
+function fieldValue(settings: Settings, field: SettingsField): unknown {
+  if (field === 'baseUrls.staging') return settings.baseUrls.staging
+  if (field === 'baseUrls.production') return settings.baseUrls.production
+  const value = settings[field]
+  return Array.isArray(value) ? value.join('\n') : value
+}

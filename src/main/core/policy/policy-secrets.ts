@@ -1,0 +1,40 @@
+import { FIRST_PROFILE_ID } from '../../../shared/settings-rules'
+import { RosterDeskError } from '../errors'
+import { profileSecretKey, type SecretVault, type StoredSecretKey } from '../secrets/secret-store'
+import type { PolicyRules } from './policy-rules'
+
+/**
+ * The vault as the app core's profiles see it with the machine policy in force: a profile the policy gives a
+ * client secret reads that secret (its token requests use it, `hasClientSecret` is true) and may not store
+ * another (`settings:set-client-secret` is refused). The secret stays in main/core: nothing here logs it, and the
+ * settings view says only whether one is there.
+ */
+export function policySecrets(
+  vault: SecretVault,
+  rules: PolicyRules,
+  profiles: { list(): ReadonlyArray<{ readonly id: string; readonly name: string }> },
+): SecretVault {
+  const policySecretFor = (key: StoredSecretKey): { name: string; secret: string } | undefined => {
+    for (const profile of profiles.list()) {
+      if (profileSecretKey(profile.id, 'clientSecret', FIRST_PROFILE_ID) !== key) continue
+      const secret = rules.clientSecretOf(profile.name)
+      return secret === undefined ? undefined : { name: profile.name, secret }
+    }
+    return undefined
+  }
+  return {
+    persistent: vault.persistent,
+    get: async (key) => policySecretFor(key)?.secret ?? (await vault.get(key)),
+    set: async (key, value) => {
+      const fromPolicy = policySecretFor(key)
+      if (fromPolicy !== undefined) {
+        throw new RosterDeskError(
+          'validation',
+          `The client secret of "${fromPolicy.name}" is set by your organisation (machine policy ${rules.inForce.source ?? ''}) and cannot be changed here.`,
+        )
+      }
+      await vault.set(key, value)
+    },
+    delete: (key) => vault.delete(key),
+  }
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest'
+import { resolveNodeNetwork } from '../../../src/main/core/net/network-options'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
+import { policySchema } from '../../../src/main/core/policy/policy-schema'
+import { readCliProfile } from '../../../src/main/cli/profile-flag'
+import { UsageError } from '../../../src/main/cli/cache-command-args'
+import {
+  cliPolicyRules,
+  policyNetworkLayer,
+  policyProfileFor,
+  refuseLockedFlags,
+} from '../../../src/main/cli/policy-flags'
+import { makeTempDir } from '../cache/cache-test-helpers'
+
+const SOURCE = 'C:\\ProgramData\\RosterDesk\\policy.json'
+
+function rulesOf(raw: unknown) {
+  const inForce: PolicyInForce = { policy: policySchema.parse(raw), source: SOURCE, problem: undefined }
+  return { inForce, rules: cliPolicyRules(inForce) }
+}
+
+const payroll = {
+  name: 'Payroll',
+  environment: 'production',
+  baseUrl: 'https://payroll.acme.example',
+  clientId: 'rosterdesk-desktop',
+  clientSecret: 'the-secret',
+  scopes: 'read write',
+  locked: ['baseUrl', 'clientId', 'scopes'],
+}
+
+describe('the CLI under the machine policy', () => {
+  it('finds the policy profile by --profile, else by the address it sets', () => {
+    const { rules } = rulesOf({ profiles: [payroll] })
+    expect(policyProfileFor(rules, 'payroll', undefined)?.name).toBe('Payroll')
+    expect(policyProfileFor(rules, undefined, 'https://payroll.acme.example/')?.name).toBe('Payroll')
+    expect(policyProfileFor(rules, undefined, 'https://other.example')).toBeUndefined()
+    expect(policyProfileFor(rules, 'Mine', 'https://payroll.acme.example')).toBeUndefined()
+  })
+
+  it('refuses only flags that contradict a locked value, as the app compares them, naming the source', () => {
+    const { rules } = rulesOf({ profiles: [payroll] })
+    const profile = rules.profileFor('Payroll')
+    // The same values as written differently are no contradiction; an unlocked field may differ.
+    expect(() =>
+      refuseLockedFlags(rules, profile, {
+        baseUrl: 'https://payroll.acme.example/',
+        scopes: 'read, write',
+        tenantId: 'anything',
+      }),
+    ).not.toThrow()
+    expect(() =>
+      refuseLockedFlags(rules, profile, { baseUrl: 'https://x.example', clientId: 'mine' }),
+    ).toThrow(
+      new UsageError(
+        `--base-url (it is https://payroll.acme.example), --client-id (it is rosterdesk-desktop): your organisation sets these for "Payroll" in the machine policy (${SOURCE}), and a command may not change them. Leave the flag out, or ask IT.`,
+      ),
+    )
+  })
+
+  it('puts the policy’s network over the environment, and refuses --proxy and --ca-file against it', () => {
+    const { rules } = rulesOf({ network: { proxyMode: 'none', extraCertificatesFile: '/etc/ssl/acme.pem' } })
+    expect(() => policyNetworkLayer(rules, { proxy: 'http://p:1', caFile: undefined })).toThrow(
+      /^--proxy: your organisation/,
+    )
+    expect(() => policyNetworkLayer(rules, { proxy: undefined, caFile: '/tmp/x.pem' })).toThrow(
+      /^--ca-file: /,
+    )
+    const { layer } = policyNetworkLayer(rules, { proxy: undefined, caFile: undefined })
+    const network = resolveNodeNetwork({
+      env: { HTTPS_PROXY: 'http://env-proxy:8080' },
+      ...(layer ? { policy: layer } : {}),
+    })
+    expect(network).toMatchObject({
+      proxySource: 'policy',
+      httpsProxy: undefined,
+      caFile: '/etc/ssl/acme.pem',
+      caFileSource: 'policy',
+    })
+
+    const fixed = rulesOf({
+      network: {
+        proxyMode: 'fixed',
+        proxyUrl: 'http://proxy.acme.example:8080',
+        proxyBypass: '*.acme.example',
+      },
+    })
+    const fixedLayer = policyNetworkLayer(fixed.rules, { proxy: undefined, caFile: undefined }).layer
+    expect(resolveNodeNetwork({ env: {}, ...(fixedLayer ? { policy: fixedLayer } : {}) })).toMatchObject({
+      proxySource: 'policy',
+      httpsProxy: { label: 'proxy.acme.example:8080' },
+      noProxy: '*.acme.example',
+    })
+  })
+
+  it('reads --profile with the policy’s profile and locks, even before the app first ran', () => {
+    const { dir, cleanup } = makeTempDir('rosterdesk-cli-policy-')
+    try {
+      const { inForce } = rulesOf({ profiles: [payroll] })
+      const profile = readCliProfile('payroll', dir, inForce)
+      expect(profile).toMatchObject({
+        name: 'Payroll',
+        baseUrl: 'https://payroll.acme.example',
+        settings: { environment: 'production', clientId: 'rosterdesk-desktop', scopes: 'read write' },
+      })
+      expect(JSON.stringify(profile)).not.toContain('the-secret')
+      expect(() => readCliProfile('Other', dir, inForce)).toThrow(/no RosterDesk settings found/)
+    } finally {
+      cleanup()
+    }
+  })
+})
