@@ -22,4 +22,17 @@
   StrCmp $0 '"$INSTDIR\${APP_EXECUTABLE_FILENAME}" "%1"' 0 rosterdesk_user_scheme_done
     DeleteRegKey HKCU "Software\Classes\${ROSTERDESK_SCHEME}"
   rosterdesk_user_scheme_done:
+  ; The uninstaller's `--delete-app-data` removes the user's %APPDATA%\RosterDesk (electron-builder's uninstaller.nsh);
+  ; the saved employees live in %LOCALAPPDATA%\RosterDesk on Windows (decision 046), so it removes them too. An
+  ; update runs the old uninstaller without the flag, so an update never deletes them.
+  ClearErrors
+  ${GetParameters} $R0
+  ${GetOptions} $R0 "--delete-app-data" $R1
+  ${ifNot} ${Errors}
+    SetShellVarContext current
+    RMDir /r "$LOCALAPPDATA\${PRODUCT_FILENAME}"
+    ${if} $installMode == "all"
+      SetShellVarContext all
+    ${endif}
+  ${endif}
 !macroend

@@ -43,6 +43,9 @@ export const INVOKE_CHANNELS = [
   'network:choose-certificates',
   'network:forget-proxy-password',
   'network:answer-proxy-sign-in',
+  'updates:get-state',
+  'updates:check',
+  'updates:restart',
 ] as const
 
 export const EVENT_CHANNELS = [
@@ -54,6 +57,7 @@ export const EVENT_CHANNELS = [
   'app:command',
   'query:preparing',
   'network:proxy-sign-in',
+  'updates:state',
 ] as const
 
 export type InvokeChannelName = (typeof INVOKE_CHANNELS)[number]

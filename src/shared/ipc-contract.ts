@@ -36,6 +36,7 @@ import {
   proxySignInRequestSchema,
 } from './connection-report-schema'
 import type { EventChannelName, InvokeChannelName } from './ipc-channels'
+import { updateRestartResultSchema, updateStateSchema } from './update-state-schema'
 import { APP_COMMANDS } from './shortcuts'
 import { IPC_ERROR_CODES } from './ipc-error-codes'
 import { NEAR_MISS_MAX_SUGGESTIONS } from './near-miss'
@@ -238,6 +239,13 @@ export const invokeChannels = {
     args: z.tuple([z.string().min(1).max(40), proxySignInAnswerSchema]),
     result: z.boolean(),
   },
+
+  /** The app's updater (issue 25), answered by main: its state, as Help → About and the banner show it. */
+  'updates:get-state': { args: noArgs, result: updateStateSchema },
+  /** Help → "Check for updates…": checks now (a download follows in the background); the state after the check. */
+  'updates:check': { args: noArgs, result: updateStateSchema },
+  /** "Restart to update": quits and installs the downloaded update, or says why not (a sync, export or print). */
+  'updates:restart': { args: noArgs, result: updateRestartResultSchema },
 } as const
 
 export const eventChannels = {
@@ -253,6 +261,8 @@ export const eventChannels = {
   'query:preparing': preparingListSchema,
   /** A proxy asks for credentials (main's `login` event for a proxy challenge): the window asks the clerk. */
   'network:proxy-sign-in': proxySignInRequestSchema,
+  /** The updater's state changed (checking, downloading, ready to restart, failed…). */
+  'updates:state': updateStateSchema,
 } as const
 
 export type InvokeChannel = keyof typeof invokeChannels

@@ -76,6 +76,10 @@ export interface MainProcessOptions {
   readonly registeredHandlerPath?: string
   /** The OS's regional formats (`app.getSystemLocale()`); en-US by default. */
   readonly systemLocale?: string
+  /** What `app.getVersion()` answers; 0.1.0-shell-test by default. */
+  readonly version?: string
+  /** Electron's `process.resourcesPath` (where a packaged app's app-update.yml is); the project's resources/. */
+  readonly resourcesPath?: string
 }
 
 /** Starts the built main bundle in a child process against the recording Electron stand-in. */
@@ -98,6 +102,8 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
         ? {}
         : { STANDIN_REGISTERED_HANDLER: options.registeredHandlerPath }),
       ...(options.systemLocale === undefined ? {} : { STANDIN_SYSTEM_LOCALE: options.systemLocale }),
+      ...(options.version === undefined ? {} : { STANDIN_APP_VERSION: options.version }),
+      ...(options.resourcesPath === undefined ? {} : { STANDIN_RESOURCES_PATH: options.resourcesPath }),
       ...options.env,
     },
   })

@@ -4,7 +4,7 @@ import type { CacheDatabase } from '../core/cache/cache-database'
 import { toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import { parseCommandArgs, reportUsage, requiredOption, stringOption, writeLine } from './cache-command-args'
-import { appDataDir, readCliProfile, type CliProfile } from './profile-flag'
+import { appFolders, readCliProfile, type CliProfile } from './profile-flag'
 import type { CacheCommandIo, OptionSpec, ParsedValues } from './cache-command-args'
 import { expireProfileCache } from './profile-retention'
 
@@ -47,7 +47,7 @@ export async function runCacheReader<T>(
         ? undefined
         : readCliProfile(
             profileName,
-            appDataDir(stringOption(values, 'data-dir'), io.env, io.platform),
+            appFolders(stringOption(values, 'data-dir'), io.env, io.platform),
             io.policy,
           )
     db =

@@ -25,7 +25,7 @@ import {
 import type { CacheCommandIo } from './cache-command-args'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
 import { cliPolicyRules, refuseLockedFlags } from './policy-flags'
-import { appDataDir, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
+import { appFolders, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
 import { expireProfileCache } from './profile-retention'
 
 export const EXPORT_USAGE =
@@ -144,7 +144,7 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
       ? undefined
       : readCliProfile(
           profileName,
-          appDataDir(stringOption(values, 'data-dir'), io.env, io.platform),
+          appFolders(stringOption(values, 'data-dir'), io.env, io.platform),
           io.policy,
         )
   if (profile !== undefined) {

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join, posix, win32 } from 'node:path'
 import { environmentLabel, normalizeBaseUrl } from '../../shared/settings-rules'
 import type { Settings } from '../../shared/settings-schema'
 import { findViewByName, type SavedView } from '../../shared/view-schema'
-import { CACHE_FILE_NAME, ProfileStore, profileCacheDir } from '../core/settings/profile-store'
+import { cacheRootFor, locateCacheFolders, type CacheFolders } from '../core/cache/cache-folders'
+import { CACHE_FILE_NAME, ProfileStore } from '../core/settings/profile-store'
 import { MemoryKeyValueBackend } from '../core/settings/settings-store'
 import { SETTINGS_FILE_NAME } from '../core/settings/settings-defaults'
 import { UsageError } from './cache-command-args'
@@ -31,12 +32,44 @@ export function appDataDir(
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform,
+  home: string = homedir(),
 ): string {
+  const path = platform === 'win32' ? win32 : posix
   const chosen = flag ?? env['ROSTERDESK_USER_DATA_DIR']
-  if (chosen !== undefined && chosen.trim() !== '') return resolve(chosen)
-  if (platform === 'win32') return join(env['APPDATA'] ?? join(homedir(), 'AppData', 'Roaming'), 'RosterDesk')
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'RosterDesk')
-  return join(env['XDG_CONFIG_HOME'] ?? join(homedir(), '.config'), 'RosterDesk')
+  if (chosen !== undefined && chosen.trim() !== '') return path.resolve(chosen)
+  if (platform === 'win32')
+    return path.join(env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'), 'RosterDesk')
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'RosterDesk')
+  return path.join(env['XDG_CONFIG_HOME'] ?? path.join(home, '.config'), 'RosterDesk')
+}
+
+/** The app's folders as the CLI finds them: the data folder (settings) and each profile's cache. */
+export interface AppFolders {
+  readonly dataDir: string
+  readonly caches: CacheFolders
+}
+
+/**
+ * The app's data folder (`appDataDir`) and where each profile's cache is, by the app's own rule (decision 046): on
+ * Windows under `%LOCALAPPDATA%\RosterDesk` unless the app has not moved it yet, else in the data folder. A
+ * data folder named by `--data-dir` or `ROSTERDESK_USER_DATA_DIR` holds its caches too, as the app's does.
+ */
+export function appFolders(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+  home: string = homedir(),
+  exists: (path: string) => boolean = existsSync,
+): AppFolders {
+  const dataDir = appDataDir(flag, env, platform, home)
+  const defaultDataDir = appDataDir(
+    undefined,
+    { ...env, ROSTERDESK_USER_DATA_DIR: undefined },
+    platform,
+    home,
+  )
+  const cacheRoot = cacheRootFor({ dataDir, defaultDataDir, platform, env, home })
+  return { dataDir, caches: locateCacheFolders(exists, dataDir, cacheRoot) }
 }
 
 /**
@@ -45,7 +78,11 @@ export function appDataDir(
  * `policy`, exactly as the app has it: its profiles exist (even before the app first ran) and its locked values
  * and network are in the settings read.
  */
-export function readCliProfile(name: string, dataDir: string, policy?: PolicyInForce): CliProfile {
+export function readCliProfile(
+  name: string,
+  { dataDir, caches }: AppFolders,
+  policy?: PolicyInForce,
+): CliProfile {
   const rules = cliPolicyRules(policy)
   let stored: unknown
   try {
@@ -71,7 +108,7 @@ export function readCliProfile(name: string, dataDir: string, policy?: PolicyInF
   return {
     name: profile.name,
     settings,
-    db: join(profileCacheDir(dataDir, profile.id), CACHE_FILE_NAME),
+    db: join(caches.cacheDir(profile.id), CACHE_FILE_NAME),
     baseUrl: settings.environment === 'demo' ? undefined : settings.baseUrls[settings.environment],
     views: store.views.list(profile.id),
   }

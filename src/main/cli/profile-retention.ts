@@ -1,5 +1,5 @@
 import { systemClock } from '../core/clock'
-import { deleteExpiredCaches, personalDataRulesOf } from '../core/policy/personal-data'
+import { deleteExpiredCaches, personalDataRulesOf } from '../core/cache/personal-data'
 import { NO_POLICY } from '../core/policy/policy-in-force'
 import { writeLine, type CacheCommandIo } from './cache-command-args'
 

@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import { normalizeBaseUrl, normalizeScopes, type SyncLimitSetting } from '../../shared/settings-rules'
 import { serviceAddressSchema, settingsSchema } from '../../shared/settings-schema'
 import { requiredOption, stringOption, UsageError, type ParsedValues } from './cache-command-args'
-import { appDataDir, readCliProfile, refuseOtherSource, type CliProfile } from './profile-flag'
+import { appFolders, readCliProfile, refuseOtherSource, type CliProfile } from './profile-flag'
 import { settingFlag } from './setting-flags'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
 import { cliPolicyRules, policyProfileFor, refuseLockedFlags } from './policy-flags'
@@ -79,7 +79,7 @@ export function parseServiceFlags(
       ? undefined
       : readCliProfile(
           profileName,
-          appDataDir(stringOption(values, 'data-dir'), env, platform),
+          appFolders(stringOption(values, 'data-dir'), env, platform),
           options.policy,
         )
   if (profile !== undefined) {

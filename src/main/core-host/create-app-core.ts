@@ -8,6 +8,7 @@ import { createHandlers, type HandlerDeps } from '../core/app/handlers'
 import { profileList } from '../core/app/profile-handlers'
 import type { ViewHandlerDeps } from '../core/app/view-handlers'
 import type { AuthService } from '../core/auth/auth-service'
+import { cacheFoldersAt, type CacheFolders } from '../core/cache/cache-folders'
 import { savedEmployeeCount } from '../core/cache/saved-employee-count'
 import { deleteSetAside } from '../core/cache/set-aside-cache'
 import { systemClock, systemTimers, type Clock, type Timers } from '../core/clock'
@@ -19,19 +20,13 @@ import type { PagePrinter } from '../core/export/print-view'
 import type { EventSink, InvokeHandlers } from '../core/ipc/dispatch'
 import type { Logger } from '../core/log/logger'
 import { exportRulesOf } from '../core/policy/export-rules'
-import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from '../core/policy/personal-data'
+import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from '../core/cache/personal-data'
 import type { ColumnBuilder } from '../core/query/column-builds'
 import type { QueryEngine } from '../core/query/query-engine'
 import { policySecrets } from '../core/policy/policy-secrets'
 import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../core/secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../core/settings/resolve-environment'
-import {
-  CACHE_FILE_NAME,
-  FIRST_PROFILE_ID,
-  profileCacheDir,
-  profileDataDir,
-  type ProfileStore,
-} from '../core/settings/profile-store'
+import { CACHE_FILE_NAME, FIRST_PROFILE_ID, type ProfileStore } from '../core/settings/profile-store'
 import {
   MemoryKeyValueBackend,
   type KeyValueBackend,
@@ -52,8 +47,13 @@ export interface AppCoreDeps {
     readonly platform: string
     readonly systemLocale?: string
   }
-  /** Per-user data folder; each profile's employee cache lives in `profileCacheDir(dataDir, id)`. */
+  /** Per-user data folder: where the caches live unless `caches` says otherwise. */
   readonly dataDir: string
+  /**
+   * Where each profile's employee cache lives: on Windows the local app data folder, after the start's move
+   * (`moveCaches`, decision 046); absent: under `dataDir`.
+   */
+  readonly caches?: CacheFolders
   /**
    * The active profile's settings, and every profile (`settings.profiles`), with the machine policy in force
    * (`settings.policy`; its `inForce` is what loadMachinePolicy found: exports, personal data, updates rules).
@@ -128,12 +128,13 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
   const clock = deps.clock ?? systemClock
   const policy = deps.settings.policy.inForce
   const profiles = deps.settings.profiles
+  const caches = deps.caches ?? cacheFoldersAt(deps.dataDir)
   const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
   // The active profile's count from its open cache; another's from its catalog, read without opening it.
   const employeeCount = (id: string): number | undefined =>
     id === session.profileId
       ? session.employeeCount()
-      : savedEmployeeCount(join(profileCacheDir(deps.dataDir, id), CACHE_FILE_NAME))
+      : savedEmployeeCount(join(caches.cacheDir(id), CACHE_FILE_NAME))
   const tenantOf = (settings: Settings): string =>
     resolveEnvironment(settings, deps.demo.environment).tenantId
   const emitProfiles = () =>
@@ -148,7 +149,13 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
     logger: deps.logger,
     idleStopMs: CORE_WORKER_IDLE_STOP_MS,
   })
-  const sessionDeps = sessionDepsOf(deps, { clock, environment, worker, exportRules: exportRulesOf(policy) })
+  const sessionDeps = sessionDepsOf(deps, {
+    caches,
+    clock,
+    environment,
+    worker,
+    exportRules: exportRulesOf(policy),
+  })
 
   // The organisation's retention rule runs before any cache is opened (personal-data.ts).
   const personalData = personalDataRulesOf(policy)
@@ -156,7 +163,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
     personalData,
     profiles.list().map((profile) => ({
       profileId: profile.id,
-      catalog: join(profileCacheDir(deps.dataDir, profile.id), CACHE_FILE_NAME),
+      catalog: join(caches.cacheDir(profile.id), CACHE_FILE_NAME),
     })),
     { clock, logger: deps.logger },
   )
@@ -208,7 +215,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
   }
 
   const identity = identityActions({
-    dataDir: deps.dataDir,
+    caches,
     settings: deps.settings,
     clock,
     session: () => session,
@@ -224,7 +231,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
       policyView: () => deps.settings.policy.view(profiles.get(session.profileId).name, notices),
       ...(personalData.clearOnSignOut
-        ? { afterSignOut: () => clearOnSignOut(deps, () => session.profileId, withSessionClosed) }
+        ? { afterSignOut: () => clearOnSignOut(deps, caches, () => session.profileId, withSessionClosed) }
         : {}),
     }),
     {
@@ -232,7 +239,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       employeeCount,
       tenantOf,
       switchProfile,
-      deleteProfile: (id) => deleteProfile(deps, id),
+      deleteProfile: (id) => deleteProfile(deps, caches, id),
       changed: emitProfiles,
       setAsideOf: identity.setAsideOf,
       restoreSetAside: identity.restoreSetAside,
@@ -270,10 +277,10 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 /** What every profile's session is built from: the app core's dependencies and what createAppCore made of them. */
 function sessionDepsOf(
   deps: AppCoreDeps,
-  shared: Pick<SessionDeps, 'clock' | 'environment' | 'worker' | 'exportRules'>,
+  shared: Pick<SessionDeps, 'caches' | 'clock' | 'environment' | 'worker' | 'exportRules'>,
 ): SessionDeps {
   return {
-    dataDir: deps.dataDir,
+    caches: shared.caches,
     settings: deps.settings,
     secrets: deps.secrets,
     fetch: deps.fetch,
@@ -318,10 +325,11 @@ function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps 
  * Removes a profile that is not active, and its data with it: the saved employees (the whole folder, snapshots
  * and change files included, and any set aside) and every secret it had. Nothing has these open.
  */
-async function deleteProfile(deps: AppCoreDeps, id: string): Promise<void> {
+async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string): Promise<void> {
   deps.settings.profiles.delete(id)
-  rmSync(profileDataDir(deps.dataDir, id), { recursive: true, force: true })
-  deleteSetAside(profileCacheDir(deps.dataDir, id))
+  const cacheDir = caches.cacheDir(id)
+  rmSync(caches.profileDir(id), { recursive: true, force: true })
+  deleteSetAside(cacheDir)
   await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
 }
 
@@ -332,11 +340,12 @@ async function deleteProfile(deps: AppCoreDeps, id: string): Promise<void> {
  */
 async function clearOnSignOut(
   deps: AppCoreDeps,
+  caches: CacheFolders,
   activeId: () => string,
   withSessionClosed: (work: () => void) => Promise<void>,
 ): Promise<void> {
   const id = activeId()
-  await withSessionClosed(() => clearSavedEmployees(profileCacheDir(deps.dataDir, id)))
+  await withSessionClosed(() => clearSavedEmployees(caches.cacheDir(id)))
   deps.logger.info(
     `Machine policy: deleted profile ${id}'s saved employees at sign-out (personalData.clearOnSignOut)`,
   )

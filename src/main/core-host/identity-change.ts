@@ -11,13 +11,15 @@ import {
 } from '../core/cache/set-aside-cache'
 import type { Clock } from '../core/clock'
 import { RosterDeskError } from '../core/errors'
-import { CACHE_FILE_NAME, profileCacheDir } from '../core/settings/profile-store'
+import type { CacheFolders } from '../core/cache/cache-folders'
+import { CACHE_FILE_NAME } from '../core/settings/profile-store'
 import type { SettingsStore } from '../core/settings/settings-store'
 import type { ProfileSession } from './open-session'
 
 /** What changing a profile's data identity needs from the app core that owns the session. */
 export interface IdentityChangeDeps {
-  readonly dataDir: string
+  /** Where each profile's employee cache lives (decision 046). */
+  readonly caches: CacheFolders
   readonly settings: SettingsStore
   readonly clock: Clock
   /** The active profile's session now. */
@@ -46,7 +48,7 @@ export interface IdentityActions {
  */
 export function identityActions(deps: IdentityChangeDeps): IdentityActions {
   const profiles = deps.settings.profiles
-  const cacheDirOf = (id: string) => profileCacheDir(deps.dataDir, id)
+  const cacheDirOf = (id: string) => deps.caches.cacheDir(id)
   const setAsideOf = (id: string): SetAsideInfo | undefined => {
     const dir = cacheDirOf(id)
     const info = readSetAside(dir)

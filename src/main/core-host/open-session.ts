@@ -20,7 +20,8 @@ import type { ColumnBuilder } from '../core/query/column-builds'
 import { QueryEngine } from '../core/query/query-engine'
 import { profileSecrets, type SecretVault } from '../core/secrets/secret-store'
 import { deleteSetAside } from '../core/cache/set-aside-cache'
-import { CACHE_FILE_NAME, FIRST_PROFILE_ID, profileCacheDir } from '../core/settings/profile-store'
+import type { CacheFolders } from '../core/cache/cache-folders'
+import { CACHE_FILE_NAME, FIRST_PROFILE_ID } from '../core/settings/profile-store'
 import type { ResolvedEnvironment } from '../core/settings/resolve-environment'
 import type { SettingsStore } from '../core/settings/settings-store'
 import { SyncService } from '../core/sync/sync-service'
@@ -77,8 +78,8 @@ export function preparingEvents(events: EventSink): PreparingEvents {
 
 /** What every session is built from: the app core's services and settings, and the one worker they share. */
 export interface SessionDeps {
-  /** Per-user data folder; each profile's employee cache lives in `profileCacheDir(dataDir, id)`. */
-  readonly dataDir: string
+  /** Where each profile's employee cache lives (decision 046). */
+  readonly caches: CacheFolders
   /** The active profile's settings, and every profile (`settings.profiles`). */
   readonly settings: SettingsStore
   /** Every profile's secrets; each session sees only its own (`profileSecrets`). */
@@ -131,7 +132,7 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
     logger: deps.logger,
   })
 
-  const cacheDir = profileCacheDir(deps.dataDir, profileId)
+  const cacheDir = deps.caches.cacheDir(profileId)
   mkdirSync(cacheDir, { recursive: true })
   const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME), { logger: deps.logger })
   const sync = new SyncService(

@@ -8,6 +8,8 @@ export interface AppMenuActions {
   readonly isPackaged: boolean
   openLogFolder(): void
   showAbout(): void
+  /** Help → Check for updates…: checks now, then shows About with the update state. */
+  checkForUpdates(): void
   /** Asks the window to carry out a command (`app:command`), as its keyboard shortcut would. */
   sendCommand(command: AppCommand): void
 }
@@ -111,6 +113,7 @@ export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOpt
       submenu: [
         commandItem('shortcuts', 'Keyboard shortcuts', send),
         { label: 'Open log folder', click: () => actions.openLogFolder() },
+        { label: 'Check for updates…', click: () => actions.checkForUpdates() },
         ...(mac ? [] : [{ type: 'separator' } satisfies MenuItemConstructorOptions, about]),
       ],
     },

@@ -8,13 +8,15 @@ import { createPrintWindowPrinter } from './adapters/print-window'
 import { installAppMenu } from './app-menu'
 import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
 import { createAppWindow } from './window'
+import { updateInputs } from './updates/update-inputs'
 import { registerInvokeHandlers } from './ipc/register-invoke-handlers'
 import { windowEventSink } from './ipc/window-event-sink'
 import { closeLibraryChannels } from './ipc/library-channels'
 import { RemoteAppCore } from '../core-host/process/remote-app-core'
 import { coreProcessEntry } from '../core-host/process/process-channel'
 import { utilityProcessChannel } from './adapters/utility-process-channel'
-import { createShellNetwork } from './network/shell-network'
+import { createShellNetwork, type ShellNetworkParts } from './network/shell-network'
+import type { EventSink } from '../core/ipc/dispatch'
 import { appOrigins } from './policy/window-policy'
 import { answerLaunch, relaunchArgs } from './policy/launch'
 import {
@@ -24,9 +26,14 @@ import {
   startupFailureText,
   userDataFolder,
 } from './policy/startup'
+import { cacheRootFor } from '../core/cache/cache-folders'
 import { DEFAULT_REDIRECT_URI } from '../core/settings/settings-defaults'
 import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from '../core/settings/settings-store'
 import { ReadThroughBackend } from '../core/settings/key-value-backend'
+import type { SyncStatus } from '../../shared/domain'
+import { updateStateText, UPDATES_NOT_SET_UP } from '../../shared/update-state'
+import { BusyWork } from './updates/busy-work'
+import { createAppUpdates, type AppUpdates } from './updates/app-updates'
 
 /**
  * The Electron shell: everything here is wiring. Order matters: the data folder is chosen before anything reads
@@ -35,11 +42,17 @@ import { ReadThroughBackend } from '../core/settings/key-value-backend'
  * ready. Any failure while starting ends in a native error box naming the log, a non-zero exit and a released
  * lock, never in a silent process that holds the lock.
  */
-app.setPath(
-  'userData',
-  userDataFolder(app.getPath('userData'), app.isPackaged, process.env['ROSTERDESK_USER_DATA_DIR']),
-)
+const osUserData = app.getPath('userData')
+app.setPath('userData', userDataFolder(osUserData, app.isPackaged, process.env['ROSTERDESK_USER_DATA_DIR']))
 const logsDir = logsFolder(app.getPath('userData'))
+// The saved employees: on Windows in the local, non-roaming folder; the settings and the log stay (decision 046).
+const cacheRoot = cacheRootFor({
+  dataDir: app.getPath('userData'),
+  defaultDataDir: userDataFolder(osUserData, app.isPackaged, undefined),
+  platform: process.platform,
+  env: process.env,
+  home: app.getPath('home'),
+})
 const { logger, logFilePath } = createMainLogger(logsDir)
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL']
 const origins = appOrigins(devServerUrl)
@@ -58,6 +71,8 @@ let mainWindow: BrowserWindow | undefined
 let settingsBackend: KeyValueBackend | undefined
 let windowState: KeyValueBackend | undefined
 let core: RemoteAppCore | undefined
+/** The app's updater (decision 044), made once the network is; About says "not set up" until then. */
+let updates: AppUpdates | undefined
 const trustedWebContents = new Set<number>()
 
 process.on('uncaughtException', (error) => {
@@ -119,6 +134,7 @@ function boot(): void {
   app.on('before-quit', (event) => {
     if (quitting) return
     quitting = true
+    updates?.controller.stop()
     // Before the core process exists (the secret store still opening) there is nothing to wait for, and start()
     // stops where it is.
     if (!core) return
@@ -150,12 +166,16 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     isPackaged: app.isPackaged,
     openLogFolder: () => void shell.openPath(logsDir),
     showAbout: () => void showAbout(),
+    checkForUpdates: () => void checkForUpdates(),
     sendCommand: (command) => windowEventSink(() => mainWindow?.webContents).emit('app:command', command),
   })
   const secrets = await createSafeStorageSecretStore(logger)
   if (quitting) return
   // The core process's requests go through Chromium with a session of its own, set up here (decision 037).
   const network = createShellNetwork({ logger, secrets, window: () => mainWindow })
+  const events = windowEventSink(() => mainWindow?.webContents)
+  const busyWork = await startUpdates(network, events)
+  if (quitting || updates === undefined) return
   // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
   // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Runtimes and threads").
   const remote = new RemoteAppCore({
@@ -169,6 +189,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
         systemLocale: app.getSystemLocale(),
       },
       dataDir: app.getPath('userData'),
+      cacheRoot,
       // Unpackaged, the OS hands the private-use scheme to nobody (it is not registered): sign-in says so.
       receivesSchemeCallbacks: app.isPackaged,
       // A packaged app reads the machine policy from the machine's locations only (decision 042).
@@ -195,7 +216,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
       printPage: createPrintWindowPrinter(() => mainWindow),
       network: network.services,
     },
-    events: windowEventSink(() => mainWindow?.webContents),
+    events,
     logger,
     // What the window showed came from the process that stopped: it starts over from the new one (or, if the
     // core keeps stopping, shows why on its first request).
@@ -207,14 +228,17 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   const coreStarted = remote.start()
   // The window opens while the core process starts; its first requests wait there for the app core.
   registerInvokeHandlers(
-    (channel, args) => remote.invoke(channel, args),
+    busyWork.track((channel, args) => remote.invoke(channel, args)),
     { webContentsIds: trustedWebContents, origins },
     logger,
-    network.mainHandlers,
+    { ...network.mainHandlers, ...updates.mainHandlers },
   )
   openWindow()
   windowsCanOpen = true
   await coreStarted
+  // The first check once the window shows and the core applied the network settings (which the updater's
+  // session follows); then every few hours.
+  if (!quitting) updates.controller.start()
 
   deepLinks.attach((url) => {
     answerRelaunch()
@@ -225,6 +249,37 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openWindow()
   })
+}
+
+/**
+ * The app's updater (decision 044), its session following the core's network settings, and what a restart into
+ * an update must wait for: a sync (the core's own status) and an export or print (their requests, counted by the
+ * returned BusyWork as main routes them).
+ */
+async function startUpdates(network: ShellNetworkParts, events: EventSink): Promise<BusyWork> {
+  const busyWork = new BusyWork(async () => {
+    const status = await core?.invoke('sync:get-status', [])
+    return status?.ok === true && (status.value as SyncStatus).running
+  })
+  updates = await createAppUpdates({
+    // The machine policy's `updates` section and the MSI install's reason (update-inputs.ts).
+    ...(await updateInputs()),
+    logger,
+    network: network.follower,
+    busy: () => busyWork.reason(),
+    emit: (state) => events.emit('updates:state', state),
+  })
+  return busyWork
+}
+
+/** Help → Check for updates…: checks now, then About shows what the check found. */
+async function checkForUpdates(): Promise<void> {
+  try {
+    await updates?.controller.check()
+    await showAbout()
+  } catch (error) {
+    logger.warn('Showing the update state failed', error)
+  }
 }
 
 function openWindow(): void {
@@ -294,6 +349,8 @@ async function showAbout(): Promise<void> {
     },
     app.getPath('userData'),
     logsDir,
+    updates === undefined ? UPDATES_NOT_SET_UP : updateStateText(updates.controller.state),
+    cacheRoot,
   )
   const options = { type: 'info' as const, title: `About ${app.getName()}`, message: app.getName(), detail }
   if (mainWindow) await dialog.showMessageBox(mainWindow, options)

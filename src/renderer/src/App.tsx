@@ -3,7 +3,8 @@ import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
 import { ProxySignIn } from './components/proxy-sign-in-dialog'
-import { OrganisationRules } from './components/organisation-rules'
+import { ExportRulesProvider } from './components/export-rules-provider'
+import { PolicyNotices } from './components/policy-notices'
 import { SecretStorageBanner } from './components/secret-storage-banner'
 import { SettingsScreen } from './components/settings-screen'
 import { ShortcutsDialog } from './components/shortcuts-dialog'
@@ -13,6 +14,7 @@ import { SignInPanel } from './components/sign-in-panel'
 import { SignInWaiting } from './components/sign-in-waiting'
 import { StaleDataBanner } from './components/stale-data-banner'
 import { SyncBar } from './components/sync-bar'
+import { UpdateBanner } from './components/update-banner'
 import { useAppInfo } from './hooks/use-app-info'
 import { useAuth } from './hooks/use-auth'
 import { useOnline } from './hooks/use-online'
@@ -20,6 +22,7 @@ import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
 import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-display'
 import { useSync } from './hooks/use-sync'
+import { useUpdates, type UpdatesController } from './hooks/use-updates'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
 import { resolveFormatLocale } from '../../shared/locale-format'
 import { browserLocale, setDisplayLocale } from './format/display-locale'
@@ -29,23 +32,30 @@ import { isUnreachableErrorCode } from '../../shared/ipc-error-codes'
  * The whole app, one profile at a time: everything below is keyed by the count of profile switches, so a switch
  * remounts it and every hook reads its sign-in, settings, status and rows again. No state of one profile (rows, search,
  * a finished sync's message) can outlive the switch and show under the other's name. A proxy's sign-in request is
- * about the computer's network, not a profile: its dialog stays across a switch.
+ * about the computer's network, not a profile: its dialog stays across a switch, as does the updater's state.
  */
 export function App() {
   const profiles = useProfiles()
+  const updates = useUpdates()
   return (
     <CommandProvider>
-      <Workspace key={profiles.generation} profiles={profiles} />
+      <Workspace key={profiles.generation} profiles={profiles} updates={updates} />
       <ProxySignIn />
     </CommandProvider>
   )
+}
+
+interface WorkspaceProps {
+  readonly profiles: ProfilesController
+  /** Main's updater, which outlives a profile switch. */
+  readonly updates: UpdatesController
 }
 
 /**
  * One profile's app. Before the first sync it shows the sign-in screen; once employees are saved it shows them,
  * signed in or not, so a clerk without a network (or whose session ended) can still look people up.
  */
-function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
+function Workspace({ profiles, updates }: WorkspaceProps) {
   const { info, error: infoError } = useAppInfo()
   const auth = useAuth()
   const sync = useSync()
@@ -180,18 +190,18 @@ function Workspace({ profiles }: { readonly profiles: ProfilesController }) {
         rowSource={sync.status?.source}
       />
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
+      <UpdateBanner updates={updates} />
+      <PolicyNotices policy={settings.view?.policy} />
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
-      <OrganisationRules policy={settings.view?.policy}>
-        <main className="app-main">
-          {settingsScreen}
-          {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}
-          {/* Keyed by the regional formats: choosing others redraws every cell in them (the view itself is kept
+      <main className="app-main">
+        {settingsScreen}
+        {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}
+        {/* Keyed by the regional formats: choosing others redraws every cell in them (the view itself is kept
             by views:get-current). */}
-          <div className="home" key={formatLocale} hidden={screen === 'settings'}>
-            {home}
-          </div>
-        </main>
-      </OrganisationRules>
+        <div className="home" key={formatLocale} hidden={screen === 'settings'}>
+          <ExportRulesProvider policy={settings.view?.policy}>{home}</ExportRulesProvider>
+        </div>
+      </main>
     </div>
   )
 }

@@ -30,6 +30,7 @@ import {
 import { fakeServiceLookup } from './fake-service-lookup'
 import { identityChanges, identityChoiceNeeded, setAsideRename } from '../../../src/shared/source-identity'
 import { createFakeNetwork, type FakeNetwork, type FakeNetworkOptions } from './fake-network'
+import { createFakeUpdates, type FakeUpdates, type FakeUpdatesOptions } from './fake-updates'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
 import { ViewStore } from '../../../src/main/core/settings/view-store'
 
@@ -79,6 +80,8 @@ export interface FakeCoreOptions {
   readonly managedByPolicy?: boolean
   /** The network channels' script: the check's report, the certificate file chosen, remembered proxies. */
   readonly network?: FakeNetworkOptions
+  /** Main's updater: its state at the start and whether a restart must wait. */
+  readonly updates?: FakeUpdatesOptions
 }
 
 export interface FakeCore {
@@ -94,6 +97,8 @@ export interface FakeCore {
   setServiceEmployees(rows: readonly EmployeeRow[]): void
   /** Settings → Network's channels: scripts the check, the certificate dialog, and plays proxy challenges. */
   readonly network: FakeNetwork
+  /** Main's updater: set its state (sent as `updates:state`), make a restart wait. */
+  readonly updates: FakeUpdates
 }
 
 const PAGE = 500
@@ -293,6 +298,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     },
     options.network,
   )
+  const updates = createFakeUpdates(events, options.updates)
   const status = (): SyncStatus => ({
     running,
     lastRun,
@@ -551,6 +557,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return true
     },
     ...network.handlers,
+    ...updates.handlers,
   }
 
   /** One run in the background: a page at a time with progress, then its summary as `sync:finished`. */
@@ -616,6 +623,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       service = [...rows]
     },
     network,
+    updates,
   }
 
   /** Where a run read from, as the real run log records it. */

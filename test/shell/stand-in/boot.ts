@@ -15,7 +15,7 @@ const standIn = createElectronStandIn({
   userData: required('STANDIN_USER_DATA'),
   isPackaged: process.env['STANDIN_PACKAGED'] === '1',
   appPath: required('STANDIN_APP_PATH'),
-  version: '0.1.0-shell-test',
+  version: process.env['STANDIN_APP_VERSION'] ?? '0.1.0-shell-test',
   ...(execPath === undefined ? {} : { execPath }),
   ...(registeredHandlerPath === undefined ? {} : { registeredHandlerPath }),
   ...(systemLocale === undefined ? {} : { systemLocale }),
@@ -27,6 +27,10 @@ if (platform !== undefined) Object.defineProperty(process, 'platform', { value: 
 // What the app sees as its executable (the protocol registration names it), and its command line as Electron's
 // packaged app has it: the executable, then the arguments it was started with (no boot script).
 if (execPath !== undefined) Object.defineProperty(process, 'execPath', { value: execPath })
+// Electron's `process.resourcesPath` (docs/api/process.md): the packaged app's resources folder, where
+// electron-builder writes app-update.yml; by default the project's own resources/ (which holds none).
+const resourcesPath = process.env['STANDIN_RESOURCES_PATH'] ?? `${required('STANDIN_APP_PATH')}/resources`
+Object.defineProperty(process, 'resourcesPath', { value: resourcesPath, configurable: true })
 process.argv = [process.execPath, ...process.argv.slice(2)]
 
 function required(name: string): string {

@@ -6,7 +6,12 @@ import { join } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import { pacString, routeFor, type StandInProxyConfig } from './proxy-rules'
 import { LINK_FD, onLines, type FromUtility, type ToUtility } from './utility-link'
-import type { AuthInfo } from './utility-net'
+import {
+  StandInClientRequest,
+  type AuthInfo,
+  type StandInRequestOptions,
+  type UtilityNetHost,
+} from './utility-net'
 
 /**
  * A recording stand-in for the parts of Electron's main-process API RosterDesk's shell (and the libraries it
@@ -92,9 +97,20 @@ export interface StandInRecord {
     session: string | undefined
     respondToAuthRequestsFromMainProcess: boolean
   }>
-  /** Every session asked for (session.fromPartition), with each proxy configuration set and whether a verify proc is. */
-  readonly sessions: Array<{ partition: string; proxyConfigs: StandInProxyConfig[]; verifyProc: boolean }>
-  /** Every request a utility process's `net` sent: method, URL, and the route its session's proxy gave it. */
+  /**
+   * Every session asked for (session.fromPartition), with the options it was made with, each proxy configuration
+   * set and whether a verify proc is.
+   */
+  readonly sessions: Array<{
+    partition: string
+    cache: boolean
+    proxyConfigs: StandInProxyConfig[]
+    verifyProc: boolean
+  }>
+  /**
+   * Every request a utility process's `net` or main's `net.request` sent: method, URL, and the route its
+   * session's proxy gave it.
+   */
   readonly netRequests: Array<{ method: string; url: string; route: string; partition: string | undefined }>
   /**
    * Every 401/407 challenge of a utility process and main's answer ('credentials' with the user name given, or
@@ -574,9 +590,14 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     proxyConfig: StandInProxyConfig = {}
     verifyProc: ((request: unknown, callback: (result: number) => void) => void) | null = null
     readonly users = new Set<StandInUtilityProcess>()
-    constructor(readonly partition: string) {
+    /** Chromium's HTTP auth cache is the network context's, one per session: credentials accepted per host. */
+    readonly authCache = new Map<string, string>()
+    constructor(
+      readonly partition: string,
+      cache: boolean,
+    ) {
       super()
-      this.recorded = { partition, proxyConfigs: [], verifyProc: false }
+      this.recorded = { partition, cache, proxyConfigs: [], verifyProc: false }
       record.sessions.push(this.recorded)
     }
     requestHandler: PermissionRequestHandler | null = null
@@ -602,10 +623,15 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     async closeAllConnections(): Promise<void> {}
   }
   const sessions = new Map<string, StandInSession>()
-  const fromPartition = (partition: string): StandInSession => {
+  /**
+   * docs/api/session.md, `session.fromPartition(partition[, options])`: the existing session for the partition
+   * (its options as first made: "There is no way to change the options of an existing Session object"), else a
+   * new one with `options` (`cache` true unless given).
+   */
+  const fromPartition = (partition: string, options: { cache?: boolean } = {}): StandInSession => {
     let found = sessions.get(partition)
     if (found === undefined) {
-      found = new StandInSession(partition)
+      found = new StandInSession(partition, options.cache !== false)
       sessions.set(partition, found)
     }
     return found
@@ -749,6 +775,14 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     }
   }
 
+  /** Its events are kept in `appEvents` as "autoUpdater <name>", in order with the app's. */
+  class StandInAutoUpdater extends EventEmitter {
+    override emit(name: string | symbol, ...args: unknown[]): boolean {
+      if (typeof name === 'string') record.appEvents.push(`autoUpdater ${name}`)
+      return super.emit(name, ...args)
+    }
+  }
+  const autoUpdater = new StandInAutoUpdater()
   const module: Record<string, unknown> = {
     app,
     utilityProcess: {
@@ -763,7 +797,17 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
         record.privilegedSchemes.push(...schemes.map((s) => s.scheme)),
       handle: (scheme: string) => record.handledProtocols.push(scheme),
     },
-    net: { fetch: (input: string, init?: RequestInit) => fetch(input, init) },
+    net: {
+      fetch: (input: string, init?: RequestInit) => fetch(input, init),
+      request: (options: MainRequestOptions | string) => mainRequest(options),
+      isOnline: () => online,
+    },
+    /**
+     * Electron's autoUpdater (Squirrel.Mac, Squirrel.Windows) as an EventEmitter: electron-updater's BaseUpdater
+     * emits 'before-quit-for-update' on it before it quits to install (BaseUpdater.js quitAndInstall); nothing
+     * here installs anything.
+     */
+    autoUpdater,
     ipcMain: {
       handle: (channel: string, handler: Handler) => {
         record.handlers.set(channel, (record.handlers.get(channel) ?? 0) + 1)
@@ -833,6 +877,58 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       getPrimaryDisplay: () => ({ id: 1, bounds: fullHd, workArea: fullHd, scaleFactor: 1 }),
       getDisplayMatching: () => ({ id: 1, bounds: fullHd, workArea: fullHd, scaleFactor: 1 }),
     },
+  }
+
+  /**
+   * Main's `net.request` (electron 45.4.1, lib/browser/api/net.ts: "net module can only be used after app is
+   * ready"; the ClientRequest of lib/common/api/net-client-request.ts): the URL from `url`, or from `protocol`,
+   * `host` or `hostname` and `port`, and `path` as parseOptions assembles them; the request goes out in
+   * `session` (or `partition`'s session, else the default one), under its proxy (proxy-rules.ts) and HTTP auth
+   * cache. A 401/407 challenge is the request's own 'login' event (authInfo, callback); with no listener Electron
+   * cancels it ("If there were no listeners, cancel the authentication request"). The rest behaves as the
+   * utility `net` stand-in (utility-net.ts) says.
+   */
+  const mainRequest = (options: MainRequestOptions | string): StandInClientRequest => {
+    if (!ready) throw new Error('net module can only be used after app is ready')
+    const given = typeof options === 'string' ? { url: options } : options
+    // A session is one this stand-in made (session.fromPartition): Electron refuses any other ("`session` should
+    // be an instance of the Session class").
+    const ses =
+      (given.session as StandInSession | undefined) ??
+      (given.partition === undefined ? defaultSession : fromPartition(given.partition))
+    const host: UtilityNetHost = {
+      proxyConfig: () => ses.proxyConfig,
+      record: (entry) => record.netRequests.push({ ...entry, partition: ses.partition }),
+      isOnline: () => online,
+      login: (_details, authInfo) =>
+        new Promise((resolve) => {
+          let answered = false
+          const callback = (username?: unknown, password?: unknown): void => {
+            if (answered) return
+            answered = true
+            const credentials = typeof username === 'string' && typeof password === 'string'
+            record.logins.push({
+              authInfo,
+              answer: credentials ? 'credentials' : 'cancelled',
+              ...(credentials ? { username } : {}),
+            })
+            resolve(credentials ? [username, password] : undefined)
+          }
+          // Asked only once the request below exists: a challenge comes after it was sent.
+          if (!request.emit('login', authInfo, callback)) callback()
+        }),
+    }
+    const request = new StandInClientRequest(
+      {
+        url: requestUrl(given),
+        ...(given.method === undefined ? {} : { method: given.method }),
+        ...(given.redirect === undefined ? {} : { redirect: given.redirect }),
+        ...(given.headers === undefined ? {} : { headers: stringHeaders(given.headers) }),
+      },
+      host,
+      ses.authCache,
+    )
+    return request
   }
 
   /** The asking frame's webContents (a window's, or a stand-in for a page main never made), session and URL. */
@@ -964,6 +1060,39 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     onOpenExternal: (listener) => void externalListeners.push(listener),
     onExit: (listener) => void exitListeners.push(listener),
   }
+}
+
+/** What main's `net.request` takes (docs/api/client-request.md, `new ClientRequest(options)`), as far as modelled. */
+interface MainRequestOptions extends Partial<Omit<StandInRequestOptions, 'headers'>> {
+  readonly session?: object
+  readonly partition?: string
+  readonly protocol?: string
+  readonly host?: string
+  readonly hostname?: string
+  readonly port?: number | string
+  readonly path?: string
+  readonly headers?: Record<string, string | number | string[]>
+}
+
+/** parseOptions of lib/common/api/net-client-request.ts: `url`, or the URL its parts make (http://localhost/). */
+function requestUrl(options: MainRequestOptions): string {
+  if (options.url !== undefined) return options.url
+  if (options.path !== undefined && / /.test(options.path))
+    throw new TypeError('Request path contains unescaped characters')
+  const protocol = options.protocol ?? 'http:'
+  const authority =
+    options.host ??
+    `${options.hostname ?? 'localhost'}${options.port === undefined || options.port === '' ? '' : `:${options.port}`}`
+  const path = new URL(options.path ?? '/', 'http://localhost')
+  return `${protocol}//${authority}${path.pathname}${path.search}${path.hash}`
+}
+
+/** Header values as Chromium sends them: text (net-client-request.ts stringifies numbers with toString). */
+function stringHeaders(headers: Record<string, string | number | string[]>): Record<string, string> {
+  const text: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers))
+    text[name] = Array.isArray(value) ? value.join(', ') : String(value)
+  return text
 }
 
 const fullHd = { x: 0, y: 0, width: 1920, height: 1080 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { resolveNodeNetwork } from '../../../src/main/core/net/network-options'
 import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import { policySchema } from '../../../src/main/core/policy/policy-schema'
-import { readCliProfile } from '../../../src/main/cli/profile-flag'
+import { appFolders, readCliProfile } from '../../../src/main/cli/profile-flag'
 import { UsageError } from '../../../src/main/cli/cache-command-args'
 import {
   cliPolicyRules,
@@ -97,14 +97,16 @@ describe('the CLI under the machine policy', () => {
     const { dir, cleanup } = makeTempDir('rosterdesk-cli-policy-')
     try {
       const { inForce } = rulesOf({ profiles: [payroll] })
-      const profile = readCliProfile('payroll', dir, inForce)
+      const profile = readCliProfile('payroll', appFolders(dir, {}, 'linux'), inForce)
       expect(profile).toMatchObject({
         name: 'Payroll',
         baseUrl: 'https://payroll.acme.example',
         settings: { environment: 'production', clientId: 'rosterdesk-desktop', scopes: 'read write' },
       })
       expect(JSON.stringify(profile)).not.toContain('the-secret')
-      expect(() => readCliProfile('Other', dir, inForce)).toThrow(/no RosterDesk settings found/)
+      expect(() => readCliProfile('Other', appFolders(dir, {}, 'linux'), inForce)).toThrow(
+        /no RosterDesk settings found/,
+      )
     } finally {
       cleanup()
     }

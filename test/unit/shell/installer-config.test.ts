@@ -152,7 +152,11 @@ describe('installer configuration', () => {
   it('builds a DMG for each Mac architecture, named by it, each runner its own (issue 23)', () => {
     // Intel Macs and Apple silicon both get an app: the dmg target names both archs (a target without one builds
     // only the build machine's), and the file names say which is which.
-    expect(config.mac.target).toEqual([{ target: 'dmg', arch: ['x64', 'arm64'] }])
+    // The zip beside it is what electron-updater's MacUpdater downloads (decision 044).
+    expect(config.mac.target).toEqual([
+      { target: 'dmg', arch: ['x64', 'arm64'] },
+      { target: 'zip', arch: ['x64', 'arm64'] },
+    ])
     expect(config.dmg.artifactName).toBe('RosterDesk-${version}-${arch}.${ext}')
     // Each slice ships its own prebuild only (the file filters for each arch: see "ships each platform only its
     // own prebuild" below).
@@ -348,6 +352,9 @@ describe('installer configuration', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>
     }
-    expect(pkg.scripts['dist']).toBe('electron-vite build && electron-builder --publish never')
+    // electron-builder.config.mjs is electron-builder.json plus the update feed the environment names.
+    expect(pkg.scripts['dist']).toBe(
+      'electron-vite build && electron-builder --config electron-builder.config.mjs --publish never',
+    )
   })
 })

@@ -38,12 +38,29 @@ describe('shell start-up decisions', () => {
       { app: '1.2.3', electron: '45.4.1', chrome: '142.0.1', node: '22.20.0' },
       '/u/RosterDesk',
       '/u/RosterDesk/logs',
+      'Updates are not set up for this build',
     )
     expect(text.split('\n')).toEqual([
       'Version 1.2.3',
+      'Updates are not set up for this build',
       'Electron 45.4.1, Chromium 142.0.1, Node.js 22.20.0',
       'Data folder: /u/RosterDesk',
       'Log folder: /u/RosterDesk/logs',
+    ])
+  })
+
+  it("names the saved employees' folder in About where it is not the data folder (Windows)", () => {
+    const text = aboutText(
+      { app: '1.2.3', electron: '45.4.1', chrome: '142.0.1', node: '22.20.0' },
+      'C:\\Users\\ana\\AppData\\Roaming\\RosterDesk',
+      'C:\\Users\\ana\\AppData\\Roaming\\RosterDesk\\logs',
+      'Up to date',
+      'C:\\Users\\ana\\AppData\\Local\\RosterDesk',
+    )
+    expect(text.split('\n').slice(3)).toEqual([
+      'Data folder: C:\\Users\\ana\\AppData\\Roaming\\RosterDesk',
+      'Saved employees: C:\\Users\\ana\\AppData\\Local\\RosterDesk',
+      'Log folder: C:\\Users\\ana\\AppData\\Roaming\\RosterDesk\\logs',
     ])
   })
 })

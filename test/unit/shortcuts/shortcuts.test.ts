@@ -78,6 +78,7 @@ describe('the one table of shortcuts', () => {
         isPackaged: true,
         openLogFolder: () => undefined,
         showAbout: () => undefined,
+        checkForUpdates: () => undefined,
         sendCommand: (command) => sent.push(command),
       })
       const commandItems = items(template).filter((item) => item.accelerator !== undefined)

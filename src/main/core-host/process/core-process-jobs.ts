@@ -16,8 +16,13 @@ export interface CoreProcessConfig {
     readonly platform: string
     readonly systemLocale?: string
   }
-  /** The per-user data folder: the settings file and every profile's cache. */
+  /** The per-user data folder: the settings file, and the caches unless `cacheRoot` names another folder. */
   readonly dataDir: string
+  /**
+   * Where the caches live (on Windows the local app data folder, `cacheRootFor`); caches still under `dataDir`
+   * are moved there before the app core opens any (decision 046). Absent: `dataDir`.
+   */
+  readonly cacheRoot?: string
   /** Whether the shell's secret store outlives the app (false: no OS keychain, secrets in memory only). */
   readonly secretsPersistent: boolean
   /** Whether the shell can print a page ("Print…" is offered only then). */

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs'
 import { dispatchInvoke } from '../../core/ipc/dispatch'
+import { locateCacheFolders, type CacheFolders } from '../../core/cache/cache-folders'
+import { moveCaches, nodeMoveFs } from '../../core/cache/cache-move'
 import type { EventSink } from '../../core/ipc/dispatch'
 import { createAppCore, type AppCore } from '../create-app-core'
 import { RosterDeskError } from '../../core/errors'
@@ -85,6 +88,7 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
           return await createAppCore({
             appInfo: config.appInfo,
             dataDir: config.dataDir,
+            caches: settleCacheFolders(config.dataDir, config.cacheRoot ?? config.dataDir, logger),
             ...(config.receivesSchemeCallbacks === undefined
               ? {}
               : { receivesSchemeCallbacks: config.receivesSchemeCallbacks }),
@@ -130,6 +134,22 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
       return app.handleCallbackUrl(url)
     },
   }
+}
+
+/**
+ * Moves the caches still under the data folder to the cache root (decision 046) and says where each profile's is.
+ * A move that fails unexpectedly is logged and the app starts anyway: every profile is whole where
+ * `locateCacheFolders` finds it, and the next start finishes what the journal holds.
+ */
+export function settleCacheFolders(dataDir: string, cacheRoot: string, logger: Logger): CacheFolders {
+  if (dataDir !== cacheRoot) {
+    try {
+      moveCaches({ fs: nodeMoveFs, from: dataDir, to: cacheRoot, logger })
+    } catch (error) {
+      logger.error(`Moving the saved employees to ${cacheRoot} failed; they are used where they are`, error)
+    }
+  }
+  return locateCacheFolders(existsSync, dataDir, cacheRoot)
 }
 
 type ServeContext = Parameters<JobHandlers<CoreProcessJobs>['serve']>[1]

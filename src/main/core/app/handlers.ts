@@ -9,6 +9,7 @@ import { createNetworkHandlers, type NetworkHandlerDeps } from './network-handle
 import { createProfileHandlers, type ProfileHandlerDeps } from './profile-handlers'
 import { createSettingsHandlers, settingsViewOf, type SettingsHandlerDeps } from './settings-handlers'
 import { createSyncHandlers, type SyncHandlerDeps } from './sync-handlers'
+import { createUpdateHandlers } from './update-handlers'
 import { createViewHandlers, type ViewHandlerDeps } from './view-handlers'
 
 /** What the channels that answer from the active profile's services need (every domain but profiles and views). */
@@ -49,6 +50,7 @@ export function createHandlers(
     ...createNetworkHandlers({ ...networkDeps(deps), settingsView: () => settingsViewOf(deps) }),
     ...createProfileHandlers(profiles),
     ...createViewHandlers(views),
+    ...createUpdateHandlers(),
   }
 }
 

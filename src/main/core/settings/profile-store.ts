@@ -262,6 +262,11 @@ export class ProfileStore {
 }
 
 const PROFILE_ID = /^p[0-9]{1,9}$/
+
+/** Whether `name` has the form of a profile id (`p12`): how a profile's folder is told from anything beside it. */
+export function isProfileId(name: string): boolean {
+  return PROFILE_ID.test(name)
+}
 const MAX_PROFILE_NUMBER = 999_999_999
 
 /** `p12` → 12 (ids are checked against PROFILE_ID on reading). */

@@ -15,9 +15,14 @@ export type InvokeDispatcher = (channel: string, args: readonly unknown[]) => Pr
 
 /**
  * The channels main answers itself, never sent to the core process: the answer to a proxy's sign-in request,
- * whose credentials the core never sees (decision 037).
+ * whose credentials the core never sees (decision 037), and the updater's, which lives in main (decision 044).
  */
-export type MainInvokeHandlers = Partial<Pick<InvokeHandlers, 'network:answer-proxy-sign-in'>>
+export type MainInvokeHandlers = Partial<
+  Pick<
+    InvokeHandlers,
+    'network:answer-proxy-sign-in' | 'updates:get-state' | 'updates:check' | 'updates:restart'
+  >
+>
 
 /**
  * The only place ipcMain.handle is called. Each channel of the contract gets one handler that first checks the

@@ -33,6 +33,11 @@ export interface CoreNetwork {
   resolveProxy(url: string): Promise<string>
   /** The chain the verify proc last saw for `host`, and the issuer of one it let Chromium refuse. */
   facts(host: string): CoreNetworkFacts
+  /**
+   * Has another session follow the same settings from now on: the verify proc with the profile's extra
+   * certificates, and the proxy last applied (the updater's session, which electron-updater's requests use).
+   */
+  follow(other: Session): Promise<void>
 }
 
 /**
@@ -49,6 +54,8 @@ export function createCoreNetwork(options: {
   const ses = session.fromPartition(CORE_PARTITION)
   const trust = new CertificateTrust()
   ses.setCertificateVerifyProc((request, callback) => trust.verify(request, callback))
+  /** The sessions that follow the settings: the core process's first, then any `follow` added. */
+  const sessions: Session[] = [ses]
   const { switches } = options
   const value = (name: string) => (switches.hasSwitch(name) ? switches.getSwitchValue(name) : undefined)
   const commandLine = proxyChoiceFromSwitches({
@@ -59,6 +66,12 @@ export function createCoreNetwork(options: {
   })
   const environment = proxyChoiceFromEnvironment(options.env)
   let applied = ''
+  let appliedConfig: ReturnType<typeof electronProxyConfig> | undefined
+  const setProxy = async (target: Session, config: ReturnType<typeof electronProxyConfig>) => {
+    await target.setProxy(config)
+    // Pooled connections kept the previous route (docs/api/session.md, setProxy).
+    await target.closeAllConnections()
+  }
   return {
     session: ses,
     async apply(settings) {
@@ -82,10 +95,9 @@ export function createCoreNetwork(options: {
       }
       const key = JSON.stringify(config)
       if (key !== applied) {
-        await ses.setProxy(config)
-        // Pooled connections kept the previous route (docs/api/session.md, setProxy).
-        await ses.closeAllConnections()
+        await Promise.all(sessions.map((target) => setProxy(target, config)))
         applied = key
+        appliedConfig = config
         options.logger.info(`Network: proxy ${config.mode ?? 'fixed_servers'} (${source})`)
       }
       return {
@@ -103,6 +115,12 @@ export function createCoreNetwork(options: {
         ...(seen === undefined ? {} : { certificates: [...seen] }),
         ...(refused === undefined ? {} : { refused }),
       }
+    },
+    async follow(other) {
+      if (sessions.includes(other)) return
+      sessions.push(other)
+      other.setCertificateVerifyProc((request, callback) => trust.verify(request, callback))
+      if (appliedConfig !== undefined) await setProxy(other, appliedConfig)
     },
   }
 }

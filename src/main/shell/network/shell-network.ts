@@ -1,4 +1,4 @@
-import { app, dialog, type BrowserWindow } from 'electron'
+import { app, dialog, type BrowserWindow, type Session } from 'electron'
 import type { Logger } from '../../core/log/logger'
 import type { SecretVault } from '../../core/secrets/secret-store'
 import type { ShellNetwork } from '../../core-host/process/remote-app-core'
@@ -16,6 +16,14 @@ export interface ShellNetworkParts {
   readonly services: ShellNetwork
   /** The channel main answers itself: the window's answer to a proxy's sign-in request. */
   readonly mainHandlers: MainInvokeHandlers
+  /**
+   * What another of main's sessions needs to go where the core's requests go (the updater's): `follow` applies
+   * the same proxy and extra certificates to it, and `onLogin` answers its proxies' challenges as the core's are.
+   */
+  readonly follower: {
+    follow(session: Session): Promise<void>
+    readonly onLogin: ProxySignIn['onLogin']
+  }
 }
 
 /**
@@ -74,5 +82,6 @@ export function createShellNetwork(options: {
     mainHandlers: {
       'network:answer-proxy-sign-in': async (id, answer) => signIn.answer(id, answer),
     },
+    follower: { follow: (other) => network.follow(other), onLogin: signIn.onLogin },
   }
 }

@@ -55,12 +55,23 @@ export interface RuntimeVersions {
   readonly node: string
 }
 
-/** The About dialog's body: what support asks for first. */
-export function aboutText(versions: RuntimeVersions, userData: string, logs: string): string {
+/**
+ * The About dialog's body: what support asks for first, and what the updater is doing (update-state.ts's words).
+ * `caches`, the folder of the saved employees, is named only where it is not the data folder (Windows, decision 046).
+ */
+export function aboutText(
+  versions: RuntimeVersions,
+  userData: string,
+  logs: string,
+  updates: string,
+  caches: string = userData,
+): string {
   return [
     `Version ${versions.app}`,
+    updates,
     `Electron ${versions.electron ?? 'unknown'}, Chromium ${versions.chrome ?? 'unknown'}, Node.js ${versions.node}`,
     `Data folder: ${userData}`,
+    ...(caches === userData ? [] : [`Saved employees: ${caches}`]),
     `Log folder: ${logs}`,
   ].join('\n')
 }

@@ -1,13 +1,13 @@
 import { rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { retentionNotice } from '../../../shared/policy-view'
-import { lastSavedAt, writerIsActive } from '../cache/cache-age'
-import { savedEmployeeCount } from '../cache/saved-employee-count'
-import { deleteSetAside, setAsideDir } from '../cache/set-aside-cache'
+import { lastSavedAt, writerIsActive } from './cache-age'
+import { savedEmployeeCount } from './saved-employee-count'
+import { deleteSetAside, setAsideDir } from './set-aside-cache'
 import type { Clock } from '../clock'
 import { fsyncDirectory } from '../durable-fs'
 import type { Logger } from '../log/logger'
-import type { PolicyInForce } from './policy-in-force'
+import type { PolicyInForce } from '../policy/policy-in-force'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
