@@ -184,6 +184,8 @@ export const settingsViewSchema = z.strictObject({
     lockedFields: z.array(z.string()),
     managedProfile: z.boolean(),
     problem: z.string().optional(),
+    exports: z.strictObject({ csvAllowed: z.boolean(), maxRows: z.int().min(1).optional() }),
+    notices: z.array(z.string()),
   }),
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>

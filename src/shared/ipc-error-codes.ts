@@ -29,6 +29,9 @@ export const IPC_ERROR_CODES = [
   'timeout',
   'offline',
   'web-page',
+  // Forbidden by the organisation's machine policy (issue 25): a CSV export where only Excel is allowed, an export
+  // over the most rows allowed. The message says the rule; nothing the clerk retries will change it.
+  'not-allowed',
 ] as const
 
 export type IpcErrorCode = (typeof IPC_ERROR_CODES)[number]

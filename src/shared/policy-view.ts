@@ -9,13 +9,54 @@ import type { SettingsField } from './settings-schema'
 export interface PolicyView {
   /** Where the policy in force came from, for Help → About and the log ("C:\ProgramData\RosterDesk\policy.json"); undefined: no policy. */
   readonly source: string | undefined
-  /** The active profile's settings fields the policy sets and locks. */
-  readonly lockedFields: readonly SettingsField[]
+  /** The active profile's settings fields the policy sets and locks, and `clientSecret` when it supplies the secret. */
+  readonly lockedFields: readonly PolicyLockedField[]
   /** Whether the active profile was created by the policy (it cannot be renamed or deleted). */
   readonly managedProfile: boolean
   /** "Your organisation's settings for RosterDesk could not be read: …", shown once; undefined when none. */
   readonly problem: string | undefined
+  /** The organisation's export rules, for the export places to offer only what the core will write. */
+  readonly exports: ExportRulesView
+  /**
+   * What the organisation's rules did at this start that the clerk is told once per run (saved employees deleted
+   * for their age, `retentionNotice`); empty when nothing.
+   */
+  readonly notices: readonly string[]
 }
+
+/**
+ * The machine policy's export rules (`exports` in policy-schema.ts), the same for every profile: the core refuses
+ * what they forbid (src/main/core/policy/export-rules.ts), and the renderer disables it with the same words.
+ */
+export interface ExportRulesView {
+  /** false: exports are written to Excel (.xlsx) only. */
+  readonly csvAllowed: boolean
+  /** The most employees one export may hold; undefined: no limit but the app's own. */
+  readonly maxRows?: number | undefined
+}
+
+/** No export rules: every format, any number of rows. */
+export const NO_EXPORT_RULES: ExportRulesView = { csvAllowed: true, maxRows: undefined }
+
+/** Why CSV is not offered, and why a CSV export is refused, when the policy says `exports.csvAllowed: false`. */
+export const CSV_NOT_ALLOWED_MESSAGE = 'Your organisation allows exports to Excel (.xlsx) only.'
+
+/** Why an export of `rows` employees is refused when the policy allows at most `maxRows` in one export. */
+export function tooManyRowsMessage(rows: number, maxRows: number): string {
+  const count = (n: number): string => n.toLocaleString('en')
+  return (
+    `This export holds ${count(rows)} employees; your organisation allows at most ${count(maxRows)} in one ` +
+    'export. Narrow the search or filters, or export fewer rows.'
+  )
+}
+
+/** What the clerk is told once after saved employees were deleted for their age (`personalData`). */
+export function retentionNotice(days: number): string {
+  return `Saved employees older than ${days} days were deleted by your organisation's policy.`
+}
+
+/** A field the policy may lock: a settings field, or the client secret (kept in the secret store, not the settings). */
+export type PolicyLockedField = SettingsField | 'clientSecret'
 
 /** What a locked field says beside itself. */
 export const POLICY_LOCKED_LABEL = 'Set by your organisation'
@@ -29,4 +70,6 @@ export const NO_POLICY_VIEW: PolicyView = {
   lockedFields: [],
   managedProfile: false,
   problem: undefined,
+  exports: NO_EXPORT_RULES,
+  notices: [],
 }

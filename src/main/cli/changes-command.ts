@@ -5,6 +5,8 @@ import { systemClock } from '../core/clock'
 import { RosterDeskError } from '../core/errors'
 import { ExportService } from '../core/export/export-service'
 import { inlineExportRunner } from '../core/export/inline-export-runner'
+import { exportFormatProblem, exportRulesOf } from '../core/policy/export-rules'
+import { NO_POLICY } from '../core/policy/policy-in-force'
 import { QueryEngine } from '../core/query/query-engine'
 import { UsageError, integerOption, requiredOption, stringOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, ParsedValues } from './cache-command-args'
@@ -44,6 +46,7 @@ type ChangesArgs =
  * - `--out FILE`: writes that sync's changes to .xlsx (sheets Added, Removed, Changed and About) or .csv (one file,
  *   a Change column first) and prints {"rows":N,"file":"…","runId":N}.
  * - `--history`: the syncs of the history, newest first (with --json, {"history":[ChangeHistoryEntry]}).
+ * The machine policy's export rules hold as in `export` (a .csv it does not allow is refused as usage).
  * Exit codes: 0, 1 missing/damaged cache or unknown run, 2 bad usage, 130 export interrupted.
  */
 export function runChangesCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
@@ -62,7 +65,16 @@ export function runChangesCommand(args: readonly string[], io: CacheCommandIo): 
         environment: { type: 'string' },
         history: { type: 'boolean' },
       },
-      parse: parseChangesArgs,
+      parse: (values) => {
+        const parsed = parseChangesArgs(values)
+        // A format the machine policy does not allow is refused like a bad option, as `export` refuses it.
+        const refused =
+          parsed.mode === 'export'
+            ? exportFormatProblem(exportRulesOf(io.policy ?? NO_POLICY), parsed.format)
+            : undefined
+        if (refused !== undefined) throw new UsageError(refused)
+        return parsed
+      },
       run: async (cache, parsed) => {
         const queries = new QueryEngine(cache)
         const history = new ChangeHistory({ cache, queries })
@@ -165,6 +177,7 @@ async function exportChanges(
     const service = new ExportService({
       runner: inlineExportRunner({ queries }),
       changes: history,
+      rules: exportRulesOf(io.policy ?? NO_POLICY),
       clock: systemClock,
       context: () => ({ environment: '', tenantId: '', syncedAt: null }),
     })

@@ -10,6 +10,8 @@ import { checkExportRequest } from '../core/export/export-plan'
 import { inlineExportRunner } from '../core/export/inline-export-runner'
 import { EXCEL_MAX_ROWS } from '../core/export/xlsx-writer'
 import { logFailure } from '../core/log/log-failure'
+import { NO_POLICY } from '../core/policy/policy-in-force'
+import { exportFormatProblem, exportRulesOf } from '../core/policy/export-rules'
 import { QueryEngine } from '../core/query/query-engine'
 import {
   UsageError,
@@ -24,6 +26,7 @@ import type { CacheCommandIo } from './cache-command-args'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
 import { cliPolicyRules, refuseLockedFlags } from './policy-flags'
 import { appFolders, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
+import { expireProfileCache } from './profile-retention'
 
 export const EXPORT_USAGE =
   'Usage: export (--db FILE | --profile NAME [--data-dir DIR]) --out FILE.xlsx|FILE.csv [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
@@ -49,6 +52,8 @@ interface ExportArgs {
   readonly db: string
   /** The profile named by --profile, for the About sheet. */
   readonly profile: string | undefined
+  /** The profile's cache file when --db came from --profile (the app's cache, held to the policy's retention). */
+  readonly profileCache: string | undefined
   readonly out: string
   readonly format: 'xlsx' | 'csv'
   /** Null: every column the cache knows, known fields first. */
@@ -64,13 +69,18 @@ interface ExportArgs {
 /**
  * `export`: writes the employees of an existing cache (never creates one) that match the filters to an .xlsx or
  * .csv file, exactly as the app's Export button does, and prints {"rows":N,"file":"…"}. With one --pay-cycle
- * and no other filter it is that pay cycle's roster. `--view NAME` starts from a view saved in the app. Exit codes: 0 written, 1 failed (no file left behind),
- * 2 bad usage, 130 interrupted.
+ * and no other filter it is that pay cycle's roster. `--view NAME` starts from a view saved in the app. The
+ * machine policy's export rules hold as in the app: a .csv the policy does not allow is refused as usage (2), an
+ * export over its most rows fails (1) before any file is written. Exit codes: 0 written, 1 failed (no file left
+ * behind), 2 bad usage, 130 interrupted.
  */
 export async function runExportCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {
   let parsed: ExportArgs
+  const rules = exportRulesOf(io.policy ?? NO_POLICY)
   try {
     parsed = parseExportArgs(args, io)
+    const refused = exportFormatProblem(rules, parsed.format)
+    if (refused !== undefined) throw new UsageError(refused)
   } catch (error) {
     return reportUsage(error, io, EXPORT_USAGE)
   }
@@ -82,12 +92,14 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
   try {
+    if (parsed.profile !== undefined) expireProfileCache(io, parsed.profile, parsed.profileCache)
     cache = openCacheDatabase(parsed.db, { mustExist: true, logger: io.logger })
     const queries = new QueryEngine(cache)
     const lastComplete = cache.lastCompleteRun()
     const synced = lastComplete === undefined ? undefined : cache.runs.log.settingsOf(lastComplete.id)
     const service = new ExportService({
       runner: inlineExportRunner({ queries }),
+      rules,
       clock: systemClock,
       context: () => ({
         ...(parsed.profile === undefined ? {} : { profile: parsed.profile }),
@@ -180,6 +192,7 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
   return {
     db,
     profile: profile?.name,
+    profileCache: profile !== undefined && db === profile.db ? profile.db : undefined,
     out,
     format,
     columns,

@@ -19,6 +19,8 @@ import type { ExportService } from '../core/export/export-service'
 import type { PagePrinter } from '../core/export/print-view'
 import type { EventSink, InvokeHandlers } from '../core/ipc/dispatch'
 import type { Logger } from '../core/log/logger'
+import { exportRulesOf } from '../core/policy/export-rules'
+import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from '../core/cache/personal-data'
 import type { ColumnBuilder } from '../core/query/column-builds'
 import type { QueryEngine } from '../core/query/query-engine'
 import { policySecrets } from '../core/policy/policy-secrets'
@@ -124,6 +126,7 @@ export interface AppCore {
 export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
   const deps = withPolicySecrets(given)
   const clock = deps.clock ?? systemClock
+  const policy = deps.settings.policy.inForce
   const profiles = deps.settings.profiles
   const caches = deps.caches ?? cacheFoldersAt(deps.dataDir)
   const environment = () => resolveEnvironment(deps.settings.get(), deps.demo.environment)
@@ -146,30 +149,25 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
     logger: deps.logger,
     idleStopMs: CORE_WORKER_IDLE_STOP_MS,
   })
-  const sessionDeps: SessionDeps = {
+  const sessionDeps = sessionDepsOf(deps, {
     caches,
-    settings: deps.settings,
-    secrets: deps.secrets,
-    fetch: deps.fetch,
     clock,
-    timers: deps.timers ?? systemTimers,
-    random: deps.random ?? Math.random,
-    // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs on
-    // this thread, where they apply.
-    syncOnWorker: deps.clock === undefined && deps.random === undefined,
-    ...(deps.syncRetry === undefined ? {} : { syncRetry: deps.syncRetry }),
-    openExternal: deps.openExternal,
-    ...(deps.receivesSchemeCallbacks === undefined
-      ? {}
-      : { receivesSchemeCallbacks: deps.receivesSchemeCallbacks }),
     environment,
-    events: deps.events,
-    logger: deps.logger,
-    appVersion: deps.appInfo.version,
     worker,
-    columnBuilder: deps.columnBuilder,
-    preparing: preparingEvents(deps.events),
-  }
+    exportRules: exportRulesOf(policy),
+  })
+
+  // The organisation's retention rule runs before any cache is opened (personal-data.ts).
+  const personalData = personalDataRulesOf(policy)
+  const retention = deleteExpiredCaches(
+    personalData,
+    profiles.list().map((profile) => ({
+      profileId: profile.id,
+      catalog: join(caches.cacheDir(profile.id), CACHE_FILE_NAME),
+    })),
+    { clock, logger: deps.logger },
+  )
+  const notices = retention.notice === undefined ? [] : [retention.notice]
 
   let session = await openSession(sessionDeps, profiles.activeId)
   /** Set while a switch closes one session and opens the next; a second switch meanwhile is refused. */
@@ -231,6 +229,10 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       clock,
       profileName: () => profiles.get(profiles.activeId).name,
       changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
+      policyView: () => deps.settings.policy.view(profiles.get(session.profileId).name, notices),
+      ...(personalData.clearOnSignOut
+        ? { afterSignOut: () => clearOnSignOut(deps, caches, () => session.profileId, withSessionClosed) }
+        : {}),
     }),
     {
       profiles,
@@ -272,6 +274,38 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
   }
 }
 
+/** What every profile's session is built from: the app core's dependencies and what createAppCore made of them. */
+function sessionDepsOf(
+  deps: AppCoreDeps,
+  shared: Pick<SessionDeps, 'caches' | 'clock' | 'environment' | 'worker' | 'exportRules'>,
+): SessionDeps {
+  return {
+    caches: shared.caches,
+    settings: deps.settings,
+    secrets: deps.secrets,
+    fetch: deps.fetch,
+    clock: shared.clock,
+    timers: deps.timers ?? systemTimers,
+    random: deps.random ?? Math.random,
+    // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs on
+    // this thread, where they apply.
+    syncOnWorker: deps.clock === undefined && deps.random === undefined,
+    ...(deps.syncRetry === undefined ? {} : { syncRetry: deps.syncRetry }),
+    openExternal: deps.openExternal,
+    ...(deps.receivesSchemeCallbacks === undefined
+      ? {}
+      : { receivesSchemeCallbacks: deps.receivesSchemeCallbacks }),
+    environment: shared.environment,
+    events: deps.events,
+    logger: deps.logger,
+    appVersion: deps.appInfo.version,
+    worker: shared.worker,
+    columnBuilder: deps.columnBuilder,
+    preparing: preparingEvents(deps.events),
+    exportRules: shared.exportRules,
+  }
+}
+
 /** Every profile's secrets as the machine policy has them: a policy's client secret is its profile's. */
 function withPolicySecrets(deps: AppCoreDeps): AppCoreDeps {
   return { ...deps, secrets: policySecrets(deps.secrets, deps.settings.policy, deps.settings.profiles) }
@@ -300,13 +334,32 @@ async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string
 }
 
 /**
+ * The machine policy's `personalData.clearOnSignOut`, after a sign-out deleted the tokens: the active session is
+ * closed (a sync or an export running is cancelled and waited for, as a profile switch does), the profile's
+ * saved employees and any set aside are deleted, and the session opens again, empty.
+ */
+async function clearOnSignOut(
+  deps: AppCoreDeps,
+  caches: CacheFolders,
+  activeId: () => string,
+  withSessionClosed: (work: () => void) => Promise<void>,
+): Promise<void> {
+  const id = activeId()
+  await withSessionClosed(() => clearSavedEmployees(caches.cacheDir(id)))
+  deps.logger.info(
+    `Machine policy: deleted profile ${id}'s saved employees at sign-out (personalData.clearOnSignOut)`,
+  )
+}
+
+/**
  * What the handlers answer from: the services of the session `current` returns, read through getters at every
  * call, so after a switch they answer from the new profile.
  */
 function currentSessionDeps(
   deps: AppCoreDeps,
   current: () => ProfileSession,
-  shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity'>,
+  shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity' | 'afterSignOut'> &
+    Required<Pick<HandlerDeps, 'policyView'>>,
 ): HandlerDeps {
   const network = deps.network ?? plainNodeNetwork
   return {
@@ -343,8 +396,9 @@ function currentSessionDeps(
     demoEnvironment: deps.demo.environment,
     profileName: shared.profileName,
     ...(shared.changeIdentity === undefined ? {} : { changeIdentity: shared.changeIdentity }),
+    ...(shared.afterSignOut === undefined ? {} : { afterSignOut: shared.afterSignOut }),
     network,
     rememberedProxies: () => network.rememberedProxies(),
-    policyView: () => deps.settings.policy.view(deps.settings.profiles.get(current().profileId).name),
+    policyView: shared.policyView,
   }
 }

@@ -12,6 +12,7 @@ import { openCacheDatabase, type CacheDatabase } from '../core/cache/cache-datab
 import { ChangeHistory } from '../core/changes/change-history'
 import type { Clock, Timers } from '../core/clock'
 import { ExportService } from '../core/export/export-service'
+import type { ExportRules } from '../core/policy/export-rules'
 import type { EventSink } from '../core/ipc/dispatch'
 import type { Logger } from '../core/log/logger'
 import { lookupService } from '../core/service-lookup/service-lookup'
@@ -108,6 +109,8 @@ export interface SessionDeps {
   /** Wraps the core worker's first-use builds (AppCoreDeps.columnBuilder); absent: the worker's builder. */
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
   readonly preparing: PreparingEvents
+  /** The machine policy's export rules (policy/export-rules.ts), the same for every profile. */
+  readonly exportRules: ExportRules
 }
 
 /**
@@ -159,6 +162,7 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
   const exports = new ExportService({
     runner: workerExportRunner(worker, cache),
     changes,
+    rules: deps.exportRules,
     clock,
     context: () => {
       const resolved = environment()

@@ -3,6 +3,8 @@ import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
 import { ProxySignIn } from './components/proxy-sign-in-dialog'
+import { ExportRulesProvider } from './components/export-rules-provider'
+import { PolicyNotices } from './components/policy-notices'
 import { SecretStorageBanner } from './components/secret-storage-banner'
 import { SettingsScreen } from './components/settings-screen'
 import { ShortcutsDialog } from './components/shortcuts-dialog'
@@ -189,6 +191,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
       />
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
       <UpdateBanner updates={updates} />
+      <PolicyNotices policy={settings.view?.policy} />
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
       <main className="app-main">
         {settingsScreen}
@@ -196,7 +199,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         {/* Keyed by the regional formats: choosing others redraws every cell in them (the view itself is kept
             by views:get-current). */}
         <div className="home" key={formatLocale} hidden={screen === 'settings'}>
-          {home}
+          <ExportRulesProvider policy={settings.view?.policy}>{home}</ExportRulesProvider>
         </div>
       </main>
     </div>

@@ -1,4 +1,5 @@
-import { NO_POLICY_VIEW } from '../../../src/shared/policy-view'
+import { NO_POLICY_VIEW, type PolicyView } from '../../../src/shared/policy-view'
+import { checkExportFormat, checkExportRows } from '../../../src/main/core/policy/export-rules'
 import type {
   AuthState,
   ChangeReport,
@@ -66,7 +67,17 @@ export interface FakeCoreOptions {
     readonly name: string
     readonly employees: readonly EmployeeRow[]
     readonly settings?: Partial<Settings>
+    /** Created by the machine policy: shown "Set by your organisation", never renamed or deleted. */
+    readonly managedByPolicy?: boolean
   }>
+  /**
+   * What the machine policy shows the window (policy-view.ts), as `settings:get` answers it: the fields it locks,
+   * its export rules (which `export:start` and `changes:export` then hold, by the core's own functions), a policy
+   * that could not be read, what it did at start. Absent: no policy.
+   */
+  readonly policy?: Partial<Omit<PolicyView, 'managedProfile'>>
+  /** The first profile was created by the machine policy (as `otherProfiles[].managedByPolicy`). */
+  readonly managedByPolicy?: boolean
   /** The network channels' script: the check's report, the certificate file chosen, remembered proxies. */
   readonly network?: FakeNetworkOptions
   /** Main's updater: its state at the start and whether a restart must wait. */
@@ -154,8 +165,11 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     hasClientSecret: boolean
     lastComplete: SyncRunSummary | undefined
     lastRun: SyncRunSummary | undefined
+    managed: boolean
   }
   let activeId = 'p1'
+  let activeManaged = options.managedByPolicy === true
+  const policy: PolicyView = { ...NO_POLICY_VIEW, ...options.policy, managedProfile: false }
   let activeName = environmentLabel(settings.environment)
   const stashed = new Map<string, ProfileState>()
   // As ProfileStore: a deleted profile's id is never given again.
@@ -185,6 +199,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       hasClientSecret: false,
       lastComplete: done,
       lastRun: done,
+      managed: other.managedByPolicy === true,
     })
   }
   /**
@@ -210,6 +225,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         tenantId: settings.tenantId,
         employeeCount: cache.length,
         ...(setAside === undefined ? {} : { setAside: setAside.info }),
+        ...(activeManaged ? { managedByPolicy: true } : {}),
       },
       ...[...stashed].map(([id, state]) => ({
         id,
@@ -217,9 +233,19 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         environment: state.settings.environment,
         tenantId: state.settings.tenantId,
         employeeCount: state.cache.length,
+        ...(state.managed ? { managedByPolicy: true } : {}),
       })),
     ]
     return { activeId, profiles: all.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1))) }
+  }
+  /** As the core: a profile the machine policy created is neither renamed nor deleted. */
+  const refuseManaged = (id: string): void => {
+    if (id === activeId ? activeManaged : stashed.get(id)?.managed === true) {
+      throw new FakeIpcError(
+        'validation',
+        'This profile is set by your organisation: it cannot be renamed or deleted.',
+      )
+    }
   }
   const checkName = (name: string, exceptId: string | undefined): string => {
     const normalized = normalizeProfileName(name)
@@ -253,7 +279,13 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     hasClientSecret,
     secretStorage: auth.secretStorage,
     rememberedProxies: network.rememberedProxies(),
-    policy: { ...NO_POLICY_VIEW, lockedFields: [] },
+    policy: {
+      ...policy,
+      lockedFields: [...policy.lockedFields],
+      managedProfile: activeManaged,
+      exports: { ...policy.exports },
+      notices: [...policy.notices],
+    },
   })
   const network = createFakeNetwork(
     events,
@@ -319,6 +351,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
             hasClientSecret: false,
             lastComplete: undefined,
             lastRun: undefined,
+            managed: false,
           })
           await handlers['profiles:switch'](id)
           return view()
@@ -369,10 +402,20 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         hasClientSecret,
         lastComplete,
         lastRun,
+        managed: activeManaged,
       })
       activeId = id
       rowsEnvironment = undefined
-      ;({ name: activeName, cache, settings, auth, hasClientSecret, lastComplete, lastRun } = target)
+      ;({
+        name: activeName,
+        cache,
+        settings,
+        auth,
+        hasClientSecret,
+        lastComplete,
+        lastRun,
+        managed: activeManaged,
+      } = target)
       const list = profileChanged()
       events.emit('auth:changed', auth)
       return list
@@ -388,6 +431,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         hasClientSecret: false,
         lastComplete: undefined,
         lastRun: undefined,
+        managed: false,
       })
       return profileChanged()
     },
@@ -400,6 +444,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return profileChanged()
     },
     'profiles:rename': async (id, name) => {
+      refuseManaged(id)
       const normalized = checkName(name, id)
       const other = stashed.get(id)
       if (id === activeId) activeName = normalized
@@ -408,6 +453,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       return profileChanged()
     },
     'profiles:delete': async (id) => {
+      refuseManaged(id)
       if (id === activeId)
         throw new FakeIpcError('validation', 'Switch to another profile before deleting this one.')
       if (!stashed.delete(id)) throw new FakeIpcError('not-found', 'That profile no longer exists.')
@@ -449,6 +495,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     'changes:list': async (runId, kind, offset, limit, options) =>
       changes.page(runId, kind, offset, limit, options),
     'changes:export': async (request) => {
+      checkExportFormat(policy.exports, request.format)
       exportAbort = false
       const result = await changes.export(
         request,
@@ -466,6 +513,9 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         request.kind === 'view' && request.uuids !== undefined
           ? chosenRows(matching, new Set(request.uuids))
           : matching
+      // The machine policy's export rules, by the core's functions: before any row is written.
+      checkExportFormat(policy.exports, request.format)
+      checkExportRows(policy.exports, rows.length)
       for (let written = 0; written < rows.length; written += 100) {
         if (exportAbort) return { status: 'cancelled' }
         events.emit('export:progress', { rowsWritten: written, rowsTotal: rows.length })

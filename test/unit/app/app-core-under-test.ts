@@ -9,6 +9,7 @@ import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispa
 import { createLogger } from '../../../src/main/core/log/logger'
 import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { SecretVault } from '../../../src/main/core/secrets/secret-store'
+import type { Clock } from '../../../src/main/core/clock'
 import type { MemoryKeyValueBackend } from '../../../src/main/core/settings/settings-store'
 import { SettingsStore } from '../../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../../src/main/sandbox'
@@ -26,7 +27,19 @@ export interface App {
   events: Array<{ channel: EventChannel; payload: unknown }>
   invoke(channel: string, ...args: unknown[]): Promise<unknown>
   savePath: { next: string | undefined }
+  /** Every line the core logged, as `level: text`. */
+  log: string[]
   close(): Promise<void>
+}
+
+/**
+ * What a test may give the core besides its files: the machine policy in force, its own clock, and a list that
+ * collects every line the app logs (as `level text`).
+ */
+export interface AppOptions {
+  readonly policy?: PolicyInForce
+  readonly clock?: Clock
+  readonly log?: string[]
 }
 
 /** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
@@ -57,12 +70,16 @@ export async function startApp(
   dataDir: string,
   backend: MemoryKeyValueBackend,
   secrets: SecretVault,
-  options: { policy?: PolicyInForce; log?: string[] } = {},
+  options: AppOptions = {},
 ): Promise<App> {
   const events: App['events'] = []
   const savePath: App['savePath'] = { next: undefined }
   const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
-  const logger = createLogger((level, text) => options.log?.push(`${level} ${text}`))
+  const log: string[] = []
+  const logger = createLogger((level, text) => {
+    log.push(`${level}: ${text}`)
+    options.log?.push(`${level} ${text}`)
+  })
   const core = await createAppCore({
     appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
     dataDir,
@@ -79,6 +96,7 @@ export async function startApp(
     chooseExportPath: async () => savePath.next,
     uiState: backend,
     revealFile: () => undefined,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   })
   let closed = false
   const close = async () => {
@@ -92,7 +110,7 @@ export async function startApp(
     if (!result.ok) throw Object.assign(new Error(result.error.message), { ipc: result.error })
     return result.value
   }
-  return { core, events, invoke, savePath, close }
+  return { core, events, invoke, savePath, log, close }
 }
 
 export async function syncNow(app: App): Promise<SyncRunSummary> {

@@ -66,9 +66,12 @@ describe('the machine policy in the app core', () => {
     })
     expect(view.policy).toEqual({
       source: SOURCE,
-      lockedFields: ['environment', 'baseUrls.staging', 'clientId', 'tenantId'],
+      // The secret the policy supplies is locked too (the form shows it set by the organisation), never sent.
+      lockedFields: ['environment', 'baseUrls.staging', 'clientId', 'tenantId', 'clientSecret'],
       managedProfile: true,
       problem: undefined,
+      exports: { csvAllowed: true },
+      notices: [],
     })
     // A field the policy gives unlocked is only a starting value: the clerk's change is kept (user over policy).
     await app.invoke('settings:update', { scopes: 'read write' })
@@ -230,6 +233,8 @@ describe('the machine policy in the app core', () => {
       lockedFields: [],
       managedProfile: false,
       problem: message,
+      exports: { csvAllowed: true },
+      notices: [],
     })
     expect(((await app.invoke('profiles:list')) as ProfileList).profiles.map((p) => p.name)).toEqual(['Demo'])
   })

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterEach } from 'vitest'
 import type { CacheCommandIo } from '../../../src/main/cli/cache-command-args'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import { CaptureLogger } from '../auth/capture-logger'
 
 /** What one CLI command printed and the exit code it returned. */
@@ -14,18 +15,23 @@ export interface CommandRun {
   stderr: string
 }
 
-/** Runs a CLI command in-process on Linux, with `env` as its whole environment, and captures what it prints. */
+/**
+ * Runs a CLI command in-process on Linux, with `env` as its whole environment, and captures what it prints;
+ * `policy` is the machine policy the dispatcher read at start (none when absent).
+ */
 export async function runCommand(
   command: (args: readonly string[], io: CacheCommandIo) => Promise<number>,
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
+  policy?: PolicyInForce,
 ): Promise<CommandRun> {
   const stdout = new PassThrough()
   const stderr = new PassThrough()
   const text = { out: '', err: '' }
   stdout.on('data', (chunk: Buffer) => (text.out += chunk.toString('utf8')))
   stderr.on('data', (chunk: Buffer) => (text.err += chunk.toString('utf8')))
-  const code = await command(args, { stdout, stderr, env, platform: 'linux', logger: new CaptureLogger() })
+  const io: CacheCommandIo = { stdout, stderr, env, platform: 'linux', logger: new CaptureLogger() }
+  const code = await command(args, policy === undefined ? io : { ...io, policy })
   return { code, stdout: text.out, stderr: text.err }
 }
 

@@ -189,8 +189,8 @@ describe('buildSettingsView', () => {
       hasClientSecret: true,
       secretStorage: 'memory-only',
       rememberedProxies: [],
-      // No machine policy: nothing locked.
-      policy: { lockedFields: [], managedProfile: false },
+      // No machine policy: nothing locked, every export format, nothing to tell.
+      policy: { lockedFields: [], managedProfile: false, exports: { csvAllowed: true }, notices: [] },
     })
     // Proxies whose sign-in main remembers are listed by name (host:port); their credentials never reach a view.
     expect(

@@ -17,6 +17,8 @@ export interface ChangesExportJobInput {
   readonly about: ChangesExportJob['about']
   readonly now: number
   readonly maxRowsPerSheet?: number
+  /** The machine policy's export rules (plain data); absent: none. */
+  readonly rules?: ChangesExportJob['rules']
 }
 
 /** The entries, a batch at a time, from the source the host opened; null once a kind has no more. */
@@ -61,6 +63,7 @@ export function runChangesExportJob(
         now: input.now,
         onProgress: (progress) => context.progress(progress),
         ...(input.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: input.maxRowsPerSheet }),
+        ...(input.rules === undefined ? {} : { rules: input.rules }),
       },
       context.signal,
       context.logger,

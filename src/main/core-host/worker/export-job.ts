@@ -4,6 +4,7 @@ import type { CheckedFile } from '../../core/snapshot/snapshot-reader'
 import { printViewOf, writeViewExport } from '../../core/export/inline-export-runner'
 import { exportResult, type ExportContext } from '../../core/export/export-runner'
 import type { PrintView } from '../../core/export/print-view'
+import type { ExportRules } from '../../core/policy/export-rules'
 import { QueryEngine } from '../../core/query/query-engine'
 import type { JobContext } from './serve-jobs'
 
@@ -26,10 +27,12 @@ export interface ExportJobInput {
   readonly context: ExportContext
   readonly now: number
   readonly maxRowsPerSheet?: number
+  /** The machine policy's export rules (plain data); absent: none. */
+  readonly rules?: ExportRules
 }
 
 /** "Print…" as the core worker receives it: the page for a request, built from the same snapshot. */
-export type PrintJobInput = Omit<ExportJobInput, 'filePath' | 'maxRowsPerSheet'> & {
+export type PrintJobInput = Omit<ExportJobInput, 'filePath' | 'maxRowsPerSheet' | 'rules'> & {
   readonly maxRows?: number
   /** The regional formats of the page's numbers and dates (the screen's); en-US when absent. */
   readonly locale?: string
@@ -58,6 +61,7 @@ export function runExportJob(
           filePath: input.filePath,
           onProgress: (progress) => context.progress(progress),
           ...(input.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: input.maxRowsPerSheet }),
+          ...(input.rules === undefined ? {} : { rules: input.rules }),
         },
         context.signal,
         context.logger,

@@ -59,6 +59,7 @@ function writeViewOnWorker(
           context: job.context,
           now: job.now,
           ...(job.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: job.maxRowsPerSheet }),
+          ...(job.rules === undefined ? {} : { rules: job.rules }),
         },
         { signal, ...(job.onProgress === undefined ? {} : { onProgress: job.onProgress }) },
       )
@@ -123,6 +124,7 @@ function writeChangesOnWorker(host: WorkerHost<CoreJobs>): ExportRunner['writeCh
           about: job.about,
           now: job.now,
           ...(job.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: job.maxRowsPerSheet }),
+          ...(job.rules === undefined ? {} : { rules: job.rules }),
         },
         {
           signal,

@@ -29,6 +29,7 @@ export type ExportChannel = 'export:start' | 'export:cancel' | 'export:show-in-f
  * The save dialog at `fileName` (in the last folder used), with the export's writer made ready meanwhile (exceljs
  * loading on the core worker), then `write` to the file chosen, its progress sent to the window; the folder is
  * remembered once the file is written. The save location always comes from main's dialog, never from the renderer.
+ * A format the machine policy forbids is refused first ('not-allowed').
  */
 export async function exportToChosenFile(
   deps: ExportFileDeps,
@@ -36,6 +37,8 @@ export async function exportToChosenFile(
   format: ExportFormat,
   write: (filePath: string, onProgress: (progress: ExportProgress) => void) => Promise<ExportResult>,
 ): Promise<ExportResult> {
+  // What the organisation does not allow is refused before the clerk picks a file.
+  deps.exports.ensureAllowed(format)
   const defaultPath = deps.exportMemory.defaultPath(fileName)
   const ready = deps.exports.prepare(format)
   let filePath: string | undefined

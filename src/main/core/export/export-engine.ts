@@ -2,6 +2,7 @@ import { dirname } from 'node:path'
 import type { ExportProgress } from '../../../shared/domain'
 import { removeStalePartFiles } from '../durable-fs'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
+import { checkExportFormat, checkExportRows } from '../policy/export-rules'
 import { CsvWriter } from './csv-writer'
 import { loadExcelJs } from './exceljs-loader'
 import { ExportFile } from './export-file'
@@ -15,7 +16,9 @@ import { EXCEL_MAX_ROWS, XlsxWriter } from './xlsx-writer'
  * own thread), so that thread keeps answering its messages, a cancel among them, while a million rows are written.
  *
  * Throws RosterDeskError: 'cancelled' when the signal aborts, 'storage' when the file cannot be written,
- * 'validation' for impossible options; a failing row source's own error passes through.
+ * 'validation' for impossible options, 'not-allowed' for what the machine policy forbids (`options.rules`: a CSV
+ * file, more rows than allowed), refused before any file is created; a failing row source's own error passes
+ * through.
  */
 export async function writeExport(options: WriteExportOptions): Promise<WriteExportResult> {
   const maxRowsPerSheet = options.maxRowsPerSheet ?? EXCEL_MAX_ROWS
@@ -33,6 +36,13 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
   if (first === undefined) throw new RosterDeskError('internal', 'An export needs something to write.')
   const signal = options.signal
   if (signal?.aborted === true) throw cancelledError('The export')
+  const total = sections.reduce((sum, section) => sum + section.source.total, 0)
+  const rowsTotal = Number.isFinite(total) ? Math.max(0, Math.floor(total)) : 0
+  const rules = options.rules
+  if (rules !== undefined) {
+    checkExportFormat(rules, options.format)
+    checkExportRows(rules, rowsTotal)
+  }
 
   // A killed export's partial file stays hidden beside the target until an export writes into its folder again.
   // The wall clock, not an injected one: it is compared with the files' own modification times.
@@ -45,8 +55,6 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
     const failure = file.failure()
     if (failure !== undefined) throw failure
   }
-  const total = sections.reduce((sum, section) => sum + section.source.total, 0)
-  const rowsTotal = Number.isFinite(total) ? Math.max(0, Math.floor(total)) : 0
   const report = (rowsWritten: number): void => {
     const progress: ExportProgress = { rowsWritten, rowsTotal: Math.max(rowsTotal, rowsWritten) }
     options.onProgress?.(progress)
@@ -76,8 +84,10 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
       if (index > 0) await writer.nextSection(section)
       for await (const batch of section.source.batches()) {
         checkpoint()
-        await writer.writeBatch(batch)
         rows += batch.length
+        // A source that yields more than it counted is held to the limit too: the partial file is discarded.
+        if (rules !== undefined) checkExportRows(rules, rows)
+        await writer.writeBatch(batch)
         report(rows)
       }
     }

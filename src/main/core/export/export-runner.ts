@@ -4,6 +4,7 @@ import type { ChangeEntrySource } from '../changes/change-history'
 import { isAbortError } from '../errors'
 import type { ChangesAboutContext, DescribedRun } from './change-export'
 import type { ExportFormat, WriteExportResult } from './export-types'
+import type { ExportRules } from '../policy/export-rules'
 import type { PrintView } from './print-view'
 
 /** Where the cached data came from, for the About sheet. */
@@ -28,6 +29,8 @@ interface FileJob {
   /** Rows per sheet including the header (tests lower it); Excel's limit by default. */
   readonly maxRowsPerSheet?: number
   readonly onProgress?: (progress: ExportProgress) => void
+  /** The machine policy's export rules, held by the engine before it creates the file; absent: none. */
+  readonly rules?: ExportRules
 }
 
 /** A view or roster export, with everything it needs as plain data (the request was checked where it came in). */

@@ -8,6 +8,8 @@ import { changesWritten } from '../../../shared/change-rules'
 import type { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
+import { checkExportFormat, type ExportRules } from '../policy/export-rules'
+import { NO_EXPORT_RULES } from '../../../shared/policy-view'
 import type { ExportFormat } from './export-types'
 import { exportResult, type ExportContext, type ExportRunner, type WrittenExport } from './export-runner'
 import type { PrintView } from './print-view'
@@ -25,6 +27,8 @@ export interface ExportServiceDeps {
   readonly clock: Pick<Clock, 'now'>
   /** The change history, for "Export changes…"; without it that export is refused. */
   readonly changes?: Pick<ChangeHistory, 'describe' | 'entries'>
+  /** The machine policy's export rules (`exportRulesOf`), held by every export; absent: none. */
+  readonly rules?: ExportRules
 }
 
 export interface ExportToFileOptions {
@@ -71,6 +75,18 @@ export class ExportService {
     }
   }
 
+  /**
+   * Refuses ('not-allowed') a format the machine policy forbids: checked by the handlers before a save dialog
+   * opens, and by every export before its runner starts (the engine holds the row limit once it counts the rows).
+   */
+  ensureAllowed(format: ExportFormat): void {
+    checkExportFormat(this.rules, format)
+  }
+
+  private get rules(): ExportRules {
+    return this.deps.rules ?? NO_EXPORT_RULES
+  }
+
   /** The file the last successful export wrote in this session. */
   lastExportedFile(): string | undefined {
     return this.lastFile
@@ -98,9 +114,11 @@ export class ExportService {
 
   /**
    * Writes the request's rows to `filePath`. Resolves `{status:'written'}` or, when cancelled, `{status:
-   * 'cancelled'}` (no file is left behind); rejects with a RosterDeskError ('storage', 'validation', 'busy').
+   * 'cancelled'}` (no file is left behind); rejects with a RosterDeskError ('storage', 'validation', 'busy',
+   * 'not-allowed' for what the machine policy forbids, before any file is written).
    */
   async exportToFile(options: ExportToFileOptions): Promise<ExportResult> {
+    this.ensureAllowed(options.request.format)
     return this.exclusive(options, (signal) =>
       this.deps.runner.writeView(
         {
@@ -108,6 +126,7 @@ export class ExportService {
           context: this.deps.context(),
           now: this.deps.clock.now(),
           ...fileOptions(options),
+          rules: this.rules,
         },
         signal,
       ),
@@ -124,6 +143,7 @@ export class ExportService {
     if (changes === undefined) {
       throw new RosterDeskError('internal', 'This RosterDesk cannot export changes.')
     }
+    this.ensureAllowed(options.request.format)
     return this.exclusive(options, async (signal) => {
       const described = changes.describe(options.request.runId)
       // Opened on this thread; a runner elsewhere asks for its entries a batch at a time.
@@ -142,6 +162,7 @@ export class ExportService {
             },
             now: this.deps.clock.now(),
             ...fileOptions(options),
+            rules: this.rules,
           },
           signal,
         )

@@ -1,5 +1,6 @@
 import type { ColumnInfo, EmployeeRow, ExportProgress } from '../../../shared/domain'
 import type { Logger } from '../log/logger'
+import type { ExportRules } from '../policy/export-rules'
 
 /** The file formats a clerk can export to. */
 export type ExportFormat = 'xlsx' | 'csv'
@@ -103,6 +104,8 @@ export interface ExportTarget {
   readonly maxRowsPerSheet?: number
   /** Hears that exceljs's internals moved (the export then writes through its plain streaming API). */
   readonly logger?: Pick<Logger, 'warn'>
+  /** The machine policy's export rules (policy/export-rules.ts); absent: none. */
+  readonly rules?: ExportRules
 }
 
 /** What a finished export wrote. */

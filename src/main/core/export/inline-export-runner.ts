@@ -122,5 +122,6 @@ function fileOptions(
     ...(logger === undefined ? {} : { logger }),
     ...(job.onProgress === undefined ? {} : { onProgress: job.onProgress }),
     ...(job.maxRowsPerSheet === undefined ? {} : { maxRowsPerSheet: job.maxRowsPerSheet }),
+    ...(job.rules === undefined ? {} : { rules: job.rules }),
   }
 }

@@ -1,7 +1,8 @@
-import { POLICY_LOCKED_LABEL, type PolicyView } from '../../../shared/policy-view'
+import { POLICY_LOCKED_LABEL, type PolicyLockedField, type PolicyView } from '../../../shared/policy-view'
 import { normalizeBaseUrl, normalizeProfileName } from '../../../shared/settings-rules'
 import type { Settings, SettingsField, SettingsFieldErrors } from '../../../shared/settings-schema'
 import { RosterDeskError } from '../errors'
+import { exportRulesOf } from './export-rules'
 import { NO_POLICY, type PolicyInForce } from './policy-in-force'
 import type { LockableProfileField, MachinePolicy, PolicyProfile } from './policy-schema'
 
@@ -110,13 +111,20 @@ export class PolicyRules {
     )
   }
 
-  /** What the renderer may see for profile `name`: never a value, never the secret. */
-  view(name: string): PolicyView {
+  /**
+   * What the renderer may see for profile `name`: never a value, never the secret (only `clientSecret` among the
+   * locked fields when the policy supplies it), the export rules, and `notices`, what the policy's rules did at
+   * this start (personal-data.ts), told once.
+   */
+  view(name: string, notices: readonly string[] = []): PolicyView {
+    const secret: PolicyLockedField[] = this.clientSecretOf(name) === undefined ? [] : ['clientSecret']
     return {
       source: this.inForce.source,
-      lockedFields: this.lockedFields(name),
+      lockedFields: [...this.lockedFields(name), ...secret],
       managedProfile: this.isManaged(name),
       problem: this.inForce.problem?.message,
+      exports: exportRulesOf(this.inForce),
+      notices: [...notices],
     }
   }
 }

@@ -15,6 +15,11 @@ export function buildSettingsView(
     hasClientSecret: secrets.hasClientSecret,
     secretStorage: secrets.persistent ? 'os' : 'memory-only',
     rememberedProxies: [...(secrets.rememberedProxies ?? [])],
-    policy: { ...policy, lockedFields: [...policy.lockedFields] },
+    policy: {
+      ...policy,
+      lockedFields: [...policy.lockedFields],
+      exports: { ...policy.exports },
+      notices: [...policy.notices],
+    },
   }
 }

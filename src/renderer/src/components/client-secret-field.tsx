@@ -1,13 +1,16 @@
 import { useState, type FormEvent } from 'react'
 import { errorMessage } from '../api/client'
+import { PolicyLockedNote, policyLockedId } from './policy-locked-note'
 
 interface ClientSecretFieldProps {
   readonly stored: boolean
+  /** The machine policy supplies the secret: "Set by your organisation", nothing to type. */
+  readonly locked?: boolean
   readonly onSave: (secret: string) => Promise<unknown>
 }
 
 /** Write-only: the secret goes to main's secret store and is never shown again, only whether one is stored. */
-export function ClientSecretField({ stored, onSave }: ClientSecretFieldProps) {
+export function ClientSecretField({ stored, locked = false, onSave }: ClientSecretFieldProps) {
   const [secret, setSecret] = useState('')
   const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string }>()
   const [saving, setSaving] = useState(false)
@@ -34,8 +37,9 @@ export function ClientSecretField({ stored, onSave }: ClientSecretFieldProps) {
         <label id="client-secret-label" htmlFor="client-secret">
           Client secret
         </label>
+        {locked && <PolicyLockedNote id="client-secret" />}
         <p className="secret-state" id="client-secret-state">
-          {stored ? 'Stored' : 'Not stored'}
+          {locked ? 'Supplied by your organisation' : stored ? 'Stored' : 'Not stored'}
         </p>
         <div className="inline-controls">
           <input
@@ -43,11 +47,20 @@ export function ClientSecretField({ stored, onSave }: ClientSecretFieldProps) {
             type="password"
             autoComplete="off"
             value={secret}
-            aria-describedby="client-secret-state"
-            placeholder={stored ? 'Enter a new secret to replace the stored one' : 'Enter the client secret'}
+            disabled={locked}
+            aria-describedby={
+              locked ? `${policyLockedId('client-secret')} client-secret-state` : 'client-secret-state'
+            }
+            placeholder={
+              locked
+                ? undefined
+                : stored
+                  ? 'Enter a new secret to replace the stored one'
+                  : 'Enter the client secret'
+            }
             onChange={(event) => setSecret(event.target.value)}
           />
-          <button type="submit" disabled={saving}>
+          <button type="submit" disabled={saving || locked}>
             Save secret
           </button>
         </div>

@@ -7,6 +7,7 @@ import {
   profileNameProblem,
   type Environment,
 } from '../../../shared/settings-rules'
+import { POLICY_LOCKED_LABEL } from '../../../shared/policy-view'
 import { formatDayMonth } from '../../../shared/locale-format'
 import { displayLocale } from '../format/display-locale'
 import { plural } from '../format/format-value'
@@ -97,6 +98,8 @@ interface ProfileRowProps {
 
 function ProfileRow({ profile, list, mode, onMode, profiles, onDone }: ProfileRowProps) {
   const active = profile.id === list.activeId
+  // Created by the machine policy: neither renamed nor deleted (main refuses both too).
+  const managed = profile.managedByPolicy === true
   const renameRef = useRef<HTMLButtonElement>(null)
   const deleteRef = useRef<HTMLButtonElement>(null)
   const reasonId = useId()
@@ -131,6 +134,7 @@ function ProfileRow({ profile, list, mode, onMode, profiles, onDone }: ProfileRo
           )}
         </span>
         <span className="muted">{savedText(profile)}</span>
+        {managed && <span className="policy-locked">{POLICY_LOCKED_LABEL}</span>}
       </div>
       {mode === 'rename' ? (
         <RenameForm profile={profile} list={list} profiles={profiles} onMode={onMode} onDone={onDone} />
@@ -138,14 +142,16 @@ function ProfileRow({ profile, list, mode, onMode, profiles, onDone }: ProfileRo
         <DeleteConfirmation profile={profile} profiles={profiles} onMode={onMode} onDone={onDone} />
       ) : (
         <div className="profile-row-actions">
-          <button
-            type="button"
-            ref={renameRef}
-            aria-label={`Rename ${profile.name}`}
-            onClick={() => onMode('rename')}
-          >
-            Rename
-          </button>
+          {!managed && (
+            <button
+              type="button"
+              ref={renameRef}
+              aria-label={`Rename ${profile.name}`}
+              onClick={() => onMode('rename')}
+            >
+              Rename
+            </button>
+          )}
           {!active && (
             <button
               type="button"
@@ -155,17 +161,19 @@ function ProfileRow({ profile, list, mode, onMode, profiles, onDone }: ProfileRo
               Switch to
             </button>
           )}
-          <button
-            type="button"
-            ref={deleteRef}
-            className="danger"
-            aria-label={`Delete ${profile.name}…`}
-            disabled={active}
-            aria-describedby={active ? reasonId : undefined}
-            onClick={() => onMode('delete')}
-          >
-            Delete…
-          </button>
+          {!managed && (
+            <button
+              type="button"
+              ref={deleteRef}
+              className="danger"
+              aria-label={`Delete ${profile.name}…`}
+              disabled={active}
+              aria-describedby={active ? reasonId : undefined}
+              onClick={() => onMode('delete')}
+            >
+              Delete…
+            </button>
+          )}
           {profile.setAside && (
             <button
               type="button"
@@ -180,7 +188,7 @@ function ProfileRow({ profile, list, mode, onMode, profiles, onDone }: ProfileRo
               {restoreLabel(profile.setAside)}
             </button>
           )}
-          {active && (
+          {active && !managed && (
             <span id={reasonId} className="muted profile-row-reason">
               Switch to another profile to delete this one.
             </span>

@@ -3,11 +3,12 @@ import type { SettingsView } from '../../../shared/domain'
 import { PROXY_MODES, PROXY_MODE_LABELS, type ProxyMode } from '../../../shared/settings-rules'
 import { errorMessage } from '../api/client'
 import type { SettingsFormController } from '../hooks/use-settings-form'
-import type { SettingsForm, SettingsFormErrors } from '../settings/settings-form'
+import type { LockableFormField, SettingsForm, SettingsFormErrors } from '../settings/settings-form'
 import { NETWORK_FIELDS_OF_MODE } from '../settings/settings-form'
 import { ConnectionCheck } from './connection-check'
 import { FieldMessages, fieldDescribedBy } from './field-messages'
-import { FormField } from './form-field'
+import { TextSetting } from './text-setting'
+import { PolicyLockedNote } from './policy-locked-note'
 
 /** What Settings → Network does at once, outside the form's Save (each answers the new settings view). */
 export interface NetworkActions {
@@ -24,6 +25,8 @@ interface NetworkSettingsProps {
   /** The form holds changes not saved yet: Test connection tries the saved settings. */
   readonly unsaved: boolean
   readonly actions: NetworkActions
+  /** The fields the machine policy sets: shown disabled, "Set by your organisation" beside each. */
+  readonly locked: ReadonlySet<LockableFormField>
 }
 
 const PROXY_HINT =
@@ -42,22 +45,19 @@ export function NetworkSettings({
   rememberedProxies,
   unsaved,
   actions,
+  locked,
 }: NetworkSettingsProps) {
   const shown = new Set(NETWORK_FIELDS_OF_MODE[form.proxyMode])
   const text = (field: 'proxyUrl' | 'proxyBypass' | 'pacUrl', label: string, hint: string) => (
-    <FormField id={`setting-${field}`} label={label} error={errors[field]} hint={hint}>
-      {(describedBy, invalid) => (
-        <input
-          id={`setting-${field}`}
-          type="text"
-          value={form[field]}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          spellCheck={false}
-          onChange={(event) => change(field, event.target.value)}
-        />
-      )}
-    </FormField>
+    <TextSetting
+      id={`setting-${field}`}
+      label={label}
+      hint={hint}
+      value={form[field]}
+      error={errors[field]}
+      locked={locked.has(field)}
+      onChange={(value) => change(field, value)}
+    />
   )
   return (
     <fieldset>
@@ -65,6 +65,7 @@ export function NetworkSettings({
       <ProxyModeField
         value={form.proxyMode}
         error={errors.proxyMode}
+        locked={locked.has('proxyMode')}
         onChange={(mode) => change('proxyMode', mode)}
       />
       {shown.has('proxyUrl') &&
@@ -88,6 +89,7 @@ export function NetworkSettings({
       <CertificatesField
         file={form.extraCertificatesFile}
         error={errors.extraCertificatesFile}
+        locked={locked.has('extraCertificatesFile')}
         onChoose={actions.chooseCertificates}
         onRemove={actions.removeCertificates}
       />
@@ -100,20 +102,23 @@ export function NetworkSettings({
 interface ProxyModeFieldProps {
   readonly value: ProxyMode
   readonly error: string | undefined
+  readonly locked: boolean
   onChange(mode: ProxyMode): void
 }
 
 /** The proxy choice: one radio button per mode, in PROXY_MODE_LABELS' words. */
-function ProxyModeField({ value, error, onChange }: ProxyModeFieldProps) {
+function ProxyModeField({ value, error, locked, onChange }: ProxyModeFieldProps) {
   const id = 'setting-proxyMode'
   return (
     <fieldset
       id={id}
       tabIndex={-1}
-      className={`choice-group${error ? ' invalid' : ''}`}
-      aria-describedby={fieldDescribedBy(id, error, PROXY_HINT)}
+      className={`choice-group${error ? ' invalid' : ''}${locked ? ' locked' : ''}`}
+      aria-describedby={fieldDescribedBy(id, error, PROXY_HINT, locked)}
+      disabled={locked}
     >
       <legend>Proxy</legend>
+      {locked && <PolicyLockedNote id={id} />}
       {PROXY_MODES.map((mode) => (
         <label key={mode} className="radio">
           <input
@@ -121,6 +126,7 @@ function ProxyModeField({ value, error, onChange }: ProxyModeFieldProps) {
             name="setting-proxyMode"
             value={mode}
             checked={value === mode}
+            disabled={locked}
             onChange={() => onChange(mode)}
           />
           <span>{PROXY_MODE_LABELS[mode]}</span>
@@ -138,6 +144,8 @@ interface CertificatesFieldProps {
   readonly file: string
   /** Main's message about the saved path, from the form's save. */
   readonly error: string | undefined
+  /** The machine policy sets the file: "Set by your organisation", no Choose file… or Remove. */
+  readonly locked: boolean
   onChoose(): Promise<SettingsView>
   onRemove(): Promise<SettingsView>
 }
@@ -146,7 +154,7 @@ interface CertificatesFieldProps {
  * "Extra trusted certificates": the chosen file's path (or None), "Choose file…" (main's open dialog, which
  * checks the file holds certificates) and "Remove"; what each did, or why it could not, said under them.
  */
-function CertificatesField({ file, error, onChoose, onRemove }: CertificatesFieldProps) {
+function CertificatesField({ file, error, locked, onChoose, onRemove }: CertificatesFieldProps) {
   const id = 'setting-extraCertificatesFile'
   const [message, setMessage] = useState<Message>()
   const [busy, setBusy] = useState(false)
@@ -189,24 +197,27 @@ function CertificatesField({ file, error, onChoose, onRemove }: CertificatesFiel
       <span id={`${id}-label`} className="field-label">
         Extra trusted certificates
       </span>
+      {locked && <PolicyLockedNote id={id} />}
       <p
         id={id}
         className="certificate-file"
         tabIndex={-1}
-        aria-describedby={fieldDescribedBy(id, shownError, hint)}
+        aria-describedby={fieldDescribedBy(id, shownError, hint, locked)}
       >
         {file === '' ? 'None' : <bdi>{file}</bdi>}
       </p>
-      <div className="inline-controls">
-        <button type="button" ref={chooseRef} onClick={choose} disabled={busy}>
-          Choose file…
-        </button>
-        {file !== '' && (
-          <button type="button" onClick={remove} disabled={busy}>
-            Remove
+      {!locked && (
+        <div className="inline-controls">
+          <button type="button" ref={chooseRef} onClick={choose} disabled={busy}>
+            Choose file…
           </button>
-        )}
-      </div>
+          {file !== '' && (
+            <button type="button" onClick={remove} disabled={busy}>
+              Remove
+            </button>
+          )}
+        </div>
+      )}
       {message?.tone === 'ok' ? (
         <p className="field-ok" role="status">
           {message.text}

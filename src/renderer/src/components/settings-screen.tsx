@@ -21,7 +21,13 @@ import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
 import type { SettingsController } from '../hooks/use-settings'
 import { useSettingsForm, type SettingsFormController } from '../hooks/use-settings-form'
-import type { SettingsForm, SettingsFormErrors, SettingsFormField } from '../settings/settings-form'
+import {
+  lockedFormFields,
+  type LockableFormField,
+  type SettingsForm,
+  type SettingsFormErrors,
+  type SettingsFormField,
+} from '../settings/settings-form'
 import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
@@ -29,6 +35,7 @@ import { FormField } from './form-field'
 import { IdentityChangeDialog } from './identity-change-dialog'
 import { NetworkSettings, type NetworkActions } from './network-settings'
 import { RegionalFormats } from './regional-formats'
+import { TextSetting } from './text-setting'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
 interface SettingsScreenProps {
@@ -68,6 +75,7 @@ export function SettingsScreen({
     )
   }
   if (!settings.view) return <EmptyState title="Loading settings…" />
+  const locked = lockedFormFields(settings.view.policy.lockedFields)
   return (
     <section className="settings card" aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
@@ -81,6 +89,7 @@ export function SettingsScreen({
         demoTenant={inUse?.environment === 'demo' ? inUse.tenantId : undefined}
         onSave={settings.update}
         savedEmployees={savedEmployees}
+        locked={locked}
         profiles={profiles}
         network={{
           chooseCertificates: settings.chooseCertificates,
@@ -89,7 +98,11 @@ export function SettingsScreen({
         }}
         onDone={onDone}
       />
-      <ClientSecretField stored={settings.view.hasClientSecret} onSave={settings.setClientSecret} />
+      <ClientSecretField
+        stored={settings.view.hasClientSecret}
+        locked={locked.has('clientSecret')}
+        onSave={settings.setClientSecret}
+      />
     </section>
   )
 }
@@ -106,6 +119,8 @@ interface SettingsEditorProps {
   readonly savedEmployees: number
   readonly profiles: ProfileList | undefined
   readonly network: NetworkActions
+  /** The fields the machine policy sets: shown disabled, "Set by your organisation" beside each. */
+  readonly locked: ReadonlySet<LockableFormField>
   readonly onDone: () => void
 }
 
@@ -171,6 +186,7 @@ function SettingsEditor({
   savedEmployees,
   profiles,
   network,
+  locked,
   onDone,
 }: SettingsEditorProps) {
   const { form, errors, outcome, saving, unsaved, identityPending, change, submit, resolveIdentity } =
@@ -182,20 +198,16 @@ function SettingsEditor({
     hint?: string,
     type: 'text' | 'url' | 'number' = 'text',
   ) => (
-    <FormField id={`setting-${field}`} label={label} error={errors[field]} hint={hint}>
-      {(describedBy, invalid) => (
-        <input
-          id={`setting-${field}`}
-          type={type === 'number' ? 'text' : type}
-          inputMode={type === 'number' ? 'numeric' : undefined}
-          value={form[field]}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          spellCheck={false}
-          onChange={(event) => change(field, event.target.value)}
-        />
-      )}
-    </FormField>
+    <TextSetting
+      id={`setting-${field}`}
+      label={label}
+      hint={hint}
+      type={type}
+      value={form[field]}
+      error={errors[field]}
+      locked={locked.has(field)}
+      onChange={(value) => change(field, value)}
+    />
   )
 
   return (
@@ -213,6 +225,7 @@ function SettingsEditor({
         <EnvironmentField
           value={form.environment}
           error={errors.environment}
+          locked={locked.has('environment')}
           onChange={(environment) => change('environment', environment)}
         />
         {text('stagingUrl', 'Staging address', 'For example https://staging.payroll.example.com', 'url')}
@@ -243,6 +256,7 @@ function SettingsEditor({
           label="Sync active employees only"
           checked={form.syncActiveOnly}
           error={errors.syncActiveOnly}
+          locked={locked.has('syncActiveOnly')}
           hint={`${offOrOn(DEFAULT_SYNC_SCOPE === 'active')} by default. For large employers: the service sends only active employees (statusFilter=1), so no one else is saved; “Look up on the service” still finds anyone, and every export says the scope.`}
           onChange={(checked) => change('syncActiveOnly', checked)}
         />
@@ -278,6 +292,7 @@ function SettingsEditor({
         rememberedProxies={rememberedProxies}
         unsaved={unsaved}
         actions={network}
+        locked={locked}
       />
       <fieldset>
         <legend>Advanced</legend>
@@ -345,26 +360,29 @@ function FormActions({
 interface EnvironmentFieldProps {
   readonly value: Environment
   readonly error: string | undefined
+  readonly locked: boolean
   onChange(environment: Environment): void
 }
 
 /** Which payroll service RosterDesk talks to: Demo (built-in sample employees), Staging or Production. */
-function EnvironmentField({ value, error, onChange }: EnvironmentFieldProps) {
+function EnvironmentField({ value, error, locked, onChange }: EnvironmentFieldProps) {
   return (
     <FormField
       id="setting-environment"
       label="Environment"
       error={error}
+      locked={locked}
       hint={
         value === 'demo'
           ? 'Demo uses sample employees built into RosterDesk; the addresses and sign-in fields are for Staging and Production.'
           : undefined
       }
     >
-      {(describedBy, invalid) => (
+      {(describedBy, invalid, disabled) => (
         <select
           id="setting-environment"
           value={value}
+          disabled={disabled}
           aria-invalid={invalid}
           aria-describedby={describedBy}
           onChange={(event) => onChange(event.target.value as Environment)}

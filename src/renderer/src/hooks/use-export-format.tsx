@@ -1,6 +1,13 @@
-import { useRef, useState, type ReactNode } from 'react'
+import { createContext, useContext, useId, useRef, useState, type ReactNode } from 'react'
 import type { ExportFormat } from '../../../shared/domain'
+import { CSV_NOT_ALLOWED_MESSAGE, NO_EXPORT_RULES, type ExportRulesView } from '../../../shared/policy-view'
 import { CsvNote } from '../components/csv-note'
+
+/**
+ * The machine policy's export rules (the settings view's `policy.exports`), given by the app to every export
+ * place; none until the settings are read. Main refuses what they forbid in any case.
+ */
+export const ExportRulesContext = createContext<ExportRulesView>(NO_EXPORT_RULES)
 
 interface ExportFormatChoice {
   readonly format: ExportFormat
@@ -12,23 +19,37 @@ interface ExportFormatChoice {
 
 /**
  * The export format a clerk picks (Excel unless they choose CSV), its menu and the CSV note that offers Excel
- * back; the two are returned apart because each export place shows them in its own spots.
+ * back; the two are returned apart because each export place shows them in its own spots. When the organisation
+ * allows Excel only, the CSV choice is disabled with the reason beside the menu.
  */
 export function useExportFormat(): ExportFormatChoice {
-  const [format, setFormat] = useState<ExportFormat>('xlsx')
+  const rules = useContext(ExportRulesContext)
+  const [chosen, setFormat] = useState<ExportFormat>('xlsx')
+  const format: ExportFormat = rules.csvAllowed ? chosen : 'xlsx'
   const formatSelect = useRef<HTMLSelectElement>(null)
+  const reasonId = useId()
   const menu = (
-    <label className="format-choice">
-      <span className="visually-hidden">Export format</span>
-      <select
-        ref={formatSelect}
-        value={format}
-        onChange={(event) => setFormat(event.target.value === 'csv' ? 'csv' : 'xlsx')}
-      >
-        <option value="xlsx">Excel (.xlsx)</option>
-        <option value="csv">CSV (.csv)</option>
-      </select>
-    </label>
+    <span className="format-choice-group">
+      <label className="format-choice">
+        <span className="visually-hidden">Export format</span>
+        <select
+          ref={formatSelect}
+          value={format}
+          aria-describedby={rules.csvAllowed ? undefined : reasonId}
+          onChange={(event) => setFormat(event.target.value === 'csv' ? 'csv' : 'xlsx')}
+        >
+          <option value="xlsx">Excel (.xlsx)</option>
+          <option value="csv" disabled={!rules.csvAllowed}>
+            CSV (.csv)
+          </option>
+        </select>
+      </label>
+      {rules.csvAllowed ? null : (
+        <span id={reasonId} className="policy-locked">
+          {CSV_NOT_ALLOWED_MESSAGE}
+        </span>
+      )}
+    </span>
   )
   const csvNote =
     format === 'csv' ? (

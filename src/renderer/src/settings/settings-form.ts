@@ -80,6 +80,26 @@ const FORM_FIELD_OF_SETTING: Readonly<Record<string, SettingsFormField>> = {
   hidePay: 'hidePay',
 } satisfies Record<SettingsField, SettingsFormField>
 
+/** A field the machine policy may lock: a settings form field, or the client secret it supplies. */
+export type LockableFormField = SettingsFormField | 'clientSecret'
+
+/**
+ * The form fields the machine policy locks, from the settings view's `policy.lockedFields` (settings fields such
+ * as `clientId` or `baseUrls.staging`, and `clientSecret` when the policy supplies the secret). A name that matches
+ * no field is ignored: a newer policy reader may lock what this form does not show.
+ */
+export function lockedFormFields(lockedFields: readonly string[]): ReadonlySet<LockableFormField> {
+  const locked = new Set<LockableFormField>()
+  for (const name of lockedFields) {
+    if (name === 'clientSecret') locked.add('clientSecret')
+    else if (Object.hasOwn(FORM_FIELD_OF_SETTING, name)) {
+      const field = FORM_FIELD_OF_SETTING[name]
+      if (field !== undefined) locked.add(field)
+    }
+  }
+  return locked
+}
+
 /**
  * Per-field messages keyed by settings field (the schema's, whether found here or by main in `settings:update`)
  * placed under the form fields they belong to.

@@ -1,0 +1,118 @@
+import { rmSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { retentionNotice } from '../../../shared/policy-view'
+import { lastSavedAt, writerIsActive } from './cache-age'
+import { savedEmployeeCount } from './saved-employee-count'
+import { deleteSetAside, setAsideDir } from './set-aside-cache'
+import type { Clock } from '../clock'
+import { fsyncDirectory } from '../durable-fs'
+import type { Logger } from '../log/logger'
+import type { PolicyInForce } from '../policy/policy-in-force'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** The machine policy's rules for personal data (`personalData` in policy-schema.ts), the same for every profile. */
+export interface PersonalDataRules {
+  /** Saved employees (set-aside copies included) whose last complete sync is older than this are deleted at start. */
+  readonly deleteUnsyncedAfterDays: number | undefined
+  /** Signing out of a profile also deletes its saved employees. */
+  readonly clearOnSignOut: boolean
+}
+
+/** The personal-data rules in force: the policy's, or none (nothing deleted for its age or at sign-out). */
+export function personalDataRulesOf(inForce: PolicyInForce): PersonalDataRules {
+  const rules = inForce.policy?.personalData
+  return {
+    deleteUnsyncedAfterDays: rules?.deleteUnsyncedAfterDays,
+    clearOnSignOut: rules?.clearOnSignOut ?? false,
+  }
+}
+
+export interface RetentionSweepDeps {
+  readonly clock: Pick<Clock, 'now'>
+  readonly logger: Pick<Logger, 'info' | 'warn'>
+}
+
+/**
+ * One cache the sweep looks at: a profile's catalog file (its folder is the cache, `profileCacheDir`; its
+ * set-aside copy, if any, is that folder's sibling), named in the log by its profile.
+ */
+export interface SweptCache {
+  readonly profileId: string
+  readonly catalog: string
+}
+
+/** What a sweep deleted: how many caches and set-aside copies, and the clerk's one notice (undefined: none). */
+export interface RetentionSweep {
+  readonly deletedCaches: number
+  readonly deletedSetAside: number
+  readonly notice: string | undefined
+}
+
+/**
+ * `personalData.deleteUnsyncedAfterDays`: deletes each cache, and each set-aside copy beside it (decision 039),
+ * whose last complete sync is older than the days allowed (a cache never synced completely counts from its
+ * catalog file's time). Run where nothing has these caches open: the app core before it opens the active
+ * profile's session, the CLI before it opens the profile's cache. A cache a live process is writing (a CLI sync)
+ * is left for the next start. Each deletion is logged with the profile, the count and the age, never an
+ * employee's data.
+ */
+export function deleteExpiredCaches(
+  rules: PersonalDataRules,
+  caches: readonly SweptCache[],
+  deps: RetentionSweepDeps,
+): RetentionSweep {
+  const days = rules.deleteUnsyncedAfterDays
+  if (days === undefined) return { deletedCaches: 0, deletedSetAside: 0, notice: undefined }
+  const cutoff = deps.clock.now() - days * DAY_MS
+  let deletedCaches = 0
+  let deletedSetAside = 0
+  for (const { profileId, catalog: catalogPath } of caches) {
+    const cacheDir = dirname(catalogPath)
+    const expired = (catalog: string, what: string): boolean => {
+      const savedAt = lastSavedAt(catalog)
+      if (savedAt === undefined || savedAt >= cutoff) return false
+      if (writerIsActive(catalog)) {
+        deps.logger.warn(
+          `Machine policy: profile ${profileId}'s ${what} is being synced; kept until the next start`,
+        )
+        return false
+      }
+      const count = savedEmployeeCount(catalog)
+      deps.logger.info(
+        `Machine policy: deleting profile ${profileId}'s ${what} (${count ?? 'unknown number of'} employees, ` +
+          `last synced ${new Date(savedAt).toISOString()}): personalData.deleteUnsyncedAfterDays is ${days}`,
+      )
+      return true
+    }
+    if (expired(join(setAsideDir(cacheDir), basename(catalogPath)), 'set-aside employees')) {
+      deleteSetAside(cacheDir)
+      deletedSetAside += 1
+    }
+    if (expired(catalogPath, 'saved employees')) {
+      removeCacheFolder(cacheDir)
+      deletedCaches += 1
+    }
+  }
+  const deleted = deletedCaches + deletedSetAside
+  return {
+    deletedCaches,
+    deletedSetAside,
+    notice: deleted > 0 ? retentionNotice(days) : undefined,
+  }
+}
+
+/**
+ * Deletes a profile's saved employees: its whole cache folder (catalog, snapshots, change logs) and any copy set
+ * aside beside it, the removal made durable; the next open finds the profile empty. Nothing may have it open.
+ */
+export function clearSavedEmployees(cacheDir: string): void {
+  removeCacheFolder(cacheDir)
+  deleteSetAside(cacheDir)
+}
+
+/** Deletes a cache folder (not its set-aside copy), the removal made durable (its parent folder synced). */
+function removeCacheFolder(cacheDir: string): void {
+  rmSync(cacheDir, { recursive: true, force: true })
+  fsyncDirectory(dirname(cacheDir))
+}
