@@ -76,7 +76,8 @@ function expectedNames(column: string, key: string): string[] {
 
 describe('while a first sort is being prepared', () => {
   it('says so, keeps its rows, and answers details, another sort and a search meanwhile', async () => {
-    const all = allEmployeesText(SIZE)
+    // The count line names where the rows came from (issue 24, point 1).
+    const all = `${allEmployeesText(SIZE)} from Demo (sample data)`
     await expect.poll(async () => (await countLine().innerText()).trim()).toBe(all)
     const before = await columnTexts('Last name')
     expect(before.length).toBeGreaterThan(5)
@@ -120,7 +121,7 @@ describe('while a first sort is being prepared', () => {
       .poll(async () => (await countLine().innerText()).trim())
       .toMatch(
         new RegExp(
-          `^${matching.toLocaleString('en')} of [\\d,]+ employees · preparing the sort on First name…`,
+          `^${matching.toLocaleString('en')} of [\\d,]+ employees from Demo \\(sample data\\) · preparing the sort on First name…`,
         ),
       )
     expect(new Set(await columnTexts('Last name'))).toEqual(new Set([someone]))

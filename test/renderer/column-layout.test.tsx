@@ -98,6 +98,25 @@ describe('the column layout, kept in the current view', () => {
     expect(rowKeys()).toEqual(chosen)
   })
 
+  it('keeps what the clerk typed before the kept view arrived, and takes the rest of the view', async () => {
+    const core = createFakeCore(createFakeEvents(), OPTIONS)
+    await core.handlers['views:set-current']('p1', { text: 'kept', statuses: ['Active'], payCycleIds: [] })
+    const view = gate()
+    renderOver(core, {
+      'views:get-current': async () => {
+        await view.wait
+        return core.handlers['views:get-current']()
+      },
+    })
+    const box = await screen.findByRole<HTMLInputElement>('searchbox', { name: 'Search employees' })
+    fireEvent.change(box, { target: { value: 'typed' } })
+    await act(async () => view.open())
+    await waitFor(() =>
+      expect(screen.getByRole<HTMLInputElement>('checkbox', { name: /^Active/ }).checked).toBe(true),
+    )
+    expect(box.value).toBe('typed')
+  })
+
   it('shows no table until the kept view arrives, then the kept layout, and never sends another over it', async () => {
     const core = createFakeCore(createFakeEvents(), OPTIONS)
     const saved: ColumnLayout = { keys: ['email', 'lastName', 'hireDate'], widths: { email: 240 } }

@@ -66,6 +66,11 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
   const systemLocale = info?.systemLocale ?? browserLocale()
   const formatLocale = resolveFormatLocale(settings.view?.settings.formatLocale, systemLocale)
   setDisplayLocale(formatLocale, systemLocale)
+  // The home (keyed by the formats below) waits until both are read: a key that changed as they arrived would
+  // remount it and drop what the clerk had already typed into the search box.
+  const formatsRead =
+    (info !== undefined || infoError !== undefined) &&
+    (settings.view !== undefined || settings.loadError !== undefined)
   const [screen, showScreen] = useState<Screen>('browse')
   // Settings gives the focus back to where the clerk was when it closes (the shortcuts dialog does so itself).
   const focusBack = useRef<{ settings?: () => void }>({})
@@ -199,7 +204,9 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         {/* Keyed by the regional formats: choosing others redraws every cell in them (the view itself is kept
             by views:get-current). */}
         <div className="home" key={formatLocale} hidden={screen === 'settings'}>
-          <ExportRulesProvider policy={settings.view?.policy}>{home}</ExportRulesProvider>
+          <ExportRulesProvider policy={settings.view?.policy}>
+            {formatsRead ? home : null}
+          </ExportRulesProvider>
         </div>
       </main>
     </div>

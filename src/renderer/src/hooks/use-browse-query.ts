@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type Dispatch, type SetStateAction } from 'react'
+import { useCallback, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react'
 import type { ColumnInfo } from '../../../shared/domain'
 import type { ViewState } from '../../../shared/view-schema'
 import { EMPTY_FILTERS, type EmployeeFilters } from '../data/employee-filters'
@@ -39,6 +39,13 @@ export interface BrowseQuery {
  */
 export function useBrowseQuery(dataVersion: string): BrowseQuery {
   const [text, setText] = useState('')
+  // Whether the clerk has typed since the view opened: the kept view, read a moment after the search box shows,
+  // restores its text only if not, so the first letters typed are never overwritten.
+  const typed = useRef(false)
+  const typeText = useCallback((value: string): void => {
+    typed.current = true
+    setText(value)
+  }, [])
   const [choice, setChoice] = useState<Omit<EmployeeFilters, 'text'>>(EMPTY_FILTERS)
   const filters: EmployeeFilters = { ...choice, text }
   const rows = useEmployeeRows(filters, dataVersion)
@@ -57,7 +64,7 @@ export function useBrowseQuery(dataVersion: string): BrowseQuery {
   const restoreView = useCallback(
     (state: ViewState | null, profileId: string) => {
       if (state !== null) {
-        setText(state.text)
+        if (!typed.current) setText(state.text)
         setChoice(filtersOf(state))
       }
       restoreLayout(state?.columns, profileId)
@@ -71,7 +78,7 @@ export function useBrowseQuery(dataVersion: string): BrowseQuery {
   }
   return {
     text,
-    setText,
+    setText: typeText,
     choice,
     setChoice,
     filters,
