@@ -24,8 +24,7 @@ import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-displa
 import { useSync } from './hooks/use-sync'
 import { useUpdates, type UpdatesController } from './hooks/use-updates'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
-import { resolveFormatLocale } from '../../shared/locale-format'
-import { browserLocale, setDisplayLocale } from './format/display-locale'
+import { useDisplayFormats } from './format/use-display-formats'
 import { isUnreachableErrorCode } from '../../shared/ipc-error-codes'
 
 /**
@@ -56,21 +55,13 @@ interface WorkspaceProps {
  * signed in or not, so a clerk without a network (or whose session ended) can still look people up.
  */
 function Workspace({ profiles, updates }: WorkspaceProps) {
-  const { info, error: infoError } = useAppInfo()
+  const appInfo = useAppInfo()
+  const { info, error: infoError } = appInfo
   const auth = useAuth()
   const sync = useSync()
   const settings = useSettings()
   const online = useOnline()
-  // The clerk's regional formats: Settings' choice, or the computer's (main's, or the browser's without Electron).
-  // Set before anything below renders, so every number and date of this render is written in them.
-  const systemLocale = info?.systemLocale ?? browserLocale()
-  const formatLocale = resolveFormatLocale(settings.view?.settings.formatLocale, systemLocale)
-  setDisplayLocale(formatLocale, systemLocale)
-  // The home (keyed by the formats below) waits until both are read: a key that changed as they arrived would
-  // remount it and drop what the clerk had already typed into the search box.
-  const formatsRead =
-    (info !== undefined || infoError !== undefined) &&
-    (settings.view !== undefined || settings.loadError !== undefined)
+  const { formatLocale, read: formatsRead } = useDisplayFormats(appInfo, settings)
   const [screen, showScreen] = useState<Screen>('browse')
   // Settings gives the focus back to where the clerk was when it closes (the shortcuts dialog does so itself).
   const focusBack = useRef<{ settings?: () => void }>({})
