@@ -20,7 +20,7 @@ interface ExportFormatChoice {
 /**
  * The export format a clerk picks (Excel unless they choose CSV), its menu and the CSV note that offers Excel
  * back; the two are returned apart because each export place shows them in its own spots. When the organisation
- * allows Excel only, the CSV choice is disabled with the reason beside the menu.
+ * allows Excel only, the CSV choice is disabled, and the menu says why (its description and tooltip).
  */
 export function useExportFormat(): ExportFormatChoice {
   const rules = useContext(ExportRulesContext)
@@ -36,16 +36,18 @@ export function useExportFormat(): ExportFormatChoice {
           ref={formatSelect}
           value={format}
           aria-describedby={rules.csvAllowed ? undefined : reasonId}
+          title={rules.csvAllowed ? undefined : CSV_NOT_ALLOWED_MESSAGE}
           onChange={(event) => setFormat(event.target.value === 'csv' ? 'csv' : 'xlsx')}
         >
           <option value="xlsx">Excel (.xlsx)</option>
           <option value="csv" disabled={!rules.csvAllowed}>
-            CSV (.csv)
+            {rules.csvAllowed ? 'CSV (.csv)' : 'CSV (not allowed)'}
           </option>
         </select>
       </label>
       {rules.csvAllowed ? null : (
-        <span id={reasonId} className="policy-locked">
+        // Said in full to whoever reads the menu, and in its tooltip; the toolbar keeps its one line.
+        <span id={reasonId} className="visually-hidden">
           {CSV_NOT_ALLOWED_MESSAGE}
         </span>
       )}
