@@ -55,7 +55,7 @@ describe('CLI: the machine policy', () => {
     const result = await startCliProcess(['policy', '--check', join(FIXTURES, 'valid-policy.json')]).done
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toContain('valid-policy.json is a valid RosterDesk policy:')
-    expect(result.stdout).toContain('locks: baseUrls.staging, clientId, tenantId')
+    expect(result.stdout).toContain('locks: baseUrls.staging, clientId, tenantId, environment')
     expect(result.stdout).toContain('client secret: set')
     expect(result.stdout).not.toContain('s3cret-in-file')
   })
@@ -92,7 +92,10 @@ describe('CLI: the machine policy', () => {
     expect(shown.problem).toBeNull()
     expect(shown.policy.profiles[0]).toMatchObject({ name: 'Payroll', hasClientSecret: true })
     expect(shown.policy.profiles[0]).not.toHaveProperty('clientSecret')
-    expect(shown.locked).toEqual({ Payroll: ['baseUrls.production', 'clientId', 'tenantId', 'proxyMode'] })
+    // A locked base URL locks its environment too.
+    expect(shown.locked).toEqual({
+      Payroll: ['baseUrls.production', 'clientId', 'tenantId', 'environment', 'proxyMode'],
+    })
   })
 
   it('refuses a sync whose --base-url overrides the locked one, naming the policy (exit 2, nothing written)', async () => {

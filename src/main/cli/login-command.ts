@@ -17,7 +17,7 @@ import { UsageError } from './cache-command-args'
 import { NETWORK_OPTIONS, NETWORK_USAGE, openCliFetch } from './network-flags'
 import { settingFlag } from './setting-flags'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
-import { cliPolicyRules, policyProfileFor, refuseLockedFlags } from './policy-flags'
+import { cliPolicyRules, policyProfileFor, policySecretFor, refuseLockedFlags } from './policy-flags'
 
 /** What a CLI command gets from the dispatcher (the same shape as `CliIo` in index.ts). */
 export interface LoginIo {
@@ -105,7 +105,8 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
     )
   }
   // The machine policy's secret for this service wins, as in the app.
-  const clientSecret = policyProfile?.clientSecret ?? io.env.ROSTERDESK_CLIENT_SECRET ?? ''
+  const clientSecret =
+    policySecretFor(policyProfile, service.baseUrl) ?? io.env.ROSTERDESK_CLIENT_SECRET ?? ''
   if (clientSecret === '') {
     return fail(2, 'Set ROSTERDESK_CLIENT_SECRET to the client secret (it is never taken as an argument).')
   }

@@ -43,6 +43,16 @@ export function policyProfileFor(
 }
 
 /**
+ * The client secret `profile` gives a command that talks to `baseUrl`: only when that is the policy profile's own
+ * address (as the app answers it only while the profile's address is the policy's, `PolicyRules.clientSecretFor`),
+ * so a command pointed elsewhere never sends it there.
+ */
+export function policySecretFor(profile: PolicyProfile | undefined, baseUrl: string): string | undefined {
+  if (profile?.clientSecret === undefined || profile.baseUrl === undefined) return undefined
+  return normalizeBaseUrl(baseUrl) === normalizeBaseUrl(profile.baseUrl) ? profile.clientSecret : undefined
+}
+
+/**
  * Refuses (UsageError, exit 2) a flag that contradicts a value `profile` locks, naming the policy's source: the
  * app's `settings:update` refuses the same change (PolicyRules.checkWrite), in the same words.
  */

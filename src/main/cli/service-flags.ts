@@ -14,7 +14,7 @@ import { requiredOption, stringOption, UsageError, type ParsedValues } from './c
 import { appFolders, readCliProfile, refuseOtherSource, type CliProfile } from './profile-flag'
 import { settingFlag } from './setting-flags'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
-import { cliPolicyRules, policyProfileFor, refuseLockedFlags } from './policy-flags'
+import { cliPolicyRules, policyProfileFor, policySecretFor, refuseLockedFlags } from './policy-flags'
 
 /**
  * The flags that say which service a command talks to, as `sync` and `check` read them: `--profile NAME
@@ -35,7 +35,8 @@ export interface ServiceFlags {
   /** The profile named by --profile, when one was. */
   readonly profile: CliProfile | undefined
   /**
-   * The client secret the machine policy gives this service's profile (policy-flags.ts); undefined: none, and
+   * The client secret the machine policy gives this service's profile, when `baseUrl` is its address
+   * (`policySecretFor`); undefined: none, and
    * ROSTERDESK_CLIENT_SECRET is used. A secret: never printed or logged.
    */
   readonly clientSecret: string | undefined
@@ -113,10 +114,11 @@ export function parseServiceFlags(
     return raw === '' && !options.required ? '' : settingFlag(name, fields[field], raw)
   }
   const tenant = stringOption(values, 'tenant') ?? (policyValue('tenantId') || undefined)
+  const baseUrl = settingFlag('base-url', serviceAddressSchema, option('base-url', profile?.baseUrl, true))
   return {
     profile,
-    clientSecret: policyProfile?.clientSecret,
-    baseUrl: settingFlag('base-url', serviceAddressSchema, option('base-url', profile?.baseUrl, true)),
+    clientSecret: policySecretFor(policyProfile, baseUrl),
+    baseUrl,
     clientId: checked('client-id', 'clientId', policyValue('clientId')),
     redirectUri: checked('redirect-uri', 'redirectUri', policyValue('redirectUri')),
     tenant: tenant === undefined ? undefined : settingFlag('tenant', fields.tenantId, tenant),

@@ -149,6 +149,85 @@ describe('the machine policy in the app core', () => {
     })
   })
 
+  it('locks the environment with a locked base URL, so the secret cannot be taken to another address', async () => {
+    const demo = await sandbox({ size: 5, seed: 1 })
+    const staging = await sandbox({ size: 5, seed: 2 })
+    // Only the (production) address is locked: the environment is locked with it.
+    const policy = policyOf({
+      profiles: [
+        {
+          name: 'Payroll',
+          environment: 'production',
+          baseUrl: staging.baseUrl,
+          clientId: staging.credentials.clientId,
+          clientSecret: staging.credentials.clientSecret,
+          locked: ['baseUrl'],
+        },
+      ],
+    })
+    const backend = new MemoryKeyValueBackend()
+    const dataDir = tempDir()
+    const first = await startApp(demo, dataDir, backend, new MemorySecretStore(), { policy })
+    const id = await payrollId(first)
+    await first.invoke('profiles:switch', id)
+    await expect(
+      first.invoke('settings:update', {
+        environment: 'staging',
+        baseUrls: { staging: 'https://evil.example', production: staging.baseUrl },
+      }),
+    ).rejects.toMatchObject({
+      ipc: { code: 'validation', fieldErrors: { environment: expect.stringContaining(POLICY_LOCKED_LABEL) } },
+    })
+    const view = (await first.invoke('settings:get')) as SettingsView
+    expect(view.policy?.lockedFields).toEqual(['baseUrls.production', 'environment', 'clientSecret'])
+    await first.close()
+    // A hand-edited settings.json that switches the environment is overridden on read, and the secret stays home.
+    const stored = backend.get('profiles') as {
+      profiles: Array<{ id: string; settings: Record<string, unknown> }>
+    }
+    const edited = stored.profiles.find((p) => p.id === id)!
+    edited.settings = {
+      ...edited.settings,
+      environment: 'staging',
+      baseUrls: { staging: 'https://evil.example', production: staging.baseUrl },
+    }
+    backend.set('profiles', stored)
+    const app = await startApp(demo, dataDir, backend, new MemorySecretStore(), { policy })
+    await app.invoke('profiles:switch', id)
+    const after = (await app.invoke('settings:get')) as SettingsView
+    expect(after.settings.environment).toBe('production')
+    expect(after.hasClientSecret).toBe(true)
+  })
+
+  it('answers the policy’s client secret only while the profile’s address is the policy’s', async () => {
+    const demo = await sandbox({ size: 5, seed: 1 })
+    const staging = await sandbox({ size: 5, seed: 2 })
+    const secrets = new MemorySecretStore()
+    // The address is only a starting value here: a clerk may move it, and the secret must not follow.
+    const policy = policyOf({
+      profiles: [
+        {
+          name: 'Payroll',
+          environment: 'staging',
+          baseUrl: staging.baseUrl,
+          clientId: staging.credentials.clientId,
+          clientSecret: staging.credentials.clientSecret,
+        },
+      ],
+    })
+    const app = await startApp(demo, tempDir(), new MemoryKeyValueBackend(), secrets, { policy })
+    const id = await payrollId(app)
+    await app.invoke('profiles:switch', id)
+    expect(((await app.invoke('settings:get')) as SettingsView).hasClientSecret).toBe(true)
+    await app.invoke('settings:update', {
+      baseUrls: { staging: 'https://elsewhere.example', production: '' },
+    })
+    expect(((await app.invoke('settings:get')) as SettingsView).hasClientSecret).toBe(false)
+    expect(await secrets.get(`profile:${id}:clientSecret`)).toBeUndefined()
+    await app.invoke('settings:update', { baseUrls: { staging: staging.baseUrl, production: '' } })
+    expect(((await app.invoke('settings:get')) as SettingsView).hasClientSecret).toBe(true)
+  })
+
   it('refuses renaming or deleting the policy’s profile', async () => {
     const demo = await sandbox({ size: 5, seed: 1 })
     const staging = await sandbox({ size: 5, seed: 2 })

@@ -8,6 +8,7 @@ import {
   cliPolicyRules,
   policyNetworkLayer,
   policyProfileFor,
+  policySecretFor,
   refuseLockedFlags,
 } from '../../../src/main/cli/policy-flags'
 import { makeTempDir } from '../cache/cache-test-helpers'
@@ -36,6 +37,15 @@ describe('the CLI under the machine policy', () => {
     expect(policyProfileFor(rules, undefined, 'https://payroll.acme.example/')?.name).toBe('Payroll')
     expect(policyProfileFor(rules, undefined, 'https://other.example')).toBeUndefined()
     expect(policyProfileFor(rules, 'Mine', 'https://payroll.acme.example')).toBeUndefined()
+  })
+
+  it('gives the policy’s client secret only to a command talking to the policy profile’s address', () => {
+    const { rules } = rulesOf({ profiles: [payroll, { name: 'Open', clientSecret: 'no-address' }] })
+    const profile = rules.profileFor('Payroll')
+    expect(policySecretFor(profile, 'https://payroll.acme.example/')).toBe('the-secret')
+    expect(policySecretFor(profile, 'https://evil.example')).toBeUndefined()
+    // A policy profile without an address names no service: its secret goes nowhere.
+    expect(policySecretFor(rules.profileFor('Open'), 'https://payroll.acme.example')).toBeUndefined()
   })
 
   it('refuses only flags that contradict a locked value, as the app compares them, naming the source', () => {

@@ -17,6 +17,18 @@ export function lockedSettingsField(field: LockableProfileField, profile: Policy
 }
 
 /**
+ * The fields of `profile` the policy locks: those its `locked` lists, and `environment` whenever `baseUrl` is
+ * locked, since the address locked is one environment's (`baseUrls.<environment>`) and a clerk who could switch
+ * environment could give the other one any address and take the policy's client secret there.
+ */
+export function lockedProfileFields(profile: PolicyProfile): LockableProfileField[] {
+  const locked = profile.locked ?? []
+  return locked.includes('baseUrl') && !locked.includes('environment')
+    ? [...locked, 'environment']
+    : [...locked]
+}
+
+/**
  * The machine policy's rules over the settings, in one place (decision 042): which profile a policy profile is
  * (by name, ignoring case), the values it locks and the network it sets, applied to a profile's settings on every
  * read and checked on every write (ProfileStore), and the refusal's words, which the app and the CLI share.
@@ -56,7 +68,9 @@ export class PolicyRules {
   lockedFields(name: string): SettingsField[] {
     const profile = this.profileFor(name)
     const fields: SettingsField[] =
-      profile === undefined ? [] : (profile.locked ?? []).map((field) => lockedSettingsField(field, profile))
+      profile === undefined
+        ? []
+        : lockedProfileFields(profile).map((field) => lockedSettingsField(field, profile))
     return [...new Set([...fields, ...(Object.keys(this.network) as SettingsField[])])]
   }
 
@@ -64,7 +78,8 @@ export class PolicyRules {
   apply(name: string, settings: Settings): Settings {
     const profile = this.profileFor(name)
     const applied: Settings = { ...settings, baseUrls: { ...settings.baseUrls }, ...this.network }
-    if (profile !== undefined) for (const field of profile.locked ?? []) setValue(applied, profile, field)
+    if (profile !== undefined)
+      for (const field of lockedProfileFields(profile)) setValue(applied, profile, field)
     return applied
   }
 
@@ -87,6 +102,18 @@ export class PolicyRules {
   /** The policy's client secret for profile `name`, always in force when given; never shown or logged. */
   clientSecretOf(name: string): string | undefined {
     return this.profileFor(name)?.clientSecret
+  }
+
+  /**
+   * The policy's client secret for profile `name` whose settings in force are `settings`, only while they point at
+   * the policy's service: its environment and that environment's address are the policy profile's. A policy
+   * profile without a `baseUrl` names no service, so its secret is never answered; neither is it once the clerk
+   * has moved an unlocked address elsewhere (the secret is the policy's service's, never another's).
+   */
+  clientSecretFor(name: string, settings: Pick<Settings, 'environment' | 'baseUrls'>): string | undefined {
+    const profile = this.profileFor(name)
+    if (profile?.clientSecret === undefined || !pointsAtPolicyService(profile, settings)) return undefined
+    return profile.clientSecret
   }
 
   /**
@@ -147,6 +174,17 @@ export function managedProfileError(
     'validation',
     `"${name}" is set by your organisation (machine policy ${source ?? ''}) and cannot be ${what}.`,
   )
+}
+
+/** Whether `settings` are for `profile`'s service: its environment, and that environment's address, the policy's. */
+export function pointsAtPolicyService(
+  profile: PolicyProfile,
+  settings: Pick<Settings, 'environment' | 'baseUrls'>,
+): boolean {
+  if (profile.baseUrl === undefined || settings.environment !== profile.environment) return false
+  const address =
+    settings.environment === 'production' ? settings.baseUrls.production : settings.baseUrls.staging
+  return normalizeBaseUrl(address) === normalizeBaseUrl(profile.baseUrl)
 }
 
 function setValue(settings: Settings, profile: PolicyProfile, field: LockableProfileField): void {

@@ -12,10 +12,12 @@ import { normalizeProfileName, PROFILE_NAME_MAX_LENGTH, SYNC_LIMITS } from '../.
  * Semantics, one place (docs/deploying.md explains them to IT):
  * - `profiles`: created at start when no profile has that name (names compare ignoring case); a field listed in
  *   its `locked` is also enforced on every read of that profile's settings and refused on every write (IPC and
- *   CLI); unlocked fields are only the starting values. A policy profile cannot be renamed or deleted.
- *   `clientSecret` is a secret: held by main/core only, never shown, logged or sent to the renderer; it is always
- *   in force when given (RFC 8252 §8.5: a native app's secret is not confidential, and every local user can read
- *   the policy).
+ *   CLI); unlocked fields are only the starting values. Locking `baseUrl` locks `environment` too: the address is
+ *   that environment's, and another environment's address would be the clerk's. A policy profile cannot be
+ *   renamed or deleted. `clientSecret` is a secret: held by main/core only, never shown, logged or sent to the
+ *   renderer; it is in force when given (RFC 8252 §8.5: a native app's secret is not confidential, and every
+ *   local user can read the policy), but only sent to the profile's `baseUrl`: while the profile's environment
+ *   and address are the policy's (a profile without `baseUrl` never sends it).
  * - `network`: every field given is in force for every profile and wins over the command line, the environment
  *   and the profile (`proxySourceInForce`'s `policy` slot).
  * - `updates`, `exports`, `personalData`: machine-wide rules, always in force.
