@@ -42,7 +42,8 @@ export interface IdentityActions {
  * Changing a profile's environment, service address or tenant, the two ways a clerk may choose (decision 039):
  * `new-profile` leaves this profile as it was and switches to a new one holding `settings`; `set-aside` moves
  * this profile's saved employees aside (with whose they were, when, and how many; an earlier set-aside copy is
- * replaced), saves `settings`, renames a profile named after its old environment (`setAsideRename`) and opens
+ * replaced), saves `settings`, renames a profile named after its old environment (`setAsideRename`; never one the
+ * machine policy manages, which keeps its policy name) and opens
  * the profile empty until it syncs. Restoring puts the set-aside employees back (the settings stay the new ones;
  * the screen and exports name the rows' real source from their run log).
  */
@@ -90,8 +91,9 @@ export function identityActions(deps: IdentityChangeDeps): IdentityActions {
       }
       const id = profiles.activeId
       const current = profiles.list().find((p) => p.id === id)
+      // A profile the machine policy manages keeps its policy name (it cannot be renamed: ProfileStore.rename).
       const renamed =
-        current === undefined
+        current === undefined || profiles.isManaged(id)
           ? undefined
           : setAsideRename(
               current.name,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ProfileList, SettingsView } from '../../../src/shared/domain'
+import { policySchema } from '../../../src/main/core/policy/policy-schema'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../../src/main/sandbox'
@@ -84,6 +85,34 @@ describe('changing the source of a profile with saved employees (decision 039)',
     expect(await app.invoke('sync:get-status')).toMatchObject({ source: { environment: 'staging' } })
     const aboutStaging = await aboutOfExport(app, join(dataDir, 'staging.xlsx'))
     expect(aboutStaging.get('Environment')).toBe('Staging')
+  })
+
+  it('sets aside on a profile the machine policy manages, which keeps its policy name', async () => {
+    const demo = await sandbox({ size: 30, seed: 1 })
+    const staging = await sandbox({ size: 10, seed: 7 })
+    const dataDir = tempDir()
+    // The policy manages the first profile by its name, "Demo", a name setAsideRename would otherwise change.
+    const policy = {
+      policy: policySchema.parse({ profiles: [{ name: 'Demo', environment: 'demo' }] }),
+      source: '/etc/rosterdesk/policy.json',
+      problem: undefined,
+    }
+    const app = await startApp(demo, dataDir, new MemoryKeyValueBackend(), new MemorySecretStore(), {
+      policy,
+    })
+    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
+    expect(await syncNow(app)).toMatchObject({ status: 'complete', stored: 30 })
+    await app.invoke('settings:update', stagingPatch(staging), { identityChange: 'set-aside' })
+    expect(((await app.invoke('settings:get')) as SettingsView).settings.environment).toBe('staging')
+    const list = (await app.invoke('profiles:list')) as ProfileList
+    expect(list.profiles).toHaveLength(1)
+    expect(list.profiles[0]).toMatchObject({
+      name: 'Demo',
+      managedByPolicy: true,
+      employeeCount: 0,
+      setAside: { environment: 'demo', employeeCount: 30 },
+    })
+    expect((await uuids(app)).size).toBe(0)
   })
 
   it('a complete sync from the new source deletes the set-aside employees for good', async () => {
