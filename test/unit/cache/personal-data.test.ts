@@ -70,6 +70,34 @@ describe('personalData.deleteUnsyncedAfterDays on caches never synced completely
     expect(warnings).toEqual([expect.stringContaining('is being synced; kept until the next start')])
   })
 
+  it('keeps a cache whose deletion fails (EBUSY) for the next start, logs it without its path, and goes on', () => {
+    const busy = neverSyncedCache(40, NOW)
+    const other = neverSyncedCache(40, NOW)
+    const log: string[] = []
+    const logger = { info: (text: string) => log.push(text), warn: (text: string) => log.push(text) }
+    // As Windows refuses while another process has the SQLite file open.
+    const refuse = (dir: string): void => {
+      if (dir === busy)
+        throw Object.assign(new Error(`EBUSY: resource busy or locked, rmdir '${dir}'`), { code: 'EBUSY' })
+      rmSync(dir, { recursive: true, force: true })
+    }
+    const swept = deleteExpiredCaches(
+      { deleteUnsyncedAfterDays: 30, clearOnSignOut: false },
+      [
+        { profileId: 'p1', catalog: join(busy, 'employees.sqlite') },
+        { profileId: 'p2', catalog: join(other, 'employees.sqlite') },
+      ],
+      { clock, logger, remove: { cache: refuse, setAside: refuse } },
+    )
+    expect(swept).toEqual({ deletedCaches: 1, deletedSetAside: 0, notice: retentionNotice(30) })
+    expect(existsSync(join(busy, 'employees.sqlite'))).toBe(true)
+    expect(existsSync(other)).toBe(false)
+    expect(log).toContain(
+      "Machine policy: profile p1's saved employees could not be deleted (EBUSY); kept until the next start",
+    )
+    expect(log.join('\n')).not.toContain(busy)
+  })
+
   it('does nothing without the rule', () => {
     const old = neverSyncedCache(400, NOW)
     const rules = personalDataRulesOf(NO_POLICY)

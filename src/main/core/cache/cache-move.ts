@@ -351,7 +351,8 @@ function readJournal({ fs, to }: CacheMoveDeps): MoveJournal | undefined {
   return undefined
 }
 
-function errorCode(error: unknown): string | undefined {
+/** A file system error's code (`EBUSY`, `EXDEV`), or undefined; what a log may say of it without its paths. */
+export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' ? code : undefined
 }

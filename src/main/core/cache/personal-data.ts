@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { retentionNotice } from '../../../shared/policy-view'
 import { lastSavedAt, writerIsActive } from './cache-age'
+import { errorCode } from './cache-move'
 import { savedEmployeeCount } from './saved-employee-count'
 import { deleteSetAside, setAsideDir } from './set-aside-cache'
 import type { Clock } from '../clock'
@@ -31,7 +32,17 @@ export function personalDataRulesOf(inForce: PolicyInForce): PersonalDataRules {
 export interface RetentionSweepDeps {
   readonly clock: Pick<Clock, 'now'>
   readonly logger: Pick<Logger, 'info' | 'warn'>
+  /**
+   * How a cache folder and its set-aside copy are deleted: the real deletions by default; a test gives one that
+   * fails as Windows does while another process has the SQLite file open (EBUSY).
+   */
+  readonly remove?: {
+    readonly cache: (cacheDir: string) => void
+    readonly setAside: (cacheDir: string) => void
+  }
 }
+
+const REMOVE = { cache: removeCacheFolder, setAside: deleteSetAside } as const
 
 /**
  * One cache the sweep looks at: a profile's catalog file (its folder is the cache, `profileCacheDir`; its
@@ -54,8 +65,8 @@ export interface RetentionSweep {
  * whose last complete sync is older than the days allowed (a cache never synced completely counts from its
  * catalog file's time). Run where nothing has these caches open: the app core before it opens the active
  * profile's session, the CLI before it opens the profile's cache. A cache a live process is writing (a CLI sync)
- * is left for the next start. Each deletion is logged with the profile, the count and the age, never an
- * employee's data.
+ * is left for the next start, and so is one whose deletion fails (never failing the start). Each deletion is
+ * logged with the profile, the count and the age, never an employee's data.
  */
 export function deleteExpiredCaches(
   rules: PersonalDataRules,
@@ -85,14 +96,24 @@ export function deleteExpiredCaches(
       )
       return true
     }
-    if (expired(join(setAsideDir(cacheDir), basename(catalogPath)), 'set-aside employees')) {
-      deleteSetAside(cacheDir)
-      deletedSetAside += 1
+    // A deletion that fails (EBUSY: another process has the file open) keeps the cache for the next start and is
+    // logged by its error code only (the message holds the path); the start goes on.
+    const deleted = (what: string, remove: (dir: string) => void): boolean => {
+      try {
+        remove(cacheDir)
+        return true
+      } catch (error) {
+        deps.logger.warn(
+          `Machine policy: profile ${profileId}'s ${what} could not be deleted (${errorCode(error) ?? 'unknown error'}); kept until the next start`,
+        )
+        return false
+      }
     }
-    if (expired(catalogPath, 'saved employees')) {
-      removeCacheFolder(cacheDir)
+    const remove = deps.remove ?? REMOVE
+    const asideExpired = expired(join(setAsideDir(cacheDir), basename(catalogPath)), 'set-aside employees')
+    if (asideExpired && deleted('set-aside employees', remove.setAside)) deletedSetAside += 1
+    if (expired(catalogPath, 'saved employees') && deleted('saved employees', remove.cache))
       deletedCaches += 1
-    }
   }
   const deleted = deletedCaches + deletedSetAside
   return {
