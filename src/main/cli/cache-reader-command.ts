@@ -6,7 +6,6 @@ import { logFailure } from '../core/log/log-failure'
 import { parseCommandArgs, reportUsage, requiredOption, stringOption, writeLine } from './cache-command-args'
 import { appFolders, readCliProfile, type CliProfile } from './profile-flag'
 import type { CacheCommandIo, OptionSpec, ParsedValues } from './cache-command-args'
-import { expireProfileCache } from './profile-retention'
 
 /** A command that reads an existing cache (never creates one): status, search, changes. */
 export interface CacheReaderCommand<T> {
@@ -32,7 +31,6 @@ export async function runCacheReader<T>(
 ): Promise<number> {
   let db: string
   let parsed: T
-  let fromProfile: { readonly name: string; readonly db: string } | undefined
   try {
     const values = parseCommandArgs(args, {
       db: { type: 'string' },
@@ -54,14 +52,12 @@ export async function runCacheReader<T>(
       stringOption(values, 'db') === undefined && profile !== undefined
         ? profile.db
         : resolve(requiredOption(values, 'db'))
-    if (profile !== undefined && db === profile.db) fromProfile = profile
     parsed = command.parse(values, profile)
   } catch (error) {
     return reportUsage(error, io, command.usage)
   }
   let cache: CacheDatabase | null = null
   try {
-    if (fromProfile !== undefined) expireProfileCache(io, fromProfile.name, fromProfile.db)
     cache = openCacheDatabase(db, { mustExist: true, logger: io.logger })
     await command.run(cache, parsed, io)
     return 0

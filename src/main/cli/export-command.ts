@@ -26,7 +26,6 @@ import type { CacheCommandIo } from './cache-command-args'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
 import { cliPolicyRules, refuseLockedFlags } from './policy-flags'
 import { appFolders, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
-import { expireProfileCache } from './profile-retention'
 
 export const EXPORT_USAGE =
   'Usage: export (--db FILE | --profile NAME [--data-dir DIR]) --out FILE.xlsx|FILE.csv [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
@@ -52,8 +51,6 @@ interface ExportArgs {
   readonly db: string
   /** The profile named by --profile, for the About sheet. */
   readonly profile: string | undefined
-  /** The profile's cache file when --db came from --profile (the app's cache, held to the policy's retention). */
-  readonly profileCache: string | undefined
   readonly out: string
   readonly format: 'xlsx' | 'csv'
   /** Null: every column the cache knows, known fields first. */
@@ -92,7 +89,6 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
   try {
-    if (parsed.profile !== undefined) expireProfileCache(io, parsed.profile, parsed.profileCache)
     cache = openCacheDatabase(parsed.db, { mustExist: true, logger: io.logger })
     const queries = new QueryEngine(cache)
     const lastComplete = cache.lastCompleteRun()
@@ -192,7 +188,6 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
   return {
     db,
     profile: profile?.name,
-    profileCache: profile !== undefined && db === profile.db ? profile.db : undefined,
     out,
     format,
     columns,

@@ -34,7 +34,6 @@ import {
   type ServiceFlags,
 } from './service-flags'
 import { settingFlag } from './setting-flags'
-import { expireProfileCache } from './profile-retention'
 
 export const SYNC_USAGE =
   'Usage: sync (--profile NAME [--data-dir DIR] | --base-url URL --client-id ID --redirect-uri URI --db FILE) ' +
@@ -114,9 +113,6 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   process.on('SIGTERM', onSignal)
   try {
     const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger, fetch)
-    // The policy's retention first, as the app at start: a sync then starts that profile's cache afresh.
-    const profile = parsed.service.profile
-    if (parsed.fromProfile && profile !== undefined) expireProfileCache(io, profile.name, parsed.db)
     // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
     if (parsed.fromProfile) mkdirSync(dirname(parsed.db), { recursive: true })
     cache = openCacheDatabase(parsed.db, { logger: io.logger })

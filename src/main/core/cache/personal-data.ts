@@ -64,7 +64,7 @@ export interface RetentionSweep {
  * `personalData.deleteUnsyncedAfterDays`: deletes each cache, and each set-aside copy beside it (decision 039),
  * whose last complete sync is older than the days allowed (a cache never synced completely counts from its
  * catalog file's time). Run where nothing has these caches open: the app core before it opens the active
- * profile's session, the CLI before it opens the profile's cache. A cache a live process is writing (a CLI sync)
+ * profile's session, and only there (the CLI cannot tell whether the app has a cache open: decision 043). A cache a live process is writing (a CLI sync)
  * is left for the next start, and so is one whose deletion fails (never failing the start). Each deletion is
  * logged with the profile, the count and the age, never an employee's data.
  */
