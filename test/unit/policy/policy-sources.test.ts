@@ -185,6 +185,29 @@ describe('the Windows registry (recorded reg query output)', () => {
     expect(JSON.stringify(policy.problem)).not.toContain('s3cret')
   })
 
+  it('reads only the values directly under the key: one under a subkey is refused by name, never applied', async () => {
+    // The key holds no values; a leftover subkey "Old" holds one that would forbid CSV.
+    const policy = await loadMachinePolicy(
+      sources({ platform: 'win32', registry: { kind: 'found', output: fixture('reg-query-subkey.txt') } }),
+    )
+    expect(policy.policy).toBeUndefined()
+    expect(policy.problem?.message).toContain(
+      `Old\\CsvExportsAllowed is under a subkey; only the values directly under ${POLICY_REGISTRY_KEY} are read`,
+    )
+    // The key's own header compares ignoring case, as Windows names keys.
+    const upper = await loadMachinePolicy(
+      sources({
+        platform: 'win32',
+        registry: {
+          kind: 'found',
+          output:
+            'HKEY_LOCAL_MACHINE\\SOFTWARE\\Policies\\ROSTERDESK\r\n    CsvExportsAllowed    REG_DWORD    0x0\r\n',
+        },
+      }),
+    )
+    expect(upper).toMatchObject({ policy: { exports: { csvAllowed: false } }, problem: undefined })
+  })
+
   it('falls back to the file when the key is missing or holds no value; a reg.exe that fails is a problem', async () => {
     for (const registry of [
       { kind: 'missing' } as const,

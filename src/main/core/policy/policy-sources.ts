@@ -197,18 +197,32 @@ export function parseRegQuery(output: string): RegistryValue[] {
   return values
 }
 
+/** The policy key's header line in `reg query` output (`HKEY_LOCAL_MACHINE\Software\Policies\RosterDesk`). */
+const POLICY_REGISTRY_HEADER = POLICY_REGISTRY_KEY.replace(/^HKLM\\/, 'HKEY_LOCAL_MACHINE\\')
+
 /**
- * The registry's values read into a policy object by POLICY_REGISTRY_VALUES, every problem collected: a value
- * not in the table (or under a subkey) is refused by name like an unknown key, a value of the wrong type by name
- * and type, the Profiles JSON by where it stops parsing.
+ * The registry's values read into a policy object by POLICY_REGISTRY_VALUES, every problem collected: only the
+ * values directly under the policy key are read (its header compared ignoring case, as Windows names keys); one
+ * under a subkey is refused by its subkey and name, so a leftover or misplaced subkey is never applied, nor
+ * ignored silently; a value not in the table is refused by name like an unknown key, a value of the wrong type
+ * by name and type, the Profiles JSON by where it stops parsing.
  */
 function registryPolicy(values: readonly RegistryValue[]): Record<string, unknown> {
   const policy: Record<string, unknown> = {}
   const reasons: string[] = []
-  const header = values[0]?.key ?? ''
+  const header = POLICY_REGISTRY_HEADER.toLowerCase()
   for (const value of values) {
+    if (value.key.toLowerCase() !== header) {
+      const subkey = value.key.toLowerCase().startsWith(`${header}\\`)
+        ? value.key.slice(header.length + 1)
+        : value.key
+      reasons.push(
+        `${subkey}\\${value.name} is under a subkey; only the values directly under ${POLICY_REGISTRY_KEY} are read`,
+      )
+      continue
+    }
     const entry = POLICY_REGISTRY_VALUES.find((row) => row.value.toLowerCase() === value.name.toLowerCase())
-    if (entry === undefined || value.key.toLowerCase() !== header.toLowerCase()) {
+    if (entry === undefined) {
       reasons.push(`${value.name} is not a RosterDesk policy value`)
       continue
     }
