@@ -76,6 +76,13 @@ describe('CLI: the machine policy', () => {
     expect(broken.code).toBe(1)
     expect(broken.stderr).toMatch(/- the file is not JSON \(line 1, column \d+\)/)
     expect(broken.stderr).not.toContain(SECRET)
+    const twice = join(dir, 'twice.json')
+    writeFileSync(twice, JSON.stringify({ profiles: [{ name: 'Acme' }, { name: 'ACME' }] }))
+    const duplicate = await startCliProcess(['policy', '--check', twice]).done
+    expect(duplicate.code).toBe(1)
+    expect(duplicate.stderr).toContain(
+      '  - profiles[1].name: "ACME" is the name of another profile in the policy ("Acme"); names compare ignoring case.',
+    )
   })
 
   it('policy --json: the policy in force, its source and locks, the secret only as hasClientSecret', async () => {

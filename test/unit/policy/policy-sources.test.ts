@@ -277,4 +277,17 @@ describe('policyTextProblems (policy --check)', () => {
       'network.proxyUrl: "proxyMode": "fixed" needs "proxyUrl".',
     ])
   })
+
+  it('refuses two profiles of one name (ignoring case), naming the second, and the policy is ignored whole', async () => {
+    const text = JSON.stringify({
+      profiles: [{ name: 'Acme' }, { name: 'Other' }, { name: ' ACME ', environment: 'demo' }],
+      exports: { csvAllowed: false },
+    })
+    const reason =
+      'profiles[2].name: "ACME" is the name of another profile in the policy ("Acme"); names compare ignoring case.'
+    expect(policyTextProblems(text)).toEqual([reason])
+    const policy = await loadMachinePolicy(sources({ files: { '/etc/rosterdesk/policy.json': text } }))
+    expect(policy.policy).toBeUndefined()
+    expect(policy.problem?.message).toContain(reason.replace(/\.$/, ''))
+  })
 })

@@ -10,9 +10,9 @@ import { normalizeProfileName, PROFILE_NAME_MAX_LENGTH, SYNC_LIMITS } from '../.
  * refused by name, and a policy with any problem is ignored as a whole, never half-applied.
  *
  * Semantics, one place (docs/deploying.md explains them to IT):
- * - `profiles`: created at start when no profile has that name (names compare ignoring case); a field listed in
- *   its `locked` is also enforced on every read of that profile's settings and refused on every write (IPC and
- *   CLI); unlocked fields are only the starting values. Locking `baseUrl` locks `environment` too: the address is
+ * - `profiles`: created at start when no profile has that name (names compare ignoring case, and two in the policy
+ *   may not share one); a field listed in its `locked` is also enforced on every read of that profile's settings
+ *   and refused on every write (IPC and CLI); unlocked fields are only the starting values. Locking `baseUrl` locks `environment` too: the address is
  *   that environment's, and another environment's address would be the clerk's. A policy profile cannot be
  *   renamed or deleted. `clientSecret` is a secret: held by main/core only, never shown, logged or sent to the
  *   renderer; it is in force when given (RFC 8252 §8.5: a native app's secret is not confidential, and every
@@ -102,7 +102,28 @@ const exportRowsRange = { min: 1, max: SYNC_LIMITS.maxEmployees.max }
 
 export const policySchema = z.strictObject(
   {
-    profiles: z.optional(z.array(policyProfileSchema, { error: '"profiles" must be a list of profiles.' })),
+    profiles: z.optional(
+      z.array(policyProfileSchema, { error: '"profiles" must be a list of profiles.' }).check(
+        // Names compare ignoring case (`PolicyRules.profileFor`): a second "ACME" beside "Acme" would be half
+        // applied, so the policy is refused, naming the second.
+        z.superRefine((profiles, ctx) => {
+          const first = new Map<string, string>()
+          profiles.forEach((profile, index) => {
+            const key = profile.name.toLowerCase()
+            const earlier = first.get(key)
+            if (earlier === undefined) {
+              first.set(key, profile.name)
+              return
+            }
+            ctx.addIssue({
+              code: 'custom',
+              path: [index, 'name'],
+              message: `"${profile.name}" is the name of another profile in the policy ("${earlier}"); names compare ignoring case.`,
+            })
+          })
+        }),
+      ),
+    ),
     network: z.optional(
       z
         .strictObject({
