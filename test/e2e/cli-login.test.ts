@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -163,6 +163,40 @@ describe('cli login', () => {
     expect(printed).not.toContain(sandbox.credentials.clientSecret)
     expect(printed).not.toContain(file.accessToken)
     expect(printed).not.toContain(file.refreshToken!)
+  })
+
+  it('under a machine policy, takes the tenant and scopes left out from the policy’s profile, and its secret', async () => {
+    const sandbox = getSandbox()
+    const policyFile = join(dir, 'policy.json')
+    await writeFile(
+      policyFile,
+      JSON.stringify({
+        profiles: [
+          {
+            name: 'Payroll',
+            environment: 'production',
+            baseUrl: sandbox.baseUrl,
+            clientId: sandbox.credentials.clientId,
+            clientSecret: sandbox.credentials.clientSecret,
+            tenantId: sandbox.credentials.tenantId,
+            scopes: 'read',
+            locked: ['baseUrl', 'clientId', 'tenantId', 'scopes'],
+          },
+        ],
+      }),
+    )
+    const tokenFile = join(dir, 'policy-tokens.json')
+    const args = loginArgs(tokenFile)
+    args.splice(args.indexOf('--tenant'), 2)
+    // No ROSTERDESK_CLIENT_SECRET: the policy's secret is the one sent.
+    const run = runCli(args, { ROSTERDESK_POLICY_FILE: policyFile, ROSTERDESK_CLIENT_SECRET: '' })
+    const authorizeUrl = new URL(await run.firstLine)
+    expect(authorizeUrl.searchParams.get('scope')).toBe('read')
+    await answer(authorizeUrl.toString(), 'approve')
+    const result = await run.done
+    expect(result.code, result.stderr).toBe(0)
+    const file = tokenFileSchema.parse(JSON.parse(await readFile(tokenFile, 'utf8')))
+    expect(file.tenantId).toBe(sandbox.credentials.tenantId)
   })
 
   it('exits 1 with one clear line when the clerk denies access, writing no file', async () => {

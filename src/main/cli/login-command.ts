@@ -10,6 +10,8 @@ import { toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import type { Logger } from '../core/log/logger'
 import { MemorySecretStore } from '../core/secrets/secret-store'
+import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
+import type { PolicyProfile } from '../core/policy/policy-schema'
 import { redirectUriProblem } from '../../shared/settings-rules'
 import { serviceAddressSchema, settingsSchema } from '../../shared/settings-schema'
 import type { NodeFetch } from '../core/net/node-fetch'
@@ -59,8 +61,8 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
         'client-id': { type: 'string' },
         'redirect-uri': { type: 'string' },
         'token-file': { type: 'string' },
-        scope: { type: 'string', default: 'read' },
-        tenant: { type: 'string', default: '' },
+        scope: { type: 'string' },
+        tenant: { type: 'string' },
         'no-open': { type: 'boolean', default: false },
         ...NETWORK_OPTIONS,
       },
@@ -74,22 +76,32 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
   for (const name of ['base-url', 'client-id', 'redirect-uri', 'token-file']) {
     if (text(name).trim() === '') return fail(2, `Missing --${name}. ${LOGIN_USAGE}`)
   }
+  /** A flag as given, or undefined when left out (then the policy's value, else the default, is used). */
+  const given = (name: string): string | undefined =>
+    typeof values[name] === 'string' ? (values[name] as string) : undefined
   let service: { baseUrl: string; clientId: string; scopes: string; tenantId: string }
   const rules = cliPolicyRules(io.policy)
-  const policyProfile = policyProfileFor(rules, undefined, text('base-url'))
+  let policyProfile: PolicyProfile | undefined
   try {
+    policyProfile = policyProfileFor(rules, undefined, text('base-url'), given('tenant'))
     // The machine policy's locks, as for every command; its redirect URI is the app's (login's is loopback).
     refuseLockedFlags(rules, policyProfile, {
       baseUrl: text('base-url'),
       clientId: text('client-id'),
-      ...(text('tenant') === '' ? {} : { tenantId: text('tenant') }),
+      tenantId: given('tenant'),
+      scopes: given('scope'),
     })
+    // A scope or tenant left out is the policy profile's, as the app's profile has it, else the default.
     const fields = settingsSchema.shape
     service = {
       baseUrl: settingFlag('base-url', serviceAddressSchema, text('base-url')),
       clientId: settingFlag('client-id', fields.clientId, text('client-id')),
-      scopes: settingFlag('scope', fields.scopes, text('scope')),
-      tenantId: settingFlag('tenant', fields.tenantId, text('tenant')),
+      scopes: settingFlag(
+        'scope',
+        fields.scopes,
+        given('scope') ?? policyProfile?.scopes ?? DEFAULT_SETTINGS.scopes,
+      ),
+      tenantId: settingFlag('tenant', fields.tenantId, given('tenant') ?? policyProfile?.tenantId ?? ''),
     }
   } catch (error) {
     if (error instanceof UsageError) return fail(2, error.message)

@@ -27,18 +27,34 @@ export function cliPolicyRules(policy: PolicyInForce | undefined): PolicyRules {
 /**
  * The policy profile a command is for: the one named by --profile (ignoring case), else the one whose service
  * address the policy sets to --base-url's, so a command without --profile obeys the same locks as the app's
- * profile for that service.
+ * profile for that service. When several policy profiles share that address (one service, several tenants),
+ * --tenant says which (the one whose tenant it is exactly); a command that leaves it open is refused (UsageError,
+ * exit 2) naming the candidates, never given the first one's locks and secret.
  */
 export function policyProfileFor(
   rules: PolicyRules,
   profileName: string | undefined,
   baseUrl: string | undefined,
+  tenant: string | undefined,
 ): PolicyProfile | undefined {
   if (profileName !== undefined) return rules.profileFor(profileName)
   if (baseUrl === undefined) return undefined
   const wanted = normalizeBaseUrl(baseUrl)
-  return rules.policy?.profiles?.find(
+  const sameAddress = (rules.policy?.profiles ?? []).filter(
     (profile) => profile.baseUrl !== undefined && normalizeBaseUrl(profile.baseUrl) === wanted,
+  )
+  if (sameAddress.length <= 1) return sameAddress[0]
+  const sameTenant =
+    tenant === undefined ? [] : sameAddress.filter((profile) => profile.tenantId === tenant.trim())
+  if (sameTenant.length === 1) return sameTenant[0]
+  const candidates = (sameTenant.length > 1 ? sameTenant : sameAddress)
+    .map(
+      (profile) =>
+        `"${profile.name}"${profile.tenantId === undefined ? '' : ` (tenant ${profile.tenantId})`}`,
+    )
+    .join(', ')
+  throw new UsageError(
+    `--base-url: the machine policy (${rules.inForce.source ?? ''}) has several profiles for ${wanted}: ${candidates}. Say which with --profile NAME${sameTenant.length > 1 ? '' : ' or --tenant'}.`,
   )
 }
 
@@ -76,10 +92,15 @@ export function refuseLockedFlags(
   )
 }
 
+/**
+ * Whether a flag gives the locked value, as the app compares them (`PolicyRules.checkWrite`): exactly, the flag's
+ * surrounding spaces aside (the setting's own rule trims them); only the address and the scopes go through their
+ * normalisers. A client ID, tenant or redirect URI in another case is another value.
+ */
 function sameValue(field: LockableProfileField, given: string, locked: string): boolean {
   if (field === 'baseUrl') return normalizeBaseUrl(given) === normalizeBaseUrl(locked)
   if (field === 'scopes') return normalizeScopes(given) === normalizeScopes(locked)
-  return given.trim().toLowerCase() === locked.trim().toLowerCase()
+  return given.trim() === locked
 }
 
 /** A locked value as a refusal may say it: never the secret (not lockable), the address, ids and scopes. */

@@ -66,7 +66,12 @@ export function parseServiceFlags(
   const profileName = stringOption(values, 'profile')
   // The machine policy first: a flag against a value it locks is refused naming the policy, as the app does.
   const rules = cliPolicyRules(options.policy)
-  const policyProfile = policyProfileFor(rules, profileName, stringOption(values, 'base-url'))
+  const policyProfile = policyProfileFor(
+    rules,
+    profileName,
+    stringOption(values, 'base-url'),
+    stringOption(values, 'tenant'),
+  )
   refuseLockedFlags(rules, policyProfile, {
     baseUrl: stringOption(values, 'base-url'),
     clientId: stringOption(values, 'client-id'),

@@ -1,4 +1,7 @@
+import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { runLoginCommand } from '../../../src/main/cli/login-command'
+import { CaptureLogger } from '../auth/capture-logger'
 import { resolveNodeNetwork } from '../../../src/main/core/net/network-options'
 import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import { policySchema } from '../../../src/main/core/policy/policy-schema'
@@ -33,10 +36,58 @@ const payroll = {
 describe('the CLI under the machine policy', () => {
   it('finds the policy profile by --profile, else by the address it sets', () => {
     const { rules } = rulesOf({ profiles: [payroll] })
-    expect(policyProfileFor(rules, 'payroll', undefined)?.name).toBe('Payroll')
-    expect(policyProfileFor(rules, undefined, 'https://payroll.acme.example/')?.name).toBe('Payroll')
-    expect(policyProfileFor(rules, undefined, 'https://other.example')).toBeUndefined()
-    expect(policyProfileFor(rules, 'Mine', 'https://payroll.acme.example')).toBeUndefined()
+    expect(policyProfileFor(rules, 'payroll', undefined, undefined)?.name).toBe('Payroll')
+    expect(policyProfileFor(rules, undefined, 'https://payroll.acme.example/', undefined)?.name).toBe(
+      'Payroll',
+    )
+    expect(policyProfileFor(rules, undefined, 'https://other.example', undefined)).toBeUndefined()
+    expect(policyProfileFor(rules, 'Mine', 'https://payroll.acme.example', undefined)).toBeUndefined()
+  })
+
+  it('tells two policy profiles on one service apart by --tenant, and refuses naming them when it cannot', () => {
+    const { rules } = rulesOf({
+      profiles: [
+        { ...payroll, name: 'Acme', tenantId: 'acme' },
+        { ...payroll, name: 'Beta', tenantId: 'beta', clientSecret: 'beta-secret' },
+      ],
+    })
+    const url = 'https://payroll.acme.example'
+    expect(policyProfileFor(rules, undefined, url, 'beta')?.name).toBe('Beta')
+    expect(policyProfileFor(rules, undefined, url, 'acme')?.name).toBe('Acme')
+    const refusal = new UsageError(
+      `--base-url: the machine policy (${SOURCE}) has several profiles for ${url}: "Acme" (tenant acme), "Beta" (tenant beta). Say which with --profile NAME or --tenant.`,
+    )
+    expect(() => policyProfileFor(rules, undefined, url, undefined)).toThrow(refusal)
+    expect(() => policyProfileFor(rules, undefined, url, 'gamma')).toThrow(refusal)
+    // A tenant in another case is another tenant.
+    expect(() => policyProfileFor(rules, undefined, url, 'BETA')).toThrow(refusal)
+  })
+
+  it('compares a client ID, tenant and redirect URI exactly: another case is another value', () => {
+    const { rules } = rulesOf({
+      profiles: [
+        {
+          ...payroll,
+          tenantId: 'acme',
+          redirectUri: 'http://127.0.0.1:8765/callback',
+          locked: ['baseUrl', 'clientId', 'tenantId', 'redirectUri'],
+        },
+      ],
+    })
+    const profile = rules.profileFor('Payroll')
+    expect(() =>
+      refuseLockedFlags(rules, profile, {
+        clientId: ' rosterdesk-desktop ',
+        tenantId: 'acme',
+        redirectUri: 'http://127.0.0.1:8765/callback',
+      }),
+    ).not.toThrow()
+    for (const flags of [
+      { clientId: 'RosterDesk-Desktop' },
+      { tenantId: 'ACME' },
+      { redirectUri: 'http://127.0.0.1:8765/Callback' },
+    ])
+      expect(() => refuseLockedFlags(rules, profile, flags), JSON.stringify(flags)).toThrow(UsageError)
   })
 
   it('gives the policy’s client secret only to a command talking to the policy profile’s address', () => {
@@ -66,6 +117,37 @@ describe('the CLI under the machine policy', () => {
         `--base-url (it is https://payroll.acme.example), --client-id (it is rosterdesk-desktop): your organisation sets these for "Payroll" in the machine policy (${SOURCE}), and a command may not change them. Leave the flag out, or ask IT.`,
       ),
     )
+  })
+
+  it('refuses a login --scope against the locked scopes (exit 2), before any sign-in', async () => {
+    const { inForce } = rulesOf({ profiles: [payroll] })
+    const stderr = new PassThrough()
+    let said = ''
+    stderr.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')))
+    const code = await runLoginCommand(
+      [
+        '--base-url',
+        'https://payroll.acme.example',
+        '--client-id',
+        'rosterdesk-desktop',
+        '--redirect-uri',
+        'http://127.0.0.1/callback',
+        '--token-file',
+        '/nonexistent/tokens.json',
+        '--scope',
+        'read',
+      ],
+      {
+        stdout: new PassThrough(),
+        stderr,
+        env: {},
+        platform: 'linux',
+        logger: new CaptureLogger(),
+        policy: inForce,
+      },
+    )
+    expect(code).toBe(2)
+    expect(said).toContain(`--scope (it is read write): your organisation sets this for "Payroll"`)
   })
 
   it('puts the policy’s network over the environment, and refuses --proxy and --ca-file against it', () => {
