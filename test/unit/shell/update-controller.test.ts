@@ -63,11 +63,15 @@ async function startFeed(releases: Record<string, string>): Promise<{ url: strin
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, asked }
 }
 
-/** The build's app-update.yml, as electron-builder writes it for a generic feed. */
-function buildFeed(url: string): void {
+/**
+ * The build's app-update.yml, as electron-builder writes it for a generic feed; a prerelease build's carries its
+ * version's tag as `channel` (app-builder-lib's PublishManager: `o.channel = channelFromAppVersion`).
+ */
+function buildFeed(url: string, channel?: string): void {
   writeFileSync(
     join(resources, 'app-update.yml'),
-    `provider: generic\nurl: ${url}\nupdaterCacheDirName: rosterdesk-updater-${Math.random().toString(36).slice(2)}\n`,
+    `provider: generic\nurl: ${url}\nupdaterCacheDirName: rosterdesk-updater-${Math.random().toString(36).slice(2)}\n` +
+      (channel === undefined ? '' : `channel: ${channel}\n`),
   )
 }
 
@@ -145,6 +149,18 @@ describe('the update controller over electron-updater', () => {
     )
     expect(feed.asked).not.toContain('beta-linux.yml')
     expect(feed.asked).toContain('RosterDesk-Setup-1.4.0.exe')
+  })
+
+  it('on the stable channel reads the stable file even when the build’s app-update.yml names beta', async () => {
+    // A beta build that IT moves back to stable: its app-update.yml says `channel: beta`.
+    const feed = await startFeed({ 'latest-linux.yml': '1.4.0', 'beta-linux.yml': '1.5.0-beta.1' })
+    buildFeed(feed.url, 'beta')
+    const { controller } = controllerFor(on('stable'))
+    await controller.check()
+    await until(() => controller.state.status === 'ready')
+    expect(controller.state).toEqual({ status: 'ready', version: '1.4.0' })
+    expect(feed.asked).toContain('latest-linux.yml')
+    expect(feed.asked).not.toContain('beta-linux.yml')
   })
 
   it('on the beta channel (the policy’s) takes the beta', async () => {

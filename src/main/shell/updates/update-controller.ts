@@ -122,12 +122,14 @@ export class UpdateController {
     updater.autoDownload = true
     updater.autoInstallOnAppQuit = true
     if (setup.feedUrl !== undefined) updater.setFeedURL({ provider: 'generic', url: setup.feedUrl })
-    // `beta.yml` instead of `latest.yml` (electron-builder writes beta.yml for every release when
-    // generateUpdatesFilesForAllChannels is on); the stable channel reads the build's own default.
-    if (setup.channel === 'beta') updater.channel = 'beta'
+    // Always set: GenericProvider reads `updater.channel || configuration.channel`, and a prerelease build's
+    // app-update.yml names its tag (`channel: beta`, app-builder-lib's PublishManager), so leaving it unset would
+    // keep a beta build moved back to stable on beta.yml. `latest` is electron-updater's stable channel
+    // (Provider.getDefaultChannelName); beta.yml lists every release (generateUpdatesFilesForAllChannels).
+    updater.channel = setup.channel === 'beta' ? 'beta' : 'latest'
     updater.allowPrerelease = setup.channel === 'beta'
-    // Setting a channel allows a downgrade; never: a clerk moved back to stable stays on the beta until stable
-    // passes it, since an older version may not read what a newer one wrote.
+    // After the channel, whose setter allows a downgrade (AppUpdater.js): never, since an older version may not
+    // read what a newer one wrote; a beta build moved back to stable is offered the first stable release above it.
     updater.allowDowngrade = false
     updater.on('checking-for-update', () => this.#set({ status: 'checking' }))
     updater.on('update-not-available', () =>
