@@ -339,14 +339,38 @@ describe('moving the caches: what it never takes over', () => {
     }
   })
 
-  it("the core process's start moves the caches and opens each where it now is", () => {
+  it("the core process's start moves the caches and opens each where it now is", async () => {
     const roots = freshRoots()
     const logger = recordingLogger()
-    const caches = settleCacheFolders(roots.from, roots.to, logger)
+    const caches = await settleCacheFolders(roots.from, roots.to, logger)
     expect(caches.root).toBe(roots.to)
     expect(caches.cacheDir('p1')).toBe(join(roots.to, folderOf('p1')))
     expect(caches.profileDir('p3')).toBe(join(roots.to, 'profiles', 'p3'))
     expect(employeesIn(caches.cacheDir('p3'))).toEqual([...DATASETS.p3])
     expect(logger.lines).toHaveLength(2)
+  })
+
+  it("the core process's start tells main before a copy across volumes begins and once it is over", async () => {
+    const roots = freshRoots()
+    const reports: string[] = []
+    const copies = faultFs(roots, { otherVolume: true })
+    // Each step of the copy says what was reported before it: the report leaves before the first file.
+    const fs: MoveFs = {
+      ...copies,
+      copyFile: (from, to) => {
+        reports.push('copying')
+        copies.copyFile(from, to)
+      },
+    }
+    const report = (type: string) => reports.push(type)
+    const caches = await settleCacheFolders(roots.from, roots.to, recordingLogger(), { fs, report })
+    expect(reports[0]).toBe('moving-caches')
+    expect(reports.at(-1)).toBe('caches-settled')
+    expect(reports.filter((entry) => entry === 'copying').length).toBeGreaterThan(0)
+    expect(employeesIn(caches.cacheDir('p3'))).toEqual([...DATASETS.p3])
+    // Nothing left to move: nothing to tell.
+    reports.length = 0
+    await settleCacheFolders(roots.from, roots.to, recordingLogger(), { fs, report })
+    expect(reports).toEqual([])
   })
 })

@@ -129,6 +129,12 @@ export function moveCaches(deps: CacheMoveDeps): CacheMoveReport {
   return report
 }
 
+/** Whether `moveCaches` has anything to do: a move cut off earlier, or a profile's folder still under `from`. */
+export function hasCachesToMove(deps: CacheMoveDeps): boolean {
+  if (deps.from === deps.to) return false
+  return deps.fs.exists(join(deps.to, JOURNAL_FILE)) || profilesAt(deps).length > 0
+}
+
 /** The profiles with a folder under `from`. */
 function profilesAt({ fs, from }: CacheMoveDeps): string[] {
   const ids: string[] = []
