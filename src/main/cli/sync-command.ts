@@ -116,10 +116,17 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
     const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger, fetch)
     // The policy's retention first, as the app at start: a sync then starts that profile's cache afresh.
     const profile = parsed.service.profile
-    if (parsed.fromProfile && profile !== undefined) expireProfileCache(io, profile.name, parsed.db)
-    // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
-    if (parsed.fromProfile) mkdirSync(dirname(parsed.db), { recursive: true })
-    cache = openCacheDatabase(parsed.db, { logger: io.logger })
+    let db = parsed.db
+    if (parsed.fromProfile && profile !== undefined) {
+      // Looked up again now, after the sign-in: the app may have moved the cache meanwhile (decision 046). Moved
+      // after this, the open or the sync's writer lock fails at the old place, which is never made again.
+      const located = profile.locateDb()
+      db = located.path
+      expireProfileCache(io, profile.name, db)
+      // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
+      if (located.mayCreate) mkdirSync(dirname(db), { recursive: true })
+    }
+    cache = openCacheDatabase(db, { logger: io.logger })
     service = new SyncService({
       cache,
       fetch,
