@@ -16,6 +16,13 @@ export interface UpdateControllerDeps {
   readonly updater: () => AppUpdater
   /** Why a restart must wait now (a sync, an export or a print running), or undefined when nothing runs. */
   readonly busy: () => Promise<string | undefined>
+  /**
+   * Main's quit path up to the exit, before the installer starts: nothing new begins (the core's scheduler stops
+   * with it) and the core closes, so no sync that started after `busy` answered is ended by the installer.
+   */
+  readonly closeForRestart: () => Promise<void>
+  /** Quits the app (Electron's `app.quit`): after a restart closed the core, when the installer did not start. */
+  readonly quitApp: () => void
   /** Sends the state to the window (`updates:state`). */
   readonly emit: (state: UpdateState) => void
   readonly logger: Logger
@@ -29,8 +36,9 @@ export interface UpdateControllerDeps {
  * The app's updater (issue 25, decision 044) over electron-updater: checks at start and every few hours, downloads
  * in the background (electron-updater verifies the sha512 the feed gives, and on Windows the publisher of a signed
  * build), keeps one state for the window's banner and Help → About, and restarts into an update only on the
- * clerk's click and only when no sync, export or print runs; otherwise the update installs when the app quits
- * (electron-updater's autoInstallOnAppQuit). A failed check or download is a log line and a muted note.
+ * clerk's click and only when no sync, export or print runs, after main closed the core (its quit path);
+ * otherwise the update installs when the app quits (electron-updater's autoInstallOnAppQuit). A failed check or
+ * download is a log line and a muted note.
  */
 export class UpdateController {
   #state: UpdateState
@@ -88,8 +96,14 @@ export class UpdateController {
     }
     this.deps.logger.info(`Updates: restarting to install RosterDesk ${state.version}`)
     this.stop()
+    await this.deps.closeForRestart()
+    // electron-updater quits only when its installer started; when it did not, it says so as its 'error', at once
+    // (BaseUpdater.install). The core is closed either way, so the app quits then too.
+    const notStarted = () => this.deps.quitApp()
+    this.#updater.once('error', notStarted)
     // Silent, and started again once installed (NSIS); on macOS Squirrel.Mac installs and relaunches.
     this.#updater.quitAndInstall(true, true)
+    this.#updater.off('error', notStarted)
     return { status: 'restarting' }
   }
 
