@@ -4,7 +4,12 @@ import { join, posix, win32 } from 'node:path'
 import { environmentLabel, normalizeBaseUrl } from '../../shared/settings-rules'
 import type { Settings } from '../../shared/settings-schema'
 import { findViewByName, type SavedView } from '../../shared/view-schema'
-import { cacheRootFor, locateCacheFolders, type CacheFolders } from '../core/cache/cache-folders'
+import {
+  cacheFoldersAt,
+  cacheRootFor,
+  locateCacheFolders,
+  type CacheFolders,
+} from '../core/cache/cache-folders'
 import { CACHE_FILE_NAME, ProfileStore } from '../core/settings/profile-store'
 import { MemoryKeyValueBackend } from '../core/settings/settings-store'
 import { SETTINGS_FILE_NAME } from '../core/settings/settings-defaults'
@@ -16,8 +21,14 @@ import { cliPolicyRules } from './policy-flags'
 export interface CliProfile {
   readonly name: string
   readonly settings: Settings
-  /** The profile's cache file in the app's data folder. */
+  /** The profile's cache file where it was when the profile was read. */
   readonly db: string
+  /**
+   * Looks the cache file up again, just before a sync opens it: the app may have moved it to the cache root since
+   * (decision 046). `mayCreate` says whether its folder may be made: only at the cache root, since a folder gone
+   * from the data folder was moved away, and making it again would start an empty cache the app then reads.
+   */
+  readonly locateDb: () => { readonly path: string; readonly mayCreate: boolean }
   /** The profile's service address, or undefined for Demo (the app's built-in sandbox, which the CLI lacks). */
   readonly baseUrl: string | undefined
   /** The views saved in the app for this profile (`--view NAME`), by name. */
@@ -109,6 +120,13 @@ export function readCliProfile(
     name: profile.name,
     settings,
     db: join(caches.cacheDir(profile.id), CACHE_FILE_NAME),
+    locateDb: () => {
+      const dir = caches.cacheDir(profile.id)
+      return {
+        path: join(dir, CACHE_FILE_NAME),
+        mayCreate: dir === cacheFoldersAt(caches.root).cacheDir(profile.id),
+      }
+    },
     baseUrl: settings.environment === 'demo' ? undefined : settings.baseUrls[settings.environment],
     views: store.views.list(profile.id),
   }

@@ -113,9 +113,17 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   process.on('SIGTERM', onSignal)
   try {
     const { tokens, tenantId } = await tokenSource(parsed, io.env, io.logger, fetch)
-    // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
-    if (parsed.fromProfile) mkdirSync(dirname(parsed.db), { recursive: true })
-    cache = openCacheDatabase(parsed.db, { logger: io.logger })
+    const profile = parsed.service.profile
+    let db = parsed.db
+    if (parsed.fromProfile && profile !== undefined) {
+      // Looked up again now, after the sign-in: the app may have moved the cache meanwhile (decision 046). Moved
+      // after this, the open or the sync's writer lock fails at the old place, which is never made again.
+      const located = profile.locateDb()
+      db = located.path
+      // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
+      if (located.mayCreate) mkdirSync(dirname(db), { recursive: true })
+    }
+    cache = openCacheDatabase(db, { logger: io.logger })
     service = new SyncService({
       cache,
       fetch,

@@ -133,17 +133,14 @@ function boot(): void {
   })
   app.on('before-quit', (event) => {
     if (quitting) return
-    quitting = true
-    updates?.controller.stop()
     // Before the core process exists (the secret store still opening) there is nothing to wait for, and start()
     // stops where it is.
-    if (!core) return
+    if (!core) {
+      void closeCore()
+      return
+    }
     event.preventDefault()
-    logger.info('Quitting: stopping any sync or export first')
-    void core
-      .close()
-      .catch((error: unknown) => logger.error('Closing the app core failed', error))
-      .finally(() => app.quit())
+    void closeCore().finally(() => app.quit())
   })
 
   app
@@ -251,6 +248,24 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   })
 }
 
+/** Set by the first `closeCore`: the close under way or done. */
+let closing: Promise<void> | undefined
+
+/**
+ * Main's quit path up to the exit: quitting from now on (nothing new starts, the updater stops), then the core
+ * closed (a sync or export stops and lets go of the cache). Once, whoever asks first: a quit, or a restart into an
+ * update before its installer starts (decision 044).
+ */
+function closeCore(): Promise<void> {
+  if (closing !== undefined) return closing
+  quitting = true
+  updates?.controller.stop()
+  if (!core) return (closing = Promise.resolve())
+  logger.info('Quitting: stopping any sync or export first')
+  closing = core.close().catch((error: unknown) => logger.error('Closing the app core failed', error))
+  return closing
+}
+
 /**
  * The app's updater (decision 044), its session following the core's network settings, and what a restart into
  * an update must wait for: a sync (the core's own status) and an export or print (their requests, counted by the
@@ -267,6 +282,7 @@ async function startUpdates(network: ShellNetworkParts, events: EventSink): Prom
     logger,
     network: network.follower,
     busy: () => busyWork.reason(),
+    closeForRestart: () => closeCore(),
     emit: (state) => events.emit('updates:state', state),
   })
   return busyWork

@@ -6,7 +6,7 @@ import { locateCacheFolders } from '../../../src/main/core/cache/cache-folders'
 import { moveCaches, nodeMoveFs, type MoveFs } from '../../../src/main/core/cache/cache-move'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { setAsideCache, setAsideDir } from '../../../src/main/core/cache/set-aside-cache'
-import { writerLockPathOf } from '../../../src/main/core/cache/writer-lock'
+import { WriterLock } from '../../../src/main/core/cache/writer-lock'
 import type { Logger } from '../../../src/main/core/log/logger'
 import { CACHE_FILE_NAME, profileCacheDir } from '../../../src/main/core/settings/profile-store'
 import { settleCacheFolders } from '../../../src/main/core-host/process/serve-core-process'
@@ -261,8 +261,18 @@ describe.each([
         const located = locateCacheFolders(existsSync, roots.from, roots.to)
         expect(employeesIn(located.cacheDir('p1')), `step ${step}`).toEqual([...DATASETS.p1])
         expect(employeesIn(located.cacheDir('p3')), `step ${step}`).toEqual([...DATASETS.p3])
-        // The next start (on the same volumes) finishes or undoes it, and moves the rest.
-        moveCaches({ fs: faultFs(roots, { otherVolume }), ...roots, logger: recordingLogger() })
+        // The next start (on the same volumes) finishes or undoes it, and moves the rest. It is another process:
+        // the writer lock the cut-off one held is stale (its owner is gone), as WriterLock judges by pid.
+        moveCaches({
+          fs: faultFs(roots, { otherVolume }),
+          ...roots,
+          logger: recordingLogger(),
+          writerLock: { isAlive: () => false },
+        })
+        expect(
+          tree(roots.to).filter((path) => path.endsWith('.sync-lock')),
+          `step ${step}: a lock file left behind`,
+        ).toEqual([])
         expectAllAt(roots.to)
         expectOnlySettingsLeft(roots.from)
         expect(
@@ -299,15 +309,59 @@ describe.each([
 describe('moving the caches: what it never takes over', () => {
   it('leaves a cache whose sync lock is held', () => {
     const roots = freshRoots()
-    const lock = writerLockPathOf(join(roots.from, folderOf('p1'), CACHE_FILE_NAME))
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: 'here', since: '2026-11-27T00:00:00Z' }))
-    const report = moveCaches({ fs: nodeMoveFs, ...roots, logger: recordingLogger() })
-    expect(report.kept).toEqual([
-      { profileId: 'p1', reason: 'a sync holds the cache (moved at a later start)' },
-    ])
-    expect(employeesIn(join(roots.from, folderOf('p1')))).toEqual([...DATASETS.p1])
-    expect(employeesIn(join(roots.to, folderOf('p3')))).toEqual([...DATASETS.p3])
+    // A live sync's lock (this process's pid, on this computer).
+    const lock = WriterLock.acquire(join(roots.from, folderOf('p1'), CACHE_FILE_NAME), new Date())
+    try {
+      const report = moveCaches({ fs: nodeMoveFs, ...roots, logger: recordingLogger() })
+      expect(report.kept).toEqual([
+        { profileId: 'p1', reason: 'a sync holds the cache (moved at a later start)' },
+      ])
+      expect(employeesIn(join(roots.from, folderOf('p1')))).toEqual([...DATASETS.p1])
+      expect(employeesIn(join(roots.from, folderOf('p1-set-aside')))).toEqual([...DATASETS['p1-set-aside']])
+      expect(existsSync(join(roots.to, folderOf('p1')))).toBe(false)
+      expect(employeesIn(join(roots.to, folderOf('p3')))).toEqual([...DATASETS.p3])
+      expect(existsSync(lock.path)).toBe(true)
+    } finally {
+      lock.release()
+    }
   })
+
+  it.each([
+    { mode: 'one volume', otherVolume: false },
+    { mode: 'two volumes', otherVolume: true },
+  ])(
+    'holds the writer lock for the whole move on $mode: a sync that starts meanwhile is refused',
+    ({ otherVolume }) => {
+      const roots = freshRoots()
+      const catalog = join(roots.from, folderOf('p3'), CACHE_FILE_NAME)
+      const base = faultFs(roots, { otherVolume })
+      const refusals: string[] = []
+      // A `cli sync` starting at every step of p3's move (while its folder is still at the source).
+      const p3 = join('profiles', 'p3')
+      const trySync = (path: string): void => {
+        if (!path.includes(p3) || !existsSync(join(roots.from, folderOf('p3')))) return
+        try {
+          WriterLock.acquire(catalog, new Date()).release()
+          refusals.push('taken')
+        } catch (error) {
+          refusals.push((error as { code?: string }).code ?? 'other')
+        }
+      }
+      const fs: MoveFs = {
+        ...base,
+        copyFile: (from, to) => (trySync(from), base.copyFile(from, to)),
+        rename: (from, to) => (trySync(from), base.rename(from, to)),
+      }
+      const report = moveCaches({ fs, ...roots, logger: recordingLogger() })
+      expect(report.moved.map((moved) => moved.profileId)).toEqual(['p1', 'p3'])
+      expect(refusals.length).toBeGreaterThan(0)
+      expect(new Set(refusals)).toEqual(new Set(['busy']))
+      // The lock is let go, and never copied or left at the destination.
+      expect(tree(roots.to).filter((path) => path.endsWith('.sync-lock'))).toEqual([])
+      expect(tree(roots.from).filter((path) => path.endsWith('.sync-lock'))).toEqual([])
+      expectAllAt(roots.to)
+    },
+  )
 
   it('leaves both copies when the destination already holds one (an older release ran since)', () => {
     const roots = freshRoots()
@@ -339,14 +393,38 @@ describe('moving the caches: what it never takes over', () => {
     }
   })
 
-  it("the core process's start moves the caches and opens each where it now is", () => {
+  it("the core process's start moves the caches and opens each where it now is", async () => {
     const roots = freshRoots()
     const logger = recordingLogger()
-    const caches = settleCacheFolders(roots.from, roots.to, logger)
+    const caches = await settleCacheFolders(roots.from, roots.to, logger)
     expect(caches.root).toBe(roots.to)
     expect(caches.cacheDir('p1')).toBe(join(roots.to, folderOf('p1')))
     expect(caches.profileDir('p3')).toBe(join(roots.to, 'profiles', 'p3'))
     expect(employeesIn(caches.cacheDir('p3'))).toEqual([...DATASETS.p3])
     expect(logger.lines).toHaveLength(2)
+  })
+
+  it("the core process's start tells main before a copy across volumes begins and once it is over", async () => {
+    const roots = freshRoots()
+    const reports: string[] = []
+    const copies = faultFs(roots, { otherVolume: true })
+    // Each step of the copy says what was reported before it: the report leaves before the first file.
+    const fs: MoveFs = {
+      ...copies,
+      copyFile: (from, to) => {
+        reports.push('copying')
+        copies.copyFile(from, to)
+      },
+    }
+    const report = (type: string) => reports.push(type)
+    const caches = await settleCacheFolders(roots.from, roots.to, recordingLogger(), { fs, report })
+    expect(reports[0]).toBe('moving-caches')
+    expect(reports.at(-1)).toBe('caches-settled')
+    expect(reports.filter((entry) => entry === 'copying').length).toBeGreaterThan(0)
+    expect(employeesIn(caches.cacheDir('p3'))).toEqual([...DATASETS.p3])
+    // Nothing left to move: nothing to tell.
+    reports.length = 0
+    await settleCacheFolders(roots.from, roots.to, recordingLogger(), { fs, report })
+    expect(reports).toEqual([])
   })
 })

@@ -1,7 +1,10 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runExportCommand } from '../../../src/main/cli/export-command'
+import { readCliProfile } from '../../../src/main/cli/profile-flag'
+import { locateCacheFolders } from '../../../src/main/core/cache/cache-folders'
+import { CACHE_FILE_NAME } from '../../../src/main/core/settings/profile-store'
 import { runStatusCommand } from '../../../src/main/cli/status-command'
 import { runSyncCommand } from '../../../src/main/cli/sync-command'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
@@ -75,5 +78,36 @@ describe('the CLI’s --profile NAME', () => {
     const unknown = await runCommand(runStatusCommand, ['--profile', 'Globex', '--data-dir', dataDir], env)
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('no profile named "Globex". Profiles: Demo, Acme Ltd.')
+  })
+})
+
+describe('the CLI’s --profile NAME while the app moves its cache (decision 046)', () => {
+  it('looks the cache up again before a sync opens it, and never makes the old folder again', () => {
+    const base = scratch.tempDir('rosterdesk-cli-moved-')
+    const dataDir = join(base, 'Roaming', 'RosterDesk')
+    const cacheRoot = join(base, 'Local', 'RosterDesk')
+    const backend = new MemoryKeyValueBackend()
+    const acme = new SettingsStore(backend).profiles.create('Acme Ltd')
+    mkdirSync(dataDir, { recursive: true })
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(Object.fromEntries(backend.values)))
+    const oldDir = join(dataDir, 'profiles', acme.id)
+    mkdirSync(join(oldDir, 'cache'), { recursive: true })
+    writeFileSync(join(oldDir, 'cache', CACHE_FILE_NAME), '')
+
+    // Read while the cache is still in the roaming folder: there, and not to be made again once gone.
+    const profile = readCliProfile('acme ltd', {
+      dataDir,
+      caches: locateCacheFolders(existsSync, dataDir, cacheRoot),
+    })
+    expect(profile.db).toBe(join(oldDir, 'cache', CACHE_FILE_NAME))
+    expect(profile.locateDb()).toEqual({ path: profile.db, mayCreate: false })
+
+    // The app moves it (its start, meanwhile): the sync opens the moved one, whose folder it may make.
+    mkdirSync(join(cacheRoot, 'profiles'), { recursive: true })
+    renameSync(oldDir, join(cacheRoot, 'profiles', acme.id))
+    expect(profile.locateDb()).toEqual({
+      path: join(cacheRoot, 'profiles', acme.id, 'cache', CACHE_FILE_NAME),
+      mayCreate: true,
+    })
   })
 })

@@ -226,6 +226,66 @@ describe('RemoteAppCore over a forked core process', () => {
     expect(ended).toBe(1)
   })
 
+  it('waits for a move of the caches however long it takes, then counts the rest of the start again', async () => {
+    // A core process that reports what serve-core-process.ts reports around a move across volumes (decision 046),
+    // then waits for the test: main's start timer, faked, runs far past its limit meanwhile.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      // Each core process started answers through its own host; `report` speaks for the latest one.
+      let report: (value: unknown) => void = () => undefined
+      let serving = false
+      const scripted: JobChannelStarter = {
+        start: () => {
+          let answer: (message: unknown) => void = () => undefined
+          return {
+            postMessage: (message) => {
+              // A quit cancels serve; the app core closes and the job ends.
+              if (message.type === 'cancel') answer({ type: 'done', id: message.id, output: null })
+              if (message.type !== 'run' || message.job !== 'serve') return
+              const id = message.id
+              report = (value) => answer({ type: 'progress', id, value })
+              serving = true
+              report({ type: 'moving-caches' })
+            },
+            onMessage: (listener) => void (answer = listener),
+            onError: () => undefined,
+            onExit: () => undefined,
+            ref: () => undefined,
+            unref: () => undefined,
+            terminate: async () => undefined,
+          }
+        },
+      }
+
+      const moving = harness({ channel: scripted, startTimeoutMs: 1_000 })
+      let outcome: string | undefined
+      const start = RemoteAppCore.start(moving.options).then(
+        (core) => ((outcome = 'started'), cores.push(core)),
+        (error: unknown) => (outcome = String(error)),
+      )
+      await vi.advanceTimersByTimeAsync(60_000)
+      expect(serving).toBe(true)
+      expect(outcome).toBeUndefined()
+      expect(moving.logged).toContain(
+        'info: The data engine is moving the saved employees to this computer’s own folder',
+      )
+      report({ type: 'caches-settled' })
+      report({ type: 'ready' })
+      await start
+      expect(outcome).toBe('started')
+
+      // After the move, the rest of the start is timed again.
+      const stuck = harness({ channel: scripted, startTimeoutMs: 1_000 })
+      const failing = expect(RemoteAppCore.start(stuck.options)).rejects.toThrow(/did not start/)
+      await vi.advanceTimersByTimeAsync(0)
+      report({ type: 'caches-settled' })
+      await vi.advanceTimersByTimeAsync(1_000)
+      await failing
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('closes the app core before the process ends, and answers nothing after', async () => {
     const h = harness()
     const core = await started(h)

@@ -63,24 +63,51 @@ async function startFeed(releases: Record<string, string>): Promise<{ url: strin
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, asked }
 }
 
-/** The build's app-update.yml, as electron-builder writes it for a generic feed. */
-function buildFeed(url: string): void {
+/**
+ * The build's app-update.yml, as electron-builder writes it for a generic feed; a prerelease build's carries its
+ * version's tag as `channel` (app-builder-lib's PublishManager: `o.channel = channelFromAppVersion`).
+ */
+function buildFeed(url: string, channel?: string): void {
   writeFileSync(
     join(resources, 'app-update.yml'),
-    `provider: generic\nurl: ${url}\nupdaterCacheDirName: rosterdesk-updater-${Math.random().toString(36).slice(2)}\n`,
+    `provider: generic\nurl: ${url}\nupdaterCacheDirName: rosterdesk-updater-${Math.random().toString(36).slice(2)}\n` +
+      (channel === undefined ? '' : `channel: ${channel}\n`),
   )
 }
 
-function controllerFor(setup: UpdateSetup): { controller: UpdateController; states: UpdateState[] } {
+/** A controller over a fresh NsisUpdater; `steps` records the restart's steps in order. */
+function controllerFor(
+  setup: UpdateSetup,
+  busy: () => Promise<string | undefined> = async () => undefined,
+): { controller: UpdateController; states: UpdateState[]; steps: string[]; updater: () => AppUpdater } {
   const states: UpdateState[] = []
+  const steps: string[] = []
+  let made: AppUpdater | undefined
   const controller = new UpdateController({
     setup,
-    updater: () => new NsisUpdater(),
-    busy: async () => undefined,
+    updater: () => (made = new NsisUpdater()),
+    busy: async () => {
+      steps.push('busy asked')
+      return busy()
+    },
+    closeForRestart: async () => {
+      steps.push('closing the core')
+      await Promise.resolve()
+      steps.push('core closed')
+    },
+    quitApp: () => steps.push('app quit'),
     emit: (state) => states.push(state),
     logger: silentLogger,
   })
-  return { controller, states }
+  return {
+    controller,
+    states,
+    steps,
+    updater: () => {
+      if (made === undefined) throw new Error('no updater yet')
+      return made
+    },
+  }
 }
 
 const on = (channel: 'stable' | 'beta', feedUrl?: string): UpdateSetup =>
@@ -147,6 +174,18 @@ describe('the update controller over electron-updater', () => {
     expect(feed.asked).toContain('RosterDesk-Setup-1.4.0.exe')
   })
 
+  it('on the stable channel reads the stable file even when the build’s app-update.yml names beta', async () => {
+    // A beta build that IT moves back to stable: its app-update.yml says `channel: beta`.
+    const feed = await startFeed({ 'latest-linux.yml': '1.4.0', 'beta-linux.yml': '1.5.0-beta.1' })
+    buildFeed(feed.url, 'beta')
+    const { controller } = controllerFor(on('stable'))
+    await controller.check()
+    await until(() => controller.state.status === 'ready')
+    expect(controller.state).toEqual({ status: 'ready', version: '1.4.0' })
+    expect(feed.asked).toContain('latest-linux.yml')
+    expect(feed.asked).not.toContain('beta-linux.yml')
+  })
+
   it('on the beta channel (the policy’s) takes the beta', async () => {
     const feed = await startFeed({ 'latest-linux.yml': '1.4.0', 'beta-linux.yml': '1.5.0-beta.1' })
     buildFeed(feed.url)
@@ -186,6 +225,42 @@ describe('the update controller over electron-updater', () => {
       message: 'the update server has no release for this channel',
     })
     expect(states.at(-1)).toEqual(state)
+  })
+})
+
+describe('restarting into a downloaded update', () => {
+  async function ready(busy?: () => Promise<string | undefined>) {
+    const feed = await startFeed({ 'latest-linux.yml': '1.4.0' })
+    buildFeed(feed.url)
+    const made = controllerFor(on('stable'), busy)
+    await made.controller.check()
+    await until(() => made.controller.state.status === 'ready')
+    return made
+  }
+
+  it('closes the core (main’s quit path) before the installer starts', async () => {
+    const { controller, steps, updater } = await ready()
+    // electron-updater's quitAndInstall would run the installer: recorded instead.
+    updater().quitAndInstall = () => void steps.push('installer started')
+    expect(await controller.restart()).toEqual({ status: 'restarting' })
+    expect(steps).toEqual(['busy asked', 'closing the core', 'core closed', 'installer started'])
+  })
+
+  it('quits the app when the installer does not start, since the core is closed', async () => {
+    const { controller, steps, updater } = await ready()
+    // What BaseUpdater.install does when the installer is missing: its 'error' at once, and no quit of its own.
+    updater().quitAndInstall = function (this: AppUpdater) {
+      this.emit('error', new Error("No update filepath provided, can't quit and install"))
+    }
+    expect(await controller.restart()).toEqual({ status: 'restarting' })
+    expect(steps).toEqual(['busy asked', 'closing the core', 'core closed', 'app quit'])
+  })
+
+  it('neither closes the core nor installs while something runs', async () => {
+    const { controller, steps, updater } = await ready(async () => 'a sync is running')
+    updater().quitAndInstall = () => void steps.push('installer started')
+    expect(await controller.restart()).toEqual({ status: 'busy', reason: 'a sync is running' })
+    expect(steps).toEqual(['busy asked'])
   })
 })
 
@@ -236,6 +311,8 @@ describe('whether updates run', () => {
         throw new Error('made an updater')
       },
       busy: async () => undefined,
+      closeForRestart: async () => undefined,
+      quitApp: () => undefined,
       emit: () => undefined,
       logger: silentLogger,
     })

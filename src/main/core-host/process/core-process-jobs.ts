@@ -44,9 +44,15 @@ export interface CoreProcessConfig {
   readonly packaged?: boolean
 }
 
-/** What the serving job reports: once that the app core is up, then every event for the window. */
+/**
+ * What the serving job reports: once that the app core is up, then every event for the window. Before that,
+ * `moving-caches` when the caches move to the cache root (decision 046: a copy across volumes can take minutes,
+ * which main's start timer does not count) and `caches-settled` once the move is over.
+ */
 export type CoreProcessReport =
   | { readonly type: 'ready' }
+  | { readonly type: 'moving-caches' }
+  | { readonly type: 'caches-settled' }
   | { readonly type: 'event'; readonly channel: EventChannel; readonly payload: unknown }
 
 /** What main applied to the core process's session for a profile's network settings. */

@@ -194,7 +194,7 @@ export class RemoteAppCore {
     let ready = false
     return new Promise<void>((resolve, reject) => {
       // A process that never launches reports nothing at all (Electron emits neither spawn nor exit): give up.
-      const timer = setTimeout(() => {
+      const giveUp = () => {
         if (ready) return
         reject(
           new RosterDeskError(
@@ -203,12 +203,25 @@ export class RemoteAppCore {
             { detail: `core process: no answer within ${this.startTimeoutMs / 1000} s of starting` },
           ),
         )
-      }, this.startTimeoutMs)
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(giveUp, this.startTimeoutMs)
       const onReport = (report: CoreProcessReport) => {
         if (report.type === 'ready') {
           ready = true
           clearTimeout(timer)
           resolve()
+          return
+        }
+        // Moving the caches across volumes can take minutes (decision 046): not counted; the rest of the start is.
+        if (report.type === 'moving-caches') {
+          clearTimeout(timer)
+          timer = undefined
+          this.logger.info('The data engine is moving the saved employees to this computer’s own folder')
+          return
+        }
+        if (report.type === 'caches-settled') {
+          clearTimeout(timer)
+          timer = setTimeout(giveUp, this.startTimeoutMs)
           return
         }
         // Made by the core's own typed EventSink; checked anyway, as the preload checks what reaches the page.

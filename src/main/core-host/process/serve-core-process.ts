@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { dispatchInvoke } from '../../core/ipc/dispatch'
 import { locateCacheFolders, type CacheFolders } from '../../core/cache/cache-folders'
-import { moveCaches, nodeMoveFs } from '../../core/cache/cache-move'
+import { hasCachesToMove, moveCaches, nodeMoveFs, type MoveFs } from '../../core/cache/cache-move'
 import type { EventSink } from '../../core/ipc/dispatch'
 import { createAppCore, type AppCore } from '../create-app-core'
 import { RosterDeskError } from '../../core/errors'
@@ -88,7 +88,9 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
           return await createAppCore({
             appInfo: config.appInfo,
             dataDir: config.dataDir,
-            caches: settleCacheFolders(config.dataDir, config.cacheRoot ?? config.dataDir, logger),
+            caches: await settleCacheFolders(config.dataDir, config.cacheRoot ?? config.dataDir, logger, {
+              report: (type) => context.progress({ type }),
+            }),
             ...(config.receivesSchemeCallbacks === undefined
               ? {}
               : { receivesSchemeCallbacks: config.receivesSchemeCallbacks }),
@@ -136,18 +138,40 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
   }
 }
 
+/** What `settleCacheFolders` takes besides the folders. */
+export interface SettleCacheOptions {
+  /**
+   * Told `moving-caches` before a move starts and `caches-settled` once it is over, so main's start timer does not
+   * count a copy across volumes (minutes for hundreds of MB on a share); nothing when there is nothing to move.
+   */
+  readonly report?: (type: 'moving-caches' | 'caches-settled') => void
+  /** Node's fs unless a test stops or slows the move. */
+  readonly fs?: MoveFs
+}
+
 /**
  * Moves the caches still under the data folder to the cache root (decision 046) and says where each profile's is.
  * A move that fails unexpectedly is logged and the app starts anyway: every profile is whole where
  * `locateCacheFolders` finds it, and the next start finishes what the journal holds.
  */
-export function settleCacheFolders(dataDir: string, cacheRoot: string, logger: Logger): CacheFolders {
-  if (dataDir !== cacheRoot) {
+export async function settleCacheFolders(
+  dataDir: string,
+  cacheRoot: string,
+  logger: Logger,
+  options: SettleCacheOptions = {},
+): Promise<CacheFolders> {
+  const fs = options.fs ?? nodeMoveFs
+  const deps = { fs, from: dataDir, to: cacheRoot, logger }
+  if (dataDir !== cacheRoot && hasCachesToMove(deps)) {
+    options.report?.('moving-caches')
+    // The move is synchronous: one turn of the event loop first, so the report leaves before it starts.
+    await new Promise<void>((resolve) => setImmediate(resolve))
     try {
-      moveCaches({ fs: nodeMoveFs, from: dataDir, to: cacheRoot, logger })
+      moveCaches(deps)
     } catch (error) {
       logger.error(`Moving the saved employees to ${cacheRoot} failed; they are used where they are`, error)
     }
+    options.report?.('caches-settled')
   }
   return locateCacheFolders(existsSync, dataDir, cacheRoot)
 }

@@ -12,11 +12,12 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import type { Logger } from '../log/logger'
 import { CACHE_FILE_NAME, FIRST_PROFILE_ID, isProfileId, profileCacheDir } from '../settings/profile-store'
 import { profileCacheFolders } from './cache-folders'
-import { writerLockPathOf } from './writer-lock'
+import { RosterDeskError } from '../errors'
+import { WriterLock, writerLockPathOf, type WriterLockDeps } from './writer-lock'
 
 /**
  * The file operations the move makes, given once so a test can stop it at any step (a fault-injecting wrapper)
@@ -78,6 +79,10 @@ export interface CacheMoveDeps {
   /** Where they go (the local one). */
   readonly to: string
   readonly logger: Logger
+  /** The clock the writer lock's owner record takes. */
+  readonly now?: () => Date
+  /** Who takes the writer lock and how its owner's life is judged (a test's restart stands for a new process). */
+  readonly writerLock?: WriterLockDeps
 }
 
 /** What one start's move did, per profile. */
@@ -110,8 +115,9 @@ const IN_USE_CODES = new Set(['EPERM', 'EBUSY', 'EACCES'])
  * a rename when both are on one volume, else a copy under temporary names in the destination, flushed, renamed
  * into place, and only then the originals renamed aside and deleted. A journal in the destination lets the next
  * start finish or undo a move that was cut off, so a profile's employees are always whole in one place or the
- * other (`locateCacheFolders` finds which). A profile whose cache is in use (a sync holds its lock, or Windows
- * refuses a rename) stays where it is, used there, and moves at a later start. Synchronous: it runs before
+ * other (`locateCacheFolders` finds which). The cache's writer lock is held for each profile's move; a profile
+ * whose cache is in use (a sync holds its lock, or Windows refuses a rename) stays where it is, used there, and
+ * moves at a later start. Synchronous: it runs before
  * anything opens a cache.
  */
 export function moveCaches(deps: CacheMoveDeps): CacheMoveReport {
@@ -127,6 +133,12 @@ export function moveCaches(deps: CacheMoveDeps): CacheMoveReport {
     deps.logger.warn(`Profile ${profileId}'s saved employees stay in ${deps.from}: ${reason}`)
   }
   return report
+}
+
+/** Whether `moveCaches` has anything to do: a move cut off earlier, or a profile's folder still under `from`. */
+export function hasCachesToMove(deps: CacheMoveDeps): boolean {
+  if (deps.from === deps.to) return false
+  return deps.fs.exists(join(deps.to, JOURNAL_FILE)) || profilesAt(deps).length > 0
 }
 
 /** The profiles with a folder under `from`. */
@@ -169,29 +181,71 @@ function moveProfile(deps: CacheMoveDeps, profileId: string, report: CacheMoveRe
     report.kept.push({ profileId, reason: `${taken.target} already exists; remove one of the two by hand` })
     return
   }
-  const lock = writerLockPathOf(join(profileCacheDir(deps.from, profileId), CACHE_FILE_NAME))
-  if (fs.exists(lock)) {
+  // The cache's writer lock, held for the whole move: a `cli sync` cannot start writing while the files are
+  // copied at different moments (the catalog, its -wal, the snapshots), nor the original be deleted under it.
+  const cacheDir = profileCacheDir(deps.from, profileId)
+  const lock = fs.exists(cacheDir) ? takeWriterLock(deps, join(cacheDir, CACHE_FILE_NAME)) : undefined
+  if (lock === 'busy') {
     report.kept.push({ profileId, reason: 'a sync holds the cache (moved at a later start)' })
     return
   }
-  for (const folder of folders) {
-    fs.remove(folder.copy)
-    fs.mkdir(dirname(folder.target))
+  try {
+    for (const folder of folders) {
+      fs.remove(folder.copy)
+      fs.mkdir(dirname(folder.target))
+    }
+    writeJournal(deps, { profileId, how: 'rename', phase: 'placing' })
+    const renamed = renameInto(deps, profileId, report, () => lock?.release(deps))
+    if (renamed === 'other-volume') copyProfile(deps, profileId, folders, report, lock?.path)
+  } finally {
+    lock?.release(deps)
   }
-  writeJournal(deps, { profileId, how: 'rename', phase: 'placing' })
-  const renamed = renameInto(deps, profileId, report)
-  if (renamed === 'other-volume') copyProfile(deps, profileId, folders, report)
+}
+
+/** The writer lock on a cache, while the move holds it. */
+interface MoveLock {
+  /** The lock file, in the folder that moves (never copied). */
+  readonly path: string
+  /** Lets go of it: where it was, and where a rename of its folder took it. */
+  release(deps: CacheMoveDeps): void
+}
+
+/** Takes the cache's writer lock (writer-lock.ts), or 'busy' when a sync holds it. */
+function takeWriterLock(deps: CacheMoveDeps, catalogPath: string): MoveLock | 'busy' {
+  let lock: WriterLock
+  try {
+    lock = WriterLock.acquire(catalogPath, (deps.now ?? (() => new Date()))(), deps.writerLock)
+  } catch (error) {
+    if (error instanceof RosterDeskError && error.code === 'busy') return 'busy'
+    throw error
+  }
+  const mine = deps.fs.readText(lock.path)
+  const moved = writerLockPathOf(join(deps.to, relative(deps.from, catalogPath)))
+  let released = false
+  return {
+    path: lock.path,
+    // Through MoveFs, like every change the move makes (WriterLock.release only removes the file too).
+    release: ({ fs }) => {
+      if (released) return
+      released = true
+      fs.remove(lock.path)
+      // A rename took the lock file along with its folder: removed there, only if it is still this one.
+      if (mine !== undefined && fs.readText(moved) === mine) fs.remove(moved)
+    },
+  }
 }
 
 /**
  * Renames each folder left at its source to its target. On another volume, or when a folder is in use, what was
  * renamed goes back and the journal is dropped; any other failure propagates with the journal kept (the next start
- * finishes it).
+ * finishes it). `renamed` runs once all are in place, before the journal goes (the writer lock the rename took
+ * along is let go there, so a start cut off before that finds the journal and lets it go then).
  */
 function renameInto(
   deps: CacheMoveDeps,
   profileId: string,
   report: CacheMoveReport,
+  renamed: () => void,
 ): 'done' | 'other-volume' | 'in-use' {
   const { fs } = deps
   const folders = folderMoves(deps, profileId)
@@ -211,6 +265,7 @@ function renameInto(
     return 'in-use'
   }
   syncParents(deps, folders)
+  renamed()
   dropJournal(deps)
   report.moved.push({ profileId, how: 'renamed' })
   return 'done'
@@ -226,11 +281,12 @@ function copyProfile(
   profileId: string,
   folders: readonly FolderMove[],
   report: CacheMoveReport,
+  lockPath: string | undefined,
 ): void {
   const { fs } = deps
   writeJournal(deps, { profileId, how: 'copy', phase: 'copying' })
   try {
-    for (const folder of folders) copyTree(fs, folder.source, folder.copy)
+    for (const folder of folders) copyTree(fs, folder.source, folder.copy, lockPath)
     syncParents(deps, folders)
   } catch (error) {
     for (const folder of folders) fs.remove(folder.copy)
@@ -283,7 +339,9 @@ function finishInterrupted(deps: CacheMoveDeps, report: CacheMoveReport): void {
   if (journal === undefined) return
   deps.logger.info(`Finishing the move of profile ${journal.profileId}'s saved employees cut off earlier`)
   if (journal.how === 'rename') {
-    renameInto(deps, journal.profileId, report)
+    renameInto(deps, journal.profileId, report, () =>
+      clearStaleLock(deps, join(profileCacheDir(deps.to, journal.profileId), CACHE_FILE_NAME)),
+    )
   } else if (journal.phase === 'placing') {
     placeCopies(deps, journal.profileId, report)
   } else {
@@ -292,14 +350,25 @@ function finishInterrupted(deps: CacheMoveDeps, report: CacheMoveReport): void {
   }
 }
 
-/** Copies a folder tree, flushing every file and folder. */
-function copyTree(fs: MoveFs, from: string, to: string): void {
+/**
+ * The writer lock a cut-off rename took along with its folder: its owner (the process cut off) is gone, so it is
+ * taken over and let go, as the next sync would; a live owner's (a sync since) stays.
+ */
+function clearStaleLock(deps: CacheMoveDeps, catalogPath: string): void {
+  if (!deps.fs.exists(writerLockPathOf(catalogPath))) return
+  const lock = takeWriterLock(deps, catalogPath)
+  if (lock !== 'busy') deps.fs.remove(lock.path)
+}
+
+/** Copies a folder tree, flushing every file and folder; the move's own lock file is left out. */
+function copyTree(fs: MoveFs, from: string, to: string, lockPath: string | undefined): void {
   fs.mkdir(to)
   for (const name of fs.list(from)) {
     const source = join(from, name)
     const target = join(to, name)
+    if (source === lockPath) continue
     if (fs.isDirectory(source)) {
-      copyTree(fs, source, target)
+      copyTree(fs, source, target, lockPath)
     } else {
       fs.copyFile(source, target)
       fs.fsync(target, false)

@@ -24,6 +24,8 @@ export interface AppUpdatesOptions {
   }
   /** Why a restart must wait (busy-work.ts), or undefined. */
   readonly busy: () => Promise<string | undefined>
+  /** Main's quit path up to the exit (the core closed), run before the installer starts. */
+  readonly closeForRestart: () => Promise<void>
   /** Sends a state to the window. */
   readonly emit: (state: UpdateState) => void
 }
@@ -80,6 +82,8 @@ export async function createAppUpdates(options: AppUpdatesOptions): Promise<AppU
       return updater
     },
     busy: options.busy,
+    closeForRestart: options.closeForRestart,
+    quitApp: () => app.quit(),
     emit: options.emit,
     logger: options.logger,
     onCheckStarting: () => answered.clear(),

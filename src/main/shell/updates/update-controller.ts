@@ -16,6 +16,13 @@ export interface UpdateControllerDeps {
   readonly updater: () => AppUpdater
   /** Why a restart must wait now (a sync, an export or a print running), or undefined when nothing runs. */
   readonly busy: () => Promise<string | undefined>
+  /**
+   * Main's quit path up to the exit, before the installer starts: nothing new begins (the core's scheduler stops
+   * with it) and the core closes, so no sync that started after `busy` answered is ended by the installer.
+   */
+  readonly closeForRestart: () => Promise<void>
+  /** Quits the app (Electron's `app.quit`): after a restart closed the core, when the installer did not start. */
+  readonly quitApp: () => void
   /** Sends the state to the window (`updates:state`). */
   readonly emit: (state: UpdateState) => void
   readonly logger: Logger
@@ -29,8 +36,9 @@ export interface UpdateControllerDeps {
  * The app's updater (issue 25, decision 044) over electron-updater: checks at start and every few hours, downloads
  * in the background (electron-updater verifies the sha512 the feed gives, and on Windows the publisher of a signed
  * build), keeps one state for the window's banner and Help → About, and restarts into an update only on the
- * clerk's click and only when no sync, export or print runs; otherwise the update installs when the app quits
- * (electron-updater's autoInstallOnAppQuit). A failed check or download is a log line and a muted note.
+ * clerk's click and only when no sync, export or print runs, after main closed the core (its quit path);
+ * otherwise the update installs when the app quits (electron-updater's autoInstallOnAppQuit). A failed check or
+ * download is a log line and a muted note.
  */
 export class UpdateController {
   #state: UpdateState
@@ -88,8 +96,14 @@ export class UpdateController {
     }
     this.deps.logger.info(`Updates: restarting to install RosterDesk ${state.version}`)
     this.stop()
+    await this.deps.closeForRestart()
+    // electron-updater quits only when its installer started; when it did not, it says so as its 'error', at once
+    // (BaseUpdater.install). The core is closed either way, so the app quits then too.
+    const notStarted = () => this.deps.quitApp()
+    this.#updater.once('error', notStarted)
     // Silent, and started again once installed (NSIS); on macOS Squirrel.Mac installs and relaunches.
     this.#updater.quitAndInstall(true, true)
+    this.#updater.off('error', notStarted)
     return { status: 'restarting' }
   }
 
@@ -122,12 +136,14 @@ export class UpdateController {
     updater.autoDownload = true
     updater.autoInstallOnAppQuit = true
     if (setup.feedUrl !== undefined) updater.setFeedURL({ provider: 'generic', url: setup.feedUrl })
-    // `beta.yml` instead of `latest.yml` (electron-builder writes beta.yml for every release when
-    // generateUpdatesFilesForAllChannels is on); the stable channel reads the build's own default.
-    if (setup.channel === 'beta') updater.channel = 'beta'
+    // Always set: GenericProvider reads `updater.channel || configuration.channel`, and a prerelease build's
+    // app-update.yml names its tag (`channel: beta`, app-builder-lib's PublishManager), so leaving it unset would
+    // keep a beta build moved back to stable on beta.yml. `latest` is electron-updater's stable channel
+    // (Provider.getDefaultChannelName); beta.yml lists every release (generateUpdatesFilesForAllChannels).
+    updater.channel = setup.channel === 'beta' ? 'beta' : 'latest'
     updater.allowPrerelease = setup.channel === 'beta'
-    // Setting a channel allows a downgrade; never: a clerk moved back to stable stays on the beta until stable
-    // passes it, since an older version may not read what a newer one wrote.
+    // After the channel, whose setter allows a downgrade (AppUpdater.js): never, since an older version may not
+    // read what a newer one wrote; a beta build moved back to stable is offered the first stable release above it.
     updater.allowDowngrade = false
     updater.on('checking-for-update', () => this.#set({ status: 'checking' }))
     updater.on('update-not-available', () =>
