@@ -14,6 +14,7 @@ import { requiredOption, stringOption, UsageError, type ParsedValues } from './c
 import { appFolders, readCliProfile, refuseOtherSource, type CliProfile } from './profile-flag'
 import { settingFlag } from './setting-flags'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
+import type { PolicyProfile } from '../core/policy/policy-schema'
 import { cliPolicyRules, policyProfileFor, policySecretFor, refuseLockedFlags } from './policy-flags'
 
 /**
@@ -34,6 +35,11 @@ export const SERVICE_OPTIONS = {
 export interface ServiceFlags {
   /** The profile named by --profile, when one was. */
   readonly profile: CliProfile | undefined
+  /**
+   * The machine policy's profile for this command (--profile's, else the one for --base-url's address): what it
+   * sets fills in what the flags and the app's profile leave out, as the app's settings have it.
+   */
+  readonly policyProfile: PolicyProfile | undefined
   /**
    * The client secret the machine policy gives this service's profile, when `baseUrl` is its address
    * (`policySecretFor`); undefined: none, and
@@ -122,6 +128,7 @@ export function parseServiceFlags(
   const baseUrl = settingFlag('base-url', serviceAddressSchema, option('base-url', profile?.baseUrl, true))
   return {
     profile,
+    policyProfile,
     clientSecret: policySecretFor(policyProfile, baseUrl),
     baseUrl,
     clientId: checked('client-id', 'clientId', policyValue('clientId')),

@@ -215,7 +215,10 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
     scope: settingFlag(
       'sync-scope',
       fields.syncScope,
-      stringOption(values, 'sync-scope') ?? profile?.settings.syncScope ?? DEFAULT_SETTINGS.syncScope,
+      stringOption(values, 'sync-scope') ??
+        profile?.settings.syncScope ??
+        service.policyProfile?.syncScope ??
+        DEFAULT_SETTINGS.syncScope,
     ),
     limits: {
       requestTimeoutSeconds: syncLimitFlag(values, profile, 'request-timeout', 'requestTimeoutSeconds'),

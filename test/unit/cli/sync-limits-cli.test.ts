@@ -7,6 +7,8 @@ import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { CATALOG_VERSION } from '../../../src/main/core/cache/catalog-schema'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../../src/main/sandbox/index'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
+import { policySchema } from '../../../src/main/core/policy/policy-schema'
 import { runCommand, useScratch } from './run-cli'
 import { startTestSandbox } from '../../helpers/sandbox'
 import { rawSnapshot } from '../../helpers/raw-snapshot'
@@ -180,5 +182,42 @@ describe('sync’s --sync-scope', () => {
     )
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(/^--sync-scope: /)
+  })
+})
+
+describe('sync under the machine policy', () => {
+  it('syncs the policy profile’s scope when no flag or app profile says one (active only, as the app would)', async () => {
+    const handle = await sandbox(60)
+    const policy: PolicyInForce = {
+      policy: policySchema.parse({
+        profiles: [
+          {
+            name: 'Acme',
+            environment: 'production',
+            baseUrl: handle.baseUrl,
+            syncScope: 'active',
+            locked: ['baseUrl', 'syncScope'],
+          },
+        ],
+      }),
+      source: '/etc/rosterdesk/policy.json',
+      problem: undefined,
+    }
+    const byPolicy = await runCommand(
+      runSyncCommand,
+      [...serviceArgs(handle, join(tempDir(), 'cache.sqlite')), '--json'],
+      tokenEnv(handle),
+      policy,
+    )
+    const asked = await runCommand(
+      runSyncCommand,
+      [...serviceArgs(handle, join(tempDir(), 'cache.sqlite')), '--sync-scope', 'active', '--json'],
+      tokenEnv(handle),
+    )
+    expect(byPolicy.code, byPolicy.stderr).toBe(0)
+    expect(asked.code, asked.stderr).toBe(0)
+    const stored = (run: { stdout: string }): number => (JSON.parse(run.stdout) as { stored: number }).stored
+    expect(stored(byPolicy)).toBe(stored(asked))
+    expect(stored(byPolicy)).toBeLessThan(60)
   })
 })
