@@ -229,7 +229,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       clock,
       profileName: () => profiles.get(profiles.activeId).name,
       changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
-      policyView: () => deps.settings.policy.view(profiles.get(session.profileId).name, notices),
+      policyView: () => deps.settings.policy.view(profiles.get(session.profileId), notices),
       ...(personalData.clearOnSignOut
         ? { afterSignOut: () => clearOnSignOut(deps, caches, () => session.profileId, withSessionClosed) }
         : {}),

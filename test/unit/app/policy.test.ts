@@ -222,10 +222,17 @@ describe('the machine policy in the app core', () => {
     await app.invoke('settings:update', {
       baseUrls: { staging: 'https://elsewhere.example', production: '' },
     })
-    expect(((await app.invoke('settings:get')) as SettingsView).hasClientSecret).toBe(false)
+    const moved = (await app.invoke('settings:get')) as SettingsView
+    expect(moved.hasClientSecret).toBe(false)
     expect(await secrets.get(`profile:${id}:clientSecret`)).toBeUndefined()
+    // Moved elsewhere, the secret field is the clerk's again: not shown as the organisation's, and theirs is kept.
+    expect(moved.policy.lockedFields).not.toContain('clientSecret')
+    await app.invoke('settings:set-client-secret', 'the other service’s own')
+    expect(await secrets.get(`profile:${id}:clientSecret`)).toBe('the other service’s own')
     await app.invoke('settings:update', { baseUrls: { staging: staging.baseUrl, production: '' } })
-    expect(((await app.invoke('settings:get')) as SettingsView).hasClientSecret).toBe(true)
+    const back = (await app.invoke('settings:get')) as SettingsView
+    expect(back.hasClientSecret).toBe(true)
+    expect(back.policy.lockedFields).toContain('clientSecret')
   })
 
   it('refuses renaming or deleting the policy’s profile', async () => {

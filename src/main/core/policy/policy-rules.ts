@@ -99,11 +99,6 @@ export class PolicyRules {
     return this.apply(profile.name, settings)
   }
 
-  /** The policy's client secret for profile `name`, always in force when given; never shown or logged. */
-  clientSecretOf(name: string): string | undefined {
-    return this.profileFor(name)?.clientSecret
-  }
-
   /**
    * The policy's client secret for profile `name` whose settings in force are `settings`, only while they point at
    * the policy's service: its environment and that environment's address are the policy profile's. A policy
@@ -139,12 +134,21 @@ export class PolicyRules {
   }
 
   /**
-   * What the renderer may see for profile `name`: never a value, never the secret (only `clientSecret` among the
-   * locked fields when the policy supplies it), the export rules, and `notices`, what the policy's rules did at
+   * What the renderer may see for a profile (its name, its settings in force): never a value, never the
+   * secret (only `clientSecret` among the locked fields while the policy's secret is in force), the export rules, and `notices`, what the policy's rules did at
    * this start (personal-data.ts), told once.
    */
-  view(name: string, notices: readonly string[] = []): PolicyView {
-    const secret: PolicyLockedField[] = this.clientSecretOf(name) === undefined ? [] : ['clientSecret']
+  view(
+    {
+      name,
+      settings,
+    }: { readonly name: string; readonly settings: Pick<Settings, 'environment' | 'baseUrls'> },
+    notices: readonly string[] = [],
+  ): PolicyView {
+    // The secret is the organisation's only while the profile points at the policy's service (clientSecretFor);
+    // moved elsewhere, the clerk may store the other service's own.
+    const secret: PolicyLockedField[] =
+      this.clientSecretFor(name, settings) === undefined ? [] : ['clientSecret']
     return {
       source: this.inForce.source,
       lockedFields: [...this.lockedFields(name), ...secret],
