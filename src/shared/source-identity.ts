@@ -56,7 +56,7 @@ export function newProfileName(environment: Environment, taken: readonly string[
 
 /**
  * The name a profile changed in place ("set aside") takes, or undefined when it keeps its own. A profile still
- * named after the environment it read ("Demo", as the app names them) would name the old source beside the new
+ * named after the environment it read ("Demo" or "Staging 2", as the app names them) would name the old source beside the new
  * one's badge ("Demo · Staging"), so it takes the new environment's name (`newProfileName`); a name the clerk
  * chose ("Acme Ltd") stays, the badge beside it saying the environment. `taken`: the other profiles' names.
  */
@@ -66,8 +66,14 @@ export function setAsideRename(
   to: Environment,
   taken: readonly string[],
 ): string | undefined {
-  if (from === to || !profileNameIsEnvironment(name, from)) return undefined
+  if (from === to || !isEnvironmentName(name, from)) return undefined
   return newProfileName(to, taken)
+}
+
+/** Whether `name` is a name the app gives a profile of `environment`: "Staging", or "Staging 2" (ignoring case). */
+function isEnvironmentName(name: string, environment: Environment): boolean {
+  const numbered = /^(.*) \d+$/.exec(normalizeProfileName(name))
+  return profileNameIsEnvironment(numbered?.[1] ?? name, environment)
 }
 
 /** The confirmation's first button: "Create a new profile for Staging". */

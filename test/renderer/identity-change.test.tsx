@@ -155,4 +155,32 @@ describe('the confirmation’s other consequences', () => {
       'It also renames the profile “Staging 2”, since “demo” names the old source.',
     )
   })
+
+  it('renames a numbered name the app gave ("Demo 2") too, and never a profile the policy manages', () => {
+    const numbered = render(
+      <IdentityChangeDialog
+        environment="staging"
+        employeeCount={1200}
+        profiles={list('Demo 2')}
+        onChoose={() => undefined}
+      />,
+    )
+    expect(screen.getByRole('dialog').textContent).toContain(
+      'It also renames the profile “Staging 2”, since “Demo 2” names the old source.',
+    )
+    numbered.unmount()
+    const managed = list('Demo')
+    render(
+      <IdentityChangeDialog
+        environment="staging"
+        employeeCount={1200}
+        profiles={{
+          ...managed,
+          profiles: managed.profiles.map((p) => ({ ...p, managedByPolicy: p.id === 'p1' })),
+        }}
+        onChoose={() => undefined}
+      />,
+    )
+    expect(screen.getByRole('dialog').textContent).not.toContain('renames')
+  })
 })

@@ -36,8 +36,11 @@ export function IdentityChangeDialog({
   const active = profiles?.profiles.find((profile) => profile.id === profiles.activeId)
   const others =
     profiles?.profiles.filter((profile) => profile !== active).map((profile) => profile.name) ?? []
+  // A profile the machine policy manages keeps its name (the core skips the rename), so none is promised.
   const renameTo =
-    active === undefined ? undefined : setAsideRename(active.name, active.environment, environment, others)
+    active === undefined || active.managedByPolicy === true
+      ? undefined
+      : setAsideRename(active.name, active.environment, environment, others)
   const earlier = active?.setAside
   return (
     <ModalDialog
