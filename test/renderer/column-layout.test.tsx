@@ -98,7 +98,7 @@ describe('the column layout, kept in the current view', () => {
     expect(rowKeys()).toEqual(chosen)
   })
 
-  it('keeps what the clerk typed before the kept view arrived, and takes the rest of the view', async () => {
+  it('keeps what the clerk did before the kept view arrived: its search and filters are not laid over it', async () => {
     const core = createFakeCore(createFakeEvents(), OPTIONS)
     await core.handlers['views:set-current']('p1', { text: 'kept', statuses: ['Active'], payCycleIds: [] })
     const view = gate()
@@ -110,11 +110,13 @@ describe('the column layout, kept in the current view', () => {
     })
     const box = await screen.findByRole<HTMLInputElement>('searchbox', { name: 'Search employees' })
     fireEvent.change(box, { target: { value: 'typed' } })
+    fireEvent.click(screen.getByRole<HTMLInputElement>('checkbox', { name: /^On leave/ }))
     await act(async () => view.open())
-    await waitFor(() =>
-      expect(screen.getByRole<HTMLInputElement>('checkbox', { name: /^Active/ }).checked).toBe(true),
-    )
+    // The view is in once the table stops waiting for it.
+    await waitFor(() => expect(screen.queryByText('Loading employees…')).toBeNull())
     expect(box.value).toBe('typed')
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: /^On leave/ }).checked).toBe(true)
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: /^Active/ }).checked).toBe(false)
   })
 
   it('shows no table until the kept view arrives, then the kept layout, and never sends another over it', async () => {

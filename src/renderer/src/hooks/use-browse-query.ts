@@ -39,14 +39,18 @@ export interface BrowseQuery {
  */
 export function useBrowseQuery(dataVersion: string): BrowseQuery {
   const [text, setText] = useState('')
-  // Whether the clerk has typed since the view opened: the kept view, read a moment after the search box shows,
-  // restores its text only if not, so the first letters typed are never overwritten.
-  const typed = useRef(false)
+  const [choice, setChoice] = useState<Omit<EmployeeFilters, 'text'>>(EMPTY_FILTERS)
+  // Whether the clerk has searched, filtered or applied a view since the view opened: the kept view, read a moment
+  // after the screen shows, restores its search and filters only if not, so nothing the clerk did first is undone.
+  const touched = useRef(false)
   const typeText = useCallback((value: string): void => {
-    typed.current = true
+    touched.current = true
     setText(value)
   }, [])
-  const [choice, setChoice] = useState<Omit<EmployeeFilters, 'text'>>(EMPTY_FILTERS)
+  const chooseFilters = useCallback<Dispatch<SetStateAction<Omit<EmployeeFilters, 'text'>>>>((next) => {
+    touched.current = true
+    setChoice(next)
+  }, [])
   const filters: EmployeeFilters = { ...choice, text }
   const rows = useEmployeeRows(filters, dataVersion)
   const columns = useColumns(dataVersion)
@@ -55,6 +59,7 @@ export function useBrowseQuery(dataVersion: string): BrowseQuery {
   const viewState = useMemo(() => toViewState(text, choice, viewLayout), [text, choice, viewLayout])
   const applyView = useCallback(
     (state: ViewState) => {
+      touched.current = true
       setText(state.text)
       setChoice(filtersOf(state))
       if (state.columns !== undefined) setLayout(state.columns)
@@ -63,8 +68,8 @@ export function useBrowseQuery(dataVersion: string): BrowseQuery {
   )
   const restoreView = useCallback(
     (state: ViewState | null, profileId: string) => {
-      if (state !== null) {
-        if (!typed.current) setText(state.text)
+      if (state !== null && !touched.current) {
+        setText(state.text)
         setChoice(filtersOf(state))
       }
       restoreLayout(state?.columns, profileId)
@@ -73,6 +78,7 @@ export function useBrowseQuery(dataVersion: string): BrowseQuery {
   )
   const viewRestored = useViewState(viewState, restoreView)
   const clearFilters = (): void => {
+    touched.current = true
     setText('')
     setChoice(EMPTY_FILTERS)
   }
@@ -80,7 +86,7 @@ export function useBrowseQuery(dataVersion: string): BrowseQuery {
     text,
     setText: typeText,
     choice,
-    setChoice,
+    setChoice: chooseFilters,
     filters,
     rows,
     columns,
