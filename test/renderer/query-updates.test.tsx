@@ -102,6 +102,8 @@ describe('search and filter answers on screen', () => {
     const sent = (): Array<string | undefined> => held.map((entry) => entry.query.text)
     // No debounce: each keystroke's query is sent at once while a lane is free.
     fireEvent.change(box, { target: { value: 'S' } })
+    // From the first moment, before any "Updating…": the export button offers no count the query may not have.
+    expect(screen.getByRole('button', { name: 'Export rows…' })).toHaveProperty('disabled', true)
     await waitFor(() => expect(sent()).toEqual(['S']))
     fireEvent.change(box, { target: { value: 'Sm' } })
     await waitFor(() => expect(sent()).toEqual(['S', 'Sm']))
@@ -171,5 +173,36 @@ describe('search and filter answers on screen', () => {
       screen.getByRole('button', { name: `Export ${suspended.toLocaleString('en')} rows…` }),
     ).toBeTruthy()
     expect(screen.getByRole('region', { name: 'Employee list' }).getAttribute('aria-busy')).toBe('false')
+  })
+
+  it('keeps saying "Updating…" through newer requests until an answer comes, and never offers an old count', async () => {
+    const { held, countOf } = await renderHeld()
+    const status = screen.getByRole('group', { name: 'Status' })
+    fireEvent.click(within(status).getByRole('checkbox', { name: /^Suspended/ }))
+    await waitFor(() => expect(held).toHaveLength(1))
+    const line = screen.getByText(/employees|Updating/, { selector: '.result-count' })
+    await waitFor(() => expect(line.textContent).toBe('Updating…'))
+
+    // A keystroke while that answer is still away asks anew: the 2,000 on screen is now two queries old, and
+    // neither the line nor the export button may offer it, not even for a moment.
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search employees' }), { target: { value: 'S' } })
+    await waitFor(() => expect(held).toHaveLength(2))
+    expect(line.textContent).toBe('Updating…')
+    expect(line.getAttribute('aria-busy')).toBe('true')
+    expect(screen.queryByRole('button', { name: /^Export [\d,]+ rows?…$/ })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Export rows…' })).toHaveProperty('disabled', true)
+
+    // The replaced answer comes back: dropped, and the screen still waits for the newest.
+    held[0]?.release()
+    await act(async () => undefined)
+    expect(line.textContent).toBe('Updating…')
+
+    held[1]?.release()
+    const newest = await countOf({ statuses: ['Suspended'], text: 'S' })
+    await waitFor(() => expect(shownCount()).toBe(newest))
+    expect(line.getAttribute('aria-busy')).toBe('false')
+    expect(
+      screen.getByRole('button', { name: `Export ${newest.toLocaleString('en')} rows…` }),
+    ).toHaveProperty('disabled', false)
   })
 })
