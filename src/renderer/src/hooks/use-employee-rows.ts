@@ -57,6 +57,11 @@ export function useEmployeeRows(
   const [slow, setSlow] = useState(false)
   /** The timer counting from the first request the screen is still waiting on; undefined once an answer came. */
   const sign = useRef<number | undefined>(undefined)
+  /**
+   * The cache of the rows on screen, shown as `previous` while newer answers are on its way: it keeps loading pages
+   * as the clerk scrolls, and is disposed only when a settled answer takes its place, or when the view goes.
+   */
+  const shown = useRef<RowWindowCache | undefined>(undefined)
   const [revision, bump] = useReducer((n: number) => n + 1, 0)
   const [attempt, retry] = useReducer((n: number) => n + 1, 0)
   // One string for everything the answer depends on: a new filters object with the same content must not refetch.
@@ -64,7 +69,6 @@ export function useEmployeeRows(
 
   useEffect(() => {
     const { query } = JSON.parse(wanted) as { query: RowQuery }
-    let cache: RowWindowCache | undefined
     // A newer request does not restart the count: the screen has been waiting since the first one still unanswered.
     sign.current ??= window.setTimeout(() => setSlow(true), UPDATING_SIGN_MS)
     requests.run(
@@ -73,30 +77,34 @@ export function useEmployeeRows(
         window.clearTimeout(sign.current)
         sign.current = undefined
         setSlow(false)
+        // This answer takes the screen: the rows it replaces will not be scrolled again.
+        shown.current?.dispose()
+        shown.current = undefined
         if (!answer.ok) {
           setOutcome({ key: wanted, message: errorMessage(answer.error) })
           return
         }
         const first = answer.value
-        cache = new RowWindowCache(
+        const cache = new RowWindowCache(
           (offset, limit) => client.call('employees:query', { ...query, offset, limit }),
           bump,
           first,
         )
+        shown.current = cache
         setOutcome({ key: wanted, loaded: { cache, facets: first.facets, key: wanted } })
       },
     )
-    return () => {
-      // This query is no longer the one on screen: its answer, even one already on its way, is dropped.
-      requests.cancel()
-      cache?.dispose()
-    }
+    // This query is no longer the one wanted: its answer, even one already on its way, is dropped. The rows on
+    // screen stay usable until a newer answer replaces them.
+    return () => requests.cancel()
   }, [client, requests, wanted])
-  // The timer outlives each request's effect (above), not the view.
+  // The timer and the cache on screen outlive each request's effect (above), not the view.
   useEffect(
     () => () => {
       window.clearTimeout(sign.current)
       sign.current = undefined
+      shown.current?.dispose()
+      shown.current = undefined
     },
     [],
   )
