@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { EmployeeQuery, QueryResult } from '../../src/shared/domain'
 import { LatestRequest, type RequestOutcome } from '../../src/renderer/src/data/latest-request'
 import { makeEmployees } from '../helpers/fake/fake-employees'
-import { renderWithCore, setUpAppTests, shownCount, type Rendered } from './render-app'
+import { bodyRows, renderWithCore, setUpAppTests, shownCount, type Rendered } from './render-app'
 
 /**
  * Every keystroke and filter change asks at once (no debounce), at most two queries in flight plus the newest
@@ -102,6 +102,8 @@ describe('search and filter answers on screen', () => {
     const sent = (): Array<string | undefined> => held.map((entry) => entry.query.text)
     // No debounce: each keystroke's query is sent at once while a lane is free.
     fireEvent.change(box, { target: { value: 'S' } })
+    // From the first moment, before any "Updating…": the export button offers no count the query may not have.
+    expect(screen.getByRole('button', { name: 'Export rows…' })).toHaveProperty('disabled', true)
     await waitFor(() => expect(sent()).toEqual(['S']))
     fireEvent.change(box, { target: { value: 'Sm' } })
     await waitFor(() => expect(sent()).toEqual(['S', 'Sm']))
@@ -171,5 +173,86 @@ describe('search and filter answers on screen', () => {
       screen.getByRole('button', { name: `Export ${suspended.toLocaleString('en')} rows…` }),
     ).toBeTruthy()
     expect(screen.getByRole('region', { name: 'Employee list' }).getAttribute('aria-busy')).toBe('false')
+  })
+
+  it('keeps saying "Updating…" through newer requests until an answer comes, and never offers an old count', async () => {
+    const { held, countOf } = await renderHeld()
+    const status = screen.getByRole('group', { name: 'Status' })
+    fireEvent.click(within(status).getByRole('checkbox', { name: /^Suspended/ }))
+    await waitFor(() => expect(held).toHaveLength(1))
+    const line = screen.getByText(/employees|Updating/, { selector: '.result-count' })
+    await waitFor(() => expect(line.textContent).toBe('Updating…'))
+
+    // A keystroke while that answer is still away asks anew: the 2,000 on screen is now two queries old, and
+    // neither the line nor the export button may offer it, not even for a moment.
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search employees' }), { target: { value: 'S' } })
+    await waitFor(() => expect(held).toHaveLength(2))
+    expect(line.textContent).toBe('Updating…')
+    expect(line.getAttribute('aria-busy')).toBe('true')
+    expect(screen.queryByRole('button', { name: /^Export [\d,]+ rows?…$/ })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Export rows…' })).toHaveProperty('disabled', true)
+
+    // The replaced answer comes back: dropped, and the screen still waits for the newest.
+    held[0]?.release()
+    await act(async () => undefined)
+    expect(line.textContent).toBe('Updating…')
+
+    held[1]?.release()
+    const newest = await countOf({ statuses: ['Suspended'], text: 'S' })
+    await waitFor(() => expect(shownCount()).toBe(newest))
+    expect(line.getAttribute('aria-busy')).toBe('false')
+    expect(
+      screen.getByRole('button', { name: `Export ${newest.toLocaleString('en')} rows…` }),
+    ).toHaveProperty('disabled', false)
+  })
+
+  it('loads further pages of the rows shown while a newer answer is on its way, and of a query gone back to', async () => {
+    const rendered = renderWithCore({ serviceEmployees: makeEmployees(COUNT), synced: true, signedIn: true })
+    await screen.findByText('2,000 of 2,000 employees')
+    // Only each query's first window (the one with facet counts) is held; the table's later pages are answered.
+    const working = rendered.core.handlers['employees:query']
+    const held: Array<() => Promise<void>> = []
+    rendered.core.handlers['employees:query'] = (query) => {
+      if (query.facets !== true) return working(query)
+      const answer = deferred<QueryResult>()
+      held.push(() => working(query).then(answer.resolve, answer.reject))
+      return answer.promise
+    }
+    const grid = screen.getByRole('grid', { name: 'Employees' })
+    const rowHeight = 36
+    /** Scrolls the table to `index` and waits for that row's employee to be on screen. */
+    const loadsRow = async (index: number): Promise<void> => {
+      act(() => {
+        grid.scrollTop = index * rowHeight
+        fireEvent.scroll(grid)
+      })
+      await waitFor(() => {
+        const row = bodyRows().find(
+          (candidate) => candidate.getAttribute('aria-rowindex') === String(index + 2),
+        )
+        expect(row?.getAttribute('aria-busy')).toBe('false')
+      })
+    }
+    const line = screen.getByText(/employees|Updating/, { selector: '.result-count' })
+    const status = screen.getByRole('group', { name: 'Status' })
+    const suspended = (): HTMLElement => within(status).getByRole('checkbox', { name: /^Suspended/ })
+
+    // "Updating…": the previous rows stay, and scrolling them past the first page loads the rows there.
+    fireEvent.click(suspended())
+    await waitFor(() => expect(line.textContent).toBe('Updating…'))
+    await loadsRow(1_000)
+
+    // Back to the rows on screen before that answer came: shown as they are, and they still load.
+    fireEvent.click(suspended())
+    await waitFor(() => expect(shownCount()).toBe(COUNT))
+    await loadsRow(1_500)
+
+    // Its own answer, asked again, comes and takes the screen: all 2,000 (the replaced answer never shown), and the
+    // new rows load where the clerk is.
+    expect(held).toHaveLength(2)
+    await act(async () => Promise.all(held.map((release) => release())))
+    await loadsRow(1_500)
+    expect(shownCount()).toBe(COUNT)
+    expect(line.getAttribute('aria-busy')).toBe('false')
   })
 })

@@ -116,7 +116,8 @@ export function BrowseView(props: BrowseViewProps) {
         <ColumnChooser columns={columns} visible={visible} />
         <ViewsMenu current={viewState} onApply={(view) => query.applyView(view.state)} />
         <ExportBar
-          total={updating ? undefined : (loaded?.cache.total ?? 0)}
+          // No count while any answer is on its way: the one on screen may be a replaced query's (Ctrl+E included).
+          total={rows.status === 'loading' ? undefined : (loaded?.cache.total ?? 0)}
           filters={filters}
           columns={visible.visible}
           printColumns={shown}

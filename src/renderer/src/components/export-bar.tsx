@@ -10,7 +10,10 @@ import { PrintButton } from './print-button'
 import { RosterDialog } from './roster-dialog'
 
 interface ExportBarProps {
-  /** Rows the view holds; undefined while a slow answer is on its way (the previous count is not shown as current). */
+  /**
+   * Rows the view holds; undefined while an answer is on its way: the count on screen may be a replaced query's, so
+   * the button shows none and neither it nor Ctrl/Cmd+E exports until the count is the current query's.
+   */
   readonly total: number | undefined
   readonly filters: EmployeeFilters
   readonly columns: readonly ColumnInfo[]

@@ -29,8 +29,9 @@ interface ResultsViewProps {
 
 /**
  * The table, or the state in its place (loading, error, nothing synced, nothing matching) with a next step. While
- * the next answer is on its way the count line is busy and says "· updating…"; once it has taken longer than
- * UPDATING_SIGN_MS the old count is replaced by "Updating…" and the rows are dimmed (BrowseView marks the list busy).
+ * the next answer is on its way the count line is busy and says "· updating…"; once the screen has waited longer than
+ * UPDATING_SIGN_MS for an answer the old count is replaced by "Updating…", which stays through newer requests until an
+ * answer comes, and the rows are dimmed (BrowseView marks the list busy).
  */
 export function ResultsView(props: ResultsViewProps) {
   const { rows, employeeCount } = props
@@ -55,7 +56,7 @@ export function ResultsView(props: ResultsViewProps) {
   }
   const total = loaded.cache.total
   const loading = rows.status === 'loading'
-  // An answer slower than UPDATING_SIGN_MS: the count on screen is no longer the current one, so it goes.
+  // Waiting longer than UPDATING_SIGN_MS for an answer: the count on screen is no longer the current one, so it goes.
   const slow = rows.status === 'loading' && rows.slow
   const why = preparing === undefined ? '' : ` ${preparing} the list stays usable meanwhile`
   return (

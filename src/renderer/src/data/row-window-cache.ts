@@ -93,7 +93,10 @@ export class RowWindowCache {
     })
   }
 
-  /** Stops delivering results: a newer query has replaced this one. */
+  /**
+   * Stops delivering results: a newer query's rows have replaced these on screen, or the view has gone. Not before:
+   * while a newer answer is on its way these rows are still shown, and still scrolled.
+   */
   dispose(): void {
     this.#disposed = true
   }

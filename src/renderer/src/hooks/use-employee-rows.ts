@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useState } from 'react'
+import { useEffect, useReducer, useRef, useState } from 'react'
 import type { QueryResult, RowQuery } from '../../../shared/domain'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
@@ -23,7 +23,10 @@ export type RowsState =
   | {
       readonly status: 'loading'
       readonly previous: LoadedRows | undefined
-      /** The answer has taken longer than UPDATING_SIGN_MS: say so rather than show `previous` as current. */
+      /**
+       * The screen has waited longer than UPDATING_SIGN_MS for an answer (to this query or to ones it replaced): say
+       * so rather than show `previous` as current.
+       */
       readonly slow: boolean
     }
   | ({ readonly status: 'ready' } & LoadedRows)
@@ -47,8 +50,18 @@ export function useEmployeeRows(
   const client = useClient()
   const [requests] = useState(() => new LatestRequest<QueryResult>())
   const [outcome, setOutcome] = useState<Outcome>()
-  /** The query whose answer has taken longer than UPDATING_SIGN_MS so far. */
-  const [slowFor, setSlowFor] = useState<string>()
+  /**
+   * The screen has waited longer than UPDATING_SIGN_MS for an answer: set by the timer, cleared only when an answer
+   * is put on screen, so a newer request (a keystroke while the slow answer is away) never brings the old count back.
+   */
+  const [slow, setSlow] = useState(false)
+  /** The timer counting from the first request the screen is still waiting on; undefined once an answer came. */
+  const sign = useRef<number | undefined>(undefined)
+  /**
+   * The cache of the rows on screen, shown as `previous` while newer answers are on its way: it keeps loading pages
+   * as the clerk scrolls, and is disposed only when a settled answer takes its place, or when the view goes.
+   */
+  const shown = useRef<RowWindowCache | undefined>(undefined)
   const [revision, bump] = useReducer((n: number) => n + 1, 0)
   const [attempt, retry] = useReducer((n: number) => n + 1, 0)
   // One string for everything the answer depends on: a new filters object with the same content must not refetch.
@@ -56,37 +69,50 @@ export function useEmployeeRows(
 
   useEffect(() => {
     const { query } = JSON.parse(wanted) as { query: RowQuery }
-    let cache: RowWindowCache | undefined
-    const sign = window.setTimeout(() => setSlowFor(wanted), UPDATING_SIGN_MS)
+    // A newer request does not restart the count: the screen has been waiting since the first one still unanswered.
+    sign.current ??= window.setTimeout(() => setSlow(true), UPDATING_SIGN_MS)
     requests.run(
       () => client.call('employees:query', { ...query, offset: 0, limit: FIRST_WINDOW, facets: true }),
       (answer) => {
-        window.clearTimeout(sign)
+        window.clearTimeout(sign.current)
+        sign.current = undefined
+        setSlow(false)
+        // This answer takes the screen: the rows it replaces will not be scrolled again.
+        shown.current?.dispose()
+        shown.current = undefined
         if (!answer.ok) {
           setOutcome({ key: wanted, message: errorMessage(answer.error) })
           return
         }
         const first = answer.value
-        cache = new RowWindowCache(
+        const cache = new RowWindowCache(
           (offset, limit) => client.call('employees:query', { ...query, offset, limit }),
           bump,
           first,
         )
+        shown.current = cache
         setOutcome({ key: wanted, loaded: { cache, facets: first.facets, key: wanted } })
       },
     )
-    return () => {
-      window.clearTimeout(sign)
-      // This query is no longer the one on screen: its answer, even one already on its way, is dropped.
-      requests.cancel()
-      cache?.dispose()
-    }
+    // This query is no longer the one wanted: its answer, even one already on its way, is dropped. The rows on
+    // screen stay usable until a newer answer replaces them.
+    return () => requests.cancel()
   }, [client, requests, wanted])
+  // The timer and the cache on screen outlive each request's effect (above), not the view.
+  useEffect(
+    () => () => {
+      window.clearTimeout(sign.current)
+      sign.current = undefined
+      shown.current?.dispose()
+      shown.current = undefined
+    },
+    [],
+  )
 
   const base = { retry, revision }
   if (outcome === undefined || outcome.key !== wanted) {
     const previous = outcome !== undefined && 'loaded' in outcome ? outcome.loaded : undefined
-    return { ...base, status: 'loading', previous, slow: slowFor === wanted }
+    return { ...base, status: 'loading', previous, slow }
   }
   if ('message' in outcome) return { ...base, status: 'error', message: outcome.message }
   return { ...base, status: 'ready', ...outcome.loaded }
