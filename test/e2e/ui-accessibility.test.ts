@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
-import { auditPage, describeViolations } from '../helpers/axe-audit'
+import { auditBothThemes } from '../helpers/axe-audit'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
 import { allEmployeesText, useUiSession } from '../helpers/harness/ui-session'
 import { churnTheService } from '../helpers/sandbox'
@@ -25,23 +25,9 @@ let page: Page
 beforeAll(() => ({ sandbox, app, ui, page } = session()))
 
 /** Each theme and the axe rules it is audited by: all of them in one, what a theme changes in the other. */
-const THEMES = [
-  { theme: 'light', rules: undefined },
-  { theme: 'dark', rules: ['color-contrast'] },
-] as const
-
 /** Audits what is on screen now in both themes (and screenshots each, when wanted); fails listing every violation. */
 async function expectAccessible(screen: string): Promise<void> {
-  const failures: string[] = []
-  for (const { theme, rules } of THEMES) {
-    await page.emulateMedia({ colorScheme: theme })
-    // Let the new theme's colours be painted before contrast is measured.
-    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)))')
-    await ui.screenshot(`ui-a11y-${screen}-${theme}`)
-    const violations = await auditPage(page, rules)
-    if (violations.length > 0) failures.push(`${screen}, ${theme} theme:\n${describeViolations(violations)}`)
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
+  const failures = await auditBothThemes(page, screen, (theme) => ui.screenshot(`ui-a11y-${screen}-${theme}`))
   // Exactly one h1 on every screen (axe only asks for at least one); hidden screens do not count.
   expect.soft(await page.getByRole('heading', { level: 1 }).count(), `${screen}: h1 count`).toBe(1)
   await expectFocusVisible(screen)

@@ -6,7 +6,7 @@ import {
   POLICY_PROBLEM_PREFIX,
   retentionNotice,
 } from '../../src/shared/policy-view'
-import { auditPage, describeViolations } from '../helpers/axe-audit'
+import { auditBothThemes } from '../helpers/axe-audit'
 import { makeEmployees } from '../helpers/fake/fake-employees'
 import type { AppPage } from '../helpers/harness'
 import { useFakeUiSession } from '../helpers/harness/fake-app'
@@ -50,22 +50,11 @@ beforeAll(async () => {
   await page.getByText('40 of 40 employees').waitFor()
 })
 
-const THEMES = [
-  { theme: 'light', rules: undefined },
-  { theme: 'dark', rules: ['color-contrast'] },
-] as const
-
 /** Audits what is on screen in both themes, screenshotting each when wanted; fails listing every violation. */
 async function expectAccessible(name: string): Promise<void> {
-  const failures: string[] = []
-  for (const { theme, rules } of THEMES) {
-    await page.emulateMedia({ colorScheme: theme })
-    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)))')
-    await ui.screenshot(`ui-machine-policy-${name}-${theme}`)
-    const violations = await auditPage(page, rules)
-    if (violations.length > 0) failures.push(`${name}, ${theme} theme:\n${describeViolations(violations)}`)
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
+  const failures = await auditBothThemes(page, name, (theme) =>
+    ui.screenshot(`ui-machine-policy-${name}-${theme}`),
+  )
   expect.soft(failures, failures.join('\n\n')).toEqual([])
   expect.soft(ui.problems).toEqual([])
 }

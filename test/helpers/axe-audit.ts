@@ -61,3 +61,31 @@ export function describeViolations(violations: readonly AxeViolation[]): string 
     )
     .join('\n')
 }
+
+/** The themes every screen is audited in: dark for its colours only (its layout is the light theme's). */
+const AUDIT_THEMES = [
+  { theme: 'light', rules: undefined },
+  { theme: 'dark', rules: ['color-contrast'] },
+] as const
+
+/**
+ * Audits what `page` shows now in both themes, each painted before its contrast is measured and screenshotted
+ * (`screenshot(theme)`, which writes only when screenshots are wanted), then goes back to light. Answers one text
+ * per theme with violations ("<label>, dark theme: …"), none when both pass.
+ */
+export async function auditBothThemes(
+  page: Page,
+  label: string,
+  screenshot: (theme: 'light' | 'dark') => Promise<unknown>,
+): Promise<string[]> {
+  const failures: string[] = []
+  for (const { theme, rules } of AUDIT_THEMES) {
+    await page.emulateMedia({ colorScheme: theme })
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)))')
+    await screenshot(theme)
+    const violations = await auditPage(page, rules)
+    if (violations.length > 0) failures.push(`${label}, ${theme} theme:\n${describeViolations(violations)}`)
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+  return failures
+}
