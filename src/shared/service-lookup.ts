@@ -2,7 +2,7 @@
  * The rules of "Look up on the service": which columns a service lookup asks the payroll service to search, in
  * what order, and how many matches one answer holds. Zod-free, so main (which runs the lookup) and the renderer's
  * test fakes read the same rules. The spec does not say which columns the service can search (§4.4 gives
- * `searchCol` and `searchVal`, nothing more), so these are RosterDesk's choice; docs/decisions/031-choices-where-the-spec-says-not-shown.md records it.
+ * `searchCol` and `searchVal`, nothing more), so these are RosterDesk's choice; docs/service-contract.md records it.
  */
 
 import { employeeNumberColumn } from './change-rules'
