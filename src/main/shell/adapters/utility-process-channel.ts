@@ -17,7 +17,10 @@ const TERMINATE_WAIT_MS = 5_000
  * clones both ways (buffers copied: a utility process moves only MessagePorts). Its stderr (a native crash's
  * last words) goes to the log; its own log entries come as messages. It never keeps the app alive by itself,
  * so ref/unref have nothing to do. With `network`, it is forked with a session of its own and main answers its
- * proxies' sign-in challenges.
+ * proxies' sign-in challenges: with a session and `respondToAuthRequestsFromMainProcess`, Electron emits a
+ * challenge as `login` on this UtilityProcess (shell/browser/login_handler.cc, the `has_session()` branch of
+ * EmitEvent); without a session its requests would use the system network context, to which only `app.setProxy`
+ * and `app`'s `login` apply (electron 45.4.1 docs/api/utility-process.md, `partition`).
  */
 export function utilityProcessChannel(
   entry: WorkerEntry,

@@ -38,7 +38,9 @@ export interface UpdateControllerDeps {
  * build), keeps one state for the window's banner and Help → About, and restarts into an update only on the
  * clerk's click and only when no sync, export or print runs, after main closed the core (its quit path);
  * otherwise the update installs when the app quits (electron-updater's autoInstallOnAppQuit). A failed check or
- * download is a log line and a muted note.
+ * download is a log line and a muted note. A release the feed stages (`stagingPercentage`) is offered only to the
+ * share of machines whose random id in `<userData>/.updaterId` falls under it (AppUpdater.isStagingMatch: 0 means
+ * nobody, absent means everybody), so "up to date" can mean "not offered yet".
  */
 export class UpdateController {
   #state: UpdateState
