@@ -318,7 +318,7 @@ export function profileLabel(profile: { readonly name: string; readonly environm
 /**
  * How RosterDesk reaches the service: through the OS's proxy settings (system settings, PAC, WPAD; the default),
  * directly, through one proxy, or through a PAC file. The machine policy, a command-line flag and the
- * environment all come before the profile's choice (ARCHITECTURE, "Network settings").
+ * environment all come before the profile's choice (decision 037, `effectiveProxyChoice`).
  */
 export const PROXY_MODES = ['system', 'none', 'fixed', 'pac'] as const
 export type ProxyMode = (typeof PROXY_MODES)[number]
