@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterEach, expect, vi } from 'vitest'
 import type { SyncRunSummary } from '../../../src/shared/domain'
 import type { EventChannel } from '../../../src/shared/ipc-contract'
-import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
 import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
@@ -93,6 +94,7 @@ export async function startApp(
     demo: { environment: { baseUrl: demo.baseUrl, ...demo.credentials }, close: async () => undefined },
     events: sink,
     logger,
+    runners: coreWorkerRunners({ logger }),
     chooseExportPath: async () => savePath.next,
     uiState: backend,
     revealFile: () => undefined,
