@@ -280,7 +280,7 @@ function sessionDepsOf(
     random: deps.random ?? Math.random,
     // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs on
     // this thread, where they apply.
-    syncOnWorker: deps.clock === undefined && deps.random === undefined,
+    syncOnRunners: deps.clock === undefined && deps.random === undefined,
     ...(deps.syncRetry === undefined ? {} : { syncRetry: deps.syncRetry }),
     openExternal: deps.openExternal,
     ...(deps.receivesSchemeCallbacks === undefined

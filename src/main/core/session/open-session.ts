@@ -88,7 +88,7 @@ export interface SessionDeps {
   /** How a sync's list requests are retried (AppCoreDeps.syncRetry); absent: the engine's policy. */
   readonly syncRetry?: Partial<RetryPolicy>
   /** Whether syncs run on the runners (false: on this thread, where a test's clock and jitter apply). */
-  readonly syncOnWorker: boolean
+  readonly syncOnRunners: boolean
   /** Opens the system browser; only ever given the authorize URL. */
   readonly openExternal: (url: string) => Promise<void>
   /** Whether the OS hands the app its private-use sign-in scheme (AuthServiceDeps); absent: true. */
@@ -136,7 +136,7 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
     random: deps.random,
     logger: deps.logger,
     runners: deps.runners,
-    syncOnRunner: deps.syncOnWorker,
+    syncOnRunner: deps.syncOnRunners,
     ...(deps.syncRetry === undefined ? {} : { retry: deps.syncRetry }),
     exportRules: deps.exportRules,
     source: () => ({ settings: deps.settings.get(), service: environment() }),
