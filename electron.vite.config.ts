@@ -11,7 +11,7 @@ export default defineConfig({
       // ESM-only electron-store included, is a devDependency and so is bundled into the CommonJS main bundle.
       rollupOptions: {
         // The core process (a utility process) and its core worker are entries of their own, so
-        // out/main/core-process.js and core-worker.js sit beside index.js, where core-host/process/process-channel.ts
+        // out/main/core-process.js and core-worker.js sit beside index.js, where shell/core-process/core-process-channel.ts
         // and core-host/worker/worker-entry.ts look for them (neither uses Electron: they run under Node alike).
         input: {
           index: resolve(__dirname, 'src/main/shell/index.ts'),

@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import type { EmployeeQuery } from '../src/shared/domain'
-import { createAppCore } from '../src/main/core-host/create-app-core'
+import { createAppCore } from '../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../src/main/core-host/worker/worker-runners'
 import { CACHE_FILE_NAME } from '../src/main/core/settings/profile-store'
-import type { AppCore, AppCoreDeps } from '../src/main/core-host/create-app-core'
+import type { AppCore, AppCoreDeps } from '../src/main/core/session/create-app-core'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../src/main/core/cache/cache-database'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
@@ -106,6 +107,7 @@ export function appCoreOver(dataDir: string, overrides: Partial<AppCoreDeps> = {
     },
     events: { emit: () => undefined },
     logger: silentLogger,
+    runners: coreWorkerRunners({ logger: silentLogger }),
     chooseExportPath: async () => undefined,
     revealFile: () => undefined,
     ...overrides,

@@ -70,8 +70,8 @@ const RULES = [
   },
   {
     from: (folder) => STORES.includes(folder),
-    target: (path) => /^(query|sync|export|app)\//.test(path),
-    why: 'the stores sit below query, sync and the rest; they know files, not what is done with them',
+    target: (path) => /^(query|sync|export|app|session)\//.test(path),
+    why: 'the stores sit below query, sync, the session and the rest; they know files, not what is done with them',
   },
 ]
 

@@ -22,10 +22,11 @@ const LAYERS = {
 }
 
 /**
- * The one exception to a layer's bans, by folder: the core process's main thread (core-host/process) may import
- * `electron`, because in Electron's utility process its requests go through Electron's `net` (decision 037).
- * The core worker (core-host/worker) and everything else in core-host run under plain Node: no Electron module
- * exists on a worker thread.
+ * The one exception to a layer's bans, by folder, and the only one there may be: the core host process's main
+ * thread (core-host/process, Electron's utility process) may import `electron`, because its requests go through
+ * Electron's `net` (decision 037). The core worker (core-host/worker) and the process's entry run under plain
+ * Node: no Electron module exists on a worker thread. What runs in Electron's main process (RemoteAppCore, the
+ * core process's channel) is the shell's, under src/main/shell/core-process, never here.
  */
 const ALLOWED = [{ folder: 'src/main/core-host/process/', packages: ['electron'] }]
 
@@ -35,7 +36,7 @@ const WHY = {
   sandbox: 'the sandbox stands in for the real service and shares no code with the client it tests',
   cli: 'the CLI runs on plain Node through core',
   'core-host':
-    'src/main/core-host runs the core in its utility process and worker thread, under plain Node alike, the Demo sandbox too; only core-host/process/ may use electron (its `net`), never the worker',
+    'src/main/core-host only hosts the core (the utility process’s entry, the job protocol, the worker and its jobs), under plain Node alike, the Demo sandbox too; only core-host/process/ may use electron (its `net`), never the worker; product logic is core’s (core/session)',
   shell: 'src/main/shell is Electron’s main process: it wires windows, dialogs and secrets to the core host',
   preload: 'the preload sees electron and src/shared only',
   renderer: 'the renderer reaches main only through window.rosterdesk',

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { Logger } from '../core/log/logger'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
+import type { SessionRunners } from '../core/session/session-runners'
 import type { SyncCheckpoint } from '../core/sync/sync-options'
 import { terminalText } from './terminal-text'
 
@@ -23,6 +24,11 @@ export interface CacheCommandIo {
   readonly syncCheckpoint?: (step: SyncCheckpoint) => void
   /** The machine policy, read once at the CLI's start (index.ts); absent: none. */
   readonly policy?: PolicyInForce
+  /**
+   * Where a command's session runs its work (cli-session.ts): the inline runners when absent, as the CLI passes
+   * none; a test's to see what a command asks of them.
+   */
+  readonly runners?: SessionRunners
 }
 
 /** A usage problem: exit code 2 and the message plus the command's usage line. */

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path'
-import { openCacheDatabase } from '../core/cache/cache-database'
-import type { CacheDatabase } from '../core/cache/cache-database'
+import type { SessionServices } from '../core/session/session-services'
 import { toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import { parseCommandArgs, reportUsage, requiredOption, stringOption, writeLine } from './cache-command-args'
+import { cliProfileSource, openCliSession } from './cli-session'
 import { appFolders, readCliProfile, type CliProfile } from './profile-flag'
 import type { CacheCommandIo, OptionSpec, ParsedValues } from './cache-command-args'
 
@@ -19,8 +19,11 @@ export interface CacheReaderCommand<T> {
    * named (for what the app keeps per profile, such as saved views).
    */
   parse(values: ParsedValues, profile: CliProfile | undefined): T
-  /** Answers from the open cache on io.stdout; throws (or rejects) for a failure the clerk should read. */
-  run(cache: CacheDatabase, parsed: T, io: CacheCommandIo): void | Promise<void>
+  /**
+   * Answers from the session over the open cache (core's one composition, cli-session.ts) on io.stdout; throws
+   * (or rejects) for a failure the clerk should read.
+   */
+  run(session: SessionServices, parsed: T, io: CacheCommandIo): void | Promise<void>
 }
 
 /** Exit codes: 0 answered, 1 cache missing or damaged or the answer refused, 2 bad usage. */
@@ -31,6 +34,7 @@ export async function runCacheReader<T>(
 ): Promise<number> {
   let db: string
   let parsed: T
+  let profile: CliProfile | undefined
   try {
     const values = parseCommandArgs(args, {
       db: { type: 'string' },
@@ -40,7 +44,7 @@ export async function runCacheReader<T>(
     })
     // `--profile NAME` reads the cache the app fills for that profile; an explicit --db wins.
     const profileName = stringOption(values, 'profile')
-    const profile =
+    profile =
       profileName === undefined
         ? undefined
         : readCliProfile(
@@ -56,16 +60,23 @@ export async function runCacheReader<T>(
   } catch (error) {
     return reportUsage(error, io, command.usage)
   }
-  let cache: CacheDatabase | null = null
+  let session: SessionServices | null = null
   try {
-    cache = openCacheDatabase(db, { mustExist: true, logger: io.logger })
-    await command.run(cache, parsed, io)
+    session = openCliSession(
+      {
+        db,
+        mustExist: true,
+        ...(profile === undefined ? {} : { profile: profile.name, source: cliProfileSource(profile) }),
+      },
+      io,
+    )
+    await command.run(session, parsed, io)
     return 0
   } catch (error) {
     logFailure(io.logger, command.failure, error)
     writeLine(io.stderr, `${command.failure}: ${toIpcError(error).message}`)
     return 1
   } finally {
-    cache?.close()
+    await session?.close()
   }
 }

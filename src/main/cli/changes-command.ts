@@ -1,13 +1,10 @@
 import { extname, resolve } from 'node:path'
 import type { ChangeEntry, ChangeHistoryEntry, ChangeKind } from '../../shared/domain'
-import { ChangeHistory } from '../core/changes/change-history'
-import { systemClock } from '../core/clock'
+import type { ChangeHistory } from '../core/changes/change-history'
 import { RosterDeskError } from '../core/errors'
-import { ExportService } from '../core/export/export-service'
-import { inlineExportRunner } from '../core/export/inline-export-runner'
+import type { ExportService } from '../core/export/export-service'
 import { exportFormatProblem, exportRulesOf } from '../core/policy/export-rules'
 import { NO_POLICY } from '../core/policy/policy-in-force'
-import { QueryEngine } from '../core/query/query-engine'
 import { UsageError, integerOption, requiredOption, stringOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, ParsedValues } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'
@@ -75,9 +72,8 @@ export function runChangesCommand(args: readonly string[], io: CacheCommandIo): 
         if (refused !== undefined) throw new UsageError(refused)
         return parsed
       },
-      run: async (cache, parsed) => {
-        const queries = new QueryEngine(cache)
-        const history = new ChangeHistory({ cache, queries })
+      run: async (session, parsed) => {
+        const history = session.changes
         if (parsed.mode === 'history') {
           const runs = history.list()
           if (parsed.json) writeLine(io.stdout, JSON.stringify({ history: runs }))
@@ -86,7 +82,7 @@ export function runChangesCommand(args: readonly string[], io: CacheCommandIo): 
         }
         const runId = parsed.run ?? latestRun(history)
         if (parsed.mode === 'export') {
-          interrupted = !(await exportChanges(queries, history, { ...parsed, runId }, io))
+          interrupted = !(await exportChanges(session.exports, { ...parsed, runId }, io))
           return
         }
         const { kind, offset, limit, json } = parsed
@@ -159,8 +155,7 @@ function latestRun(history: ChangeHistory): number {
 
 /** Writes the file; false when SIGINT/SIGTERM stopped it (no file is left behind). */
 async function exportChanges(
-  queries: QueryEngine,
-  history: ChangeHistory,
+  service: ExportService,
   args: {
     readonly out: string
     readonly format: 'xlsx' | 'csv'
@@ -174,13 +169,6 @@ async function exportChanges(
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
   try {
-    const service = new ExportService({
-      runner: inlineExportRunner({ queries }),
-      changes: history,
-      rules: exportRulesOf(io.policy ?? NO_POLICY),
-      clock: systemClock,
-      context: () => ({ environment: '', tenantId: '', syncedAt: null }),
-    })
     const result = await service.exportChanges({
       request: { runId: args.runId, format: args.format },
       filePath: args.out,

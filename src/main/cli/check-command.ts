@@ -15,7 +15,7 @@ import {
   type CacheCommandIo,
   type ParsedValues,
 } from './cache-command-args'
-import { NETWORK_OPTIONS, NETWORK_USAGE, openCliFetch } from './network-flags'
+import { NETWORK_OPTIONS, NETWORK_USAGE, openCliFetch, serviceNetworkInput } from './network-flags'
 import { cliTokenSource, parseServiceFlags, scopeFlag, SERVICE_OPTIONS, syncLimitFlag } from './service-flags'
 import { terminalText } from './terminal-text'
 
@@ -59,15 +59,7 @@ export async function runCheckCommand(args: readonly string[], io: CacheCommandI
     })
     scopes = scopeFlag(values, flags.profile)
     timeoutSeconds = syncLimitFlag(values, flags.profile, 'request-timeout', 'requestTimeoutSeconds')
-    net = openCliFetch(
-      {
-        values,
-        env: io.env,
-        policy: io.policy,
-        ...(flags.profile === undefined ? {} : { profile: flags.profile.settings }),
-      },
-      io,
-    )
+    net = openCliFetch(serviceNetworkInput(values, flags.profile, io), io)
   } catch (error) {
     if (error instanceof UsageError) return reportUsage(error, io, CHECK_USAGE)
     if (!isRosterDeskError(error)) throw error

@@ -1,18 +1,13 @@
 import { extname, resolve } from 'node:path'
 import type { ExportRequest } from '../../shared/domain'
-import { openCacheDatabase } from '../core/cache/cache-database'
-import type { CacheDatabase } from '../core/cache/cache-database'
-import { systemClock } from '../core/clock'
 import { toIpcError } from '../core/errors'
 import { preloadExcelJs } from '../core/export/exceljs-loader'
-import { ExportService } from '../core/export/export-service'
 import { checkExportRequest } from '../core/export/export-plan'
-import { inlineExportRunner } from '../core/export/inline-export-runner'
 import { EXCEL_MAX_ROWS } from '../core/export/xlsx-writer'
 import { logFailure } from '../core/log/log-failure'
 import { NO_POLICY } from '../core/policy/policy-in-force'
 import { exportFormatProblem, exportRulesOf } from '../core/policy/export-rules'
-import { QueryEngine } from '../core/query/query-engine'
+import type { SessionServices } from '../core/session/session-services'
 import {
   UsageError,
   integerOption,
@@ -25,7 +20,8 @@ import {
 import type { CacheCommandIo } from './cache-command-args'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
 import { cliPolicyRules, refuseLockedFlags } from './policy-flags'
-import { appFolders, findCliView, readCliProfile, refuseOtherSource } from './profile-flag'
+import { cliProfileSource, openCliSession } from './cli-session'
+import { appFolders, findCliView, readCliProfile, refuseOtherSource, type CliProfile } from './profile-flag'
 
 export const EXPORT_USAGE =
   'Usage: export (--db FILE | --profile NAME [--data-dir DIR]) --out FILE.xlsx|FILE.csv [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
@@ -49,8 +45,8 @@ const OPTIONS = {
 
 interface ExportArgs {
   readonly db: string
-  /** The profile named by --profile, for the About sheet. */
-  readonly profile: string | undefined
+  /** The profile named by --profile: the About sheet's name and source. */
+  readonly profile: CliProfile | undefined
   readonly out: string
   readonly format: 'xlsx' | 'csv'
   /** Null: every column the cache knows, known fields first. */
@@ -83,29 +79,28 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
   }
   // exceljs loads while the cache opens and the rows are counted, and probes its internals with the log at hand.
   if (parsed.format === 'xlsx') preloadExcelJs(io.logger)
-  let cache: CacheDatabase | null = null
+  let session: SessionServices | null = null
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
   try {
-    cache = openCacheDatabase(parsed.db, { mustExist: true, logger: io.logger })
-    const queries = new QueryEngine(cache)
-    const lastComplete = cache.lastCompleteRun()
-    const synced = lastComplete === undefined ? undefined : cache.runs.log.settingsOf(lastComplete.id)
-    const service = new ExportService({
-      runner: inlineExportRunner({ queries }),
-      rules,
-      clock: systemClock,
-      context: () => ({
-        ...(parsed.profile === undefined ? {} : { profile: parsed.profile }),
-        // The run that filled the cache says whose rows these are (decision 039), not today's settings.
-        environment: parsed.environment ?? synced?.environment ?? synced?.baseUrl ?? 'not recorded',
-        tenantId: parsed.tenant ?? synced?.tenantId ?? '',
-        syncedAt: lastComplete === undefined ? null : new Date(lastComplete.endedAt),
-        ...(synced?.statusFilter === undefined ? {} : { statusFilter: synced.statusFilter }),
-      }),
-    })
+    // The session as the app composes it, so the file's About sheet says what the app's would.
+    session = openCliSession(
+      {
+        db: parsed.db,
+        mustExist: true,
+        ...(parsed.profile === undefined
+          ? {}
+          : { profile: parsed.profile.name, source: cliProfileSource(parsed.profile) }),
+        named: {
+          ...(parsed.environment === undefined ? {} : { environment: parsed.environment }),
+          ...(parsed.tenant === undefined ? {} : { tenantId: parsed.tenant }),
+        },
+      },
+      io,
+    )
+    const { queries, exports: service } = session
     const columns = parsed.columns ?? queries.listColumns().map((column) => column.key)
     const result = await service.exportToFile({
       // Built from the options here: checked against the contract's schema, as the app's requests are.
@@ -127,7 +122,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
-    cache?.close()
+    await session?.close()
   }
 }
 
@@ -187,7 +182,7 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
       : { kind: 'view', query, columns: chosen, format }
   return {
     db,
-    profile: profile?.name,
+    profile,
     out,
     format,
     columns,

@@ -33,6 +33,23 @@ export interface CliNetworkInput {
 }
 
 /**
+ * The network input of a command that names its service with the service flags (`sync`, `check`): the flags as
+ * given, the environment, the machine policy and the settings of the profile --profile named.
+ */
+export function serviceNetworkInput(
+  values: ParsedValues,
+  profile: { readonly settings: ProfileNetworkSettings } | undefined,
+  io: { readonly env: NodeJS.ProcessEnv; readonly policy?: PolicyInForce | undefined },
+): CliNetworkInput {
+  return {
+    values,
+    env: io.env,
+    policy: io.policy,
+    ...(profile === undefined ? {} : { profile: profile.settings }),
+  }
+}
+
+/**
  * The fetch a CLI command reaches the service with (close it when done): `resolveNodeNetwork`'s choice from
  * --proxy and --ca-file, the environment and the profile, then `createNodeFetch`. A flag that cannot be used is
  * a UsageError (exit 2) naming it; the profile's or the environment's a 'config' error. A note (a PAC file the CLI

@@ -1,6 +1,5 @@
 import { MAX_QUERY_WINDOW } from '../../shared/domain'
 import type { EmployeeQuery, EmployeeRow } from '../../shared/domain'
-import { QueryEngine } from '../core/query/query-engine'
 import { integerOption, stringOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, ParsedValues } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'
@@ -32,8 +31,8 @@ export function runSearchCommand(args: readonly string[], io: CacheCommandIo): P
       failure: 'Search failed',
       options: OPTIONS,
       parse: (values, profile) => ({ query: buildQuery(values, profile), json: values['json'] === true }),
-      run: (cache, { query, json }) => {
-        const result = new QueryEngine(cache).query(query)
+      run: (session, { query, json }) => {
+        const result = session.queries.query(query)
         if (json) {
           writeLine(io.stdout, JSON.stringify(result))
           return

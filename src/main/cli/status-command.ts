@@ -19,7 +19,7 @@ export function runStatusCommand(args: readonly string[], io: CacheCommandIo): P
       failure: 'Status failed',
       options: { json: { type: 'boolean' } },
       parse: (values) => ({ json: values['json'] === true }),
-      run: (cache, { json }) => {
+      run: ({ cache }, { json }) => {
         const lastRun = cache.runs.lastRun() ?? null
         const lastComplete = cache.lastCompleteRun() ?? null
         const status = {

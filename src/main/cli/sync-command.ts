@@ -2,19 +2,17 @@ import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { AccessTokenSource } from '../core/api/access-token-source'
 import type { FetchLike } from '../core/api/fetch-like'
-import { openCacheDatabase } from '../core/cache/cache-database'
-import type { CacheDatabase } from '../core/cache/cache-database'
-import { systemClock } from '../core/clock'
 import { RosterDeskError, toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
 import type { Logger } from '../core/log/logger'
 import type { NodeFetch } from '../core/net/node-fetch'
 import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
-import { SyncService } from '../core/sync/sync-service'
+import type { SessionServices } from '../core/session/session-services'
+import type { SyncSettings } from '../core/session/session-source'
 import type { SyncRunSummary } from '../../shared/domain'
 import { shortenedValuesText } from '../../shared/shortened-values'
-import { PAGE_SIZE_SETTING, type SyncLimitSetting, type SyncScope } from '../../shared/settings-rules'
-import { settingsSchema, type Settings } from '../../shared/settings-schema'
+import { PAGE_SIZE_SETTING } from '../../shared/settings-rules'
+import { settingsSchema } from '../../shared/settings-schema'
 import {
   listOption,
   parseCommandArgs,
@@ -25,7 +23,13 @@ import {
   writeLine,
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
-import { NETWORK_OPTIONS, NETWORK_USAGE, openCliFetch, type CliNetworkInput } from './network-flags'
+import {
+  NETWORK_OPTIONS,
+  NETWORK_USAGE,
+  openCliFetch,
+  serviceNetworkInput,
+  type CliNetworkInput,
+} from './network-flags'
 import {
   cliTokenSource,
   parseServiceFlags,
@@ -33,6 +37,7 @@ import {
   syncLimitFlag,
   type ServiceFlags,
 } from './service-flags'
+import { cliServiceSource, openCliSession } from './cli-session'
 import { settingFlag } from './setting-flags'
 
 export const SYNC_USAGE =
@@ -66,13 +71,11 @@ interface SyncArgs {
   db: string
   /** True when --db came from --profile (the app's cache for that profile). */
   fromProfile: boolean
-  pageSize: number
-  concurrency: number
-  payCycles: string[]
-  /** 'active' asks the service for active employees only (statusFilter=1); flag, else the profile's setting. */
-  scope: SyncScope
-  /** The sync's limits (the app's "Advanced" settings): flag, else the profile's setting, else the default. */
-  limits: Pick<Settings, SyncLimitSetting>
+  /**
+   * The sync's settings: page size, concurrency, pay cycles, scope ('active' asks the service for active employees
+   * only) and limits (the app's "Advanced" settings), each the flag, else the profile's setting, else the default.
+   */
+  settings: SyncSettings
   json: boolean
   /** --proxy, --ca-file and the profile's Settings → Network, for `openCliFetch`. */
   network: CliNetworkInput
@@ -100,14 +103,13 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   }
   const fetch = net.fetch
 
-  let cache: CacheDatabase | null = null
-  let service: SyncService | null = null
+  let session: SessionServices | null = null
   let signals = 0
   const onSignal = (): void => {
     signals++
     // A second Ctrl+C means "now": the cache is safe either way, a killed run never touches the snapshot.
     if (signals > 1) process.exit(EXIT_CANCELLED)
-    service?.cancel()
+    session?.sync.cancel()
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
@@ -123,28 +125,18 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
       // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
       if (located.mayCreate) mkdirSync(dirname(db), { recursive: true })
     }
-    cache = openCacheDatabase(db, { logger: io.logger })
-    service = new SyncService({
-      cache,
-      fetch,
-      tokens,
-      clock: systemClock,
-      random: Math.random,
-      logger: io.logger,
-      ...(io.syncCheckpoint === undefined ? {} : { checkpoint: io.syncCheckpoint }),
-    })
-    const run = service.start({
-      baseUrl: parsed.service.baseUrl,
-      ...(tenantId === '' ? {} : { tenantId }),
-      pageSize: parsed.pageSize,
-      // The largest page the service serves; --page-size is what a refusal falls back to (sync/page-size.ts).
-      pageSizing: 'largest-served',
-      concurrency: parsed.concurrency,
-      trackedPayCycles: parsed.payCycles,
-      scope: parsed.scope,
-      limits: parsed.limits,
-    })
-    if (signals > 0) service.cancel()
+    // The session as the app composes it, with the inline runners: the same start options as the app's syncs.
+    session = openCliSession(
+      {
+        db,
+        connection: { fetch, tokens },
+        source: cliServiceSource(parsed.service, parsed.settings, tenantId),
+        ...(profile === undefined ? {} : { profile: profile.name }),
+      },
+      io,
+    )
+    const run = session.sync.start(session.startOptions())
+    if (signals > 0) session.sync.cancel()
     const summary = await run
     report(io, parsed.json, summary)
     return summary.status === 'complete' ? 0 : summary.status === 'cancelled' ? EXIT_CANCELLED : 1
@@ -153,7 +145,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
-    cache?.close()
+    await session?.close()
     await net.close()
   }
 }
@@ -197,41 +189,36 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
     service,
     db: resolve(db),
     fromProfile: profile !== undefined && stringOption(values, 'db') === undefined,
-    pageSize: settingFlag(
-      'page-size',
-      fields.pageSize,
-      stringOption(values, 'page-size') ?? profile?.settings.pageSize ?? DEFAULT_SETTINGS.pageSize,
-    ),
-    concurrency: settingFlag(
-      'concurrency',
-      fields.concurrency,
-      stringOption(values, 'concurrency') ?? profile?.settings.concurrency ?? DEFAULT_SETTINGS.concurrency,
-    ),
-    payCycles: settingFlag(
-      'pay-cycle',
-      fields.trackedPayCycles,
-      payCycles.length > 0 ? payCycles : (profile?.settings.trackedPayCycles ?? []),
-    ),
-    scope: settingFlag(
-      'sync-scope',
-      fields.syncScope,
-      stringOption(values, 'sync-scope') ??
-        profile?.settings.syncScope ??
-        service.policyProfile?.syncScope ??
-        DEFAULT_SETTINGS.syncScope,
-    ),
-    limits: {
+    settings: {
+      pageSize: settingFlag(
+        'page-size',
+        fields.pageSize,
+        stringOption(values, 'page-size') ?? profile?.settings.pageSize ?? DEFAULT_SETTINGS.pageSize,
+      ),
+      concurrency: settingFlag(
+        'concurrency',
+        fields.concurrency,
+        stringOption(values, 'concurrency') ?? profile?.settings.concurrency ?? DEFAULT_SETTINGS.concurrency,
+      ),
+      trackedPayCycles: settingFlag(
+        'pay-cycle',
+        fields.trackedPayCycles,
+        payCycles.length > 0 ? payCycles : (profile?.settings.trackedPayCycles ?? []),
+      ),
+      syncScope: settingFlag(
+        'sync-scope',
+        fields.syncScope,
+        stringOption(values, 'sync-scope') ??
+          profile?.settings.syncScope ??
+          service.policyProfile?.syncScope ??
+          DEFAULT_SETTINGS.syncScope,
+      ),
       requestTimeoutSeconds: syncLimitFlag(values, profile, 'request-timeout', 'requestTimeoutSeconds'),
       syncDeadlineMinutes: syncLimitFlag(values, profile, 'run-deadline', 'syncDeadlineMinutes'),
       maxEmployees: syncLimitFlag(values, profile, 'max-employees', 'maxEmployees'),
     },
     json: values['json'] === true,
-    network: {
-      values,
-      env: io.env,
-      policy: io.policy,
-      ...(profile === undefined ? {} : { profile: profile.settings }),
-    },
+    network: serviceNetworkInput(values, profile, io),
   }
 }
 

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
 import type { Clock } from '../../../src/main/core/clock'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
@@ -73,6 +74,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   // The callback needs the core that openExternal is part of, so it is bound once the core exists.
   let handleCallbackUrl: (url: string) => void = () => undefined
 
+  const logger = createLogger((level, line) => log.push(`${level}: ${line}`))
   const core = await createAppCore({
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
@@ -101,7 +103,8 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
       },
     },
     events,
-    logger: createLogger((level, line) => log.push(`${level}: ${line}`)),
+    logger,
+    runners: coreWorkerRunners({ logger }),
     // The clerk accepts what the save dialog offers: the last folder used, else the data folder.
     chooseExportPath: async (defaultPath) =>
       isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath),

@@ -4,11 +4,13 @@ import { join } from 'node:path'
 import { afterEach, expect, vi } from 'vitest'
 import type { SyncRunSummary } from '../../../src/shared/domain'
 import type { EventChannel } from '../../../src/shared/ipc-contract'
-import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
 import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { SecretVault } from '../../../src/main/core/secrets/secret-store'
+import type { SessionRunners } from '../../../src/main/core/session/session-runners'
 import type { Clock } from '../../../src/main/core/clock'
 import type { MemoryKeyValueBackend } from '../../../src/main/core/settings/settings-store'
 import { SettingsStore } from '../../../src/main/core/settings/settings-store'
@@ -40,6 +42,10 @@ export interface AppOptions {
   readonly policy?: PolicyInForce
   readonly clock?: Clock
   readonly log?: string[]
+  /** The app's version (appInfo.version); absent: 0.1.0. */
+  readonly version?: string
+  /** Wraps the core worker's runners (a test recording what the sessions ask of them). */
+  readonly runners?: (onWorker: SessionRunners) => SessionRunners
 }
 
 /** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
@@ -81,7 +87,7 @@ export async function startApp(
     options.log?.push(`${level} ${text}`)
   })
   const core = await createAppCore({
-    appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
+    appInfo: { name: 'RosterDesk', version: options.version ?? '0.1.0', platform: 'linux' },
     dataDir,
     settings: new SettingsStore(backend, options.policy),
     secrets,
@@ -93,6 +99,7 @@ export async function startApp(
     demo: { environment: { baseUrl: demo.baseUrl, ...demo.credentials }, close: async () => undefined },
     events: sink,
     logger,
+    runners: (options.runners ?? ((onWorker) => onWorker))(coreWorkerRunners({ logger })),
     chooseExportPath: async () => savePath.next,
     uiState: backend,
     revealFile: () => undefined,

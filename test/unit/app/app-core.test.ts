@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EventChannel } from '../../../src/shared/ipc-contract'
-import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import { systemClock, type Clock, type Timers } from '../../../src/main/core/clock'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
@@ -60,6 +61,7 @@ async function startApp(time: { clock?: Clock; timers?: Timers } = {}): Promise<
     demo: { environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials }, close: async () => undefined },
     events: sink,
     logger,
+    runners: coreWorkerRunners({ logger }),
     chooseExportPath: async (defaultPath) => {
       savePath.offered.push(defaultPath)
       return savePath.next

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AuthState } from '../../../src/shared/domain'
 import { beginAppSync } from '../../../src/main/core/app/begin-sync'
+import { syncStartOptions } from '../../../src/main/core/session/session-source'
 import { defaultSettings } from '../../../src/main/core/settings/settings-defaults'
 import type { SyncStartOptions } from '../../../src/main/core/sync/sync-service'
 import { SYNC_LIMIT_SETTING_DEFAULTS } from '../../../src/shared/settings-rules'
@@ -17,15 +18,11 @@ async function optionsFor(settings: Settings): Promise<SyncStartOptions> {
   }
   await beginAppSync({
     auth: { getState: () => state },
-    settings: { get: () => settings },
-    environment: () => ({
-      environment: 'staging',
-      baseUrl: 'https://staging.payroll.example',
-      clientId: 'rosterdesk',
-      redirectUri: 'com.rosterdesk.app:/oauth/callback',
-      scopes: 'read',
-      tenantId: 'acme',
-    }),
+    options: () =>
+      syncStartOptions({
+        settings,
+        service: { environment: 'staging', baseUrl: 'https://staging.payroll.example', tenantId: 'acme' },
+      }),
     sync: {
       begin: async (options) => {
         asked.push(options)

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ChangeHistoryEntry, ChangeListPage, SyncRunSummary } from '../../../src/shared/domain'
-import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import { dispatchInvoke } from '../../../src/main/core/ipc/dispatch'
 import { silentLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
@@ -61,6 +62,7 @@ describe('changes:history, changes:list and changes:export behind IPC', () => {
         },
       },
       logger: silentLogger,
+      runners: coreWorkerRunners({ logger: silentLogger }),
       chooseExportPath: async (defaultPath) => {
         offered.push(defaultPath)
         return savePath

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ProfileList, QueryResult, SyncRunSummary } from '../../../src/shared/domain'
 import { eventChannels, type EventChannel } from '../../../src/shared/ipc-contract'
-import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import { dispatchInvoke } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
@@ -88,6 +89,7 @@ describe('query:preparing', () => {
       },
       events: { emit: (channel, payload) => events.push({ channel, payload }) },
       logger,
+      runners: coreWorkerRunners({ logger }),
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,
       columnBuilder: holding,

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ServiceLookupResult } from '../../../src/shared/domain'
-import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import { dispatchInvoke } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
@@ -61,6 +62,7 @@ async function startApp(size = 300): Promise<App> {
     demo: { environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials }, close: async () => undefined },
     events: { emit: (channel, payload) => void (channel === 'sync:finished' && finished.push(payload)) },
     logger,
+    runners: coreWorkerRunners({ logger }),
     chooseExportPath: async () => savePath.next,
     revealFile: () => undefined,
   })

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { retentionNotice } from '../../../src/shared/policy-view'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { writerLockPathOf } from '../../../src/main/core/cache/writer-lock'
-import { deleteExpiredCaches, personalDataRulesOf } from '../../../src/main/core/cache/personal-data'
+import { deleteExpiredCaches, personalDataRulesOf } from '../../../src/main/core/session/personal-data'
 import { NO_POLICY } from '../../../src/main/core/policy/policy-in-force'
 
 const DAY = 24 * 60 * 60 * 1000

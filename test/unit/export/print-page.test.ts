@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ExportRequest } from '../../../src/shared/domain'
-import { createAppCore } from '../../../src/main/core-host/create-app-core'
+import { createAppCore } from '../../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import { dispatchInvoke, type EventSink } from '../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../src/main/core/log/logger'
 import { PRINT_MAX_ROWS, escapeHtml, printPageHtml } from '../../../src/main/core/export/print-page'
@@ -166,6 +167,7 @@ describe('export:print over the real core', () => {
       },
       events: sink,
       logger,
+      runners: coreWorkerRunners({ logger }),
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,
       printPage,

@@ -6,7 +6,8 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { IPC_ERROR_CODES } from '../../../src/shared/ipc-error-codes'
 import { invokeChannels, type InvokeChannel } from '../../../src/shared/ipc-contract'
-import { createAppCore, type AppCore } from '../../../src/main/core-host/create-app-core'
+import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import { dispatchInvoke } from '../../../src/main/core/ipc/dispatch'
 import { silentLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
@@ -123,6 +124,7 @@ describe('the IPC surface under abuse (fast-check through the real dispatch)', (
       },
       events: { emit: () => undefined },
       logger: silentLogger,
+      runners: coreWorkerRunners({ logger: silentLogger }),
       // A save dialog the clerk cancels: an export that gets through validation writes nothing.
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,

@@ -107,9 +107,23 @@ describe('layering rules', () => {
         "import type { Net } from 'electron/utility'\nexport type A = Net\n",
       ),
     ).toEqual([])
+    // What runs in Electron's main process is the shell's: RemoteAppCore is under shell/, and the core host,
+    // whose one Electron exception is its utility process's `net`, never reaches into it.
     const remote =
-      "import { RemoteAppCore } from '../core-host/process/remote-app-core'\nexport const a = RemoteAppCore\n"
+      "import { RemoteAppCore } from './core-process/remote-app-core'\nexport const a = RemoteAppCore\n"
     expect(await errorsFor('src/main/shell/a.ts', remote)).toEqual([])
+    const jobs =
+      "import type { ShellCalls } from '../../core-host/process/core-process-jobs'\nexport type A = ShellCalls\n"
+    expect(await errorsFor('src/main/shell/core-process/a.ts', jobs)).toEqual([])
+    const fromShell =
+      "import { RemoteAppCore } from '../../shell/core-process/remote-app-core'\nexport const a = RemoteAppCore\n"
+    expect((await errorsFor('src/main/core-host/process/a.ts', fromShell)).join('\n')).toMatch(
+      /core-host may not import the shell layer/,
+    )
+    // The session's composition is core's: it reaches no host, its runners come in through a port.
+    expect((await errorsFor('src/main/core/session/a.ts', host)).join('\n')).toMatch(
+      /core may not import the core-host layer/,
+    )
     expect(await errorsFor('src/main/shell/a.ts', electron)).toEqual([])
     const shell = "import { x } from '../shell/window'\nexport const a = x\n"
     expect((await errorsFor('src/main/cli/a.ts', shell)).join('\n')).toMatch(

@@ -6,8 +6,11 @@ import type { SettingsView } from '../../../src/shared/domain'
 import { createLogger } from '../../../src/main/core/log/logger'
 import type { NetworkToApply } from '../../../src/main/core/settings/network-settings'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
-import { RemoteAppCore, type ShellNetwork } from '../../../src/main/core-host/process/remote-app-core'
-import { coreProcessEntry, forkedProcessChannel } from '../../../src/main/core-host/process/process-channel'
+import { RemoteAppCore, type ShellNetwork } from '../../../src/main/shell/core-process/remote-app-core'
+import {
+  coreProcessEntry,
+  forkedProcessChannel,
+} from '../../../src/main/shell/core-process/core-process-channel'
 
 /**
  * The machine policy where the app reads it: at the start of the core process (a Node fork of its entry, as in

@@ -10,8 +10,11 @@ import {
   shellCallHandlers,
   type RemoteAppCoreOptions,
   type ShellServices,
-} from '../../../src/main/core-host/process/remote-app-core'
-import { coreProcessEntry, forkedProcessChannel } from '../../../src/main/core-host/process/process-channel'
+} from '../../../src/main/shell/core-process/remote-app-core'
+import {
+  coreProcessEntry,
+  forkedProcessChannel,
+} from '../../../src/main/shell/core-process/core-process-channel'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
 import type { JobChannel, JobChannelStarter } from '../../../src/main/core-host/worker/worker-host'
 

@@ -3,13 +3,14 @@ import { dispatchInvoke } from '../../core/ipc/dispatch'
 import { locateCacheFolders, type CacheFolders } from '../../core/cache/cache-folders'
 import { hasCachesToMove, moveCaches, nodeMoveFs, type MoveFs } from '../../core/cache/cache-move'
 import type { EventSink } from '../../core/ipc/dispatch'
-import { createAppCore, type AppCore } from '../create-app-core'
+import { createAppCore, type AppCore } from '../../core/session/create-app-core'
 import { RosterDeskError } from '../../core/errors'
 import type { SecretVault } from '../../core/secrets/secret-store'
 import type { DemoEnvironment } from '../../core/settings/resolve-environment'
 import { SettingsStore } from '../../core/settings/settings-store'
 import { openSettingsFile } from '../../core/settings/settings-file'
 import { forwardingLogger, serveJobs, type JobHandlers, type JobPort } from '../worker/serve-jobs'
+import { coreWorkerRunners } from '../worker/worker-runners'
 import type { CoreProcessJobs } from './core-process-jobs'
 import { processPort } from './process-channel'
 import { proxyRoute, shellAppNetwork } from './app-network'
@@ -100,6 +101,7 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
             ...(network === undefined ? {} : { network: shellAppNetwork(context) }),
             openExternal: async (url) => void (await context.call('open-external', url)),
             demo,
+            runners: coreWorkerRunners({ logger }),
             events,
             logger,
             uiState: settingsBackend,

@@ -12,7 +12,7 @@ export interface WorkerEntry {
 
 /**
  * How a host reaches what runs its jobs: a worker thread (`threadChannel`), or a process of its own (Electron's
- * utilityProcess in the app, a forked Node process in tests and benchmarks: core-host/process/process-channel.ts).
+ * utilityProcess in the app, a forked Node process in tests and benchmarks: shell/core-process/core-process-channel.ts).
  */
 export interface JobChannel {
   /** `transfer` lists buffers to move rather than copy; a channel that cannot move them copies them. */

@@ -1,17 +1,12 @@
-import type { RetryPolicy } from '../api/retry-policy'
 import type { AuthService } from '../auth/auth-service'
 import { RosterDeskError } from '../errors'
-import type { ResolvedEnvironment } from '../settings/resolve-environment'
-import type { SettingsStore } from '../settings/settings-store'
-import type { StartedSync, SyncService } from '../sync/sync-service'
+import type { StartedSync, SyncService, SyncStartOptions } from '../sync/sync-service'
 
 export interface BeginSyncDeps {
   readonly auth: Pick<AuthService, 'getState'>
-  readonly settings: Pick<SettingsStore, 'get'>
-  readonly environment: () => ResolvedEnvironment
   readonly sync: Pick<SyncService, 'begin'>
-  /** How list requests are retried (the engine's default policy unless given: the browser tests shorten it). */
-  readonly retry?: Partial<RetryPolicy>
+  /** The session's start options now (`syncStartOptions`, the CLI's too): read once the clerk is signed in. */
+  readonly options: () => SyncStartOptions
 }
 
 /**
@@ -26,23 +21,5 @@ export async function beginAppSync(deps: BeginSyncDeps): Promise<StartedSync> {
       'Sign in before syncing. Your cached employees stay available.',
     )
   }
-  const settings = deps.settings.get()
-  const resolved = deps.environment()
-  return deps.sync.begin({
-    baseUrl: resolved.baseUrl,
-    environment: resolved.environment,
-    ...(resolved.tenantId === '' ? {} : { tenantId: resolved.tenantId }),
-    pageSize: settings.pageSize,
-    // The largest page the service serves; the settings' page size is what a refusal falls back to.
-    pageSizing: 'largest-served',
-    concurrency: settings.concurrency,
-    trackedPayCycles: settings.trackedPayCycles,
-    scope: settings.syncScope,
-    limits: {
-      requestTimeoutSeconds: settings.requestTimeoutSeconds,
-      syncDeadlineMinutes: settings.syncDeadlineMinutes,
-      maxEmployees: settings.maxEmployees,
-    },
-    ...(deps.retry === undefined ? {} : { retry: deps.retry }),
-  })
+  return deps.sync.begin(deps.options())
 }

@@ -1,7 +1,7 @@
 import { app, dialog, type BrowserWindow, type Session } from 'electron'
 import type { Logger } from '../../core/log/logger'
 import type { SecretVault } from '../../core/secrets/secret-store'
-import type { ShellNetwork } from '../../core-host/process/remote-app-core'
+import type { ShellNetwork } from '../core-process/remote-app-core'
 import type { UtilityNetworkOptions } from '../adapters/utility-process-channel'
 import type { MainInvokeHandlers } from '../ipc/register-invoke-handlers'
 import { windowEventSink } from '../ipc/window-event-sink'

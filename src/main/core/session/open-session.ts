@@ -1,35 +1,30 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { PreparingWork } from '../../shared/domain'
-import type { FetchLike } from '../core/api/fetch-like'
-import type { EmployeesHandlerDeps } from '../core/app/employees-handlers'
-import type { RetryPolicy } from '../core/api/retry-policy'
-import { beginAppSync } from '../core/app/begin-sync'
-import type { StartedSync } from '../core/sync/sync-service'
-import { SyncScheduler } from '../core/app/sync-scheduler'
-import { AuthService } from '../core/auth/auth-service'
-import { openCacheDatabase, type CacheDatabase } from '../core/cache/cache-database'
-import { ChangeHistory } from '../core/changes/change-history'
-import type { Clock, Timers } from '../core/clock'
-import { ExportService } from '../core/export/export-service'
-import type { ExportRules } from '../core/policy/export-rules'
-import type { EventSink } from '../core/ipc/dispatch'
-import type { Logger } from '../core/log/logger'
-import { lookupService } from '../core/service-lookup/service-lookup'
-import type { ColumnBuilder } from '../core/query/column-builds'
-import { QueryEngine } from '../core/query/query-engine'
-import { profileSecrets, type SecretVault } from '../core/secrets/secret-store'
-import { deleteSetAside } from '../core/cache/set-aside-cache'
-import type { CacheFolders } from '../core/cache/cache-folders'
-import { CACHE_FILE_NAME, FIRST_PROFILE_ID } from '../core/settings/profile-store'
-import type { ResolvedEnvironment } from '../core/settings/resolve-environment'
-import type { SettingsStore } from '../core/settings/settings-store'
-import { SyncService } from '../core/sync/sync-service'
-import type { CoreJobs } from './worker/core-jobs'
-import { workerColumnBuilder } from './worker/worker-column-builder'
-import { workerExportRunner } from './worker/worker-exports'
-import type { WorkerHost } from './worker/worker-host'
-import { workerSyncRunner } from './worker/worker-sync'
+import type { PreparingWork } from '../../../shared/domain'
+import type { FetchLike } from '../api/fetch-like'
+import type { EmployeesHandlerDeps } from '../app/employees-handlers'
+import type { RetryPolicy } from '../api/retry-policy'
+import { beginAppSync } from '../app/begin-sync'
+import type { StartedSync, SyncService } from '../sync/sync-service'
+import { SyncScheduler } from '../app/sync-scheduler'
+import { AuthService } from '../auth/auth-service'
+import type { ChangeHistory } from '../changes/change-history'
+import type { Clock, Timers } from '../clock'
+import type { ExportService } from '../export/export-service'
+import type { ExportRules } from '../policy/export-rules'
+import type { EventSink } from '../ipc/dispatch'
+import type { Logger } from '../log/logger'
+import { lookupService } from '../service-lookup/service-lookup'
+import type { ColumnBuilder } from '../query/column-builds'
+import type { QueryEngine } from '../query/query-engine'
+import { profileSecrets, type SecretVault } from '../secrets/secret-store'
+import { deleteSetAside } from '../cache/set-aside-cache'
+import type { CacheFolders } from '../cache/cache-folders'
+import { CACHE_FILE_NAME, FIRST_PROFILE_ID } from '../settings/profile-store'
+import type { ResolvedEnvironment } from '../settings/resolve-environment'
+import type { SettingsStore } from '../settings/settings-store'
+import type { SessionRunners } from './session-runners'
+import { openSessionServices } from './session-services'
 
 /** Everything that belongs to one profile: its sign-in, its cache and the services over it. */
 export interface ProfileSession {
@@ -76,7 +71,7 @@ export function preparingEvents(events: EventSink): PreparingEvents {
   }
 }
 
-/** What every session is built from: the app core's services and settings, and the one worker they share. */
+/** What every session is built from: the app core's services and settings, and the one set of runners they share. */
 export interface SessionDeps {
   /** Where each profile's employee cache lives (decision 046). */
   readonly caches: CacheFolders
@@ -92,8 +87,8 @@ export interface SessionDeps {
   readonly random: () => number
   /** How a sync's list requests are retried (AppCoreDeps.syncRetry); absent: the engine's policy. */
   readonly syncRetry?: Partial<RetryPolicy>
-  /** Whether syncs run on the core worker (false: on this thread, where a test's clock and jitter apply). */
-  readonly syncOnWorker: boolean
+  /** Whether syncs run on the runners (false: on this thread, where a test's clock and jitter apply). */
+  readonly syncOnRunners: boolean
   /** Opens the system browser; only ever given the authorize URL. */
   readonly openExternal: (url: string) => Promise<void>
   /** Whether the OS hands the app its private-use sign-in scheme (AuthServiceDeps); absent: true. */
@@ -104,9 +99,9 @@ export interface SessionDeps {
   readonly logger: Logger
   /** Written into every export's header sheet. */
   readonly appVersion: string
-  /** The core worker every session's heavy work runs on. */
-  readonly worker: WorkerHost<CoreJobs>
-  /** Wraps the core worker's first-use builds (AppCoreDeps.columnBuilder); absent: the worker's builder. */
+  /** Where every session's heavy work runs: the core host's worker (AppCoreDeps.runners). */
+  readonly runners: SessionRunners
+  /** Wraps the runners' first-use builds (AppCoreDeps.columnBuilder); absent: the runners' builder. */
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
   readonly preparing: PreparingEvents
   /** The machine policy's export rules (policy/export-rules.ts), the same for every profile. */
@@ -119,7 +114,7 @@ export interface SessionDeps {
  * `close` ends all of it; the app core (createAppCore) keeps one session open at a time.
  */
 export async function openSession(deps: SessionDeps, profileId: string): Promise<ProfileSession> {
-  const { clock, environment, worker } = deps
+  const { clock, environment } = deps
   const auth = await AuthService.create({
     fetch: deps.fetch,
     clock,
@@ -134,61 +129,28 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
 
   const cacheDir = deps.caches.cacheDir(profileId)
   mkdirSync(cacheDir, { recursive: true })
-  const cache: CacheDatabase = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME), { logger: deps.logger })
-  const sync = new SyncService(
-    {
-      cache,
-      fetch: deps.fetch,
-      tokens: auth.tokens,
-      clock,
-      random: deps.random,
-      logger: deps.logger,
-    },
-    deps.syncOnWorker
-      ? workerSyncRunner(worker, { cache, fetch: deps.fetch, tokens: auth.tokens, logger: deps.logger })
-      : undefined,
-  )
-  const onWorker = workerColumnBuilder(worker)
-  const queries: QueryEngine = new QueryEngine(cache, {
-    builder: deps.columnBuilder?.(onWorker) ?? onWorker,
+  const services = openSessionServices({
+    db: { path: join(cacheDir, CACHE_FILE_NAME) },
+    connection: { fetch: deps.fetch, tokens: auth.tokens },
+    clock,
+    random: deps.random,
     logger: deps.logger,
-    onPreparing: (preparing) => deps.preparing.emit(queries, preparing),
+    runners: deps.runners,
+    syncOnRunner: deps.syncOnRunners,
+    ...(deps.syncRetry === undefined ? {} : { retry: deps.syncRetry }),
+    exportRules: deps.exportRules,
+    source: () => ({ settings: deps.settings.get(), service: environment() }),
+    about: () => ({ profile: deps.settings.profiles.get(profileId).name, appVersion: deps.appVersion }),
+    ...(deps.columnBuilder === undefined ? {} : { columnBuilder: deps.columnBuilder }),
+    onPreparing: (from, preparing) => deps.preparing.emit(from, preparing),
   })
+  const { cache, sync, queries, changes, exports } = services
   deps.preparing.activate(queries)
   // The saved employees' index starts loading on the worker now, before the window asks for its first rows; a
   // cache that cannot be read says so at that first query.
   queries.open().catch(() => undefined)
-  const changes = new ChangeHistory({ cache, queries })
-  const exports = new ExportService({
-    runner: workerExportRunner(worker, cache),
-    changes,
-    rules: deps.exportRules,
-    clock,
-    context: () => {
-      const resolved = environment()
-      const lastComplete = sync.getStatus().lastComplete
-      // Where the sync that filled the cache read from (its run log entry), not today's setting: a file made
-      // after the settings changed still names the data's real origin.
-      const run = lastComplete ? cache.runs.log.settingsOf(lastComplete.id) : undefined
-      return {
-        profile: deps.settings.profiles.get(profileId).name,
-        environment: run?.environment ?? resolved.environment,
-        tenantId: run?.tenantId ?? resolved.tenantId,
-        syncedAt: lastComplete ? new Date(lastComplete.endedAt) : null,
-        ...(run?.statusFilter === undefined ? {} : { statusFilter: run.statusFilter }),
-        appVersion: deps.appVersion,
-      }
-    },
-  })
 
-  const beginSync = (): Promise<StartedSync> =>
-    beginAppSync({
-      auth,
-      settings: deps.settings,
-      environment,
-      sync,
-      ...(deps.syncRetry === undefined ? {} : { retry: deps.syncRetry }),
-    })
+  const beginSync = (): Promise<StartedSync> => beginAppSync({ auth, sync, options: services.startOptions })
   // Automatic syncs (on launch, every N hours) begin runs exactly as the Sync button does.
   const scheduler = new SyncScheduler({
     clock,
@@ -248,13 +210,12 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
       // A quit or a switch during a sync or an export cancels it and waits until it let go of the cache: the
       // sync keeps the previous snapshot, the export removes its partial file, and neither touches a closed
       // database. The listeners go only then, so the cancelled run's summary still reaches the window.
-      sync.cancel()
-      exports.cancel()
+      services.cancel()
       lookups.abort()
       auth.cancelSignIn()
-      await Promise.all([sync.idle(), exports.idle()])
+      await services.idle()
       for (const stop of unsubscribe) stop()
-      cache.close()
+      await services.close()
     },
   }
 }

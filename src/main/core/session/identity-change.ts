@@ -1,19 +1,19 @@
 import { join } from 'node:path'
-import type { Settings } from '../../shared/domain'
-import { newProfileName, setAsideRename, type IdentityChoice } from '../../shared/source-identity'
-import { hasCurrentSnapshot } from '../core/cache/saved-employee-count'
+import type { Settings } from '../../../shared/domain'
+import { newProfileName, setAsideRename, type IdentityChoice } from '../../../shared/source-identity'
+import { hasCurrentSnapshot } from '../cache/saved-employee-count'
 import {
   deleteSetAside,
   readSetAside,
   restoreSetAside,
   setAsideCache,
   type SetAsideInfo,
-} from '../core/cache/set-aside-cache'
-import type { Clock } from '../core/clock'
-import { RosterDeskError } from '../core/errors'
-import type { CacheFolders } from '../core/cache/cache-folders'
-import { CACHE_FILE_NAME } from '../core/settings/profile-store'
-import type { SettingsStore } from '../core/settings/settings-store'
+} from '../cache/set-aside-cache'
+import type { Clock } from '../clock'
+import { RosterDeskError } from '../errors'
+import type { CacheFolders } from '../cache/cache-folders'
+import { CACHE_FILE_NAME } from '../settings/profile-store'
+import type { SettingsStore } from '../settings/settings-store'
 import type { ProfileSession } from './open-session'
 
 /** What changing a profile's data identity needs from the app core that owns the session. */

@@ -1,43 +1,37 @@
 import { rmSync } from 'node:fs'
-import type { RetryPolicy } from '../core/api/retry-policy'
+import type { RetryPolicy } from '../api/retry-policy'
 import { join } from 'node:path'
-import type { ExportFormat, Settings } from '../../shared/domain'
-import type { FetchLike } from '../core/api/fetch-like'
-import { plainNodeNetwork, type AppNetwork } from '../core/app/network-handlers'
-import { createHandlers, type HandlerDeps } from '../core/app/handlers'
-import { profileList } from '../core/app/profile-handlers'
-import type { ViewHandlerDeps } from '../core/app/view-handlers'
-import type { AuthService } from '../core/auth/auth-service'
-import { cacheFoldersAt, type CacheFolders } from '../core/cache/cache-folders'
-import { savedEmployeeCount } from '../core/cache/saved-employee-count'
-import { deleteSetAside } from '../core/cache/set-aside-cache'
-import { systemClock, systemTimers, type Clock, type Timers } from '../core/clock'
-import { RosterDeskError } from '../core/errors'
-import { defaultExportFileName } from '../core/export/export-file-name'
-import { ExportMemory } from '../core/export/export-memory'
-import type { ExportService } from '../core/export/export-service'
-import type { PagePrinter } from '../core/export/print-view'
-import type { EventSink, InvokeHandlers } from '../core/ipc/dispatch'
-import type { Logger } from '../core/log/logger'
-import { exportRulesOf } from '../core/policy/export-rules'
-import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from '../core/cache/personal-data'
-import type { ColumnBuilder } from '../core/query/column-builds'
-import type { QueryEngine } from '../core/query/query-engine'
-import { policySecrets } from '../core/policy/policy-secrets'
-import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../core/secrets/secret-store'
-import { resolveEnvironment, type DemoEnvironment } from '../core/settings/resolve-environment'
-import { CACHE_FILE_NAME, FIRST_PROFILE_ID, type ProfileStore } from '../core/settings/profile-store'
-import {
-  MemoryKeyValueBackend,
-  type KeyValueBackend,
-  type SettingsStore,
-} from '../core/settings/settings-store'
-import type { SyncService } from '../core/sync/sync-service'
+import type { ExportFormat, Settings } from '../../../shared/domain'
+import type { FetchLike } from '../api/fetch-like'
+import { plainNodeNetwork, type AppNetwork } from '../app/network-handlers'
+import { createHandlers, type HandlerDeps } from '../app/handlers'
+import { profileList } from '../app/profile-handlers'
+import type { ViewHandlerDeps } from '../app/view-handlers'
+import type { AuthService } from '../auth/auth-service'
+import { cacheFoldersAt, type CacheFolders } from '../cache/cache-folders'
+import { savedEmployeeCount } from '../cache/saved-employee-count'
+import { deleteSetAside } from '../cache/set-aside-cache'
+import { systemClock, systemTimers, type Clock, type Timers } from '../clock'
+import { RosterDeskError } from '../errors'
+import { defaultExportFileName } from '../export/export-file-name'
+import { ExportMemory } from '../export/export-memory'
+import type { ExportService } from '../export/export-service'
+import type { PagePrinter } from '../export/print-view'
+import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
+import type { Logger } from '../log/logger'
+import { exportRulesOf } from '../policy/export-rules'
+import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from './personal-data'
+import type { ColumnBuilder } from '../query/column-builds'
+import type { QueryEngine } from '../query/query-engine'
+import { policySecrets } from '../policy/policy-secrets'
+import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../secrets/secret-store'
+import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-environment'
+import { CACHE_FILE_NAME, FIRST_PROFILE_ID, type ProfileStore } from '../settings/profile-store'
+import { MemoryKeyValueBackend, type KeyValueBackend, type SettingsStore } from '../settings/settings-store'
+import type { SyncService } from '../sync/sync-service'
 import { identityActions } from './identity-change'
 import { openSession, preparingEvents, type ProfileSession, type SessionDeps } from './open-session'
-import { CORE_WORKER_IDLE_STOP_MS, coreWorkerEntry } from './worker/worker-entry'
-import { WorkerHost, type WorkerEntry } from './worker/worker-host'
-import type { CoreJobs } from './worker/core-jobs'
+import type { SessionRunners } from './session-runners'
 
 export interface AppCoreDeps {
   /** `systemLocale`: the computer's regional formats (Electron's `app.getSystemLocale()`), for `app:get-info`. */
@@ -93,11 +87,14 @@ export interface AppCoreDeps {
    * shorten the waits so a run against a service that is gone gives up in seconds, not a minute.
    */
   readonly syncRetry?: Partial<RetryPolicy>
-  /** The core worker's code (workers/worker-entry.ts finds the built file or the source by default). */
-  readonly coreWorker?: WorkerEntry
   /**
-   * Wraps the core worker's first-use builds (the browser tests hold one back, to see the window while a sort is
-   * being prepared); absent: the worker's builder as it is.
+   * Where the sessions' heavy work runs, what only a host can give: the core host's worker
+   * (core-host/worker/worker-runners.ts). The app core closes them when it closes.
+   */
+  readonly runners: SessionRunners
+  /**
+   * Wraps the runners' first-use builds (the browser tests hold one back, to see the window while a sort is
+   * being prepared); absent: the runners' builder as it is.
    */
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
 }
@@ -117,7 +114,7 @@ export interface AppCore {
 }
 
 /**
- * The composition root of everything that is not Electron: the core host process (serve-core-process.ts), the
+ * The composition root of everything that is not Electron: the core host process (core-host/process/serve-core-process.ts), the
  * browser-test harness and the benchmarks all build the app from here, so the renderer is tested against exactly
  * the services it runs on. Services are built
  * per profile (`openSession`); the handlers read whichever session is current, so switching profile swaps
@@ -142,18 +139,12 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       'profiles:changed',
       profileList(profiles, { employeeCount, tenantOf, setAsideOf: (id) => identity.setAsideOf(id) }),
     )
-  // Heavy work runs on the core worker so this thread, which answers IPC, never waits on it (ARCHITECTURE,
-  // "Runtimes and threads"); one worker serves every profile's session.
-  const worker = new WorkerHost<CoreJobs>(deps.coreWorker ?? coreWorkerEntry(), {
-    name: 'core worker',
-    logger: deps.logger,
-    idleStopMs: CORE_WORKER_IDLE_STOP_MS,
-  })
+  // Heavy work runs on the host's runners (the app's core worker) so this thread, which answers IPC, never waits
+  // on it (ARCHITECTURE, "Runtimes and threads"); one set serves every profile's session.
   const sessionDeps = sessionDepsOf(deps, {
     caches,
     clock,
     environment,
-    worker,
     exportRules: exportRulesOf(policy),
   })
 
@@ -268,7 +259,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       if (closed) return
       closed = true
       await session.close()
-      await worker.stop()
+      await deps.runners.close()
       await deps.demo.close()
     },
   }
@@ -277,7 +268,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 /** What every profile's session is built from: the app core's dependencies and what createAppCore made of them. */
 function sessionDepsOf(
   deps: AppCoreDeps,
-  shared: Pick<SessionDeps, 'caches' | 'clock' | 'environment' | 'worker' | 'exportRules'>,
+  shared: Pick<SessionDeps, 'caches' | 'clock' | 'environment' | 'exportRules'>,
 ): SessionDeps {
   return {
     caches: shared.caches,
@@ -289,7 +280,7 @@ function sessionDepsOf(
     random: deps.random ?? Math.random,
     // The worker runs on the system's clock and jitter; a core given its own (a test setting the time) syncs on
     // this thread, where they apply.
-    syncOnWorker: deps.clock === undefined && deps.random === undefined,
+    syncOnRunners: deps.clock === undefined && deps.random === undefined,
     ...(deps.syncRetry === undefined ? {} : { syncRetry: deps.syncRetry }),
     openExternal: deps.openExternal,
     ...(deps.receivesSchemeCallbacks === undefined
@@ -299,7 +290,7 @@ function sessionDepsOf(
     events: deps.events,
     logger: deps.logger,
     appVersion: deps.appInfo.version,
-    worker: shared.worker,
+    runners: deps.runners,
     columnBuilder: deps.columnBuilder,
     preparing: preparingEvents(deps.events),
     exportRules: shared.exportRules,

@@ -14,7 +14,7 @@ import {
 } from '../../core/secrets/secret-store'
 import type { NetworkToApply } from '../../core/settings/network-settings'
 import { PROXY_MODES } from '../../../shared/settings-rules'
-import { WorkerHost, type CallHandlers, type JobChannelStarter } from '../worker/worker-host'
+import { WorkerHost, type CallHandlers, type JobChannelStarter } from '../../core-host/worker/worker-host'
 import type {
   CoreNetworkFacts,
   CoreProcessConfig,
@@ -22,7 +22,7 @@ import type {
   CoreProcessReport,
   NetworkApplied,
   ShellCalls,
-} from './core-process-jobs'
+} from '../../core-host/process/core-process-jobs'
 
 /** What the shell (Electron's main process) does for the core process: what only it has. */
 export interface ShellServices {

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { systemClock } from '../core/clock'
+import { exportRulesOf } from '../core/policy/export-rules'
+import { NO_POLICY } from '../core/policy/policy-in-force'
+import { inlineRunners } from '../core/session/session-runners'
+import {
+  openSessionServices,
+  type SessionConnection,
+  type SessionServices,
+} from '../core/session/session-services'
+import type { SessionSource, SyncSettings } from '../core/session/session-source'
+import type { CacheCommandIo } from './cache-command-args'
+import type { CliProfile } from './profile-flag'
+import type { ServiceFlags } from './service-flags'
+
+/** What a CLI command's session is opened over: its cache, and what the command knows of its source. */
+export interface CliSessionOptions {
+  readonly db: string
+  /** A command that reads a cache never creates one. */
+  readonly mustExist?: boolean
+  /** The fetch and tokens of a command that reaches the service (`sync`). */
+  readonly connection?: SessionConnection
+  /** The source the command resolved (`cliServiceSource`, `cliProfileSource`); absent: none (a bare --db). */
+  readonly source?: SessionSource
+  /** The profile named by --profile, which an export names. */
+  readonly profile?: string
+  /** What --environment and --tenant name an export's source as. */
+  readonly named?: { readonly environment?: string; readonly tenantId?: string }
+}
+
+/**
+ * A CLI command's session: core's one composition of a session (`openSessionServices`, as the app's session is
+ * built) with the inline runners (or a test's, `io.runners`), the system's clock and jitter, the machine policy's
+ * export rules and the app's version, so the CLI's syncs start with the app's options and its exports say what the
+ * app's say. Close it when done.
+ */
+export function openCliSession(options: CliSessionOptions, io: CacheCommandIo): SessionServices {
+  const appVersion = rosterDeskVersion()
+  return openSessionServices({
+    db: { path: options.db, ...(options.mustExist === undefined ? {} : { mustExist: options.mustExist }) },
+    ...(options.connection === undefined ? {} : { connection: options.connection }),
+    clock: systemClock,
+    random: Math.random,
+    logger: io.logger,
+    runners: io.runners ?? inlineRunners,
+    ...(io.syncCheckpoint === undefined ? {} : { checkpoint: io.syncCheckpoint }),
+    exportRules: exportRulesOf(io.policy ?? NO_POLICY),
+    source: () => options.source,
+    about: () => ({
+      ...(options.profile === undefined ? {} : { profile: options.profile }),
+      ...(appVersion === undefined ? {} : { appVersion }),
+      ...(options.named === undefined ? {} : { named: options.named }),
+    }),
+  })
+}
+
+/**
+ * The source of a command that reaches the service: the service flags over the profile's settings
+ * (service-flags.ts), the sync's settings as the command resolved them, the tenant its tokens are for, and the
+ * environment the profile (else the machine policy's profile for this address) names, as the app records it.
+ */
+export function cliServiceSource(
+  service: ServiceFlags,
+  settings: SyncSettings,
+  tenantId: string,
+): SessionSource {
+  const environment = service.profile?.settings.environment ?? service.policyProfile?.environment
+  return {
+    settings,
+    service: { ...(environment === undefined ? {} : { environment }), baseUrl: service.baseUrl, tenantId },
+  }
+}
+
+/** The source of a profile the app keeps (`--profile NAME` of a reading command): its own settings. */
+export function cliProfileSource(profile: CliProfile): SessionSource {
+  const { settings } = profile
+  return {
+    settings,
+    service: {
+      environment: settings.environment,
+      baseUrl: profile.baseUrl ?? '',
+      tenantId: settings.tenantId,
+    },
+  }
+}
+
+let version: string | undefined | null = null
+
+/** RosterDesk's version, as the app reports it (app.getVersion() reads the same package.json); undefined if unread. */
+function rosterDeskVersion(): string | undefined {
+  if (version !== null) return version
+  try {
+    const parsed: unknown = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'),
+    )
+    const found =
+      typeof parsed === 'object' && parsed !== null ? (parsed as { version?: unknown }).version : undefined
+    version = typeof found === 'string' ? found : undefined
+  } catch {
+    version = undefined
+  }
+  return version
+}
