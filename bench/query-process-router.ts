@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { EmployeeQuery } from '../src/shared/domain'
+import type { EmployeeQuery } from '../src/shared/domain/query'
 import { silentLogger } from '../src/main/core/log/logger'
 import { coreProcessEntry, forkedProcessChannel } from '../src/main/core-host/process/process-channel'
 import { RemoteAppCore } from '../src/main/core-host/process/remote-app-core'

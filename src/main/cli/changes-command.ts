@@ -1,5 +1,5 @@
 import { extname, resolve } from 'node:path'
-import type { ChangeEntry, ChangeHistoryEntry, ChangeKind } from '../../shared/domain'
+import type { ChangeEntry, ChangeHistoryEntry, ChangeKind } from '../../shared/domain/changes'
 import { ChangeHistory } from '../core/changes/change-history'
 import { systemClock } from '../core/clock'
 import { RosterDeskError } from '../core/errors'

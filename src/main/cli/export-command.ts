@@ -1,5 +1,5 @@
 import { extname, resolve } from 'node:path'
-import type { ExportRequest } from '../../shared/domain'
+import type { ExportRequest } from '../../shared/domain/export'
 import { openCacheDatabase } from '../core/cache/cache-database'
 import type { CacheDatabase } from '../core/cache/cache-database'
 import { systemClock } from '../core/clock'

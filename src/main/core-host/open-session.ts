@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { PreparingWork } from '../../shared/domain'
+import type { PreparingWork } from '../../shared/domain/query'
 import type { FetchLike } from '../core/api/fetch-like'
 import type { EmployeesHandlerDeps } from '../core/app/employees-handlers'
 import type { RetryPolicy } from '../core/api/retry-policy'

@@ -1,12 +1,11 @@
 import type {
-  ColumnInfo,
-  EmployeeRow,
   FacetCount,
   NameSuggestion,
   NameSuggestionRequest,
   ParsedEmployeeQuery,
   QueryResult,
-} from '../../../src/shared/domain'
+} from '../../../src/shared/domain/query'
+import type { ColumnInfo, EmployeeRow } from '../../../src/shared/domain/rows'
 import { ColumnCollector } from '../../../src/main/core/cache/column-inference'
 import { identifierColumnsOf, knownRole } from '../../../src/main/core/query/column-role'
 import type { DiscoveredIdentifierRole } from '../../../src/main/core/query/column-role'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { EmployeeRow, JsonValue } from '../../../src/shared/domain'
+import type { EmployeeRow, JsonValue } from '../../../src/shared/domain/rows'
 import { ColumnCollector, inferKind, mergeKinds } from '../../../src/main/core/cache/column-inference'
 
 describe('column inference', () => {

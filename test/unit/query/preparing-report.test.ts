@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { EmployeeQuery, EmployeeRow, PreparingWork } from '../../../src/shared/domain'
+import type { EmployeeQuery, PreparingWork } from '../../../src/shared/domain/query'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import { openCacheDatabase, type CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { columnLabel } from '../../../src/main/core/cache/column-label'
 import { createLogger } from '../../../src/main/core/log/logger'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import { columnLabel } from '../../../src/main/core/cache/column-label'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { useTempCache } from '../../helpers/temp-cache'

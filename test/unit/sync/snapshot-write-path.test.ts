@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import {
   SNAPSHOT_PAGE_SIZE,
   SnapshotWriter,

@@ -1,4 +1,4 @@
-import type { SettingsView } from '../../../shared/domain'
+import type { SettingsView } from '../../../shared/domain/settings'
 import type { FetchLike } from '../api/fetch-like'
 import type { AuthService } from '../auth/auth-service'
 import type { Clock } from '../clock'

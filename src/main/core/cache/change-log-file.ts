@@ -3,9 +3,9 @@ import type {
   ChangeKind,
   ChangeListOptions,
   ChangeSortColumn,
-  EmployeeRow,
   FieldChange,
-} from '../../../shared/domain'
+} from '../../../shared/domain/changes'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3'
 import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'

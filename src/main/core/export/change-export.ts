@@ -1,4 +1,6 @@
-import type { ChangeEntry, ChangeKind, EmployeeRow, ExportFormat, JsonValue } from '../../../shared/domain'
+import type { ChangeEntry, ChangeKind } from '../../../shared/domain/changes'
+import type { ExportFormat } from '../../../shared/domain/export'
+import type { EmployeeRow, JsonValue } from '../../../shared/domain/rows'
 import { columnLabel } from '../cache/column-label'
 import type { ChangeEntrySource, ChangeHistory } from '../changes/change-history'
 import type { ExportAbout, ExportColumn, ExportRowSource, ExportSection } from './export-types'

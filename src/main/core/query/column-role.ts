@@ -1,4 +1,4 @@
-import type { ColumnIdentifier } from '../../../shared/domain'
+import type { ColumnIdentifier } from '../../../shared/domain/rows'
 import { foldText } from '../cache/text-fold'
 
 /**

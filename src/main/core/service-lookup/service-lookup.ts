@@ -1,4 +1,4 @@
-import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain'
+import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain/lookup'
 import {
   SERVICE_LOOKUP_DEFAULT_SORT,
   SERVICE_LOOKUP_PAGE_SIZE,

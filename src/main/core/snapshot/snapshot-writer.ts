@@ -1,4 +1,4 @@
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { yieldToEventLoop } from '../event-loop'
 import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
 import { fsyncFileAsync } from '../durable-fs'

@@ -1,5 +1,6 @@
 import { changeEntryName, changeEntryNameParts, entryFacts } from '../../../shared/change-rules'
-import type { ChangeKind, EmployeeRow } from '../../../shared/domain'
+import type { ChangeKind } from '../../../shared/domain/changes'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import type { CacheDatabase } from '../cache/cache-database'
 import type { ChangeLogRecord, ChangeLogWriter } from '../cache/change-log-file'
 import type { SnapshotWriter } from '../snapshot/snapshot-writer'

@@ -1,5 +1,6 @@
 import { changeEntryName, fieldChanges } from '../../../shared/change-rules'
-import type { ChangeReport, EmployeeRow, FieldChange } from '../../../shared/domain'
+import type { ChangeReport, FieldChange } from '../../../shared/domain/changes'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import { ColumnCollector, type ColumnStats } from '../cache/column-inference'
 import { rowHash } from '../cache/row-hash'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
