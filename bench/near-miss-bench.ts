@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { EmployeeQuery, NameSuggestion, NameSuggestionRequest } from '../src/shared/domain/query'
-import { foldSearchWord } from '../src/main/core/cache/text-fold'
+import { foldSearchWord } from '../src/main/core/text/text-fold'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
 import { nearTerms } from '../src/main/core/query/near-miss'
 import { TokenIndex } from '../src/main/core/query/token-index'

@@ -5,7 +5,7 @@ import type { EmployeeQuery, FacetCount } from '../../../src/shared/domain/query
 import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
-import { foldSearchWord, foldText, tokenize } from '../../../src/main/core/cache/text-fold'
+import { foldSearchWord, foldText, tokenize } from '../../../src/main/core/text/text-fold'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { makeTempDir } from '../cache/cache-test-helpers'
 import { seedSnapshot } from '../cache/seed-snapshot'

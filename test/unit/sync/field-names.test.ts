@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../src/shared/domain/rows'
-import { columnLabel } from '../../../src/main/core/cache/column-label'
+import { columnLabel } from '../../../src/main/core/columns/column-label'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { useTempCache } from '../../helpers/temp-cache'
 import { rawSnapshot } from '../../helpers/raw-snapshot'

@@ -8,7 +8,7 @@ import {
   UPSERT_ROWS_PER_STATEMENT,
 } from '../../../src/main/core/snapshot/snapshot-writer'
 import type { StagedEmployee } from '../../../src/main/core/snapshot/snapshot-writer'
-import { rowHash } from '../../../src/main/core/cache/row-hash'
+import { rowHash } from '../../../src/main/core/sync/row-hash'
 import { SnapshotBuilder } from '../../../src/main/core/sync/snapshot-builder'
 import type { PreviousSnapshot } from '../../../src/main/core/sync/snapshot-builder'
 import { makeTempDir } from '../cache/cache-test-helpers'

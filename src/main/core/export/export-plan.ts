@@ -4,7 +4,7 @@ import type { ExportRequest } from '../../../shared/domain/export'
 import type { RowQuery } from '../../../shared/domain/query'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import { RosterDeskError } from '../errors'
-import { columnLabel } from '../cache/column-label'
+import { columnLabel } from '../columns/column-label'
 import type { ExportAbout, ExportColumn } from './export-types'
 
 /** The parts of the About sheet that follow from the request alone. */

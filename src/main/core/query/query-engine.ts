@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/domain/query'
 import type { ColumnInfo, EmployeeDetail, EmployeeRow } from '../../../shared/domain/rows'
 import type { CacheDatabase } from '../cache/cache-database'
-import { columnLabel } from '../cache/column-label'
+import { columnLabel } from '../columns/column-label'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
 import { storageError } from '../sqlite/sqlite-open'
 import { isRosterDeskError, RosterDeskError } from '../errors'
