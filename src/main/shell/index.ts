@@ -17,15 +17,15 @@ import { coreProcessEntry } from '../core-host/process/process-channel'
 import { utilityProcessChannel } from './adapters/utility-process-channel'
 import { createShellNetwork, type ShellNetworkParts } from './network/shell-network'
 import type { EventSink } from '../core/ipc/dispatch'
-import { appOrigins } from './policy/window-policy'
-import { answerLaunch, relaunchArgs } from './policy/launch'
+import { appOrigins } from './window-and-startup/window-security'
+import { answerLaunch, relaunchArgs } from './window-and-startup/launch'
 import {
   APP_USER_MODEL_ID,
   aboutText,
   logsFolder,
   startupFailureText,
   userDataFolder,
-} from './policy/startup'
+} from './window-and-startup/startup'
 import { cacheRootFor } from '../core/cache/cache-folders'
 import { DEFAULT_REDIRECT_URI } from '../core/settings/settings-defaults'
 import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from '../core/settings/settings-store'
