@@ -55,6 +55,18 @@ export default tseslint.config(
     rules: { 'rosterdesk/layers': 'error' },
   },
   {
+    // The guide's sizes, in physical lines as an editor or `wc -l` counts them (blank lines and comments count too):
+    // a file over 500 lines holds more than one responsibility, a function over 150 more than one step.
+    files: ['src/**/*.{ts,tsx,mts,mjs}'],
+    rules: {
+      'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': [
+        'error',
+        { max: 150, skipBlankLines: false, skipComments: false, IIFEs: true },
+      ],
+    },
+  },
+  {
     files: ['src/main/core/**/*.ts', 'src/main/core-host/**/*.ts'],
     plugins: { 'rosterdesk-core': coreFoldersPlugin },
     rules: { 'rosterdesk-core/core-folders': 'error' },

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import type { EmployeeQuery, QueryResult } from '../src/shared/domain'
+import type { EmployeeQuery, QueryResult } from '../src/shared/domain/query'
 import type { AppCore } from '../src/main/core/session/create-app-core'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
 import { CACHE_FILE_NAME } from '../src/main/core/settings/profile-store'

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { SyncRunSummary } from '../src/shared/domain'
+import type { SyncRunSummary } from '../src/shared/domain/sync'
 import type { AccessTokenSource } from '../src/main/core/api/access-token-source'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { systemClock } from '../src/main/core/clock'

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import type { EmployeeQuery } from '../src/shared/domain'
+import type { EmployeeQuery } from '../src/shared/domain/query'
 import { createAppCore } from '../src/main/core/session/create-app-core'
 import { coreWorkerRunners } from '../src/main/core-host/worker/worker-runners'
 import { CACHE_FILE_NAME } from '../src/main/core/settings/profile-store'

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { EmployeeQuery } from '../src/shared/domain'
+import type { EmployeeQuery } from '../src/shared/domain/query'
 import { silentLogger } from '../src/main/core/log/logger'
 import { coreProcessEntry, forkedProcessChannel } from '../src/main/shell/core-process/core-process-channel'
 import { RemoteAppCore } from '../src/main/shell/core-process/remote-app-core'

@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { EmployeeRow, SyncRunSummary } from '../src/shared/domain'
+import type { EmployeeRow } from '../src/shared/domain/rows'
+import type { SyncRunSummary } from '../src/shared/domain/sync'
 import type { CacheDatabase } from '../src/main/core/cache/cache-database'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { STORED_INDEX_VERSION } from '../src/main/core/query/stored-index'

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import type { SyncRunSummary } from '../src/shared/domain'
+import type { SyncRunSummary } from '../src/shared/domain/sync'
 import type { AccessTokenSource } from '../src/main/core/api/access-token-source'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { systemClock } from '../src/main/core/clock'

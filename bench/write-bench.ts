@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import type { EmployeeRow } from '../src/shared/domain'
+import type { EmployeeRow } from '../src/shared/domain/rows'
 import { SNAPSHOT_TABLES } from '../src/main/core/snapshot/snapshot-schema'
 import { SnapshotWriter } from '../src/main/core/snapshot/snapshot-writer'
 import { SnapshotBuilder } from '../src/main/core/sync/snapshot-builder'

@@ -1,5 +1,5 @@
 import type { HtmlTagDescriptor, Plugin } from 'vite'
-import { contentSecurityPolicy } from '../src/main/shell/policy/window-policy'
+import { contentSecurityPolicy } from '../src/main/shell/window-and-startup/window-security'
 
 /** Finds a CSP <meta> in any attribute spelling and quoting. */
 const CSP_META = /<meta\b[^>]*http-equiv\s*=\s*["']?content-security-policy\b/i

@@ -4,7 +4,7 @@
 //   - The sign-in scheme, machine-wide: the `msi` target ignores `protocols` (MsiTarget.ts writes only files,
 //     shortcuts and file associations), so the keys resources/installer.nsh writes for NSIS are written here, under
 //     HKLM, as registry values of a component, which Windows Installer removes at uninstall.
-//   - The marker the app reads to know an MSI installed it (src/main/shell/policy/msi-install.ts), so it turns its
+//   - The marker the app reads to know an MSI installed it (src/main/shell/window-and-startup/msi-install.ts), so it turns its
 //     own updates off: an INI file in the install folder, created and removed by Windows Installer; its component's
 //     key path is a registry value, HKLM\Software\RosterDesk InstalledByMsi = 1, which IT's tools may detect too.
 // test/unit/shell/installer-config.test.ts renders electron-builder's template, runs this on it and checks the
@@ -13,7 +13,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 
 /** Keep equal to DEFAULT_REDIRECT_URI's scheme and to installer.nsh's ROSTERDESK_SCHEME (the test checks both). */
 const SCHEME = 'com.rosterdesk.app'
-/** Keep equal to MSI_MARKER in src/main/shell/policy/msi-install.ts (the test checks it). */
+/** Keep equal to MSI_MARKER in src/main/shell/window-and-startup/msi-install.ts (the test checks it). */
 const MARKER = { file: 'msi-install.ini', section: 'RosterDesk', key: 'InstalledBy', value: 'msi' }
 const EXECUTABLE = 'RosterDesk.exe'
 /** Fixed, so an upgrade keeps the same components (Windows Installer's component rules). */

@@ -1,4 +1,4 @@
-import type { JsonValue } from './domain'
+import type { JsonValue } from './domain/rows'
 import { formatIsoDateText, formatNumber } from './locale-format'
 import { formatMoney, isMoneyValue } from './money'
 

@@ -1,4 +1,6 @@
-import type { ChangeEntry, ChangeKind, ChangesWritten, EmployeeRow, FieldChange, JsonValue } from './domain'
+import type { ChangeEntry, ChangeKind, FieldChange } from './domain/changes'
+import type { ChangesWritten } from './domain/export'
+import type { EmployeeRow, JsonValue } from './domain/rows'
 
 /**
  * The rules of the change report, pure and zod-free: the sync applies them to every row it stores, the renderer's

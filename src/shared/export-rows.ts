@@ -1,4 +1,5 @@
-import type { ExportRequest, RowQuery } from './domain'
+import type { ExportRequest } from './domain/export'
+import type { RowQuery } from './domain/query'
 
 /**
  * Which employees an export holds: a view's on-screen query as it stands; a roster's pay cycle, narrowed to the

@@ -1,35 +1,33 @@
 import { z } from 'zod'
 import { IDENTITY_CHOICES } from './source-identity'
+import { appInfoSchema } from './domain/app-info'
+import { authStateSchema } from './domain/auth'
 import {
-  appInfoSchema,
   changeHistoryEntrySchema,
   changeKindSchema,
-  changeListPageSchema,
   changeListOptionsSchema,
+  changeListPageSchema,
+} from './domain/changes'
+import {
   changesExportRequestSchema,
-  authStateSchema,
-  columnInfoSchema,
-  employeeDetailSchema,
-  employeeQuerySchema,
-  environmentSchema,
   exportProgressSchema,
   exportRequestSchema,
   exportResultSchema,
-  preparingListSchema,
   printResultSchema,
-  profileListSchema,
-  queryResultSchema,
+} from './domain/export'
+import { serviceLookupRequestSchema, serviceLookupResultSchema } from './domain/lookup'
+import { profileListSchema } from './domain/profiles'
+import {
+  employeeQuerySchema,
   nameSuggestionRequestSchema,
   nameSuggestionSchema,
-  serviceLookupRequestSchema,
-  serviceLookupResultSchema,
-  type SettingsPatch,
-  settingsViewSchema,
-  syncProgressSchema,
-  syncRunSummarySchema,
-  syncStartedSchema,
-  syncStatusSchema,
-} from './domain'
+  preparingListSchema,
+  queryResultSchema,
+} from './domain/query'
+import { columnInfoSchema, employeeDetailSchema } from './domain/rows'
+import { settingsViewSchema } from './domain/settings'
+import { syncProgressSchema, syncRunSummarySchema, syncStartedSchema, syncStatusSchema } from './domain/sync'
+import { environmentSchema, type SettingsPatch } from './settings-schema'
 import {
   connectionReportSchema,
   proxySignInAnswerSchema,

@@ -39,7 +39,7 @@ import {
  * clerk; zod reports every field's problem in one pass, which is what a form that marks each field needs.
  *
  * Written with zod/mini because the renderer bundles this file: its functions tree-shake, where classic zod's
- * methods bring the whole library along. Mini and classic schemas compose, so domain.ts nests these as they are.
+ * methods bring the whole library along. Mini and classic schemas compose, so the domain schemas (domain/*.ts) nest these as they are.
  */
 
 /** A check that reports `find`'s message, if it finds a problem, against the value being checked. */

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../src/shared/domain'
+import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { CSV_NOT_ALLOWED_MESSAGE } from '../../src/shared/policy-view'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import { startCliProcess } from '../helpers/cli-process'

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { arrayRowSource } from '../../src/main/core/export/array-row-source'
 import { writeExport } from '../../src/main/core/export/export-engine'
 import { printPageHtml } from '../../src/main/core/export/print-page'
-import type { EmployeeRow } from '../../src/shared/domain'
+import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/chromium'
 import { ABOUT, GENERATED_COLUMNS, generatedRow } from '../unit/export/export-fixtures'
 

@@ -7,7 +7,10 @@ import type { Page } from 'playwright-core'
 import { createServer, type Plugin, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cspMetaPlugin } from '../../scripts/csp-meta-plugin'
-import { contentSecurityPolicy, REACT_REFRESH_PREAMBLE_HASH } from '../../src/main/shell/policy/window-policy'
+import {
+  contentSecurityPolicy,
+  REACT_REFRESH_PREAMBLE_HASH,
+} from '../../src/main/shell/window-and-startup/window-security'
 import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
 import { ensureRendererBuilt } from '../helpers/harness/build-renderer'
 

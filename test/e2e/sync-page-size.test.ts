@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SyncRunSummary } from '../../src/shared/domain'
+import type { SyncRunSummary } from '../../src/shared/domain/sync'
 import type { FetchLike } from '../../src/main/core/api/fetch-like'
 import { systemClock } from '../../src/main/core/clock'
 import { LARGE_PAGE_REQUEST } from '../../src/main/core/sync/page-size'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SyncRunSummary } from '../../src/shared/domain'
+import type { SyncRunSummary } from '../../src/shared/domain/sync'
 import type { FetchLike } from '../../src/main/core/api/fetch-like'
 import { TENANT_HEADER } from '../../src/main/core/api/list-client'
 import { silentLogger } from '../../src/main/core/log/logger'

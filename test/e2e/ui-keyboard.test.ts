@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import type { EmployeeRow } from '../../src/shared/domain'
+import type { EmployeeRow } from '../../src/shared/domain/rows'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
 import { allEmployeesText, useUiSession } from '../helpers/harness/ui-session'

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
-import { tokenize } from '../../src/main/core/cache/text-fold'
+import { tokenize } from '../../src/main/core/text/text-fold'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
 import { useUiSession } from '../helpers/harness/ui-session'
 

@@ -1,4 +1,4 @@
-import type { EmployeeRow } from '../../src/shared/domain'
+import type { EmployeeRow } from '../../src/shared/domain/rows'
 import type { TokenFile } from '../../src/main/core/auth/token-file'
 import type { ExportAbout, ExportColumn } from '../../src/main/core/export/export-types'
 import { ABOUT } from '../unit/export/export-fixtures'

@@ -1,4 +1,4 @@
-import type { SyncRunSummary } from '../../src/shared/domain'
+import type { SyncRunSummary } from '../../src/shared/domain/sync'
 import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
 import { systemClock } from '../../src/main/core/clock'
 import { RosterDeskError } from '../../src/main/core/errors'

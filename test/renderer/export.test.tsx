@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { ExportRequest } from '../../src/shared/domain'
+import type { ExportRequest } from '../../src/shared/domain/export'
 import { makeEmployees } from '../helpers/fake/fake-employees'
 import { expectRosterSummary, renderWithCore, setUpAppTests } from './render-app'
 

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { EmployeeQuery } from '../../src/shared/domain'
+import type { EmployeeQuery } from '../../src/shared/domain/query'
 import { makeEmployees } from '../helpers/fake/fake-employees'
 import { column, renderWithCore, shownCount, setUpAppTests } from './render-app'
 

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ProfileList } from '../../src/shared/domain'
+import type { ProfileList } from '../../src/shared/domain/profiles'
 import { IdentityChangeDialog } from '../../src/renderer/src/components/identity-change-dialog'
 import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore } from './render-app'

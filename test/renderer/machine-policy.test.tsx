@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { SettingsPatch } from '../../src/shared/domain'
+import type { SettingsPatch } from '../../src/shared/settings-schema'
 import {
   CSV_NOT_ALLOWED_MESSAGE,
   POLICY_LOCKED_LABEL,

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { ColumnInfo, ExportRequest } from '../../src/shared/domain'
+import type { ExportRequest } from '../../src/shared/domain/export'
+import type { ColumnInfo } from '../../src/shared/domain/rows'
 import { defaultWidthRem } from '../../src/renderer/src/components/column-width'
 import { defaultVisibleColumns, isPayColumn } from '../../src/renderer/src/hooks/use-visible-columns'
 import { makeEmployees } from '../helpers/fake/fake-employees'

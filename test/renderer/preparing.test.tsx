@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { PreparingWork, QueryResult } from '../../src/shared/domain'
+import type { PreparingWork, QueryResult } from '../../src/shared/domain/query'
 import { preparingText } from '../../src/renderer/src/format/preparing-text'
 import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore, setUpAppTests } from './render-app'

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { ColumnInfo, EmployeeRow, ExportRequest } from '../../src/shared/domain'
+import type { ExportRequest } from '../../src/shared/domain/export'
+import type { ColumnInfo, EmployeeRow } from '../../src/shared/domain/rows'
 import { DetailPanel } from '../../src/renderer/src/components/detail-panel'
 import { formatValue } from '../../src/renderer/src/format/format-value'
 import { fakeUuid, makeEmployees } from '../helpers/fake/fake-employees'

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { EmployeeQuery, QueryResult } from '../../src/shared/domain'
+import type { EmployeeQuery, QueryResult } from '../../src/shared/domain/query'
 import { LatestRequest, type RequestOutcome } from '../../src/renderer/src/data/latest-request'
 import { makeEmployees } from '../helpers/fake/fake-employees'
 import { bodyRows, renderWithCore, setUpAppTests, shownCount, type Rendered } from './render-app'

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { EmployeeRow, ExportRequest } from '../../src/shared/domain'
+import type { ExportRequest } from '../../src/shared/domain/export'
+import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore, setUpAppTests } from './render-app'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { EmployeeRow, QueryResult } from '../../src/shared/domain'
+import type { QueryResult } from '../../src/shared/domain/query'
+import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { RowWindowCache } from '../../src/renderer/src/data/row-window-cache'
 
 const TOTAL = 100_000

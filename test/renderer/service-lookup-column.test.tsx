@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../src/shared/domain'
+import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { fakeUuid, makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore, setUpAppTests } from './render-app'
 

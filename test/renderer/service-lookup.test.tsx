@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../src/shared/domain'
+import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { fakeUuid, makeEmployees } from '../helpers/fake/fake-employees'
 import type { FakeCore } from '../helpers/fake/fake-core'
 import { giveGridAViewport, renderWithCore } from './render-app'

@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { SyncRunSummary } from '../../src/shared/domain'
+import type { SyncRunSummary } from '../../src/shared/domain/sync'
 import { shortenedValuesText } from '../../src/shared/shortened-values'
 import { SyncBar } from '../../src/renderer/src/components/sync-bar'
 import type { SyncController } from '../../src/renderer/src/hooks/use-sync'

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { SyncProgress, SyncRunSummary } from '../../src/shared/domain'
+import type { SyncProgress, SyncRunSummary } from '../../src/shared/domain/sync'
 import { SyncProgressBar } from '../../src/renderer/src/components/sync-progress-bar'
 import { etaText, syncProgressText } from '../../src/renderer/src/format/sync-progress-text'
 import { makeEmployees } from '../helpers/fake/fake-employees'

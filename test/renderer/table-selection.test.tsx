@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ExportRequest } from '../../src/shared/domain'
+import type { ExportRequest } from '../../src/shared/domain/export'
 import { fakeUuid, makeEmployees } from '../helpers/fake/fake-employees'
 import { bodyRows, renderWithCore, setUpAppTests } from './render-app'
 

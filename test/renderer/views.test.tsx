@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { ExportRequest } from '../../src/shared/domain'
+import type { ExportRequest } from '../../src/shared/domain/export'
 import type { ViewState } from '../../src/shared/view-schema'
 import { App } from '../../src/renderer/src/App'
 import { createClient } from '../../src/renderer/src/api/client'

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { APP_ORIGIN } from '../../src/main/shell/policy/window-policy'
+import { APP_ORIGIN } from '../../src/main/shell/window-and-startup/window-security'
 import { ensureBuiltBundles } from '../helpers/built-bundles'
 import { startMainProcess, type MainProcess } from './main-process'
 

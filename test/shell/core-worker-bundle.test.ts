@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../src/shared/domain'
+import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { CoreJobs } from '../../src/main/core-host/worker/core-jobs'

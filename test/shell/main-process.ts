@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { resolve } from 'node:path'
-import { APP_ORIGIN } from '../../src/main/shell/policy/window-policy'
+import { APP_ORIGIN } from '../../src/main/shell/window-and-startup/window-security'
 import { MAIN_BUNDLE } from '../helpers/built-bundles'
 import { standInBoot } from './stand-in-build'
 import type { ChildMessage, FinalRecord, IpcSender, ParentMessage } from './stand-in/protocol'

@@ -1,5 +1,5 @@
 import { extname, resolve } from 'node:path'
-import type { ChangeEntry, ChangeHistoryEntry, ChangeKind } from '../../shared/domain'
+import type { ChangeEntry, ChangeHistoryEntry, ChangeKind } from '../../shared/domain/changes'
 import type { ChangeHistory } from '../core/changes/change-history'
 import { RosterDeskError } from '../core/errors'
 import type { ExportService } from '../core/export/export-service'

@@ -1,5 +1,5 @@
 import { extname, resolve } from 'node:path'
-import type { ExportRequest } from '../../shared/domain'
+import type { ExportRequest } from '../../shared/domain/export'
 import { toIpcError } from '../core/errors'
 import { preloadExcelJs } from '../core/export/exceljs-loader'
 import { checkExportRequest } from '../core/export/export-plan'

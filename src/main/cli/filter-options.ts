@@ -1,4 +1,4 @@
-import type { RowQuery } from '../../shared/domain'
+import type { RowQuery } from '../../shared/domain/query'
 import type { ViewState } from '../../shared/view-schema'
 import { UsageError, listOption, stringOption } from './cache-command-args'
 import type { OptionSpec, ParsedValues } from './cache-command-args'

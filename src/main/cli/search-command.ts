@@ -1,5 +1,6 @@
-import { MAX_QUERY_WINDOW } from '../../shared/domain'
-import type { EmployeeQuery, EmployeeRow } from '../../shared/domain'
+import { MAX_QUERY_WINDOW } from '../../shared/domain/query'
+import type { EmployeeQuery } from '../../shared/domain/query'
+import type { EmployeeRow } from '../../shared/domain/rows'
 import { integerOption, stringOption, writeLine } from './cache-command-args'
 import type { CacheCommandIo, ParsedValues } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'

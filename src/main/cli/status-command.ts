@@ -1,4 +1,4 @@
-import type { SyncRunSummary } from '../../shared/domain'
+import type { SyncRunSummary } from '../../shared/domain/sync'
 import { writeLine } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
 import { runCacheReader } from './cache-reader-command'

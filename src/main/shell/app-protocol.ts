@@ -1,7 +1,7 @@
 import { net, protocol } from 'electron'
 import { pathToFileURL } from 'node:url'
 import { sep } from 'node:path'
-import { APP_SCHEME, resolveAppFile } from './policy/window-policy'
+import { APP_SCHEME, resolveAppFile } from './window-and-startup/window-security'
 
 /** Must run before `app` is ready: the scheme needs the privileges of a standard, secure origin. */
 export function registerAppSchemePrivileges(): void {

@@ -17,20 +17,20 @@ import { coreProcessEntry } from './core-process/core-process-channel'
 import { utilityProcessChannel } from './adapters/utility-process-channel'
 import { createShellNetwork, type ShellNetworkParts } from './network/shell-network'
 import type { EventSink } from '../core/ipc/dispatch'
-import { appOrigins } from './policy/window-policy'
-import { answerLaunch, relaunchArgs } from './policy/launch'
+import { appOrigins } from './window-and-startup/window-security'
+import { answerLaunch, relaunchArgs } from './window-and-startup/launch'
 import {
   APP_USER_MODEL_ID,
   aboutText,
   logsFolder,
   startupFailureText,
   userDataFolder,
-} from './policy/startup'
+} from './window-and-startup/startup'
 import { cacheRootFor } from '../core/cache/cache-folders'
 import { DEFAULT_REDIRECT_URI } from '../core/settings/settings-defaults'
 import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from '../core/settings/settings-store'
 import { ReadThroughBackend } from '../core/settings/key-value-backend'
-import type { SyncStatus } from '../../shared/domain'
+import type { SyncStatus } from '../../shared/domain/sync'
 import { updateStateText, UPDATES_NOT_SET_UP } from '../../shared/update-state'
 import { BusyWork } from './updates/busy-work'
 import { createAppUpdates, type AppUpdates } from './updates/app-updates'

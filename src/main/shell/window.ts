@@ -8,14 +8,14 @@ import {
   windowPlacement,
   type Rect,
   type WindowBoundsState,
-} from './policy/window-bounds'
+} from './window-and-startup/window-bounds'
 import {
   APP_ORIGIN,
   contentSecurityPolicy,
   permissionDecision,
   shouldBlockNavigation,
   windowOpenDecision,
-} from './policy/window-policy'
+} from './window-and-startup/window-security'
 
 /** Where the window's bounds are kept between runs; `load` returns whatever was stored, unchecked. */
 export interface WindowBoundsStorage {
@@ -34,7 +34,7 @@ export interface AppWindowOptions {
   readonly allowDevTools: boolean
 }
 
-/** Creates the one app window with the settings window-policy.ts defines (and the tests check). */
+/** Creates the one app window with the settings window-security.ts defines (and the tests check). */
 export function createAppWindow(options: AppWindowOptions): BrowserWindow {
   const restored = restoreWindowBounds(options.bounds.load(), options.displays())
   const window = new BrowserWindow({
@@ -45,7 +45,7 @@ export function createAppWindow(options: AppWindowOptions): BrowserWindow {
     title: 'RosterDesk',
     autoHideMenuBar: true,
     // Written out rather than built by a function so auditors' tools see the values; the unit test
-    // window-literal.test.ts holds this object to secureWebPreferences() in window-policy.ts.
+    // window-literal.test.ts holds this object to secureWebPreferences() in window-security.ts.
     webPreferences: {
       preload: join(__dirname, '../preload/index.js'),
       contextIsolation: true,

@@ -14,14 +14,12 @@ import type {
   ChangeKind,
   ChangeListOptions,
   ChangeListPage,
-  ChangeSortColumn,
   ChangeReport,
-  ChangesExportRequest,
-  EmployeeRow,
-  ExportProgress,
-  ExportResult,
-} from '../../../src/shared/domain'
-import { foldText } from '../../../src/main/core/cache/text-fold'
+  ChangeSortColumn,
+} from '../../../src/shared/domain/changes'
+import type { ChangesExportRequest, ExportProgress, ExportResult } from '../../../src/shared/domain/export'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
+import { foldText } from '../../../src/main/core/text/text-fold'
 import { identifierColumnsOf } from '../../../src/main/core/query/column-role'
 import { FakeIpcError } from './fake-api'
 

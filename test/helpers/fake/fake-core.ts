@@ -1,15 +1,12 @@
 import { NO_POLICY_VIEW, type PolicyView } from '../../../src/shared/policy-view'
 import { checkExportFormat, checkExportRows } from '../../../src/main/core/policy/export-rules'
-import type {
-  AuthState,
-  ChangeReport,
-  EmployeeRow,
-  ProfileList,
-  Settings,
-  SettingsView,
-  SyncRunSummary,
-  SyncStatus,
-} from '../../../src/shared/domain'
+import type { AuthState } from '../../../src/shared/domain/auth'
+import type { ChangeReport } from '../../../src/shared/domain/changes'
+import type { ProfileList } from '../../../src/shared/domain/profiles'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
+import type { SettingsView } from '../../../src/shared/domain/settings'
+import type { SyncRunSummary, SyncStatus } from '../../../src/shared/domain/sync'
+import type { Settings } from '../../../src/shared/settings-schema'
 import type { IpcError } from '../../../src/shared/ipc-contract'
 import { FakeIpcError, type FakeEvents, type FakeHandlers } from './fake-api'
 import { chosenRows, exportRowQuery } from '../../../src/shared/export-rows'

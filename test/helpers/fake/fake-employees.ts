@@ -1,4 +1,4 @@
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 
 const FIRST = ['Ava', 'Noah', 'Zoë', 'Liam', 'Åsa', 'Mateo', 'Siobhán', 'Yuki', 'Olu', 'Chloé', 'Ivan', 'Mei']
 const LAST = [

@@ -4,7 +4,8 @@ import type {
   ProxySignInAnswer,
   ProxySignInRequest,
 } from '../../../src/shared/connection-report'
-import type { Settings, SettingsView } from '../../../src/shared/domain'
+import type { SettingsView } from '../../../src/shared/domain/settings'
+import type { Settings } from '../../../src/shared/settings-schema'
 import type { IpcError } from '../../../src/shared/ipc-contract'
 import { PROXY_MODE_LABELS } from '../../../src/shared/settings-rules'
 import { FakeIpcError, type FakeEvents, type FakeHandlers } from './fake-api'

@@ -1,18 +1,17 @@
 import type {
-  ColumnInfo,
-  EmployeeRow,
   FacetCount,
   NameSuggestion,
   NameSuggestionRequest,
   ParsedEmployeeQuery,
   QueryResult,
-} from '../../../src/shared/domain'
-import { ColumnCollector } from '../../../src/main/core/cache/column-inference'
+} from '../../../src/shared/domain/query'
+import type { ColumnInfo, EmployeeRow } from '../../../src/shared/domain/rows'
+import { ColumnCollector } from '../../../src/main/core/columns/column-inference'
 import { identifierColumnsOf, knownRole } from '../../../src/main/core/query/column-role'
 import type { DiscoveredIdentifierRole } from '../../../src/main/core/query/column-role'
 import { nameSuggestions } from '../../../src/main/core/query/near-miss'
 import type { NameTermIndex, NameTerms } from '../../../src/main/core/query/near-miss'
-import { tokenize } from '../../../src/main/core/cache/text-fold'
+import { tokenize } from '../../../src/main/core/text/text-fold'
 import { windowSlots } from '../../../src/main/core/query/result-window'
 import {
   parseSearchText,

@@ -1,4 +1,5 @@
-import type { EmployeeRow, ServiceLookupResult } from '../../../src/shared/domain'
+import type { ServiceLookupResult } from '../../../src/shared/domain/lookup'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import {
   SERVICE_LOOKUP_DEFAULT_SORT,
   SERVICE_LOOKUP_PAGE_SIZE,

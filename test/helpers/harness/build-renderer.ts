@@ -16,7 +16,7 @@ export const RENDERER_OUT_DIR = join(TEST_BUILD_DIR, 'renderer')
 const SOURCES = [
   join(ROOT, 'src/renderer'),
   join(ROOT, 'src/shared'),
-  join(ROOT, 'src/main/shell/policy/window-policy.ts'),
+  join(ROOT, 'src/main/shell/window-and-startup/window-security.ts'),
   join(ROOT, 'scripts/csp-meta-plugin.ts'),
 ]
 const LOCK_DIR = join(TEST_BUILD_DIR, '.renderer-build.lock')

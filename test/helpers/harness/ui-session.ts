@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
-import type { SettingsPatch } from '../../../src/shared/domain'
+import type { SettingsPatch } from '../../../src/shared/settings-schema'
 import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
 import type { Clock } from '../../../src/main/core/clock'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'

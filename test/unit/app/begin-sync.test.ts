@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AuthState } from '../../../src/shared/domain'
+import type { AuthState } from '../../../src/shared/domain/auth'
 import { beginAppSync } from '../../../src/main/core/app/begin-sync'
 import { syncStartOptions } from '../../../src/main/core/session/session-source'
 import { defaultSettings } from '../../../src/main/core/settings/settings-defaults'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ProfileList, SettingsView } from '../../../src/shared/domain'
+import type { ProfileList } from '../../../src/shared/domain/profiles'
+import type { SettingsView } from '../../../src/shared/domain/settings'
 import { POLICY_LOCKED_LABEL, POLICY_PROBLEM_PREFIX } from '../../../src/shared/policy-view'
 import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import { policySchema } from '../../../src/main/core/policy/policy-schema'

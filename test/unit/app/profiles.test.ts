@@ -1,7 +1,9 @@
 import { cpSync, existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { ProfileList, SettingsView, SyncRunSummary } from '../../../src/shared/domain'
+import type { ProfileList } from '../../../src/shared/domain/profiles'
+import type { SettingsView } from '../../../src/shared/domain/settings'
+import type { SyncRunSummary } from '../../../src/shared/domain/sync'
 import { DEFAULT_SETTINGS } from '../../../src/main/core/settings/settings-defaults'
 import {
   EncryptedFileSecretStore,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { AuthState } from '../../../src/shared/domain'
+import type { AuthState } from '../../../src/shared/domain/auth'
 import { AuthService } from '../../../src/main/core/auth/auth-service'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
 import { answerConsent } from '../../helpers/consent'

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { EmployeeRow, JsonValue } from '../../../src/shared/domain'
-import { ColumnCollector, inferKind, mergeKinds } from '../../../src/main/core/cache/column-inference'
+import type { EmployeeRow, JsonValue } from '../../../src/shared/domain/rows'
+import { ColumnCollector, inferKind, mergeKinds } from '../../../src/main/core/columns/column-inference'
 
 describe('column inference', () => {
   it('infers a kind from one value; null says nothing', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { columnLabel } from '../../../src/main/core/cache/column-label'
+import { columnLabel } from '../../../src/main/core/columns/column-label'
 
 describe('columnLabel', () => {
   it('uses hand-written labels for the fields the service is known to send', () => {

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { rowHash } from '../../../src/main/core/cache/row-hash'
+import { rowHash } from '../../../src/main/core/sync/row-hash'
 
 /** The fingerprint as every earlier version computed and stored it: SHA-1's first 13 hex digits. */
 const storedFingerprint = (text: string): number =>

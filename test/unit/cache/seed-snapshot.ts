@@ -1,4 +1,5 @@
-import type { EmployeeRow, SyncRunSummary } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
+import type { SyncRunSummary } from '../../../src/shared/domain/sync'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { commitSnapshot } from '../../../src/main/core/sync/commit-snapshot'
 import { SnapshotBuilder, loadPreviousSnapshot } from '../../../src/main/core/sync/snapshot-builder'

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createRng } from '../../../src/main/sandbox/random'
-import {
-  foldSearchWord,
-  foldText,
-  tokenize,
-  transliterationKey,
-} from '../../../src/main/core/cache/text-fold'
+import { foldSearchWord, foldText, tokenize, transliterationKey } from '../../../src/main/core/text/text-fold'
 
 describe('foldText', () => {
   it('drops case and accents, including letters Unicode does not decompose', () => {

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import Database from 'better-sqlite3'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { ChangeLogReader, type ChangeLogRecord } from '../../../src/main/core/cache/change-log-file'

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../helpers/xlsx-reader'
 import { employee, seedSnapshot } from '../cache/seed-snapshot'

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import { CSV_NOT_ALLOWED_MESSAGE } from '../../../src/shared/policy-view'
 import { runChangesCommand } from '../../../src/main/cli/changes-command'
 import { runExportCommand } from '../../../src/main/cli/export-command'

@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest'
 import type { FetchLike } from '../../../src/main/core/api/fetch-like'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { NetworkFailureError } from '../../../src/main/core/net/network-failure'
+import type {
+  ConnectionProbes,
+  ConnectionTarget,
+  ProxyRoute,
+} from '../../../src/main/core/connection-check/check-inputs'
 import {
-  CHECK_CODE,
   checkProfileConnection,
   runConnectionCheck,
   safeAddress,
-  type ConnectionProbes,
-  type ConnectionTarget,
-  type ProxyRoute,
 } from '../../../src/main/core/connection-check/connection-check'
+import { CHECK_CODE } from '../../../src/main/core/connection-check/service-steps'
 import { DEFAULT_SETTINGS } from '../../../src/main/core/settings/settings-defaults'
 import type { CertificateSummary, ConnectionReport } from '../../../src/shared/connection-report'
 import { connectionReportText } from '../../../src/shared/connection-report'

@@ -2,12 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  exportRequestSchema,
-  type ColumnInfo,
-  type EmployeeRow,
-  type RowQuery,
-} from '../../../src/shared/domain'
+import { exportRequestSchema } from '../../../src/shared/domain/export'
+import type { RowQuery } from '../../../src/shared/domain/query'
+import type { ColumnInfo, EmployeeRow } from '../../../src/shared/domain/rows'
 import { MAX_EXPORT_UUIDS } from '../../../src/shared/export-limits'
 import { planExport } from '../../../src/main/core/export/export-plan'
 import { ExportService } from '../../../src/main/core/export/export-service'

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ExportProgress } from '../../../src/shared/domain'
+import type { ExportProgress } from '../../../src/shared/domain/export'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { arrayRowSource } from '../../../src/main/core/export/array-row-source'
 import { writeExport } from '../../../src/main/core/export/export-engine'

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import type { ExportAbout, ExportColumn, ExportRowSource } from '../../../src/main/core/export/export-types'
 
 /** Rows that have broken spreadsheets before: scripts, formulas, identifiers, dates, odd whitespace. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ColumnInfo, ExportRequest } from '../../../src/shared/domain'
+import type { ExportRequest } from '../../../src/shared/domain/export'
+import type { ColumnInfo } from '../../../src/shared/domain/rows'
 import { exportRowQuery } from '../../../src/shared/export-rows'
 import { checkExportRequest, planExport } from '../../../src/main/core/export/export-plan'
 import { invokeChannels } from '../../../src/shared/ipc-contract'

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import type { EmployeeRow, JsonValue } from '../../../src/shared/domain'
+import type { EmployeeRow, JsonValue } from '../../../src/shared/domain/rows'
 import type { DumpedCell, DumpedSheet } from '../../helpers/xlsx-reader'
 
 /** A cell as the test compares it: type, value and (for text and dates) the number format. */

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadExcelJs } from '../../../src/main/core/export/exceljs-loader'
 import { XlsxWriter } from '../../../src/main/core/export/xlsx-writer'
 import { readXlsx } from '../../helpers/xlsx-reader'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import { ABOUT, TRICKY_COLUMNS, TRICKY_ROWS, generatedRow, tempFolder } from './export-fixtures'
 
 /**

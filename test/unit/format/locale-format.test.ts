@@ -14,7 +14,7 @@ import {
 import { formatMoney } from '../../../src/shared/money'
 import { printPageHtml } from '../../../src/main/core/export/print-page'
 import type { ExportAbout, ExportColumn } from '../../../src/main/core/export/export-types'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 
 /**
  * The one formatting module (shared/locale-format.ts) and the cell rule over it: what a clerk reads in Germany,

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EmployeeRow, RowQuery } from '../../../src/shared/domain'
+import type { RowQuery } from '../../../src/shared/domain/query'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { chosenRowSource, queryRowSource } from '../../../src/main/core/export/export-query-source'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { FacetCount } from '../../../src/shared/domain'
+import type { FacetCount } from '../../../src/shared/domain/query'
 import { adoptRowGroups, matchRows, rowGroups } from '../../../src/main/core/query/match-rows'
 import type { MatchIndex, WordMarker } from '../../../src/main/core/query/match-rows'
 import type { SearchWord } from '../../../src/main/core/query/search-rules'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { foldSearchWord, tokenize } from '../../../src/main/core/cache/text-fold'
+import { foldSearchWord, tokenize } from '../../../src/main/core/text/text-fold'
 import {
   allowedEdits,
   nameSuggestions,

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'

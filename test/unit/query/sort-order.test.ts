@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { foldText } from '../../../src/main/core/cache/text-fold'
+import { foldText } from '../../../src/main/core/text/text-fold'
 import { buildSortOrder, type SortValue } from '../../../src/main/core/query/sort-order'
 import { createRng } from '../../../src/main/sandbox/random'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { tokenize } from '../../../src/main/core/cache/text-fold'
+import { tokenize } from '../../../src/main/core/text/text-fold'
 import {
   TokenIndex,
   termTextBytes,

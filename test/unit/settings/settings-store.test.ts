@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { settingsViewSchema } from '../../../src/shared/domain'
+import { settingsViewSchema } from '../../../src/shared/domain/settings'
 import { applySettingsPatch } from '../../../src/shared/settings-schema'
 import { DEFAULT_SETTINGS } from '../../../src/main/core/settings/settings-defaults'
 import {

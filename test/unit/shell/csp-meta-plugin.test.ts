@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { cspMetaPlugin, productionCspMetaTags } from '../../../scripts/csp-meta-plugin'
-import { contentSecurityPolicy } from '../../../src/main/shell/policy/window-policy'
+import { contentSecurityPolicy } from '../../../src/main/shell/window-and-startup/window-security'
 
 describe('the production CSP <meta> plugin', () => {
   it('runs in `vite build` only, never under the dev server, after the other plugins', () => {

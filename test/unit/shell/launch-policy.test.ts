@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { answerLaunch, relaunchArgs } from '../../../src/main/shell/policy/launch'
+import { answerLaunch, relaunchArgs } from '../../../src/main/shell/window-and-startup/launch'
 import {
   protocolClientAction,
   type ProtocolClientFacts,
-} from '../../../src/main/shell/policy/protocol-client'
+} from '../../../src/main/shell/window-and-startup/protocol-client'
 
 describe('answerLaunch', () => {
   it('relaunches after a quit under way, whatever windows there are', () => {

@@ -4,7 +4,7 @@ import {
   MSI_UPDATES_OFF_REASON,
   isMsiInstall,
   type MsiInstallFacts,
-} from '../../../src/main/shell/policy/msi-install'
+} from '../../../src/main/shell/window-and-startup/msi-install'
 
 /** An MSI install is told by its marker beside the executable (decision 045); nothing else turns updates off. */
 const EXE = 'C:\\Program Files\\RosterDesk\\RosterDesk.exe'

@@ -11,7 +11,11 @@ import { describe, expect, it } from 'vitest'
 import { addRosterDeskComponents, msiProjectCreated } from '../../../scripts/msi-project.mjs'
 import { schemeOf } from '../../../src/main/shell/adapters/deep-link'
 import { DEFAULT_REDIRECT_URI } from '../../../src/main/core/settings/settings-defaults'
-import { MSI_MARKER, MSI_UPDATES_OFF_REASON, isMsiInstall } from '../../../src/main/shell/policy/msi-install'
+import {
+  MSI_MARKER,
+  MSI_UPDATES_OFF_REASON,
+  isMsiInstall,
+} from '../../../src/main/shell/window-and-startup/msi-install'
 
 /**
  * The Windows MSI (issue 25, point 3; decision 045): electron-builder.json as electron-builder's own schema

@@ -6,7 +6,7 @@ import {
   logsFolder,
   startupFailureText,
   userDataFolder,
-} from '../../../src/main/shell/policy/startup'
+} from '../../../src/main/shell/window-and-startup/startup'
 
 describe('shell start-up decisions', () => {
   it('keeps a development run out of the installed app’s data folder (and so its lock, cache and secrets)', () => {

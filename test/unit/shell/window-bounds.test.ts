@@ -9,7 +9,7 @@ import {
   windowBoundsState,
   windowPlacement,
   type WindowBoundsState,
-} from '../../../src/main/shell/policy/window-bounds'
+} from '../../../src/main/shell/window-and-startup/window-bounds'
 
 // A laptop (primary, its taskbar below) with a second monitor to its right.
 const LAPTOP = { x: 0, y: 0, width: 1920, height: 1040 }

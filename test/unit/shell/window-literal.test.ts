@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { printWebPreferences, secureWebPreferences } from '../../../src/main/shell/policy/window-policy'
+import {
+  printWebPreferences,
+  secureWebPreferences,
+} from '../../../src/main/shell/window-and-startup/window-security'
 
 /**
  * `src/main/shell/window.ts` spells the web preferences out at `new BrowserWindow(...)` because Electronegativity and
@@ -12,7 +15,7 @@ import { printWebPreferences, secureWebPreferences } from '../../../src/main/she
 
 const WINDOW_SOURCE = resolve(__dirname, '../../../src/main/shell/window.ts')
 const PRINT_WINDOW_SOURCE = resolve(__dirname, '../../../src/main/shell/adapters/print-window.ts')
-/** The print window's one expression: the partition constant, exported by window-policy.ts. */
+/** The print window's one expression: the partition constant, exported by window-security.ts. */
 const PRINT_EXPRESSION_KEYS = new Set(['partition'])
 /** The one key whose value is a computed path, not a literal. */
 const EXPRESSION_KEYS = new Set(['preload'])
@@ -120,7 +123,7 @@ describe('webPreferences written literally in src/main/shell/adapters/print-wind
 
   it('has exactly the keys and literal values of printWebPreferences(), the partition being its constant', () => {
     checkPrintWindowSource(sourceText)
-    expect(sourceText).toContain("import { PRINT_PARTITION } from '../policy/window-policy'")
+    expect(sourceText).toContain("import { PRINT_PARTITION } from '../window-and-startup/window-security'")
   })
 
   const edits: Array<[string, (text: string) => string]> = [

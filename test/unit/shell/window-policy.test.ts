@@ -12,7 +12,7 @@ import {
   secureWebPreferences,
   shouldBlockNavigation,
   windowOpenDecision,
-} from '../../../src/main/shell/policy/window-policy'
+} from '../../../src/main/shell/window-and-startup/window-security'
 
 /** The checklist every window is held to, the app's and the hidden print window alike. */
 const CHECKLIST = {

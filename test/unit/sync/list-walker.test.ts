@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import { RosterDeskError } from '../../../src/main/core/errors'
 import { walkList } from '../../../src/main/core/sync/list-walker'
 import type { ArrivedPage, WalkOptions } from '../../../src/main/core/sync/walk-types'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { EmployeeRow, SyncProgress } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
+import type { SyncProgress } from '../../../src/shared/domain/sync'
 import {
   ETA_MIN_MEASURED_MS,
   PROGRESS_INTERVAL_MS,

@@ -1,14 +1,14 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import {
   SNAPSHOT_PAGE_SIZE,
   SnapshotWriter,
   UPSERT_ROWS_PER_STATEMENT,
 } from '../../../src/main/core/snapshot/snapshot-writer'
 import type { StagedEmployee } from '../../../src/main/core/snapshot/snapshot-writer'
-import { rowHash } from '../../../src/main/core/cache/row-hash'
+import { rowHash } from '../../../src/main/core/sync/row-hash'
 import { SnapshotBuilder } from '../../../src/main/core/sync/snapshot-builder'
 import type { PreviousSnapshot } from '../../../src/main/core/sync/snapshot-builder'
 import { makeTempDir } from '../cache/cache-test-helpers'

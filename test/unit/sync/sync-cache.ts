@@ -1,4 +1,4 @@
-import type { SyncRunSummary } from '../../../src/shared/domain'
+import type { SyncRunSummary } from '../../../src/shared/domain/sync'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'
 import { runSync } from '../../../src/main/core/sync/sync-engine'
 import type { SyncRunOptions } from '../../../src/main/core/sync/sync-engine'

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { SyncProgress } from '../../../src/shared/domain'
+import type { SyncProgress } from '../../../src/shared/domain/sync'
 import { QueryEngine } from '../../../src/main/core/query/query-engine'
 import { runSync } from '../../../src/main/core/sync/sync-engine'
 import { checkValue, serviceAddressSchema, settingsSchema } from '../../../src/shared/settings-schema'

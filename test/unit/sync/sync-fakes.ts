@@ -1,4 +1,4 @@
-import type { EmployeeRow } from '../../../src/shared/domain'
+import type { EmployeeRow } from '../../../src/shared/domain/rows'
 import type { FetchLike } from '../../../src/main/core/api/fetch-like'
 import { EMPLOYEE_LIST, ListClient } from '../../../src/main/core/api/list-client'
 import type { AccessTokenSource } from '../../../src/main/core/api/access-token-source'

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { SyncProgress } from '../../../src/shared/domain'
+import type { SyncProgress } from '../../../src/shared/domain/sync'
 import type { FetchLike } from '../../../src/main/core/api/fetch-like'
 import { openCacheDatabase } from '../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../src/main/core/cache/cache-database'

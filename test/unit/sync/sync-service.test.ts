@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SyncProgress, SyncRunSummary } from '../../../src/shared/domain'
+import type { SyncProgress, SyncRunSummary } from '../../../src/shared/domain/sync'
 import { SyncService } from '../../../src/main/core/sync/sync-service'
 import { useTempCache } from '../../helpers/temp-cache'
 import { FakeListService, FakeTokens, fakeClock, makeEmployees } from './sync-fakes'

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { SyncProgress, SyncRunSummary } from '../../../src/shared/domain'
+import type { SyncProgress, SyncRunSummary } from '../../../src/shared/domain/sync'
 import { systemClock } from '../../../src/main/core/clock'
 import { NetworkFailureError } from '../../../src/main/core/net/network-failure'
 import { silentLogger } from '../../../src/main/core/log/logger'

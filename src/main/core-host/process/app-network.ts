@@ -1,5 +1,5 @@
 import type { AppNetwork } from '../../core/app/network-handlers'
-import type { ProxyRoute } from '../../core/connection-check/connection-check'
+import type { ProxyRoute } from '../../core/connection-check/check-inputs'
 import type { JobContext } from '../worker/serve-jobs'
 import type { CoreProcessReport, ShellCalls } from './core-process-jobs'
 

@@ -1,5 +1,5 @@
 import type { EventChannel, IpcResult } from '../../../shared/ipc-contract'
-import type { ExportFormat } from '../../../shared/domain'
+import type { ExportFormat } from '../../../shared/domain/export'
 import type { PrintOutcome } from '../../core/export/print-view'
 import type { StoredSecretKey } from '../../core/secrets/secret-store'
 import type { NetworkToApply, ProxyChoice, ProxySource } from '../../core/settings/network-settings'

@@ -1,4 +1,5 @@
-import type { ChangeEntry, ChangeKind, ExportProgress, ExportResult } from '../../../shared/domain'
+import type { ChangeEntry, ChangeKind } from '../../../shared/domain/changes'
+import type { ExportProgress, ExportResult } from '../../../shared/domain/export'
 import type { ChangeEntrySource } from '../../core/changes/change-history'
 import type { DescribedRun } from '../../core/export/change-export'
 import { exportResult, type ChangesExportJob } from '../../core/export/export-runner'

@@ -1,4 +1,5 @@
-import type { ColumnInfo, ExportProgress, ExportResult } from '../../../shared/domain'
+import type { ExportProgress, ExportResult } from '../../../shared/domain/export'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { SnapshotReader } from '../../core/snapshot/snapshot-reader'
 import type { CheckedFile, StoredValue } from '../../core/snapshot/snapshot-reader'
 import { SearchIndex } from '../../core/query/search-index'

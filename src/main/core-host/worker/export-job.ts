@@ -1,4 +1,4 @@
-import type { ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
+import type { ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain/export'
 import { SnapshotReader } from '../../core/snapshot/snapshot-reader'
 import type { CheckedFile } from '../../core/snapshot/snapshot-reader'
 import { printViewOf, writeViewExport } from '../../core/export/inline-export-runner'

@@ -1,4 +1,4 @@
-import type { SyncProgress, SyncRunSummary } from '../../../shared/domain'
+import type { SyncProgress, SyncRunSummary } from '../../../shared/domain/sync'
 import type { FetchLike } from '../../core/api/fetch-like'
 import { BodyTooLargeError } from '../../core/api/http-json'
 import type { AccessTokenSource } from '../../core/api/access-token-source'

@@ -1,6 +1,6 @@
 import type { CacheDatabase } from '../../core/cache/cache-database'
 import { cancelledError } from '../../core/errors'
-import type { ChangeEntry, ChangeKind } from '../../../shared/domain'
+import type { ChangeEntry, ChangeKind } from '../../../shared/domain/changes'
 import type { ExportRunner } from '../../core/export/export-runner'
 import type { CoreJobs } from './core-jobs'
 import type { JobSnapshot } from './export-job'

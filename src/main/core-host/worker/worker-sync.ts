@@ -1,4 +1,4 @@
-import type { SyncRunSummary } from '../../../shared/domain'
+import type { SyncRunSummary } from '../../../shared/domain/sync'
 import type { FetchLike } from '../../core/api/fetch-like'
 import { classifyNetworkFailure } from '../../core/net/network-failure'
 import { BodyTooLargeError, readBodyWithin } from '../../core/api/http-json'

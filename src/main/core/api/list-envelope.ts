@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../shared/domain'
+import type { JsonValue } from '../../../shared/domain/rows'
 
 /** One record of a list page, every field as the service sent it (an employee row for /employees/list). */
 export type ListRow = Record<string, JsonValue>

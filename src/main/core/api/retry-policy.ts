@@ -1,4 +1,4 @@
-import type { SyncRetryReason } from '../../../shared/domain'
+import type { SyncRetryReason } from '../../../shared/domain/sync'
 
 /**
  * How the list client waits between attempts. Exponential with jitter so that four parallel page requests

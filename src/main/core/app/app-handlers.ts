@@ -1,4 +1,4 @@
-import type { AppInfo } from '../../../shared/domain'
+import type { AppInfo } from '../../../shared/domain/app-info'
 import type { InvokeHandlers } from '../ipc/dispatch'
 import type { SettingsStore } from '../settings/settings-store'
 

@@ -1,4 +1,4 @@
-import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain'
+import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain/lookup'
 import type { AuthService } from '../auth/auth-service'
 import type { ChangeHistory } from '../changes/change-history'
 import { RosterDeskError } from '../errors'

@@ -1,4 +1,4 @@
-import type { ExportFormat, ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
+import type { ExportFormat, ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain/export'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
 import type { ExportMemory } from '../export/export-memory'

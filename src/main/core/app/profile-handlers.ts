@@ -1,4 +1,5 @@
-import type { ProfileList, Settings } from '../../../shared/domain'
+import type { ProfileList } from '../../../shared/domain/profiles'
+import type { Settings } from '../../../shared/settings-schema'
 import type { SetAsideInfo } from '../cache/set-aside-cache'
 import { RosterDeskError } from '../errors'
 import type { InvokeHandlers } from '../ipc/dispatch'

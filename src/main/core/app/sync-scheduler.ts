@@ -1,4 +1,4 @@
-import type { Settings } from '../../../shared/domain'
+import type { Settings } from '../../../shared/settings-schema'
 import type { Clock, Timers } from '../clock'
 import type { Logger } from '../log/logger'
 

@@ -1,4 +1,4 @@
-import type { AuthState } from '../../../shared/domain'
+import type { AuthState } from '../../../shared/domain/auth'
 import type { FetchLike } from '../api/fetch-like'
 import type { Clock } from '../clock'
 import { RosterDeskError, isRosterDeskError } from '../errors'

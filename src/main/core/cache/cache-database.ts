@@ -1,6 +1,6 @@
 import { existsSync, renameSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import type { SyncRunSummary } from '../../../shared/domain'
+import type { SyncRunSummary } from '../../../shared/domain/sync'
 import { isRosterDeskError, RosterDeskError } from '../errors'
 import { silentLogger, type Logger } from '../log/logger'
 import { migrateCatalog } from './catalog-schema'

@@ -3,13 +3,13 @@ import type {
   ChangeKind,
   ChangeListOptions,
   ChangeSortColumn,
-  EmployeeRow,
   FieldChange,
-} from '../../../shared/domain'
+} from '../../../shared/domain/changes'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3'
 import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
-import { foldText } from './text-fold'
+import { foldText } from '../text/text-fold'
 import { damagedCacheError, openSqlite, storageError } from '../sqlite/sqlite-open'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
 

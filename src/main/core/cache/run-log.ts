@@ -1,5 +1,6 @@
-import { changeReportSchema } from '../../../shared/domain'
-import type { ChangeReport, SyncOutcome, SyncRunSummary } from '../../../shared/domain'
+import { changeReportSchema } from '../../../shared/domain/changes'
+import type { ChangeReport } from '../../../shared/domain/changes'
+import type { SyncOutcome, SyncRunSummary } from '../../../shared/domain/sync'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
 /** The settings a run used, kept in the log so a clerk (or support) can see how a past sync was made. */

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import type { SyncRunSummary } from '../../../shared/domain'
+import type { SyncRunSummary } from '../../../shared/domain/sync'
 import { isRosterDeskError, RosterDeskError } from '../errors'
 import type { Logger } from '../log/logger'
 import type { ChangeLogCatalog } from './change-log-catalog'

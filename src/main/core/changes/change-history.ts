@@ -6,7 +6,7 @@ import type {
   ChangeListOptions,
   ChangeListPage,
   ChangeReport,
-} from '../../../shared/domain'
+} from '../../../shared/domain/changes'
 import type { CacheDatabase } from '../cache/cache-database'
 import { ChangeLogReader } from '../cache/change-log-file'
 import type { CompleteRunRow } from '../cache/change-log-catalog'

@@ -5,7 +5,7 @@ import type { CertificateSummary } from '../../../shared/connection-report'
 import { classifyNetworkFailure, NetworkFailureError } from '../net/network-failure'
 import { routeFor, type ProxyEndpoint } from '../net/network-options'
 import { certificateFailure, tlsHandshake, type NodeFetch } from '../net/node-fetch'
-import type { ConnectionProbes, DnsAnswer, TcpAnswer } from './connection-check'
+import type { ConnectionProbes, DnsAnswer, TcpAnswer } from './check-inputs'
 
 /** How long one probe (a lookup, a connection, a handshake) may take. */
 export const PROBE_TIMEOUT_MS = 15_000

@@ -1,4 +1,4 @@
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import type { ExportRowSource } from './export-types'
 
 /** A row source over rows already in memory, handed out in batches like a query would. */

@@ -1,5 +1,7 @@
-import type { ChangeEntry, ChangeKind, EmployeeRow, ExportFormat, JsonValue } from '../../../shared/domain'
-import { columnLabel } from '../cache/column-label'
+import type { ChangeEntry, ChangeKind } from '../../../shared/domain/changes'
+import type { ExportFormat } from '../../../shared/domain/export'
+import type { EmployeeRow, JsonValue } from '../../../shared/domain/rows'
+import { columnLabel } from '../columns/column-label'
 import type { ChangeEntrySource, ChangeHistory } from '../changes/change-history'
 import type { ExportAbout, ExportColumn, ExportRowSource, ExportSection } from './export-types'
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../shared/domain'
+import type { JsonValue } from '../../../shared/domain/rows'
 import { looksLikeFormula, nestedValueText } from './cell-values'
 
 /** UTF-8 byte order mark: without it Excel reads a CSV in the machine's legacy code page and garbles names. */

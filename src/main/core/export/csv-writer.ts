@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { EmployeeRow, JsonValue } from '../../../shared/domain'
+import type { EmployeeRow, JsonValue } from '../../../shared/domain/rows'
 import { moneyCsvText } from '../../../shared/money'
 import { CSV_BOM, CSV_EOL, csvField, csvLine } from './csv-format'
 import { RosterDeskError } from '../errors'

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path'
-import type { ExportProgress } from '../../../shared/domain'
+import type { ExportProgress } from '../../../shared/domain/export'
 import { removeStalePartFiles } from '../durable-fs'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import { checkExportFormat, checkExportRows } from '../policy/export-rules'

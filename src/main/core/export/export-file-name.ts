@@ -1,4 +1,4 @@
-import type { ExportRequest } from '../../../shared/domain'
+import type { ExportRequest } from '../../../shared/domain/export'
 
 /** Characters Windows refuses in file names (plus control characters); macOS refuses only `/` and `:`. */
 // eslint-disable-next-line no-control-regex

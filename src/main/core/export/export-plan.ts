@@ -1,8 +1,10 @@
-import { exportRequestSchema } from '../../../shared/domain'
+import { exportRequestSchema } from '../../../shared/domain/export'
 import { exportRowQuery } from '../../../shared/export-rows'
-import type { ColumnInfo, ExportRequest, RowQuery } from '../../../shared/domain'
+import type { ExportRequest } from '../../../shared/domain/export'
+import type { RowQuery } from '../../../shared/domain/query'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { RosterDeskError } from '../errors'
-import { columnLabel } from '../cache/column-label'
+import { columnLabel } from '../columns/column-label'
 import type { ExportAbout, ExportColumn } from './export-types'
 
 /** The parts of the About sheet that follow from the request alone. */

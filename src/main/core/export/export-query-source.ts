@@ -1,4 +1,5 @@
-import type { EmployeeRow, RowQuery } from '../../../shared/domain'
+import type { RowQuery } from '../../../shared/domain/query'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import { chosenRows } from '../../../shared/export-rows'
 import type { RowIterationOptions } from '../query/query-engine'
 import type { ExportRowSource } from './export-types'

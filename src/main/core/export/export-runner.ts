@@ -1,5 +1,10 @@
 import { basename } from 'node:path'
-import type { ChangesWritten, ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain'
+import type {
+  ChangesWritten,
+  ExportProgress,
+  ExportRequest,
+  ExportResult,
+} from '../../../shared/domain/export'
 import type { ChangeEntrySource } from '../changes/change-history'
 import { isAbortError } from '../errors'
 import type { ChangesAboutContext, DescribedRun } from './change-export'

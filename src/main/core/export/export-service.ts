@@ -3,7 +3,7 @@ import type {
   ExportProgress,
   ExportRequest,
   ExportResult,
-} from '../../../shared/domain'
+} from '../../../shared/domain/export'
 import { changesWritten } from '../../../shared/change-rules'
 import type { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'

@@ -1,4 +1,5 @@
-import type { ColumnInfo, EmployeeRow, ExportProgress } from '../../../shared/domain'
+import type { ExportProgress } from '../../../shared/domain/export'
+import type { ColumnInfo, EmployeeRow } from '../../../shared/domain/rows'
 import type { Logger } from '../log/logger'
 import type { ExportRules } from '../policy/export-rules'
 

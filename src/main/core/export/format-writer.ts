@@ -1,4 +1,4 @@
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import type { ExportColumn } from './export-types'
 
 /** One file format's writer; the export engine feeds it batches in order and owns the file around it. */

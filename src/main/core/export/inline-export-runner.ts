@@ -1,4 +1,4 @@
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { Logger } from '../log/logger'
 import { changesExport } from './change-export'
 import { writeExport } from './export-engine'

@@ -1,4 +1,4 @@
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import { isMoneyField } from '../../../shared/money'
 import type { ExportColumn } from './export-types'
 

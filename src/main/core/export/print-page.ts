@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import { cellText } from '../../../shared/cell-text'
 import { canonicalLocale, FALLBACK_FORMAT_LOCALE, formatNumber } from '../../../shared/locale-format'
 import { isMoneyField, rowCurrency } from '../../../shared/money'

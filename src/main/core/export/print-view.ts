@@ -1,4 +1,4 @@
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import { chosenRows } from '../../../shared/export-rows'
 import type { ExportPlan } from './export-plan'
 import type { ExportQueries } from './export-query-source'

@@ -1,7 +1,7 @@
 import type { AddWorksheetOptions, Style, Worksheet, stream } from 'exceljs'
 import type { Writable } from 'node:stream'
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import { formatMoney } from '../../../shared/money'
 import { aboutLines } from './about-lines'
 import { cleanCellText, nestedValueText, parseIsoDate } from './cell-values'

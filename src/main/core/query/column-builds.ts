@@ -1,4 +1,4 @@
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { CheckedFile } from '../snapshot/snapshot-reader'
 import type { SearchIndex } from './search-index'
 import type { SortOrder } from './sort-order'

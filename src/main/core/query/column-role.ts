@@ -1,5 +1,5 @@
-import type { ColumnIdentifier } from '../../../shared/domain'
-import { foldText } from '../cache/text-fold'
+import type { ColumnIdentifier } from '../../../shared/domain/rows'
+import { foldText } from '../text/text-fold'
 
 /**
  * Which columns the default search box treats as identifiers: values a clerk types whole or from the start, such

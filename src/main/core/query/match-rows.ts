@@ -1,4 +1,4 @@
-import type { FacetCount } from '../../../shared/domain'
+import type { FacetCount } from '../../../shared/domain/query'
 import type { SearchIndex } from './search-index'
 import type { SearchWord } from './search-rules'
 

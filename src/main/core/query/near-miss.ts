@@ -1,6 +1,6 @@
-import type { NameSuggestion } from '../../../shared/domain'
+import type { NameSuggestion } from '../../../shared/domain/query'
 import { NEAR_MISS_FEW_MATCHES, NEAR_MISS_MAX_SUGGESTIONS } from '../../../shared/near-miss'
-import { foldSearchWord } from '../cache/text-fold'
+import { foldSearchWord } from '../text/text-fold'
 import { parseSearchText } from './search-rules'
 
 /**

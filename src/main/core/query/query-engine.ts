@@ -1,17 +1,16 @@
-import { employeeQuerySchema, KNOWN_EMPLOYEE_FIELDS } from '../../../shared/domain'
+import { employeeQuerySchema } from '../../../shared/domain/query'
+import { KNOWN_EMPLOYEE_FIELDS } from '../../../shared/domain/rows'
 import type {
-  ColumnInfo,
-  EmployeeDetail,
   EmployeeQuery,
-  EmployeeRow,
   NameSuggestion,
   ParsedEmployeeQuery,
   PreparingWork,
   QueryResult,
   RowQuery,
-} from '../../../shared/domain'
+} from '../../../shared/domain/query'
+import type { ColumnInfo, EmployeeDetail, EmployeeRow } from '../../../shared/domain/rows'
 import type { CacheDatabase } from '../cache/cache-database'
-import { columnLabel } from '../cache/column-label'
+import { columnLabel } from '../columns/column-label'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
 import { storageError } from '../sqlite/sqlite-open'
 import { isRosterDeskError, RosterDeskError } from '../errors'

@@ -1,4 +1,4 @@
-import { foldSearchWord, tokenize } from '../cache/text-fold'
+import { foldSearchWord, tokenize } from '../text/text-fold'
 import { foldIdentifier, identifierToken, withoutLeadingZeros } from './column-role'
 import type { DiscoveredIdentifierRole } from './column-role'
 

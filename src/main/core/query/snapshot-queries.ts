@@ -1,13 +1,8 @@
-import type {
-  ChangeKind,
-  ChangeListPage,
-  ColumnInfo,
-  EmployeeDetail,
-  EmployeeRow,
-  NameSuggestion,
-} from '../../../shared/domain'
+import type { ChangeKind, ChangeListPage } from '../../../shared/domain/changes'
+import type { NameSuggestion } from '../../../shared/domain/query'
+import type { ColumnInfo, EmployeeDetail, EmployeeRow } from '../../../shared/domain/rows'
 import { changeEntryNameParts, employeeNumberColumn, entryFacts } from '../../../shared/change-rules'
-import { columnLabel } from '../cache/column-label'
+import { columnLabel } from '../columns/column-label'
 import type { SnapshotReader, StoredValue } from '../snapshot/snapshot-reader'
 import { RosterDeskError } from '../errors'
 import { knownRole } from './column-role'
@@ -326,7 +321,7 @@ export class SnapshotQueries {
   }
 }
 
-export type { ChangeKind, ChangeListPage } from '../../../shared/domain'
+export type { ChangeKind, ChangeListPage } from '../../../shared/domain/changes'
 
 /** Marks the rows an identifier column matches for a word: a token by one of its prefixes, or exactly. */
 function markIdentifier(identifier: IdentifierIndex, word: SearchWord, mark: Uint8Array, from: number): void {

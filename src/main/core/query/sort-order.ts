@@ -1,4 +1,4 @@
-import { foldText } from '../cache/text-fold'
+import { foldText } from '../text/text-fold'
 import { isMostlyDistinct } from './distinct-sample'
 import { sortByTerm } from './term-sort'
 

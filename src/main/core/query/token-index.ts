@@ -1,4 +1,4 @@
-import { tokenize } from '../cache/text-fold'
+import { tokenize } from '../text/text-fold'
 import { Dictionary } from './index-encoder'
 import { sortByTerm } from './term-sort'
 

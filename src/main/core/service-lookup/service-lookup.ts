@@ -1,4 +1,4 @@
-import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain'
+import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain/lookup'
 import {
   SERVICE_LOOKUP_DEFAULT_SORT,
   SERVICE_LOOKUP_PAGE_SIZE,
@@ -11,7 +11,7 @@ import { EMPLOYEE_LIST, ListClient, serviceSaid } from '../api/list-client'
 import type { ListEnvelope } from '../api/list-envelope'
 import type { RetryPolicy } from '../api/retry-policy'
 import type { AccessTokenSource } from '../api/access-token-source'
-import { columnLabel } from '../cache/column-label'
+import { columnLabel } from '../columns/column-label'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
 

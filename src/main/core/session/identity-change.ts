@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { Settings } from '../../../shared/domain'
+import type { Settings } from '../../../shared/settings-schema'
 import { newProfileName, setAsideRename, type IdentityChoice } from '../../../shared/source-identity'
 import { hasCurrentSnapshot } from '../cache/saved-employee-count'
 import {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { PreparingWork } from '../../../shared/domain'
+import type { PreparingWork } from '../../../shared/domain/query'
 import type { FetchLike } from '../api/fetch-like'
 import type { EmployeesHandlerDeps } from '../app/employees-handlers'
 import type { RetryPolicy } from '../api/retry-policy'

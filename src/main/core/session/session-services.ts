@@ -1,4 +1,4 @@
-import type { PreparingWork } from '../../../shared/domain'
+import type { PreparingWork } from '../../../shared/domain/query'
 import type { AccessTokenSource } from '../api/access-token-source'
 import type { FetchLike } from '../api/fetch-like'
 import type { RetryPolicy } from '../api/retry-policy'

@@ -1,4 +1,4 @@
-import type { SyncRunSummary } from '../../../shared/domain'
+import type { SyncRunSummary } from '../../../shared/domain/sync'
 import type { SyncLimitSetting } from '../../../shared/settings-rules'
 import type { Settings } from '../../../shared/settings-schema'
 import type { RetryPolicy } from '../api/retry-policy'

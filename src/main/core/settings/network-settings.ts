@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import type { Settings } from '../../../shared/domain'
+import type { Settings } from '../../../shared/settings-schema'
 import { RosterDeskError } from '../errors'
 
 /** A profile's Settings → Network fields: what the shell applies to the core process's network session. */

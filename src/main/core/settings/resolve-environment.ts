@@ -1,4 +1,4 @@
-import type { Settings } from '../../../shared/domain'
+import type { Settings } from '../../../shared/settings-schema'
 import {
   environmentLabel,
   normalizeBaseUrl,

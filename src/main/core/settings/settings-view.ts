@@ -1,4 +1,5 @@
-import type { Settings, SettingsView } from '../../../shared/domain'
+import type { SettingsView } from '../../../shared/domain/settings'
+import type { Settings } from '../../../shared/settings-schema'
 import { NO_POLICY_VIEW, type PolicyView } from '../../../shared/policy-view'
 
 /**

@@ -1,4 +1,4 @@
-import type { ColumnInfo, EmployeeRow } from '../../../shared/domain'
+import type { ColumnInfo, EmployeeRow } from '../../../shared/domain/rows'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
 import type Database from 'better-sqlite3'
 

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs'
-import type { ChangeKind, ColumnInfo } from '../../../shared/domain'
+import type { ChangeKind } from '../../../shared/domain/changes'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import type Database from 'better-sqlite3'
 import { SnapshotRowReader } from './row-reader'
 import { checkSnapshotFormat, QUICK_CHECK_AT_OPEN_MAX_BYTES, quickCheck } from './snapshot-schema'

@@ -1,4 +1,4 @@
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { yieldToEventLoop } from '../event-loop'
 import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
 import { fsyncFileAsync } from '../durable-fs'
@@ -58,7 +58,7 @@ export interface RemovedEmployee {
 
 /**
  * A column as the snapshot's `columns` table records it: the column, and in how many rows it holds a value. The
- * sync's ColumnCollector reports them (as ColumnStats, cache/column-inference.ts, which the renderer tests' fake
+ * sync's ColumnCollector reports them (as ColumnStats, columns/column-inference.ts, which the renderer tests' fake
  * reads without this module); this store does not import it, since the cache imports the snapshot store, never the
  * other way.
  */

@@ -1,12 +1,13 @@
 import { changeEntryName, changeEntryNameParts, entryFacts } from '../../../shared/change-rules'
-import type { ChangeKind, EmployeeRow } from '../../../shared/domain'
+import type { ChangeKind } from '../../../shared/domain/changes'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import type { CacheDatabase } from '../cache/cache-database'
 import type { ChangeLogRecord, ChangeLogWriter } from '../cache/change-log-file'
 import type { SnapshotWriter } from '../snapshot/snapshot-writer'
 import { yieldToEventLoop } from '../event-loop'
-import { foldText } from '../cache/text-fold'
+import { foldText } from '../text/text-fold'
 import type { BuiltSnapshot } from './snapshot-builder'
-import { parseStoredRow } from '../cache/stored-row'
+import { parseStoredRow } from './stored-row'
 
 /** Entries written per step; the event loop runs between steps, so a mass change does not hold the app. */
 const ENTRIES_PER_STEP = 2_000

@@ -1,5 +1,5 @@
 import { employeeNumberColumn } from '../../../shared/change-rules'
-import type { SyncRunSummary } from '../../../shared/domain'
+import type { SyncRunSummary } from '../../../shared/domain/sync'
 import type { CacheDatabase } from '../cache/cache-database'
 import type { StartedRun } from '../cache/sync-runs'
 import type { ChangeLogWriter } from '../cache/change-log-file'

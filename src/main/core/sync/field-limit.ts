@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../shared/domain'
+import type { JsonValue } from '../../../shared/domain/rows'
 import type { ListRow } from '../api/list-envelope'
 
 /** What a cut value ends with, so a clerk reading it (on screen, in an export) sees it is not whole. */

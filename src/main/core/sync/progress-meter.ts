@@ -1,4 +1,5 @@
-import type { EmployeeRow, SyncProgress, SyncRetry } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
+import type { SyncProgress, SyncRetry } from '../../../shared/domain/sync'
 import type { RetryNotice } from '../api/retry-policy'
 import type { Clock } from '../clock'
 

@@ -1,7 +1,8 @@
 import { changeEntryName, fieldChanges } from '../../../shared/change-rules'
-import type { ChangeReport, EmployeeRow, FieldChange } from '../../../shared/domain'
-import { ColumnCollector, type ColumnStats } from '../cache/column-inference'
-import { rowHash } from '../cache/row-hash'
+import type { ChangeReport, FieldChange } from '../../../shared/domain/changes'
+import type { EmployeeRow } from '../../../shared/domain/rows'
+import { ColumnCollector, type ColumnStats } from '../columns/column-inference'
+import { rowHash } from './row-hash'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'
 import { yieldToEventLoop } from '../event-loop'
 import type { RemovedEmployee, SnapshotWriter, StagedEmployee } from '../snapshot/snapshot-writer'
@@ -9,7 +10,7 @@ import { IndexEncoder } from '../query/index-encoder'
 import { SearchIndex } from '../query/search-index'
 import type { WalkResult } from './list-walker'
 import type { ArrivedPage } from './walk-types'
-import { parseStoredRow } from '../cache/stored-row'
+import { parseStoredRow } from './stored-row'
 
 /** How many names of each change list the summary carries; the full lists stay queryable in the snapshot. */
 export const CHANGE_SAMPLE_SIZE = 20

@@ -1,4 +1,4 @@
-import type { SyncRunSummary } from '../../../shared/domain'
+import type { SyncRunSummary } from '../../../shared/domain/sync'
 import { isAbortError, toIpcError } from '../errors'
 import { logFailure } from '../log/log-failure'
 import { commitSnapshot } from './commit-snapshot'

@@ -1,4 +1,4 @@
-import type { SyncProgress } from '../../../shared/domain'
+import type { SyncProgress } from '../../../shared/domain/sync'
 import {
   checkValue,
   serviceAddressSchema,

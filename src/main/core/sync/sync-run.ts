@@ -1,4 +1,4 @@
-import type { SyncRunSummary } from '../../../shared/domain'
+import type { SyncRunSummary } from '../../../shared/domain/sync'
 import { EMPLOYEE_LIST, ListClient } from '../api/list-client'
 import type { StartedRun } from '../cache/sync-runs'
 import type { SnapshotReader } from '../snapshot/snapshot-reader'

@@ -1,4 +1,4 @@
-import type { SyncProgress, SyncRunSummary, SyncStatus } from '../../../shared/domain'
+import type { SyncProgress, SyncRunSummary, SyncStatus } from '../../../shared/domain/sync'
 import type { RowSource } from '../../../shared/source-identity'
 import type { RunSettings } from '../cache/run-log'
 import { RosterDeskError } from '../errors'

@@ -1,4 +1,4 @@
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import type { ListEnvelope } from '../api/list-envelope'
 import type { ListRequest } from '../api/list-request'
 

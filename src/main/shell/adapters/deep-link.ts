@@ -1,5 +1,5 @@
 import { parseCallbackUrl } from '../../core/auth/callback-url'
-import { protocolClientAction } from '../policy/protocol-client'
+import { protocolClientAction } from '../window-and-startup/protocol-client'
 
 /**
  * How sign-in callbacks reach the app. The browser opens `com.rosterdesk.app:/oauth/callback?...`; the OS then

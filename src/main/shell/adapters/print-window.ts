@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { PagePrinter } from '../../core/export/print-view'
-import { PRINT_PARTITION } from '../policy/window-policy'
+import { PRINT_PARTITION } from '../window-and-startup/window-security'
 
 /**
  * The shell's PagePrinter: loads the generated page (core/export/print-page.ts) in a hidden window that runs no
@@ -25,7 +25,7 @@ export function createPrintWindowPrinter(parent: () => BrowserWindow | undefined
       title,
       ...(owner === undefined ? {} : { parent: owner }),
       // Written out rather than built by a function so auditors' tools see the values; the unit test
-      // window-literal.test.ts holds this object to printWebPreferences() in window-policy.ts.
+      // window-literal.test.ts holds this object to printWebPreferences() in window-security.ts.
       webPreferences: {
         partition: PRINT_PARTITION,
         javascript: false,

@@ -1,6 +1,6 @@
 import type { IpcResult } from '../../../shared/ipc-contract'
 import { isEventChannel } from '../../../shared/ipc-channels'
-import { exportFormatSchema, type ExportFormat } from '../../../shared/domain'
+import { type ExportFormat, exportFormatSchema } from '../../../shared/domain/export'
 import { cancelledError, RosterDeskError, toIpcError } from '../../core/errors'
 import type { PagePrinter } from '../../core/export/print-view'
 import type { EventSink } from '../../core/ipc/dispatch'

@@ -3,7 +3,7 @@ import { INVOKE_CHANNELS } from '../../../shared/ipc-channels'
 import type { IpcResult } from '../../../shared/ipc-contract'
 import { dispatchInvoke, type InvokeHandlers } from '../../core/ipc/dispatch'
 import type { Logger } from '../../core/log/logger'
-import { isTrustedIpcSender } from '../policy/window-policy'
+import { isTrustedIpcSender } from '../window-and-startup/window-security'
 
 export interface TrustedSenders {
   readonly webContentsIds: ReadonlySet<number>

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { loadMachinePolicy } from '../../core/policy/policy-sources'
 import { systemPolicySources } from '../../core/policy/registry-query'
 import type { MachinePolicy } from '../../core/policy/policy-schema'
-import { isMsiInstall } from '../policy/msi-install'
+import { isMsiInstall } from '../window-and-startup/msi-install'
 
 export interface UpdateInputs {
   readonly policy: MachinePolicy['updates'] | undefined

@@ -1,5 +1,6 @@
 import { rowSourceLabel, type RowSource } from '../../../shared/source-identity'
-import type { AppInfo, AuthState } from '../../../shared/domain'
+import type { AppInfo } from '../../../shared/domain/app-info'
+import type { AuthState } from '../../../shared/domain/auth'
 import { environmentLabel, profileNameIsEnvironment } from '../../../shared/settings-rules'
 import type { ProfilesController } from '../hooks/use-profiles'
 import { OfflineIndicator } from './offline-indicator'

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { isMoneyColumn } from '../../../shared/money'
 import { nextSort, toggleValue } from '../data/employee-filters'
 import { useCommandBus } from '../hooks/use-app-commands'

@@ -5,7 +5,7 @@ import type {
   ChangeListOptions,
   ChangeSortColumn,
   FieldChange,
-} from '../../../shared/domain'
+} from '../../../shared/domain/changes'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { changeValue } from '../format/change-text'

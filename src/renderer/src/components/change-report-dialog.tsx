@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import type { ChangeEntry, ChangeHistoryEntry, ChangeKind } from '../../../shared/domain'
+import type { ChangeEntry, ChangeHistoryEntry, ChangeKind } from '../../../shared/domain/changes'
 import { ENVIRONMENTS, environmentLabel } from '../../../shared/settings-rules'
 import { changeWords, runSummary } from '../format/change-text'
 import { formatCount } from '../format/format-value'

@@ -1,5 +1,5 @@
 import { Fragment, useCallback, useId, useState } from 'react'
-import type { ChangeReport } from '../../../shared/domain'
+import type { ChangeReport } from '../../../shared/domain/changes'
 import { changeCounts } from '../format/change-text'
 import { formatCount } from '../format/format-value'
 import { ChangeReportDialog } from './change-report-dialog'

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { formatCount } from '../format/format-value'
 import { usePayDisplay } from '../hooks/use-pay-display'
 import { orderColumns, type VisibleColumns } from '../hooks/use-visible-columns'

@@ -1,4 +1,4 @@
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { isMoneyColumn } from '../../../shared/money'
 import type { ColumnLayout } from '../hooks/use-visible-columns'
 

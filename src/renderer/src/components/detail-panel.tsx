@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useState } from 'react'
-import type { ColumnInfo, EmployeeDetail, EmployeeRow, JsonValue } from '../../../shared/domain'
+import type { ColumnInfo, EmployeeDetail, EmployeeRow, JsonValue } from '../../../shared/domain/rows'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { isEmployeeReference, referenceLabel, referenceText } from '../format/employee-reference'

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import type { NameSuggestion } from '../../../shared/domain'
+import type { NameSuggestion } from '../../../shared/domain/query'
 import { formatCount } from '../format/format-value'
 
 interface DidYouMeanProps {

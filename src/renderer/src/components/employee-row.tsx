@@ -1,5 +1,5 @@
 import type { CSSProperties, MouseEvent } from 'react'
-import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain'
+import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain/rows'
 import { formatValue } from '../format/format-value'
 import { isMoneyColumn, rowCurrency } from '../../../shared/money'
 import { usePayDisplay } from '../hooks/use-pay-display'

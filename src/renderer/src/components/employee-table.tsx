@@ -1,5 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type Ref } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { isSelected } from '../data/row-selection'
 import type { RowWindowCache } from '../data/row-window-cache'

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react'
 import { createPortal, flushSync } from 'react-dom'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { toQuery, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
 import type { ExportController } from '../hooks/use-export'

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { SettingsView } from '../../../shared/domain'
+import type { SettingsView } from '../../../shared/domain/settings'
 import { NO_EXPORT_RULES } from '../../../shared/policy-view'
 import { ExportRulesContext } from '../hooks/use-export-format'
 

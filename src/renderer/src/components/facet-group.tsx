@@ -1,4 +1,4 @@
-import type { FacetCount } from '../../../shared/domain'
+import type { FacetCount } from '../../../shared/domain/query'
 import { formatCount } from '../format/format-value'
 
 interface FacetGroupProps {

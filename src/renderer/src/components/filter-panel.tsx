@@ -1,4 +1,4 @@
-import type { QueryResult } from '../../../shared/domain'
+import type { QueryResult } from '../../../shared/domain/query'
 import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
 import { FacetGroup } from './facet-group'
 

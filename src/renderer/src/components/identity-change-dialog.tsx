@@ -1,4 +1,4 @@
-import type { ProfileList } from '../../../shared/domain'
+import type { ProfileList } from '../../../shared/domain/profiles'
 import type { Environment } from '../../../shared/settings-rules'
 import {
   newProfileChoiceLabel,

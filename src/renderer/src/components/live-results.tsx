@@ -1,4 +1,5 @@
-import type { ColumnInfo, ServiceLookupResult } from '../../../shared/domain'
+import type { ServiceLookupResult } from '../../../shared/domain/lookup'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { formatCount, formatValue, plural } from '../format/format-value'
 import { formatDateTime, formatRelativeTime } from '../format/relative-time'
 import { useNow } from '../hooks/use-now'

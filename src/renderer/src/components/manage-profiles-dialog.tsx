@@ -1,5 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
-import type { ProfileList, ProfileSummary } from '../../../shared/domain'
+import type { ProfileList, ProfileSummary } from '../../../shared/domain/profiles'
 import {
   ENVIRONMENTS,
   environmentLabel,

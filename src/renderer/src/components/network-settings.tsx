@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import type { SettingsView } from '../../../shared/domain'
+import type { SettingsView } from '../../../shared/domain/settings'
 import { PROXY_MODES, PROXY_MODE_LABELS, type ProxyMode } from '../../../shared/settings-rules'
 import { errorMessage } from '../api/client'
 import type { SettingsFormController } from '../hooks/use-settings-form'

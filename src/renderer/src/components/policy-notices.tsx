@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { SettingsView } from '../../../shared/domain'
+import type { SettingsView } from '../../../shared/domain/settings'
 
 /** Where the messages dismissed in this run are remembered: the window's session, which a reload keeps. */
 const DISMISSED_KEY = 'rosterdesk.policyNoticesDismissed'

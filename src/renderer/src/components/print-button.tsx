@@ -1,4 +1,4 @@
-import type { ExportRequest } from '../../../shared/domain'
+import type { ExportRequest } from '../../../shared/domain/export'
 import { formatCount } from '../format/format-value'
 import { APP_SHORTCUTS, ariaKeyShortcuts } from '../../../shared/shortcuts'
 import { useCommand } from '../hooks/use-app-commands'

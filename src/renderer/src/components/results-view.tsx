@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { rowSourceLabel, type RowSource } from '../../../shared/source-identity'
 import { hasFilters, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'

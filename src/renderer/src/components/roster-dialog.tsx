@@ -1,5 +1,6 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react'
-import type { ExportRequest, FacetCount } from '../../../shared/domain'
+import type { ExportRequest } from '../../../shared/domain/export'
+import type { FacetCount } from '../../../shared/domain/query'
 import type { SavedView } from '../../../shared/view-schema'
 import { isolateText } from '../format/bidi'
 import { formatCount, plural } from '../format/format-value'

@@ -1,5 +1,5 @@
 import type { RefObject } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { chordLabel, findShortcut, SEARCH_SHORTCUTS } from '../../../shared/shortcuts'
 import { isMac } from '../hooks/use-app-commands'
 

@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { serviceLookupColumn, serviceLookupColumns } from '../../../shared/service-lookup'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { useServiceLookup, type ServiceLookupAsked } from '../hooks/use-service-lookup'

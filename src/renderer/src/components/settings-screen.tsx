@@ -15,7 +15,7 @@ import {
   type Environment,
   type SyncLimitSetting,
 } from '../../../shared/settings-rules'
-import type { ProfileList } from '../../../shared/domain'
+import type { ProfileList } from '../../../shared/domain/profiles'
 import type { Settings } from '../../../shared/settings-schema'
 import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'

@@ -1,4 +1,4 @@
-import type { AuthState } from '../../../shared/domain'
+import type { AuthState } from '../../../shared/domain/auth'
 import { environmentLabel } from '../../../shared/settings-rules'
 import { SignInWaiting } from './sign-in-waiting'
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { SyncProgress, SyncRetry } from '../../../shared/domain'
+import type { SyncProgress, SyncRetry } from '../../../shared/domain/sync'
 import { syncProgressText } from '../format/sync-progress-text'
 
 /**

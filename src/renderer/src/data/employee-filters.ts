@@ -1,4 +1,4 @@
-import type { RowQuery, SortOrder } from '../../../shared/domain'
+import type { RowQuery, SortOrder } from '../../../shared/domain/query'
 
 /** What the clerk chose in the browse view: everything of an employees query except the window. */
 export interface EmployeeFilters {

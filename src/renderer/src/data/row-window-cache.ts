@@ -1,4 +1,5 @@
-import type { EmployeeRow, QueryResult } from '../../../shared/domain'
+import type { QueryResult } from '../../../shared/domain/query'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 
 /** Loads `limit` rows of the current query starting at `offset`. */
 export type WindowLoader = (offset: number, limit: number) => Promise<QueryResult>

@@ -1,4 +1,4 @@
-import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain'
+import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain/rows'
 import { MAX_EXPORT_UUIDS } from '../../../shared/export-limits'
 
 /** Rows one copy (or export of selected rows) takes: more is meant for an export of the whole view. */

@@ -1,4 +1,6 @@
-import type { ChangeHistoryEntry, ChangeKind, ChangesWritten, JsonValue } from '../../../shared/domain'
+import type { ChangeHistoryEntry, ChangeKind } from '../../../shared/domain/changes'
+import type { ChangesWritten } from '../../../shared/domain/export'
+import type { JsonValue } from '../../../shared/domain/rows'
 import { formatCount, formatValue, plural } from './format-value'
 
 /**

@@ -1,4 +1,4 @@
-import type { EmployeeRow, JsonValue } from '../../../shared/domain'
+import type { EmployeeRow, JsonValue } from '../../../shared/domain/rows'
 import { formatValue } from './format-value'
 
 /**

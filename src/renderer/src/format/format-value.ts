@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../shared/domain'
+import type { JsonValue } from '../../../shared/domain/rows'
 import { cellText } from '../../../shared/cell-text'
 import { formatNumber } from '../../../shared/locale-format'
 import { displayLocale } from './display-locale'

@@ -1,4 +1,4 @@
-import type { PreparingWork } from '../../../shared/domain'
+import type { PreparingWork } from '../../../shared/domain/query'
 
 /**
  * What the core is preparing, as a clerk reads it after the result count ("preparing the sort on Salary…"),

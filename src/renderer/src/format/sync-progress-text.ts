@@ -1,4 +1,4 @@
-import type { SyncProgress, SyncRetry } from '../../../shared/domain'
+import type { SyncProgress, SyncRetry } from '../../../shared/domain/sync'
 import { formatCount } from './format-value'
 
 /** Every word the progress line uses, in one place, so the app says the same thing wherever a sync shows. */

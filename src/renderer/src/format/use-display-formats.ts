@@ -1,4 +1,5 @@
-import type { AppInfo, SettingsView } from '../../../shared/domain'
+import type { AppInfo } from '../../../shared/domain/app-info'
+import type { SettingsView } from '../../../shared/domain/settings'
 import { resolveFormatLocale } from '../../../shared/locale-format'
 import { browserLocale, setDisplayLocale } from './display-locale'
 

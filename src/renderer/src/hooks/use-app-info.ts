@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { AppInfo } from '../../../shared/domain'
+import type { AppInfo } from '../../../shared/domain/app-info'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { AuthState } from '../../../shared/domain'
+import type { AuthState } from '../../../shared/domain/auth'
 import { errorCode, errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { ViewState } from '../../../shared/view-schema'
 import { EMPTY_FILTERS, type EmployeeFilters } from '../data/employee-filters'
 import { filtersOf, toViewState } from '../data/view-state'

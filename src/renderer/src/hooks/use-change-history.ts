@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { ChangeHistoryEntry } from '../../../shared/domain'
+import type { ChangeHistoryEntry } from '../../../shared/domain/changes'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 

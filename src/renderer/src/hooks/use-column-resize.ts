@@ -1,5 +1,5 @@
 import { useMemo, useState, type PointerEvent, type RefObject } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { ColumnLayout } from './use-visible-columns'
 
 /** What the table asks of its column resizing; see useColumnResize. */

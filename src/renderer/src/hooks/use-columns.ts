@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { useClient } from '../api/client-context'
 
 /** The four columns the spec names, used until main has said which columns the cached data has. */

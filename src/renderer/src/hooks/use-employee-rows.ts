@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useRef, useState } from 'react'
-import type { QueryResult, RowQuery } from '../../../shared/domain'
+import type { QueryResult, RowQuery } from '../../../shared/domain/query'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { LatestRequest } from '../data/latest-request'

@@ -1,5 +1,5 @@
 import { createContext, useContext, useId, useRef, useState, type ReactNode } from 'react'
-import type { ExportFormat } from '../../../shared/domain'
+import type { ExportFormat } from '../../../shared/domain/export'
 import { CSV_NOT_ALLOWED_MESSAGE, NO_EXPORT_RULES, type ExportRulesView } from '../../../shared/policy-view'
 import { CsvNote } from '../components/csv-note'
 

@@ -5,7 +5,7 @@ import type {
   ExportProgress,
   ExportRequest,
   ExportResult,
-} from '../../../shared/domain'
+} from '../../../shared/domain/export'
 import { errorCode, errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { NameSuggestion } from '../../../shared/domain'
+import type { NameSuggestion } from '../../../shared/domain/query'
 import { NEAR_MISS_FEW_MATCHES } from '../../../shared/near-miss'
 import { useClient } from '../api/client-context'
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { FacetCount } from '../../../shared/domain'
+import type { FacetCount } from '../../../shared/domain/query'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 

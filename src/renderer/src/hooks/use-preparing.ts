@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { PreparingWork } from '../../../shared/domain'
+import type { PreparingWork } from '../../../shared/domain/query'
 import { useClient } from '../api/client-context'
 
 /**

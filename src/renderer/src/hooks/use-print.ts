@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
-import type { ExportRequest } from '../../../shared/domain'
+import type { ExportRequest } from '../../../shared/domain/export'
 import { errorCode, errorMessage } from '../api/client'
 import { displayLocale } from '../format/display-locale'
 import { usePayDisplay } from './use-pay-display'

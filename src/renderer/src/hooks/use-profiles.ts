@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { ProfileList } from '../../../shared/domain'
+import type { ProfileList } from '../../../shared/domain/profiles'
 import type { Environment } from '../../../shared/settings-rules'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'

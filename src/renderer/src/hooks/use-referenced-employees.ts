@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 import { useClient } from '../api/client-context'
 
 /** A referenced employee: their saved row, `null` when the saved employees lack them, absent while asked. */

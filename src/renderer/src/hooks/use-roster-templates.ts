@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { SavedView } from '../../../shared/view-schema'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'

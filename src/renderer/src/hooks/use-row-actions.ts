@@ -1,5 +1,5 @@
 import { useEffect, useState, type ClipboardEvent, type MouseEvent, type RefObject } from 'react'
-import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain'
+import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain/rows'
 import { chordLabel, GRID_SHORTCUTS } from '../../../shared/shortcuts'
 import type { MenuItem } from '../components/row-context-menu'
 import { cellSelector } from '../components/employee-row'

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
-import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain'
+import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain/lookup'
 import type { IpcError } from '../../../shared/ipc-contract'
 import { errorCode, errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'

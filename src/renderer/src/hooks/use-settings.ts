@@ -1,6 +1,7 @@
 import type { IdentityChoice } from '../../../shared/source-identity'
 import { useCallback, useEffect, useState } from 'react'
-import type { SettingsPatch, SettingsView } from '../../../shared/domain'
+import type { SettingsView } from '../../../shared/domain/settings'
+import type { SettingsPatch } from '../../../shared/settings-schema'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 

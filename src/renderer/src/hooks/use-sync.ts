@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { SyncProgress, SyncRunSummary, SyncStatus } from '../../../shared/domain'
+import type { SyncProgress, SyncRunSummary, SyncStatus } from '../../../shared/domain/sync'
 import type { IpcError } from '../../../shared/ipc-contract'
 import { isIpcErrorCode } from '../../../shared/ipc-error-codes'
 import { ClientError, errorCode, errorMessage } from '../api/client'

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import type { ColumnInfo } from '../../../shared/domain'
+import type { ColumnInfo } from '../../../shared/domain/rows'
 import { isMoneyColumn } from '../../../shared/money'
 import { columnLayoutSchema, VIEW_LIMITS, type ColumnLayout } from '../../../shared/view-schema'
 import { forgetLegacyColumns, readLegacyColumns } from '../data/legacy-column-layout'

@@ -1,5 +1,5 @@
-import { KNOWN_EMPLOYEE_FIELDS } from '../../../shared/domain'
-import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain'
+import { KNOWN_EMPLOYEE_FIELDS } from '../../../shared/domain/rows'
+import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain/rows'
 import { columnLabel } from './column-label'
 
 type ColumnKind = ColumnInfo['kind']

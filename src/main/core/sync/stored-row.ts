@@ -1,4 +1,4 @@
-import type { EmployeeRow } from '../../../shared/domain'
+import type { EmployeeRow } from '../../../shared/domain/rows'
 
 /**
  * An employee row as the cache stored it (`row_json`), or null when the text is not a JSON object: a row read

@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { MAX_EXPORT_UUIDS } from '../export-limits'
+import { columnNameSchema, employeeQuerySchema, sortOrderSchema } from './query'
+
+/** Exports (a view, a roster, a sync's changes) and printing: what is asked, how far it got, what was written. */
+
+export const exportFormatSchema = z.enum(['xlsx', 'csv'])
+export type ExportFormat = z.infer<typeof exportFormatSchema>
+export const exportRequestSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('view'),
+    query: employeeQuerySchema.omit({ offset: true, limit: true, facets: true }),
+    columns: z.array(columnNameSchema).min(1).max(200),
+    format: exportFormatSchema,
+    /**
+     * "Export selected rows": only these employees, in this order (the table's); the query still describes the
+     * view they were chosen from. At most MAX_EXPORT_UUIDS, as one copy of rows takes.
+     */
+    uuids: z.array(z.string().min(1).max(100)).min(1).max(MAX_EXPORT_UUIDS).optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('roster'),
+    payCycleId: z.string().min(1).max(100),
+    /** The on-screen status filter, when the clerk chose to apply it; absent: every status. */
+    statuses: z.array(z.string().max(100)).min(1).max(50).optional(),
+    /** The order of a saved view used as the roster's template; absent: the cache's default order. */
+    sort: z.strictObject({ column: columnNameSchema, order: sortOrderSchema }).optional(),
+    columns: z.array(columnNameSchema).min(1).max(200),
+    format: exportFormatSchema,
+  }),
+])
+export type ExportRequest = z.infer<typeof exportRequestSchema>
+
+/** "Export changes…": one sync's added, removed and changed employees (a sheet each, or one CSV). */
+export const changesExportRequestSchema = z.strictObject({
+  runId: z.int().min(1),
+  format: exportFormatSchema,
+})
+export type ChangesExportRequest = z.infer<typeof changesExportRequestSchema>
+
+export const exportProgressSchema = z.strictObject({
+  rowsWritten: z.int().min(0),
+  rowsTotal: z.int().min(0),
+})
+export type ExportProgress = z.infer<typeof exportProgressSchema>
+
+/**
+ * What "Export changes…" wrote, by kind: employees added, removed and changed, and the rows the changed ones took
+ * (one per changed field), so the clerk reads why the file has more rows than changes.
+ */
+export const changesWrittenSchema = z.strictObject({
+  added: z.int().min(0),
+  removed: z.int().min(0),
+  changed: z.int().min(0),
+  changedRows: z.int().min(0),
+})
+export type ChangesWritten = z.infer<typeof changesWrittenSchema>
+
+export const exportResultSchema = z.discriminatedUnion('status', [
+  z.strictObject({
+    status: z.literal('written'),
+    rows: z.int().min(0),
+    fileName: z.string(),
+    /** "Export changes…" only: the rows by kind of change. */
+    changes: changesWrittenSchema.optional(),
+  }),
+  z.strictObject({ status: z.literal('cancelled') }),
+])
+export type ExportResult = z.infer<typeof exportResultSchema>
+
+/** "Print…": printed (or saved as PDF) with `rows` of the view's `total` on the page, or the dialog closed. */
+export const printResultSchema = z.discriminatedUnion('status', [
+  z.strictObject({ status: z.literal('printed'), rows: z.int().min(0), total: z.int().min(0) }),
+  z.strictObject({ status: z.literal('cancelled') }),
+])
+export type PrintResult = z.infer<typeof printResultSchema>
