@@ -2,7 +2,7 @@
 ; honoured by the macOS and Linux targets only, so the NSIS installer writes the keys itself (SHCTX: HKCU for a
 ; per-user install, HKLM for all users). The packaged app registers on start only when Windows does not already
 ; hand the scheme to it (src/main/shell/window-and-startup/protocol-client.ts), which repairs a key another program took over.
-; Keep the scheme equal to DEFAULT_REDIRECT_URI's (test/unit/shell/installer-config.test.ts checks it).
+; Keep the scheme equal to DEFAULT_REDIRECT_URI's (test/unit/repo/installer-config.test.ts checks it).
 !define ROSTERDESK_SCHEME "com.rosterdesk.app"
 
 !macro customInstall

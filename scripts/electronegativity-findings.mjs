@@ -1,6 +1,6 @@
 /**
  * The rules of the Electronegativity gate (scripts/electronegativity-gate.mjs), kept free of I/O so they are unit
- * tested (test/unit/shell/electronegativity-findings.test.ts).
+ * tested (test/unit/repo/electronegativity-findings.test.ts).
  *
  * The build fails on every HIGH finding and every MEDIUM finding at FIRM or CERTAIN confidence, unless
  * electronegativity.config.json justifies it: an array of { check, file, reason } entries. An entry that no longer

@@ -7,7 +7,7 @@
 //   - The marker the app reads to know an MSI installed it (src/main/shell/window-and-startup/msi-install.ts), so it turns its
 //     own updates off: an INI file in the install folder, created and removed by Windows Installer; its component's
 //     key path is a registry value, HKLM\Software\RosterDesk InstalledByMsi = 1, which IT's tools may detect too.
-// test/unit/shell/installer-config.test.ts renders electron-builder's template, runs this on it and checks the
+// test/unit/repo/installer-config.test.ts renders electron-builder's template, runs this on it and checks the
 // result against the app's scheme and marker.
 import { readFile, writeFile } from 'node:fs/promises'
 

@@ -10,7 +10,7 @@ import { sandboxCliEnv, sandboxServiceArgs, startCliProcess, type CliResult } fr
 import { startForwardProxy, type ForwardProxy, type ForwardProxyOptions } from '../helpers/forward-proxy'
 import { startHttpsTestSandbox, startTestSandbox } from '../helpers/sandbox'
 import { createTestCa, EXTRA_SERVER_NAME, type TestCa } from '../helpers/test-ca'
-import { makeTempDir } from '../unit/cache/cache-test-helpers'
+import { makeTempDir } from '../helpers/cache-test-helpers'
 
 const SIZE = 37
 

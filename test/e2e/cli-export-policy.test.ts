@@ -5,8 +5,8 @@ import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { CSV_NOT_ALLOWED_MESSAGE } from '../../src/shared/policy-view'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import { startCliProcess } from '../helpers/cli-process'
-import { makeTempDir } from '../unit/cache/cache-test-helpers'
-import { employee, seedSnapshot } from '../unit/cache/seed-snapshot'
+import { makeTempDir } from '../helpers/cache-test-helpers'
+import { employee, seedSnapshot } from '../helpers/seed-snapshot'
 
 /** Twelve employees: eight in pay cycle PC-A, four in PC-B. */
 const STAFF: EmployeeRow[] = Array.from({ length: 12 }, (_, index) =>

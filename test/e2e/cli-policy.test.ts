@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { POLICY_PROBLEM_PREFIX } from '../../src/shared/policy-view'
 import { startCliProcess } from '../helpers/cli-process'
-import { makeTempDir } from '../unit/cache/cache-test-helpers'
+import { makeTempDir } from '../helpers/cache-test-helpers'
 
 const FIXTURES = resolve(__dirname, '../fixtures/policy')
 const SECRET = 'p0licy-s3cret-never-printed'

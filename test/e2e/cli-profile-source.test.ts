@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemoryKeyValueBackend, SettingsStore } from '../../src/main/core/settings/settings-store'
 import { startCliProcess } from '../helpers/cli-process'
-import { makeTempDir } from '../unit/cache/cache-test-helpers'
+import { makeTempDir } from '../helpers/cache-test-helpers'
 
 /**
  * Decision 039 for the CLI, which cannot ask: `--profile` with a flag naming another source than the profile's is

@@ -6,7 +6,7 @@ import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { sandboxCliEnv, sandboxServiceArgs } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
-import { makeTempDir } from '../unit/cache/cache-test-helpers'
+import { makeTempDir } from '../helpers/cache-test-helpers'
 import { rawSnapshot } from '../helpers/raw-snapshot'
 
 /**

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tokenFileSchema } from '../../src/main/core/auth/token-file'
 import { killWriterVersion } from '../helpers/kill-writer-versions'
-import { makeTempDir } from '../unit/cache/cache-test-helpers'
+import { makeTempDir } from '../helpers/cache-test-helpers'
 
 const ROOT = resolve(__dirname, '..', '..')
 const ITERATIONS = 3

@@ -11,7 +11,7 @@ import { writeExport } from '../../src/main/core/export/export-engine'
 import { printPageHtml } from '../../src/main/core/export/print-page'
 import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/chromium'
-import { ABOUT, GENERATED_COLUMNS, generatedRow } from '../unit/export/export-fixtures'
+import { ABOUT, GENERATED_COLUMNS, generatedRow } from '../helpers/export-fixtures'
 
 /**
  * What a manager's printer gets, checked from the printed file: an export's .xlsx rendered to PDF by LibreOffice,

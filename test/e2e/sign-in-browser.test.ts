@@ -12,8 +12,8 @@ import { MemoryKeyValueBackend, SettingsStore } from '../../src/main/core/settin
 import type { TokenStyle } from '../../src/main/sandbox/index'
 import { launchChromium, type LaunchedChromium } from '../helpers/chromium'
 import { approveViaHttp, useTestSandbox } from '../helpers/sandbox'
-import { CaptureLogger } from '../unit/auth/capture-logger'
-import { FakeClock } from '../unit/auth/fake-clock'
+import { CaptureLogger } from '../helpers/capture-logger'
+import { FakeClock } from '../helpers/fake-clock'
 import { until } from '../helpers/until'
 
 /**

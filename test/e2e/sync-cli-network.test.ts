@@ -6,7 +6,7 @@ import { sandboxCliEnv, sandboxServiceArgs, startCliProcess, type CliResult } fr
 import { startForwardProxy, type ForwardProxy, type ForwardProxyOptions } from '../helpers/forward-proxy'
 import { startHttpsTestSandbox, startTestSandbox } from '../helpers/sandbox'
 import { createTestCa, EXTRA_SERVER_NAME, type TestCa } from '../helpers/test-ca'
-import { fingerprintCache, makeTempDir, type CacheFingerprint } from '../unit/cache/cache-test-helpers'
+import { fingerprintCache, makeTempDir, type CacheFingerprint } from '../helpers/cache-test-helpers'
 
 const SIZE = 300
 const MAX_PAGE = 100

@@ -8,7 +8,7 @@ import type { SandboxHandle, SandboxOptions } from '../../src/main/sandbox/index
 import { sandboxCliEnv, sandboxServiceArgs, startCliProcess } from '../helpers/cli-process'
 import type { CliResult } from '../helpers/cli-process'
 import { useSandboxPerTest } from '../helpers/sandbox'
-import { fingerprintCache, makeTempDir } from '../unit/cache/cache-test-helpers'
+import { fingerprintCache, makeTempDir } from '../helpers/cache-test-helpers'
 
 /**
  * The CLI's sync against two ways a service that works can still look broken (issue 22, faults 4 and 7): the

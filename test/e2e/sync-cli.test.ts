@@ -6,7 +6,7 @@ import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { sandboxCliEnv, sandboxServiceArgs, startCliProcess } from '../helpers/cli-process'
 import type { CliResult } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
-import { fingerprintCache, makeTempDir } from '../unit/cache/cache-test-helpers'
+import { fingerprintCache, makeTempDir } from '../helpers/cache-test-helpers'
 
 const SIZE = 900
 const MAX_PAGE = 100

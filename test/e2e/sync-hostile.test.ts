@@ -8,7 +8,7 @@ import type { SyncRunOptions } from '../../src/main/core/sync/sync-engine'
 import type { SandboxBehavioursPatch, SandboxHandle } from '../../src/main/sandbox/index'
 import { useSandboxPerTest } from '../helpers/sandbox'
 import { useTempCache } from '../helpers/temp-cache'
-import { fingerprintCache } from '../unit/cache/cache-test-helpers'
+import { fingerprintCache } from '../helpers/cache-test-helpers'
 import { rawSnapshot } from '../helpers/raw-snapshot'
 
 /**

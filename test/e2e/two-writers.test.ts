@@ -6,7 +6,7 @@ import { readOwner, writerLockPathOf } from '../../src/main/core/cache/writer-lo
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { sandboxCliEnv, sandboxServiceArgs, startCliProcess } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
-import { currentSnapshotPath, makeTempDir } from '../unit/cache/cache-test-helpers'
+import { currentSnapshotPath, makeTempDir } from '../helpers/cache-test-helpers'
 
 const SIZE = 1200
 

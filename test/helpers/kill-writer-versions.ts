@@ -1,7 +1,7 @@
 import type { EmployeeRow } from '../../src/shared/domain/rows'
 import type { TokenFile } from '../../src/main/core/auth/token-file'
 import type { ExportAbout, ExportColumn } from '../../src/main/core/export/export-types'
-import { ABOUT } from '../unit/export/export-fixtures'
+import { ABOUT } from './export-fixtures'
 
 /**
  * The two versions the kill -9 child (kill-writer.ts) alternates between, one small and one large, so a torn

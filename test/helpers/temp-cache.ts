@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
-import { makeTempDir } from '../unit/cache/cache-test-helpers'
+import { makeTempDir } from './cache-test-helpers'
 
 /** A cache opened in a directory of its own for the current test; read only inside tests and hooks. */
 export interface TempCache {

@@ -144,7 +144,7 @@ describe('settings form', () => {
 
 describe('the form and main share one schema', () => {
   // Each bad input as the clerk types it into the form, and as a settings:update patch reaches main, whose
-  // SettingsStore.update is applySettingsPatch over the saved settings (test/unit/settings holds it to that).
+  // SettingsStore.update is applySettingsPatch over the saved settings (test/unit/main/core/settings holds it to that).
   const cases: ReadonlyArray<{ form: Partial<SettingsForm>; patch: Record<string, unknown> }> = [
     { form: { pageSize: '0' }, patch: { pageSize: '0' } },
     { form: { concurrency: 'four' }, patch: { concurrency: 'four' } },

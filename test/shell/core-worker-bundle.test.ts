@@ -11,8 +11,8 @@ import { WorkerHost } from '../../src/main/core-host/worker/worker-host'
 import { buildSortOrder } from '../../src/main/core/query/sort-order'
 import { EmployeeGenerator } from '../../src/main/sandbox/data'
 import { ensureBuiltBundles, MAIN_BUNDLE } from '../helpers/built-bundles'
-import { makeTempDir } from '../unit/cache/cache-test-helpers'
-import { seedSnapshot } from '../unit/cache/seed-snapshot'
+import { makeTempDir } from '../helpers/cache-test-helpers'
+import { seedSnapshot } from '../helpers/seed-snapshot'
 import { rawSnapshot } from '../helpers/raw-snapshot'
 
 const CORE_PROCESS_BUNDLE = join(dirname(MAIN_BUNDLE), 'core-process.js')

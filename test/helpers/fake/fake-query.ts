@@ -30,7 +30,7 @@ import { FakeIpcError } from './fake-api'
  * values last either way, ties in last-name/first-name/service order), the window with exact matches first
  * (result-window.ts), the columns with their inferred kinds and labels (column-inference.ts), and facets listing
  * every value the cache holds. A row's slot is its position in the list, as a snapshot's is the service's order.
- * test/unit/query/fake-query-agrees.test.ts holds it to the real engine over a seeded snapshot.
+ * test/unit/main/core/query/fake-query-agrees.test.ts holds it to the real engine over a seeded snapshot.
  */
 
 /** What the real engine keeps per snapshot, worked out once per list of rows (a sync replaces the list). */

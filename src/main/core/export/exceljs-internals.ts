@@ -6,7 +6,7 @@ import type { Worksheet, stream } from 'exceljs'
  * a warning and has every export use exceljs's plain streaming API (the file stays correct: rows go through
  * exceljs's own Row objects, memory is less bounded, LibreOffice loses its filter buttons, printed pages their
  * repeated header).
- * Each function also degrades on its own, and test/unit/export/exceljs-internals.test.ts fails first.
+ * Each function also degrades on its own, and test/unit/main/core/export/exceljs-internals.test.ts fails first.
  */
 
 type WorkbookWriter = stream.xlsx.WorkbookWriter

@@ -30,7 +30,7 @@ const NOT_PLAIN = /[\u0000-\u0008\u000B-\u001F\u007F\uD800-\uDFFF\uFFFE\uFFFF&<>
 /**
  * Text that goes into a cell exactly as it is: cleanCellText would not change it, escapeXmlText neither, and no
  * white space at either end needs preserving. Most cells of an export are such text, recognised by one scan
- * instead of cleaning, escaping and checking each (test/unit/export/xlsx-row-xml.test.ts holds the three to it).
+ * instead of cleaning, escaping and checking each (test/unit/main/core/export/xlsx-row-xml.test.ts holds the three to it).
  */
 export function isPlainXmlText(text: string): boolean {
   return (

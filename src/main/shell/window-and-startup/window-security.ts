@@ -1,7 +1,7 @@
 /**
  * The app window's security settings as pure data, so tests can hold the shell to Electron's security checklist
  * without starting Electron. `src/main/shell/window.ts` writes the same web preferences out literally (auditing tools
- * read the object at `new BrowserWindow`), and `test/unit/shell/window-literal.test.ts` proves the two agree.
+ * read the object at `new BrowserWindow`), and `test/unit/main/shell/window-literal.test.ts` proves the two agree.
  */
 
 /** The privileged scheme the packaged renderer is served from (checklist: prefer a custom protocol to file://). */

@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, vi } from 'vitest'
+import type { SyncRunSummary } from '../../src/shared/domain/sync'
+import type { EventChannel } from '../../src/shared/ipc-contract'
+import { createAppCore, type AppCore } from '../../src/main/core/session/create-app-core'
+import { coreWorkerRunners } from '../../src/main/core-host/worker/worker-runners'
+import { dispatchInvoke, type EventSink } from '../../src/main/core/ipc/dispatch'
+import { createLogger } from '../../src/main/core/log/logger'
+import type { PolicyInForce } from '../../src/main/core/policy/policy-in-force'
+import type { SecretVault } from '../../src/main/core/secrets/secret-store'
+import type { SessionRunners } from '../../src/main/core/session/session-runners'
+import type { Clock } from '../../src/main/core/clock'
+import type { MemoryKeyValueBackend } from '../../src/main/core/settings/settings-store'
+import { SettingsStore } from '../../src/main/core/settings/settings-store'
+import type { SandboxHandle } from '../../src/main/sandbox'
+import { answerConsent } from './consent'
+import { startTestSandbox } from './sandbox'
+import { aboutCells, readXlsx } from './xlsx-reader'
+
+/**
+ * The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault, driven
+ * through dispatchInvoke as the window drives it: for the tests of profiles and of a profile's source. Everything
+ * started here is closed after each test.
+ */
+export interface App {
+  core: AppCore
+  events: Array<{ channel: EventChannel; payload: unknown }>
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>
+  savePath: { next: string | undefined }
+  /** Every line the core logged, as `level: text`. */
+  log: string[]
+  close(): Promise<void>
+}
+
+/**
+ * What a test may give the core besides its files: the machine policy in force, its own clock, and a list that
+ * collects every line the app logs (as `level text`).
+ */
+export interface AppOptions {
+  readonly policy?: PolicyInForce
+  readonly clock?: Clock
+  readonly log?: string[]
+  /** The app's version (appInfo.version); absent: 0.1.0. */
+  readonly version?: string
+  /** Wraps the core worker's runners (a test recording what the sessions ask of them). */
+  readonly runners?: (onWorker: SessionRunners) => SessionRunners
+}
+
+/** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+export async function sandbox(options: { size: number; seed: number }): Promise<SandboxHandle> {
+  const handle = await startTestSandbox(options)
+  cleanups.push(() => handle.close())
+  return handle
+}
+
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-profiles-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/**
+ * The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault; with
+ * `options.policy`, the machine policy the core process would have read, and `options.log` collecting every
+ * line the app logs.
+ */
+export async function startApp(
+  demo: SandboxHandle,
+  dataDir: string,
+  backend: MemoryKeyValueBackend,
+  secrets: SecretVault,
+  options: AppOptions = {},
+): Promise<App> {
+  const events: App['events'] = []
+  const savePath: App['savePath'] = { next: undefined }
+  const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
+  const log: string[] = []
+  const logger = createLogger((level, text) => {
+    log.push(`${level}: ${text}`)
+    options.log?.push(`${level} ${text}`)
+  })
+  const core = await createAppCore({
+    appInfo: { name: 'RosterDesk', version: options.version ?? '0.1.0', platform: 'linux' },
+    dataDir,
+    settings: new SettingsStore(backend, options.policy),
+    secrets,
+    fetch: (input, init) => fetch(input, init),
+    openExternal: async (url) => {
+      const callback = await answerConsent(url, 'approve')
+      setTimeout(() => void core.handleCallbackUrl(callback), 0)
+    },
+    demo: { environment: { baseUrl: demo.baseUrl, ...demo.credentials }, close: async () => undefined },
+    events: sink,
+    logger,
+    runners: (options.runners ?? ((onWorker) => onWorker))(coreWorkerRunners({ logger })),
+    chooseExportPath: async () => savePath.next,
+    uiState: backend,
+    revealFile: () => undefined,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  })
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
+    await core.close()
+  }
+  cleanups.push(close)
+  const invoke = async (channel: string, ...args: unknown[]): Promise<unknown> => {
+    const result = await dispatchInvoke(core.handlers, channel, args, logger)
+    if (!result.ok) throw Object.assign(new Error(result.error.message), { ipc: result.error })
+    return result.value
+  }
+  return { core, events, invoke, savePath, log, close }
+}
+
+export async function syncNow(app: App): Promise<SyncRunSummary> {
+  const { runId } = (await app.invoke('sync:start')) as { runId: number }
+  let summary: SyncRunSummary | undefined
+  await vi.waitFor(
+    () => {
+      summary = app.events
+        .filter((e) => e.channel === 'sync:finished')
+        .map((e) => e.payload as SyncRunSummary)
+        .find((s) => s.id === runId)
+      expect(summary).toBeDefined()
+    },
+    { timeout: 20_000 },
+  )
+  return summary!
+}
+
+export async function uuids(app: App): Promise<Set<string>> {
+  const result = (await app.invoke('employees:query', { limit: 1000 })) as {
+    total: number
+    rows: Array<Record<string, unknown>>
+  }
+  return new Set(result.rows.map((row) => String(row['UUID'])))
+}
+
+export async function aboutOfExport(app: App, file: string): Promise<Map<string, string>> {
+  app.savePath.next = file
+  const request = { kind: 'view', query: {}, columns: ['lastName'], format: 'xlsx' }
+  expect(await app.invoke('export:start', request)).toMatchObject({ status: 'written' })
+  const cells = aboutCells(await readXlsx(file))
+  return new Map([...cells].map(([label, cell]) => [label, String(cell.v)]))
+}

@@ -1,0 +1,133 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { classifyNetworkFailure } from '../../../../../src/main/core/net/network-failure'
+import { createNodeFetch, type NodeFetch } from '../../../../../src/main/core/net/node-fetch'
+import { resolveNodeNetwork, type NetworkLayer } from '../../../../../src/main/core/net/network-options'
+import type { SandboxHandle } from '../../../../../src/main/sandbox/index'
+import { startForwardProxy, type ForwardProxy } from '../../../../helpers/forward-proxy'
+import { startHttpsTestSandbox, startTestSandbox } from '../../../../helpers/sandbox'
+import { createTestCa, EXTRA_SERVER_NAME, type TestCa } from '../../../../helpers/test-ca'
+
+const LIST = '/employees/list?page=1&limit=1'
+
+describe('createNodeFetch against real servers on 127.0.0.1', () => {
+  let ca: TestCa
+  let good: SandboxHandle
+  const opened: Array<NodeFetch | SandboxHandle | ForwardProxy> = []
+
+  beforeAll(async () => {
+    ca = createTestCa()
+    good = await startHttpsTestSandbox(ca.server, { size: 5 })
+  })
+  afterAll(async () => {
+    await good.close()
+    ca.cleanup()
+  })
+  afterEach(async () => {
+    for (const item of opened.splice(0)) await item.close()
+  })
+
+  const open = (flags: NetworkLayer, env: NodeJS.ProcessEnv = {}): NodeFetch => {
+    const fetch = createNodeFetch(resolveNodeNetwork({ flags, env }))
+    opened.push(fetch)
+    return fetch
+  }
+  const proxy = async (options: Parameters<typeof startForwardProxy>[0] = {}): Promise<ForwardProxy> => {
+    const started = await startForwardProxy(options)
+    opened.push(started)
+    return started
+  }
+  const failure = async (
+    fetch: NodeFetch,
+    url: string,
+  ): Promise<ReturnType<typeof classifyNetworkFailure>> => {
+    try {
+      await fetch.fetch(url)
+    } catch (error) {
+      return classifyNetworkFailure(error, { what: 'the payroll service', url })
+    }
+    throw new Error(`${url} answered`)
+  }
+
+  it('refuses a certificate from an unknown CA, naming its issuer, and trusts it with --ca-file', async () => {
+    const error = await failure(open({}), `${good.baseUrl}${LIST}`)
+    expect(error).toMatchObject({ code: 'certificate', retryable: false })
+    expect(error.message).toContain(`is not trusted (issued by ${ca.issuerName})`)
+    expect(error.message).toContain('--ca-file')
+    const response = await open({ caFile: ca.caFile }).fetch(`${good.baseUrl}${LIST}`)
+    // No token: the service answers 401, which is an answer.
+    expect(response.status).toBe(401)
+  })
+
+  it('says an expired certificate and one for another host name as such', async () => {
+    const expired = await startHttpsTestSandbox(ca.expired, { size: 1 })
+    opened.push(expired)
+    const old = await failure(open({ caFile: ca.caFile }), `${expired.baseUrl}${LIST}`)
+    expect(old).toMatchObject({ code: 'certificate', detail: expect.stringMatching(/^CERT_HAS_EXPIRED/) })
+    expect(old.message).toMatch(/has expired \(valid until .*\) or is not valid yet/)
+    const elsewhere = await startHttpsTestSandbox(ca.wrongHost, { size: 1 })
+    opened.push(elsewhere)
+    const wrong = await failure(open({ caFile: ca.caFile }), `${elsewhere.baseUrl}${LIST}`)
+    expect(wrong).toMatchObject({ code: 'certificate' })
+    expect(wrong.message).toMatch(
+      /^The certificate presented for 127\.0\.0\.1 is for another host name \(wrong-host\.example, issued by RosterDesk Test Root CA/,
+    )
+  })
+
+  it('goes through an authenticating proxy with the environment URL’s credentials, to a host only it resolves', async () => {
+    const forward = await proxy({
+      credentials: { user: 'clerk', password: 'pa:ss@word' },
+      hosts: { [EXTRA_SERVER_NAME]: '127.0.0.1' },
+    })
+    const url = `https://${EXTRA_SERVER_NAME}:${new URL(good.baseUrl).port}${LIST}`
+    const proxyUrl = `http://clerk:${encodeURIComponent('pa:ss@word')}@127.0.0.1:${forward.port}`
+    const response = await open({ caFile: ca.caFile }, { HTTPS_PROXY: proxyUrl }).fetch(url)
+    expect(response.status).toBe(401)
+    expect(forward.requests).toEqual([
+      expect.objectContaining({
+        kind: 'connect',
+        target: `${EXTRA_SERVER_NAME}:${new URL(good.baseUrl).port}`,
+        credentials: 'right',
+      }),
+    ])
+  })
+
+  it('tells a proxy that wants credentials from one that refused them, naming the proxy only', async () => {
+    const forward = await proxy({ credentials: { user: 'clerk', password: 'right' } })
+    const url = `${good.baseUrl}${LIST}`
+    const none = await failure(open({ proxy: forward.url, caFile: ca.caFile }), url)
+    expect(none).toMatchObject({ code: 'proxy-auth', retryable: false })
+    expect(none.message).toMatch(
+      new RegExp(`^The proxy 127\\.0\\.0\\.1:${forward.port} asks for a user name and password`),
+    )
+    const env = { ROSTERDESK_PROXY_USER: 'clerk', ROSTERDESK_PROXY_PASSWORD: 'wrong-secret' }
+    const wrong = await failure(open({ proxy: forward.url, caFile: ca.caFile }, env), url)
+    expect(wrong.message).toMatch(/refused the user name and password given/)
+    expect(`${wrong.message} ${wrong.detail ?? ''}`).not.toContain('wrong-secret')
+    expect(forward.requests.map((request) => request.credentials)).toEqual(['none', 'wrong'])
+  })
+
+  it('goes direct for a NO_PROXY host, and forwards plain HTTP through the proxy as requests it sees', async () => {
+    const forward = await proxy()
+    const env = { HTTPS_PROXY: forward.url, HTTP_PROXY: forward.url, NO_PROXY: '127.0.0.1' }
+    const response = await open({ caFile: ca.caFile }, env).fetch(`${good.baseUrl}${LIST}`)
+    expect(response.status).toBe(401)
+    expect(forward.requests).toEqual([])
+    const plain = await startTestSandbox({ size: 1 })
+    opened.push(plain)
+    const through = await open({}, { HTTP_PROXY: forward.url }).fetch(`${plain.baseUrl}${LIST}`)
+    expect(through.status).toBe(401)
+    expect(forward.requests).toEqual([
+      expect.objectContaining({ kind: 'http', method: 'GET', url: `${plain.baseUrl}${LIST}` }),
+    ])
+  })
+
+  it('puts a refused connection to the proxy on the proxy', async () => {
+    const forward = await startForwardProxy()
+    await forward.close()
+    const error = await failure(open({ proxy: forward.url, caFile: ca.caFile }), `${good.baseUrl}${LIST}`)
+    expect(error).toMatchObject({ code: 'connection-refused', retryable: true })
+    expect(error.message).toMatch(
+      new RegExp(`^The connection to the proxy 127\\.0\\.0\\.1:${forward.port} was refused`),
+    )
+  })
+})
