@@ -1,6 +1,7 @@
 import type { EventChannel, IpcResult } from '../../../shared/ipc-contract'
 import type { ExportFormat } from '../../../shared/domain/export'
 import type { PrintOutcome } from '../../core/export/print-view'
+import type { AppCoreDeps } from '../../core/session/create-app-core'
 import type { StoredSecretKey } from '../../core/secrets/secret-store'
 import type { NetworkToApply, ProxyChoice, ProxySource } from '../../core/settings/network-settings'
 import type { CertificateSummary } from '../../../shared/connection-report'
@@ -10,12 +11,7 @@ import type { CallSpec, JobSpec } from '../worker/worker-protocol'
 /** What the core process is told when it starts serving: everything it cannot find out for itself. */
 export interface CoreProcessConfig {
   /** `systemLocale`: the computer's regional formats (Electron's `app.getSystemLocale()`), for `app:get-info`. */
-  readonly appInfo: {
-    readonly name: string
-    readonly version: string
-    readonly platform: string
-    readonly systemLocale?: string
-  }
+  readonly appInfo: AppCoreDeps['appInfo']
   /** The per-user data folder: the settings file, and the caches unless `cacheRoot` names another folder. */
   readonly dataDir: string
   /**
