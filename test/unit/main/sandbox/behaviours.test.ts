@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_BEHAVIOURS } from '../../../../src/main/sandbox/index'
 import type { EmployeeRow, SandboxHandle } from '../../../../src/main/sandbox/index'
 import { startTestSandbox, tokenResponseViaHttp, useTestSandbox, withSandbox } from '../../../helpers/sandbox'
@@ -50,9 +50,16 @@ describe('switchable behaviours: token responses', () => {
 
   it('no-expiry tokens still expire after the TTL, so only a 401 tells the client', async () => {
     sandbox().setBehaviours({ tokenStyle: 'no-expiry', accessTokenTtlSeconds: 1 })
-    const body = await tokenResponseViaHttp(sandbox())
-    await new Promise((resolve) => setTimeout(resolve, 1100))
-    expect((await getList(sandbox(), String(body.accessToken))).status).toBe(401)
+    // The sandbox's grants read Date.now on every call: the test moves the clock past the TTL.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const body = await tokenResponseViaHttp(sandbox())
+      expect((await getList(sandbox(), String(body.accessToken))).status).toBe(200)
+      vi.advanceTimersByTime(1_001)
+      expect((await getList(sandbox(), String(body.accessToken))).status).toBe(401)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('unrecognised: a shape no client can know, {"result":{"tkn":"…"}}', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { useTestSandbox } from '../../../helpers/sandbox'
 import { getList } from '../../../helpers/sandbox-requests'
 
@@ -36,11 +36,19 @@ describe('GET /employees/list: authentication and tenant headers (spec §5)', ()
 
   it('refuses an access token once its lifetime has passed', async () => {
     sandbox().setBehaviours({ accessTokenTtlSeconds: 1 })
-    const { accessToken, expiresIn } = sandbox().issueTokens()
-    expect(expiresIn).toBe(1)
-    expect((await getList(sandbox(), accessToken)).status).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, 1100))
-    expectInvalidToken(await getList(sandbox(), accessToken))
+    // The sandbox's grants read Date.now on every call: the test moves the clock past the lifetime.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const { accessToken, expiresIn } = sandbox().issueTokens()
+      expect(expiresIn).toBe(1)
+      expect((await getList(sandbox(), accessToken)).status).toBe(200)
+      vi.advanceTimersByTime(999)
+      expect((await getList(sandbox(), accessToken)).status).toBe(200)
+      vi.advanceTimersByTime(2)
+      expectInvalidToken(await getList(sandbox(), accessToken))
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('refuses every earlier access token after expireAccessTokens()', async () => {

@@ -83,8 +83,14 @@ describe('sandbox lifetime and logging', () => {
   it('closes itself after lifetimeMs', async () => {
     const sandbox = await startSandbox({ lifetimeMs: 200 })
     expect((await fetch(`${sandbox.baseUrl}/employees/list`)).status).toBe(401)
-    await new Promise((resolve) => setTimeout(resolve, 400))
-    await expect(fetch(`${sandbox.baseUrl}/employees/list`)).rejects.toThrow()
+    await expect
+      .poll(() =>
+        fetch(`${sandbox.baseUrl}/employees/list`).then(
+          () => 'answered',
+          () => 'closed',
+        ),
+      )
+      .toBe('closed')
     await sandbox.close()
   })
 

@@ -67,6 +67,8 @@ describe('exports on the core worker', () => {
   })
 
   it('loads exceljs on the worker while an XLSX export’s save dialog is open, and nothing for a CSV', async () => {
+    // The idle clock is the test's, so "longer than the idle time" needs no real wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const idle = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker', idleStopMs: 200 })
     try {
       const prepare = workerExportRunner(idle, cache).prepare
@@ -76,13 +78,14 @@ describe('exports on the core worker', () => {
       expect(idle.activeJobs).toBe(1)
       await vi.waitFor(() => expect(idle.activeJobs).toBe(0), { timeout: 30_000 })
       // The clerk takes longer than the idle time to choose a file: the worker, and exceljs in it, stay.
-      await new Promise((resolve) => setTimeout(resolve, 600))
+      vi.advanceTimersByTime(10_000)
       expect(idle.isRunning).toBe(true)
       expect(await idle.run('load-exceljs', null)).toEqual({ loaded: true, movedInternals: [] })
       release()
-      await new Promise((resolve) => setTimeout(resolve, 600))
+      vi.advanceTimersByTime(200)
       expect(idle.isRunning).toBe(false)
     } finally {
+      vi.useRealTimers()
       await idle.stop()
     }
   })

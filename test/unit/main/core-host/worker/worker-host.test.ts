@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { RosterDeskError } from '../../../../../src/main/core/errors'
 import type { Logger } from '../../../../../src/main/core/log/logger'
 import { WorkerHost } from '../../../../../src/main/core-host/worker/worker-host'
@@ -190,22 +190,32 @@ describe('WorkerHost', () => {
     // A job longer than the idle time keeps the worker: the clock only runs while no job does.
     expect(await workers.run('ignores-cancel', { ms: 600 })).toBe('finished')
     expect((await workers.run('echo', { text: 'b' })).threadId).toBe(first)
-    await new Promise((resolve) => setTimeout(resolve, 700))
+    await vi.waitFor(() => expect(workers.isRunning).toBe(false), { timeout: 15_000 })
     const second = (await workers.run('echo', { text: 'c' })).threadId
     expect(second).not.toBe(first)
     expect(entries).toEqual([])
   })
 
   it('keeps an idle worker while a hold is taken, and lets it end once released', async () => {
-    const workers = host(2_000, undefined, 200)
-    const first = (await workers.run('echo', { text: 'a' })).threadId
-    const release = workers.hold()
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect((await workers.run('echo', { text: 'b' })).threadId).toBe(first)
-    release()
-    release()
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect((await workers.run('echo', { text: 'c' })).threadId).not.toBe(first)
+    // The idle clock is the test's: a hold proves itself over far more than idleStopMs without a real wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const workers = host(2_000, undefined, 200)
+      const first = (await workers.run('echo', { text: 'a' })).threadId
+      const release = workers.hold()
+      vi.advanceTimersByTime(10_000)
+      expect(workers.isRunning).toBe(true)
+      expect((await workers.run('echo', { text: 'b' })).threadId).toBe(first)
+      release()
+      release()
+      vi.advanceTimersByTime(199)
+      expect(workers.isRunning).toBe(true)
+      vi.advanceTimersByTime(1)
+      expect(workers.isRunning).toBe(false)
+      expect((await workers.run('echo', { text: 'c' })).threadId).not.toBe(first)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('rejects the jobs still running when stopped', async () => {
