@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { POLICY_PROBLEM_PREFIX } from '../../src/shared/policy-view'
@@ -144,6 +144,25 @@ describe('CLI: the machine policy', () => {
     expect(proxy.stderr).toContain(
       `--proxy: your organisation sets the proxy in the machine policy (${policyFile})`,
     )
+  })
+
+  it('refuses a policy file its group or others can write, saying why, and takes it once it is 0644', async () => {
+    const file = join(dir, 'shared-policy.json')
+    writeFileSync(file, JSON.stringify({ exports: { maxRows: 5 } }))
+    const run = () => startCliProcess(['policy'], { ROSTERDESK_POLICY_FILE: file }).done
+    for (const mode of [0o664, 0o646]) {
+      chmodSync(file, mode)
+      const refused = await run()
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain(
+        `${POLICY_PROBLEM_PREFIX} ${file}: it can be changed by users who are not administrators (the file is writable by`,
+      )
+      expect(refused.stdout).not.toContain('Machine policy in force')
+    }
+    chmodSync(file, 0o644)
+    const inForce = await run()
+    expect(inForce.code, inForce.stderr).toBe(0)
+    expect(inForce.stdout).toContain(`Machine policy in force, from ${file}:`)
   })
 
   it('warns once of a policy it cannot read and applies none of it', async () => {

@@ -1,4 +1,5 @@
 import { POLICY_PROBLEM_PREFIX } from '../../../shared/policy-view'
+import type { PolicyFileRead } from './policy-file-trust'
 import { NO_POLICY, type PolicyInForce } from './policy-in-force'
 import { POLICY_REGISTRY_KEY, POLICY_REGISTRY_VALUES, policySchema } from './policy-schema'
 
@@ -15,8 +16,14 @@ export interface PolicySourceDeps {
   readonly env: Readonly<Record<string, string | undefined>>
   /** A packaged app never reads `ROSTERDESK_POLICY_FILE`. */
   readonly packaged: boolean
-  /** The file's text; rejects with the fs error (`code` 'ENOENT' when it does not exist). */
-  readonly readFile: (path: string) => Promise<string>
+  /**
+   * The machine's policy file (`machinePolicyFile`; on Windows under the known folder %ProgramData%), read only
+   * when only administrators can change it (policy-file-trust.ts); rejects when the file or its permissions
+   * cannot be read.
+   */
+  readonly readMachineFile: () => Promise<{ readonly path: string; readonly read: PolicyFileRead }>
+  /** A file a run from source names, read only when only administrators or the current user can change it. */
+  readonly readNamedFile: (path: string) => Promise<PolicyFileRead>
   /** `reg query <key> /s` on Windows (registry-query.ts); rejects when reg.exe cannot run or time runs out. */
   readonly queryRegistry: (key: string) => Promise<RegistryQueryResult>
 }
@@ -31,7 +38,10 @@ class PolicyReadError extends Error {
   }
 }
 
-/** The machine-wide policy file of `platform` (Windows: under %ProgramData%, from the environment). */
+/**
+ * The machine-wide policy file of `platform` as IT is told where it is (Windows: under %ProgramData% from the
+ * environment; the reader itself asks Windows for the known folder).
+ */
 export function machinePolicyFile(
   platform: NodeJS.Platform,
   env: Readonly<Record<string, string | undefined>>,
@@ -53,7 +63,7 @@ export function machinePolicyFile(
  */
 export async function loadMachinePolicy(deps: PolicySourceDeps): Promise<PolicyInForce> {
   const named = deps.packaged ? undefined : deps.env[POLICY_FILE_VARIABLE]?.trim()
-  if (named !== undefined && named !== '') return fromFile(named, deps)
+  if (named !== undefined && named !== '') return fromFile(named, () => deps.readNamedFile(named))
   if (deps.platform === 'win32') {
     let registry: Record<string, unknown> | undefined
     try {
@@ -63,24 +73,29 @@ export async function loadMachinePolicy(deps: PolicySourceDeps): Promise<PolicyI
     }
     if (registry !== undefined) return validated(POLICY_REGISTRY_KEY, registry)
   }
-  return fromFile(machinePolicyFile(deps.platform, deps.env), deps)
+  let machine: { readonly path: string; readonly read: PolicyFileRead }
+  try {
+    machine = await deps.readMachineFile()
+  } catch (error) {
+    return unreadable(machinePolicyFile(deps.platform, deps.env), error)
+  }
+  return fromFile(machine.path, () => Promise.resolve(machine.read))
 }
 
-async function fromFile(path: string, deps: PolicySourceDeps): Promise<PolicyInForce> {
-  let text: string
+/**
+ * A policy file's policy: none when it does not exist; a problem when it cannot be read, when users who are not
+ * administrators can change it (ignored whole, the reason named), when it is not JSON or not a valid policy.
+ */
+async function fromFile(path: string, read: () => Promise<PolicyFileRead>): Promise<PolicyInForce> {
+  let file: PolicyFileRead
   try {
-    text = await deps.readFile(path)
+    file = await read()
   } catch (error) {
-    const code = (error as { code?: unknown }).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return NO_POLICY
-    return problem(
-      path,
-      new PolicyReadError(
-        [`the file cannot be read (${typeof code === 'string' ? code : 'unreadable'})`],
-        error instanceof Error ? error.message : String(error),
-      ),
-    )
+    return unreadable(path, error)
   }
+  if (file.kind === 'missing') return NO_POLICY
+  if (file.kind === 'refused') return problem(path, new PolicyReadError([file.reason], file.detail))
+  const text = file.text
   let raw: unknown
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''))
@@ -88,6 +103,17 @@ async function fromFile(path: string, deps: PolicySourceDeps): Promise<PolicyInF
     return problem(path, notJson('the file', text, error))
   }
   return validated(path, raw)
+}
+
+/** A file (or its permissions) that exists but cannot be read: a problem naming the error's code. */
+function unreadable(path: string, error: unknown): PolicyInForce {
+  const code = (error as { code?: unknown }).code
+  if (code === 'ENOENT' || code === 'ENOTDIR') return NO_POLICY
+  const reason =
+    typeof code === 'string'
+      ? `the file cannot be read (${code})`
+      : 'the file or its permissions cannot be read (see the log)'
+  return problem(path, new PolicyReadError([reason], error instanceof Error ? error.message : String(error)))
 }
 
 /** `raw` checked by `policySchema`: the policy in force, or every problem by its key's path. */

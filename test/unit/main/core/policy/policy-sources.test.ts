@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { POLICY_PROBLEM_PREFIX } from '../../../../../src/shared/policy-view'
+import type { PolicyFileRead } from '../../../../../src/main/core/policy/policy-file-trust'
 import {
   loadMachinePolicy,
+  machinePolicyFile,
   parseRegQuery,
   policyTextProblems,
   type PolicySourceDeps,
@@ -20,25 +22,30 @@ function sources(
     platform?: NodeJS.Platform
     env?: Record<string, string>
     packaged?: boolean
-    files?: Record<string, string | NodeJS.ErrnoException>
+    files?: Record<string, string | NodeJS.ErrnoException | PolicyFileRead>
     registry?: RegistryQueryResult | Error
   } = {},
 ): PolicySourceDeps & { read: string[]; queried: string[] } {
   const read: string[] = []
   const queried: string[] = []
+  const readFrom = async (path: string): Promise<PolicyFileRead> => {
+    read.push(path)
+    const file = options.files?.[path]
+    if (file === undefined) return { kind: 'missing' }
+    if (file instanceof Error) throw file
+    return typeof file === 'string' ? { kind: 'read', text: file } : file
+  }
   return {
     platform: options.platform ?? 'linux',
     env: options.env ?? {},
     packaged: options.packaged ?? true,
     read,
     queried,
-    readFile: async (path) => {
-      read.push(path)
-      const file = options.files?.[path]
-      if (file === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' })
-      if (typeof file !== 'string') throw file
-      return file
+    readMachineFile: async () => {
+      const path = machinePolicyFile(options.platform ?? 'linux', options.env ?? {})
+      return { path, read: await readFrom(path) }
     },
+    readNamedFile: readFrom,
     queryRegistry: async (key) => {
       queried.push(key)
       const answer = options.registry ?? { kind: 'missing' }
@@ -51,6 +58,32 @@ function sources(
 const WINDOWS_FILE = 'D:\\ProgramData\\RosterDesk\\policy.json'
 
 describe('the machine policy file', () => {
+  it('is ignored whole when users who are not administrators can change it, saying why', async () => {
+    const refused: PolicyFileRead = {
+      kind: 'refused',
+      reason: 'it can be changed by users who are not administrators (the file is writable by others)',
+      detail: '/etc/rosterdesk/policy.json: mode 0666',
+    }
+    const policy = await loadMachinePolicy(sources({ files: { '/etc/rosterdesk/policy.json': refused } }))
+    expect(policy.policy).toBeUndefined()
+    expect(policy.problem?.message).toBe(
+      `${POLICY_PROBLEM_PREFIX} /etc/rosterdesk/policy.json: it can be changed by users who are not administrators (the file is writable by others). None of it is applied until it is fixed; tell your IT department.`,
+    )
+    expect(policy.problem?.detail).toBe(
+      'policy /etc/rosterdesk/policy.json: /etc/rosterdesk/policy.json: mode 0666',
+    )
+  })
+
+  it('is a problem, not a crash, when its permissions cannot be checked', async () => {
+    const deps = sources()
+    const policy = await loadMachinePolicy({
+      ...deps,
+      readMachineFile: () => Promise.reject(new Error('the permission check failed: timed out')),
+    })
+    expect(policy.problem?.message).toContain('the file or its permissions cannot be read (see the log)')
+    expect(policy.problem?.detail).toContain('timed out')
+  })
+
   it('is read from each OS’s machine-wide location', async () => {
     const linux = sources({ files: { '/etc/rosterdesk/policy.json': fixture('valid-policy.json') } })
     const policy = await loadMachinePolicy(linux)
