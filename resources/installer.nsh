@@ -6,6 +6,19 @@
 !define ROSTERDESK_SCHEME "com.rosterdesk.app"
 
 !macro customInstall
+  ; A per-machine install (/allusers) creates the machine policy's folder, %ProgramData%\RosterDesk, with rights only
+  ; administrators can write, as the MSI does (scripts/msi-project.mjs, POLICY_FOLDER_SDDL; decision 047): a folder
+  ; made there otherwise inherits "Users may create files", and the app refuses a policy in it. icacls by its full
+  ; path; accounts by SID, so no Windows language changes them.
+  ${if} $installMode == "all"
+    ; $APPDATA is %ProgramData% in the all-users context, the per-machine install's own.
+    SetShellVarContext all
+    CreateDirectory "$APPDATA\RosterDesk"
+    nsExec::Exec '"$SYSDIR\icacls.exe" "$APPDATA\RosterDesk" /inheritance:r /grant:r *S-1-5-18:(OI)(CI)F *S-1-5-32-544:(OI)(CI)F *S-1-5-32-545:(OI)(CI)RX'
+    Pop $0
+    nsExec::Exec '"$SYSDIR\icacls.exe" "$APPDATA\RosterDesk" /setowner *S-1-5-32-544'
+    Pop $0
+  ${endif}
   WriteRegStr SHCTX "Software\Classes\${ROSTERDESK_SCHEME}" "" "URL:RosterDesk sign-in"
   WriteRegStr SHCTX "Software\Classes\${ROSTERDESK_SCHEME}" "URL Protocol" ""
   WriteRegStr SHCTX "Software\Classes\${ROSTERDESK_SCHEME}\DefaultIcon" "" "$INSTDIR\${APP_EXECUTABLE_FILENAME},0"

@@ -8,7 +8,12 @@ import { validateConfiguration } from 'app-builder-lib/out/util/config/config'
 import { resolveFunction } from 'app-builder-lib/out/util/resolve'
 import type { Configuration } from 'app-builder-lib'
 import { describe, expect, it } from 'vitest'
-import { addRosterDeskComponents, msiProjectCreated } from '../../../scripts/msi-project.mjs'
+import {
+  addRosterDeskComponents,
+  msiProjectCreated,
+  POLICY_FOLDER_SDDL,
+} from '../../../scripts/msi-project.mjs'
+import { windowsRefusal } from '../../../src/main/core/policy/policy-file-trust'
 import { schemeOf } from '../../../src/main/shell/adapters/deep-link'
 import { DEFAULT_REDIRECT_URI } from '../../../src/main/core/settings/settings-defaults'
 import {
@@ -87,6 +92,7 @@ interface XmlElement {
   getAttribute(name: string): string | null
   getElementsByTagName(name: string): ArrayLike<XmlElement>
   readonly parentNode: XmlElement | null
+  readonly nodeName: string
 }
 
 function parseXml(text: string): XmlElement {
@@ -206,6 +212,31 @@ describe('the MSI package', () => {
           : undefined,
     })
     expect(reason).toBe(MSI_UPDATES_OFF_REASON)
+  })
+
+  it('creates the policy folder under %ProgramData% with rights the app’s rule accepts, as the NSIS setup does', () => {
+    const doc = parseXml(addRosterDeskComponents(renderedProject()))
+    const common = elements(doc, 'Directory').find((d) => d.getAttribute('Id') === 'CommonAppDataFolder')
+    const [folder] = elements(common!, 'Directory')
+    expect(folder?.getAttribute('Name')).toBe('RosterDesk')
+    const component = elements(doc, 'Component').find(
+      (c) => c.getAttribute('Id') === 'RosterDeskPolicyFolder',
+    )
+    expect(component?.getAttribute('Directory')).toBe(folder?.getAttribute('Id'))
+    const [permission] = elements(component!, 'PermissionEx')
+    expect(permission?.parentNode?.nodeName).toBe('CreateFolder')
+    expect(permission?.getAttribute('Sddl')).toBe(POLICY_FOLDER_SDDL)
+    const folderPath = 'C:\\ProgramData\\RosterDesk'
+    expect(windowsRefusal([{ path: folderPath, sddl: POLICY_FOLDER_SDDL }])).toBeUndefined()
+    // A file IT copies in inherits the folder's entries.
+    const inherited = 'O:BAG:SYD:AI(A;ID;FA;;;SY)(A;ID;FA;;;BA)(A;ID;0x1200a9;;;BU)'
+    expect(windowsRefusal([{ path: `${folderPath}\\policy.json`, sddl: inherited }])).toBeUndefined()
+    // NSIS grants the same with icacls: F is FA, RX is 0x1200a9, (OI)(CI) is OICI, inheritance removed (P).
+    const nsis = readFileSync(join(ROOT, 'resources/installer.nsh'), 'utf8')
+    expect(nsis).toContain(
+      '/inheritance:r /grant:r *S-1-5-18:(OI)(CI)F *S-1-5-32-544:(OI)(CI)F *S-1-5-32-545:(OI)(CI)RX',
+    )
+    expect(nsis).toContain('/setowner *S-1-5-32-544')
   })
 
   it('adds its components once, and refuses a project whose component group it cannot find', () => {
