@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { inflateSync } from 'node:zlib'
 import { FileMatcher } from 'app-builder-lib/out/fileMatcher'
+import { computeArchToTargetNamesMap } from 'app-builder-lib/out/targets/targetFactory'
+import { Platform } from 'app-builder-lib'
+import { Arch } from 'builder-util'
 import { describe, expect, it } from 'vitest'
 import { schemeOf } from '../../../src/main/shell/adapters/deep-link'
 import { DEFAULT_REDIRECT_URI } from '../../../src/main/core/settings/settings-defaults'
@@ -149,14 +152,22 @@ describe('installer configuration', () => {
     expect(config.mac.target.map((t) => (typeof t === 'string' ? t : t.target))).toContain('dmg')
   })
 
-  it('builds a DMG for each Mac architecture, named by it, each runner its own (issue 23)', () => {
-    // Intel Macs and Apple silicon both get an app: the dmg target names both archs (a target without one builds
-    // only the build machine's), and the file names say which is which.
+  it('builds a DMG for each Mac architecture, named by it, each runner its own once (issues 23, 31)', () => {
+    // Intel Macs and Apple silicon both get an app, each built by its own runner with --x64 or --arm64, and the
+    // file names say which is which. The targets name no arch: a target's arch list overrides the command line's
+    // (app-builder-lib's computeArchToTargetNamesMap), which made each runner build both.
     // The zip beside it is what electron-updater's MacUpdater downloads (decision 044).
-    expect(config.mac.target).toEqual([
-      { target: 'dmg', arch: ['x64', 'arm64'] },
-      { target: 'zip', arch: ['x64', 'arm64'] },
-    ])
+    expect(config.mac.target).toEqual(['dmg', 'zip'])
+    for (const arch of ['x64', 'arm64']) {
+      const fromCli = arch === 'x64' ? Arch.x64 : Arch.arm64
+      const packager = { platformSpecificBuildOptions: { target: config.mac.target }, defaultTarget: ['dmg'] }
+      const built = computeArchToTargetNamesMap(
+        new Map([[fromCli, []]]),
+        packager as unknown as Parameters<typeof computeArchToTargetNamesMap>[1],
+        Platform.MAC,
+      )
+      expect([...built.entries()]).toEqual([[fromCli, ['dmg', 'zip']]])
+    }
     expect(config.dmg.artifactName).toBe('RosterDesk-${version}-${arch}.${ext}')
     // Each slice ships its own prebuild only (the file filters for each arch: see "ships each platform only its
     // own prebuild" below).
@@ -168,7 +179,9 @@ describe('installer configuration', () => {
     expect(matrix).toEqual(expect.arrayContaining(['macos-latest', 'macos-15-intel']))
     // The installer and the smoke test's unpacked app are built for the runner's own arch.
     expect(workflow).toContain('npm run dist -- $(bash scripts/builder-arch-flag.sh)')
-    expect(workflow).toContain('electron-builder --dir --publish never $(bash scripts/builder-arch-flag.sh)')
+    expect(workflow).toContain(
+      'electron-builder --config electron-builder.config.mjs --dir --publish never $(bash scripts/builder-arch-flag.sh)',
+    )
   })
 
   it('picks the runner’s architecture for electron-builder on macOS, and none elsewhere', async () => {
