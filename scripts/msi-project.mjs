@@ -7,6 +7,7 @@
 //   - The marker the app reads to know an MSI installed it (src/main/shell/window-and-startup/msi-install.ts), so it turns its
 //     own updates off: an INI file in the install folder, created and removed by Windows Installer; its component's
 //     key path is a registry value, HKLM\Software\RosterDesk InstalledByMsi = 1, which IT's tools may detect too.
+//     Removing an INI line leaves its file, so a RemoveFile deletes it at uninstall.
 //   - The machine policy's folder, %ProgramData%\RosterDesk, created with rights only administrators can write
 //     (decision 047): a folder made there otherwise inherits "Users may create files", and the app refuses a policy
 //     in it. PermissionEx's SDDL (MsiLockPermissionsEx, Windows Installer 5) replaces the inherited rights.
@@ -61,6 +62,8 @@ export const ROSTERDESK_MSI_COMPONENTS = `
       <Component Id="RosterDeskMsiMarker" Guid="${MARKER_COMPONENT_GUID}">
         <RegistryValue Root="HKLM" Key="Software\\RosterDesk" Name="InstalledByMsi" Type="integer" Value="1" KeyPath="yes"/>
         <IniFile Id="RosterDeskMsiMarkerLine" Action="createLine" Directory="APPLICATIONFOLDER" Name="${MARKER.file}" Section="${MARKER.section}" Key="${MARKER.key}" Value="${MARKER.value}"/>
+        <!-- Removing the INI line leaves the file: the file itself goes at uninstall, so nothing is left. -->
+        <RemoveFile Id="RosterDeskMsiMarkerFile" Directory="APPLICATIONFOLDER" Name="${MARKER.file}" On="uninstall"/>
       </Component>
       <!-- RosterDesk (scripts/msi-project.mjs): the policy folder, writable by administrators only. -->
       <Component Id="RosterDeskPolicyFolder" Directory="ROSTERDESKPOLICYFOLDER" Guid="${POLICY_FOLDER_COMPONENT_GUID}" KeyPath="yes">

@@ -199,6 +199,13 @@ describe('the MSI package', () => {
       'HKLM\\Software\\RosterDesk',
     )
     expect(keyPath?.getAttribute('Name')).toBe('InstalledByMsi')
+    // Windows Installer removes the line at uninstall but not the file; the file itself goes too.
+    const [removed] = elements(marker!, 'RemoveFile')
+    expect({
+      directory: removed?.getAttribute('Directory'),
+      name: removed?.getAttribute('Name'),
+      on: removed?.getAttribute('On'),
+    }).toEqual({ directory: 'APPLICATIONFOLDER', name: MSI_MARKER.file, on: 'uninstall' })
     // What Windows Installer writes for that line (WritePrivateProfileString), read back as the app reads it.
     const file = `[${written.section}]\r\n${written.key}=${written.value}\r\n`
     const exe = `C:\\Program Files\\${config.productName}\\${config.productName}.exe`
