@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { RosterDeskError } from '../errors'
 import type { Logger } from '../log/logger'
@@ -18,7 +18,7 @@ export interface LoopbackReceiver {
 }
 
 /**
- * Listens on 127.0.0.1 for the browser's answer to a sign-in whose redirect URI is a loopback address (RFC 8252
+ * Listens on 127.0.0.1 (and ::1 for a `localhost` redirect) for the browser's answer to a sign-in whose redirect URI is a loopback address (RFC 8252
  * §7.3). Every request to the redirect path goes to `onCallback`, whose answer becomes the page the browser
  * shows; other paths get 404. Requests whose Host header is not the loopback address are refused, so a web page
  * cannot reach the listener through DNS rebinding. The owner closes it when the sign-in ends.
@@ -35,9 +35,6 @@ export async function startLoopbackReceiver(
   let boundPort = configured.port
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${boundPort}`, `localhost:${boundPort}`])
 
-  const server = createServer((request, response) => {
-    void handle(request, response)
-  })
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const host = (request.headers.host ?? '').toLowerCase()
     if (!allowedHosts().has(host) || request.method !== 'GET') {
@@ -65,41 +62,94 @@ export async function startLoopbackReceiver(
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        new RosterDeskError(
-          'config',
-          error.code === 'EADDRINUSE'
-            ? `Another program is using port ${configured.port}, which the redirect URI names. Close it or choose another port.`
-            : 'RosterDesk could not listen for the browser on this computer.',
-          { detail: `loopback listen failed: ${error.code ?? error.name}` },
-        ),
-      )
-    })
-    server.listen(configured.port, '127.0.0.1', () => resolve())
-  })
-  boundPort = (server.address() as AddressInfo).port
-  logger.info(`Sign-in: listening for the browser on 127.0.0.1:${boundPort}`)
+  const servers = await listenOnLoopback(configured.port, configured.host === 'localhost', () =>
+    createServer((request, response) => void handle(request, response)),
+  )
+  boundPort = (servers[0]?.address() as AddressInfo).port
+  logger.info(
+    `Sign-in: listening for the browser on ${servers.length > 1 ? '127.0.0.1 and [::1]' : '127.0.0.1'}:${boundPort}`,
+  )
 
   const url = new URL(redirectUri)
   url.port = String(boundPort)
   let closed: Promise<void> | undefined
   return {
     redirectUri: url.toString(),
-    close: () =>
-      (closed ??= new Promise<void>((resolve) => {
-        // A response still being written (the page after the callback) is let finish; idle keep-alive
-        // connections are dropped, and anything still open after a moment is cut.
-        const force = setTimeout(() => server.closeAllConnections(), 2_000)
-        force.unref()
-        server.close(() => {
-          clearTimeout(force)
-          resolve()
-        })
-        server.closeIdleConnections()
-      })),
+    close: () => (closed ??= Promise.all(servers.map(closeServer)).then(() => undefined)),
   }
+}
+
+/** How many times a port chosen by the system is tried again when ::1 has it taken. */
+const PORT_ATTEMPTS = 5
+
+/**
+ * Listens on 127.0.0.1, and for a `localhost` redirect on ::1 as well, on one port: a browser may resolve
+ * `localhost` to either, and a listener on one family only would leave the other to whoever binds it first
+ * (RFC 8252 §8.3). A computer without an IPv6 loopback has nothing listening there, so 127.0.0.1 is enough. When
+ * ::1 has the port taken, a port the system chose is tried again; a port the redirect URI names fails, saying so.
+ */
+async function listenOnLoopback(
+  port: number,
+  bothFamilies: boolean,
+  create: () => Server,
+): Promise<Server[]> {
+  for (let attempt = 1; ; attempt++) {
+    const v4 = create()
+    await listen(v4, port, '127.0.0.1', port)
+    if (!bothFamilies) return [v4]
+    const bound = (v4.address() as AddressInfo).port
+    const v6 = create()
+    try {
+      await listen(v6, bound, '::1', port)
+      return [v4, v6]
+    } catch (error) {
+      const code = error instanceof RosterDeskError ? error.detail : ''
+      if (/EADDRNOTAVAIL|EAFNOSUPPORT/.test(code ?? '')) return [v4]
+      await closeServer(v4)
+      if (port === 0 && attempt < PORT_ATTEMPTS) continue
+      throw error
+    }
+  }
+}
+
+function listen(server: Server, port: number, host: string, configuredPort: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const taken =
+        host === '::1'
+          ? `Another program is using port ${port} on this computer's IPv6 address [::1], where a browser may look for "localhost". Close it or choose another port in the redirect URI.`
+          : `Another program is using port ${port}, which the redirect URI names. Close it or choose another port.`
+      reject(
+        new RosterDeskError(
+          'config',
+          error.code === 'EADDRINUSE'
+            ? taken
+            : 'RosterDesk could not listen for the browser on this computer.',
+          {
+            detail: `loopback listen on ${host}:${configuredPort === 0 ? `${port} (chosen)` : port} failed: ${error.code ?? error.name}`,
+          },
+        ),
+      )
+    })
+    server.listen(port, host, () => resolve())
+  })
+}
+
+/**
+ * Closes one listener: a response still being written (the page after the callback) is let finish; idle
+ * keep-alive connections are dropped, and anything still open after a moment is cut.
+ */
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!server.listening) return resolve()
+    const force = setTimeout(() => server.closeAllConnections(), 2_000)
+    force.unref()
+    server.close(() => {
+      clearTimeout(force)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
 }
 
 function send(response: ServerResponse, page: LoopbackPage): void {
