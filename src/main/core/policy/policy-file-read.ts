@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import { constants, statSync, type Stats } from 'node:fs'
 import { open, readFile, realpath } from 'node:fs/promises'
 import { win32 } from 'node:path'
@@ -11,15 +10,7 @@ import {
   type PosixEntry,
   type WindowsAclEntry,
 } from './policy-file-trust'
-
-/** How long the Windows permission check may take before the policy counts as unreadable. */
-export const ACL_QUERY_TIMEOUT_MS = 20_000
-
-/** A Windows tool by its full path under %SystemRoot%\System32, never found through PATH or the current folder. */
-export function system32Tool(env: Readonly<Record<string, string | undefined>>, relative: string): string {
-  const root = env['SystemRoot'] ?? env['SYSTEMROOT'] ?? env['windir'] ?? 'C:\\Windows'
-  return win32.join(root, 'System32', relative)
-}
+import { powerShellString, runPowerShell } from './windows-tools'
 
 function isMissing(error: unknown): boolean {
   const code = (error as { code?: unknown }).code
@@ -71,11 +62,10 @@ export interface WindowsAclReport {
  * `machine`: the paths are the machine's policy file and its folder under the known folder.
  */
 export function aclScript(paths: readonly string[] | 'machine'): string {
-  const quoted = (text: string): string => `'${text.replace(/'/g, "''")}'`
   const list =
     paths === 'machine'
       ? "$file = Join-Path $pd 'RosterDesk\\policy.json'; $paths = @($file, (Split-Path -LiteralPath $file))"
-      : `$paths = @(${paths.map(quoted).join(', ')})`
+      : `$paths = @(${paths.map(powerShellString).join(', ')})`
   return [
     "$ErrorActionPreference = 'Stop'",
     '[Console]::OutputEncoding = [Text.Encoding]::UTF8',
@@ -111,29 +101,6 @@ export function parseAclReport(output: string): WindowsAclReport {
   }
 }
 
-/** Runs the script with Windows PowerShell by its full path; its stdout. */
-export function runAclScript(
-  script: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<string> {
-  const encoded = Buffer.from(script, 'utf16le').toString('base64')
-  return new Promise((resolve, reject) => {
-    execFile(
-      system32Tool(env, 'WindowsPowerShell\\v1.0\\powershell.exe'),
-      ['-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encoded],
-      { timeout: ACL_QUERY_TIMEOUT_MS, windowsHide: true, maxBuffer: 1024 * 1024, encoding: 'utf8' },
-      (error, stdout) => {
-        if (error === null) return resolve(stdout)
-        reject(
-          new Error(
-            `the permission check failed: ${error.killed ? 'timed out' : String(error.code ?? error.message)}`,
-          ),
-        )
-      },
-    )
-  })
-}
-
 /**
  * Reads a policy file on Windows under the Windows rule (`windowsRefusal`): the machine's file under the known
  * folder %ProgramData%, checked with its folder up to %ProgramData%; a file a run from source names, with every
@@ -143,7 +110,7 @@ export function runAclScript(
 export async function readWindowsPolicyFile(
   which: { readonly machine: true } | { readonly path: string },
   env: Readonly<Record<string, string | undefined>>,
-  run: (script: string) => Promise<string> = (script) => runAclScript(script, env),
+  run: (script: string) => Promise<string> = (script) => runPowerShell(script, env, 'the permission check'),
 ): Promise<{ path: string; read: PolicyFileRead }> {
   const named = 'path' in which ? win32.resolve(which.path) : undefined
   const paths = named === undefined ? 'machine' : windowsPathsToCheck(named, win32.parse(named).root)

@@ -194,13 +194,13 @@ export const policySchema = z.strictObject(
 )
 export type MachinePolicy = z.output<typeof policySchema>
 
-/** The registry key Group Policy and Intune write RosterDesk's policy to, as `reg query` names it. */
+/** The registry key Group Policy and Intune write RosterDesk's policy to. */
 export const POLICY_REGISTRY_KEY = 'HKLM\\Software\\Policies\\RosterDesk'
 
 /**
  * The registry's values under `HKLM\Software\Policies\RosterDesk` (what Group Policy and Intune write; the ADMX
  * template in resources/policy/ names exactly these): scalar keys as one value each, and the profiles — a nested
- * list ADMX cannot express — as one REG_SZ holding the JSON list. `reg query` output is read into a policy object
+ * list ADMX cannot express — as one REG_SZ holding the JSON list. The key's values (registry-query.ts) are read into a policy object
  * by this table (a REG_DWORD read as a number, 0/1 as false/true where `boolean` says the schema wants one), then
  * validated by `policySchema` like a file. Names compare ignoring case, as the registry's do.
  */

@@ -6,9 +6,9 @@ import { POLICY_REGISTRY_KEY, POLICY_REGISTRY_VALUES, policySchema } from './pol
 /** The variable a run from source reads its policy file from, instead of the machine's (never a packaged app). */
 export const POLICY_FILE_VARIABLE = 'ROSTERDESK_POLICY_FILE'
 
-/** What `reg query <key> /s` answered: its output, or that the key does not exist. */
+/** What reading the registry key found: its values and its subkeys' (registry-query.ts), or no such key. */
 export type RegistryQueryResult =
-  { readonly kind: 'found'; readonly output: string } | { readonly kind: 'missing' }
+  { readonly kind: 'found'; readonly values: readonly RegistryValue[] } | { readonly kind: 'missing' }
 
 /** Where and how the policy is read, given once (the core process and every CLI command build one). */
 export interface PolicySourceDeps {
@@ -24,7 +24,7 @@ export interface PolicySourceDeps {
   readonly readMachineFile: () => Promise<{ readonly path: string; readonly read: PolicyFileRead }>
   /** A file a run from source names, read only when only administrators or the current user can change it. */
   readonly readNamedFile: (path: string) => Promise<PolicyFileRead>
-  /** `reg query <key> /s` on Windows (registry-query.ts); rejects when reg.exe cannot run or time runs out. */
+  /** The key's values on Windows (registry-query.ts); rejects when they cannot be read or time runs out. */
   readonly queryRegistry: (key: string) => Promise<RegistryQueryResult>
 }
 
@@ -189,41 +189,20 @@ function problem(source: string, error: unknown): PolicyInForce {
 /** The registry key's values as a policy object; undefined when the key does not exist or holds none. */
 async function readRegistry(deps: PolicySourceDeps): Promise<Record<string, unknown> | undefined> {
   const answer = await deps.queryRegistry(POLICY_REGISTRY_KEY)
-  if (answer.kind === 'missing') return undefined
-  const values = parseRegQuery(answer.output)
-  if (values.length === 0) return undefined
-  return registryPolicy(values)
+  if (answer.kind === 'missing' || answer.values.length === 0) return undefined
+  return registryPolicy(answer.values)
 }
 
-/** One value as `reg query` lists it, under the key (or subkey) whose header came before it. */
+/** One registry value: the key (or subkey) it is under, its name, its type (`REG_SZ`, `REG_DWORD`, …) and data. */
 export interface RegistryValue {
   readonly key: string
   readonly name: string
   readonly type: string
+  /** Text as it is; a REG_DWORD as `0x…`. */
   readonly data: string
 }
 
-/**
- * `reg query … /s` output: a header line per key (`HKEY_LOCAL_MACHINE\Software\Policies\RosterDesk`), then one
- * line per value, four spaces in, name, type and data separated by four spaces (a name may hold single spaces).
- */
-export function parseRegQuery(output: string): RegistryValue[] {
-  const values: RegistryValue[] = []
-  let key = ''
-  for (const line of output.split(/\r?\n/)) {
-    if (line.trim() === '') continue
-    if (!line.startsWith(' ')) {
-      key = line.trim()
-      continue
-    }
-    const match = /^ {4}(.+?) {4}(REG_[A-Z_]+)(?: {4}(.*))?$/.exec(line)
-    if (match === null) continue
-    values.push({ key, name: match[1] ?? '', type: match[2] ?? '', data: match[3] ?? '' })
-  }
-  return values
-}
-
-/** The policy key's header line in `reg query` output (`HKEY_LOCAL_MACHINE\Software\Policies\RosterDesk`). */
+/** The policy key's full name as the registry gives it (`HKEY_LOCAL_MACHINE\Software\Policies\RosterDesk`). */
 const POLICY_REGISTRY_HEADER = POLICY_REGISTRY_KEY.replace(/^HKLM\\/, 'HKEY_LOCAL_MACHINE\\')
 
 /**

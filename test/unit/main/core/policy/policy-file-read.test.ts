@@ -6,9 +6,9 @@ import {
   aclScript,
   readPosixPolicyFile,
   readWindowsPolicyFile,
-  system32Tool,
 } from '../../../../../src/main/core/policy/policy-file-read'
 import { CHANGEABLE_BY_OTHERS } from '../../../../../src/main/core/policy/policy-file-trust'
+import { system32Tool } from '../../../../../src/main/core/policy/windows-tools'
 
 const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-policy-read-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -6,17 +6,21 @@ import type { PolicyFileRead } from '../../../../../src/main/core/policy/policy-
 import {
   loadMachinePolicy,
   machinePolicyFile,
-  parseRegQuery,
   policyTextProblems,
   type PolicySourceDeps,
   type RegistryQueryResult,
 } from '../../../../../src/main/core/policy/policy-sources'
 import { POLICY_REGISTRY_KEY } from '../../../../../src/main/core/policy/policy-schema'
+import { parseRegistryReport, registryScript } from '../../../../../src/main/core/policy/registry-query'
 
 const fixture = (name: string): string =>
   readFileSync(resolve(__dirname, '../../../../fixtures/policy', name), 'utf8')
 
-/** Sources over an in-memory file system and a recorded `reg query` answer; records what was read. */
+/** Sources over an in-memory file system and a recorded registry report; records what was read. */
+
+/** A recorded report of the registry script (test/fixtures/policy/registry-*.json), as the sources read it. */
+const registryFixture = (name: string): RegistryQueryResult =>
+  parseRegistryReport(fixture(`registry-${name}.json`))
 function sources(
   options: {
     platform?: NodeJS.Platform
@@ -166,12 +170,12 @@ describe('ROSTERDESK_POLICY_FILE', () => {
   })
 })
 
-describe('the Windows registry (recorded reg query output)', () => {
+describe('the Windows registry (recorded reports of the registry script)', () => {
   it('reads every value by POLICY_REGISTRY_VALUES: REG_SZ text, REG_DWORD numbers, 0/1 booleans, Profiles as JSON', async () => {
     const windows = sources({
       platform: 'win32',
       env: { ProgramData: 'D:\\ProgramData' },
-      registry: { kind: 'found', output: fixture('reg-query-full.txt') },
+      registry: registryFixture('full'),
       files: { [WINDOWS_FILE]: '{ "network": { "proxyMode": "none" } }' },
     })
     const policy = await loadMachinePolicy(windows)
@@ -203,9 +207,7 @@ describe('the Windows registry (recorded reg query output)', () => {
   })
 
   it('refuses an unknown value name, a wrong type, a DWORD that is not 0/1 and Profiles that are not JSON, all at once', async () => {
-    const policy = await loadMachinePolicy(
-      sources({ platform: 'win32', registry: { kind: 'found', output: fixture('reg-query-bad.txt') } }),
-    )
+    const policy = await loadMachinePolicy(sources({ platform: 'win32', registry: registryFixture('bad') }))
     expect(policy.policy).toBeUndefined()
     const message = policy.problem?.message ?? ''
     expect(message.startsWith(`${POLICY_PROBLEM_PREFIX} ${POLICY_REGISTRY_KEY}:`)).toBe(true)
@@ -221,7 +223,7 @@ describe('the Windows registry (recorded reg query output)', () => {
   it('reads only the values directly under the key: one under a subkey is refused by name, never applied', async () => {
     // The key holds no values; a leftover subkey "Old" holds one that would forbid CSV.
     const policy = await loadMachinePolicy(
-      sources({ platform: 'win32', registry: { kind: 'found', output: fixture('reg-query-subkey.txt') } }),
+      sources({ platform: 'win32', registry: registryFixture('subkey') }),
     )
     expect(policy.policy).toBeUndefined()
     expect(policy.problem?.message).toContain(
@@ -231,62 +233,68 @@ describe('the Windows registry (recorded reg query output)', () => {
     const upper = await loadMachinePolicy(
       sources({
         platform: 'win32',
-        registry: {
-          kind: 'found',
-          output:
-            'HKEY_LOCAL_MACHINE\\SOFTWARE\\Policies\\ROSTERDESK\r\n    CsvExportsAllowed    REG_DWORD    0x0\r\n',
-        },
+        registry: parseRegistryReport(
+          '{"values":[{"key":"HKEY_LOCAL_MACHINE\\\\SOFTWARE\\\\Policies\\\\ROSTERDESK","name":"CsvExportsAllowed","kind":"DWord","data":0}]}',
+        ),
       }),
     )
     expect(upper).toMatchObject({ policy: { exports: { csvAllowed: false } }, problem: undefined })
   })
 
-  it('falls back to the file when the key is missing or holds no value; a reg.exe that fails is a problem', async () => {
-    for (const registry of [
-      { kind: 'missing' } as const,
-      { kind: 'found', output: fixture('reg-query-empty.txt') } as const,
-    ]) {
+  it('falls back to the file when the key is missing or holds no value; a registry read that fails is a problem', async () => {
+    for (const registry of [{ kind: 'missing' } as const, registryFixture('empty')]) {
       const windows = sources({ platform: 'win32', env: { ProgramData: 'D:\\ProgramData' }, registry })
       expect(await loadMachinePolicy(windows)).toMatchObject({ policy: undefined, problem: undefined })
       expect(windows.read).toEqual([WINDOWS_FILE])
     }
-    const failing = sources({ platform: 'win32', registry: new Error('reg query timed out') })
+    const failing = sources({
+      platform: 'win32',
+      registry: new Error('reading HKLM\\Software\\Policies\\RosterDesk failed: timed out'),
+    })
     const policy = await loadMachinePolicy(failing)
     expect(policy.problem?.message).toContain(`${POLICY_REGISTRY_KEY}: it could not be read`)
     expect(policy.problem?.detail).toContain('timed out')
     expect(failing.read).toEqual([])
   })
 
-  it('parses reg query lines: four-space separators, names with spaces, empty data, subkeys', () => {
-    const output = [
-      '',
-      'HKEY_LOCAL_MACHINE\\Software\\Policies\\RosterDesk',
-      '    ProxyBypass    REG_SZ    ',
-      '    Odd Name    REG_SZ    a  b',
-      '',
-      'HKEY_LOCAL_MACHINE\\Software\\Policies\\RosterDesk\\Profiles',
-      '    Payroll    REG_SZ    {}',
-    ].join('\r\n')
-    expect(parseRegQuery(output)).toEqual([
-      {
-        key: 'HKEY_LOCAL_MACHINE\\Software\\Policies\\RosterDesk',
-        name: 'ProxyBypass',
-        type: 'REG_SZ',
-        data: '',
-      },
-      {
-        key: 'HKEY_LOCAL_MACHINE\\Software\\Policies\\RosterDesk',
-        name: 'Odd Name',
-        type: 'REG_SZ',
-        data: 'a  b',
-      },
-      {
-        key: 'HKEY_LOCAL_MACHINE\\Software\\Policies\\RosterDesk\\Profiles',
-        name: 'Payroll',
-        type: 'REG_SZ',
-        data: '{}',
-      },
+  it('keeps every character of a value: "Müller & Söhne, Zürich" and a Japanese profile name', async () => {
+    const policy = await loadMachinePolicy(
+      sources({ platform: 'win32', registry: registryFixture('international') }),
+    )
+    expect(policy.problem).toBeUndefined()
+    expect(policy.policy?.exports?.maxRows).toBe(5000)
+    expect(policy.policy?.profiles?.map((profile) => [profile.name, profile.tenantId])).toEqual([
+      ['Müller & Söhne, Zürich', 'zuerich'],
+      ['給与計算 東京', 'tokyo'],
     ])
+  })
+
+  it('reads the registry script’s report: a missing key, kinds by the registry’s names, DWORDs unsigned', () => {
+    expect(parseRegistryReport('\uFEFF{"missing":true}\r\n')).toEqual({ kind: 'missing' })
+    expect(parseRegistryReport('{"values":[]}')).toEqual({ kind: 'found', values: [] })
+    const key = 'HKEY_LOCAL_MACHINE\\Software\\Policies\\RosterDesk'
+    expect(
+      parseRegistryReport(
+        JSON.stringify({
+          values: [
+            { key, name: 'Odd Name', kind: 'String', data: 'a  b' },
+            { key, name: 'MaxExportRows', kind: 'DWord', data: -1 },
+            { key, name: 'Blob', kind: 'Binary', data: [1, 2] },
+          ],
+        }),
+      ),
+    ).toEqual({
+      kind: 'found',
+      values: [
+        { key, name: 'Odd Name', type: 'REG_SZ', data: 'a  b' },
+        { key, name: 'MaxExportRows', type: 'REG_DWORD', data: '0xffffffff' },
+        { key, name: 'Blob', type: 'REG_BINARY', data: '[1,2]' },
+      ],
+    })
+    expect(() => parseRegistryReport('{"values":[{"name":"x"}]}')).toThrow(/without its key/)
+    const script = registryScript(POLICY_REGISTRY_KEY)
+    expect(script).toContain("$root = 'Registry::HKEY_LOCAL_MACHINE\\Software\\Policies\\RosterDesk'")
+    expect(script).toContain('[Console]::OutputEncoding = [Text.Encoding]::UTF8')
   })
 })
 
