@@ -24,6 +24,13 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['test/unit/**/*.test.ts'],
+          // One worker process runs file after file, keeping the modules it has evaluated (only each test file
+          // itself is evaluated afresh): importing the app's modules (zod schemas, better-sqlite3, undici) once per
+          // worker instead of once per file, and no process started per file. What a file sets up it takes down
+          // (servers, folders, timers, environment variables). A module vi.mock replaces stays replaced for the
+          // files after it: the one unit file that mocks (electron, in shortcuts.test.ts) mocks a module no other
+          // unit file evaluates.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

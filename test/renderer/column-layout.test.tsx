@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { ColumnLayout, ViewState } from '../../src/shared/view-schema'
 import { App } from '../../src/renderer/src/App'
 import { createClient } from '../../src/renderer/src/api/client'
@@ -110,7 +110,8 @@ describe('the column layout, kept in the current view', () => {
     })
     const box = await screen.findByRole<HTMLInputElement>('searchbox', { name: 'Search employees' })
     fireEvent.change(box, { target: { value: 'typed' } })
-    fireEvent.click(screen.getByRole<HTMLInputElement>('checkbox', { name: /^On leave/ }))
+    // The status filters are the query answer's facets: they come after the search box.
+    fireEvent.click(await screen.findByRole<HTMLInputElement>('checkbox', { name: /^On leave/ }))
     await act(async () => view.open())
     // The view is in once the table stops waiting for it.
     await waitFor(() => expect(screen.queryByText('Loading employees…')).toBeNull())
@@ -120,6 +121,12 @@ describe('the column layout, kept in the current view', () => {
   })
 
   it('shows no table until the kept view arrives, then the kept layout, and never sends another over it', async () => {
+    // Timers are the test's: a save the view debounces is sent when the test lets its time pass, not by waiting
+    // for it. The clock still runs, so the waits on conditions below go on as usual.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] })
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     const core = createFakeCore(createFakeEvents(), OPTIONS)
     const saved: ColumnLayout = { keys: ['email', 'lastName', 'hireDate'], widths: { email: 240 } }
     await core.handlers['views:set-current']('p1', {
@@ -141,8 +148,8 @@ describe('the column layout, kept in the current view', () => {
       },
     })
     // The rows are read, but the table waits for the view that says which columns it has.
-    await waitFor(() => expect(core.calls.some((call) => call.channel === 'employees:query')).toBe(true))
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)))
+    // Its status filters, the query answer's facets, show that the answer is in.
+    await screen.findByRole('checkbox', { name: /^On leave/ })
     expect(screen.queryByRole('grid', { name: 'Employees' })).toBeNull()
     expect(screen.getByText('Loading employees…')).toBeTruthy()
 
@@ -153,7 +160,8 @@ describe('the column layout, kept in the current view', () => {
     expect(rowKeys()).toEqual(['lastName'])
     await act(async () => columns.open())
     await waitFor(() => expect(rowKeys()).toEqual(saved.keys))
-    await act(() => new Promise((resolve) => setTimeout(resolve, 500)))
+    // Longer than a view's save is debounced (VIEW_SAVE_DEBOUNCE_MS): anything the table would still send is sent.
+    await act(() => vi.advanceTimersByTimeAsync(500))
     expect(
       layoutsSent(core).every((layout) => layout === undefined || layout.keys.join() === saved.keys.join()),
     ).toBe(true)

@@ -1,10 +1,15 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { SyncProgress, SyncRunSummary } from '../../src/shared/domain/sync'
 import { SyncProgressBar } from '../../src/renderer/src/components/sync-progress-bar'
 import { etaText, syncProgressText } from '../../src/renderer/src/format/sync-progress-text'
+import { App } from '../../src/renderer/src/App'
+import { createClient, type RosterDeskClient } from '../../src/renderer/src/api/client'
+import { ClientProvider } from '../../src/renderer/src/api/client-context'
+import { createFakeApi, createFakeEvents } from '../helpers/fake/fake-api'
+import { createFakeCore } from '../helpers/fake/fake-core'
 import { makeEmployees } from '../helpers/fake/fake-employees'
-import { giveGridAViewport, renderWithCore } from './render-app'
+import { giveGridAViewport } from './render-app'
 
 let restoreLayout: () => void
 beforeAll(() => (restoreLayout = giveGridAViewport()))
@@ -105,12 +110,30 @@ describe('SyncProgressBar', () => {
 
 describe('a sync in the app, told only by events', () => {
   it('shows the retry state main reports, clears it with the next page, and ends on its own summary', async () => {
-    const { core, events } = renderWithCore({
+    const events = createFakeEvents()
+    const core = createFakeCore(events, {
       serviceEmployees: makeEmployees(1_200),
       synced: true,
       signedIn: true,
       manualSync: true,
     })
+    const client = createClient(createFakeApi(core.handlers, events))
+    // True once the app has had sync:start's answer (the run's id): a callback added to the answer after the app
+    // added its own (it does so as the call returns) runs after the app's.
+    let startAnswered = false
+    const watched: RosterDeskClient = {
+      on: (channel, listener) => client.on(channel, listener),
+      call: (channel, ...args) => {
+        const answer = client.call(channel, ...args)
+        if (channel === 'sync:start') queueMicrotask(() => void answer.then(() => (startAnswered = true)))
+        return answer
+      },
+    }
+    render(
+      <ClientProvider client={watched}>
+        <App />
+      </ClientProvider>,
+    )
     const runIds: number[] = []
     events.subscribe((channel, payload) => {
       if (channel === 'sync:progress') runIds.push((payload as SyncProgress).runId)
@@ -118,7 +141,7 @@ describe('a sync in the app, told only by events', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Sync' }))
     await screen.findByText('Downloading employees: 500 of 1,200 (1,000 rows/s)')
     // Let sync:start's answer (the run's id) arrive, as it does long before any page in the real app.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 20)))
+    await waitFor(() => expect(startAnswered).toBe(true))
     const runId = runIds[0]!
     const sync = screen.getByRole('region', { name: 'Sync' })
 

@@ -11,6 +11,7 @@ import { removeSnapshotFile } from '../sqlite/run-file-writer'
 import { SnapshotReader } from '../snapshot/snapshot-reader'
 import type { CheckedFile } from '../snapshot/snapshot-reader'
 import { quickCheck } from '../snapshot/snapshot-schema'
+import { prepared } from '../sqlite/prepared-statements'
 import { DAMAGED_CACHE_MESSAGE, damagedCacheError, openSqlite, storageError } from '../sqlite/sqlite-open'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
 import { SyncRuns } from './sync-runs'
@@ -145,11 +146,10 @@ export class CacheDatabase {
   }
 
   currentSnapshotInfo(): CurrentSnapshotInfo | null {
-    const row = this.db
-      .prepare<{ run_id: number; file: string; employee_count: number; committed_at: string }>(
-        'SELECT run_id, file, employee_count, committed_at FROM current_snapshot WHERE id = 1',
-      )
-      .get()
+    const row = prepared<{ run_id: number; file: string; employee_count: number; committed_at: string }>(
+      this.db,
+      'SELECT run_id, file, employee_count, committed_at FROM current_snapshot WHERE id = 1',
+    ).get()
     if (row === undefined) return null
     return {
       runId: row.run_id,
@@ -219,7 +219,7 @@ export class CacheDatabase {
     try {
       this.db
         .transaction(() => {
-          this.db.prepare('DELETE FROM current_snapshot WHERE id = 1 AND run_id = ?').run(info.runId)
+          prepared(this.db, 'DELETE FROM current_snapshot WHERE id = 1 AND run_id = ?').run(info.runId)
           this.runLog.recordDamage(new Date().toISOString(), basename(info.path), DAMAGED_CACHE_MESSAGE)
         })
         .immediate()
@@ -256,13 +256,12 @@ export class CacheDatabase {
 
   /** The commit's step in the catalog, inside its transaction (SyncRuns.completeRun): `file` is current now. */
   pointTo(runId: number, file: string, employeeCount: number, committedAt: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO current_snapshot (id, run_id, file, employee_count, committed_at) VALUES (1, ?, ?, ?, ?)
+    prepared(
+      this.db,
+      `INSERT INTO current_snapshot (id, run_id, file, employee_count, committed_at) VALUES (1, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, file = excluded.file,
            employee_count = excluded.employee_count, committed_at = excluded.committed_at`,
-      )
-      .run(runId, file, employeeCount, committedAt)
+    ).run(runId, file, employeeCount, committedAt)
   }
 
   /**

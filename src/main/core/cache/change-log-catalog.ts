@@ -1,3 +1,4 @@
+import { prepared, preparedValue } from '../sqlite/prepared-statements'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
 /** A complete run as the change history lists it (the report and settings as stored, parsed by RunLog). */
@@ -27,22 +28,23 @@ export class ChangeLogCatalog {
 
   /** Names a run's change log. Called inside the transaction that makes the run complete. */
   name(runId: number, file: string): void {
-    this.db.prepare('UPDATE sync_runs SET changes_file = ? WHERE id = ?').run(file, runId)
+    prepared(this.db, 'UPDATE sync_runs SET changes_file = ? WHERE id = ?').run(file, runId)
   }
 
   /** Forgets the change logs of these runs (their files are deleted once the transaction commits). */
   forget(runIds: readonly number[]): void {
-    const clear = this.db.prepare('UPDATE sync_runs SET changes_file = NULL WHERE id = ?')
+    const clear = prepared(this.db, 'UPDATE sync_runs SET changes_file = NULL WHERE id = ?')
     for (const id of runIds) clear.run(id)
   }
 
   /** Complete runs, newest first: all of them, or the newest `limit`. */
   completeRuns(limit = -1): CompleteRunRow[] {
-    return this.db
-      .prepare<Row>(
-        `SELECT id, started_at, ended_at, stored, changes_file FROM sync_runs
+    return prepared<Row>(
+      this.db,
+
+      `SELECT id, started_at, ended_at, stored, changes_file FROM sync_runs
          WHERE status = 'complete' ORDER BY id DESC LIMIT ?`,
-      )
+    )
       .all(limit)
       .map((row) => ({
         id: row.id,
@@ -55,19 +57,17 @@ export class ChangeLogCatalog {
 
   /** The change log of a complete run, or undefined when it has none. */
   fileOf(runId: number): string | undefined {
-    const value: unknown = this.db
-      .prepare(`SELECT changes_file FROM sync_runs WHERE id = ? AND status = 'complete'`)
-      .pluck()
-      .get(runId)
+    const value: unknown = preparedValue(
+      this.db,
+      `SELECT changes_file FROM sync_runs WHERE id = ? AND status = 'complete'`,
+    ).get(runId)
     return typeof value === 'string' ? value : undefined
   }
 
   /** Every change log the catalog names, so a sweep can tell them from debris. */
   namedFiles(): Set<string> {
     return new Set(
-      this.db
-        .prepare('SELECT changes_file FROM sync_runs WHERE changes_file IS NOT NULL')
-        .pluck()
+      preparedValue(this.db, 'SELECT changes_file FROM sync_runs WHERE changes_file IS NOT NULL')
         .all()
         .filter((value): value is string => typeof value === 'string'),
     )

@@ -1,6 +1,7 @@
 import { changeReportSchema } from '../../../shared/domain/changes'
 import type { ChangeReport } from '../../../shared/domain/changes'
 import type { SyncOutcome, SyncRunSummary } from '../../../shared/domain/sync'
+import { prepared, preparedValue } from '../sqlite/prepared-statements'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
 
 /** The settings a run used, kept in the log so a clerk (or support) can see how a past sync was made. */
@@ -43,40 +44,38 @@ export class RunLog {
 
   /** Logs a run as started, writing into `snapshotFile`, and returns its id. */
   insertRunning(startedAt: string, snapshotFile: string, settings: RunSettings): number {
-    const result = this.db
-      .prepare(
-        `INSERT INTO sync_runs (started_at, status, snapshot_file, settings) VALUES (?, 'running', ?, ?)`,
-      )
-      .run(startedAt, snapshotFile, JSON.stringify(settings))
+    const result = prepared(
+      this.db,
+      `INSERT INTO sync_runs (started_at, status, snapshot_file, settings) VALUES (?, 'running', ?, ?)`,
+    ).run(startedAt, snapshotFile, JSON.stringify(settings))
     return Number(result.lastInsertRowid)
   }
 
   /** Records how a run ended. Called inside the commit transaction for complete runs. */
   finish(summary: SyncRunSummary): void {
-    this.db
-      .prepare(
-        `UPDATE sync_runs SET ended_at = ?, status = ?, total_count = ?, stored = ?, pages = ?, requests = ?,
+    prepared(
+      this.db,
+      `UPDATE sync_runs SET ended_at = ?, status = ?, total_count = ?, stored = ?, pages = ?, requests = ?,
            duration_ms = ?, error = ?, error_code = ?, change_report = ?, truncated_fields = ? WHERE id = ?`,
-      )
-      .run(
-        summary.endedAt,
-        summary.status,
-        summary.totalCount,
-        summary.stored,
-        summary.pages,
-        summary.requests,
-        summary.durationMs,
-        summary.error ?? null,
-        summary.errorCode ?? null,
-        summary.changes === undefined ? null : JSON.stringify(summary.changes),
-        summary.truncatedFields ?? 0,
-        summary.id,
-      )
+    ).run(
+      summary.endedAt,
+      summary.status,
+      summary.totalCount,
+      summary.stored,
+      summary.pages,
+      summary.requests,
+      summary.durationMs,
+      summary.error ?? null,
+      summary.errorCode ?? null,
+      summary.changes === undefined ? null : JSON.stringify(summary.changes),
+      summary.truncatedFields ?? 0,
+      summary.id,
+    )
   }
 
   /** The settings a run was started with; undefined when the run is unknown or its record unreadable. */
   settingsOf(id: number): RunSettings | undefined {
-    const text = this.db.prepare('SELECT settings FROM sync_runs WHERE id = ?').pluck().get(id)
+    const text = preparedValue(this.db, 'SELECT settings FROM sync_runs WHERE id = ?').get(id)
     if (typeof text !== 'string') return undefined
     try {
       const value: unknown = JSON.parse(text)
@@ -106,15 +105,14 @@ export class RunLog {
 
   /** Marks a run whose process died (no one holds its snapshot file any more) as failed. */
   markInterrupted(id: number, endedAt: string): void {
-    this.db
-      .prepare(
-        `UPDATE sync_runs SET status = 'failed', ended_at = ?, error = ? WHERE id = ? AND status = 'running'`,
-      )
-      .run(
-        endedAt,
-        'The sync stopped unexpectedly (RosterDesk was closed or crashed). Nothing was changed.',
-        id,
-      )
+    prepared(
+      this.db,
+      `UPDATE sync_runs SET status = 'failed', ended_at = ?, error = ? WHERE id = ? AND status = 'running'`,
+    ).run(
+      endedAt,
+      'The sync stopped unexpectedly (RosterDesk was closed or crashed). Nothing was changed.',
+      id,
+    )
   }
 
   /**
@@ -123,47 +121,45 @@ export class RunLog {
    * rebuilds the cache. `file` names what was set aside.
    */
   recordDamage(at: string, file: string, message: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_runs (started_at, ended_at, status, error, error_code, snapshot_file, settings)
+    prepared(
+      this.db,
+      `INSERT INTO sync_runs (started_at, ended_at, status, error, error_code, snapshot_file, settings)
          VALUES (?, ?, 'failed', ?, 'damaged-cache', ?, '{}')`,
-      )
-      .run(at, at, message, file)
+    ).run(at, at, message, file)
   }
 
   /** The status of the run that wrote (or is writing) a snapshot file; undefined when no run names it. */
   statusOfFile(snapshotFile: string): string | undefined {
-    const value = this.db
-      .prepare('SELECT status FROM sync_runs WHERE snapshot_file = ? ORDER BY id DESC LIMIT 1')
-      .pluck()
-      .get(snapshotFile)
+    const value = preparedValue(
+      this.db,
+      'SELECT status FROM sync_runs WHERE snapshot_file = ? ORDER BY id DESC LIMIT 1',
+    ).get(snapshotFile)
     return typeof value === 'string' ? value : undefined
   }
 
   running(): Array<{ id: number; startedAt: string; snapshotFile: string }> {
-    return this.db
-      .prepare<RunRow>(`${SELECT_RUN} WHERE status = 'running' ORDER BY id`)
+    return prepared<RunRow>(this.db, `${SELECT_RUN} WHERE status = 'running' ORDER BY id`)
       .all()
       .map((row) => ({ id: row.id, startedAt: row.started_at, snapshotFile: row.snapshot_file }))
   }
 
   get(id: number): SyncRunSummary | undefined {
-    const row = this.db.prepare<RunRow>(`${SELECT_RUN} WHERE id = ?`).get(id)
+    const row = prepared<RunRow>(this.db, `${SELECT_RUN} WHERE id = ?`).get(id)
     return row === undefined ? undefined : toSummary(row)
   }
 
   /** The latest finished run, whatever its outcome. */
   last(): SyncRunSummary | undefined {
-    const row = this.db
-      .prepare<RunRow>(`${SELECT_RUN} WHERE status != 'running' ORDER BY id DESC LIMIT 1`)
-      .get()
+    const row = prepared<RunRow>(
+      this.db,
+      `${SELECT_RUN} WHERE status != 'running' ORDER BY id DESC LIMIT 1`,
+    ).get()
     return row === undefined ? undefined : toSummary(row)
   }
 
   /** The latest finished runs, newest first. */
   recent(limit: number): SyncRunSummary[] {
-    return this.db
-      .prepare<RunRow>(`${SELECT_RUN} WHERE status != 'running' ORDER BY id DESC LIMIT ?`)
+    return prepared<RunRow>(this.db, `${SELECT_RUN} WHERE status != 'running' ORDER BY id DESC LIMIT ?`)
       .all(limit)
       .map(toSummary)
   }
