@@ -18,6 +18,7 @@ import type { SandboxHandle } from '../../src/main/sandbox'
 import { answerConsent } from './consent'
 import { startTestSandbox } from './sandbox'
 import { aboutCells, readXlsx } from './xlsx-reader'
+import { testCoreWorkerEntry } from './core-worker-bundle'
 
 /**
  * The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault, driven
@@ -99,7 +100,9 @@ export async function startApp(
     demo: { environment: { baseUrl: demo.baseUrl, ...demo.credentials }, close: async () => undefined },
     events: sink,
     logger,
-    runners: (options.runners ?? ((onWorker) => onWorker))(coreWorkerRunners({ logger })),
+    runners: (options.runners ?? ((onWorker) => onWorker))(
+      coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
+    ),
     chooseExportPath: async () => savePath.next,
     uiState: backend,
     revealFile: () => undefined,

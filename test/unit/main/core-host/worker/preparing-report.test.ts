@@ -9,12 +9,12 @@ import type { ColumnBuilder } from '../../../../../src/main/core/query/column-bu
 import { QueryEngine } from '../../../../../src/main/core/query/query-engine'
 import type { CoreJobs } from '../../../../../src/main/core-host/worker/core-jobs'
 import { workerColumnBuilder } from '../../../../../src/main/core-host/worker/worker-column-builder'
-import { coreWorkerEntry } from '../../../../../src/main/core-host/worker/worker-entry'
 import { WorkerHost } from '../../../../../src/main/core-host/worker/worker-host'
 import { RosterDeskError } from '../../../../../src/main/core/errors'
 import { EmployeeGenerator } from '../../../../../src/main/sandbox/data'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 const COUNT = 500
 
@@ -52,7 +52,7 @@ describe('the query engine says what it is preparing', () => {
       cache,
       Array.from({ length: COUNT }, (_, i) => generator.row(i) as unknown as EmployeeRow),
     )
-    host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    host = new WorkerHost<CoreJobs>(await testCoreWorkerEntry(), { name: 'core worker' })
     inline = new QueryEngine(cache)
   })
 

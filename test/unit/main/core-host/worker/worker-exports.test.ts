@@ -11,12 +11,12 @@ import { ExportService } from '../../../../../src/main/core/export/export-servic
 import { inlineExportRunner } from '../../../../../src/main/core/export/inline-export-runner'
 import { QueryEngine } from '../../../../../src/main/core/query/query-engine'
 import type { CoreJobs } from '../../../../../src/main/core-host/worker/core-jobs'
-import { coreWorkerEntry } from '../../../../../src/main/core-host/worker/worker-entry'
 import { workerExportRunner } from '../../../../../src/main/core-host/worker/worker-exports'
 import { WorkerHost } from '../../../../../src/main/core-host/worker/worker-host'
 import { EmployeeGenerator } from '../../../../../src/main/sandbox/data'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 const COUNT = 4_000
 
@@ -39,7 +39,7 @@ describe('exports on the core worker', () => {
       cache,
       Array.from({ length: COUNT }, (_, i) => generator.row(i) as unknown as EmployeeRow),
     )
-    host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    host = new WorkerHost<CoreJobs>(await testCoreWorkerEntry(), { name: 'core worker' })
     const queries = new QueryEngine(cache)
     columns = queries.listColumns().map((column) => column.key)
     exports = new ExportService({
@@ -69,7 +69,10 @@ describe('exports on the core worker', () => {
   it('loads exceljs on the worker while an XLSX export’s save dialog is open, and nothing for a CSV', async () => {
     // The idle clock is the test's, so "longer than the idle time" needs no real wait.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-    const idle = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker', idleStopMs: 200 })
+    const idle = new WorkerHost<CoreJobs>(await testCoreWorkerEntry(), {
+      name: 'core worker',
+      idleStopMs: 200,
+    })
     try {
       const prepare = workerExportRunner(idle, cache).prepare
       prepare('csv')()

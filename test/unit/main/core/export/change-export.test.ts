@@ -12,7 +12,6 @@ import { exportRowsOf } from '../../../../../src/shared/change-rules'
 import { MONEY_NUMBER_FORMAT } from '../../../../../src/shared/money'
 import { ExportService, type ExportServiceDeps } from '../../../../../src/main/core/export/export-service'
 import type { CoreJobs } from '../../../../../src/main/core-host/worker/core-jobs'
-import { coreWorkerEntry } from '../../../../../src/main/core-host/worker/worker-entry'
 import { workerExportRunner } from '../../../../../src/main/core-host/worker/worker-exports'
 import { inlineExportRunner } from '../../../../../src/main/core/export/inline-export-runner'
 import { WorkerHost } from '../../../../../src/main/core-host/worker/worker-host'
@@ -21,6 +20,7 @@ import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../../../helpers/x
 import type { DumpedSheet } from '../../../../helpers/xlsx-reader'
 import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
 import { tempFolder } from '../../../../helpers/export-fixtures'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 const BEFORE: EmployeeRow[] = [
   employee('u-1', 'Ann', 'Lee', 'Active', { employeeNumber: '0000001', payCycleId: 'PC-A', grade: 3 }),
@@ -67,7 +67,7 @@ describe('Export changes…', () => {
   })
 
   it('writes the same files on the core worker, which asks this thread for the entries', async () => {
-    const host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    const host = new WorkerHost<CoreJobs>(await testCoreWorkerEntry(), { name: 'core worker' })
     const onWorker = changesService(cache, { runner: workerExportRunner(host, cache) })
     try {
       const path = (name: string) => join(folder.path, name)
@@ -110,7 +110,7 @@ describe('Export changes…', () => {
   })
 
   it('on the core worker, reads many batches of a source as asked, and ends its reading when cancelled', async () => {
-    const host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    const host = new WorkerHost<CoreJobs>(await testCoreWorkerEntry(), { name: 'core worker' })
     const onWorker = workerExportRunner(host, cache)
     const ended: ChangeKind[] = []
     let closedReads = 0

@@ -16,6 +16,7 @@ import { MemoryKeyValueBackend, SettingsStore } from '../../../../../src/main/co
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
 import { ABOUT, TRICKY_COLUMNS, TRICKY_ROWS } from '../../../../helpers/export-fixtures'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 const HOSTILE_ROWS = [
   {
@@ -167,7 +168,7 @@ describe('export:print over the real core', () => {
       },
       events: sink,
       logger,
-      runners: coreWorkerRunners({ logger }),
+      runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,
       printPage,

@@ -15,6 +15,7 @@ import { SettingsStore } from '../../../../../src/main/core/settings/settings-st
 import type { SandboxHandle } from '../../../../../src/main/sandbox'
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 /**
  * The IPC surface under abuse: every invoke channel receives random, malformed and oversized argument lists
@@ -124,7 +125,7 @@ describe('the IPC surface under abuse (fast-check through the real dispatch)', (
       },
       events: { emit: () => undefined },
       logger: silentLogger,
-      runners: coreWorkerRunners({ logger: silentLogger }),
+      runners: coreWorkerRunners({ logger: silentLogger, entry: await testCoreWorkerEntry() }),
       // A save dialog the clerk cancels: an export that gets through validation writes nothing.
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,

@@ -8,11 +8,11 @@ import type { ColumnBuilder } from '../../../../../src/main/core/query/column-bu
 import { QueryEngine } from '../../../../../src/main/core/query/query-engine'
 import type { CoreJobs } from '../../../../../src/main/core-host/worker/core-jobs'
 import { workerColumnBuilder } from '../../../../../src/main/core-host/worker/worker-column-builder'
-import { coreWorkerEntry } from '../../../../../src/main/core-host/worker/worker-entry'
 import { WorkerHost } from '../../../../../src/main/core-host/worker/worker-host'
 import { EmployeeGenerator } from '../../../../../src/main/sandbox/data'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 const COUNT = 3_000
 
@@ -38,7 +38,7 @@ describe('query builds on the core worker', () => {
     cache = openCacheDatabase(join(temp.dir, 'cache.db'))
     const rows = Array.from({ length: COUNT }, (_, i) => generator.row(i) as unknown as EmployeeRow)
     await seedSnapshot(cache, rows)
-    host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    host = new WorkerHost<CoreJobs>(await testCoreWorkerEntry(), { name: 'core worker' })
     const worker = workerColumnBuilder(host)
     calls = []
     const counted: ColumnBuilder = {

@@ -13,6 +13,7 @@ import { MemoryKeyValueBackend, SettingsStore } from '../../../../../src/main/co
 import type { SandboxHandle } from '../../../../../src/main/sandbox'
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 interface Harness {
   core: AppCore
@@ -61,7 +62,7 @@ async function startApp(time: { clock?: Clock; timers?: Timers } = {}): Promise<
     demo: { environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials }, close: async () => undefined },
     events: sink,
     logger,
-    runners: coreWorkerRunners({ logger }),
+    runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
     chooseExportPath: async (defaultPath) => {
       savePath.offered.push(defaultPath)
       return savePath.next

@@ -13,6 +13,7 @@ import { MemoryKeyValueBackend, SettingsStore } from '../../../../../src/main/co
 import type { SandboxHandle } from '../../../../../src/main/sandbox'
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 /**
  * The change report's channels through the contract, as the renderer reaches them: arguments checked by
@@ -63,7 +64,7 @@ describe('changes:history, changes:list and changes:export behind IPC', () => {
         },
       },
       logger: silentLogger,
-      runners: coreWorkerRunners({ logger: silentLogger }),
+      runners: coreWorkerRunners({ logger: silentLogger, entry: await testCoreWorkerEntry() }),
       chooseExportPath: async (defaultPath) => {
         offered.push(defaultPath)
         return savePath

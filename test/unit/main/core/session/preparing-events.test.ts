@@ -16,6 +16,7 @@ import { MemoryKeyValueBackend, SettingsStore } from '../../../../../src/main/co
 import type { SandboxHandle } from '../../../../../src/main/sandbox'
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 /** A build the test holds back: asked for yet, and let go on to the worker. */
 interface Gate {
@@ -91,7 +92,7 @@ describe('query:preparing', () => {
       },
       events: { emit: (channel, payload) => events.push({ channel, payload }) },
       logger,
-      runners: coreWorkerRunners({ logger }),
+      runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,
       columnBuilder: holding,

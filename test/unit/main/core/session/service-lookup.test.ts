@@ -13,6 +13,7 @@ import type { EmployeeRow, SandboxHandle } from '../../../../../src/main/sandbox
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
 import { aboutCells, readXlsx } from '../../../../helpers/xlsx-reader'
+import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
 
 /**
  * "Look up on the service" and the active-only sync scope, through the contract's handlers (dispatchInvoke, as
@@ -62,7 +63,7 @@ async function startApp(size = 300): Promise<App> {
     demo: { environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials }, close: async () => undefined },
     events: { emit: (channel, payload) => void (channel === 'sync:finished' && finished.push(payload)) },
     logger,
-    runners: coreWorkerRunners({ logger }),
+    runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
     chooseExportPath: async () => savePath.next,
     revealFile: () => undefined,
   })
