@@ -216,13 +216,14 @@ function byteHeaders(entries: ReadonlyArray<readonly [string, string | readonly 
 /**
  * A response header's value or status text, decoded by Electron as UTF-8, back as the service's bytes read as
  * Latin-1: the ByteString `Headers` and `Response` take (they throw a TypeError on any character above U+00FF,
- * and "ü", "€" or "日本" sent as UTF-8 arrive as such). Electron decodes them in its converter of response headers
+ * as "€" or "日本" sent as UTF-8 arrive; "ü" would pass, as other bytes than those sent). Electron decodes them in its converter of response headers
  * (shell/common/gin_converters/net_converter.cc, `Converter<net::HttpResponseHeaders*>::ToV8`, each value through
  * gin's `StringToV8`) and, for the status text, `SimpleURLLoaderWrapper::OnResponseStarted`
- * (shell/common/api/electron_api_url_loader.cc, `GetStatusText()` into a gin dictionary): both V8's UTF-8
- * decoding, which puts U+FFFD for bytes that are not UTF-8. Undefined then: those bytes are lost.
+ * (shell/common/api/electron_api_url_loader.cc, `GetStatusText()` into a gin dictionary): both V8's
+ * `String::NewFromUtf8` (Chromium's gin/converter.cc), which puts U+FFFD for bytes that are not UTF-8. Undefined
+ * then: those bytes are lost. The shell tests' stand-in decodes the same way (test/shell/stand-in/utility-net.ts).
  */
-export function asLatin1(text: string): string | undefined {
+function asLatin1(text: string): string | undefined {
   if (text.includes('\uFFFD')) return undefined
   return Buffer.from(text, 'utf8').toString('latin1')
 }
