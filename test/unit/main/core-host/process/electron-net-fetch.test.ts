@@ -290,7 +290,8 @@ describe('electronNetFetch, given what Electron decoded as UTF-8', () => {
         'status text',
       ],
     ] as const) {
-      const fake = answeringNet({ statusCode: 200, statusMessage: 'OK', headers: {}, body: '', ...head })
+      const plain = { statusCode: 200, statusMessage: 'OK', headers: {}, body: '' }
+      const fake = answeringNet({ ...plain, ...head })
       const error = await settled(
         electronNetFetch(fake.net)('https://payroll.example.com/v1/employees'),
         fake,
