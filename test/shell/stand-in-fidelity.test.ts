@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import Module from 'node:module'
+import { createServer, type AddressInfo, type Server } from 'node:net'
 import { constants, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +9,7 @@ import { ensureBuiltBundles } from '../helpers/built-bundles'
 import { startMainProcess, type MainProcess } from './main-process'
 import { standInBoot } from './stand-in-build'
 import type { createElectronStandIn as CreateStandIn } from './stand-in/electron-stand-in'
+import { createUtilityNet, type StandInIncomingMessage } from './stand-in/utility-net'
 
 /**
  * Where the stand-in once differed from Electron's utility processes (issue 23, point 7), each held to the Electron
@@ -15,7 +17,8 @@ import type { createElectronStandIn as CreateStandIn } from './stand-in/electron
  * plain Uint8Array, both ways), the child serves through `process.parentPort` and never sees 'disconnect', and
  * 'exit' reports 0 for a process ended by kill() and the signal's number for one that crashed. First the stand-in
  * alone with a small module, then the built bundles: the core process ends with main, and its crash is logged
- * with the signal's number.
+ * with the signal's number. And its `net` hands header values and status text over decoded as UTF-8, as
+ * Electron's does (the source cited in utility-net.ts).
  */
 
 interface UtilityChild extends EventEmitter {
@@ -146,5 +149,66 @@ describe('the built bundles on the stand-in’s utility process', () => {
       })
       .toBe('ended')
     expect(dirname(first!.modulePath)).toBe(dirname(second.modulePath))
+  })
+})
+
+describe('the stand-in’s net, as Electron’s', () => {
+  /** A server writing its answer's bytes as given: UTF-8 in a header, and one byte that is not UTF-8. */
+  async function rawServer(head: Buffer): Promise<{ url: string; server: Server }> {
+    const server = createServer((socket) => socket.once('data', () => socket.end(head)))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server }
+  }
+  const bytes = (...parts: Array<string | number[]>): Buffer =>
+    Buffer.concat(
+      parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))),
+    )
+  const net = createUtilityNet({
+    proxyConfig: () => ({}),
+    record: () => undefined,
+    login: async () => undefined,
+    isOnline: () => true,
+  })
+
+  it('decodes header values and status text as UTF-8, bytes that are not UTF-8 as U+FFFD', async () => {
+    const { url, server } = await rawServer(
+      bytes('HTTP/1.1 200 Grüße €\r\nx-office: 日本\r\nx-name: caf', [0xe9], '\r\ncontent-length: 0\r\n\r\n'),
+    )
+    try {
+      const request = net.request({ url })
+      const response = await new Promise<StandInIncomingMessage>((resolve, reject) => {
+        request.on('response', resolve)
+        request.on('error', reject)
+        request.end()
+      })
+      response.resume()
+      expect(response.statusMessage).toBe('Grüße €')
+      expect(response.headers['x-office']).toBe('日本')
+      expect(response.headers['x-name']).toBe('caf\uFFFD')
+    } finally {
+      server.close()
+    }
+  })
+
+  it('decodes a redirect’s header values as UTF-8 too', async () => {
+    const { url, server } = await rawServer(
+      bytes('HTTP/1.1 302 Found\r\nlocation: /next\r\nx-office: Zürich\r\ncontent-length: 0\r\n\r\n'),
+    )
+    try {
+      const request = net.request({ url, redirect: 'manual' })
+      const headers = await new Promise<Record<string, string[]>>((resolve) => {
+        request.on(
+          'redirect',
+          (_status: number, _method: string, _url: string, listed: Record<string, string[]>) => {
+            resolve(listed)
+            request.abort()
+          },
+        )
+        request.end()
+      })
+      expect(headers['x-office']).toEqual(['Zürich'])
+    } finally {
+      server.close()
+    }
   })
 })

@@ -215,6 +215,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     },
     events,
     logger,
+    logFile: logFilePath,
     // What the window showed came from the process that stopped: it starts over from the new one (or, if the
     // core keeps stopping, shows why on its first request).
     onRestarted: () => mainWindow?.webContents.reload(),

@@ -22,6 +22,12 @@ import { pacString, routeFor, type Route, type StandInProxyConfig } from './prox
  *   net/url_request/url_request_http_job.cc, URLRequestHttpJob::CancelAuth: "Let the consumer read the HTTP
  *   error page"). Not modelled: https through a proxy (a CONNECT tunnel), which the shell tests do not use.
  * - `isOnline()` answers what the host says (Chromium's NetworkChangeNotifier on a real machine).
+ * - Header values (of an answer and of a redirect) and the status text arrive decoded as UTF-8, bytes that are not
+ *   UTF-8 as U+FFFD (`utf8`): Electron converts the answer's net::HttpResponseHeaders in
+ *   shell/common/gin_converters/net_converter.cc, `Converter<net::HttpResponseHeaders*>::ToV8`, each value through
+ *   gin's `StringToV8`, and puts `GetStatusText()` in the response head in shell/common/api/electron_api_url_loader.cc,
+ *   `SimpleURLLoaderWrapper::OnResponseStarted`, through gin's std::string converter: both V8's
+ *   `String::NewFromUtf8` (Chromium's gin/converter.cc). Node's http reads them as Latin-1, one character a byte.
  */
 export interface UtilityNetHost {
   /** The session's proxy configuration in force (main's `ses.setProxy`). */
@@ -253,8 +259,8 @@ export class StandInClientRequest extends Writable {
     }
     const response = new StandInIncomingMessage(
       status,
-      answer.statusMessage ?? '',
-      answer.headers as Record<string, string | string[]>,
+      utf8(answer.statusMessage ?? ''),
+      utf8Headers(flatHeaders(answer.headers)),
     )
     this.#response = response
     answer.on('error', () => this.#die(new Error('net::ERR_CONNECTION_RESET')))
@@ -269,7 +275,7 @@ export class StandInClientRequest extends Writable {
       status === 303 || ((status === 301 || status === 302) && this.#method === 'POST') ? 'GET' : this.#method
     const listed: Record<string, string[]> = {}
     for (const [name, value] of Object.entries(headers))
-      if (value !== undefined) listed[name] = Array.isArray(value) ? value : [value]
+      if (value !== undefined) listed[name] = (Array.isArray(value) ? value : [value]).map(utf8)
     const follow = (): void => {
       this.#url = target
       if (method !== this.#method) {
@@ -318,6 +324,18 @@ function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string |
   const flat: Record<string, string | string[]> = {}
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = value
   return flat
+}
+
+/** Bytes Node's http read as Latin-1 (one character a byte), decoded as UTF-8 as Electron decodes them. */
+function utf8(latin1: string): string {
+  return Buffer.from(latin1, 'latin1').toString('utf8')
+}
+
+function utf8Headers(headers: Record<string, string | string[]>): Record<string, string | string[]> {
+  const decoded: Record<string, string | string[]> = {}
+  for (const [name, value] of Object.entries(headers))
+    decoded[name] = Array.isArray(value) ? value.map(utf8) : utf8(value)
+  return decoded
 }
 
 /** Node's socket errors as the Chromium errors a real network stack reports for them (net/base/net_error_list.h). */

@@ -38,17 +38,25 @@ export interface CoreProcessConfig {
    * machine's locations only, never from ROSTERDESK_POLICY_FILE. Absent: not packaged (tests, plain Node).
    */
   readonly packaged?: boolean
+  /**
+   * Set when this process replaces one that stopped unexpectedly: it does not sync on launch, since a run it
+   * started could end it the same way, and again at every restart (a sync is the clerk's to try again).
+   */
+  readonly replacesStopped?: boolean
 }
 
 /**
  * What the serving job reports: once that the app core is up, then every event for the window. Before that,
  * `moving-caches` when the caches move to the cache root (decision 046: a copy across volumes can take minutes,
- * which main's start timer does not count) and `caches-settled` once the move is over.
+ * which main's start timer does not count) and `caches-settled` once the move is over; `sync-started` as each
+ * sync run begins.
  */
 export type CoreProcessReport =
   | { readonly type: 'ready' }
   | { readonly type: 'moving-caches' }
   | { readonly type: 'caches-settled' }
+  /** A sync run began (logged): main ends it for the window should this process stop before its summary. */
+  | { readonly type: 'sync-started'; readonly runId: number }
   | { readonly type: 'event'; readonly channel: EventChannel; readonly payload: unknown }
 
 /** What main applied to the core process's session for a profile's network settings. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, Net } from 'electron/utility'
 import { createRequire } from 'node:module'
 import { Readable } from 'node:stream'
 import type { FetchLike } from '../../core/api/fetch-like'
+import { RosterDeskError } from '../../core/errors'
 import {
   NetworkFailureError,
   networkFailureConcerns,
@@ -122,41 +123,153 @@ function send(net: UtilityNet, request: Request, body: Buffer | undefined): Prom
     }
     // Kept for the whole request, body included, as Electron's net.fetch keeps it: an abort while the body is
     // read ends the ClientRequest, and with it the body's stream.
+    // Nothing thrown in a listener may leave it: Electron calls them from its URL loader's callbacks, where a throw
+    // is the process's uncaught exception, which ends it (serve-core-process.ts). It fails this request instead.
+    const guarded =
+      <A extends unknown[]>(listener: (...args: A) => void) =>
+      (...args: A): void => {
+        try {
+          listener(...args)
+        } catch (error) {
+          settle(() => reject(unreadableAnswer(error)))
+          try {
+            client.abort()
+          } catch {
+            // Already ended: nothing more to stop.
+          }
+        }
+      }
     request.signal.addEventListener(
       'abort',
-      () => {
+      guarded(() => {
         settle(() => reject(abortReason(request.signal)))
         client.abort()
-      },
+      }),
       { once: true },
     )
     for (const [name, value] of request.headers) client.setHeader(name, value)
-    client.on('response', (response) =>
-      settle(() => resolve(toResponse(response, request.method, () => client.abort()))),
+    client.on(
+      'response',
+      guarded((response: IncomingMessage) => {
+        // Read before settling: a throw here must still be able to fail the request.
+        const answer = toResponse(response, request.method, () => client.abort())
+        settle(() => resolve(answer))
+      }),
     )
-    client.on('redirect', (statusCode, _method, redirectUrl, headers) => {
-      if (!manual) return
-      // Answered here as the 3xx it is; aborting inside the event keeps Electron from failing the request.
-      client.abort()
-      const answer = new Headers()
-      for (const [name, values] of Object.entries(headers)) answer.set(name, values.join(', '))
-      answer.set('location', redirectUrl)
-      settle(() => resolve(new Response(null, { status: statusCode, headers: answer })))
-    })
-    client.on('error', (error) => settle(() => reject(error)))
+    client.on(
+      'redirect',
+      guarded(
+        (statusCode: number, _method: string, redirectUrl: string, headers: Record<string, string[]>) => {
+          if (!manual) return
+          // Answered here as the 3xx it is; aborting inside the event keeps Electron from failing the request.
+          client.abort()
+          const answer = byteHeaders(Object.entries(headers))
+          answer.set('location', redirectUrl)
+          settle(() => resolve(new Response(null, { status: statusCode, headers: answer })))
+        },
+      ),
+    )
+    client.on(
+      'error',
+      guarded((error: Error) => settle(() => reject(error))),
+    )
     if (body !== undefined && body.byteLength > 0) client.write(body)
     client.end()
   })
 }
 
 function toResponse(response: IncomingMessage, method: string, abort: () => void): Response {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(response.headers))
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+  const headers = byteHeaders(Object.entries(response.headers))
+  let statusText: string
+  try {
+    statusText = asLatin1(response.statusMessage) ?? ''
+    // Refused by Response, as by the fetch standard, when not a reason phrase (a control character in it).
+    new Response(null, { status: 200, statusText })
+  } catch (error) {
+    throw new UnreadableAnswer('status-text', error)
+  }
   const empty = NULL_BODY_STATUSES.has(response.statusCode) || method === 'HEAD'
   if (empty) abort()
   const body = empty ? null : (Readable.toWeb(response as unknown as Readable) as ReadableStream<Uint8Array>)
-  return new Response(body, { status: response.statusCode, statusText: response.statusMessage, headers })
+  return new Response(body, { status: response.statusCode, statusText, headers })
+}
+
+/**
+ * Response headers as `Headers` holds them: each value the bytes the service sent, read as Latin-1 (`asLatin1`),
+ * as Node's own fetch reads them. A value whose bytes are lost is left out; one `Headers` still refuses (a control
+ * character) throws an UnreadableAnswer naming the header, never its value, which may be a secret.
+ */
+function byteHeaders(entries: ReadonlyArray<readonly [string, string | readonly string[]]>): Headers {
+  const headers = new Headers()
+  for (const [name, value] of entries) {
+    const text = asLatin1(typeof value === 'string' ? value : value.join(', '))
+    if (text === undefined) continue
+    try {
+      headers.set(name, text)
+    } catch (error) {
+      throw new UnreadableAnswer('header', error, name)
+    }
+  }
+  return headers
+}
+
+/**
+ * A response header's value or status text, decoded by Electron as UTF-8, back as the service's bytes read as
+ * Latin-1: the ByteString `Headers` and `Response` take (they throw a TypeError on any character above U+00FF,
+ * as "€" or "日本" sent as UTF-8 arrive; "ü" would pass, as other bytes than those sent). Electron decodes them in its converter of response headers
+ * (shell/common/gin_converters/net_converter.cc, `Converter<net::HttpResponseHeaders*>::ToV8`, each value through
+ * gin's `StringToV8`) and, for the status text, `SimpleURLLoaderWrapper::OnResponseStarted`
+ * (shell/common/api/electron_api_url_loader.cc, `GetStatusText()` into a gin dictionary): both V8's
+ * `String::NewFromUtf8` (Chromium's gin/converter.cc), which puts U+FFFD for bytes that are not UTF-8. Undefined
+ * then: those bytes are lost. The shell tests' stand-in decodes the same way (test/shell/stand-in/utility-net.ts).
+ */
+function asLatin1(text: string): string | undefined {
+  if (text.includes('\uFFFD')) return undefined
+  return Buffer.from(text, 'utf8').toString('latin1')
+}
+
+/** What a listener threw while reading an answer: which part, for `unreadableAnswer`'s message. */
+class UnreadableAnswer extends Error {
+  constructor(
+    readonly part: 'header' | 'status-text',
+    cause: unknown,
+    /** The header's name (its value is never kept: it may hold a token). */
+    readonly header?: string,
+  ) {
+    super(`electron-net-fetch: unreadable ${part}`, { cause })
+  }
+}
+
+/**
+ * A throw inside one of net's listeners, as the failed request it is: never retried (the same answer comes
+ * again). Its detail names the header, never its value, nor the cause's message, which quotes the value.
+ */
+function unreadableAnswer(error: unknown): RosterDeskError {
+  const advice =
+    'Try again later; if it keeps happening, tell the payroll service’s administrator and send the log to support.'
+  if (error instanceof UnreadableAnswer && error.part === 'header')
+    return new RosterDeskError(
+      'service',
+      `The service sent a response header RosterDesk cannot read. ${advice}`,
+      {
+        detail: `electron-net-fetch: response header "${error.header ?? ''}" refused by Headers (${causeName(error)})`,
+      },
+    )
+  if (error instanceof UnreadableAnswer)
+    return new RosterDeskError(
+      'service',
+      `The service sent a status line RosterDesk cannot read. ${advice}`,
+      {
+        detail: `electron-net-fetch: status text refused by Response (${causeName(error)})`,
+      },
+    )
+  return new RosterDeskError('service', `RosterDesk could not read the service’s answer. ${advice}`, {
+    detail: `electron-net-fetch: a listener of net's request threw (${error instanceof Error ? error.name : typeof error})`,
+  })
+}
+
+function causeName(error: Error): string {
+  return error.cause instanceof Error ? error.cause.name : typeof error.cause
 }
 
 function abortReason(signal: AbortSignal): unknown {

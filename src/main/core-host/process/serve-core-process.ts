@@ -102,6 +102,8 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
             openExternal: async (url) => void (await context.call('open-external', url)),
             demo,
             runners: coreWorkerRunners({ logger }),
+            onSyncStarted: (runId) => context.progress({ type: 'sync-started', runId }),
+            ...(config.replacesStopped === true ? { noLaunchSync: true } : {}),
             events,
             logger,
             uiState: settingsBackend,

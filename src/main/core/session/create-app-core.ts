@@ -88,6 +88,10 @@ export interface AppCoreDeps {
    * shorten the waits so a run against a service that is gone gives up in seconds, not a minute.
    */
   readonly syncRetry?: Partial<RetryPolicy>
+  /** Told each sync run's id as it begins, however it was started (the core process tells main). */
+  readonly onSyncStarted?: (runId: number) => void
+  /** No sync on launch in this app core (it replaces a core process that stopped: CoreProcessConfig). */
+  readonly noLaunchSync?: boolean
   /**
    * Where the sessions' heavy work runs, what only a host can give: the core host's worker
    * (core-host/worker/worker-runners.ts). The app core closes them when it closes.
@@ -283,6 +287,8 @@ function sessionDepsOf(
     // this thread, where they apply.
     syncOnRunners: deps.clock === undefined && deps.random === undefined,
     ...(deps.syncRetry === undefined ? {} : { syncRetry: deps.syncRetry }),
+    ...(deps.onSyncStarted === undefined ? {} : { onSyncStarted: deps.onSyncStarted }),
+    ...(deps.noLaunchSync === true ? { noLaunchSync: true } : {}),
     openExternal: deps.openExternal,
     ...(deps.receivesSchemeCallbacks === undefined
       ? {}

@@ -87,6 +87,10 @@ export interface SessionDeps {
   readonly random: () => number
   /** How a sync's list requests are retried (AppCoreDeps.syncRetry); absent: the engine's policy. */
   readonly syncRetry?: Partial<RetryPolicy>
+  /** AppCoreDeps.onSyncStarted. */
+  readonly onSyncStarted?: (runId: number) => void
+  /** AppCoreDeps.noLaunchSync. */
+  readonly noLaunchSync?: boolean
   /** Whether syncs run on the runners (false: on this thread, where a test's clock and jitter apply). */
   readonly syncOnRunners: boolean
   /** Opens the system browser; only ever given the authorize URL. */
@@ -150,12 +154,17 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
   // cache that cannot be read says so at that first query.
   queries.open().catch(() => undefined)
 
-  const beginSync = (): Promise<StartedSync> => beginAppSync({ auth, sync, options: services.startOptions })
+  const beginSync = async (): Promise<StartedSync> => {
+    const started = await beginAppSync({ auth, sync, options: services.startOptions })
+    deps.onSyncStarted?.(started.runId)
+    return started
+  }
   // Automatic syncs (on launch, every N hours) begin runs exactly as the Sync button does.
   const scheduler = new SyncScheduler({
     clock,
     timers: deps.timers,
-    settings: () => deps.settings.get(),
+    settings: () =>
+      deps.noLaunchSync === true ? { ...deps.settings.get(), syncOnLaunch: false } : deps.settings.get(),
     signedIn: () => auth.getState().status === 'signed-in',
     running: () => sync.isRunning,
     begin: beginSync,

@@ -1,4 +1,6 @@
 import type { IpcResult } from '../../../shared/ipc-contract'
+import type { SyncRunSummary } from '../../../shared/domain/sync'
+import { interruptedSync } from './interrupted-sync'
 import { isEventChannel } from '../../../shared/ipc-channels'
 import { type ExportFormat, exportFormatSchema } from '../../../shared/domain/export'
 import { cancelledError, RosterDeskError, toIpcError } from '../../core/errors'
@@ -63,9 +65,11 @@ export interface RemoteAppCoreOptions {
   readonly onDown?: () => void
   /** How long the core process may take to report its app core up (CORE_START_TIMEOUT_MS). */
   readonly startTimeoutMs?: number
-  /** Restarts allowed within `RESTART_WINDOW_MS` before RosterDesk stops trying (a crash at every start). */
+  /** Restarts allowed within `CORE_RESTART_WINDOW_MS` before RosterDesk stops trying; absent: CORE_MAX_RESTARTS. */
   readonly maxRestarts?: number
   readonly now?: () => number
+  /** Main's log file: named in what the clerk reads when the core process stops (a sync ended, or no restart). */
+  readonly logFile?: string
 }
 
 /**
@@ -76,8 +80,12 @@ export const CORE_START_TIMEOUT_MS = 60_000
 
 /** How long the core process may take to close (a sync or export winding down) before it is ended. */
 export const CORE_CLOSE_GRACE_MS = 20_000
-const RESTART_WINDOW_MS = 60_000
-const DEFAULT_MAX_RESTARTS = 3
+/**
+ * At most this many restarts of a core process that stopped within `CORE_RESTART_WINDOW_MS`; the next stop is
+ * final: every request then says why, naming the log.
+ */
+export const CORE_MAX_RESTARTS = 3
+export const CORE_RESTART_WINDOW_MS = 60_000
 /** Restarts in a row whose app core never came up before RosterDesk stops trying. */
 const MAX_FAILED_RESTARTS = 2
 
@@ -86,7 +94,9 @@ const MAX_FAILED_RESTARTS = 2
  * is forwarded as an `invoke` job and answered there by the same handlers, events come back as the `serve` job's
  * reports, and the process's questions (secrets, browser, dialogs, printer) are answered here. It holds none of
  * the cache, the index or the builds, which is what keeps the main process small. A core process that stops
- * unexpectedly fails only the requests it had, and is started again.
+ * unexpectedly fails only the requests it had, and is started again (at most CORE_MAX_RESTARTS a minute); a sync
+ * it was running ends for the window as failed, naming the log, and the process started after it does not sync
+ * on launch, so a sync that crashes it is not run again into the same crash.
  */
 export class RemoteAppCore {
   private readonly host: WorkerHost<CoreProcessJobs>
@@ -99,6 +109,13 @@ export class RemoteAppCore {
   /** Why requests are refused: the core process could not start, or kept stopping and is not started again. */
   private down: RosterDeskError | undefined
   private readonly restarts: number[] = []
+  /** The sync run the core process reported begun and not yet finished: its id and when main heard of it. */
+  private syncing: { readonly runId: number; readonly startedAt: number } | undefined
+  /**
+   * A sync ended here because its process stopped: told to the window at once, and once more at its first
+   * `sync:get-status` after the restart (the shell reloads it, and the reloaded page listens before it asks).
+   */
+  private interrupted: SyncRunSummary | undefined
   /** Restarts in a row whose app core never came up (one that does not answer takes a whole minute). */
   private failedRestarts = 0
   /**
@@ -148,6 +165,9 @@ export class RemoteAppCore {
     // Once closing, nothing goes out: the core is winding down, and the host would start a process for any job.
     if (this.closed) return { ok: false, error: toIpcError(closingError()) }
     if (this.down !== undefined) return { ok: false, error: toIpcError(this.down) }
+    if (channel === 'sync:get-status' && this.interrupted !== undefined)
+      this.options.events.emit('sync:finished', this.interrupted)
+    if (channel === 'sync:get-status' || channel === 'sync:start') this.interrupted = undefined
     try {
       return await this.host.run('invoke', { channel, args: [...args] })
     } catch (error) {
@@ -188,7 +208,8 @@ export class RemoteAppCore {
     this.closed = true
   }
 
-  private serve(): Promise<void> {
+  /** Serves a core process; `replacesStopped` for one started after another stopped (no sync on launch). */
+  private serve(replacesStopped = false): Promise<void> {
     const controller = new AbortController()
     this.serving = controller
     let ready = false
@@ -224,14 +245,27 @@ export class RemoteAppCore {
           timer = setTimeout(giveUp, this.startTimeoutMs)
           return
         }
+        if (report.type === 'sync-started') {
+          this.syncing = { runId: report.runId, startedAt: this.now() }
+          return
+        }
+        if (
+          report.channel === 'sync:finished' &&
+          (report.payload as { id?: unknown }).id === this.syncing?.runId
+        )
+          this.syncing = undefined
         // Made by the core's own typed EventSink; checked anyway, as the preload checks what reaches the page.
         if (isEventChannel(report.channel)) this.options.events.emit(report.channel, report.payload as never)
       }
-      this.served = this.host.run('serve', this.config(), {
-        signal: controller.signal,
-        onProgress: onReport,
-        calls: shellCallHandlers(this.options.shell),
-      })
+      this.served = this.host.run(
+        'serve',
+        { ...this.config(), ...(replacesStopped ? { replacesStopped } : {}) },
+        {
+          signal: controller.signal,
+          onProgress: onReport,
+          calls: shellCallHandlers(this.options.shell),
+        },
+      )
       this.served.then(
         () => {
           clearTimeout(timer)
@@ -246,6 +280,25 @@ export class RemoteAppCore {
     })
   }
 
+  private now(): number {
+    return (this.options.now ?? Date.now)()
+  }
+
+  /** Where the log is, for the clerk to send: its path, or the menu item that opens its folder. */
+  private get logPlace(): string {
+    return this.options.logFile ?? 'Help → Open log folder'
+  }
+
+  /** The sync the stopped process was running ends for the window as failed: it never will on its own. */
+  private endInterruptedSync(): void {
+    const run = this.syncing
+    if (run === undefined) return
+    this.syncing = undefined
+    this.interrupted = interruptedSync(run, this.now(), this.logPlace)
+    this.logger.error(`Sync run ${run.runId} ended: the core process stopped during it`)
+    this.options.events.emit('sync:finished', this.interrupted)
+  }
+
   private get startTimeoutMs(): number {
     return this.options.startTimeoutMs ?? CORE_START_TIMEOUT_MS
   }
@@ -253,11 +306,12 @@ export class RemoteAppCore {
   /** The core process stopped while serving: its requests have failed; start a fresh one unless it keeps dying. */
   private stopped(error: unknown): void {
     this.logger.error('The core process stopped unexpectedly', error)
-    const now = (this.options.now ?? Date.now)()
-    while (this.restarts.length > 0 && now - (this.restarts[0] ?? now) > RESTART_WINDOW_MS)
+    this.endInterruptedSync()
+    const now = this.now()
+    while (this.restarts.length > 0 && now - (this.restarts[0] ?? now) > CORE_RESTART_WINDOW_MS)
       this.restarts.shift()
     if (
-      this.restarts.length >= (this.options.maxRestarts ?? DEFAULT_MAX_RESTARTS) ||
+      this.restarts.length >= (this.options.maxRestarts ?? CORE_MAX_RESTARTS) ||
       this.failedRestarts >= MAX_FAILED_RESTARTS
     ) {
       this.giveUp()
@@ -274,7 +328,7 @@ export class RemoteAppCore {
     this.replacing = new Promise<void>((resolve) => (sent = resolve))
     const serving = this.host.stop(restarting).then(() => {
       if (this.closed) return
-      const next = this.serve()
+      const next = this.serve(true)
       this.replacing = undefined
       sent()
       return next
@@ -302,9 +356,9 @@ export class RemoteAppCore {
   private giveUp(): void {
     this.down = new RosterDeskError(
       'internal',
-      'RosterDesk’s data engine keeps stopping. Quit and start RosterDesk again; if it keeps happening, send the log to support.',
+      `RosterDesk’s data engine keeps stopping. Quit and start RosterDesk again; if it keeps happening, send the log to support: ${this.logPlace}`,
       {
-        detail: `core process: restarted ${this.restarts.length} times within ${RESTART_WINDOW_MS / 1000} s, ${this.failedRestarts} restarts in a row never came up`,
+        detail: `core process: restarted ${this.restarts.length} times within ${CORE_RESTART_WINDOW_MS / 1000} s, ${this.failedRestarts} restarts in a row never came up`,
       },
     )
     this.logger.error('The core process keeps stopping; not starting it again')

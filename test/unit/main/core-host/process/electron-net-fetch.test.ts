@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events'
+import { Readable } from 'node:stream'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -244,6 +245,156 @@ describe('electronNetFetch', () => {
     expect(error.message).toContain('proxy.corp.example:8080')
   })
 })
+
+describe('electronNetFetch, given what Electron decoded as UTF-8', () => {
+  it('hands over headers and status text as the service’s bytes read as Latin-1, and leaves out lost bytes', async () => {
+    const fake = answeringNet({
+      statusCode: 200,
+      statusMessage: 'Grüße € 日本',
+      headers: {
+        'content-type': 'application/json',
+        'x-team': 'Müller & Söhne',
+        'x-price': '€ 12',
+        'x-office': ['日本', 'Zürich'],
+        'x-broken': 'caf\uFFFD',
+      },
+      body: '{"ok":true}',
+    })
+    const outcome = await settled(
+      electronNetFetch(fake.net)('https://payroll.example.com/v1/employees'),
+      fake,
+    )
+    expect(fake.thrown).toEqual([])
+    const response = outcome as Response
+    expect(response.status).toBe(200)
+    const bytes = (text: string | null): string => Buffer.from(text ?? '', 'latin1').toString('utf8')
+    expect(bytes(response.statusText)).toBe('Grüße € 日本')
+    expect(bytes(response.headers.get('x-team'))).toBe('Müller & Söhne')
+    expect(bytes(response.headers.get('x-price'))).toBe('€ 12')
+    expect(bytes(response.headers.get('x-office'))).toBe('日本, Zürich')
+    // U+FFFD is Chromium's stand-in for bytes that were not UTF-8: what the service sent is not known.
+    expect(response.headers.has('x-broken')).toBe(false)
+    expect(await response.json()).toEqual({ ok: true })
+  })
+
+  it('fails the request, never the process, on a header or status text it still cannot take, naming no value', async () => {
+    for (const [head, message, detail] of [
+      [
+        { headers: { 'x-session': 'token-\u0000-secret' } },
+        'The service sent a response header RosterDesk cannot read.',
+        'response header "x-session"',
+      ],
+      [
+        { statusMessage: 'OK\u0001' },
+        'The service sent a status line RosterDesk cannot read.',
+        'status text',
+      ],
+    ] as const) {
+      const plain = { statusCode: 200, statusMessage: 'OK', headers: {}, body: '' }
+      const fake = answeringNet({ ...plain, ...head })
+      const error = await settled(
+        electronNetFetch(fake.net)('https://payroll.example.com/v1/employees'),
+        fake,
+      )
+      expect(fake.thrown).toEqual([])
+      expect(error).toBeInstanceOf(RosterDeskError)
+      expect(error).toMatchObject({ code: 'service', retryable: false })
+      expect((error as RosterDeskError).message).toContain(message)
+      expect((error as RosterDeskError).detail).toContain(detail)
+      expect(
+        JSON.stringify([(error as RosterDeskError).message, (error as RosterDeskError).detail]),
+      ).not.toContain('secret')
+      expect(fake.aborted).toBe(true)
+    }
+  })
+
+  it('fails a manual redirect whose headers it cannot take as a request, never the process', async () => {
+    const fake = answeringNet({
+      statusCode: 200,
+      statusMessage: 'OK',
+      headers: {},
+      body: '',
+      redirect: { 'x-trace': ['a\u0000b'], 'x-office': ['日本'] },
+    })
+    const error = await settled(
+      electronNetFetch(fake.net)('https://payroll.example.com/v1/employees', { redirect: 'manual' }),
+      fake,
+    )
+    expect(fake.thrown).toEqual([])
+    expect(error).toMatchObject({ code: 'service' })
+    expect((error as RosterDeskError).detail).toContain('"x-trace"')
+  })
+})
+
+interface AnsweringNet {
+  readonly net: UtilityNet
+  /** What a listener threw out of an emit: in Electron, the process's uncaught exception, which ends it. */
+  readonly thrown: unknown[]
+  /** Settled at the first throw. */
+  readonly threw: Promise<void>
+  aborted: boolean
+}
+
+/**
+ * A `net` whose one request answers `head` as Electron hands an answer over (header values and status text already
+ * decoded as UTF-8), emitted as Electron emits it: from a callback of its own, where nothing catches a throw.
+ */
+function answeringNet(head: {
+  readonly statusCode: number
+  readonly statusMessage: string
+  readonly headers: Record<string, string | string[]>
+  readonly body: string
+  /** Emit a manual redirect with these headers instead. */
+  readonly redirect?: Record<string, string[]>
+}): AnsweringNet {
+  let threw: () => void = () => undefined
+  const fake: AnsweringNet = {
+    net: undefined as unknown as UtilityNet,
+    thrown: [],
+    threw: new Promise<void>((resolve) => (threw = resolve)),
+    aborted: false,
+  }
+  const emitting = (emitter: EventEmitter, ...args: [string, ...unknown[]]): void => {
+    try {
+      emitter.emit(...args)
+    } catch (error) {
+      fake.thrown.push(error)
+      threw()
+    }
+  }
+  const request = () =>
+    Object.assign(new EventEmitter(), {
+      setHeader: () => undefined,
+      write: () => true,
+      abort: () => void (fake.aborted = true),
+      end(this: EventEmitter) {
+        setImmediate(() => {
+          if (head.redirect !== undefined) {
+            emitting(this, 'redirect', 302, 'GET', 'https://payroll.example.com/v2/employees', head.redirect)
+            return
+          }
+          const message = Object.assign(Readable.from([Buffer.from(head.body)]), {
+            statusCode: head.statusCode,
+            statusMessage: head.statusMessage,
+            headers: head.headers,
+          })
+          emitting(this, 'response', message)
+        })
+      },
+    })
+  return Object.assign(fake, { net: { request, isOnline: () => true } as unknown as UtilityNet })
+}
+
+/** The fetch's outcome (its answer, or what it rejected with), or what a listener threw, whichever comes first. */
+async function settled(fetching: Promise<Response>, fake: AnsweringNet): Promise<unknown> {
+  return Promise.race([
+    fetching.then(
+      (response) => response,
+      (error: unknown) => error,
+    ),
+    fake.threw.then(() => fake.thrown[0]),
+  ])
+}
 
 /** A `net` whose every request fails with Chromium's `reason`, as Electron's ClientRequest does. */
 function failingNet(reason: string): UtilityNet {

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EventChannel } from '../../../../../src/shared/ipc-contract'
-import { createAppCore, type AppCore } from '../../../../../src/main/core/session/create-app-core'
+import {
+  createAppCore,
+  type AppCore,
+  type AppCoreDeps,
+} from '../../../../../src/main/core/session/create-app-core'
+import { LAUNCH_DELAY_MS } from '../../../../../src/main/core/app/sync-scheduler'
+import type { Settings } from '../../../../../src/shared/settings-schema'
 import { coreWorkerRunners } from '../../../../../src/main/core-host/worker/worker-runners'
 import { systemClock, type Clock, type Timers } from '../../../../../src/main/core/clock'
 import { dispatchInvoke, type EventSink } from '../../../../../src/main/core/ipc/dispatch'
@@ -34,7 +40,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function startApp(time: { clock?: Clock; timers?: Timers } = {}): Promise<Harness> {
+async function startApp(
+  time: { clock?: Clock; timers?: Timers } & Pick<AppCoreDeps, 'onSyncStarted' | 'noLaunchSync'> = {},
+  saved: Partial<Settings> = {},
+): Promise<Harness> {
   const sandbox = await startTestSandbox({ size: 300 })
   const dataDir = mkdtempSync(join(tmpdir(), 'rosterdesk-app-'))
   const events: Harness['events'] = []
@@ -47,11 +56,13 @@ async function startApp(time: { clock?: Clock; timers?: Timers } = {}): Promise<
   const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
   // Core and dispatch log through one logger, as in the app, so the leak checks below cover both.
   const logger = createLogger((level, line) => logs.push(`${level} ${line}`))
+  const settings = new SettingsStore(backend)
+  if (Object.keys(saved).length > 0) expect(settings.update(saved)).toMatchObject({ ok: true })
   const core = await createAppCore({
     ...time,
     appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
     dataDir,
-    settings: new SettingsStore(backend),
+    settings,
     secrets,
     fetch: (input, init) => fetch(input, init),
     // The system browser: the clerk approves, and the OS hands the custom-scheme redirect back to the app.
@@ -222,6 +233,28 @@ describe('the app core behind IPC (demo environment, real sandbox)', () => {
     expect(waiting[0]!.at).toBeGreaterThan(clock.now())
     await app.core.close()
     expect(waiting).toEqual([])
+  })
+
+  it('tells each run’s start, and skips the sync on launch when it replaces a core process that stopped', async () => {
+    const waiting: number[] = []
+    const timers: Timers = { after: (ms) => (waiting.push(ms), () => undefined) }
+    // The setting on: the launch sync waits its few seconds, unless this app core replaces one that stopped.
+    await startApp({ timers }, { syncOnLaunch: true })
+    expect(waiting).toEqual([LAUNCH_DELAY_MS])
+    waiting.length = 0
+    const started: number[] = []
+    const app = await startApp(
+      { timers, noLaunchSync: true, onSyncStarted: (runId) => started.push(runId) },
+      { syncOnLaunch: true },
+    )
+    expect(waiting).toEqual([])
+
+    await app.invoke('auth:sign-in')
+    const { runId } = (await app.invoke('sync:start')) as { runId: number }
+    expect(started).toEqual([runId])
+    await vi.waitFor(() => expect(app.events.some((e) => e.channel === 'sync:finished')).toBe(true), {
+      timeout: 20_000,
+    })
   })
 
   it('refuses a sync before sign-in with a message a clerk can act on', async () => {

@@ -6,6 +6,7 @@ import { RosterDeskError } from '../../../../../src/main/core/errors'
 import type { EventSink } from '../../../../../src/main/core/ipc/dispatch'
 import { createLogger, type Logger } from '../../../../../src/main/core/log/logger'
 import {
+  CORE_MAX_RESTARTS,
   RemoteAppCore,
   shellCallHandlers,
   type RemoteAppCoreOptions,
@@ -17,6 +18,7 @@ import {
 } from '../../../../../src/main/shell/core-process/core-process-channel'
 import { MemorySecretStore } from '../../../../../src/main/core/secrets/secret-store'
 import type { JobChannel, JobChannelStarter } from '../../../../../src/main/core-host/worker/worker-host'
+import type { CoreProcessConfig } from '../../../../../src/main/core-host/process/core-process-jobs'
 
 /**
  * The app core in a process of its own, as the Electron shell runs it (there through utilityProcess, here through
@@ -188,6 +190,91 @@ describe('RemoteAppCore over a forked core process', () => {
     expect(starts).toBe(3)
     expect(JSON.stringify(await core.invoke('app:get-info', []))).toContain('keeps stopping')
     expect(h.logged.some((line) => line.startsWith('info: The core process was started again'))).toBe(false)
+  })
+
+  it('ends a sync whose core process stopped, naming the log, and restarts it boundedly without syncing on launch', async () => {
+    // Core processes that come up, begin a sync (the one on launch, say) and stop during it, as one a response
+    // header crashed did; `crashes` says how many do, the ones after serve.
+    const scripted = (crashes: number) => {
+      const configs: CoreProcessConfig[] = []
+      const channel: JobChannelStarter = {
+        start: () => {
+          const started = configs.length
+          let answer: (message: unknown) => void = () => undefined
+          const exits: Array<(code: number) => void> = []
+          return {
+            postMessage: (message) => {
+              if (message.type === 'cancel') answer({ type: 'done', id: message.id, output: null })
+              if (message.type !== 'run') return
+              if (message.job === 'invoke')
+                answer({
+                  type: 'done',
+                  id: message.id,
+                  output: { ok: true, value: { running: false, employeeCount: 0 } },
+                })
+              if (message.job !== 'serve') return
+              configs.push(message.input as CoreProcessConfig)
+              answer({ type: 'progress', id: message.id, value: { type: 'ready' } })
+              if (started >= crashes) return
+              answer({ type: 'progress', id: message.id, value: { type: 'sync-started', runId: 7 } })
+              setImmediate(() => exits.forEach((listener) => listener(70)))
+            },
+            onMessage: (listener) => void (answer = listener),
+            onError: () => undefined,
+            onExit: (listener) => void exits.push(listener),
+            ref: () => undefined,
+            unref: () => undefined,
+            terminate: async () => undefined,
+          }
+        },
+      }
+      return { channel, configs }
+    }
+    const logFile = '/home/clerk/.config/RosterDesk/logs/main.log'
+    const finished = (h: Harness) => h.events.filter((event) => event.channel === 'sync:finished')
+
+    // Every one stops: the first and CORE_MAX_RESTARTS more, then no more, and every request says why and where.
+    const looping = scripted(Infinity)
+    const down = vi.fn()
+    const h = harness({ channel: looping.channel, onDown: down, logFile })
+    const core = await started(h)
+    await vi.waitFor(() => expect(down).toHaveBeenCalledTimes(1), { timeout: 10_000, interval: 20 })
+    expect(looping.configs).toHaveLength(1 + CORE_MAX_RESTARTS)
+    // Only processes replacing one that stopped skip the sync on launch.
+    expect(looping.configs.map((config) => config.replacesStopped === true)).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ])
+    const refused = await core.invoke('sync:get-status', [])
+    expect(refused).toMatchObject({ ok: false, error: { code: 'internal' } })
+    expect(JSON.stringify(refused)).toContain(
+      `keeps stopping. Quit and start RosterDesk again; if it keeps happening, send the log to support: ${logFile}`,
+    )
+    // Each stop ended its sync for the window as failed, naming the log.
+    expect(finished(h)).toHaveLength(1 + CORE_MAX_RESTARTS)
+    expect(finished(h)[0]!.payload).toMatchObject({
+      id: 7,
+      status: 'failed',
+      errorCode: 'internal',
+      error: expect.stringContaining(
+        `stopped unexpectedly during it. Nothing was changed. Try again; if it happens again, send the log to support: ${logFile}`,
+      ),
+    })
+
+    // One stops, the next serves: the window, reloaded meanwhile, hears of the ended sync once more as it asks.
+    const once = scripted(1)
+    const restarted = vi.fn()
+    const h2 = harness({ channel: once.channel, onRestarted: restarted, logFile })
+    const core2 = await started(h2)
+    await vi.waitFor(() => expect(restarted).toHaveBeenCalledTimes(1), { timeout: 10_000, interval: 20 })
+    expect(finished(h2)).toHaveLength(1)
+    expect(await core2.invoke('sync:get-status', [])).toMatchObject({ ok: true })
+    expect(finished(h2)).toHaveLength(2)
+    expect(finished(h2)[1]!.payload).toEqual(finished(h2)[0]!.payload)
+    await core2.invoke('sync:get-status', [])
+    expect(finished(h2)).toHaveLength(2)
   })
 
   it('rejects its start with the reason when the app core cannot start, and ends the process', async () => {
