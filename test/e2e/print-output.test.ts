@@ -52,7 +52,7 @@ async function pageText(pdf: string, page: number): Promise<string> {
 describe('printed output', () => {
   let folder: string
   beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'rosterdesk-print-'))
+    folder = mkdtempSync(join(tmpdir(), 'rosterdesk-print-test-'))
   })
   afterEach(() => rmSync(folder, { recursive: true, force: true }))
 

@@ -47,6 +47,8 @@ export interface AppOptions {
   readonly version?: string
   /** Wraps the core worker's runners (a test recording what the sessions ask of them). */
   readonly runners?: (onWorker: SessionRunners) => SessionRunners
+  /** Where the core looks for print pages left behind (AppCoreDeps.tempDir); absent: os.tmpdir(). */
+  readonly tempDir?: string
 }
 
 /** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
@@ -107,6 +109,7 @@ export async function startApp(
     uiState: backend,
     revealFile: () => undefined,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.tempDir === undefined ? {} : { tempDir: options.tempDir }),
   })
   let closed = false
   const close = async () => {

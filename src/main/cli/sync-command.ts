@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { AccessTokenSource } from '../core/api/access-token-source'
 import type { FetchLike } from '../core/api/fetch-like'
 import { RosterDeskError, toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
+import { mkdirOwnerOnly } from '../core/owner-only'
 import type { Logger } from '../core/log/logger'
 import type { NodeFetch } from '../core/net/node-fetch'
 import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
@@ -123,7 +123,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
       const located = profile.locateDb()
       db = located.path
       // A profile's cache folder may not exist yet (a profile the app has not opened); --db's must.
-      if (located.mayCreate) mkdirSync(dirname(db), { recursive: true })
+      if (located.mayCreate) mkdirOwnerOnly(dirname(db))
     }
     // The session as the app composes it, with the inline runners: the same start options as the app's syncs.
     session = openCliSession(

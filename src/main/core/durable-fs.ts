@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, openSync } from 'node:fs'
-import { chmod, lstat, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises'
+import { chmod, lstat, open, readdir, rename, rm, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { diskFullError, isDiskFull } from './disk-full'
+import { mkdirOwnerOnly, OWNER_FILE_MODE } from './owner-only'
 
 // Every durable write RosterDesk makes: a file replaced whole (secrets, the token file, an export) and the
 // last steps of sealing a file written in place (snapshots, change logs). A module of its own, so that what
@@ -88,18 +89,24 @@ export class PartFile {
 
 export interface StalePartOptions {
   readonly now: number
+  /**
+   * Only files last written before this time (ms since the epoch) go; absent: `now - STALE_PART_AGE_MS`. The app's
+   * start sweep (leftovers.ts) gives its own process's start.
+   */
+  readonly lastWrittenBefore?: number
   /** Whether a process runs (process.kill(pid, 0) by default; tests name their own). */
   readonly isRunning?: (pid: number) => boolean
 }
 
 /**
  * Removes the part files a killed writer left in `folder` (a cancel or a failure discards its own): PartFile's
- * names only, regular files, last written over STALE_PART_AGE_MS ago, and whose writing process is gone (a name
- * without a pid is an older version's; its age alone decides). Never throws: a folder it cannot read is the
- * writer's to report. Resolves with how many it removed.
+ * names only, regular files, last written before `lastWrittenBefore` (by default over STALE_PART_AGE_MS ago), and
+ * whose writing process is gone (a name without a pid is an older version's; its age alone decides). Never
+ * throws: a folder it cannot read is the writer's to report. Resolves with how many it removed.
  */
 export async function removeStalePartFiles(folder: string, options: StalePartOptions): Promise<number> {
   const isRunning = options.isRunning ?? processRuns
+  const cutoff = options.lastWrittenBefore ?? options.now - STALE_PART_AGE_MS
   let names: string[]
   try {
     names = await readdir(folder)
@@ -115,7 +122,7 @@ export async function removeStalePartFiles(folder: string, options: StalePartOpt
     const path = join(folder, name)
     try {
       const stats = await lstat(path)
-      if (!stats.isFile() || options.now - stats.mtimeMs < STALE_PART_AGE_MS) continue
+      if (!stats.isFile() || stats.mtimeMs >= cutoff) continue
       await unlink(path)
       removed++
     } catch {
@@ -137,18 +144,18 @@ function processRuns(pid: number): boolean {
 }
 
 /**
- * Replaces the file at `path` with `data` through a PartFile, creating its folder if need be. The mode is set at
- * creation, so a secret is never readable by others even for a moment (POSIX; Windows ignores modes and relies
+ * Replaces the file at `path` with `data` through a PartFile, creating its folder if need be (0700, owner-only.ts).
+ * The mode is set at creation, so a secret is never readable by others even for a moment (POSIX; Windows ignores modes and relies
  * on the per-user profile folder). A full disk is reported as such, in the words of `what`.
  */
 export async function writeFileDurably(
   path: string,
   data: string,
-  mode = 0o600,
+  mode = OWNER_FILE_MODE,
   /** For a full disk's message: "Saving the sign-in details". */
   what = `Saving ${basename(path)}`,
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true })
+  mkdirOwnerOnly(dirname(path))
   const part = PartFile.beside(path)
   try {
     const handle = await open(part.path, 'wx', mode)

@@ -4,7 +4,6 @@ import {
   existsSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readdirSync,
@@ -17,6 +16,7 @@ import type { Logger } from '../log/logger'
 import { CACHE_FILE_NAME, FIRST_PROFILE_ID, isProfileId, profileCacheDir } from '../settings/profile-store'
 import { profileCacheFolders } from './cache-folders'
 import { RosterDeskError } from '../errors'
+import { mkdirOwnerOnly, OWNER_FILE_MODE } from '../owner-only'
 import { WriterLock, writerLockPathOf, type WriterLockDeps } from './writer-lock'
 
 /**
@@ -53,11 +53,11 @@ export const nodeMoveFs: MoveFs = {
       return undefined
     }
   },
-  mkdir: (path) => void mkdirSync(path, { recursive: true }),
+  mkdir: (path) => void mkdirOwnerOnly(path),
   rename: (from, to) => renameSync(from, to),
   remove: (path) => rmSync(path, { recursive: true, force: true }),
   copyFile: (from, to) => copyFileSync(from, to),
-  writeText: (path, text) => writeFileSync(path, text),
+  writeText: (path, text) => writeFileSync(path, text, { mode: OWNER_FILE_MODE }),
   fsync: (path, directory) => {
     let fd: number | undefined
     try {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fsyncDirectory } from '../durable-fs'
+import { OWNER_FILE_MODE } from '../owner-only'
 
 /**
  * A profile's saved employees set aside when the clerk changed the profile's environment, service address or
@@ -33,7 +34,7 @@ export function setAsideCache(cacheDir: string, info: SetAsideInfo): void {
   if (existsSync(aside)) deleteSetAside(cacheDir)
   if (!existsSync(cacheDir)) return
   renameSync(cacheDir, aside)
-  writeFileSync(join(aside, INFO_FILE), JSON.stringify(info))
+  writeFileSync(join(aside, INFO_FILE), JSON.stringify(info), { mode: OWNER_FILE_MODE })
   fsyncDirectory(aside)
   fsyncDirectory(dirname(cacheDir))
 }

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { SyncRunSummary } from '../../../shared/domain/sync'
 import { isRosterDeskError, RosterDeskError } from '../errors'
+import { mkdirOwnerOnly } from '../owner-only'
 import type { Logger } from '../log/logger'
 import type { ChangeLogCatalog } from './change-log-catalog'
 import { ChangeLogWriter } from './change-log-file'
@@ -104,7 +105,7 @@ export class SyncRuns {
       }
       this.catalog.verifyCurrentSnapshot()
       const directory = this.catalog.snapshotDirectory
-      mkdirSync(directory, { recursive: true })
+      mkdirOwnerOnly(directory)
       const file = newSnapshotFileName(startedAt.getTime())
       const snapshotPath = join(directory, file)
       const writer = SnapshotWriter.create(snapshotPath)
@@ -151,7 +152,7 @@ export class SyncRuns {
   createChangeLog(now: Date): ChangeLogWriter {
     this.catalog.assertOpen()
     const directory = this.catalog.changeLogDirectory
-    mkdirSync(directory, { recursive: true })
+    mkdirOwnerOnly(directory)
     return ChangeLogWriter.create(join(directory, newChangeLogFileName(now.getTime())))
   }
 

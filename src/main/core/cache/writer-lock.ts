@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { RosterDeskError } from '../errors'
+import { OWNER_FILE_MODE } from '../owner-only'
 
 /**
  * One writer per cache, across processes: the app and a scheduled `cli sync` on the same cache must not both
@@ -55,7 +56,7 @@ export class WriterLock {
     for (let attempt = 0; attempt < 2; attempt++) {
       let fd: number
       try {
-        fd = openSync(path, 'wx', 0o600)
+        fd = openSync(path, 'wx', OWNER_FILE_MODE)
       } catch (error) {
         if (!isExists(error)) throw error
         const current = readOwner(path)

@@ -3,6 +3,7 @@ import type { WriteStream } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { diskFullError, isDiskFull } from '../disk-full'
 import { PartFile } from '../durable-fs'
+import { OWNER_FILE_MODE } from '../owner-only'
 import { BatchedWritable } from './batched-writable'
 import { exportStorageError } from './export-storage-error'
 
@@ -43,10 +44,14 @@ export class ExportFile {
     this.stream.on('error', recordError)
   }
 
-  /** Creates the part file; a folder that is missing or read-only fails here with a storage error. */
+  /**
+   * Creates the part file, 0600 (owner-only.ts: the clerk shares the file they choose to share, not every file
+   * they wrote), in the clerk's folder, which is not changed; a folder that is missing or read-only fails here
+   * with a storage error.
+   */
   static async create(finalPath: string): Promise<ExportFile> {
     const part = PartFile.beside(finalPath)
-    const stream = createWriteStream(part.path, { flags: 'wx' })
+    const stream = createWriteStream(part.path, { flags: 'wx', mode: OWNER_FILE_MODE })
     await new Promise<void>((resolve, reject) => {
       const onError = (error: unknown): void => {
         stream.off('open', onOpen)

@@ -21,7 +21,8 @@ export class ExportMemory {
     if (isAbsolute(filePath)) this.backend.set(KEY, { lastFolder: dirname(filePath) })
   }
 
-  private lastFolder(): string | undefined {
+  /** The folder of the last file written, if it is remembered (and absolute). */
+  lastFolder(): string | undefined {
     const stored: unknown = this.backend.get(KEY)
     if (typeof stored !== 'object' || stored === null) return undefined
     const folder = (stored as { lastFolder?: unknown }).lastFolder

@@ -1,6 +1,7 @@
 import electronLog from 'electron-log/node'
 import { join } from 'node:path'
 import { inspect } from 'node:util'
+import { mkdirOwnerOnly, OWNER_FILE_MODE } from '../owner-only'
 import { describeError } from './describe-error'
 import { rotateLogFiles } from './log-rotation'
 import { createLogger, formatLogLine, type LogLevel, type Logger } from './logger'
@@ -37,10 +38,12 @@ let created = 0
  * and formatted by the rules in this folder. This is electron-log's Node flavour on purpose: `electron-log/main`
  * registers ipcMain listeners the moment it is imported, and (in development) forwards every line to the
  * renderer; the renderer does not log through electron-log, so that would only be an extra door. Nothing here
- * catches errors globally either: the process decides what an uncaught error means.
+ * catches errors globally either: the process decides what an uncaught error means. The folder, when this creates
+ * it, is 0700 and each log file 0600 (owner-only.ts; electron-log would make the folder 0755).
  */
 export function openFileLog(options: FileLogOptions): FileLog {
   const logFilePath = join(options.logsDir, options.fileName ?? LOG_FILE_NAME)
+  mkdirOwnerOnly(options.logsDir)
   const keep = options.keep ?? LOG_KEEP
   const level = options.level ?? 'info'
   // A logger of its own, so the library's default instance (and anything configured on it) stays untouched.
@@ -60,7 +63,7 @@ export function openFileLog(options: FileLogOptions): FileLog {
   file.setAppName('RosterDesk')
   file.maxSize = options.maxBytes ?? LOG_MAX_BYTES
   file.format = format
-  file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' }
+  file.writeOptions = { flag: 'a', mode: OWNER_FILE_MODE, encoding: 'utf8' }
   file.archiveLogFn = (oldFile) => {
     try {
       rotateLogFiles(oldFile.path, keep)

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import type { RetryPolicy } from '../api/retry-policy'
 import { join } from 'node:path'
 import type { ExportFormat } from '../../../shared/domain/export'
@@ -22,6 +23,7 @@ import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { Logger } from '../log/logger'
 import { exportRulesOf } from '../policy/export-rules'
 import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from './personal-data'
+import { sweepExportFolder, sweepLeftovers } from './leftovers'
 import type { ColumnBuilder } from '../query/column-builds'
 import type { QueryEngine } from '../query/query-engine'
 import { policySecrets } from '../policy/policy-secrets'
@@ -77,6 +79,8 @@ export interface AppCoreDeps {
   readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
   /** Where small UI memories (the last export folder) persist; the settings' backend in the app. */
   readonly uiState?: KeyValueBackend
+  /** Where the shell writes its print pages, swept at start (leftovers.ts); absent: os.tmpdir(). */
+  readonly tempDir?: string
   /** Reveals a file in Explorer/Finder. */
   readonly revealFile: (path: string) => void
   /** Prints a generated page through the system print dialog (the shell's print window); absent: not offered. */
@@ -164,6 +168,8 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
     { clock, logger: deps.logger },
   )
   const notices = retention.notice === undefined ? [] : [retention.notice]
+  // What a crash left (print pages, deleted profiles' folders, part files), before any session opens.
+  sweepAtStart(deps, caches)
 
   let session = await openSession(sessionDeps, profiles.activeId)
   /** Set while a switch closes one session and opens the next; a second switch meanwhile is refused. */
@@ -270,6 +276,25 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
   }
 }
 
+/**
+ * Sweeps what an earlier run left (leftovers.ts): print pages and deleted profiles' folders now, the part files in
+ * the last export folder in the background (it may be a slow network share); "earlier" is before this process
+ * started.
+ */
+function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
+  const startedAt = performance.timeOrigin
+  const profiles = deps.settings.profiles
+  sweepLeftovers({
+    tempDir: deps.tempDir ?? tmpdir(),
+    cacheRoots: [caches.root, deps.dataDir],
+    wasDeleted: (id) => profiles.wasDeleted(id),
+    startedAt,
+    logger: deps.logger,
+  })
+  const lastFolder = new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).lastFolder()
+  void sweepExportFolder({ folder: lastFolder, startedAt, logger: deps.logger }).catch(() => undefined)
+}
+
 /** What every profile's session is built from: the app core's dependencies and what createAppCore made of them. */
 function sessionDepsOf(
   deps: AppCoreDeps,
@@ -321,14 +346,19 @@ function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps 
 
 /**
  * Removes a profile that is not active, and its data with it: the saved employees (the whole folder, snapshots
- * and change files included, and any set aside) and every secret it had. Nothing has these open.
+ * and change files included, and any set aside) and every secret it had, then its entry in the settings. The data
+ * goes first: a deletion that fails half way leaves the profile listed, to be deleted again, never a folder of
+ * employees no profile names (those an older version left are swept at start, leftovers.ts). Nothing has these
+ * open.
  */
 async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string): Promise<void> {
-  deps.settings.profiles.delete(id)
+  const profiles = deps.settings.profiles
+  profiles.checkDeletable(id)
   const cacheDir = caches.cacheDir(id)
   rmSync(caches.profileDir(id), { recursive: true, force: true })
   deleteSetAside(cacheDir)
   await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
+  profiles.delete(id)
 }
 
 /**

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PreparingWork } from '../../../shared/domain/query'
 import type { FetchLike } from '../api/fetch-like'
@@ -19,6 +18,7 @@ import type { ColumnBuilder } from '../query/column-builds'
 import type { QueryEngine } from '../query/query-engine'
 import { profileSecrets, type SecretVault } from '../secrets/secret-store'
 import { deleteSetAside } from '../cache/set-aside-cache'
+import { mkdirOwnerOnly } from '../owner-only'
 import type { CacheFolders } from '../cache/cache-folders'
 import { CACHE_FILE_NAME, FIRST_PROFILE_ID } from '../settings/profile-store'
 import type { ResolvedEnvironment } from '../settings/resolve-environment'
@@ -132,7 +132,7 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
   })
 
   const cacheDir = deps.caches.cacheDir(profileId)
-  mkdirSync(cacheDir, { recursive: true })
+  mkdirOwnerOnly(cacheDir)
   const services = openSessionServices({
     db: { path: join(cacheDir, CACHE_FILE_NAME) },
     connection: { fetch: deps.fetch, tokens: auth.tokens },

@@ -226,17 +226,41 @@ export class ProfileStore {
     return this.get(id)
   }
 
-  /** Removes a profile that is not active, and its views; its cache and secrets are the caller's to delete. */
-  delete(id: string): void {
+  /**
+   * Refuses, as `delete` would, to delete profile `id` (gone, the machine policy's, or active): asked before its
+   * data is deleted, so a profile that stays keeps its data.
+   */
+  checkDeletable(id: string): void {
     const current = this.get(id)
     if (this.policy.isManaged(current.name))
       throw managedProfileError(current.name, 'deleted', this.policy.inForce.source)
     if (id === this.#activeId) {
       throw new RosterDeskError('validation', 'Switch to another profile before deleting this one.')
     }
+  }
+
+  /**
+   * Removes a profile that is not active, and its views; its cache and secrets are the caller's to delete first
+   * (`checkDeletable`, then the data, then this), so a failed deletion leaves a profile the clerk can delete again.
+   */
+  delete(id: string): void {
+    this.checkDeletable(id)
     this.#profiles = this.#profiles.filter((p) => p.id !== id)
     this.#write()
     this.views.deleteProfile(id)
+  }
+
+  /**
+   * Whether `id` was a profile's and that profile is gone: an id below the counter that no profile has. A settings
+   * file read afresh (lost, or unreadable and set aside) counts from 2 again, so no folder of a profile it does not
+   * know is ever taken for a deleted one's.
+   */
+  wasDeleted(id: string): boolean {
+    return (
+      isProfileId(id) &&
+      idNumber(id) < this.#nextNumber &&
+      !this.#profiles.some((profile) => profile.id === id)
+    )
   }
 
   #checkName(name: string, exceptId: string | undefined): string {

@@ -3,6 +3,7 @@ import { readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { diskFullError, isDiskFull } from '../disk-full'
 import { RosterDeskError } from '../errors'
+import { createOwnerOnlyFile } from '../owner-only'
 
 /**
  * core/sqlite is the SQLite plumbing both stores stand on, the catalog and change logs (core/cache) and the
@@ -21,9 +22,14 @@ export interface SqliteOpenOptions {
   readonly timeout?: number
 }
 
-/** Opens one SQLite connection; failures become clerk-readable storage errors. */
+/**
+ * Opens one SQLite connection; failures become clerk-readable storage errors. A database it may create is created
+ * 0600 first (owner-only.ts; SQLite would make it 0644), and SQLite gives its -journal, -wal and -shm files the
+ * database file's mode.
+ */
 export function openSqlite(path: string, options: SqliteOpenOptions = {}): SqliteDatabase {
   try {
+    if (options.readonly !== true && options.fileMustExist !== true) createFirst(path)
     return new Database(path, {
       readonly: options.readonly ?? false,
       fileMustExist: options.fileMustExist ?? false,
@@ -31,6 +37,15 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Sqlit
     })
   } catch (error) {
     throw storageError(error, path)
+  }
+}
+
+/** Creates the database file 0600 before SQLite opens it; a failure (a missing folder) is SQLite's to report. */
+function createFirst(path: string): void {
+  try {
+    createOwnerOnlyFile(path)
+  } catch {
+    // SQLite tries the same path next and says what is wrong in its own words (SQLITE_CANTOPEN…).
   }
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { KeyValueBackend } from '../../core/settings/settings-store'
 import { SETTINGS_STORE_NAME } from '../../core/settings/settings-defaults'
 import { confBackend } from '../../core/settings/settings-file'
+import { mkdirOwnerOnly, OWNER_FILE_MODE } from '../../core/owner-only'
 import { openRecoveringUnreadable } from '../../core/settings/unreadable-file'
 
 /**
@@ -12,7 +13,8 @@ import { openRecoveringUnreadable } from '../../core/settings/unreadable-file'
  * (shared/settings-schema.ts) and the migrations (core/settings/settings-migrations.ts) are not electron-store's
  * own options, so that they run and are tested under plain Node, and the CLI and the renderer share the schema.
  * The shell reads it at start; the core process (core/settings/settings-file.ts, the same file through conf)
- * is its only writer once it runs.
+ * is its only writer once it runs. Each file is written 0600, and the user-data folder, when this creates it,
+ * is 0700 (owner-only.ts).
  */
 export function createSettingsBackend(log: (message: string) => void): KeyValueBackend {
   return openStore(SETTINGS_STORE_NAME, log)
@@ -27,10 +29,16 @@ export function createWindowStateBackend(log: (message: string) => void): KeyVal
 }
 
 function openStore(name: string, log: (message: string) => void): KeyValueBackend {
+  mkdirOwnerOnly(app.getPath('userData'))
   const store = openRecoveringUnreadable(
     join(app.getPath('userData'), `${name}.json`),
     // clearInvalidConfig off: electron-store would otherwise silently empty an unreadable file.
-    () => new Store<Record<string, unknown>>({ name, clearInvalidConfig: false }),
+    () =>
+      new Store<Record<string, unknown>>({
+        name,
+        clearInvalidConfig: false,
+        configFileMode: OWNER_FILE_MODE,
+      }),
     log,
   )
   return confBackend(store)

@@ -141,7 +141,7 @@ describe('export:print over the real core', () => {
 
   it("prints the view's rows through the injected printer, bounded, and reports the dialog's outcome", async () => {
     const sandbox = await startTestSandbox({ size: 300 })
-    const dataDir = mkdtempSync(join(tmpdir(), 'rosterdesk-print-'))
+    const dataDir = mkdtempSync(join(tmpdir(), 'rosterdesk-print-test-'))
     const events: string[] = []
     const sink: EventSink = { emit: (channel) => events.push(channel) }
     const logger = createLogger(() => undefined)
