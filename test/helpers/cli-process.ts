@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcessByStdio } from 'node:child_process'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
+import { inject } from 'vitest'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 
 const ROOT = resolve(__dirname, '..', '..')
@@ -13,14 +14,30 @@ export interface CliResult {
 }
 
 /**
- * Starts the CLI the way `npm run cli -- ARGS` does (tsx), as a process of its own whose environment is only
- * PATH, HOME and `env`; `done` resolves with what it printed once it exits.
+ * The node arguments that start `program` from the run's bundles (cli-bundle.ts, built by e2e-global-setup.ts
+ * from the current sources), or from its TypeScript source through tsx, as `npm run cli` does, where the
+ * project builds none.
+ */
+export function childProgramArgs(program: 'cli' | 'kill-at-checkpoint' | 'kill-writer'): string[] {
+  const dir = inject('cliBundleDir') as string | undefined
+  if (dir !== undefined) return [join(dir, `${program}.js`)]
+  const source = {
+    cli: 'src/main/cli/index.ts',
+    'kill-at-checkpoint': 'test/helpers/kill-at-checkpoint.ts',
+    'kill-writer': 'test/helpers/kill-writer.ts',
+  }[program]
+  return ['--import', 'tsx', join(ROOT, source)]
+}
+
+/**
+ * Starts the CLI (childProgramArgs), as a process of its own whose environment is only PATH, HOME and `env`;
+ * `done` resolves with what it printed once it exits.
  */
 export function startCliProcess(
   args: readonly string[],
   env: Record<string, string> = {},
 ): { child: ChildProcessByStdio<null, Readable, Readable>; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli/index.ts', ...args], {
+  const child = spawn(process.execPath, [...childProgramArgs('cli'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
