@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process'
 import type { ChildProcessByStdio } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
-import { inject } from 'vitest'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { BUNDLE_ENTRIES, bundledProgram } from './test-bundles'
 
 const ROOT = resolve(__dirname, '..', '..')
 
@@ -14,19 +14,12 @@ export interface CliResult {
 }
 
 /**
- * The node arguments that start `program` from the run's bundles (cli-bundle.ts, built by e2e-global-setup.ts
- * from the current sources), or from its TypeScript source through tsx, as `npm run cli` does, where the
- * project builds none.
+ * The node arguments that start `program` from the run's bundles (bundledProgram), or from its TypeScript source
+ * through tsx, as `npm run cli` does, where the project builds none.
  */
 export function childProgramArgs(program: 'cli' | 'kill-at-checkpoint' | 'kill-writer'): string[] {
-  const dir = inject('cliBundleDir') as string | undefined
-  if (dir !== undefined) return [join(dir, `${program}.js`)]
-  const source = {
-    cli: 'src/main/cli/index.ts',
-    'kill-at-checkpoint': 'test/helpers/kill-at-checkpoint.ts',
-    'kill-writer': 'test/helpers/kill-writer.ts',
-  }[program]
-  return ['--import', 'tsx', join(ROOT, source)]
+  const bundled = bundledProgram(program)
+  return bundled === undefined ? ['--import', 'tsx', join(ROOT, BUNDLE_ENTRIES[program])] : [bundled]
 }
 
 /**
