@@ -53,6 +53,8 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          // Once per run: the CLI's bundles and one Chromium that each browser test file opens its contexts in.
+          globalSetup: ['test/helpers/e2e-global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },

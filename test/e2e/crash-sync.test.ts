@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
-import { sandboxCliEnv, sandboxServiceArgs } from '../helpers/cli-process'
+import { childProgramArgs, sandboxCliEnv, sandboxServiceArgs } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { rawSnapshot } from '../helpers/raw-snapshot'
@@ -50,20 +50,11 @@ describe('a sync killed at any step', () => {
 
   /** `cli sync` into the cache, killed at `at` (kill-at-checkpoint.ts) or run to its end; resolves with how it ended. */
   function sync(at: string | null): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    const entry = at === null ? ['src/main/cli/index.ts', 'sync'] : ['test/helpers/kill-at-checkpoint.ts', at]
+    const entry =
+      at === null ? [...childProgramArgs('cli'), 'sync'] : [...childProgramArgs('kill-at-checkpoint'), at]
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        ...entry,
-        ...sandboxServiceArgs(sandbox),
-        '--db',
-        db,
-        '--page-size',
-        '100',
-        '--json',
-      ],
+      [...entry, ...sandboxServiceArgs(sandbox), '--db', db, '--page-size', '100', '--json'],
       { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...sandboxCliEnv(sandbox) }, stdio: 'ignore' },
     )
     return new Promise((resolvePromise, reject) => {

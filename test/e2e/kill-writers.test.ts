@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tokenFileSchema } from '../../src/main/core/auth/token-file'
+import { childProgramArgs } from '../helpers/cli-process'
 import { killWriterVersion } from '../helpers/kill-writer-versions'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 
@@ -14,7 +15,7 @@ const ITERATIONS = 3
  * kills it with SIGKILL (no handler runs, as in a power cut as far as the process is concerned).
  */
 async function killMidWrite(kind: string, path: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/kill-writer.ts', kind, path], {
+  const child = spawn(process.execPath, [...childProgramArgs('kill-writer'), kind, path], {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { chromium, type BrowserContext } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserServer } from 'playwright-core'
 
 /** Debian's chromium; playwright's own browsers cannot be downloaded here. */
 export const CHROMIUM_PATH = '/usr/bin/chromium'
@@ -17,15 +14,43 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ]
 
+/** Fails loudly (never skips) when the binary is missing: a browser test that silently does not run proves nothing. */
+function assertChromiumInstalled(): void {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH}. Install Debian's chromium package (apt-get install chromium) to run the browser tests.`,
+    )
+  }
+}
+
+/**
+ * Starts headless Chromium as a server that test files connect to (e2e-global-setup.ts starts one per run);
+ * each file's contexts are its own, so sharing the process shares no cookies, storage or cache.
+ */
+export async function launchChromiumServer(): Promise<BrowserServer> {
+  assertChromiumInstalled()
+  return chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+}
+
+/**
+ * The run's shared Chromium (e2e-global-setup.ts) when this runs in a vitest project that provides one; vitest
+ * is loaded only then, so a script outside vitest (bench/) can launch Chromium through this module too.
+ */
+async function sharedChromiumEndpoint(): Promise<string | undefined> {
+  if (process.env['VITEST'] === undefined) return undefined
+  const { inject } = await import('vitest')
+  return inject('chromiumWsEndpoint') as string | undefined
+}
+
 export interface LaunchedChromium {
   readonly context: BrowserContext
-  /** Closes the browser and deletes its profile folder. */
+  /** Closes the context (and every page and context this file opened in the browser). */
   close(): Promise<void>
 }
 
 /**
- * Starts headless Chromium with a fresh, throw-away profile, so no test sees another's cookies or cache. Fails
- * loudly (never skips) when the binary is missing: a browser test that silently does not run proves nothing.
+ * A fresh browser context (no cookies, storage or cache from any other test) in headless Chromium: the run's
+ * shared Chromium when the project provides one (`chromiumWsEndpoint`), else one started for this context alone.
  */
 export async function launchChromium(
   options: {
@@ -36,31 +61,30 @@ export async function launchChromium(
     locale?: string
   } = {},
 ): Promise<LaunchedChromium> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM_PATH}. Install Debian's chromium package (apt-get install chromium) to run the browser tests.`,
-    )
+  const endpoint = await sharedChromiumEndpoint()
+  let browser: Browser
+  if (endpoint === undefined) {
+    assertChromiumInstalled()
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+  } else {
+    browser = await chromium.connect(endpoint)
   }
-  const userDataDir = await mkdtemp(join(tmpdir(), 'rosterdesk-chromium-'))
-  let context: BrowserContext
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
+    const context = await browser.newContext({
       viewport: options.viewport ?? { width: 1000, height: 720 },
       ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }),
       ...(options.locale === undefined ? {} : { locale: options.locale }),
     })
+    return {
+      context,
+      close: async () => {
+        await context.close()
+        // Connected: closes this file's other contexts and disconnects; launched here: ends the browser.
+        await browser.close()
+      },
+    }
   } catch (error) {
-    await rm(userDataDir, { recursive: true, force: true })
+    await browser.close()
     throw error
-  }
-  return {
-    context,
-    close: async () => {
-      await context.close()
-      await rm(userDataDir, { recursive: true, force: true })
-    },
   }
 }

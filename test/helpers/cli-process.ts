@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcessByStdio } from 'node:child_process'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { BUNDLE_ENTRIES, bundledProgram } from './test-bundles'
 
 const ROOT = resolve(__dirname, '..', '..')
 
@@ -13,14 +14,23 @@ export interface CliResult {
 }
 
 /**
- * Starts the CLI the way `npm run cli -- ARGS` does (tsx), as a process of its own whose environment is only
- * PATH, HOME and `env`; `done` resolves with what it printed once it exits.
+ * The node arguments that start `program` from the run's bundles (bundledProgram), or from its TypeScript source
+ * through tsx, as `npm run cli` does, where the project builds none.
+ */
+export function childProgramArgs(program: 'cli' | 'kill-at-checkpoint' | 'kill-writer'): string[] {
+  const bundled = bundledProgram(program)
+  return bundled === undefined ? ['--import', 'tsx', join(ROOT, BUNDLE_ENTRIES[program])] : [bundled]
+}
+
+/**
+ * Starts the CLI (childProgramArgs), as a process of its own whose environment is only PATH, HOME and `env`;
+ * `done` resolves with what it printed once it exits.
  */
 export function startCliProcess(
   args: readonly string[],
   env: Record<string, string> = {},
 ): { child: ChildProcessByStdio<null, Readable, Readable>; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli/index.ts', ...args], {
+  const child = spawn(process.execPath, [...childProgramArgs('cli'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

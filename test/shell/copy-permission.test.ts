@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { APP_ORIGIN } from '../../src/main/shell/window-and-startup/window-security'
 import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { startMainProcess, type MainProcess } from './main-process'
+import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 
 /**
  * The second half of copy's proof (the first, test/e2e/ui-copy-permission.test.ts, shows in real Chromium that the
@@ -26,8 +26,8 @@ beforeAll(async () => {
   appPage = (await main.windowReady()).id
 }, 180_000)
 
-afterAll(() => {
-  main.kill()
+afterAll(async () => {
+  await killAndWait([main])
   rmSync(userData, { recursive: true, force: true })
 })
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_REDIRECT_URI } from '../../src/main/core/settings/settings-defaults'
 import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { startMainProcess, type MainProcess, type MainProcessOptions } from './main-process'
+import { startMainProcess, type MainProcess, type MainProcessOptions, killAndWait } from './main-process'
 
 /**
  * The shipped main bundle's life as a desktop app, against the stand-in (which quits, closes windows and emits
@@ -39,8 +39,8 @@ beforeAll(async () => {
   await ensureBuiltBundles()
 }, 180_000)
 
-afterAll(() => {
-  for (const main of running) main.kill()
+afterAll(async () => {
+  await killAndWait(running)
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
 })
 

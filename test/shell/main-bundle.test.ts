@@ -10,7 +10,7 @@ import { DEFAULT_REDIRECT_URI } from '../../src/main/core/settings/settings-defa
 import { ensureBuiltBundles, MAIN_BUNDLE, PRELOAD_BUNDLE } from '../helpers/built-bundles'
 import { answerConsent } from '../helpers/consent'
 import { startTestSandbox } from '../helpers/sandbox'
-import { startMainProcess, type MainProcess } from './main-process'
+import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 
 /**
  * The Electron shell as it ships: `out/main/index.js`, run under plain Node against a recording stand-in for
@@ -55,8 +55,8 @@ beforeAll(async () => {
   await ensureBuiltBundles()
 }, 180_000)
 
-afterAll(() => {
-  for (const main of running) main.kill()
+afterAll(async () => {
+  await killAndWait(running)
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
 })
 

@@ -83,6 +83,34 @@ export interface MainProcessOptions {
 }
 
 /** Starts the built main bundle in a child process against the recording Electron stand-in. */
+/**
+ * Kills each process and resolves once it and the core processes it started have exited: a process still
+ * writing into its data folder would recreate the folder after the test removed it, so folders go only after.
+ */
+export async function killAndWait(processes: readonly MainProcess[]): Promise<void> {
+  const cores = await Promise.all(
+    processes.map((main) =>
+      main.snapshot().then(
+        (snapshot) => snapshot.utilityProcesses.flatMap((core) => (core.pid === undefined ? [] : [core.pid])),
+        // Already exited: so have its core processes, told by the closed channel.
+        () => [],
+      ),
+    ),
+  )
+  for (const main of processes) main.kill()
+  await Promise.all(processes.map((main) => main.exited))
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  const deadline = Date.now() + 10_000
+  while (cores.flat().some(alive) && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 20))
+}
+
 export function startMainProcess(options: MainProcessOptions): MainProcess {
   // Plain Node, no tsx: the bundle resolves its modules as it will in the app (stand-in-build.ts).
   const child: ChildProcess = fork(standInBoot(), [...(options.args ?? [])], {

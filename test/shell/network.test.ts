@@ -9,7 +9,7 @@ import type { ConnectionReport, ProxySignInRequest } from '../../src/shared/conn
 import { ensureBuiltBundles } from '../helpers/built-bundles'
 import { answerConsent } from '../helpers/consent'
 import { testCertificates, type TestCertificates } from '../helpers/openssl-certificates'
-import { startMainProcess, type MainProcess } from './main-process'
+import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 
 /**
  * The core process's network as the shipped bundles wire it, against the Electron stand-in (which behaves as
@@ -34,7 +34,8 @@ let certs: TestCertificates
 
 function freshDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `rosterdesk-shell-net-${prefix}-`))
-  tempDirs.push(dir)
+  // Unpackaged, the shell keeps its data in `<folder>-development` beside it.
+  tempDirs.push(dir, `${dir}-development`)
   return dir
 }
 
@@ -106,7 +107,7 @@ beforeAll(async () => {
 }, 180_000)
 
 afterEach(async () => {
-  for (const main of running.splice(0)) main.kill()
+  await killAndWait(running.splice(0))
   await Promise.all(
     servers.splice(0).map((server) => {
       server.closeAllConnections()

@@ -6,7 +6,7 @@ import { constants, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { startMainProcess, type MainProcess } from './main-process'
+import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 import { standInBoot } from './stand-in-build'
 import type { createElectronStandIn as CreateStandIn } from './stand-in/electron-stand-in'
 import { createUtilityNet, type StandInIncomingMessage } from './stand-in/utility-net'
@@ -70,8 +70,8 @@ port.postMessage({ type: 'up' })
 }, 180_000)
 
 const running: MainProcess[] = []
-afterAll(() => {
-  for (const main of running) main.kill()
+afterAll(async () => {
+  await killAndWait(running)
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
 })
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { startMainProcess, type MainProcess } from './main-process'
+import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 
 /**
  * The OS's regional formats reach the window: the built shell asks Electron's `app.getSystemLocale()` (after
@@ -18,8 +18,8 @@ beforeAll(async () => {
   await ensureBuiltBundles()
 }, 180_000)
 
-afterAll(() => {
-  for (const main of running) main.kill()
+afterAll(async () => {
+  await killAndWait(running)
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 

@@ -13,7 +13,7 @@ import { ensureBuiltBundles } from '../helpers/built-bundles'
 import { answerConsent } from '../helpers/consent'
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy'
 import { startTestSandbox } from '../helpers/sandbox'
-import { startMainProcess, type MainProcess } from './main-process'
+import { killAndWait, startMainProcess, type MainProcess } from './main-process'
 
 /**
  * The app's updater as the shipped main bundle runs it, against the Electron stand-in (main's `net.request` on a
@@ -134,7 +134,9 @@ afterAll(async () => {
 
 describe('updates from a generic feed', () => {
   let main: MainProcess | undefined
-  afterAll(() => main?.kill())
+  afterAll(async () => {
+    if (main !== undefined) await killAndWait([main])
+  })
 
   it('checks, refuses a staged-out or corrupted release, downloads a verified one, and restarts only when no sync runs', async () => {
     const userData = freshDir('data')
