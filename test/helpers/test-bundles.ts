@@ -9,8 +9,6 @@ export const BUNDLE_ENTRIES = {
   'kill-at-checkpoint': 'test/helpers/kill-at-checkpoint.ts',
   /** A writer of one file that rewrites it until killed (kill-writers.test.ts). */
   'kill-writer': 'test/helpers/kill-writer.ts',
-  /** The core worker's thread (worker-entry.ts), as the app's build has it beside the main bundle. */
-  'core-worker': 'src/main/core-host/worker/core-worker.ts',
 } as const
 
 export type BundleName = keyof typeof BUNDLE_ENTRIES

@@ -4,7 +4,6 @@ import { isAbsolute, join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
 import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
-import type { WorkerEntry } from '../../../src/main/core-host/worker/worker-host'
 import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
 import type { Clock } from '../../../src/main/core/clock'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
@@ -16,7 +15,7 @@ import type { InvokeChannel } from '../../../src/shared/ipc-contract'
 import type { InvokeHandlers } from '../../../src/main/core/ipc/dispatch'
 import { createEventHub, type EventHub } from './event-hub'
 import { startHarness, type Harness } from './server'
-import { bundledProgram } from '../test-bundles'
+import { testCoreWorkerEntry } from '../core-worker-bundle'
 
 export interface AppUnderTest {
   readonly core: AppCore
@@ -106,9 +105,8 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     },
     events,
     logger,
-    // The worker's code from the run's bundle where there is one, as the app's build has it: its thread starts
-    // without tsx's loader and transforms.
-    runners: coreWorkerRunners({ logger, ...coreWorkerBundle() }),
+    // The worker's code from one bundle, as the app's build has it: its thread starts without tsx's transforms.
+    runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
     // The clerk accepts what the save dialog offers: the last folder used, else the data folder.
     chooseExportPath: async (defaultPath) =>
       isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath),
@@ -176,12 +174,6 @@ function recordCalls(
     }
   }
   return recorded as InvokeHandlers
-}
-
-/** The core worker's entry from the run's bundles (test-bundles.ts), or nothing (worker-entry.ts finds it). */
-function coreWorkerBundle(): { entry?: WorkerEntry } {
-  const file = bundledProgram('core-worker')
-  return file === undefined ? {} : { entry: { file, execArgv: [] } }
 }
 
 function delay(ms: number): Promise<void> {
