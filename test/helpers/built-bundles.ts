@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
-import { readdir, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { withDirLock } from './dir-lock'
+import { newestMtime } from './newest-mtime'
 
 const ROOT = resolve(__dirname, '../..')
 export const MAIN_BUNDLE = join(ROOT, 'out/main/index.js')
@@ -10,14 +11,6 @@ const SOURCES = ['src/main', 'src/preload', 'src/shared', 'electron.vite.config.
   (p) => join(ROOT, p),
 )
 const LOCK_DIR = join(ROOT, '.tmp/shell-build.lock')
-
-async function newestMtime(path: string): Promise<number> {
-  const info = await stat(path)
-  if (!info.isDirectory()) return info.mtimeMs
-  let newest = info.mtimeMs
-  for (const entry of await readdir(path)) newest = Math.max(newest, await newestMtime(join(path, entry)))
-  return newest
-}
 
 async function isFresh(): Promise<boolean> {
   try {

@@ -1,8 +1,9 @@
-import { readdir, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { build } from 'esbuild'
 import type { WorkerEntry } from '../../src/main/core-host/worker/worker-host'
 import { withDirLock } from './dir-lock'
+import { newestMtime } from './newest-mtime'
 
 const ROOT = resolve(__dirname, '../..')
 /** Beside the renderer's test build (.tmp/test-build), never in `out/`, which the installers pack. */
@@ -11,14 +12,6 @@ const BUNDLE = join(OUT_DIR, 'core-worker.js')
 const LOCK_DIR = join(OUT_DIR, '.core-worker-build.lock')
 /** What the worker's bundle is made of: the main process's sources and the shared contract. */
 const SOURCES = [join(ROOT, 'src/main'), join(ROOT, 'src/shared')]
-
-async function newestMtime(path: string): Promise<number> {
-  const info = await stat(path)
-  if (!info.isDirectory()) return info.mtimeMs
-  let newest = info.mtimeMs
-  for (const entry of await readdir(path)) newest = Math.max(newest, await newestMtime(join(path, entry)))
-  return newest
-}
 
 async function isFresh(): Promise<boolean> {
   const built = await stat(BUNDLE).then(

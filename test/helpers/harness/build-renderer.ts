@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react'
-import { readdir, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
 import { cspMetaPlugin } from '../../../scripts/csp-meta-plugin'
 import { withDirLock } from '../dir-lock'
+import { newestMtime } from '../newest-mtime'
 
 const ROOT = resolve(__dirname, '../../..')
 /**
@@ -20,14 +21,6 @@ const SOURCES = [
   join(ROOT, 'scripts/csp-meta-plugin.ts'),
 ]
 const LOCK_DIR = join(TEST_BUILD_DIR, '.renderer-build.lock')
-
-async function newestMtime(path: string): Promise<number> {
-  const info = await stat(path)
-  if (!info.isDirectory()) return info.mtimeMs
-  let newest = info.mtimeMs
-  for (const entry of await readdir(path)) newest = Math.max(newest, await newestMtime(join(path, entry)))
-  return newest
-}
 
 async function builtAt(): Promise<number | undefined> {
   try {
