@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect, vi } from 'vitest'
+import { expect, onTestFinished, vi } from 'vitest'
 import type { SyncRunSummary } from '../../src/shared/domain/sync'
 import type { EventChannel } from '../../src/shared/ipc-contract'
 import { createAppCore, type AppCore } from '../../src/main/core/session/create-app-core'
@@ -52,20 +52,26 @@ export interface AppOptions {
 }
 
 /** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
+/**
+ * Undoes what a helper started once the test that called it ends (vitest runs these last first). Registered on the
+ * test, not in a module-level afterEach: the unit project runs without isolation, so this module is evaluated once
+ * per worker and a hook it registered would belong to the first file that imported it only.
+ */
+function cleanUpAfterTest(cleanup: () => Promise<void> | void): void {
+  onTestFinished(async () => {
+    await cleanup()
+  })
+}
 
 export async function sandbox(options: { size: number; seed: number }): Promise<SandboxHandle> {
   const handle = await startTestSandbox(options)
-  cleanups.push(() => handle.close())
+  cleanUpAfterTest(() => handle.close())
   return handle
 }
 
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-profiles-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  cleanUpAfterTest(() => rmSync(dir, { recursive: true, force: true }))
   return dir
 }
 
@@ -117,7 +123,7 @@ export async function startApp(
     closed = true
     await core.close()
   }
-  cleanups.push(close)
+  cleanUpAfterTest(close)
   const invoke = async (channel: string, ...args: unknown[]): Promise<unknown> => {
     const result = await dispatchInvoke(core.handlers, channel, args, logger)
     if (!result.ok) throw Object.assign(new Error(result.error.message), { ipc: result.error })

@@ -1,11 +1,5 @@
 import Database from 'better-sqlite3'
-import { afterEach } from 'vitest'
-
-const opened = new Set<Database.Database>()
-afterEach(() => {
-  for (const db of opened) db.close()
-  opened.clear()
-})
+import { onTestFinished } from 'vitest'
 
 /**
  * A read-only connection of the test's own to a snapshot file, to check what a sync wrote as an outside tool
@@ -14,6 +8,10 @@ afterEach(() => {
 export function rawSnapshot(reader: { readonly path: string } | null | undefined): Database.Database {
   if (reader === null || reader === undefined) throw new Error('the cache has no snapshot')
   const db = new Database(reader.path, { readonly: true, fileMustExist: true })
-  opened.add(db)
+  // Closed when the test ends: registered on the test, since without isolation this module is evaluated once per
+  // worker, and a module-level afterEach would belong to the first file that imported it only.
+  onTestFinished(() => {
+    db.close()
+  })
   return db
 }
