@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { ExportRequest } from '../../src/shared/domain/export'
 import type { ViewState } from '../../src/shared/view-schema'
 import { App } from '../../src/renderer/src/App'
@@ -104,8 +104,17 @@ describe('the view on screen', () => {
   it('is sent once per settled change, not per render', async () => {
     const { core } = await renderSynced()
     await waitFor(() => expect(setCurrentCalls(core.calls)).toHaveLength(1))
-    await act(() => new Promise((resolve) => setTimeout(resolve, VIEW_SAVE_DEBOUNCE_MS * 2)))
-    expect(setCurrentCalls(core.calls)).toHaveLength(1)
+    // The debounce window run out on a fake clock, re-renders included: a save per render would show as a second call.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      await act(async () => {
+        fireEvent.click(screen.getByRole('button', { name: 'Columns', exact: true }))
+        await vi.advanceTimersByTimeAsync(VIEW_SAVE_DEBOUNCE_MS * 2)
+      })
+      expect(setCurrentCalls(core.calls)).toHaveLength(1)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
