@@ -187,12 +187,20 @@ function toSummary(row: RunRow): SyncRunSummary {
   return summary
 }
 
+/** The last change report read, by its stored text: the window asks for the status often, the report rarely changes. */
+let lastParsed: { readonly text: string; readonly report: ChangeReport | undefined } | undefined
+
+/** A run's stored change report checked against its schema; undefined when absent or not a report. */
 function parseChanges(text: string | null): ChangeReport | undefined {
   if (text === null) return undefined
+  if (lastParsed?.text === text) return lastParsed.report
+  let report: ChangeReport | undefined
   try {
     const parsed = changeReportSchema.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : undefined
+    report = parsed.success ? parsed.data : undefined
   } catch {
-    return undefined
+    report = undefined
   }
+  lastParsed = { text, report }
+  return report
 }
