@@ -59,6 +59,7 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           // Once per run: the CLI's bundles and one Chromium that each browser test file opens its contexts in.
           globalSetup: ['test/helpers/e2e-global-setup.ts'],
+          isolate: false,
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },

@@ -41,8 +41,11 @@ export function setAsideCache(cacheDir: string, info: SetAsideInfo): void {
 
 /** The set-aside copy's note, or undefined when there is none (or its note cannot be read). */
 export function readSetAside(cacheDir: string): SetAsideInfo | undefined {
+  const path = join(setAsideDir(cacheDir), INFO_FILE)
+  // Most profiles have none: asked on every profile list, so checked without throwing.
+  if (!existsSync(path)) return undefined
   try {
-    const value: unknown = JSON.parse(readFileSync(join(setAsideDir(cacheDir), INFO_FILE), 'utf8'))
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'))
     if (typeof value !== 'object' || value === null) return undefined
     const record = value as Record<string, unknown>
     const text = (key: string): string | undefined =>
