@@ -59,6 +59,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           // Once per run: the CLI's bundles and one Chromium that each browser test file opens its contexts in.
           globalSetup: ['test/helpers/e2e-global-setup.ts'],
+          // As the unit project: the harness, playwright-core and the app's modules imported once per worker (the
+          // project's import time 235 s → 21 s, its CPU time a fifth less). Each file starts and stops its own
+          // servers, sandboxes and contexts (use* helpers register their hooks in the calling file).
           isolate: false,
           testTimeout: 90_000,
           hookTimeout: 120_000,

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { build } from 'esbuild'
 import type { WorkerEntry } from '../../src/main/core-host/worker/worker-host'
 import { withDirLock } from './dir-lock'
+import { buildNodeBundles } from './node-bundle'
 import { newestMtime } from './newest-mtime'
 
 const ROOT = resolve(__dirname, '../..')
@@ -32,16 +32,11 @@ export async function testCoreWorkerEntry(): Promise<WorkerEntry> {
   if (!(await isFresh())) {
     await withDirLock(LOCK_DIR, async () => {
       if (await isFresh()) return
-      await build({
-        entryPoints: [join(ROOT, 'src/main/core-host/worker/core-worker.ts')],
-        outfile: BUNDLE,
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node22',
-        sourcemap: 'inline',
+      await buildNodeBundles({
+        entries: { 'core-worker': 'src/main/core-host/worker/core-worker.ts' },
+        outdir: OUT_DIR,
         external: ['better-sqlite3', 'exceljs'],
-        logLevel: 'warning',
+        sourcemap: true,
       })
     })
   }
