@@ -1,5 +1,15 @@
-import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  type Stats,
+} from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 
 /**
  * The one rule for what RosterDesk writes (employee rows, pay, saved searches, tokens, logs): on macOS and Linux
@@ -63,4 +73,45 @@ export function createOwnerOnlyFile(path: string): boolean {
     closeSync(fd)
   }
   return true
+}
+
+/**
+ * Takes group and others' rights off every folder and file under `roots` that this account owns (folders 0700,
+ * files 0600): what versions before the owner-only rule created with the umask's modes (0755, 0644) is tightened
+ * at the app's start, as if written today. Symbolic links are neither followed nor changed; what another account
+ * owns, or what cannot be read or changed, is left as it is. Returns how many were changed. Does nothing on
+ * Windows (see above).
+ */
+export function tightenToOwnerOnly(roots: readonly string[]): number {
+  if (!APPLIES) return 0
+  const uid = process.getuid?.()
+  let changed = 0
+  const visit = (path: string): void => {
+    let stats: Stats
+    try {
+      stats = lstatSync(path)
+    } catch {
+      return
+    }
+    if (stats.isSymbolicLink() || (uid !== undefined && stats.uid !== uid)) return
+    const wanted = stats.isDirectory() ? OWNER_DIR_MODE : OWNER_FILE_MODE
+    if ((stats.isDirectory() || stats.isFile()) && (stats.mode & 0o077) !== 0) {
+      try {
+        chmodSync(path, (stats.mode & 0o700) | (wanted & 0o700))
+        changed++
+      } catch {
+        // Left as it is: the next start tries again.
+      }
+    }
+    if (!stats.isDirectory()) return
+    let names: string[]
+    try {
+      names = readdirSync(path)
+    } catch {
+      return
+    }
+    for (const name of names) visit(join(path, name))
+  }
+  for (const root of new Set(roots.map((root) => resolve(root)))) visit(root)
+  return changed
 }

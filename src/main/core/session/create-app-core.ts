@@ -22,6 +22,7 @@ import type { PagePrinter } from '../export/print-view'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { Logger } from '../log/logger'
 import { exportRulesOf } from '../policy/export-rules'
+import { tightenToOwnerOnly } from '../owner-only'
 import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from './personal-data'
 import { sweepExportFolder, sweepLeftovers } from './leftovers'
 import type { ColumnBuilder } from '../query/column-builds'
@@ -277,9 +278,9 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 }
 
 /**
- * Sweeps what an earlier run left (leftovers.ts): print pages and deleted profiles' folders now, the part files in
- * the last export folder in the background (it may be a slow network share); "earlier" is before this process
- * started.
+ * Sweeps what an earlier run left (leftovers.ts): print pages and deleted profiles' folders now, then takes others'
+ * rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in the last
+ * export folder in the background (it may be a slow network share); "earlier" is before this process started.
  */
 function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
   const startedAt = performance.timeOrigin
@@ -291,6 +292,9 @@ function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
     startedAt,
     logger: deps.logger,
   })
+  const tightened = tightenToOwnerOnly([caches.root, deps.dataDir])
+  if (tightened > 0)
+    deps.logger.info(`Start: ${tightened} folder(s) and file(s) made readable by this account only`)
   const lastFolder = new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).lastFolder()
   void sweepExportFolder({ folder: lastFolder, startedAt, logger: deps.logger }).catch(() => undefined)
 }

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import type { ProfileList } from '../../../../../src/shared/domain/profiles'
@@ -109,5 +118,38 @@ describe('leftovers swept at start', () => {
     refuse = false
     const deleted = (await app.invoke('profiles:delete', id)) as ProfileList
     expect(deleted.profiles.map((profile) => profile.id)).toEqual(['p1'])
+  })
+})
+
+/** Issue 31, point 5: an older version's files (the umask's 0644 and 0755) are made the clerk's own at start. */
+describe.skipIf(process.platform === 'win32')('an older install’s modes', () => {
+  it('are tightened to 0700 folders and 0600 files as the app core starts, links left alone', async () => {
+    const demo = await sandbox({ size: 5, seed: 1 })
+    const dataDir = tempDir()
+    const elsewhere = tempDir()
+    const modeOf = (path: string): string => (lstatSync(path).mode & 0o777).toString(8)
+    const cache = join(dataDir, 'cache')
+    mkdirSync(cache, { recursive: true, mode: 0o755 })
+    chmodSync(dataDir, 0o755)
+    chmodSync(cache, 0o755)
+    writeFileSync(join(cache, 'employees.sqlite'), '', { mode: 0o644 })
+    writeFileSync(join(dataDir, 'settings.json'), '{}', { mode: 0o644 })
+    chmodSync(join(cache, 'employees.sqlite'), 0o644)
+    chmodSync(join(dataDir, 'settings.json'), 0o644)
+    // A link to something that is not RosterDesk's: neither followed nor changed.
+    writeFileSync(join(elsewhere, 'notes.txt'), 'not ours')
+    chmodSync(join(elsewhere, 'notes.txt'), 0o644)
+    symlinkSync(join(elsewhere, 'notes.txt'), join(dataDir, 'link-to-notes'))
+
+    const app = await startApp(demo, dataDir, new MemoryKeyValueBackend(), new MemorySecretStore())
+
+    expect(modeOf(dataDir)).toBe('700')
+    expect(modeOf(cache)).toBe('700')
+    expect(modeOf(join(cache, 'employees.sqlite'))).toBe('600')
+    expect(modeOf(join(dataDir, 'settings.json'))).toBe('600')
+    expect(modeOf(join(elsewhere, 'notes.txt'))).toBe('644')
+    expect(app.log.filter((line) => line.includes('readable by this account only'))).toEqual([
+      'info: Start: 4 folder(s) and file(s) made readable by this account only',
+    ])
   })
 })
