@@ -21,7 +21,8 @@ import { until } from '../../../../helpers/until'
  * test/shell/stand-in/electron-stand-in.ts cites Electron's source for). The NsisUpdater is made here directly
  * (a test seam): on Linux electron-updater's own choice is the AppImageUpdater, which stays inactive outside an
  * AppImage. The provider names its channel files for the OS it runs on (`latest-linux.yml`, `beta-linux.yml`
- * here; `latest.yml` on Windows, which test/shell/updates.test.ts serves).
+ * here; `latest.yml` on Windows, which test/shell/updates.test.ts serves). The macOS tests make a MacUpdater the
+ * same way, which hands its download to the stand-in's Squirrel.Mac (its `autoUpdater`, `standIn.squirrel`).
  */
 
 const CURRENT = '1.3.0'
