@@ -18,6 +18,12 @@
     Pop $0
     nsExec::Exec '"$SYSDIR\icacls.exe" "$APPDATA\RosterDesk" /setowner *S-1-5-32-544'
     Pop $0
+    ; The marker that turns the app's own updates off (src/main/shell/window-and-startup/msi-install.ts,
+    ; PER_MACHINE_MARKER): electron-updater would run each update's installer into Program Files from a standard
+    ; user's app, a UAC prompt at every quit; IT deploys the next version, as for the MSI (issue 31).
+    WriteINIStr "$INSTDIR\per-machine-install.ini" "RosterDesk" "InstalledBy" "nsis-per-machine"
+  ${else}
+    Delete "$INSTDIR\per-machine-install.ini"
   ${endif}
   WriteRegStr SHCTX "Software\Classes\${ROSTERDESK_SCHEME}" "" "URL:RosterDesk sign-in"
   WriteRegStr SHCTX "Software\Classes\${ROSTERDESK_SCHEME}" "URL Protocol" ""
@@ -27,6 +33,7 @@
 
 !macro customUnInstall
   DeleteRegKey SHCTX "Software\Classes\${ROSTERDESK_SCHEME}"
+  Delete "$INSTDIR\per-machine-install.ini"
   ; What the app itself wrote for this user: app.setAsDefaultProtocolClient writes HKCU\Software\Classes\<scheme>
   ; with the command `"<exe>" "%1"` (Electron's shell/browser/browser_win.cc, GetProtocolLaunchPath; AddQuoteForArg
   ; quotes any path with a backslash). Removed only when it starts this install's executable, so another copy's

@@ -212,3 +212,125 @@ describe('the stand-in’s net, as Electron’s', () => {
     }
   })
 })
+
+/**
+ * The stand-in's autoUpdater as Squirrel.Mac behind Electron's (issue 31, point 11), held to
+ * shell/browser/auto_updater_mac.mm (CheckForUpdates, QuitAndInstall) and
+ * shell/browser/api/electron_api_auto_updater.cc (QuitAndInstall: 'before-quit-for-update', every window closed,
+ * then Squirrel's relaunch): what electron-updater's MacUpdater feeds it and waits for.
+ */
+describe('the stand-in’s autoUpdater on macOS, as Electron’s Squirrel.Mac', () => {
+  function freshStandIn() {
+    const { createElectronStandIn } = Module.createRequire(standInBoot())('./electron-stand-in.js') as {
+      createElectronStandIn: typeof CreateStandIn
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-squirrel-'))
+    tempDirs.push(dir)
+    const standIn = createElectronStandIn({ userData: dir, isPackaged: true, appPath: dir, version: '1.3.0' })
+    const updater = standIn.module['autoUpdater'] as EventEmitter & {
+      setFeedURL(options: { url: string; headers?: Record<string, string> }): void
+      checkForUpdates(): void
+      quitAndInstall(): void
+    }
+    return { standIn, updater, events: () => standIn.record.appEvents }
+  }
+
+  /** MacUpdater's local server: the JSON naming the zip for the right Basic authorization, then the zip. */
+  async function squirrelFeed(answer: 'update' | 'none') {
+    const asked: Array<string | undefined> = []
+    const server = (await import('node:http')).createServer((request, response) => {
+      asked.push(request.headers.authorization)
+      if (request.url === '/') {
+        if (answer === 'none') return void response.writeHead(204).end()
+        const { port } = server.address() as AddressInfo
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(JSON.stringify({ url: `http://127.0.0.1:${port}/update.zip` }))
+      } else response.writeHead(200, { 'content-type': 'application/zip' }).end(Buffer.alloc(1024))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    return { url, asked, close: () => server.close() }
+  }
+
+  it('cannot quit and install before Squirrel downloaded an update: an error, no quit', () => {
+    const { updater, events } = freshStandIn()
+    const errors: string[] = []
+    updater.on('error', (error: Error) => errors.push(error.message))
+    updater.quitAndInstall()
+    expect(events()).toEqual(['autoUpdater before-quit-for-update', 'autoUpdater error'])
+    expect(errors).toEqual(["No update available, can't quit and install"])
+  })
+
+  it('checks the feed with its headers, downloads, and says update-downloaded only then', async () => {
+    const { updater, events } = freshStandIn()
+    const feed = await squirrelFeed('update')
+    try {
+      updater.setFeedURL({ url: feed.url, headers: { Authorization: 'Basic YXV0b3VwZGF0ZXI6cw==' } })
+      const downloaded = new Promise<unknown[]>((resolve) =>
+        updater.once('update-downloaded', (...a) => resolve(a)),
+      )
+      updater.checkForUpdates()
+      const [event, notes, name, date, url] = await downloaded
+      expect(event).toHaveProperty('preventDefault')
+      expect([notes, name, date instanceof Date, url]).toEqual(['', '', true, `${feed.url}/update.zip`])
+      expect(feed.asked[0]).toBe('Basic YXV0b3VwZGF0ZXI6cw==')
+      expect(events().filter((name) => name.startsWith('autoUpdater '))).toEqual([
+        'autoUpdater checking-for-update',
+        'autoUpdater update-available',
+        'autoUpdater update-downloaded',
+      ])
+    } finally {
+      feed.close()
+    }
+  })
+
+  it('answers update-not-available for a 204, and an error for a feed it cannot read', async () => {
+    const { updater, events } = freshStandIn()
+    const feed = await squirrelFeed('none')
+    try {
+      updater.setFeedURL({ url: feed.url })
+      updater.checkForUpdates()
+      await expect.poll(events).toContain('autoUpdater update-not-available')
+      updater.setFeedURL({ url: 'http://127.0.0.1:1/' })
+      const failed = new Promise<Error>((resolve) => updater.once('error', resolve))
+      updater.checkForUpdates()
+      expect(await failed).toBeInstanceOf(Error)
+    } finally {
+      feed.close()
+    }
+  })
+
+  it('closes every window before the relaunch, which quits the app or fails with an error', async () => {
+    const { standIn, updater, events } = freshStandIn()
+    const feed = await squirrelFeed('update')
+    try {
+      updater.setFeedURL({ url: feed.url })
+      const downloaded = new Promise((resolve) => updater.once('update-downloaded', resolve))
+      updater.checkForUpdates()
+      await downloaded
+      const Window = standIn.module['BrowserWindow'] as new (options: object) => object
+      new Window({})
+      standIn.squirrel.relaunch = { error: 'The update’s code signature did not pass validation' }
+      const failed = new Promise<Error>((resolve) => updater.once('error', resolve))
+      updater.quitAndInstall()
+      expect((await failed).message).toBe('The update’s code signature did not pass validation')
+      expect(events().slice(-4)).toEqual([
+        'autoUpdater before-quit-for-update',
+        'window 1 closed',
+        'window-all-closed',
+        'autoUpdater error',
+      ])
+      standIn.squirrel.relaunch = 'quit'
+      updater.quitAndInstall()
+      await expect.poll(() => standIn.record.exitCode).toBe(0)
+      expect(events().slice(-4)).toEqual([
+        'autoUpdater before-quit-for-update',
+        'before-quit',
+        'will-quit',
+        'quit',
+      ])
+    } finally {
+      feed.close()
+    }
+  })
+})

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -108,6 +108,65 @@ async function startFeed(): Promise<Feed> {
   }
 }
 
+/** The publisher the test builds name in app-update.yml, and the one the fake PowerShell reports by default. */
+const PUBLISHER = 'CN=RosterDesk Test Publisher, O=RosterDesk Test, C=GB'
+
+/**
+ * What electron-builder writes beside a packaged app for a generic `publish` (PublishManager.ts; `publisherName`
+ * for a signed Windows build, a js-yaml block list).
+ */
+function writeBuiltFeed(resources: string, publisher: string | undefined): void {
+  writeFileSync(
+    join(resources, 'app-update.yml'),
+    `provider: generic\nurl: ${feed.url}\nupdaterCacheDirName: ${CACHE_DIR_NAME}\n` +
+      (publisher === undefined ? '' : `publisherName:\n  - ${publisher}\n`),
+  )
+}
+
+/**
+ * Windows PowerShell as the shell finds it on "Windows" here: a folder for PATH holding a file named by its full
+ * path (%SystemRoot% unset: C:\Windows\System32\…, which has no `/`, so Linux looks it up on PATH). It answers
+ * `Get-AuthenticodeSignature` as windows-signature.ts's script asks (the path it was given; Status 0 and the
+ * subject in `subject.txt` beside it, or 2, NotSigned, without one) and fails for any other script; each
+ * signature it reports on is a line in `asked.txt`.
+ */
+function fakePowerShell(subject: string | undefined): {
+  dir: string
+  path: string
+  setSubject(s: string): void
+} {
+  const dir = freshDir('powershell')
+  const setSubject = (text: string) => writeFileSync(join(dir, 'subject.txt'), text)
+  if (subject !== undefined) setSubject(subject)
+  const file = join(dir, 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe')
+  writeFileSync(
+    file,
+    `#!${process.execPath}
+const fs = require('node:fs')
+const path = require('node:path')
+const args = process.argv.slice(2)
+const script = Buffer.from(args[args.indexOf('-EncodedCommand') + 1] || '', 'base64').toString('utf16le')
+const literal = /-LiteralPath '((?:[^']|'')*)'/.exec(script)
+if (!script.includes('Get-AuthenticodeSignature') || literal === null) {
+  process.stderr.write('not modelled')
+  process.exit(1)
+}
+const file = literal[1].replace(/''/g, "'")
+fs.appendFileSync(path.join(${JSON.stringify(dir)}, 'asked.txt'), file + '\\n')
+let subject = null
+try { subject = fs.readFileSync(path.join(${JSON.stringify(dir)}, 'subject.txt'), 'utf8') } catch {}
+process.stdout.write(JSON.stringify({ Status: subject === null ? 2 : 0, Path: file, Subject: subject }) + '\\r\\n')
+`,
+    { mode: 0o755 },
+  )
+  return { dir, path: `${dir}:${process.env['PATH'] ?? ''}`, setSubject }
+}
+
+/** The installers in electron-updater's pending folder (none when it was never made). */
+function installersIn(pending: string): string[] {
+  return existsSync(pending) ? readdirSync(pending).filter((name) => name.endsWith('.exe')) : []
+}
+
 const isState =
   (status: UpdateState['status'], version?: string) =>
   (payload: unknown): boolean => {
@@ -142,18 +201,16 @@ describe('updates from a generic feed', () => {
     const userData = freshDir('data')
     const resources = freshDir('resources')
     const localAppData = freshDir('local')
-    // What electron-builder writes beside a packaged app for a generic `publish` (PublishManager.js).
-    writeFileSync(
-      join(resources, 'app-update.yml'),
-      `provider: generic\nurl: ${feed.url}\nupdaterCacheDirName: ${CACHE_DIR_NAME}\n`,
-    )
+    writeBuiltFeed(resources, PUBLISHER)
+    // Signed by someone else at first.
+    const powerShell = fakePowerShell('CN=Someone Else, O=Someone Else, C=GB')
     feed.release({ version: '1.2.0' })
     main = startMainProcess({
       userData,
       platform: 'win32',
       version: CURRENT,
       resourcesPath: resources,
-      env: { LOCALAPPDATA: localAppData },
+      env: { LOCALAPPDATA: localAppData, PATH: powerShell.path },
     })
     const app = main
     await app.windowReady()
@@ -232,12 +289,24 @@ describe('updates from a generic feed', () => {
       'Updates: the download did not match its published checksum',
     )
 
-    // The release as published: downloaded, verified, ready.
+    // The right checksum, but signed by another publisher than the build names: refused (issue 31, point 4).
     const installer = randomBytes(96 * 1024)
     feed.release({ version: '2.0.0', staging: 100, body: installer })
     value(await app.invoke('updates:check'))
-    await app.waitForEvent('updates:state', isState('ready', '2.0.0'))
+    await expect
+      .poll(async () => value<UpdateState>(await app.invoke('updates:get-state')))
+      .toMatchObject({ message: 'the download is not signed by the publisher of RosterDesk and was deleted' })
     const pending = join(localAppData, CACHE_DIR_NAME, 'pending')
+    expect(installersIn(pending)).toEqual([])
+
+    // The release as published and signed by the build's publisher: downloaded, verified, ready.
+    powerShell.setSubject(PUBLISHER)
+    value(await app.invoke('updates:check'))
+    await app.waitForEvent('updates:state', isState('ready', '2.0.0'))
+    // The signature was asked of Windows PowerShell by its full path, for the downloaded installer.
+    const asked = readFileSync(join(powerShell.dir, 'asked.txt'), 'utf8').trim().split('\n')
+    expect(asked).toHaveLength(2)
+    expect(asked.every((file) => file.startsWith(join(localAppData, CACHE_DIR_NAME, 'pending')))).toBe(true)
     expect(readdirSync(pending)).toContain('RosterDesk-Setup-2.0.0.exe')
     expect(readFileSync(join(pending, 'RosterDesk-Setup-2.0.0.exe')).equals(installer)).toBe(true)
     await app.clickMenu('Help', 'About RosterDesk')
@@ -282,6 +351,96 @@ describe('updates from a generic feed', () => {
       events.indexOf('autoUpdater before-quit-for-update'),
     )
   }, 240_000)
+})
+
+/**
+ * Updates only where a signature is checked (issue 31, point 4): electron-updater checks a Windows installer's
+ * signature only when app-update.yml names the publisher (NsisUpdater.verifySignature) and lets it through when
+ * PowerShell cannot tell (windowsExecutableCodeSignatureVerifier.ts); an AppImage's update has the feed's sha512
+ * only.
+ */
+describe('updates that cannot be verified', () => {
+  async function aboutSays(app: MainProcess, text: string): Promise<void> {
+    await app.clickMenu('Help', 'About RosterDesk')
+    await expect.poll(async () => (await app.snapshot()).messageBoxes.at(-1)?.detail ?? '').toContain(text)
+  }
+
+  it('are off for a Windows build that names no publisher, and About says why', async () => {
+    const resources = freshDir('unsigned-win')
+    writeBuiltFeed(resources, undefined)
+    feed.release({ version: '2.0.0' })
+    const app = startMainProcess({
+      userData: freshDir('unsigned-win-data'),
+      platform: 'win32',
+      resourcesPath: resources,
+    })
+    try {
+      await app.windowReady()
+      expect(value<UpdateState>(await app.invoke('updates:check'))).toEqual({
+        status: 'disabled',
+        reason:
+          'This copy is not signed, so it cannot check that an update comes from the publisher of RosterDesk',
+      })
+      await aboutSays(
+        app,
+        'Updates are off: This copy is not signed, so it cannot check that an update comes from the publisher of RosterDesk',
+      )
+      expect((await app.snapshot()).sessions.map((s) => s.partition)).not.toContain('electron-updater')
+    } finally {
+      await killAndWait([app])
+    }
+  })
+
+  it('are off on Linux (an AppImage), and About says why', async () => {
+    const resources = freshDir('appimage')
+    writeBuiltFeed(resources, undefined)
+    const app = startMainProcess({
+      userData: freshDir('appimage-data'),
+      platform: 'linux',
+      resourcesPath: resources,
+    })
+    try {
+      await app.windowReady()
+      expect(value<UpdateState>(await app.invoke('updates:get-state'))).toMatchObject({
+        status: 'disabled',
+        reason:
+          'An AppImage update cannot be checked for the publisher’s signature; install the next version as you installed this one',
+      })
+      await aboutSays(app, 'Updates are off: An AppImage update cannot be checked')
+      expect((await app.snapshot()).sessions.map((s) => s.partition)).not.toContain('electron-updater')
+    } finally {
+      await killAndWait([app])
+    }
+  })
+
+  it('refuse an installer whose signature Windows PowerShell could not check', async () => {
+    const resources = freshDir('no-powershell')
+    const localAppData = freshDir('no-powershell-local')
+    writeBuiltFeed(resources, PUBLISHER)
+    feed.release({ version: '2.0.0' })
+    // No PowerShell on this PATH: the check cannot run.
+    const userData = freshDir('no-powershell-data')
+    const app = startMainProcess({
+      userData,
+      platform: 'win32',
+      version: CURRENT,
+      resourcesPath: resources,
+      env: { LOCALAPPDATA: localAppData },
+    })
+    try {
+      await app.windowReady()
+      const failed = (await app.waitForEvent('updates:state', isState('failed'))) as UpdateState
+      expect(failed).toMatchObject({
+        message: 'the download’s signature could not be checked, so it was deleted',
+      })
+      expect(installersIn(join(localAppData, CACHE_DIR_NAME, 'pending'))).toEqual([])
+      expect(readFileSync(join(userData, 'logs', 'main.log'), 'utf8')).toContain(
+        'RosterDesk could not check the signature',
+      )
+    } finally {
+      await killAndWait([app])
+    }
+  })
 })
 
 describe('a build without a feed', () => {

@@ -12,7 +12,7 @@ import { updateInputs } from './updates/update-inputs'
 import { registerInvokeHandlers } from './ipc/register-invoke-handlers'
 import { windowEventSink } from './ipc/window-event-sink'
 import { closeLibraryChannels } from './ipc/library-channels'
-import { RemoteAppCore } from './core-process/remote-app-core'
+import { RemoteAppCore, type RemoteAppCoreOptions } from './core-process/remote-app-core'
 import { coreProcessEntry } from './core-process/core-process-channel'
 import { utilityProcessChannel } from './adapters/utility-process-channel'
 import { createShellNetwork, type ShellNetworkParts } from './network/shell-network'
@@ -71,6 +71,7 @@ let mainWindow: BrowserWindow | undefined
 let settingsBackend: KeyValueBackend | undefined
 let windowState: KeyValueBackend | undefined
 let core: RemoteAppCore | undefined
+let coreOptions: RemoteAppCoreOptions | undefined
 /** The app's updater (decision 044), made once the network is; About says "not set up" until then. */
 let updates: AppUpdates | undefined
 const trustedWebContents = new Set<number>()
@@ -175,7 +176,8 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
   if (quitting || updates === undefined) return
   // The app core (cache, index, sync, exports) runs in a utility process of its own; this process keeps the
   // windows, the dialogs and the secrets, and routes each request there (ARCHITECTURE, "Runtimes and threads").
-  const remote = new RemoteAppCore({
+  // Kept for a restart into an update that did not install, which starts the core again (decision 050).
+  coreOptions = {
     channel: utilityProcessChannel(coreProcessEntry(__dirname), network.utility),
     config: {
       appInfo: {
@@ -220,13 +222,14 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     // core keeps stopping, shows why on its first request).
     onRestarted: () => mainWindow?.webContents.reload(),
     onDown: () => mainWindow?.webContents.reload(),
-  })
+  }
+  const remote = new RemoteAppCore(coreOptions)
   // Kept before it is up, so a quit while it starts still closes it.
   core = remote
   const coreStarted = remote.start()
   // The window opens while the core process starts; its first requests wait there for the app core.
   registerInvokeHandlers(
-    busyWork.track((channel, args) => remote.invoke(channel, args)),
+    busyWork.track((channel, args) => (core ?? remote).invoke(channel, args)),
     { webContentsIds: trustedWebContents, origins },
     logger,
     { ...network.mainHandlers, ...updates.mainHandlers },
@@ -268,6 +271,23 @@ function closeCore(): Promise<void> {
 }
 
 /**
+ * Back from a restart into an update that did not install (decision 050): no longer quitting, a new core started
+ * (requests wait for it, as at start), and the window reloaded, or opened again where the updater closed it
+ * (Electron's autoUpdater.quitAndInstall closes every window first: shell/browser/api/electron_api_auto_updater.cc).
+ */
+async function reopenAfterFailedRestart(): Promise<void> {
+  await closing
+  if (coreOptions === undefined) return
+  closing = undefined
+  quitting = false
+  logger.info('Updates: the restart did not install the update; starting the app core again')
+  const reopened = (core = new RemoteAppCore(coreOptions)).start()
+  if (mainWindow === undefined) openWindow()
+  else mainWindow.webContents.reload()
+  await reopened.catch((error: unknown) => logger.error('Starting the app core again failed', error))
+}
+
+/**
  * The app's updater (decision 044), its session following the core's network settings, and what a restart into
  * an update must wait for: a sync (the core's own status) and an export or print (their requests, counted by the
  * returned BusyWork as main routes them).
@@ -284,6 +304,7 @@ async function startUpdates(network: ShellNetworkParts, events: EventSink): Prom
     network: network.follower,
     busy: () => busyWork.reason(),
     closeForRestart: () => closeCore(),
+    reopenAfterFailedRestart: () => reopenAfterFailedRestart(),
     emit: (state) => events.emit('updates:state', state),
   })
   return busyWork

@@ -166,6 +166,8 @@ export interface ElectronStandIn {
   readonly module: Record<string, unknown>
   readonly record: StandInRecord
   readonly app: EventEmitter
+  /** The macOS autoUpdater's Squirrel.Mac behaviour. */
+  readonly squirrel: SquirrelBehaviour
   /** Calls a handler registered with ipcMain.handle as Electron would for a message from `sender`. */
   invoke(
     channel: string,
@@ -217,7 +219,25 @@ export interface ElectronStandIn {
   onExit(listener: (code: number) => void): void
 }
 
+/** How the stand-in's Squirrel.Mac behaves (macOS autoUpdater); a test changes it. */
+export interface SquirrelBehaviour {
+  /** Squirrel's download of the zip waits for this (a download still under way). */
+  downloading: Promise<void>
+  /** Squirrel refuses the downloaded update with this message (its code signature check). */
+  refuseDownload: string | undefined
+  /** What Squirrel's relaunch does: terminates the app (its quit), fails with an error, or never happens. */
+  relaunch: 'quit' | 'never' | { readonly error: string }
+  /** How many updates Squirrel has downloaded. */
+  fetched: number
+}
+
 export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
+  const squirrel: SquirrelBehaviour = {
+    downloading: Promise.resolve(),
+    refuseDownload: undefined,
+    relaunch: 'quit',
+    fetched: 0,
+  }
   const record: StandInRecord = {
     setPaths: [],
     handlers: new Map(),
@@ -386,10 +406,11 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       if (open.length === 0) this.notifyAndShutdown()
       else for (const window of open) window.close()
     }
-    /** Browser::OnWindowAllClosed: the last window closed. */
+    /** Browser::OnWindowAllClosed: the last window closed (and autoUpdater's observer, if it waits for that). */
     allWindowsClosed(): void {
       if (quitting) this.notifyAndShutdown()
       else this.emit('window-all-closed', electronEvent())
+      autoUpdater.allWindowsClosed()
     }
     /** A window's close was prevented: a quit under way is off (Browser::OnWindowCloseCancelled). */
     closeCancelled(): void {
@@ -775,11 +796,90 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     }
   }
 
-  /** Its events are kept in `appEvents` as "autoUpdater <name>", in order with the app's. */
+  /**
+   * Electron's autoUpdater; its events are kept in `appEvents` as "autoUpdater <name>", in order with the app's.
+   * On Windows electron-updater only emits 'before-quit-for-update' on it (BaseUpdater.js quitAndInstall). On macOS
+   * it is Squirrel.Mac, which electron-updater's MacUpdater feeds from a local server: modelled on Electron's
+   * shell/browser/auto_updater_mac.mm and shell/browser/api/electron_api_auto_updater.cc, as `squirrel` says.
+   */
   class StandInAutoUpdater extends EventEmitter {
+    #feed: { url: string; headers: Record<string, string> } | undefined
+    /** auto_updater_mac.mm's g_update_available: Squirrel downloaded an update it can install. */
+    #downloaded = false
+    /** quitAndInstall waits for every window to close (WindowList observer, OnWindowAllClosed). */
+    #installWhenAllClosed = false
     override emit(name: string | symbol, ...args: unknown[]): boolean {
       if (typeof name === 'string') record.appEvents.push(`autoUpdater ${name}`)
       return super.emit(name, ...args)
+    }
+    /** SetFeedURL: the URL and the request headers Squirrel asks it with (MacUpdater's Basic authorization). */
+    setFeedURL(options: { url: string; headers?: Record<string, string> }): void {
+      this.#feed = { url: options.url, headers: { ...options.headers } }
+    }
+    getFeedURL(): string {
+      return this.#feed?.url ?? ''
+    }
+    /**
+     * CheckForUpdates: 'checking-for-update'; the feed asked with its headers (a JSON `{ url }`, or 204 for
+     * none: 'update-not-available'); 'update-available' while Squirrel downloads the zip; then 'update-downloaded'
+     * (event, releaseNotes, releaseName, releaseDate, updateURL) once Squirrel has it and accepted its signature,
+     * or 'error' (an Error) when anything fails, the signature included (`squirrel.refuseDownload`).
+     */
+    checkForUpdates(): void {
+      void this.#check()
+    }
+    async #check(): Promise<void> {
+      this.emit('checking-for-update', electronEvent())
+      try {
+        const feed = this.#feed
+        if (feed === undefined) throw new Error('Update check failed. The API returned an invalid response.')
+        const answer = await fetch(feed.url, { headers: feed.headers })
+        if (answer.status === 204) {
+          this.#downloaded = false
+          this.emit('update-not-available', electronEvent())
+          return
+        }
+        const { url } = (await answer.json()) as { url: string }
+        this.emit('update-available', electronEvent())
+        await squirrel.downloading
+        const zip = await fetch(url)
+        if (!zip.ok) throw new Error(`Update download failed: ${zip.status}`)
+        await zip.arrayBuffer()
+        if (squirrel.refuseDownload !== undefined) throw new Error(squirrel.refuseDownload)
+        this.#downloaded = true
+        squirrel.fetched += 1
+        this.emit('update-downloaded', electronEvent(), '', '', new Date(), url)
+      } catch (error) {
+        this.emit('error', error instanceof Error ? error : new Error(String(error)))
+      }
+    }
+    /**
+     * electron_api_auto_updater.cc QuitAndInstall: 'before-quit-for-update', then every window closed, then
+     * Squirrel's relaunch (auto_updater_mac.mm QuitAndInstall): with nothing downloaded, 'error' "No update
+     * available, can't quit and install"; else as `squirrel.relaunch` says: the app terminated (its quit), an
+     * 'error', or nothing yet.
+     */
+    quitAndInstall(): void {
+      this.emit('before-quit-for-update', electronEvent())
+      const open = StandInWindow.getAllWindows()
+      if (open.length === 0) return this.#relaunch()
+      this.#installWhenAllClosed = true
+      for (const window of open) window.close()
+    }
+    /** The last window closed (Browser::OnWindowAllClosed). */
+    allWindowsClosed(): void {
+      if (!this.#installWhenAllClosed) return
+      this.#installWhenAllClosed = false
+      this.#relaunch()
+    }
+    #relaunch(): void {
+      if (!this.#downloaded) {
+        this.emit('error', new Error("No update available, can't quit and install"))
+        return
+      }
+      const relaunch = squirrel.relaunch
+      if (relaunch === 'quit') setImmediate(() => app.quit())
+      else if (relaunch !== 'never') setImmediate(() => this.emit('error', new Error(relaunch.error)))
     }
   }
   const autoUpdater = new StandInAutoUpdater()
@@ -971,6 +1071,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     module,
     record,
     app,
+    squirrel,
     async invoke(channel, args, sender) {
       const handler = handlers.get(channel)
       if (!handler) throw new Error(`stand-in: no handler for ${channel}`)

@@ -10,6 +10,7 @@ import { Arch } from 'builder-util'
 import { describe, expect, it } from 'vitest'
 import { schemeOf } from '../../../src/main/shell/adapters/deep-link'
 import { DEFAULT_REDIRECT_URI } from '../../../src/main/core/settings/settings-defaults'
+import { PER_MACHINE_MARKER } from '../../../src/main/shell/window-and-startup/msi-install'
 
 interface PlatformConfig {
   target: Array<string | { target: string; arch?: string[] }>
@@ -208,6 +209,20 @@ describe('installer configuration', () => {
     )
     const uninstall = /!macro customUnInstall([\s\S]*?)!macroend/.exec(script)?.[1] ?? ''
     expect(uninstall).toContain('DeleteRegKey SHCTX "Software\\Classes\\${ROSTERDESK_SCHEME}"')
+  })
+
+  it('has a per-machine NSIS install write the marker that turns the app’s own updates off, and remove it', () => {
+    // Issue 31, point 10: the app reads it (window-and-startup/msi-install.ts); equal to PER_MACHINE_MARKER.
+    const script = readFileSync(join(ROOT, config.nsis.include), 'utf8')
+    const install = /!macro customInstall([\s\S]*?)!macroend/.exec(script)?.[1] ?? ''
+    const m = PER_MACHINE_MARKER
+    expect(install).toMatch(
+      new RegExp(
+        String.raw`\$\{if\} \$installMode == "all"[\s\S]*WriteINIStr "\$INSTDIR\\${m.file}" "${m.section}" "${m.key}" "${m.value}"[\s\S]*\$\{else\}\s+Delete "\$INSTDIR\\${m.file}"`,
+      ),
+    )
+    const uninstall = /!macro customUnInstall([\s\S]*?)!macroend/.exec(script)?.[1] ?? ''
+    expect(uninstall).toContain(`Delete "$INSTDIR\\${m.file}"`)
   })
 
   it('has the uninstaller remove the user key the app wrote, only when it starts this install', () => {

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { app, type Session } from 'electron'
-import { autoUpdater } from 'electron-updater'
+import { app, autoUpdater as squirrel, type Session } from 'electron'
+import { NsisUpdater, autoUpdater } from 'electron-updater'
 import type { MachinePolicy } from '../../core/policy/policy-schema'
 import type { Logger } from '../../core/log/logger'
 import type { UpdateState } from '../../../shared/update-state'
@@ -10,11 +10,12 @@ import type { LoginAuthInfo, LoginCallback, ProxySignIn } from '../network/proxy
 import { macAppIsSigned } from './mac-signature'
 import { UpdateController } from './update-controller'
 import { updateSetup } from './update-setup'
+import { namesPublisher, verifyWindowsSignature } from './windows-signature'
 
 export interface AppUpdatesOptions {
   /** The machine policy's `updates` section (enabled, channel, feedUrl), or undefined: given once by the caller. */
   readonly policy: MachinePolicy['updates'] | undefined
-  /** Why the caller turns updates off (an MSI install), or undefined. */
+  /** Why the caller turns updates off (an MSI or per-machine install), or undefined. */
   readonly disabledReason: string | undefined
   readonly logger: Logger
   /** The app's network for main's other sessions (shell-network.ts `follower`). */
@@ -26,6 +27,8 @@ export interface AppUpdatesOptions {
   readonly busy: () => Promise<string | undefined>
   /** Main's quit path up to the exit (the core closed), run before the installer starts. */
   readonly closeForRestart: () => Promise<void>
+  /** Back from a restart that did not install: the core started again, the window shown (decision 050). */
+  readonly reopenAfterFailedRestart: () => Promise<void>
   /** Sends a state to the window. */
   readonly emit: (state: UpdateState) => void
 }
@@ -44,12 +47,15 @@ export interface AppUpdates {
  * app's proxy and extra certificates, its proxies' challenges answered as the core's are.
  */
 export async function createAppUpdates(options: AppUpdatesOptions): Promise<AppUpdates> {
+  // electron-updater reads the build's feed from here in a packaged app (ElectronAppAdapter.appUpdateConfigPath).
+  const builtFeed = app.isPackaged ? readBuiltFeed(join(process.resourcesPath, 'app-update.yml')) : undefined
   const base = {
     policy: options.policy,
     disabledReason: options.disabledReason,
     isPackaged: app.isPackaged,
-    // electron-updater reads the build's feed from here in a packaged app (ElectronAppAdapter.appUpdateConfigPath).
-    builtFeed: app.isPackaged && existsSync(join(process.resourcesPath, 'app-update.yml')),
+    builtFeed: builtFeed !== undefined,
+    platform: process.platform,
+    publisherNamed: builtFeed !== undefined && namesPublisher(builtFeed),
   }
   let setup = updateSetup({ ...base, macSigned: undefined })
   if (setup.on && process.platform === 'darwin')
@@ -60,6 +66,10 @@ export async function createAppUpdates(options: AppUpdatesOptions): Promise<AppU
   let updater: typeof autoUpdater | undefined
   if (setup.on) {
     updater = autoUpdater
+    // electron-updater's own check lets an installer through when PowerShell cannot tell (an old PowerShell, an
+    // error, no path in its report: windowsExecutableCodeSignatureVerifier.ts); this one refuses it then.
+    if (updater instanceof NsisUpdater)
+      updater.verifyUpdateCodeSignature = (names, file) => verifyWindowsSignature(names, file)
     // The same object electron-updater asks for before each request (getNetSession), made here first.
     await options.network.follow(updater.netSession)
     // electron-updater hands a ClientRequest's 'login' (authInfo, callback) on as its own 'login' event and never
@@ -83,7 +93,12 @@ export async function createAppUpdates(options: AppUpdatesOptions): Promise<AppU
     },
     busy: options.busy,
     closeForRestart: options.closeForRestart,
-    quitApp: () => app.quit(),
+    reopenAfterFailedRestart: options.reopenAfterFailedRestart,
+    onQuit: (listener) => {
+      app.on('before-quit', listener)
+      return () => app.off('before-quit', listener)
+    },
+    ...(process.platform === 'darwin' ? { squirrel } : {}),
     emit: options.emit,
     logger: options.logger,
     onCheckStarting: () => answered.clear(),
@@ -95,5 +110,14 @@ export async function createAppUpdates(options: AppUpdatesOptions): Promise<AppU
       'updates:check': () => controller.check(),
       'updates:restart': () => controller.restart(),
     },
+  }
+}
+
+/** The build's app-update.yml, or undefined when it has none (a build without a feed) or it cannot be read. */
+function readBuiltFeed(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return undefined
   }
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { loadMachinePolicy } from '../../core/policy/policy-sources'
 import { systemPolicySources } from '../../core/policy/registry-query'
 import type { MachinePolicy } from '../../core/policy/policy-schema'
-import { isMsiInstall } from '../window-and-startup/msi-install'
+import { managedInstallReason } from '../window-and-startup/msi-install'
 
 export interface UpdateInputs {
   readonly policy: MachinePolicy['updates'] | undefined
@@ -13,14 +13,15 @@ export interface UpdateInputs {
 /**
  * What main's updater takes from outside (createAppUpdates' `policy` and `disabledReason`): the machine policy's
  * `updates` section, read by the same reader and from the same sources as the core process's (decision 042; a
- * policy that cannot be read is logged and shown by the core, and here counts as none), and whether an MSI
- * installed this copy (decision 045), which turns its own updates off.
+ * policy that cannot be read is logged and shown by the core, and here counts as none), and whether IT manages
+ * this copy (an MSI install, decision 045, or a per-machine NSIS install, decision 050), which turns its own updates
+ * off.
  */
 export async function updateInputs(): Promise<UpdateInputs> {
   const inForce = await loadMachinePolicy(systemPolicySources(app.isPackaged))
   return {
     policy: inForce.policy?.updates,
-    disabledReason: isMsiInstall({
+    disabledReason: managedInstallReason({
       platform: process.platform,
       isPackaged: app.isPackaged,
       execPath: process.execPath,

@@ -12,6 +12,23 @@ export const MSI_MARKER = {
   value: 'msi',
 } as const
 
+/**
+ * The marker a per-machine NSIS install (`Setup.exe /S /allusers`) writes (resources/installer.nsh, customInstall,
+ * when electron-builder's multiUser.nsh set `$installMode` to "all"; a per-user install deletes it, and so does the
+ * uninstaller). electron-updater would run each update's installer into Program Files from a standard user's app:
+ * a UAC prompt at every quit (issue 31, point 10).
+ */
+export const PER_MACHINE_MARKER = {
+  file: 'per-machine-install.ini',
+  section: 'RosterDesk',
+  key: 'InstalledBy',
+  value: 'nsis-per-machine',
+} as const
+
+/** Why updates are off on a per-machine NSIS install: IT deploys the next version, as for the MSI. */
+export const PER_MACHINE_UPDATES_OFF_REASON =
+  'RosterDesk was installed for all users of this computer, so your IT department updates it.'
+
 /** Why updates are off on an MSI install: electron-updater cannot update one, and IT deploys the next MSI. */
 export const MSI_UPDATES_OFF_REASON =
   "RosterDesk was installed by your IT department's MSI package; they update it."
@@ -31,10 +48,27 @@ export interface MsiInstallFacts {
  * Windows app whose folder holds the marker with `[RosterDesk] InstalledBy=msi` is an MSI install.
  */
 export function isMsiInstall(facts: MsiInstallFacts): string | undefined {
-  if (facts.platform !== 'win32' || !facts.isPackaged) return undefined
-  const bytes = facts.readFile(win32.join(win32.dirname(facts.execPath), MSI_MARKER.file))
-  if (bytes === undefined) return undefined
-  return markerSaysMsi(iniText(bytes)) ? MSI_UPDATES_OFF_REASON : undefined
+  return markerFound(facts, MSI_MARKER) ? MSI_UPDATES_OFF_REASON : undefined
+}
+
+/**
+ * Whether IT manages this copy, and so why its own updates are off: an MSI install (its reason first), or a
+ * per-machine NSIS install (PER_MACHINE_MARKER); undefined for a per-user or portable copy. Pure with its facts.
+ */
+export function managedInstallReason(facts: MsiInstallFacts): string | undefined {
+  return (
+    isMsiInstall(facts) ??
+    (markerFound(facts, PER_MACHINE_MARKER) ? PER_MACHINE_UPDATES_OFF_REASON : undefined)
+  )
+}
+
+type Marker = typeof MSI_MARKER | typeof PER_MACHINE_MARKER
+
+/** Whether a packaged Windows app's folder holds `marker`'s file with its section, key and value. */
+function markerFound(facts: MsiInstallFacts, marker: Marker): boolean {
+  if (facts.platform !== 'win32' || !facts.isPackaged) return false
+  const bytes = facts.readFile(win32.join(win32.dirname(facts.execPath), marker.file))
+  return bytes !== undefined && markerSays(iniText(bytes), marker)
 }
 
 /**
@@ -46,8 +80,8 @@ function iniText(bytes: Uint8Array): string {
   return new TextDecoder('latin1').decode(bytes)
 }
 
-/** Whether `[RosterDesk]` holds `InstalledBy=msi` (names and value compared as Windows does, ignoring case). */
-function markerSaysMsi(text: string): boolean {
+/** Whether the marker's section holds its key and value (names and value compared as Windows does, ignoring case). */
+function markerSays(text: string, marker: Marker): boolean {
   let section = ''
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim()
@@ -56,7 +90,7 @@ function markerSaysMsi(text: string): boolean {
       section = (header[1] ?? '').trim().toLowerCase()
       continue
     }
-    if (section !== MSI_MARKER.section.toLowerCase()) continue
+    if (section !== marker.section.toLowerCase()) continue
     const equals = line.indexOf('=')
     if (equals < 0) continue
     const key = line.slice(0, equals).trim().toLowerCase()
@@ -64,7 +98,7 @@ function markerSaysMsi(text: string): boolean {
       .slice(equals + 1)
       .trim()
       .toLowerCase()
-    if (key === MSI_MARKER.key.toLowerCase() && value === MSI_MARKER.value) return true
+    if (key === marker.key.toLowerCase() && value === marker.value) return true
   }
   return false
 }

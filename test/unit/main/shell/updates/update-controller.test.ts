@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import type { EventEmitter } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import Module, { createRequire } from 'node:module'
@@ -11,7 +12,7 @@ import { silentLogger } from '../../../../../src/main/core/log/logger'
 import { UpdateController } from '../../../../../src/main/shell/updates/update-controller'
 import { updateSetup, type UpdateSetup } from '../../../../../src/main/shell/updates/update-setup'
 import type { UpdateState } from '../../../../../src/shared/update-state'
-import { createElectronStandIn } from '../../../../shell/stand-in/electron-stand-in'
+import { createElectronStandIn, type ElectronStandIn } from '../../../../shell/stand-in/electron-stand-in'
 import { until } from '../../../../helpers/until'
 
 /**
@@ -20,7 +21,8 @@ import { until } from '../../../../helpers/until'
  * test/shell/stand-in/electron-stand-in.ts cites Electron's source for). The NsisUpdater is made here directly
  * (a test seam): on Linux electron-updater's own choice is the AppImageUpdater, which stays inactive outside an
  * AppImage. The provider names its channel files for the OS it runs on (`latest-linux.yml`, `beta-linux.yml`
- * here; `latest.yml` on Windows, which test/shell/updates.test.ts serves).
+ * here; `latest.yml` on Windows, which test/shell/updates.test.ts serves). The macOS tests make a MacUpdater the
+ * same way, which hands its download to the stand-in's Squirrel.Mac (its `autoUpdater`, `standIn.squirrel`).
  */
 
 const CURRENT = '1.3.0'
@@ -29,6 +31,8 @@ const servers: Server[] = []
 let resources: string
 let restoreLoad: () => void
 let NsisUpdater: new () => AppUpdater
+let MacUpdater: new () => AppUpdater
+let standIn: ElectronStandIn
 
 function freshDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `rosterdesk-updater-${prefix}-`))
@@ -37,10 +41,13 @@ function freshDir(prefix: string): string {
 }
 
 /** A generic feed: channel files as given, each release's installer beside them; the paths asked, in order. */
-async function startFeed(releases: Record<string, string>): Promise<{ url: string; asked: string[] }> {
+async function startFeed(
+  releases: Record<string, string>,
+  extension: 'exe' | 'zip' = 'exe',
+): Promise<{ url: string; asked: string[] }> {
   const files = new Map<string, string | Buffer>()
   for (const [channelFile, version] of Object.entries(releases)) {
-    const name = `RosterDesk-Setup-${version}.exe`
+    const name = `RosterDesk-Setup-${version}.${extension}`
     const bytes = randomBytes(32 * 1024)
     const sha512 = createHash('sha512').update(bytes).digest('base64')
     files.set(name, bytes)
@@ -75,17 +82,23 @@ function buildFeed(url: string, channel?: string): void {
   )
 }
 
-/** A controller over a fresh NsisUpdater; `steps` records the restart's steps in order. */
+/**
+ * A controller over a fresh NsisUpdater (or, with `mac`, a MacUpdater handing its download to the stand-in's
+ * Squirrel.Mac, Electron's autoUpdater); `steps` records the restart's steps in order.
+ */
 function controllerFor(
   setup: UpdateSetup,
   busy: () => Promise<string | undefined> = async () => undefined,
+  mac?: { restartBoundMs?: number },
 ): { controller: UpdateController; states: UpdateState[]; steps: string[]; updater: () => AppUpdater } {
   const states: UpdateState[] = []
   const steps: string[] = []
   let made: AppUpdater | undefined
+  const app = standIn.module['app'] as EventEmitter
+  const squirrel = standIn.module['autoUpdater'] as EventEmitter
   const controller = new UpdateController({
     setup,
-    updater: () => (made = new NsisUpdater()),
+    updater: () => (made = mac === undefined ? new NsisUpdater() : new MacUpdater()),
     busy: async () => {
       steps.push('busy asked')
       return busy()
@@ -95,7 +108,16 @@ function controllerFor(
       await Promise.resolve()
       steps.push('core closed')
     },
-    quitApp: () => steps.push('app quit'),
+    reopenAfterFailedRestart: async () => void steps.push('core reopened'),
+    onQuit: (listener) => {
+      const quitBegan = () => {
+        steps.push('quit began')
+        listener()
+      }
+      app.on('before-quit', quitBegan)
+      return () => app.off('before-quit', quitBegan)
+    },
+    ...(mac === undefined ? {} : { squirrel, ...mac }),
     emit: (state) => states.push(state),
     logger: silentLogger,
   })
@@ -117,12 +139,14 @@ const on = (channel: 'stable' | 'beta', feedUrl?: string): UpdateSetup =>
     isPackaged: true,
     builtFeed: true,
     macSigned: undefined,
+    platform: 'win32',
+    publisherNamed: true,
   })
 
 beforeAll(() => {
   resources = freshDir('resources')
   const userData = freshDir('user-data')
-  const standIn = createElectronStandIn({ userData, isPackaged: true, appPath: userData, version: CURRENT })
+  standIn = createElectronStandIn({ userData, isPackaged: true, appPath: userData, version: CURRENT })
   // electron-updater's require('electron') gets the stand-in, as the shell tests' boot.ts arranges.
   type Loader = (request: string, parent: unknown, isMain: boolean) => unknown
   const loader = Module as unknown as { _load: Loader }
@@ -142,7 +166,10 @@ beforeAll(() => {
     if (cacheBefore === undefined) delete process.env['XDG_CACHE_HOME']
     else process.env['XDG_CACHE_HOME'] = cacheBefore
   }
-  ;({ NsisUpdater } = createRequire(__filename)('electron-updater') as { NsisUpdater: new () => AppUpdater })
+  ;({ NsisUpdater, MacUpdater } = createRequire(__filename)('electron-updater') as {
+    NsisUpdater: new () => AppUpdater
+    MacUpdater: new () => AppUpdater
+  })
 })
 
 afterEach(async () => {
@@ -246,14 +273,19 @@ describe('restarting into a downloaded update', () => {
     expect(steps).toEqual(['busy asked', 'closing the core', 'core closed', 'installer started'])
   })
 
-  it('quits the app when the installer does not start, since the core is closed', async () => {
+  it('reopens the core and says why when the installer does not start (issue 31, point 11)', async () => {
     const { controller, steps, updater } = await ready()
     // What BaseUpdater.install does when the installer is missing: its 'error' at once, and no quit of its own.
     updater().quitAndInstall = function (this: AppUpdater) {
       this.emit('error', new Error("No update filepath provided, can't quit and install"))
     }
     expect(await controller.restart()).toEqual({ status: 'restarting' })
-    expect(steps).toEqual(['busy asked', 'closing the core', 'core closed', 'app quit'])
+    await until(() => steps.includes('core reopened'))
+    expect(steps).toEqual(['busy asked', 'closing the core', 'core closed', 'core reopened'])
+    expect(controller.state).toMatchObject({
+      status: 'failed',
+      message: 'RosterDesk 1.4.0 was not installed: its installer did not start',
+    })
   })
 
   it('neither closes the core nor installs while something runs', async () => {
@@ -264,6 +296,82 @@ describe('restarting into a downloaded update', () => {
   })
 })
 
+/**
+ * On macOS (issue 31, point 11): electron-updater's MacUpdater serves its verified download to Squirrel.Mac
+ * (Electron's autoUpdater, the stand-in's model of auto_updater_mac.mm), which downloads it again and checks its
+ * signature; only then can Squirrel install it.
+ */
+describe('restarting into an update on macOS', () => {
+  async function handedToSquirrel(mac: { restartBoundMs?: number } = {}) {
+    const feed = await startFeed({ 'latest-linux.yml': '1.4.0' }, 'zip')
+    buildFeed(feed.url)
+    const made = controllerFor(on('stable'), undefined, mac)
+    await made.controller.check()
+    return made
+  }
+
+  afterEach(() => {
+    standIn.squirrel.downloading = Promise.resolve()
+    standIn.squirrel.relaunch = 'never'
+  })
+
+  it('is ready only once Squirrel.Mac has the update', async () => {
+    let letSquirrelFinish: () => void = () => undefined
+    standIn.squirrel.downloading = new Promise((resolve) => (letSquirrelFinish = resolve))
+    const fetchedBefore = standIn.squirrel.fetched
+    const { controller } = await handedToSquirrel()
+    // electron-updater has downloaded and verified the zip and is serving it; Squirrel is still downloading it.
+    await until(() => standIn.record.appEvents.filter((e) => e === 'autoUpdater update-available').length > 0)
+    expect(controller.state).toMatchObject({ status: 'downloading', version: '1.4.0' })
+    letSquirrelFinish()
+    await until(() => controller.state.status === 'ready')
+    expect(standIn.squirrel.fetched).toBe(fetchedBefore + 1)
+  })
+
+  it('reopens the core and says why when Squirrel.Mac refuses the update at relaunch', async () => {
+    const { controller, steps } = await handedToSquirrel()
+    await until(() => controller.state.status === 'ready')
+    standIn.squirrel.relaunch = {
+      error:
+        'The code signature of the update did not pass validation: code failed to satisfy specified code requirement(s)',
+    }
+    expect(await controller.restart()).toEqual({ status: 'restarting' })
+    await until(() => steps.includes('core reopened'))
+    expect(steps).toEqual(['busy asked', 'closing the core', 'core closed', 'core reopened'])
+    expect(controller.state).toMatchObject({
+      status: 'failed',
+      message:
+        'RosterDesk 1.4.0 was not installed: macOS refused the update’s signature (The code signature of the ' +
+        'update did not pass validation: code failed to satisfy specified code requirement(s))',
+    })
+  })
+
+  it('reopens the core when the install does not begin within the bound', async () => {
+    const { controller, steps } = await handedToSquirrel({ restartBoundMs: 200 })
+    await until(() => controller.state.status === 'ready')
+    standIn.squirrel.relaunch = 'never'
+    expect(await controller.restart()).toEqual({ status: 'restarting' })
+    await until(() => steps.includes('core reopened'))
+    expect(controller.state).toMatchObject({
+      status: 'failed',
+      message: 'RosterDesk 1.4.0 was not installed: it did not begin installing within 0.2 seconds',
+    })
+  })
+
+  // Last: the stand-in's app has quit after it.
+  it('changes nothing once the quit began (Squirrel installs and relaunches)', async () => {
+    const { controller, steps, updater } = await handedToSquirrel({ restartBoundMs: 60_000 })
+    await until(() => controller.state.status === 'ready')
+    standIn.squirrel.relaunch = 'quit'
+    expect(await controller.restart()).toEqual({ status: 'restarting' })
+    await until(() => steps.includes('quit began'))
+    // An error after the quit began is not the restart's: nothing is reopened.
+    updater().emit('error', new Error('late'))
+    expect(steps).toEqual(['busy asked', 'closing the core', 'core closed', 'quit began'])
+    expect(standIn.record.appEvents).toContain('autoUpdater before-quit-for-update')
+  })
+})
+
 describe('whether updates run', () => {
   const base = {
     policy: undefined,
@@ -271,6 +379,8 @@ describe('whether updates run', () => {
     isPackaged: true,
     builtFeed: true,
     macSigned: undefined,
+    platform: 'win32' as const,
+    publisherNamed: true,
   }
   it('follows the policy, the caller’s reason, the build’s feed and the macOS signature, in that order', () => {
     expect(updateSetup(base)).toEqual({ on: true, channel: 'stable' })
@@ -304,6 +414,30 @@ describe('whether updates run', () => {
     })
   })
 
+  it('refuses a Windows build that names no publisher, and Linux (an AppImage): nothing checks a signature there', () => {
+    expect(updateSetup({ ...base, publisherNamed: false })).toEqual({
+      on: false,
+      state: {
+        status: 'disabled',
+        reason:
+          'This copy is not signed, so it cannot check that an update comes from the publisher of RosterDesk',
+      },
+    })
+    expect(updateSetup({ ...base, platform: 'linux', publisherNamed: false })).toEqual({
+      on: false,
+      state: {
+        status: 'disabled',
+        reason:
+          'An AppImage update cannot be checked for the publisher’s signature; install the next version as you installed this one',
+      },
+    })
+    // macOS: Squirrel.Mac checks the signature; app-update.yml's publisherName is Windows' only.
+    expect(updateSetup({ ...base, platform: 'darwin', publisherNamed: false, macSigned: true })).toEqual({
+      on: true,
+      channel: 'stable',
+    })
+  })
+
   it('never makes an updater when off, and says why in its state', async () => {
     const controller = new UpdateController({
       setup: updateSetup({ ...base, policy: { enabled: false } }),
@@ -312,7 +446,8 @@ describe('whether updates run', () => {
       },
       busy: async () => undefined,
       closeForRestart: async () => undefined,
-      quitApp: () => undefined,
+      reopenAfterFailedRestart: async () => undefined,
+      onQuit: () => () => undefined,
       emit: () => undefined,
       logger: silentLogger,
     })

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { BusyWork } from '../../../../../src/main/shell/updates/busy-work'
 import { appBundleOf, isDeveloperIdSigned } from '../../../../../src/main/shell/updates/mac-signature'
 import { updateFailureNote } from '../../../../../src/main/shell/updates/update-controller'
+import {
+  SIGNATURE_NOT_CHECKED,
+  authenticodeScript,
+  authenticodeVerdict,
+  namesPublisher,
+} from '../../../../../src/main/shell/updates/windows-signature'
 
 /** codesign --display --verbose=2 reports (stderr), as macOS prints them for each kind of signature. */
 const DEVELOPER_ID = [
@@ -92,5 +98,98 @@ describe('the muted note of a failed check or download', () => {
     expect(updateFailureNote(new Error('net::ERR_PROXY_CONNECTION_FAILED'))).toBe(
       'the update check could not pass the proxy',
     )
+  })
+})
+
+/**
+ * The Windows signature check RosterDesk gives electron-updater's NsisUpdater (issue 31, point 4), over reports as
+ * authenticodeScript's PowerShell prints them (`[pscustomobject]@{Status; Path; Subject} | ConvertTo-Json
+ * -Compress`; Status is SignatureStatus as a number: 0 Valid, 2 NotSigned, 3 HashMismatch, 4 NotTrusted).
+ */
+describe('the Windows signature check', () => {
+  const FILE =
+    'C:\\Users\\clerk\\AppData\\Local\\rosterdesk-updater\\pending\\temp-RosterDesk-Setup-2.0.0.exe'
+  const SUBJECT = 'CN=Müller & Söhne Payroll GmbH, O=Müller & Söhne Payroll GmbH, L=Zürich, C=CH'
+  const report = (status: number, subject: string | null, path = FILE) =>
+    JSON.stringify({ Status: status, Path: path, Subject: subject })
+
+  it('passes only a valid signature by a publisher the build names, as a full DN or a CN', () => {
+    expect(authenticodeVerdict([SUBJECT], FILE, report(0, SUBJECT))).toBeNull()
+    expect(authenticodeVerdict(['Müller & Söhne Payroll GmbH'], FILE, report(0, SUBJECT))).toBeNull()
+    // The path as PowerShell reports it may differ in case and separators only.
+    expect(
+      authenticodeVerdict([SUBJECT], FILE, report(0, SUBJECT, FILE.toLowerCase().replace(/\\/g, '/'))),
+    ).toBeNull()
+    expect(authenticodeVerdict(['CN=Someone Else, O=Someone Else, C=GB'], FILE, report(0, SUBJECT))).toBe(
+      `signed by ${SUBJECT}, not by CN=Someone Else, O=Someone Else, C=GB`,
+    )
+  })
+
+  it('refuses an unsigned, tampered or untrusted file', () => {
+    expect(authenticodeVerdict([SUBJECT], FILE, report(2, null))).toBe(
+      'the signature is not valid (Get-AuthenticodeSignature status 2)',
+    )
+    expect(authenticodeVerdict([SUBJECT], FILE, report(3, SUBJECT))).toMatch(/status 3/)
+    expect(authenticodeVerdict([SUBJECT], FILE, report(4, SUBJECT))).toMatch(/status 4/)
+  })
+
+  it('refuses what it could not check, where electron-updater’s own check lets the file through', () => {
+    // No path in the report, another file's, or no JSON at all: windowsExecutableCodeSignatureVerifier.ts
+    // answers null ("valid") for the first and for a PowerShell that fails; this check never does.
+    expect(authenticodeVerdict([SUBJECT], FILE, JSON.stringify({ Status: 0, Subject: SUBJECT }))).toMatch(
+      new RegExp(`^${SIGNATURE_NOT_CHECKED}`),
+    )
+    expect(authenticodeVerdict([SUBJECT], FILE, report(0, SUBJECT, 'C:\\other.exe'))).toMatch(
+      new RegExp(`^${SIGNATURE_NOT_CHECKED}`),
+    )
+    expect(authenticodeVerdict([SUBJECT], FILE, 'Get-AuthenticodeSignature : not recognized')).toMatch(
+      new RegExp(`^${SIGNATURE_NOT_CHECKED}`),
+    )
+  })
+
+  it('asks PowerShell about the file by a quoted literal path, with UTF-8 out', () => {
+    const script = authenticodeScript("C:\\Users\\o'brien\\Setup.exe")
+    expect(script).toContain("Get-AuthenticodeSignature -LiteralPath 'C:\\Users\\o''brien\\Setup.exe'")
+    expect(script).toContain('[Console]::OutputEncoding = [System.Text.Encoding]::UTF8')
+  })
+
+  it('reads whether app-update.yml names the publisher, as electron-builder writes it', () => {
+    const generic =
+      'provider: generic\nurl: https://updates.example.com/\nupdaterCacheDirName: rosterdesk-updater\n'
+    expect(namesPublisher(generic)).toBe(false)
+    expect(namesPublisher(`${generic}publisherName:\n  - Example Payroll Ltd\n`)).toBe(true)
+    expect(
+      namesPublisher(`publisherName:\n  - CN=Example Payroll Ltd, O=Example Payroll Ltd\n${generic}`),
+    ).toBe(true)
+    expect(namesPublisher(`${generic}publisherName: Example Payroll Ltd\n`)).toBe(true)
+    expect(namesPublisher(`${generic}publisherName: null\n`)).toBe(false)
+    expect(namesPublisher(`${generic}publisherName: []\n`)).toBe(false)
+  })
+
+  it('words a refused and an unchecked signature for the clerk', () => {
+    const refused = Object.assign(
+      new Error('New version 2.0.0 is not signed by the application owner: signed by CN=X'),
+      {
+        code: 'ERR_UPDATER_INVALID_SIGNATURE',
+      },
+    )
+    expect(updateFailureNote(refused)).toBe(
+      'the download is not signed by the publisher of RosterDesk and was deleted',
+    )
+    const unchecked = Object.assign(
+      new Error(
+        `New version 2.0.0 is not signed by the application owner: ${SIGNATURE_NOT_CHECKED}: spawn ENOENT`,
+      ),
+      { code: 'ERR_UPDATER_INVALID_SIGNATURE' },
+    )
+    expect(updateFailureNote(unchecked)).toBe(
+      'the download’s signature could not be checked, so it was deleted',
+    )
+    // Squirrel.Mac refusing the zip it fetched from MacUpdater (its error, forwarded by MacUpdater).
+    expect(
+      updateFailureNote(
+        new Error('Code signature at URL file:///… did not pass validation: code failed to satisfy'),
+      ),
+    ).toBe('macOS refused the update’s signature, so it was not installed')
   })
 })

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import {
   MSI_MARKER,
   MSI_UPDATES_OFF_REASON,
+  PER_MACHINE_MARKER,
+  PER_MACHINE_UPDATES_OFF_REASON,
   isMsiInstall,
+  managedInstallReason,
   type MsiInstallFacts,
 } from '../../../../../src/main/shell/window-and-startup/msi-install'
 
@@ -51,5 +54,46 @@ describe('isMsiInstall', () => {
     const marker = ansi('[RosterDesk]\r\nInstalledBy=msi\r\n')
     expect(isMsiInstall(facts(marker, { platform: 'darwin' }))).toBeUndefined()
     expect(isMsiInstall(facts(marker, { isPackaged: false }))).toBeUndefined()
+  })
+})
+
+/**
+ * A per-machine NSIS install (`Setup.exe /S /allusers`) is told by the marker resources/installer.nsh writes in its
+ * folder (issue 31, point 10): electron-updater would run each update's installer there with a UAC prompt at every
+ * quit, so updates are off and IT deploys the next version, as for the MSI.
+ */
+describe('managedInstallReason', () => {
+  const PER_MACHINE_PATH = `C:\\Program Files\\RosterDesk\\${PER_MACHINE_MARKER.file}`
+  const files =
+    (found: Record<string, Uint8Array>) =>
+    (path: string): Uint8Array | undefined =>
+      found[path]
+
+  it('turns updates off for a per-machine NSIS install, by its marker beside the executable', () => {
+    const marker = ansi('[RosterDesk]\r\nInstalledBy=nsis-per-machine\r\n')
+    expect(managedInstallReason(facts(undefined, { readFile: files({ [PER_MACHINE_PATH]: marker }) }))).toBe(
+      PER_MACHINE_UPDATES_OFF_REASON,
+    )
+    expect(PER_MACHINE_UPDATES_OFF_REASON).toBe(
+      'RosterDesk was installed for all users of this computer, so your IT department updates it.',
+    )
+  })
+
+  it('gives the MSI’s reason for an MSI install, and nothing for a per-user install', () => {
+    expect(managedInstallReason(facts(ansi('[RosterDesk]\r\nInstalledBy=msi\r\n')))).toBe(
+      MSI_UPDATES_OFF_REASON,
+    )
+    expect(managedInstallReason(facts(undefined))).toBeUndefined()
+    // The per-machine marker's file with another value, or the MSI's value in the wrong file, is no marker.
+    const other = ansi('[RosterDesk]\r\nInstalledBy=msi\r\n')
+    expect(managedInstallReason(facts(undefined, { readFile: files({ [PER_MACHINE_PATH]: other }) }))).toBe(
+      undefined,
+    )
+  })
+
+  it('is never a per-machine install off Windows or unpackaged', () => {
+    const readFile = files({ [PER_MACHINE_PATH]: ansi('[RosterDesk]\r\nInstalledBy=nsis-per-machine\r\n') })
+    expect(managedInstallReason(facts(undefined, { readFile, platform: 'darwin' }))).toBeUndefined()
+    expect(managedInstallReason(facts(undefined, { readFile, isPackaged: false }))).toBeUndefined()
   })
 })
