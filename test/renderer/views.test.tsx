@@ -108,7 +108,7 @@ describe('the view on screen', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     try {
       await act(async () => {
-        fireEvent.click(screen.getByRole('button', { name: 'Columns', exact: true }))
+        fireEvent.click(screen.getByRole('button', { name: 'Columns' }))
         await vi.advanceTimersByTimeAsync(VIEW_SAVE_DEBOUNCE_MS * 2)
       })
       expect(setCurrentCalls(core.calls)).toHaveLength(1)
