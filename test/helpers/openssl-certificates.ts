@@ -13,6 +13,11 @@ export interface TestCertificates {
   ca(name: string, commonName: string): string
   /** A leaf for `host` issued by the CA `ca`, valid for `days`; its PEM file is `<name>.pem`. */
   leaf(name: string, ca: string, host: string, days?: number): string
+  /**
+   * A certificate for CN=`commonName` issued by `issuer` (any certificate made here, CA or not) with exactly the
+   * X.509v3 extensions in `extensions` (openssl's extension-file syntax, one a line); its PEM file is `<name>.pem`.
+   */
+  issue(name: string, issuer: string, commonName: string, extensions: string, days?: number): string
   pem(name: string): string
   remove(): void
 }
@@ -67,6 +72,42 @@ export function testCertificates(): TestCertificates {
         `${ca}.pem`,
         '-CAkey',
         `${ca}.key`,
+        '-CAcreateserial',
+        '-out',
+        `${name}.pem`,
+        '-days',
+        String(days),
+        '-extfile',
+        `${name}.ext`,
+      )
+      return join(dir, `${name}.pem`)
+    },
+    issue(name, issuer, commonName, extensions, days = 10) {
+      // P-256 keys: made in milliseconds, where an RSA key takes a good part of a second.
+      openssl(
+        'req',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        `${name}.key`,
+        '-out',
+        `${name}.csr`,
+        '-subj',
+        `/CN=${commonName}`,
+      )
+      writeFileSync(join(dir, `${name}.ext`), `${extensions}\n`)
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        `${issuer}.pem`,
+        '-CAkey',
+        `${issuer}.key`,
         '-CAcreateserial',
         '-out',
         `${name}.pem`,

@@ -456,9 +456,13 @@ function networkSettings(value: NetworkToApply): NetworkToApply {
     value === null ||
     !(PROXY_MODES as readonly unknown[]).includes(fields.proxyMode) ||
     texts.some((key) => typeof fields[key] !== 'string') ||
-    (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean')
+    (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean') ||
+    (fields.serviceHost !== undefined &&
+      (typeof fields.serviceHost !== 'string' || !/^[a-z0-9.:_-]{1,253}$/.test(fields.serviceHost)))
   )
-    throw new TypeError('core process: network settings are a proxy mode, four texts and a policy flag')
+    throw new TypeError(
+      'core process: network settings are a proxy mode, four texts, a policy flag and a service host name',
+    )
   return {
     proxyMode: value.proxyMode,
     proxyUrl: value.proxyUrl,
@@ -466,6 +470,7 @@ function networkSettings(value: NetworkToApply): NetworkToApply {
     pacUrl: value.pacUrl,
     extraCertificatesFile: value.extraCertificatesFile,
     ...(value.proxyFromPolicy === true ? { proxyFromPolicy: true } : {}),
+    ...(value.serviceHost === undefined ? {} : { serviceHost: value.serviceHost }),
   }
 }
 

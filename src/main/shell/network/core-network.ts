@@ -34,15 +34,16 @@ export interface CoreNetwork {
   /** The chain the verify proc last saw for `host`, and the issuer of one it let Chromium refuse. */
   facts(host: string): CoreNetworkFacts
   /**
-   * Has another session follow the same settings from now on: the verify proc with the profile's extra
-   * certificates, and the proxy last applied (the updater's session, which electron-updater's requests use).
+   * Has another session follow the same settings from now on: the proxy last applied, and a verify proc that
+   * lets the profile's extra certificates vouch for that proxy's own certificate only, never another host's (the
+   * updater's session, which electron-updater's requests use: the update feed is never trusted by the file).
    */
   follow(other: Session): Promise<void>
 }
 
 /**
  * Creates the core process's session (call after `ready`) with the verify proc that trusts the profile's extra
- * certificates (certificate-trust.ts). The proxy in force follows one precedence (network-settings.ts): the
+ * certificates for the profile's service host and the HTTPS proxy Chromium resolves for it (certificate-trust.ts). The proxy in force follows one precedence (network-settings.ts): the
  * machine policy's (`proxyFromPolicy`), then a command-line switch (`--proxy-server`, `--proxy-pac-url`, `--no-proxy-server`) over the environment
  * (HTTPS_PROXY, NO_PROXY) over the profile's choice over the OS's settings.
  */
@@ -52,8 +53,19 @@ export function createCoreNetwork(options: {
   readonly env: NodeJS.ProcessEnv
 }): CoreNetwork {
   const ses = session.fromPartition(CORE_PARTITION)
-  const trust = new CertificateTrust()
-  ses.setCertificateVerifyProc((request, callback) => trust.verify(request, callback))
+  let serviceHost: string | undefined
+  const trust = new CertificateTrust({
+    serviceHost: () => serviceHost,
+    proxyHosts: async () =>
+      serviceHost === undefined
+        ? []
+        : httpsProxyHosts(
+            await ses.resolveProxy(
+              `https://${serviceHost.includes(':') ? `[${serviceHost}]` : serviceHost}/`,
+            ),
+          ),
+  })
+  ses.setCertificateVerifyProc((request, callback) => trust.verify(request, callback, 'service'))
   /** The sessions that follow the settings: the core process's first, then any `follow` added. */
   const sessions: Session[] = [ses]
   const { switches } = options
@@ -84,6 +96,7 @@ export function createCoreNetwork(options: {
       })
       const config = electronProxyConfig(choice)
       let problem: string | undefined
+      serviceHost = settings.serviceHost
       try {
         trust.setExtra(
           settings.extraCertificatesFile === '' ? [] : loadExtraCertificates(settings.extraCertificatesFile),
@@ -119,7 +132,7 @@ export function createCoreNetwork(options: {
     async follow(other) {
       if (sessions.includes(other)) return
       sessions.push(other)
-      other.setCertificateVerifyProc((request, callback) => trust.verify(request, callback))
+      other.setCertificateVerifyProc((request, callback) => trust.verify(request, callback, 'proxy-only'))
       if (appliedConfig !== undefined) await setProxy(other, appliedConfig)
     },
   }
@@ -127,4 +140,16 @@ export function createCoreNetwork(options: {
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>)
+}
+
+/** The hosts of the HTTPS proxies in a PAC-style route ("HTTPS proxy.corp:443; DIRECT"): TLS peers of their own. */
+export function httpsProxyHosts(route: string): string[] {
+  return route
+    .split(';')
+    .map((entry) => /^\s*HTTPS\s+(\S+)\s*$/i.exec(entry)?.[1])
+    .filter((hostPort): hostPort is string => hostPort !== undefined)
+    .map((hostPort) => {
+      const bracketed = /^\[([^\]]+)\]/.exec(hostPort)
+      return (bracketed ? (bracketed[1] as string) : hostPort.replace(/:\d+$/, '')).toLowerCase()
+    })
 }
