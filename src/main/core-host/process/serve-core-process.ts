@@ -234,8 +234,15 @@ function appFetch(
       if (concerns === 'certificate') {
         const { refused } = await context.call('network-facts', new URL(url).hostname)
         if (refused === undefined) return {}
-        const { subject, issuer, validTo } = refused
-        return { certificate: { subject, issuer, ...(validTo === undefined ? {} : { validTo }) } }
+        const { subject, issuer, validTo, why } = refused
+        return {
+          certificate: {
+            subject,
+            issuer,
+            ...(validTo === undefined ? {} : { validTo }),
+            ...(why === undefined ? {} : { why }),
+          },
+        }
       }
       if (concerns === 'other') return {}
       // A proxy's answer, or a connection that failed: through a proxy, the proxy is what was reached.

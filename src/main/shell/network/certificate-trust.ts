@@ -197,3 +197,15 @@ function hostNameOf(host: string): string {
   const colon = host.lastIndexOf(':')
   return (colon > 0 && host.indexOf(':') === colon ? host.slice(0, colon) : host).toLowerCase()
 }
+
+/** The hosts of the HTTPS proxies in a PAC-style route ("HTTPS proxy.corp:443; DIRECT"): TLS peers of their own. */
+export function httpsProxyHosts(route: string): string[] {
+  return route
+    .split(';')
+    .map((entry) => /^\s*HTTPS\s+(\S+)\s*$/i.exec(entry)?.[1])
+    .filter((hostPort): hostPort is string => hostPort !== undefined)
+    .map((hostPort) => {
+      const bracketed = /^\[([^\]]+)\]/.exec(hostPort)
+      return (bracketed ? (bracketed[1] as string) : hostPort.replace(/:\d+$/, '')).toLowerCase()
+    })
+}

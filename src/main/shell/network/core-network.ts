@@ -9,7 +9,13 @@ import {
   type NetworkToApply,
 } from '../../core/settings/network-settings'
 import type { CoreNetworkFacts, NetworkApplied } from '../../core-host/process/core-process-jobs'
-import { CertificateTrust } from './certificate-trust'
+import {
+  ACCEPT_CERTIFICATE,
+  CertificateTrust,
+  httpsProxyHosts,
+  type TrustUse,
+  type VerifyRequest,
+} from './certificate-trust'
 import { electronProxyConfig } from './proxy-config'
 
 /**
@@ -65,7 +71,26 @@ export function createCoreNetwork(options: {
             ),
           ),
   })
-  ses.setCertificateVerifyProc((request, callback) => trust.verify(request, callback, 'service'))
+  /** The verify proc of a session: the trust's answer, and why the file did not vouch for a chain, logged once. */
+  const logged = new Set<string>()
+  const verifyProc =
+    (use: TrustUse) =>
+    (request: VerifyRequest, callback: (result: number) => void): void =>
+      trust.verify(
+        request,
+        (result) => {
+          const why = result === ACCEPT_CERTIFICATE ? undefined : trust.refused(request.hostname)?.why
+          if (why !== undefined && !logged.has(`${use} ${why}`)) {
+            logged.add(`${use} ${why}`)
+            options.logger.warn(
+              `Network: the extra certificates do not vouch for ${request.hostname}: ${why}`,
+            )
+          }
+          callback(result)
+        },
+        use,
+      )
+  ses.setCertificateVerifyProc(verifyProc('service'))
   /** The sessions that follow the settings: the core process's first, then any `follow` added. */
   const sessions: Session[] = [ses]
   const { switches } = options
@@ -132,7 +157,7 @@ export function createCoreNetwork(options: {
     async follow(other) {
       if (sessions.includes(other)) return
       sessions.push(other)
-      other.setCertificateVerifyProc((request, callback) => trust.verify(request, callback, 'proxy-only'))
+      other.setCertificateVerifyProc(verifyProc('proxy-only'))
       if (appliedConfig !== undefined) await setProxy(other, appliedConfig)
     },
   }
@@ -140,16 +165,4 @@ export function createCoreNetwork(options: {
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>)
-}
-
-/** The hosts of the HTTPS proxies in a PAC-style route ("HTTPS proxy.corp:443; DIRECT"): TLS peers of their own. */
-export function httpsProxyHosts(route: string): string[] {
-  return route
-    .split(';')
-    .map((entry) => /^\s*HTTPS\s+(\S+)\s*$/i.exec(entry)?.[1])
-    .filter((hostPort): hostPort is string => hostPort !== undefined)
-    .map((hostPort) => {
-      const bracketed = /^\[([^\]]+)\]/.exec(hostPort)
-      return (bracketed ? (bracketed[1] as string) : hostPort.replace(/:\d+$/, '')).toLowerCase()
-    })
 }

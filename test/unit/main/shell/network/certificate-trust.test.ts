@@ -8,6 +8,7 @@ import {
   CERT_AUTHORITY_INVALID,
   CertificateTrust,
   CHROMIUM_VERDICT,
+  httpsProxyHosts,
   type PresentedCertificate,
   type TrustUse,
 } from '../../../../../src/main/shell/network/certificate-trust'
@@ -198,5 +199,38 @@ describe('CertificateTrust: the chain check a real verifier makes (issue 31, poi
     expect(trust.refused('updates.example.com')?.why).toMatch(
       /updates\.example\.com is not the profile’s service \(payroll\.example\.com\) nor its proxy/,
     )
+  })
+  it('lets the file vouch for the HTTPS proxy on the service’s route, and to a follower (the updater) for it alone', async () => {
+    certs.leaf('proxy', 'inspect', 'proxy.corp.example')
+    const proxyHosts = async () => ['proxy.corp.example']
+    const trust = new CertificateTrust({ ...SERVICE, proxyHosts })
+    trust.setExtra([new X509Certificate(pem('inspect'))])
+    expect(await verify(trust, 'proxy.corp.example', presented('proxy'), CERT_AUTHORITY_INVALID)).toBe(
+      ACCEPT_CERTIFICATE,
+    )
+    expect(
+      await verify(trust, 'proxy.corp.example', presented('proxy'), CERT_AUTHORITY_INVALID, 'proxy-only'),
+    ).toBe(ACCEPT_CERTIFICATE)
+    // The updater's session: the service host itself is not vouched for, nor is any feed.
+    expect(
+      await verify(trust, 'payroll.example.com', presented('leaf'), CERT_AUTHORITY_INVALID, 'proxy-only'),
+    ).toBe(CHROMIUM_VERDICT)
+    expect(trust.refused('payroll.example.com')?.why).toBe(
+      'payroll.example.com is not the profile’s proxy: the extra certificates file is never trusted for updates.',
+    )
+    // Nothing set as the service (Demo): the file vouches for no host.
+    const demo = new CertificateTrust({ serviceHost: () => undefined })
+    demo.setExtra([new X509Certificate(pem('inspect'))])
+    expect(await verify(demo, 'payroll.example.com', presented('leaf'), CERT_AUTHORITY_INVALID)).toBe(
+      CHROMIUM_VERDICT,
+    )
+  })
+
+  it('reads the HTTPS proxies out of Chromium’s route', () => {
+    expect(httpsProxyHosts('HTTPS Proxy.Corp.example:8443; PROXY plain.example:3128; DIRECT')).toEqual([
+      'proxy.corp.example',
+    ])
+    expect(httpsProxyHosts('HTTPS [fd00::1]:443')).toEqual(['fd00::1'])
+    expect(httpsProxyHosts('DIRECT')).toEqual([])
   })
 })
