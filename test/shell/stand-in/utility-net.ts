@@ -222,24 +222,27 @@ export class StandInClientRequest extends Writable {
     this.#tls = socket
     socket.once('error', failed)
     socket.once('secureConnect', () => {
-      void verifyHandshake(socket, hostname, this.#host.verifyCertificate).then((refusal) => {
-        if (this.#aborted || this.#tls !== socket) return void socket.destroy()
-        if (refusal !== undefined) {
-          socket.destroy()
-          return this.#die(new Error(refusal))
-        }
-        socket.off('error', failed)
-        this.#tls = undefined
-        const verified = http.request({
-          host: this.#url.hostname,
-          port,
-          path: `${this.#url.pathname}${this.#url.search}`,
-          method: this.#method,
-          headers,
-          createConnection: () => socket,
-        })
-        this.#send(verified, body, route)
-      })
+      void verifyHandshake(socket, hostname, this.#host.verifyCertificate).then(
+        (refusal) => {
+          if (this.#aborted || this.#tls !== socket) return void socket.destroy()
+          if (refusal !== undefined) {
+            socket.destroy()
+            return this.#die(new Error(refusal))
+          }
+          socket.off('error', failed)
+          this.#tls = undefined
+          const verified = http.request({
+            host: this.#url.hostname,
+            port,
+            path: `${this.#url.pathname}${this.#url.search}`,
+            method: this.#method,
+            headers,
+            createConnection: () => socket,
+          })
+          this.#send(verified, body, route)
+        },
+        () => this.#die(new Error('net::ERR_FAILED')),
+      )
     })
   }
 

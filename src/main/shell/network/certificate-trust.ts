@@ -98,9 +98,8 @@ export class CertificateTrust {
       callback(CHROMIUM_VERDICT)
       return
     }
-    void this.#vouches(host, use).then(
-      (scope) => {
-        const why = scope ?? this.#check(chain, host)
+    void this.#decide(chain, host, use).then(
+      (why) => {
         if (why === undefined) {
           this.#refused.delete(host)
           callback(ACCEPT_CERTIFICATE)
@@ -109,11 +108,21 @@ export class CertificateTrust {
         this.#refuse(host, request, chain, why)
         callback(CHROMIUM_VERDICT)
       },
+      // Never left unanswered: Chromium would hold the request until it times out.
       () => {
         this.#refuse(host, request, chain, undefined)
         callback(CHROMIUM_VERDICT)
       },
     )
+  }
+
+  /** Undefined when the file vouches for the chain for `host` in this use; else why not. */
+  async #decide(
+    chain: readonly PresentedCertificate[],
+    host: string,
+    use: TrustUse,
+  ): Promise<string | undefined> {
+    return (await this.#vouches(host, use)) ?? this.#check(chain, host)
   }
 
   /** The issuer of the chain last refused for `host` (host name, any port), or undefined. */
