@@ -20,6 +20,11 @@ export type NetworkToApply = NetworkSettings & {
   readonly serviceHost?: string
 }
 
+/** A host name as `serviceHostOf` gives it: lower case, no port, no brackets (an IPv6 address has colons). */
+export function isServiceHostName(value: unknown): value is string {
+  return typeof value === 'string' && /^[a-z0-9.:_-]{1,253}$/.test(value)
+}
+
 /**
  * The host name of the profile's service address in force (lower case, without port or IPv6 brackets), or
  * undefined for Demo (its sandbox runs in the app) or an address not set.

@@ -14,7 +14,7 @@ import {
   type SecretVault,
   type StoredSecretKey,
 } from '../../core/secrets/secret-store'
-import type { NetworkToApply } from '../../core/settings/network-settings'
+import { isServiceHostName, type NetworkToApply } from '../../core/settings/network-settings'
 import { PROXY_MODES } from '../../../shared/settings-rules'
 import { WorkerHost, type CallHandlers, type JobChannelStarter } from '../../core-host/worker/worker-host'
 import type {
@@ -457,11 +457,10 @@ function networkSettings(value: NetworkToApply): NetworkToApply {
     !(PROXY_MODES as readonly unknown[]).includes(fields.proxyMode) ||
     texts.some((key) => typeof fields[key] !== 'string') ||
     (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean') ||
-    (fields.serviceHost !== undefined &&
-      (typeof fields.serviceHost !== 'string' || !/^[a-z0-9.:_-]{1,253}$/.test(fields.serviceHost)))
+    (fields.serviceHost !== undefined && !isServiceHostName(fields.serviceHost))
   )
     throw new TypeError(
-      'core process: network settings are a proxy mode, four texts, a policy flag and a service host name',
+      'core process: network settings are a proxy mode, texts, a policy flag and a host name',
     )
   return {
     proxyMode: value.proxyMode,

@@ -12,7 +12,13 @@ import {
   type PresentedCertificate,
   type TrustUse,
 } from '../../../../../src/main/shell/network/certificate-trust'
-import { loadExtraCertificates } from '../../../../../src/main/core/settings/network-settings'
+import {
+  isServiceHostName,
+  loadExtraCertificates,
+  serviceHostOf,
+} from '../../../../../src/main/core/settings/network-settings'
+import { DEFAULT_SETTINGS } from '../../../../../src/main/core/settings/settings-defaults'
+import type { Settings } from '../../../../../src/shared/settings-schema'
 import { testCertificates, type TestCertificates } from '../../../../helpers/openssl-certificates'
 
 /**
@@ -232,5 +238,22 @@ describe('CertificateTrust: the chain check a real verifier makes (issue 31, poi
     ])
     expect(httpsProxyHosts('HTTPS [fd00::1]:443')).toEqual(['fd00::1'])
     expect(httpsProxyHosts('DIRECT')).toEqual([])
+  })
+  it('takes the service host from the profile’s address in force, and main checks it as a host name', () => {
+    const settings = (environment: Settings['environment'], staging: string) => ({
+      ...DEFAULT_SETTINGS,
+      environment,
+      baseUrls: { production: 'https://prod.example.com', staging },
+    })
+    expect(serviceHostOf(settings('staging', 'https://Payroll.Example.com:8443/api'))).toBe(
+      'payroll.example.com',
+    )
+    expect(serviceHostOf(settings('staging', 'https://[fd00::1]/'))).toBe('fd00::1')
+    expect(serviceHostOf(settings('demo', 'https://payroll.example.com'))).toBeUndefined()
+    expect(serviceHostOf(settings('staging', ''))).toBeUndefined()
+    expect(isServiceHostName('payroll.example.com')).toBe(true)
+    expect(isServiceHostName('fd00::1')).toBe(true)
+    expect(isServiceHostName('evil.example/ path')).toBe(false)
+    expect(isServiceHostName(42)).toBe(false)
   })
 })
