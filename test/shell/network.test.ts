@@ -398,6 +398,13 @@ describe('the core process’s network', () => {
       verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID',
       errorCode: -202,
     })
+    // The file vouches for the profile's service host alone (and its proxy).
+    value(
+      await main.invoke('settings:update', {
+        environment: 'staging',
+        baseUrls: { staging: 'https://payroll.example.com', production: '' },
+      }),
+    )
     // The settings reach main through the core process: wait until the session trusts the file.
     await expect
       .poll(() => main.verifyCertificate(CORE_PARTITION, request('leaf', 'RosterDesk Test Inspection CA')))

@@ -1,11 +1,13 @@
 import type { EventEmitter } from 'node:events'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import Module from 'node:module'
+import { createServer as createHttpsServer } from 'node:https'
 import { createServer, type AddressInfo, type Server } from 'node:net'
 import { constants, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuiltBundles } from '../helpers/built-bundles'
+import { createTestCa, TEST_CA_COMMON_NAME, type TestCa } from '../helpers/test-ca'
 import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 import { standInBoot } from './stand-in-build'
 import type { createElectronStandIn as CreateStandIn } from './stand-in/electron-stand-in'
@@ -332,5 +334,77 @@ describe('the stand-in’s autoUpdater on macOS, as Electron’s Squirrel.Mac', 
     } finally {
       feed.close()
     }
+  })
+})
+
+describe('the stand-in’s TLS asks the session’s verify proc, as Electron’s', () => {
+  /**
+   * Electron asks a session's verify proc after Chromium's own verification, with Chromium's verdict
+   * (electron shell/browser/net/cert_verifier_client.cc, `CertVerifierClient::Verify`; the request's fields:
+   * shell/common/gin_converters/net_converter.cc, `Converter<electron::VerifyRequestParams>::ToV8`), and its
+   * answer decides: 0 accepts, -3 keeps Chromium's verdict, another code fails the request with that error
+   * (patches/chromium/network_service_allow_remote_certificate_verification_logic.patch, `OnRemoteResponse`;
+   * spec/api-session-spec.ts: -2 fails with ERR_FAILED).
+   */
+  let ca: TestCa
+  let service: Server
+  let url: string
+  const asked: unknown[] = []
+  let answer = -3
+  const net = createUtilityNet({
+    proxyConfig: () => ({}),
+    record: () => undefined,
+    login: async () => undefined,
+    isOnline: () => true,
+    verifyCertificate: async (request) => {
+      asked.push(request)
+      return answer
+    },
+  })
+  beforeAll(async () => {
+    ca = createTestCa()
+    service = createHttpsServer({ cert: ca.server.cert, key: ca.server.key }, (_request, response) =>
+      response.end('payroll'),
+    ) as unknown as Server
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+    url = `https://127.0.0.1:${(service.address() as AddressInfo).port}/`
+  })
+  afterAll(() => {
+    service.close()
+    ca.cleanup()
+  })
+  const get = (): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const request = net.request({ url })
+      request.on('response', (response: StandInIncomingMessage) => {
+        let body = ''
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        response.on('end', () => resolve(`${response.statusCode} ${body}`))
+      })
+      request.on('error', (error: Error) => reject(error))
+      request.end()
+    })
+
+  it('asks with Chromium’s verdict and the chain presented, and follows the answer', async () => {
+    answer = 0
+    expect(await get()).toBe('200 payroll')
+    expect(asked).toHaveLength(1)
+    expect(asked[0]).toMatchObject({
+      hostname: '127.0.0.1',
+      certificate: {
+        data: ca.server.cert.replace(/\r\n/g, '\n'),
+        subjectName: '127.0.0.1',
+        issuerName: TEST_CA_COMMON_NAME,
+        fingerprint: expect.stringMatching(/^sha256\//),
+      },
+      isIssuedByKnownRoot: false,
+      verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID',
+      errorCode: -202,
+    })
+    answer = -3
+    await expect(get()).rejects.toThrow('net::ERR_CERT_AUTHORITY_INVALID')
+    answer = -2
+    await expect(get()).rejects.toThrow('net::ERR_FAILED')
+    expect(asked).toHaveLength(3)
   })
 })

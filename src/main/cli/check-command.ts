@@ -59,7 +59,7 @@ export async function runCheckCommand(args: readonly string[], io: CacheCommandI
     })
     scopes = scopeFlag(values, flags.profile)
     timeoutSeconds = syncLimitFlag(values, flags.profile, 'request-timeout', 'requestTimeoutSeconds')
-    net = openCliFetch(serviceNetworkInput(values, flags.profile, io), io)
+    net = openCliFetch(serviceNetworkInput(values, flags.profile, io, flags.baseUrl), io)
   } catch (error) {
     if (error instanceof UsageError) return reportUsage(error, io, CHECK_USAGE)
     if (!isRosterDeskError(error)) throw error

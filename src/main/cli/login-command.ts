@@ -125,7 +125,7 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
   const tokenFile = resolve(text('token-file'))
   let net: NodeFetch
   try {
-    net = openCliFetch({ values, env: io.env, policy: io.policy }, io)
+    net = openCliFetch({ values, env: io.env, policy: io.policy, serviceUrl: service.baseUrl }, io)
   } catch (error) {
     if (error instanceof UsageError) return fail(2, `${error.message} ${LOGIN_USAGE}`)
     logFailure(io.logger, 'Login failed', error)

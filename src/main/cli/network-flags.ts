@@ -30,19 +30,23 @@ export interface CliNetworkInput {
   readonly profile?: ProfileNetworkSettings
   /** The machine policy, whose network is over every other layer (policy-flags.ts). */
   readonly policy?: PolicyInForce | undefined
+  /** The service's address: the extra certificates file vouches for its host (and the proxy) alone. */
+  readonly serviceUrl: string
 }
 
 /**
  * The network input of a command that names its service with the service flags (`sync`, `check`): the flags as
- * given, the environment, the machine policy and the settings of the profile --profile named.
+ * given, the environment, the machine policy, the settings of the profile --profile named and the service's address.
  */
 export function serviceNetworkInput(
   values: ParsedValues,
   profile: { readonly settings: ProfileNetworkSettings } | undefined,
   io: { readonly env: NodeJS.ProcessEnv; readonly policy?: PolicyInForce | undefined },
+  serviceUrl: string,
 ): CliNetworkInput {
   return {
     values,
+    serviceUrl,
     env: io.env,
     policy: io.policy,
     ...(profile === undefined ? {} : { profile: profile.settings }),
@@ -76,7 +80,8 @@ export function openCliFetch(
       ...(input.profile === undefined ? {} : { profile: input.profile }),
     })
     for (const note of network.notes) io.stderr.write(`Note: ${note}\n`)
-    const opened = createNodeFetch(network)
+    const serviceHost = URL.canParse(input.serviceUrl) ? new URL(input.serviceUrl).hostname : undefined
+    const opened = createNodeFetch(network, { serviceHost })
     io.logger.info(`Network: ${describeNodeNetwork(network)}`)
     return opened
   } catch (error) {

@@ -218,7 +218,7 @@ function parseSyncArgs(args: readonly string[], io: CacheCommandIo): SyncArgs {
       maxEmployees: syncLimitFlag(values, profile, 'max-employees', 'maxEmployees'),
     },
     json: values['json'] === true,
-    network: serviceNetworkInput(values, profile, io),
+    network: serviceNetworkInput(values, profile, io, service.baseUrl),
   }
 }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import { pacString, routeFor, type StandInProxyConfig } from './proxy-rules'
 import { LINK_FD, onLines, type FromUtility, type ToUtility } from './utility-link'
+import type { StandInVerifyRequest } from './tls-verify'
 import {
   StandInClientRequest,
   type AuthInfo,
@@ -117,6 +118,16 @@ export interface StandInRecord {
    * 'cancelled'); never the password.
    */
   readonly logins: Array<{ authInfo: AuthInfo; answer: 'credentials' | 'cancelled'; username?: string }>
+  /**
+   * Every time a session's verify proc was asked by the stand-in's own TLS (tls-verify.ts): the session's
+   * partition, the host, Chromium's error code and the proc's answer.
+   */
+  readonly certificateChecks: Array<{
+    partition: string
+    hostname: string
+    errorCode: number
+    answer: number
+  }>
   lockRequested: boolean
   lockReleased: boolean
   exitCode: number | undefined
@@ -261,6 +272,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     sessions: [],
     netRequests: [],
     logins: [],
+    certificateChecks: [],
     printed: [],
     lockRequested: false,
     lockReleased: false,
@@ -643,6 +655,32 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     }
     async closeAllConnections(): Promise<void> {}
   }
+  /**
+   * The session's verify proc asked as Electron's network service asks it after Chromium's own verification
+   * (tls-verify.ts cites the source), its answer recorded; -3 (Chromium's verdict) when it has none, or when the
+   * process has no session of its own (the system network context has no verify proc).
+   */
+  const verifyInSession = (
+    ses: StandInSession | undefined,
+    request: StandInVerifyRequest,
+  ): Promise<number> => {
+    const proc = ses?.verifyProc ?? null
+    if (proc === null) return Promise.resolve(-3)
+    return new Promise<number>((resolve) => {
+      let answered = false
+      proc(request, (result) => {
+        if (answered) return
+        answered = true
+        record.certificateChecks.push({
+          partition: ses?.partition ?? '',
+          hostname: request.hostname,
+          errorCode: request.errorCode,
+          answer: result,
+        })
+        resolve(result)
+      })
+    })
+  }
   const sessions = new Map<string, StandInSession>()
   /**
    * docs/api/session.md, `session.fromPartition(partition[, options])`: the existing session for the partition
@@ -785,6 +823,10 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       } else if (message.type === 'net-request') {
         const { method, url, route } = message
         record.netRequests.push({ method, url, route, partition: this.#session?.partition })
+      } else if (message.type === 'verify-certificate') {
+        void verifyInSession(this.#session, message.request).then((result) =>
+          this.#send({ type: 'verify-answer', id: message.id, result }),
+        )
       } else if (this.#authFromMain) {
         void this.challenge(message.details, message.authInfo).then((credentials) =>
           this.#send({ type: 'login-answer', id: message.id, credentials }),
@@ -998,6 +1040,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       (given.partition === undefined ? defaultSession : fromPartition(given.partition))
     const host: UtilityNetHost = {
       proxyConfig: () => ses.proxyConfig,
+      verifyCertificate: (request) => verifyInSession(ses, request),
       record: (entry) => record.netRequests.push({ ...entry, partition: ses.partition }),
       isOnline: () => online,
       login: (_details, authInfo) =>

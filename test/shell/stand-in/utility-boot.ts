@@ -37,6 +37,8 @@ if (isMainThread) {
     let online = process.env['STANDIN_ONLINE'] !== '0'
     let nextLogin = 1
     const logins = new Map<number, (credentials: readonly [string, string] | undefined) => void>()
+    let nextVerification = 1
+    const verifications = new Map<number, (result: number) => void>()
     onLines(link, (raw) => {
       const message = raw as ToUtility
       if (message.type === 'proxy-config') {
@@ -44,6 +46,10 @@ if (isMainThread) {
         send({ type: 'proxy-config-applied', id: message.id })
       } else if (message.type === 'online') {
         online = message.value
+      } else if (message.type === 'verify-answer') {
+        verifications.get(message.id)?.(message.result)
+        verifications.delete(message.id)
+        if (verifications.size === 0 && logins.size === 0) link.unref()
       } else {
         logins.get(message.id)?.(message.credentials ?? undefined)
         logins.delete(message.id)
@@ -54,6 +60,15 @@ if (isMainThread) {
         proxyConfig: () => config,
         record: (entry) => send({ type: 'net-request', ...entry }),
         isOnline: () => online,
+        // Main's session answers (its verify proc, or Chromium's verdict when none is set): the stand-in's
+        // UtilityProcess asks it on this process's behalf, as the network service asks the session's client.
+        verifyCertificate: (request) =>
+          new Promise<number>((resolve) => {
+            const id = nextVerification++
+            verifications.set(id, resolve)
+            link.ref()
+            send({ type: 'verify-certificate', id, request })
+          }),
         login: (details, authInfo) =>
           new Promise((resolve) => {
             // Without respondToAuthRequestsFromMainProcess the challenge stays in this process, on the
@@ -64,7 +79,7 @@ if (isMainThread) {
             link.ref()
             send({ type: 'login', id, details, authInfo })
           }).finally(() => {
-            if (logins.size === 0) link.unref()
+            if (logins.size === 0 && verifications.size === 0) link.unref()
           }) as Promise<readonly [string, string] | undefined>,
       }),
     }

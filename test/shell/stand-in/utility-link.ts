@@ -5,6 +5,7 @@
  */
 import type { AuthInfo, LoginDetails } from './utility-net'
 import type { StandInProxyConfig } from './proxy-rules'
+import type { StandInVerifyRequest } from './tls-verify'
 
 export const LINK_FD = 4
 
@@ -16,6 +17,7 @@ export type ToUtility =
       readonly credentials: readonly [string, string] | null
     }
   | { readonly type: 'online'; readonly value: boolean }
+  | { readonly type: 'verify-answer'; readonly id: number; readonly result: number }
 
 export type FromUtility =
   | { readonly type: 'proxy-config-applied'; readonly id: number }
@@ -26,6 +28,7 @@ export type FromUtility =
       readonly details: LoginDetails
       readonly authInfo: AuthInfo
     }
+  | { readonly type: 'verify-certificate'; readonly id: number; readonly request: StandInVerifyRequest }
 
 /** Splits a stream of JSON lines into messages. */
 export function onLines(stream: NodeJS.ReadableStream, listener: (message: unknown) => void): void {

@@ -1,7 +1,9 @@
 import http from 'node:http'
-import https from 'node:https'
+import { isIP } from 'node:net'
 import { PassThrough, Writable } from 'node:stream'
+import { connect as tlsConnect, type TLSSocket } from 'node:tls'
 import { pacString, routeFor, type Route, type StandInProxyConfig } from './proxy-rules'
+import { verifyHandshake, type StandInVerifyRequest } from './tls-verify'
 
 /**
  * A stand-in for Electron's `net` in a utility process (electron 45.4.1: lib/utility/api/net.ts, whose `request`
@@ -21,6 +23,9 @@ import { pacString, routeFor, type Route, type StandInProxyConfig } from './prox
  *   cancelled challenge delivers the 407/401 answer itself to the caller (Chromium's
  *   net/url_request/url_request_http_job.cc, URLRequestHttpJob::CancelAuth: "Let the consumer read the HTTP
  *   error page"). Not modelled: https through a proxy (a CONNECT tunnel), which the shell tests do not use.
+ * - An https request's own TLS handshake is verified as Electron's network service verifies it: Chromium's verdict,
+ *   then the session's verify proc asked through `host.verifyCertificate` (tls-verify.ts cites the source); a
+ *   refused chain fails the request with the net error, before anything is sent.
  * - `isOnline()` answers what the host says (Chromium's NetworkChangeNotifier on a real machine).
  * - Header values (of an answer and of a redirect) and the status text arrive decoded as UTF-8, bytes that are not
  *   UTF-8 as U+FFFD (`utf8`): Electron converts the answer's net::HttpResponseHeaders in
@@ -37,6 +42,8 @@ export interface UtilityNetHost {
   /** Main's answer to a challenge: credentials, or undefined to cancel. */
   login(details: LoginDetails, authInfo: AuthInfo): Promise<readonly [string, string] | undefined>
   isOnline(): boolean
+  /** The session's verify proc's answer (main's `ses.setCertificateVerifyProc`); absent: none is set. */
+  readonly verifyCertificate?: (request: StandInVerifyRequest) => Promise<number>
 }
 
 export interface AuthInfo {
@@ -100,6 +107,8 @@ export class StandInClientRequest extends Writable {
   #method: string
   #aborted = false
   #current: http.ClientRequest | undefined
+  /** The TLS socket of a direct https request while it is verified. */
+  #tls: TLSSocket | undefined
   #response: StandInIncomingMessage | undefined
   #followRedirectCb: (() => void) | undefined
   #redirects = 0
@@ -154,6 +163,8 @@ export class StandInClientRequest extends Writable {
     if (error !== undefined && !this.#aborted) this.emit('error', error)
     this.#current?.destroy()
     this.#current = undefined
+    this.#tls?.destroy()
+    this.#tls = undefined
     if (this.#response !== undefined && !this.#response.destroyed) this.#response.destroy(error)
   }
 
@@ -185,10 +196,57 @@ export class StandInClientRequest extends Writable {
       // An https URL through a proxy needs a CONNECT tunnel: the shell tests use none (the Demo is http).
       process.nextTick(() => this.#die(new Error('net::ERR_NOT_IMPLEMENTED')))
       return
+    } else if (this.#url.protocol === 'https:') {
+      this.#startTls(headers, body, route)
+      return
     } else {
-      const client = this.#url.protocol === 'https:' ? https : http
-      request = client.request(this.#url, { method: this.#method, headers })
+      request = http.request(this.#url, { method: this.#method, headers })
     }
+    this.#send(request, body, route)
+  }
+
+  /** A direct https request: the handshake, its verification (tls-verify.ts), then the request on that socket. */
+  #startTls(headers: Record<string, string>, body: Buffer, route: Route): void {
+    const hostname = this.#url.hostname.replace(/^\[(.+)\]$/, '$1')
+    const port = Number(this.#url.port || 443)
+    const socket = tlsConnect({
+      host: hostname,
+      port,
+      ...(isIP(hostname) === 0 ? { servername: hostname } : {}),
+      rejectUnauthorized: false,
+      ALPNProtocols: ['http/1.1'],
+    })
+    const failed = (error: NodeJS.ErrnoException) => {
+      if (this.#tls === socket) this.#die(new Error(netError(error, route)))
+    }
+    this.#tls = socket
+    socket.once('error', failed)
+    socket.once('secureConnect', () => {
+      void verifyHandshake(socket, hostname, this.#host.verifyCertificate).then(
+        (refusal) => {
+          if (this.#aborted || this.#tls !== socket) return void socket.destroy()
+          if (refusal !== undefined) {
+            socket.destroy()
+            return this.#die(new Error(refusal))
+          }
+          socket.off('error', failed)
+          this.#tls = undefined
+          const verified = http.request({
+            host: this.#url.hostname,
+            port,
+            path: `${this.#url.pathname}${this.#url.search}`,
+            method: this.#method,
+            headers,
+            createConnection: () => socket,
+          })
+          this.#send(verified, body, route)
+        },
+        () => this.#die(new Error('net::ERR_FAILED')),
+      )
+    })
+  }
+
+  #send(request: http.ClientRequest, body: Buffer, route: Route): void {
     this.#current = request
     request.on('response', (answer) => void this.#answered(answer, route))
     request.on('error', (error: NodeJS.ErrnoException) => {

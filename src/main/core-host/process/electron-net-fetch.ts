@@ -38,6 +38,8 @@ export interface RefusedCertificate {
   readonly validTo?: string
   /** Chromium's verdict, e.g. "net::ERR_CERT_AUTHORITY_INVALID". */
   readonly verificationResult: string
+  /** Why the extra certificates file did not vouch for the chain, when it was asked (certificate-trust.ts). */
+  readonly why?: string
 }
 
 export interface ElectronNetFetchOptions {

@@ -17,7 +17,7 @@ import { proxyRoute, shellAppNetwork } from './app-network'
 import { electronNetFetch, type UtilityNet } from './electron-net-fetch'
 import type { FetchLike } from '../../core/api/fetch-like'
 import type { Logger } from '../../core/log/logger'
-import { networkSettingsOf } from '../../core/settings/network-settings'
+import { networkSettingsOf, serviceHostOf } from '../../core/settings/network-settings'
 import type { PolicyInForce } from '../../core/policy/policy-in-force'
 import { loadMachinePolicy, type PolicySourceDeps } from '../../core/policy/policy-sources'
 import { systemPolicySources } from '../../core/policy/registry-query'
@@ -196,9 +196,12 @@ function shellNetworkSync(
   let applying: Promise<void> = Promise.resolve()
   const update = (): void => {
     // The machine policy's network is in the settings already; its proxy takes the precedence's `policy` slot.
+    const current = settings.get()
+    const serviceHost = serviceHostOf(current)
     const wanted = {
-      ...networkSettingsOf(settings.get()),
+      ...networkSettingsOf(current),
       ...(settings.policy.setsProxy ? { proxyFromPolicy: true } : {}),
+      ...(serviceHost === undefined ? {} : { serviceHost }),
     }
     const key = JSON.stringify(wanted)
     if (key === last) return
@@ -231,8 +234,15 @@ function appFetch(
       if (concerns === 'certificate') {
         const { refused } = await context.call('network-facts', new URL(url).hostname)
         if (refused === undefined) return {}
-        const { subject, issuer, validTo } = refused
-        return { certificate: { subject, issuer, ...(validTo === undefined ? {} : { validTo }) } }
+        const { subject, issuer, validTo, why } = refused
+        return {
+          certificate: {
+            subject,
+            issuer,
+            ...(validTo === undefined ? {} : { validTo }),
+            ...(why === undefined ? {} : { why }),
+          },
+        }
       }
       if (concerns === 'other') return {}
       // A proxy's answer, or a connection that failed: through a proxy, the proxy is what was reached.

@@ -6,6 +6,8 @@ export interface CertificateSeen {
   readonly issuer: string
   /** The end of the certificate's validity, as the TLS layer printed it. */
   readonly validTo?: string
+  /** Why the extra certificates file did not vouch for the chain (certificate-trust.ts), when it was asked. */
+  readonly why?: string
 }
 
 /** What a fetch adapter knows about a failure beyond its raw reason. `proxy` is never given with credentials. */
@@ -280,7 +282,7 @@ function messageFor(
     case 'proxy-config':
       return `The network's proxy configuration (a PAC file or the proxy setting) could not be used to reach ${what}. Check Settings → Network, or ask IT.`
     case 'cert-untrusted':
-      return `The certificate of ${certified} is not trusted${cert === undefined ? '' : ` (issued by ${cert.issuer})`}. ${installHint}`
+      return `The certificate of ${certified} is not trusted${cert === undefined ? '' : ` (issued by ${cert.issuer})`}. ${cert?.why === undefined ? '' : `The extra certificates file does not vouch for it: ${cert.why} `}${installHint}`
     case 'cert-expired':
       return `The certificate of ${certified}${cert === undefined ? '' : `, issued by ${cert.issuer},`} has expired${cert?.validTo === undefined ? '' : ` (valid until ${cert.validTo})`} or is not valid yet. Check this computer's date and time; otherwise the service's owner must renew it.`
     case 'cert-host':

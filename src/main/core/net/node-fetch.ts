@@ -113,12 +113,16 @@ export function readCertificateFile(
 /**
  * A fetch over undici's own `fetch` (a dispatcher set with the package's setGlobalDispatcher would not reach
  * Node's built-in one) that goes through the proxy `proxyFor` names for each URL, or direct, and trusts
- * `trustedCertificates` plus the network's extra certificates file. A failure is rethrown as a
+ * `trustedCertificates`, plus the network's extra certificates file for `serviceHost` and the proxy alone
+ * (decision 049: OpenSSL checks the chain, with the sslserver purpose); no `serviceHost`, no host. A failure is rethrown as a
  * NetworkFailureError that `classifyNetworkFailure` can word: a 407 says whether credentials were sent, a
  * connection failure through a proxy is the proxy's, and a refused certificate is looked at again (same route,
  * verification off, nothing sent) so the message can name its issuer.
  */
-export function createNodeFetch(network: NodeNetwork): NodeFetch {
+export function createNodeFetch(
+  network: NodeNetwork,
+  options: { readonly serviceHost?: string | undefined } = {},
+): NodeFetch {
   const extra =
     network.caFile === undefined
       ? []
@@ -130,18 +134,30 @@ export function createNodeFetch(network: NodeNetwork): NodeFetch {
           network.caFileSource,
         )
   const ca = trustedCertificates(extra)
+  const base = extra.length === 0 ? ca : trustedCertificates()
+  const serviceHost = options.serviceHost?.replace(/^\[(.+)\]$/, '$1').toLowerCase()
+  /** The file vouches for the service's host (and, below, its proxy) only (decision 049). */
+  const caFor = (url: string): string[] =>
+    serviceHost !== undefined &&
+    new URL(url).hostname.replace(/^\[(.+)\]$/, '$1').toLowerCase() === serviceHost
+      ? ca
+      : base
   const trust: TrustSet = {
-    certificates: ca,
-    words: `Node's bundled list and this computer's store${network.caFile === undefined ? '' : ` and ${network.caFile}`}`,
+    certificates: serviceHost === undefined ? base : ca,
+    words: `Node's bundled list and this computer's store${network.caFile === undefined || serviceHost === undefined ? '' : ` and ${network.caFile}`}`,
   }
-  const direct = new Agent({ connect: { ca } })
-  const proxied = new Map<string, ProxyAgent>()
-  const dispatcherFor = (proxy: ProxyEndpoint | undefined): Dispatcher => {
-    if (proxy === undefined) return direct
-    let agent = proxied.get(proxy.url)
+  const agents = new Map<string, Dispatcher>()
+  const dispatcherFor = (proxy: ProxyEndpoint | undefined, url: string): Dispatcher => {
+    const trusted = caFor(url)
+    const key = `${proxy?.url ?? 'direct'} ${trusted === ca ? 'service' : 'other'}`
+    let agent = agents.get(key)
     if (agent === undefined) {
-      agent = new ProxyAgent({ uri: proxy.url, requestTls: { ca }, proxyTls: { ca } })
-      proxied.set(proxy.url, agent)
+      // An HTTPS proxy's own certificate is the proxy's: the file vouches for the service's proxy too.
+      agent =
+        proxy === undefined
+          ? new Agent({ connect: { ca: trusted } })
+          : new ProxyAgent({ uri: proxy.url, requestTls: { ca: trusted }, proxyTls: { ca } })
+      agents.set(key, agent)
     }
     return agent
   }
@@ -151,13 +167,13 @@ export function createNodeFetch(network: NodeNetwork): NodeFetch {
     try {
       const response = await undiciFetch(input, {
         ...(init as UndiciRequestInit | undefined),
-        dispatcher: dispatcherFor(proxy),
+        dispatcher: dispatcherFor(proxy, input),
       })
       // undici's Response is the WHATWG one Node's own fetch also returns (same streams, same Headers API).
       return response as unknown as Response
     } catch (error) {
       if (init?.signal?.aborted === true) throw error
-      throw await explainFailure(error, input, proxy, ca)
+      throw await explainFailure(error, input, proxy, caFor(input))
     }
   }
 
@@ -166,7 +182,7 @@ export function createNodeFetch(network: NodeNetwork): NodeFetch {
     network,
     trust,
     close: async () => {
-      await Promise.all([direct.close(), ...[...proxied.values()].map((agent) => agent.close())])
+      await Promise.all([...agents.values()].map((agent) => agent.close()))
     },
   }
 }

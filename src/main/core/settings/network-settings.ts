@@ -12,9 +12,30 @@ export type NetworkSettings = Pick<
 /**
  * What the core asks main to apply (`network-apply`): the active profile's network settings, the machine
  * policy's values already in force in them, and whether the proxy choice is the policy's, which then takes the
- * `policy` slot of the precedence and wins over the command line and the environment too.
+ * `policy` slot of the precedence and wins over the command line and the environment too; and the profile's
+ * service host, the one host (with its proxy) the extra certificates file may vouch for.
  */
-export type NetworkToApply = NetworkSettings & { readonly proxyFromPolicy?: boolean }
+export type NetworkToApply = NetworkSettings & {
+  readonly proxyFromPolicy?: boolean
+  readonly serviceHost?: string
+}
+
+/** A host name as `serviceHostOf` gives it: lower case, no port, no brackets (an IPv6 address has colons). */
+export function isServiceHostName(value: unknown): value is string {
+  return typeof value === 'string' && /^[a-z0-9.:_-]{1,253}$/.test(value)
+}
+
+/**
+ * The host name of the profile's service address in force (lower case, without port or IPv6 brackets), or
+ * undefined for Demo (its sandbox runs in the app) or an address not set.
+ */
+export function serviceHostOf(settings: Settings): string | undefined {
+  if (settings.environment === 'demo') return undefined
+  const address = settings.baseUrls[settings.environment]
+  if (!URL.canParse(address)) return undefined
+  const host = new URL(address).hostname.replace(/^\[(.+)\]$/, '$1').toLowerCase()
+  return host === '' ? undefined : host
+}
 
 export function networkSettingsOf(settings: Settings): NetworkSettings {
   return {

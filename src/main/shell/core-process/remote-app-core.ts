@@ -14,7 +14,7 @@ import {
   type SecretVault,
   type StoredSecretKey,
 } from '../../core/secrets/secret-store'
-import type { NetworkToApply } from '../../core/settings/network-settings'
+import { isServiceHostName, type NetworkToApply } from '../../core/settings/network-settings'
 import { PROXY_MODES } from '../../../shared/settings-rules'
 import { WorkerHost, type CallHandlers, type JobChannelStarter } from '../../core-host/worker/worker-host'
 import type {
@@ -456,9 +456,12 @@ function networkSettings(value: NetworkToApply): NetworkToApply {
     value === null ||
     !(PROXY_MODES as readonly unknown[]).includes(fields.proxyMode) ||
     texts.some((key) => typeof fields[key] !== 'string') ||
-    (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean')
+    (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean') ||
+    (fields.serviceHost !== undefined && !isServiceHostName(fields.serviceHost))
   )
-    throw new TypeError('core process: network settings are a proxy mode, four texts and a policy flag')
+    throw new TypeError(
+      'core process: network settings are a proxy mode, texts, a policy flag and a host name',
+    )
   return {
     proxyMode: value.proxyMode,
     proxyUrl: value.proxyUrl,
@@ -466,6 +469,7 @@ function networkSettings(value: NetworkToApply): NetworkToApply {
     pacUrl: value.pacUrl,
     extraCertificatesFile: value.extraCertificatesFile,
     ...(value.proxyFromPolicy === true ? { proxyFromPolicy: true } : {}),
+    ...(value.serviceHost === undefined ? {} : { serviceHost: value.serviceHost }),
   }
 }
 

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto'
-import { isIP } from 'node:net'
+import { MAX_PATH, verifyServerChain } from '../../core/net/server-chain'
 import type { CertificateSummary } from '../../../shared/connection-report'
 import type { RefusedCertificate } from '../../core-host/process/electron-net-fetch'
 
@@ -34,21 +34,41 @@ export const CHROMIUM_VERDICT = -3
 export const CERT_AUTHORITY_INVALID = -202
 
 /** The longest chain walked (a loop in issuerCert, or a hostile chain, stops here). */
-const MAX_CHAIN = 10
+const MAX_CHAIN = MAX_PATH
 
 /**
- * The core process's certificate decisions, made in main by its session's verify proc: Chromium's verdict
- * stands, except that a chain Chromium refused only for its authority is accepted when it is issued by one of
- * the profile's extra trusted certificates (the link verified with node:crypto's checkIssued and verify, the leaf
- * for this host and every certificate within its dates). It remembers, per host, the chain it last saw and the
- * issuer of a chain it let Chromium refuse, so the core's error and the connection check can name them.
+ * Which hosts a session lets the extra certificates vouch for: the core's session, the profile's service host
+ * and the HTTPS proxy on the way to it (an inspecting proxy re-signs the service's certificate, which then still
+ * names the service host; an HTTPS proxy's own certificate names the proxy); a follower (the updater's), the
+ * proxy only, so the update feed's certificate is never one the file vouches for.
+ */
+export type TrustUse = 'service' | 'proxy-only'
+
+export interface CertificateTrustOptions {
+  readonly now?: () => Date
+  /** The profile's service host name (lower case, no port), or undefined (Demo, none set): nothing trusted. */
+  readonly serviceHost: () => string | undefined
+  /** The HTTPS proxies' host names on the route to the service, as Chromium resolves it now. */
+  readonly proxyHosts?: () => Promise<readonly string[]>
+}
+
+/**
+ * The core process's certificate decisions, made in main by its session's verify proc (called by Chromium after
+ * its own verification: Electron's cert_verifier_client.cc): Chromium's verdict stands, except that a chain
+ * Chromium refused only for its authority is accepted when it leads to a root of the profile's extra
+ * certificates file by the rules of server-chain.ts (RFC 5280 §6.1 with the TLS server purpose) and the host is
+ * one the session lets the file vouch for (TrustUse). It remembers, per host, the chain it last saw and why it let
+ * Chromium refuse one, so the core's error and the connection check can name them.
  */
 export class CertificateTrust {
   #extra: readonly X509Certificate[] = []
   readonly #seen = new Map<string, readonly CertificateSummary[]>()
   readonly #refused = new Map<string, RefusedCertificate>()
+  readonly #now: () => Date
 
-  constructor(private readonly now: () => Date = () => new Date()) {}
+  constructor(private readonly options: CertificateTrustOptions) {
+    this.#now = options.now ?? (() => new Date())
+  }
 
   /** The certificates trusted besides the OS's store (the profile's file); [] for none. */
   setExtra(certificates: readonly X509Certificate[]): void {
@@ -60,28 +80,49 @@ export class CertificateTrust {
   }
 
   /** The verify proc: answers `callback` once with ACCEPT_CERTIFICATE or CHROMIUM_VERDICT. */
-  verify(request: VerifyRequest, callback: (verificationResult: number) => void): void {
+  verify(
+    request: VerifyRequest,
+    callback: (verificationResult: number) => void,
+    use: TrustUse = 'service',
+  ): void {
     const chain = chainOf(request.certificate)
-    const host = request.hostname.toLowerCase()
+    const host = hostNameOf(request.hostname)
     this.#seen.set(host, chain.map(summaryOf))
     if (request.errorCode === 0) {
       this.#refused.delete(host)
       callback(CHROMIUM_VERDICT)
       return
     }
-    if (request.errorCode === CERT_AUTHORITY_INVALID && this.issuedByExtra(chain, host)) {
-      this.#refused.delete(host)
-      callback(ACCEPT_CERTIFICATE)
+    if (request.errorCode !== CERT_AUTHORITY_INVALID || this.#extra.length === 0) {
+      this.#refuse(host, request, chain, undefined)
+      callback(CHROMIUM_VERDICT)
       return
     }
-    const top = chain.at(-1) ?? request.certificate
-    this.#refused.set(host, {
-      subject: request.certificate.subjectName,
-      issuer: top.issuerName || top.subjectName || 'an unnamed issuer',
-      validTo: new Date(request.certificate.validExpiry * 1000).toISOString(),
-      verificationResult: request.verificationResult,
-    })
-    callback(CHROMIUM_VERDICT)
+    void this.#decide(chain, host, use).then(
+      (why) => {
+        if (why === undefined) {
+          this.#refused.delete(host)
+          callback(ACCEPT_CERTIFICATE)
+          return
+        }
+        this.#refuse(host, request, chain, why)
+        callback(CHROMIUM_VERDICT)
+      },
+      // Never left unanswered: Chromium would hold the request until it times out.
+      () => {
+        this.#refuse(host, request, chain, undefined)
+        callback(CHROMIUM_VERDICT)
+      },
+    )
+  }
+
+  /** Undefined when the file vouches for the chain for `host` in this use; else why not. */
+  async #decide(
+    chain: readonly PresentedCertificate[],
+    host: string,
+    use: TrustUse,
+  ): Promise<string | undefined> {
+    return (await this.#vouches(host, use)) ?? this.#check(chain, host)
   }
 
   /** The issuer of the chain last refused for `host` (host name, any port), or undefined. */
@@ -94,34 +135,42 @@ export class CertificateTrust {
     return this.#seen.get(hostNameOf(host))
   }
 
-  private issuedByExtra(chain: readonly PresentedCertificate[], host: string): boolean {
-    if (this.#extra.length === 0 || chain.length === 0) return false
+  /** Undefined when the file may vouch for `host` in this use; else why not, in words. */
+  async #vouches(host: string, use: TrustUse): Promise<string | undefined> {
+    const service = this.options.serviceHost()
+    if (use === 'service' && service !== undefined && host === hostNameOf(service)) return undefined
+    const proxies = (await this.options.proxyHosts?.()) ?? []
+    if (proxies.some((proxy) => hostNameOf(proxy) === host)) return undefined
+    return use === 'service'
+      ? `${host} is not the profile’s service (${service ?? 'none set'}) nor its proxy: the extra certificates file is trusted for those only.`
+      : `${host} is not the profile’s proxy: the extra certificates file is never trusted for updates.`
+  }
+
+  #check(chain: readonly PresentedCertificate[], host: string): string | undefined {
     let parsed: X509Certificate[]
     try {
       parsed = chain.map((certificate) => new X509Certificate(certificate.data))
     } catch {
-      return false
+      return 'A certificate the server presented cannot be read.'
     }
-    const [leaf] = parsed
-    if (leaf === undefined) return false
-    if ((isIP(host) === 0 ? leaf.checkHost(host) : leaf.checkIP(host)) === undefined) return false
-    const now = this.now().getTime()
-    const current = (certificate: X509Certificate) =>
-      Date.parse(certificate.validFrom) <= now && now <= Date.parse(certificate.validTo)
-    for (let index = 0; index < parsed.length; index++) {
-      const certificate = parsed[index] as X509Certificate
-      if (!current(certificate)) return false
-      const anchor = this.#extra.find(
-        (extra) =>
-          extra.fingerprint256 === certificate.fingerprint256 ||
-          (certificate.checkIssued(extra) && certificate.verify(extra.publicKey) && current(extra)),
-      )
-      if (anchor !== undefined) return true
-      const issuer = parsed[index + 1]
-      if (issuer === undefined || !certificate.checkIssued(issuer) || !certificate.verify(issuer.publicKey))
-        return false
-    }
-    return false
+    const verdict = verifyServerChain({ presented: parsed, anchors: this.#extra, host, now: this.#now() })
+    return verdict.ok ? undefined : verdict.message
+  }
+
+  #refuse(
+    host: string,
+    request: VerifyRequest,
+    chain: readonly PresentedCertificate[],
+    why: string | undefined,
+  ): void {
+    const top = chain.at(-1) ?? request.certificate
+    this.#refused.set(host, {
+      subject: request.certificate.subjectName,
+      issuer: top.issuerName || top.subjectName || 'an unnamed issuer',
+      validTo: new Date(request.certificate.validExpiry * 1000).toISOString(),
+      verificationResult: request.verificationResult,
+      ...(why === undefined ? {} : { why }),
+    })
   }
 }
 
@@ -156,4 +205,16 @@ function hostNameOf(host: string): string {
   if (bracketed) return (bracketed[1] ?? host).toLowerCase()
   const colon = host.lastIndexOf(':')
   return (colon > 0 && host.indexOf(':') === colon ? host.slice(0, colon) : host).toLowerCase()
+}
+
+/** The hosts of the HTTPS proxies in a PAC-style route ("HTTPS proxy.corp:443; DIRECT"): TLS peers of their own. */
+export function httpsProxyHosts(route: string): string[] {
+  return route
+    .split(';')
+    .map((entry) => /^\s*HTTPS\s+(\S+)\s*$/i.exec(entry)?.[1])
+    .filter((hostPort): hostPort is string => hostPort !== undefined)
+    .map((hostPort) => {
+      const bracketed = /^\[([^\]]+)\]/.exec(hostPort)
+      return (bracketed ? (bracketed[1] as string) : hostPort.replace(/:\d+$/, '')).toLowerCase()
+    })
 }

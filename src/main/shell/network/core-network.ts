@@ -9,7 +9,13 @@ import {
   type NetworkToApply,
 } from '../../core/settings/network-settings'
 import type { CoreNetworkFacts, NetworkApplied } from '../../core-host/process/core-process-jobs'
-import { CertificateTrust } from './certificate-trust'
+import {
+  ACCEPT_CERTIFICATE,
+  CertificateTrust,
+  httpsProxyHosts,
+  type TrustUse,
+  type VerifyRequest,
+} from './certificate-trust'
 import { electronProxyConfig } from './proxy-config'
 
 /**
@@ -34,15 +40,16 @@ export interface CoreNetwork {
   /** The chain the verify proc last saw for `host`, and the issuer of one it let Chromium refuse. */
   facts(host: string): CoreNetworkFacts
   /**
-   * Has another session follow the same settings from now on: the verify proc with the profile's extra
-   * certificates, and the proxy last applied (the updater's session, which electron-updater's requests use).
+   * Has another session follow the same settings from now on: the proxy last applied, and a verify proc that
+   * lets the profile's extra certificates vouch for that proxy's own certificate only, never another host's (the
+   * updater's session, which electron-updater's requests use: the update feed is never trusted by the file).
    */
   follow(other: Session): Promise<void>
 }
 
 /**
  * Creates the core process's session (call after `ready`) with the verify proc that trusts the profile's extra
- * certificates (certificate-trust.ts). The proxy in force follows one precedence (network-settings.ts): the
+ * certificates for the profile's service host and the HTTPS proxy Chromium resolves for it (certificate-trust.ts). The proxy in force follows one precedence (network-settings.ts): the
  * machine policy's (`proxyFromPolicy`), then a command-line switch (`--proxy-server`, `--proxy-pac-url`, `--no-proxy-server`) over the environment
  * (HTTPS_PROXY, NO_PROXY) over the profile's choice over the OS's settings.
  */
@@ -52,8 +59,38 @@ export function createCoreNetwork(options: {
   readonly env: NodeJS.ProcessEnv
 }): CoreNetwork {
   const ses = session.fromPartition(CORE_PARTITION)
-  const trust = new CertificateTrust()
-  ses.setCertificateVerifyProc((request, callback) => trust.verify(request, callback))
+  let serviceHost: string | undefined
+  const trust = new CertificateTrust({
+    serviceHost: () => serviceHost,
+    proxyHosts: async () =>
+      serviceHost === undefined
+        ? []
+        : httpsProxyHosts(
+            await ses.resolveProxy(
+              `https://${serviceHost.includes(':') ? `[${serviceHost}]` : serviceHost}/`,
+            ),
+          ),
+  })
+  /** The verify proc of a session: the trust's answer, and why the file did not vouch for a chain, logged once. */
+  const logged = new Set<string>()
+  const verifyProc =
+    (use: TrustUse) =>
+    (request: VerifyRequest, callback: (result: number) => void): void =>
+      trust.verify(
+        request,
+        (result) => {
+          const why = result === ACCEPT_CERTIFICATE ? undefined : trust.refused(request.hostname)?.why
+          if (why !== undefined && !logged.has(`${use} ${why}`)) {
+            logged.add(`${use} ${why}`)
+            options.logger.warn(
+              `Network: the extra certificates do not vouch for ${request.hostname}: ${why}`,
+            )
+          }
+          callback(result)
+        },
+        use,
+      )
+  ses.setCertificateVerifyProc(verifyProc('service'))
   /** The sessions that follow the settings: the core process's first, then any `follow` added. */
   const sessions: Session[] = [ses]
   const { switches } = options
@@ -84,6 +121,7 @@ export function createCoreNetwork(options: {
       })
       const config = electronProxyConfig(choice)
       let problem: string | undefined
+      serviceHost = settings.serviceHost
       try {
         trust.setExtra(
           settings.extraCertificatesFile === '' ? [] : loadExtraCertificates(settings.extraCertificatesFile),
@@ -119,7 +157,7 @@ export function createCoreNetwork(options: {
     async follow(other) {
       if (sessions.includes(other)) return
       sessions.push(other)
-      other.setCertificateVerifyProc((request, callback) => trust.verify(request, callback))
+      other.setCertificateVerifyProc(verifyProc('proxy-only'))
       if (appliedConfig !== undefined) await setProxy(other, appliedConfig)
     },
   }

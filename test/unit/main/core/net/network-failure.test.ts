@@ -344,6 +344,20 @@ describe('classifyNetworkFailure', () => {
     expect(wrongHost.message).toMatch(/for another host name \(other\.example, issued by Test CA\)/)
   })
 
+  it('says why the extra certificates file did not vouch for a refused chain, when main’s check said', () => {
+    const why =
+      '“Helpdesk laptop” issued “payroll.example” but is not a certificate authority (its basic constraints do not say CA:TRUE).'
+    const refused = classifyNetworkFailure(
+      new NetworkFailureError('net::ERR_CERT_AUTHORITY_INVALID', {
+        certificate: { subject: 'payroll.example', issuer: 'Company Root CA', why },
+      }),
+      context,
+    )
+    expect(refused.message).toContain(
+      `is not trusted (issued by Company Root CA). The extra certificates file does not vouch for it: ${why} If your company`,
+    )
+  })
+
   it('tells a proxy that wants credentials from one that refused those given, naming it without them', () => {
     const proxy = 'http://clerk:s3cret@proxy.corp.example:8080'
     const wants = classifyNetworkFailure(

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { classifyNetworkFailure } from '../../../../../src/main/core/net/network-failure'
 import { createNodeFetch, type NodeFetch } from '../../../../../src/main/core/net/node-fetch'
@@ -5,6 +7,7 @@ import { resolveNodeNetwork, type NetworkLayer } from '../../../../../src/main/c
 import type { SandboxHandle } from '../../../../../src/main/sandbox/index'
 import { startForwardProxy, type ForwardProxy } from '../../../../helpers/forward-proxy'
 import { startHttpsTestSandbox, startTestSandbox } from '../../../../helpers/sandbox'
+import { testCertificates } from '../../../../helpers/openssl-certificates'
 import { createTestCa, EXTRA_SERVER_NAME, type TestCa } from '../../../../helpers/test-ca'
 
 const LIST = '/employees/list?page=1&limit=1'
@@ -26,8 +29,9 @@ describe('createNodeFetch against real servers on 127.0.0.1', () => {
     for (const item of opened.splice(0)) await item.close()
   })
 
-  const open = (flags: NetworkLayer, env: NodeJS.ProcessEnv = {}): NodeFetch => {
-    const fetch = createNodeFetch(resolveNodeNetwork({ flags, env }))
+  /** The fetch of a CLI command whose service is at `serviceHost` (the file vouches for that host alone). */
+  const open = (flags: NetworkLayer, env: NodeJS.ProcessEnv = {}, serviceHost = '127.0.0.1'): NodeFetch => {
+    const fetch = createNodeFetch(resolveNodeNetwork({ flags, env }), { serviceHost })
     opened.push(fetch)
     return fetch
   }
@@ -58,6 +62,36 @@ describe('createNodeFetch against real servers on 127.0.0.1', () => {
     expect(response.status).toBe(401)
   })
 
+  it('trusts the --ca-file for the service’s host only, and OpenSSL refuses a non-CA issuer from it', async () => {
+    // The same server, reached as the service and as another host (its certificate names both).
+    const port = new URL(good.baseUrl).port
+    expect(
+      (await open({ caFile: ca.caFile }, {}, 'localhost').fetch(`https://localhost:${port}${LIST}`)).status,
+    ).toBe(401)
+    const other = await failure(open({ caFile: ca.caFile }, {}, 'localhost'), `${good.baseUrl}${LIST}`)
+    expect(other).toMatchObject({ code: 'certificate' })
+    expect(other.message).toContain(`is not trusted (issued by ${ca.issuerName})`)
+    // A leaf issued by a certificate of the file that is no CA: OpenSSL's own path validation refuses it.
+    const certs = testCertificates()
+    try {
+      certs.ca('root', 'Company Root CA')
+      certs.issue('not-ca', 'root', 'Helpdesk laptop', 'basicConstraints=CA:FALSE')
+      certs.issue('leaf', 'not-ca', '127.0.0.1', 'subjectAltName=IP:127.0.0.1')
+      const file = join(certs.dir, 'file.pem')
+      writeFileSync(file, `${certs.pem('root')}${certs.pem('not-ca')}`)
+      const key = readFileSync(join(certs.dir, 'leaf.key'), 'utf8')
+      const served = await startHttpsTestSandbox({ cert: certs.pem('leaf'), key }, { size: 1 })
+      opened.push(served)
+      const refused = await failure(open({ caFile: file }), `${served.baseUrl}${LIST}`)
+      expect(refused).toMatchObject({
+        code: 'certificate',
+        detail: expect.stringMatching(/^INVALID_PURPOSE;/),
+      })
+    } finally {
+      certs.remove()
+    }
+  })
+
   it('says an expired certificate and one for another host name as such', async () => {
     const expired = await startHttpsTestSandbox(ca.expired, { size: 1 })
     opened.push(expired)
@@ -80,7 +114,9 @@ describe('createNodeFetch against real servers on 127.0.0.1', () => {
     })
     const url = `https://${EXTRA_SERVER_NAME}:${new URL(good.baseUrl).port}${LIST}`
     const proxyUrl = `http://clerk:${encodeURIComponent('pa:ss@word')}@127.0.0.1:${forward.port}`
-    const response = await open({ caFile: ca.caFile }, { HTTPS_PROXY: proxyUrl }).fetch(url)
+    const response = await open({ caFile: ca.caFile }, { HTTPS_PROXY: proxyUrl }, EXTRA_SERVER_NAME).fetch(
+      url,
+    )
     expect(response.status).toBe(401)
     expect(forward.requests).toEqual([
       expect.objectContaining({
