@@ -70,7 +70,9 @@ describe('the extra certificates file, by session', () => {
     const resources = freshDir('resources')
     writeFileSync(
       join(resources, 'app-update.yml'),
-      `provider: generic\nurl: ${feedUrl}\nupdaterCacheDirName: rosterdesk-updater\n`,
+      // A signed build's (publisherName): an unsigned Windows build checks for no updates at all.
+      `provider: generic\nurl: ${feedUrl}\nupdaterCacheDirName: rosterdesk-updater\n` +
+        'publisherName:\n  - CN=RosterDesk Test Publisher\n',
     )
     main = startMainProcess({
       userData: freshDir('data'),
