@@ -17,7 +17,7 @@ import { proxyRoute, shellAppNetwork } from './app-network'
 import { electronNetFetch, type UtilityNet } from './electron-net-fetch'
 import type { FetchLike } from '../../core/api/fetch-like'
 import type { Logger } from '../../core/log/logger'
-import { networkSettingsOf } from '../../core/settings/network-settings'
+import { clientCertificateOf, networkSettingsOf } from '../../core/settings/network-settings'
 import type { PolicyInForce } from '../../core/policy/policy-in-force'
 import { loadMachinePolicy, type PolicySourceDeps } from '../../core/policy/policy-sources'
 import { systemPolicySources } from '../../core/policy/registry-query'
@@ -196,9 +196,12 @@ function shellNetworkSync(
   let applying: Promise<void> = Promise.resolve()
   const update = (): void => {
     // The machine policy's network is in the settings already; its proxy takes the precedence's `policy` slot.
+    const current = settings.get()
+    const certificate = clientCertificateOf(current)
     const wanted = {
-      ...networkSettingsOf(settings.get()),
+      ...networkSettingsOf(current),
       ...(settings.policy.setsProxy ? { proxyFromPolicy: true } : {}),
+      ...(certificate === undefined ? {} : { clientCertificate: certificate }),
     }
     const key = JSON.stringify(wanted)
     if (key === last) return

@@ -14,7 +14,48 @@ export type NetworkSettings = Pick<
  * policy's values already in force in them, and whether the proxy choice is the policy's, which then takes the
  * `policy` slot of the precedence and wins over the command line and the environment too.
  */
-export type NetworkToApply = NetworkSettings & { readonly proxyFromPolicy?: boolean }
+export type NetworkToApply = NetworkSettings & {
+  readonly proxyFromPolicy?: boolean
+  /** The certificate the profile (or the policy) names, absent when none: see clientCertificateOf. */
+  readonly clientCertificate?: ClientCertificateName
+}
+
+/**
+ * A client certificate as a profile names it, and the one server it is sent to: the profile's service, as
+ * Chromium names the server asking (`host:port`, an IPv6 address in brackets: net::HostPortPair::ToString, the
+ * `url` of Electron's 'select-client-certificate').
+ */
+export interface ClientCertificateName {
+  readonly subject: string
+  readonly issuer: string
+  readonly host: string
+}
+
+/** A certificate name as it arrives from another process (`value` unchecked): a copy, or undefined when not one. */
+export function clientCertificateNameOf(value: unknown): ClientCertificateName | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const { subject, issuer, host } = value as Record<string, unknown>
+  const text = (field: unknown): field is string =>
+    typeof field === 'string' && field !== '' && field.length <= 300
+  return text(subject) && text(issuer) && text(host) ? { subject, issuer, host } : undefined
+}
+
+/**
+ * The certificate `settings` name, for their environment's service address; undefined when they name none, or
+ * on Demo (its service is this computer's sandbox, over plain HTTP).
+ */
+export function clientCertificateOf(settings: Settings): ClientCertificateName | undefined {
+  const { clientCertificateSubject: subject, clientCertificateIssuer: issuer, environment } = settings
+  if (subject === '' || issuer === '' || environment === 'demo') return undefined
+  let url: URL
+  try {
+    url = new URL(settings.baseUrls[environment])
+  } catch {
+    return undefined
+  }
+  const port = url.port === '' ? (url.protocol === 'http:' ? '80' : '443') : url.port
+  return { subject, issuer, host: `${url.hostname}:${port}` }
+}
 
 export function networkSettingsOf(settings: Settings): NetworkSettings {
   return {

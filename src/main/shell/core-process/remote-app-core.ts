@@ -14,7 +14,7 @@ import {
   type SecretVault,
   type StoredSecretKey,
 } from '../../core/secrets/secret-store'
-import type { NetworkToApply } from '../../core/settings/network-settings'
+import { clientCertificateNameOf, type NetworkToApply } from '../../core/settings/network-settings'
 import { PROXY_MODES } from '../../../shared/settings-rules'
 import { WorkerHost, type CallHandlers, type JobChannelStarter } from '../../core-host/worker/worker-host'
 import type {
@@ -451,12 +451,14 @@ type NetworkCall = Extract<keyof ShellCalls, `network-${string}`>
 function networkSettings(value: NetworkToApply): NetworkToApply {
   const fields = value as Partial<Record<keyof NetworkToApply, unknown>>
   const texts = ['proxyUrl', 'proxyBypass', 'pacUrl', 'extraCertificatesFile'] as const
+  const certificate = clientCertificateNameOf(fields.clientCertificate)
   if (
     typeof value !== 'object' ||
     value === null ||
     !(PROXY_MODES as readonly unknown[]).includes(fields.proxyMode) ||
     texts.some((key) => typeof fields[key] !== 'string') ||
-    (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean')
+    (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean') ||
+    (fields.clientCertificate !== undefined && certificate === undefined)
   )
     throw new TypeError('core process: network settings are a proxy mode, four texts and a policy flag')
   return {
@@ -466,6 +468,7 @@ function networkSettings(value: NetworkToApply): NetworkToApply {
     pacUrl: value.pacUrl,
     extraCertificatesFile: value.extraCertificatesFile,
     ...(value.proxyFromPolicy === true ? { proxyFromPolicy: true } : {}),
+    ...(certificate === undefined ? {} : { clientCertificate: certificate }),
   }
 }
 

@@ -10,6 +10,7 @@ import {
 } from '../../core/settings/network-settings'
 import type { CoreNetworkFacts, NetworkApplied } from '../../core-host/process/core-process-jobs'
 import { CertificateTrust } from './certificate-trust'
+import { ClientCertificateChoice } from './client-certificate'
 import { electronProxyConfig } from './proxy-config'
 
 /**
@@ -38,6 +39,8 @@ export interface CoreNetwork {
    * certificates, and the proxy last applied (the updater's session, which electron-updater's requests use).
    */
   follow(other: Session): Promise<void>
+  /** app's 'select-client-certificate' listener: the profile's certificate, for its service only (client-certificate.ts). */
+  readonly onSelectClientCertificate: ClientCertificateChoice['onSelect']
 }
 
 /**
@@ -53,6 +56,7 @@ export function createCoreNetwork(options: {
 }): CoreNetwork {
   const ses = session.fromPartition(CORE_PARTITION)
   const trust = new CertificateTrust()
+  const clientCertificate = new ClientCertificateChoice(options.logger)
   ses.setCertificateVerifyProc((request, callback) => trust.verify(request, callback))
   /** The sessions that follow the settings: the core process's first, then any `follow` added. */
   const sessions: Session[] = [ses]
@@ -83,6 +87,7 @@ export function createCoreNetwork(options: {
         profile: settings,
       })
       const config = electronProxyConfig(choice)
+      clientCertificate.set(settings.clientCertificate)
       let problem: string | undefined
       try {
         trust.setExtra(
@@ -116,6 +121,7 @@ export function createCoreNetwork(options: {
         ...(refused === undefined ? {} : { refused }),
       }
     },
+    onSelectClientCertificate: clientCertificate.onSelect,
     async follow(other) {
       if (sessions.includes(other)) return
       sessions.push(other)
