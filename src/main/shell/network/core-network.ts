@@ -39,6 +39,12 @@ export interface CoreNetwork {
    * certificates, and the proxy last applied (the updater's session, which electron-updater's requests use).
    */
   follow(other: Session): Promise<void>
+  /**
+   * Whether `proxy` (host:port), met on the way to `url`, was chosen by the OS's settings or a PAC file (WPAD
+   * included), not named to RosterDesk, and is reached over plain HTTP: the route `resolveProxy` gives lists it
+   * as `PROXY`, not `HTTPS`. The OS's settings count as found automatically, since main cannot tell them apart.
+   */
+  discoveredPlainProxy(proxy: string, url: string | undefined): Promise<boolean>
   /** app's 'select-client-certificate' listener: the profile's certificate, for its service only (client-certificate.ts). */
   readonly onSelectClientCertificate: ClientCertificateChoice['onSelect']
 }
@@ -122,6 +128,14 @@ export function createCoreNetwork(options: {
       }
     },
     onSelectClientCertificate: clientCertificate.onSelect,
+    async discoveredPlainProxy(proxy, url) {
+      // Before the first apply the session follows the OS's settings, Chromium's default.
+      const mode = appliedConfig?.mode ?? 'system'
+      if (mode !== 'system' && mode !== 'pac_script') return false
+      if (url === undefined) return true
+      const route = (await ses.resolveProxy(url)).toLowerCase()
+      return !route.split(';').some((entry) => entry.trim() === `https ${proxy.toLowerCase()}`)
+    },
     async follow(other) {
       if (sessions.includes(other)) return
       sessions.push(other)

@@ -53,6 +53,23 @@ export function createShellNetwork(options: {
       events.emit('network:proxy-sign-in', request)
       return true
     },
+    discoveredPlainProxy: (proxy, url) => network.discoveredPlainProxy(proxy, url),
+    confirmPlainProxy: async (proxy) => {
+      const box = {
+        type: 'warning' as const,
+        title: 'Proxy sign-in',
+        message: `Send your saved proxy sign-in to ${proxy}?`,
+        detail:
+          'This proxy was found automatically (your network’s proxy settings or PAC file), and the connection to it is not encrypted: anyone on the network who can pose as it could read your proxy password. Send it only if IT told you this proxy is yours. RosterDesk asks once for this proxy.',
+        buttons: ['Send', 'Don’t send'],
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
+      }
+      const owner = window()
+      const { response } = owner ? await dialog.showMessageBox(owner, box) : await dialog.showMessageBox(box)
+      return response === 0
+    },
   })
   return {
     utility: { session: network.session, signIn },
