@@ -337,6 +337,8 @@ export const NETWORK_DEFAULTS = {
   proxyBypass: '',
   pacUrl: '',
   extraCertificatesFile: '',
+  clientCertificateSubject: '',
+  clientCertificateIssuer: '',
 }
 
 /**
@@ -414,6 +416,26 @@ export function certificatesFileProblem(value: string): string | undefined {
   if (/[\u0000-\u001f]/.test(value))
     return 'The certificate file path contains characters a path cannot have.'
   return undefined
+}
+
+/**
+ * Why a client certificate's subject or issuer cannot be used, or undefined ('' is "none"). Each is the name the
+ * OS's certificate store shows for it (its common name, else its organisation), as Electron's Certificate gives
+ * it (`subjectName`, `issuerName`); they compare ignoring case. A certificate is named by both or neither.
+ */
+export function certificateNameProblem(value: string): string | undefined {
+  if (value.length > 200) return 'The certificate name is too long.'
+  // eslint-disable-next-line no-control-regex -- no certificate's name holds control characters
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    return 'The certificate name contains characters a name cannot have.'
+  return undefined
+}
+
+/** The cross-field rule of a client certificate: its subject and its issuer, both or neither. */
+export function clientCertificateProblem(subject: string, issuer: string): string | undefined {
+  return (subject === '') === (issuer === '')
+    ? undefined
+    : 'Enter both the certificate’s name (issued to) and its issuer (issued by), or neither.'
 }
 
 /**

@@ -5,6 +5,8 @@ import {
   PAGE_SIZE_SETTING,
   PROXY_MODES,
   certificatesFileProblem,
+  certificateNameProblem,
+  clientCertificateProblem,
   normalizeProxyBypass,
   normalizeProxyUrl,
   pacUrlProblem,
@@ -177,6 +179,20 @@ export const settingsSchema = z.strictObject(
     pacUrl: textSetting('Enter the PAC file address as text.', trim, pacUrlProblem),
     /** A PEM file of certificates trusted besides the OS's store (a company's TLS inspection root); '' for none. */
     extraCertificatesFile: textSetting('Enter the certificate file as text.', trim, certificatesFileProblem),
+    /**
+     * The clerk's own certificate, sent when the service asks for one (a smart card, a company's client
+     * certificate): its subject and issuer as the OS's store names them, '' for none (issue 31, point 9).
+     */
+    clientCertificateSubject: textSetting(
+      'Enter the certificate’s name as text.',
+      trim,
+      certificateNameProblem,
+    ),
+    clientCertificateIssuer: textSetting(
+      'Enter the certificate’s issuer as text.',
+      trim,
+      certificateNameProblem,
+    ),
     /** Regional formats: 'system' (the computer's) or one of `FORMAT_LOCALES`; UI text stays English. */
     formatLocale: z.enum(FORMAT_LOCALES, {
       error: "Choose the regional formats: the computer's (System) or one from the list.",
@@ -213,6 +229,18 @@ export const settingsToSaveSchema = settingsSchema.check(
           code: 'custom',
           path: ['proxyUrl'],
           message: 'Enter the proxy address, for example http://proxy.example.com:8080.',
+        })
+      const certificate = clientCertificateProblem(
+        settings.clientCertificateSubject,
+        settings.clientCertificateIssuer,
+      )
+      if (certificate !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [
+            settings.clientCertificateSubject === '' ? 'clientCertificateSubject' : 'clientCertificateIssuer',
+          ],
+          message: certificate,
         })
       if (settings.proxyMode === 'pac' && settings.pacUrl === '')
         ctx.addIssue({

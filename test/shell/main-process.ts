@@ -42,6 +42,11 @@ export interface MainProcess {
   setOnline(online: boolean): Promise<void>
   /** A 401/407 challenge on the newest utility process, as Electron delivers it: how main answered it. */
   emitLogin(authInfo: AuthInfo): Promise<'credentials' | 'cancelled'>
+  /** A TLS server asks for a client certificate from `certificates`: the subject name of the one sent, or null. */
+  selectClientCertificate(
+    url: string,
+    certificates: ReadonlyArray<{ readonly data: string; readonly subjectName: string }>,
+  ): Promise<string | null>
   quit(): Promise<void>
   /** The page writes to the clipboard outside a copy event: the permission Electron asks main for, and main's answer. */
   writeClipboard(frame: AskingFrame): Promise<boolean>
@@ -247,6 +252,8 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
     setOnline: async (online) => void (await request({ type: 'set-online', online })),
     emitLogin: async (authInfo) =>
       (await request({ type: 'emit-login', authInfo })) as 'credentials' | 'cancelled',
+    selectClientCertificate: async (url, certificates) =>
+      (await request({ type: 'select-client-certificate', url, certificates })) as string | null,
     quit: async () => void (await request({ type: 'quit' })),
     writeClipboard: async (frame) => (await request({ type: 'write-clipboard', frame })) as boolean,
     requestPermission: async (permission, frame) =>

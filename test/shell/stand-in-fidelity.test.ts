@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import Module from 'node:module'
 import { createServer as createHttpsServer } from 'node:https'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer, type AddressInfo, type Server } from 'node:net'
 import { constants, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -30,8 +31,11 @@ interface UtilityChild extends EventEmitter {
 }
 
 const tempDirs: string[] = []
-let utilityProcess: { fork(modulePath: string): UtilityChild }
+let utilityProcess: {
+  fork(modulePath: string, args?: string[], options?: Record<string, unknown>): UtilityChild
+}
 let moduleFile: string
+let standIn: ReturnType<typeof CreateStandIn>
 
 beforeAll(async () => {
   await ensureBuiltBundles()
@@ -42,7 +46,7 @@ beforeAll(async () => {
   }
   const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-stand-in-'))
   tempDirs.push(dir)
-  const standIn = createElectronStandIn({ userData: dir, isPackaged: true, appPath: dir, version: '0.0.0' })
+  standIn = createElectronStandIn({ userData: dir, isPackaged: true, appPath: dir, version: '0.0.0' })
   utilityProcess = standIn.module['utilityProcess'] as typeof utilityProcess
   moduleFile = join(dir, 'utility-module.js')
   writeFileSync(
@@ -406,5 +410,196 @@ describe('the stand-in’s TLS asks the session’s verify proc, as Electron’s
     answer = -2
     await expect(get()).rejects.toThrow('net::ERR_FAILED')
     expect(asked).toHaveLength(3)
+  })
+})
+
+describe('the stand-in’s HTTP authentication, as Electron’s', () => {
+  /** A server that asks for Basic credentials (401) and counts what it was sent. */
+  async function challengingServer(): Promise<{ url: string; server: Server; authorized: () => number }> {
+    let authorized = 0
+    const server = createHttpServer((request, response) => {
+      if (request.headers.authorization === undefined) {
+        response.writeHead(401, { 'www-authenticate': 'Basic realm="Foo"' }).end('unauthenticated')
+        return
+      }
+      authorized += 1
+      response.writeHead(200).end('ok')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      server,
+      authorized: () => authorized,
+    }
+  }
+
+  async function statusOf(request: ReturnType<ReturnType<typeof createUtilityNet>['request']>) {
+    const response = await new Promise<StandInIncomingMessage>((resolve, reject) => {
+      request.on('response', resolve)
+      request.on('error', reject)
+      request.end()
+    })
+    response.resume()
+    return { status: response.statusCode, challenge: response.headers['www-authenticate'] }
+  }
+
+  it('emits no login for a server’s 401 when the request omits credentials, and sends none it has', async () => {
+    // spec/api-net-spec.ts (electron/electron), "authentication when {"credentials":"omit"}": "should not emit the
+    // login event when 401"; the 401 arrives with its WWW-Authenticate.
+    const { url, server, authorized } = await challengingServer()
+    const asked: string[] = []
+    const net = createUtilityNet({
+      proxyConfig: () => ({}),
+      record: () => undefined,
+      login: async (details) => {
+        asked.push(details.url)
+        return ['user', 'pass']
+      },
+      isOnline: () => true,
+    })
+    try {
+      expect(await statusOf(net.request({ url, credentials: 'omit' }))).toEqual({
+        status: 401,
+        challenge: 'Basic realm="Foo"',
+      })
+      expect(asked).toEqual([])
+      // The same request including credentials is asked, and its answer cached; an omitting one still sends none.
+      expect((await statusOf(net.request({ url }))).status).toBe(200)
+      expect(asked).toEqual([url])
+      expect((await statusOf(net.request({ url, credentials: 'omit' }))).status).toBe(401)
+      expect(authorized()).toBe(1)
+    } finally {
+      server.close()
+    }
+  })
+
+  it('caches proxy credentials per session: every process of the session uses them, another session asks', async () => {
+    const expected = `Basic ${Buffer.from('clerk:pw').toString('base64')}`
+    const proxy = createHttpServer((request, response) => {
+      if (request.headers['proxy-authorization'] !== expected) {
+        response.writeHead(407, { 'proxy-authenticate': 'Basic realm="Proxy"' }).end()
+        return
+      }
+      response.writeHead(200).end('through')
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const proxyRules = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    const fetchModule = join(dirname(moduleFile), 'fetch-module.js')
+    writeFileSync(
+      fetchModule,
+      `const { net } = require('electron')
+process.parentPort.on('message', ({ data }) => {
+  const request = net.request({ url: data.url })
+  request.on('response', (response) => { response.resume(); process.parentPort.postMessage(response.statusCode) })
+  request.on('error', (error) => process.parentPort.postMessage(error.message))
+  request.end()
+})
+`,
+    )
+    const sessions = standIn.module['session'] as {
+      fromPartition(partition: string): { setProxy(config: unknown): Promise<void> }
+    }
+    const fetchIn = async (partition: string, asked: string[]) => {
+      const ses = sessions.fromPartition(partition)
+      await ses.setProxy({ mode: 'fixed_servers', proxyRules, proxyBypassRules: '<-loopback>' })
+      const child = utilityProcess.fork(fetchModule, [], {
+        session: ses,
+        respondToAuthRequestsFromMainProcess: true,
+      })
+      child.on(
+        'login',
+        (
+          event: { preventDefault(): void },
+          _details: unknown,
+          authInfo: { host: string },
+          callback: (u?: string, p?: string) => void,
+        ) => {
+          asked.push(authInfo.host)
+          event.preventDefault()
+          callback('clerk', 'pw')
+        },
+      )
+      const answer = new Promise<unknown>((resolve) => child.once('message', resolve))
+      child.postMessage({ url: 'http://service.invalid/' })
+      const status = await answer
+      child.kill()
+      return status
+    }
+    try {
+      const first: string[] = []
+      expect(await fetchIn('auth-cache-a', first)).toBe(200)
+      expect(first).toEqual(['127.0.0.1'])
+      // A second process of the same session (a restarted core) is not asked again: Chromium's cache is the session's.
+      const second: string[] = []
+      expect(await fetchIn('auth-cache-a', second)).toBe(200)
+      expect(second).toEqual([])
+      const other: string[] = []
+      expect(await fetchIn('auth-cache-b', other)).toBe(200)
+      expect(other).toEqual(['127.0.0.1'])
+    } finally {
+      proxy.closeAllConnections()
+      proxy.close()
+    }
+  })
+})
+
+describe('the stand-in’s client-certificate selection, as Electron’s', () => {
+  const certificate = (name: string) => ({
+    data: `-----BEGIN CERTIFICATE-----\n${name}\n`,
+    subjectName: name,
+  })
+  const app = () => standIn.module['app'] as EventEmitter
+
+  it('goes on with the first certificate when select-client-certificate is not prevented', async () => {
+    const seen: unknown[][] = []
+    const listener = (...args: unknown[]) => seen.push(args)
+    app().on('select-client-certificate', listener)
+    try {
+      expect(
+        await standIn.selectClientCertificate('payroll.example.com:443', [
+          certificate('A'),
+          certificate('B'),
+        ]),
+      ).toBe('A')
+      const [args] = seen
+      // (event, webContents: null for net and utility processes, url: host:port, certificateList, callback)
+      expect(args?.slice(1, 4)).toEqual([
+        null,
+        'payroll.example.com:443',
+        [certificate('A'), certificate('B')],
+      ])
+      expect(typeof args?.[4]).toBe('function')
+    } finally {
+      app().off('select-client-certificate', listener)
+    }
+  })
+
+  it('sends the certificate the callback names, or none, when prevented; asks nothing for an empty list', async () => {
+    const choose =
+      (pick: number | null) =>
+      (
+        event: { preventDefault(): void },
+        _wc: unknown,
+        _url: string,
+        list: unknown[],
+        callback: (c?: unknown) => void,
+      ) => {
+        event.preventDefault()
+        callback(pick === null ? undefined : list[pick])
+      }
+    const second = choose(1)
+    app().on('select-client-certificate', second)
+    expect(await standIn.selectClientCertificate('h:443', [certificate('A'), certificate('B')])).toBe('B')
+    app().off('select-client-certificate', second)
+    const none = choose(null)
+    app().on('select-client-certificate', none)
+    expect(await standIn.selectClientCertificate('h:443', [certificate('A')])).toBeNull()
+    app().off('select-client-certificate', none)
+    let emitted = 0
+    const count = () => (emitted += 1)
+    app().on('select-client-certificate', count)
+    expect(await standIn.selectClientCertificate('h:443', [])).toBeNull()
+    app().off('select-client-certificate', count)
+    expect(emitted).toBe(0)
   })
 })

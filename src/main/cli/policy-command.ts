@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { environmentLabel } from '../../shared/settings-rules'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
-import { PolicyRules } from '../core/policy/policy-rules'
+import { NETWORK_FIELDS, PolicyRules } from '../core/policy/policy-rules'
 import { POLICY_REGISTRY_KEY, policySchema, type MachinePolicy } from '../core/policy/policy-schema'
 import { machinePolicyFile, POLICY_FILE_VARIABLE, policyTextProblems } from '../core/policy/policy-sources'
 import {
@@ -168,5 +168,5 @@ function writeLines(stream: NodeJS.WritableStream, lines: readonly string[]): vo
 }
 
 function isNetworkField(field: string): boolean {
-  return ['proxyMode', 'proxyUrl', 'proxyBypass', 'pacUrl', 'extraCertificatesFile'].includes(field)
+  return (NETWORK_FIELDS as readonly string[]).includes(field)
 }

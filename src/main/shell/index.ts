@@ -4,6 +4,7 @@ import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-sto
 import { installDeepLinkHandling, registerProtocolClients, schemeOf } from './adapters/deep-link'
 import { createSettingsBackend, createWindowStateBackend } from './adapters/electron-store-backend'
 import { createMainLogger } from './adapters/main-logger'
+import { sandboxOffReason } from './window-and-startup/sandbox-check'
 import { createPrintWindowPrinter } from './adapters/print-window'
 import { installAppMenu } from './app-menu'
 import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
@@ -93,6 +94,8 @@ try {
 
 function boot(): void {
   logger.info(`RosterDesk ${app.getVersion()} starting`)
+  const sandboxOff = sandboxOffReason(app.commandLine, process.env)
+  if (sandboxOff !== undefined) logger.warn(sandboxOff)
   if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID)
   registerAppSchemePrivileges()
   settingsBackend = createSettingsBackend((message) => logger.warn(message))
@@ -186,6 +189,10 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
         platform: process.platform,
         // The OS's regional formats (after ready, as Electron requires), which numbers and dates follow on screen.
         systemLocale: app.getSystemLocale(),
+        // The window's notice (issue 31, point 7); the log said why at boot.
+        ...(sandboxOffReason(app.commandLine, process.env) === undefined
+          ? {}
+          : { sandboxOff: true as const }),
       },
       dataDir: app.getPath('userData'),
       cacheRoot,

@@ -6,6 +6,7 @@ import { ProxySignIn } from './components/proxy-sign-in-dialog'
 import { ExportRulesProvider } from './components/export-rules-provider'
 import { PolicyNotices } from './components/policy-notices'
 import { SecretStorageBanner } from './components/secret-storage-banner'
+import { SandboxOffBanner } from './components/sandbox-off-banner'
 import { SettingsScreen } from './components/settings-screen'
 import { ShortcutsDialog } from './components/shortcuts-dialog'
 import { rememberFocus } from './focus/focus-return'
@@ -185,6 +186,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         onSignOut={auth.signOut}
         rowSource={sync.status?.source}
       />
+      {info?.sandboxOff === true ? <SandboxOffBanner /> : null}
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
       <UpdateBanner updates={updates} />
       <PolicyNotices policy={settings.view?.policy} />

@@ -41,6 +41,8 @@ export interface FakeCoreOptions {
   readonly settings?: Partial<Settings>
   /** What main reports as the OS's regional formats (`app.getSystemLocale()`); absent as in a browser. */
   readonly systemLocale?: string
+  /** `app:get-info`'s sandboxOff: main reports Chromium's sandbox off (a `--no-sandbox` start). */
+  readonly sandboxOff?: boolean
   /** When set, sign-in waits for `approveSignIn()` or a cancel instead of succeeding at once. */
   readonly manualSignIn?: boolean
   /** When set, a started sync stops after its first page until `releaseSync()` is called. */
@@ -313,6 +315,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       environment: settings.environment,
       platform: 'linux',
       ...(options.systemLocale === undefined ? {} : { systemLocale: options.systemLocale }),
+      ...(options.sandboxOff === true ? { sandboxOff: true as const } : {}),
     }),
     'auth:get-state': async () => auth,
     'auth:sign-in': async () => {

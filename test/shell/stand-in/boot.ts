@@ -94,6 +94,8 @@ async function answer(message: ParentMessage): Promise<unknown> {
       return null
     case 'emit-login':
       return standIn.emitLogin(message.authInfo)
+    case 'select-client-certificate':
+      return standIn.selectClientCertificate(message.url, message.certificates)
     case 'quit':
       ;(standIn.module['app'] as { quit(): void }).quit()
       return null

@@ -128,6 +128,11 @@ export interface StandInRecord {
     errorCode: number
     answer: number
   }>
+  /**
+   * Every client-certificate request (selectClientCertificate) and the certificate it went on with: its subject
+   * name, or null for none.
+   */
+  readonly clientCertificates: Array<{ url: string; chosen: string | null }>
   lockRequested: boolean
   lockReleased: boolean
   exitCode: number | undefined
@@ -204,6 +209,23 @@ export interface ElectronStandIn {
    */
   emitLogin(authInfo: AuthInfo): Promise<'credentials' | 'cancelled'>
   /**
+   * A TLS server asks a request of main's `net` or of a utility process forked with
+   * respondToAuthRequestsFromMainProcess for a client certificate, and `certificates` are the identities the OS
+   * store offers (electron 45: shell/browser/net/client_certificate_responder_delegate.cc,
+   * SelectClientCertificateForResponder, from URLLoaderNetworkObserver / SimpleURLLoaderWrapper
+   * ::OnCertificateRequested). As ElectronBrowserClient::SelectClientCertificate (electron_browser_client.cc):
+   * an empty list goes on without a certificate and emits nothing; otherwise App::SelectClientCertificate
+   * (shell/browser/api/electron_api_app.cc) emits app's 'select-client-certificate' with (event, null, `url`
+   * — the server's host:port, `cert_request_info->host_and_port` —, the list, callback) and, unless the default
+   * was prevented, goes on with the first certificate. The callback with no certificate (or null) goes on without
+   * one (OnClientCertificateSelected); with one, the identity whose `data` equals it (EqualsExcludingChain).
+   * Settles with the subject name of the certificate sent, or null, once that is decided.
+   */
+  selectClientCertificate(
+    url: string,
+    certificates: ReadonlyArray<{ readonly data: string; readonly subjectName: string }>,
+  ): Promise<string | null>
+  /**
    * What the page's `navigator.clipboard.writeText` asks outside a copy event: Chromium's
    * ClipboardPromise::ValidatePreconditions (third_party/blink/renderer/modules/clipboard/clipboard_promise.cc)
    * requests CLIPBOARD_SANITIZED_WRITE, which Electron hands to the session's request handler as
@@ -273,6 +295,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     netRequests: [],
     logins: [],
     certificateChecks: [],
+    clientCertificates: [],
     printed: [],
     lockRequested: false,
     lockReleased: false,
@@ -623,8 +646,20 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     proxyConfig: StandInProxyConfig = {}
     verifyProc: ((request: unknown, callback: (result: number) => void) => void) | null = null
     readonly users = new Set<StandInUtilityProcess>()
-    /** Chromium's HTTP auth cache is the network context's, one per session: credentials accepted per host. */
-    readonly authCache = new Map<string, string>()
+    /**
+     * Chromium's HTTP auth cache is the network context's, one per session (not per process): credentials per
+     * host, shared by main's `net.request` in this session and every utility process forked with it.
+     */
+    readonly authEntries = new Map<string, string>()
+    readonly authCache = {
+      get: (key: string) => this.authEntries.get(key),
+      set: (key: string, value: string) => this.cacheAuth(key, value),
+    }
+    /** Keeps credentials cached by one user of the session and hands them to every other utility process. */
+    cacheAuth(key: string, value: string, from?: StandInUtilityProcess): void {
+      this.authEntries.set(key, value)
+      for (const user of this.users) if (user !== from) user.shareAuth(key, value)
+    }
     constructor(
       readonly partition: string,
       cache: boolean,
@@ -741,12 +776,15 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
           ...process.env,
           STANDIN_AUTH_FROM_MAIN: this.#authFromMain ? '1' : '0',
           STANDIN_PROXY_CONFIG: JSON.stringify(this.#session?.proxyConfig ?? {}),
+          STANDIN_AUTH_CACHE: JSON.stringify([...(this.#session?.authEntries ?? [])]),
           STANDIN_ONLINE: online ? '1' : '0',
         },
       })
       this.stderr = this.#child.stderr
       this.#link = this.#child.stdio[LINK_FD] as Writable | undefined
       onLines(this.#child.stdio[LINK_FD] as Readable, (message) => this.#fromChild(message as FromUtility))
+      // A killed child resets the link (ECONNRESET): the stand-in's own pipe, nothing Electron would report.
+      ;(this.#child.stdio[LINK_FD] as Readable | null)?.on('error', () => undefined)
       record.utilityProcesses.push({
         modulePath,
         serviceName: options.serviceName,
@@ -795,6 +833,10 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     setOnline(value: boolean): void {
       this.#send({ type: 'online', value })
     }
+    /** Credentials another user of the session cached. */
+    shareAuth(key: string, value: string): void {
+      this.#send({ type: 'auth-cache', key, value })
+    }
     /** A challenge as login_handler.cc delivers it; resolves with how it was answered. */
     challenge(details: unknown, authInfo: AuthInfo): Promise<readonly [string, string] | null> {
       return new Promise((resolve) => {
@@ -827,6 +869,8 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
         void verifyInSession(this.#session, message.request).then((result) =>
           this.#send({ type: 'verify-answer', id: message.id, result }),
         )
+      } else if (message.type === 'auth-cached') {
+        this.#session?.cacheAuth(message.key, message.value, this)
       } else if (this.#authFromMain) {
         void this.challenge(message.details, message.authInfo).then((credentials) =>
           this.#send({ type: 'login-answer', id: message.id, credentials }),
@@ -1066,6 +1110,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
         url: requestUrl(given),
         ...(given.method === undefined ? {} : { method: given.method }),
         ...(given.redirect === undefined ? {} : { redirect: given.redirect }),
+        ...(given.credentials === undefined ? {} : { credentials: given.credentials }),
         ...(given.headers === undefined ? {} : { headers: stringHeaders(given.headers) }),
       },
       host,
@@ -1163,6 +1208,27 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
         firstAuthAttempt: true,
       }
       return (await child.challenge(details, authInfo)) === null ? 'cancelled' : 'credentials'
+    },
+    selectClientCertificate(url, certificates) {
+      return new Promise((resolve) => {
+        let decided = false
+        const wentOn = (chosen: string | null) => {
+          decided = true
+          record.clientCertificates.push({ url, chosen })
+          resolve(chosen)
+        }
+        if (certificates.length === 0) return wentOn(null)
+        const event = { defaultPrevented: false, preventDefault: () => (event.defaultPrevented = true) }
+        const callback = (certificate?: { data?: unknown } | null): void => {
+          if (decided) return
+          if (certificate === undefined || certificate === null) return wentOn(null)
+          const identity = certificates.find((offered) => offered.data === certificate.data)
+          if (identity !== undefined) wentOn(identity.subjectName)
+        }
+        app.emit('select-client-certificate', event, null, url, [...certificates], callback)
+        // Prevented and not yet answered: the handshake waits for the callback, as Chromium's does.
+        if (!event.defaultPrevented && !decided) wentOn(certificates[0]!.subjectName)
+      })
     },
     writeClipboard: (frame) => requestPermission('clipboard-sanitized-write', frame),
     requestPermission,

@@ -22,6 +22,11 @@ export type ParentMessage = { readonly id: number } & (
   | { readonly type: 'verify-certificate'; readonly partition: string; readonly request: unknown }
   | { readonly type: 'set-online'; readonly online: boolean }
   | { readonly type: 'emit-login'; readonly authInfo: AuthInfo }
+  | {
+      readonly type: 'select-client-certificate'
+      readonly url: string
+      readonly certificates: ReadonlyArray<{ readonly data: string; readonly subjectName: string }>
+    }
   | { readonly type: 'quit' }
   | { readonly type: 'write-clipboard'; readonly frame: AskingFrame }
   | { readonly type: 'request-permission'; readonly permission: string; readonly frame: AskingFrame }

@@ -35,6 +35,17 @@ if (isMainThread) {
       process.env['STANDIN_PROXY_CONFIG'] ?? '{}',
     ) as StandInProxyConfig
     let online = process.env['STANDIN_ONLINE'] !== '0'
+    // The session's auth cache as it stood at the fork, kept in step both ways (utility-net.ts, AuthCache).
+    const sessionCache = new Map<string, string>(
+      JSON.parse(process.env['STANDIN_AUTH_CACHE'] ?? '[]') as Array<[string, string]>,
+    )
+    const authCache = {
+      get: (key: string) => sessionCache.get(key),
+      set: (key: string, value: string) => {
+        sessionCache.set(key, value)
+        send({ type: 'auth-cached', key, value })
+      },
+    }
     let nextLogin = 1
     const logins = new Map<number, (credentials: readonly [string, string] | undefined) => void>()
     let nextVerification = 1
@@ -50,38 +61,43 @@ if (isMainThread) {
         verifications.get(message.id)?.(message.result)
         verifications.delete(message.id)
         if (verifications.size === 0 && logins.size === 0) link.unref()
+      } else if (message.type === 'auth-cache') {
+        sessionCache.set(message.key, message.value)
       } else {
         logins.get(message.id)?.(message.credentials ?? undefined)
         logins.delete(message.id)
       }
     })
     return {
-      net: createUtilityNet({
-        proxyConfig: () => config,
-        record: (entry) => send({ type: 'net-request', ...entry }),
-        isOnline: () => online,
-        // Main's session answers (its verify proc, or Chromium's verdict when none is set): the stand-in's
-        // UtilityProcess asks it on this process's behalf, as the network service asks the session's client.
-        verifyCertificate: (request) =>
-          new Promise<number>((resolve) => {
-            const id = nextVerification++
-            verifications.set(id, resolve)
-            link.ref()
-            send({ type: 'verify-certificate', id, request })
-          }),
-        login: (details, authInfo) =>
-          new Promise((resolve) => {
-            // Without respondToAuthRequestsFromMainProcess the challenge stays in this process, on the
-            // ClientRequest's own 'login' event, which RosterDesk never listens to: cancelled.
-            if (process.env['STANDIN_AUTH_FROM_MAIN'] !== '1') return resolve(undefined)
-            const id = nextLogin++
-            logins.set(id, resolve)
-            link.ref()
-            send({ type: 'login', id, details, authInfo })
-          }).finally(() => {
-            if (logins.size === 0 && verifications.size === 0) link.unref()
-          }) as Promise<readonly [string, string] | undefined>,
-      }),
+      net: createUtilityNet(
+        {
+          proxyConfig: () => config,
+          record: (entry) => send({ type: 'net-request', ...entry }),
+          isOnline: () => online,
+          // Main's session answers (its verify proc, or Chromium's verdict when none is set): the stand-in's
+          // UtilityProcess asks it on this process's behalf, as the network service asks the session's client.
+          verifyCertificate: (request) =>
+            new Promise<number>((resolve) => {
+              const id = nextVerification++
+              verifications.set(id, resolve)
+              link.ref()
+              send({ type: 'verify-certificate', id, request })
+            }),
+          login: (details, authInfo) =>
+            new Promise((resolve) => {
+              // Without respondToAuthRequestsFromMainProcess the challenge stays in this process, on the
+              // ClientRequest's own 'login' event, which RosterDesk never listens to: cancelled.
+              if (process.env['STANDIN_AUTH_FROM_MAIN'] !== '1') return resolve(undefined)
+              const id = nextLogin++
+              logins.set(id, resolve)
+              link.ref()
+              send({ type: 'login', id, details, authInfo })
+            }).finally(() => {
+              if (logins.size === 0 && verifications.size === 0) link.unref()
+            }) as Promise<readonly [string, string] | undefined>,
+        },
+        authCache,
+      ),
     }
   }
 }

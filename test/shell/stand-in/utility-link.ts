@@ -18,10 +18,14 @@ export type ToUtility =
     }
   | { readonly type: 'online'; readonly value: boolean }
   | { readonly type: 'verify-answer'; readonly id: number; readonly result: number }
+  /** Credentials another user of the session (a process, or main's net) cached: the session's auth cache. */
+  | { readonly type: 'auth-cache'; readonly key: string; readonly value: string }
 
 export type FromUtility =
   | { readonly type: 'proxy-config-applied'; readonly id: number }
   | { readonly type: 'net-request'; readonly method: string; readonly url: string; readonly route: string }
+  /** Credentials this process's net cached: main keeps them in the session's auth cache. */
+  | { readonly type: 'auth-cached'; readonly key: string; readonly value: string }
   | {
       readonly type: 'login'
       readonly id: number

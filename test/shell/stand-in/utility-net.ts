@@ -26,6 +26,13 @@ import { verifyHandshake, type StandInVerifyRequest } from './tls-verify'
  * - An https request's own TLS handshake is verified as Electron's network service verifies it: Chromium's verdict,
  *   then the session's verify proc asked through `host.verifyCertificate` (tls-verify.ts cites the source); a
  *   refused chain fails the request with the net error, before anything is sent.
+ * - `credentials: 'omit'`: a server's 401 is delivered as it is, with no 'login' and no cached server
+ *   credentials sent, while a proxy's credentials still are (Electron's own specs: spec/api-net-spec.ts,
+ *   "authentication when {"credentials":"omit"}" / "should not emit the login event when 401";
+ *   spec/api-net-session-spec.ts, "should share proxy credentials with WebContents").
+ * - The auth cache is the session's network context's, not the process's (Chromium's HttpAuthCache lives in the
+ *   NetworkContext a session owns; a utility process given a session uses that context: electron 45.4.1
+ *   docs/api/utility-process.md, `session`): `createUtilityNet` takes the cache its host shares.
  * - `isOnline()` answers what the host says (Chromium's NetworkChangeNotifier on a real machine).
  * - Header values (of an answer and of a redirect) and the status text arrive decoded as UTF-8, bytes that are not
  *   UTF-8 as U+FFFD (`utf8`): Electron converts the answer's net::HttpResponseHeaders in
@@ -65,6 +72,8 @@ export interface LoginDetails {
 export interface StandInRequestOptions {
   readonly method?: string
   readonly url: string
+  /** lib/common/api/net-client-request.ts: 'include' (the default when not given), 'omit', 'same-origin'. */
+  readonly credentials?: 'include' | 'omit' | 'same-origin'
   readonly redirect?: 'follow' | 'error' | 'manual'
   readonly headers?: Record<string, string>
 }
@@ -74,9 +83,14 @@ export interface StandInNet {
   isOnline(): boolean
 }
 
-export function createUtilityNet(host: UtilityNetHost): StandInNet {
-  /** Chromium's auth cache: credentials accepted per proxy or server (host:port), sent up front afterwards. */
-  const authCache = new Map<string, string>()
+/** Chromium's HTTP auth cache: credentials per proxy or server (host:port), sent up front afterwards. */
+export interface AuthCache {
+  get(key: string): string | undefined
+  set(key: string, value: string): void
+}
+
+/** `authCache`: the session's (shared by every process using it); a cache of this net's own when not given. */
+export function createUtilityNet(host: UtilityNetHost, authCache: AuthCache = new Map()): StandInNet {
   return {
     request: (options) =>
       new StandInClientRequest(typeof options === 'string' ? { url: options } : options, host, authCache),
@@ -99,7 +113,8 @@ const MAX_REDIRECTS = 20
 
 export class StandInClientRequest extends Writable {
   readonly #host: UtilityNetHost
-  readonly #authCache: Map<string, string>
+  readonly #authCache: AuthCache
+  readonly #omitCredentials: boolean
   readonly #headers = new Map<string, { name: string; value: string }>()
   readonly #chunks: Buffer[] = []
   readonly #redirect: 'follow' | 'error' | 'manual'
@@ -115,10 +130,11 @@ export class StandInClientRequest extends Writable {
   /** Challenges already answered with credentials for this request: a second one means they were refused. */
   readonly #tried = new Set<string>()
 
-  constructor(options: StandInRequestOptions, host: UtilityNetHost, authCache: Map<string, string>) {
+  constructor(options: StandInRequestOptions, host: UtilityNetHost, authCache: AuthCache) {
     super()
     this.#host = host
     this.#authCache = authCache
+    this.#omitCredentials = options.credentials === 'omit'
     this.#url = new URL(options.url)
     if (this.#url.protocol !== 'http:' && this.#url.protocol !== 'https:')
       throw new Error('ClientRequest only supports http: and https: protocols')
@@ -176,7 +192,7 @@ export class StandInClientRequest extends Writable {
     const headers: Record<string, string> = {}
     for (const { name, value } of this.#headers.values()) headers[name] = value
     if (body.length > 0) headers['Content-Length'] = String(body.length)
-    const serverAuth = this.#authCache.get(`server:${this.#url.host}`)
+    const serverAuth = this.#omitCredentials ? undefined : this.#authCache.get(`server:${this.#url.host}`)
     if (serverAuth !== undefined) headers['Authorization'] = serverAuth
     let request: http.ClientRequest
     if (route.kind === 'proxy' && this.#url.protocol === 'http:') {
@@ -265,7 +281,7 @@ export class StandInClientRequest extends Writable {
     const challenge =
       status === 407 && route.kind === 'proxy'
         ? { header: answer.headers['proxy-authenticate'], isProxy: true, host: route.host, port: route.port }
-        : status === 401
+        : status === 401 && !this.#omitCredentials
           ? {
               header: answer.headers['www-authenticate'],
               isProxy: false,

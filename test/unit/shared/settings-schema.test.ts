@@ -60,6 +60,8 @@ describe('default settings', () => {
       proxyBypass: '',
       pacUrl: '',
       extraCertificatesFile: '',
+      clientCertificateSubject: '',
+      clientCertificateIssuer: '',
       // Numbers and dates follow the computer's regional settings.
       formatLocale: 'system',
       // Pay data: no currency (the spec names none), pay shown.

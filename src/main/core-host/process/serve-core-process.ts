@@ -17,7 +17,7 @@ import { proxyRoute, shellAppNetwork } from './app-network'
 import { electronNetFetch, type UtilityNet } from './electron-net-fetch'
 import type { FetchLike } from '../../core/api/fetch-like'
 import type { Logger } from '../../core/log/logger'
-import { networkSettingsOf, serviceHostOf } from '../../core/settings/network-settings'
+import { clientCertificateOf, networkSettingsOf, serviceHostOf } from '../../core/settings/network-settings'
 import type { PolicyInForce } from '../../core/policy/policy-in-force'
 import { loadMachinePolicy, type PolicySourceDeps } from '../../core/policy/policy-sources'
 import { systemPolicySources } from '../../core/policy/registry-query'
@@ -198,10 +198,12 @@ function shellNetworkSync(
     // The machine policy's network is in the settings already; its proxy takes the precedence's `policy` slot.
     const current = settings.get()
     const serviceHost = serviceHostOf(current)
+    const certificate = clientCertificateOf(current)
     const wanted = {
       ...networkSettingsOf(current),
       ...(settings.policy.setsProxy ? { proxyFromPolicy: true } : {}),
       ...(serviceHost === undefined ? {} : { serviceHost }),
+      ...(certificate === undefined ? {} : { clientCertificate: certificate }),
     }
     const key = JSON.stringify(wanted)
     if (key === last) return

@@ -7,7 +7,16 @@ import { NO_POLICY, type PolicyInForce } from './policy-in-force'
 import type { LockableProfileField, MachinePolicy, PolicyProfile } from './policy-schema'
 
 type NetworkPolicy = NonNullable<MachinePolicy['network']>
-const NETWORK_FIELDS = ['proxyMode', 'proxyUrl', 'proxyBypass', 'pacUrl', 'extraCertificatesFile'] as const
+/** The settings fields the policy's `network` sets for every profile. */
+export const NETWORK_FIELDS = [
+  'proxyMode',
+  'proxyUrl',
+  'proxyBypass',
+  'pacUrl',
+  'extraCertificatesFile',
+  'clientCertificateSubject',
+  'clientCertificateIssuer',
+] as const
 
 /** The settings field a lockable policy field fills (`baseUrl` is the address of the profile's environment). */
 export function lockedSettingsField(field: LockableProfileField, profile: PolicyProfile): SettingsField {

@@ -1,6 +1,11 @@
 import * as z from 'zod/mini'
 import { baseUrlSchema, environmentSchema, settingsSchema } from '../../../shared/settings-schema'
-import { normalizeProfileName, PROFILE_NAME_MAX_LENGTH, SYNC_LIMITS } from '../../../shared/settings-rules'
+import {
+  clientCertificateProblem,
+  normalizeProfileName,
+  PROFILE_NAME_MAX_LENGTH,
+  SYNC_LIMITS,
+} from '../../../shared/settings-rules'
 
 /**
  * The machine policy (issue 25): what an organisation's IT sets for every user of a computer, read at start by
@@ -132,6 +137,9 @@ export const policySchema = z.strictObject(
           proxyBypass: z.optional(s.proxyBypass),
           pacUrl: z.optional(s.pacUrl),
           extraCertificatesFile: z.optional(s.extraCertificatesFile),
+          /** The client certificate sent to every profile's service, by subject and issuer (both or neither). */
+          clientCertificateSubject: z.optional(s.clientCertificateSubject),
+          clientCertificateIssuer: z.optional(s.clientCertificateIssuer),
         })
         .check(
           // A proxy mode in force needs its address from the policy too, never a clerk's leftover one.
@@ -141,6 +149,20 @@ export const policySchema = z.strictObject(
                 code: 'custom',
                 path: ['proxyUrl'],
                 message: '"proxyMode": "fixed" needs "proxyUrl".',
+              })
+            const certificate = clientCertificateProblem(
+              network.clientCertificateSubject ?? '',
+              network.clientCertificateIssuer ?? '',
+            )
+            if (certificate !== undefined)
+              ctx.addIssue({
+                code: 'custom',
+                path: [
+                  network.clientCertificateSubject === undefined
+                    ? 'clientCertificateSubject'
+                    : 'clientCertificateIssuer',
+                ],
+                message: '"clientCertificateSubject" and "clientCertificateIssuer" go together.',
               })
             if (network.proxyMode === 'pac' && network.pacUrl === undefined)
               ctx.addIssue({
@@ -211,6 +233,8 @@ export const POLICY_REGISTRY_VALUES = [
   { value: 'ProxyBypass', type: 'REG_SZ', path: ['network', 'proxyBypass'] },
   { value: 'PacUrl', type: 'REG_SZ', path: ['network', 'pacUrl'] },
   { value: 'ExtraCertificatesFile', type: 'REG_SZ', path: ['network', 'extraCertificatesFile'] },
+  { value: 'ClientCertificateSubject', type: 'REG_SZ', path: ['network', 'clientCertificateSubject'] },
+  { value: 'ClientCertificateIssuer', type: 'REG_SZ', path: ['network', 'clientCertificateIssuer'] },
   { value: 'UpdatesEnabled', type: 'REG_DWORD', path: ['updates', 'enabled'], boolean: true },
   { value: 'UpdateChannel', type: 'REG_SZ', path: ['updates', 'channel'] },
   { value: 'UpdateFeedUrl', type: 'REG_SZ', path: ['updates', 'feedUrl'] },

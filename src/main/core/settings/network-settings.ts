@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { Settings } from '../../../shared/settings-schema'
+import { PROXY_MODES } from '../../../shared/settings-rules'
 import { RosterDeskError } from '../errors'
 
 /** A profile's Settings → Network fields: what the shell applies to the core process's network session. */
@@ -18,6 +19,8 @@ export type NetworkSettings = Pick<
 export type NetworkToApply = NetworkSettings & {
   readonly proxyFromPolicy?: boolean
   readonly serviceHost?: string
+  /** The certificate the profile (or the policy) names, absent when none: see clientCertificateOf. */
+  readonly clientCertificate?: ClientCertificateName
 }
 
 /** A host name as `serviceHostOf` gives it: lower case, no port, no brackets (an IPv6 address has colons). */
@@ -35,6 +38,75 @@ export function serviceHostOf(settings: Settings): string | undefined {
   if (!URL.canParse(address)) return undefined
   const host = new URL(address).hostname.replace(/^\[(.+)\]$/, '$1').toLowerCase()
   return host === '' ? undefined : host
+}
+
+/**
+ * A client certificate as a profile names it, and the one server it is sent to: the profile's service, as
+ * Chromium names the server asking (`host:port`, an IPv6 address in brackets: net::HostPortPair::ToString, the
+ * `url` of Electron's 'select-client-certificate').
+ */
+export interface ClientCertificateName {
+  readonly subject: string
+  readonly issuer: string
+  readonly host: string
+}
+
+/** A certificate name as it arrives from another process (`value` unchecked): a copy, or undefined when not one. */
+export function clientCertificateNameOf(value: unknown): ClientCertificateName | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const { subject, issuer, host } = value as Record<string, unknown>
+  const text = (field: unknown): field is string =>
+    typeof field === 'string' && field !== '' && field.length <= 300
+  return text(subject) && text(issuer) && text(host) ? { subject, issuer, host } : undefined
+}
+
+/**
+ * The certificate `settings` name, for their environment's service address; undefined when they name none, or
+ * on Demo (its service is this computer's sandbox, over plain HTTP).
+ */
+export function clientCertificateOf(settings: Settings): ClientCertificateName | undefined {
+  const { clientCertificateSubject: subject, clientCertificateIssuer: issuer, environment } = settings
+  if (subject === '' || issuer === '' || environment === 'demo') return undefined
+  let url: URL
+  try {
+    url = new URL(settings.baseUrls[environment])
+  } catch {
+    return undefined
+  }
+  const port = url.port === '' ? (url.protocol === 'http:' ? '80' : '443') : url.port
+  return { subject, issuer, host: `${url.hostname}:${port}` }
+}
+
+/**
+ * `network-apply`'s argument as it arrives in main from the core process, checked field by field (a core process
+ * is less trusted than main); throws TypeError when it is not network settings.
+ */
+export function networkToApplyOf(value: NetworkToApply): NetworkToApply {
+  const fields = value as Partial<Record<keyof NetworkToApply, unknown>>
+  const texts = ['proxyUrl', 'proxyBypass', 'pacUrl', 'extraCertificatesFile'] as const
+  const certificate = clientCertificateNameOf(fields.clientCertificate)
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    !(PROXY_MODES as readonly unknown[]).includes(fields.proxyMode) ||
+    texts.some((key) => typeof fields[key] !== 'string') ||
+    (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean') ||
+    (fields.serviceHost !== undefined && !isServiceHostName(fields.serviceHost)) ||
+    (fields.clientCertificate !== undefined && certificate === undefined)
+  )
+    throw new TypeError(
+      'core process: network settings are a proxy mode, texts, a policy flag and a host name',
+    )
+  return {
+    proxyMode: value.proxyMode,
+    proxyUrl: value.proxyUrl,
+    proxyBypass: value.proxyBypass,
+    pacUrl: value.pacUrl,
+    extraCertificatesFile: value.extraCertificatesFile,
+    ...(value.proxyFromPolicy === true ? { proxyFromPolicy: true } : {}),
+    ...(value.serviceHost === undefined ? {} : { serviceHost: value.serviceHost }),
+    ...(certificate === undefined ? {} : { clientCertificate: certificate }),
+  }
 }
 
 export function networkSettingsOf(settings: Settings): NetworkSettings {

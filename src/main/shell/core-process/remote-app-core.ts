@@ -14,8 +14,7 @@ import {
   type SecretVault,
   type StoredSecretKey,
 } from '../../core/secrets/secret-store'
-import { isServiceHostName, type NetworkToApply } from '../../core/settings/network-settings'
-import { PROXY_MODES } from '../../../shared/settings-rules'
+import { networkToApplyOf, type NetworkToApply } from '../../core/settings/network-settings'
 import { WorkerHost, type CallHandlers, type JobChannelStarter } from '../../core-host/worker/worker-host'
 import type {
   CoreNetworkFacts,
@@ -431,7 +430,7 @@ function networkCallHandlers(network: ShellNetwork | undefined): Pick<CallHandle
     return value
   }
   return {
-    'network-apply': async (settings) => ({ value: await session().apply(networkSettings(settings)) }),
+    'network-apply': async (settings) => ({ value: await session().apply(networkToApplyOf(settings)) }),
     'network-resolve-proxy': async (url) => {
       if (!isWebUrl(url)) throw new TypeError('core process: a proxy is resolved for a web address only')
       return { value: await session().resolveProxy(url) }
@@ -447,31 +446,6 @@ function networkCallHandlers(network: ShellNetwork | undefined): Pick<CallHandle
 }
 
 type NetworkCall = Extract<keyof ShellCalls, `network-${string}`>
-
-function networkSettings(value: NetworkToApply): NetworkToApply {
-  const fields = value as Partial<Record<keyof NetworkToApply, unknown>>
-  const texts = ['proxyUrl', 'proxyBypass', 'pacUrl', 'extraCertificatesFile'] as const
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    !(PROXY_MODES as readonly unknown[]).includes(fields.proxyMode) ||
-    texts.some((key) => typeof fields[key] !== 'string') ||
-    (fields.proxyFromPolicy !== undefined && typeof fields.proxyFromPolicy !== 'boolean') ||
-    (fields.serviceHost !== undefined && !isServiceHostName(fields.serviceHost))
-  )
-    throw new TypeError(
-      'core process: network settings are a proxy mode, texts, a policy flag and a host name',
-    )
-  return {
-    proxyMode: value.proxyMode,
-    proxyUrl: value.proxyUrl,
-    proxyBypass: value.proxyBypass,
-    pacUrl: value.pacUrl,
-    extraCertificatesFile: value.extraCertificatesFile,
-    ...(value.proxyFromPolicy === true ? { proxyFromPolicy: true } : {}),
-    ...(value.serviceHost === undefined ? {} : { serviceHost: value.serviceHost }),
-  }
-}
 
 function asRosterDeskError(error: unknown): RosterDeskError {
   if (error instanceof RosterDeskError) return error

@@ -16,6 +16,7 @@ import {
   type TrustUse,
   type VerifyRequest,
 } from './certificate-trust'
+import { ClientCertificateChoice } from './client-certificate'
 import { electronProxyConfig } from './proxy-config'
 
 /**
@@ -45,6 +46,14 @@ export interface CoreNetwork {
    * updater's session, which electron-updater's requests use: the update feed is never trusted by the file).
    */
   follow(other: Session): Promise<void>
+  /**
+   * Whether `proxy` (host:port), met on the way to `url`, was chosen by the OS's settings or a PAC file (WPAD
+   * included), not named to RosterDesk, and is reached over plain HTTP: the route `resolveProxy` gives lists it
+   * as `PROXY`, not `HTTPS`. The OS's settings count as found automatically, since main cannot tell them apart.
+   */
+  discoveredPlainProxy(proxy: string, url: string | undefined): Promise<boolean>
+  /** app's 'select-client-certificate' listener: the profile's certificate, for its service only (client-certificate.ts). */
+  readonly onSelectClientCertificate: ClientCertificateChoice['onSelect']
 }
 
 /**
@@ -60,6 +69,7 @@ export function createCoreNetwork(options: {
 }): CoreNetwork {
   const ses = session.fromPartition(CORE_PARTITION)
   let serviceHost: string | undefined
+  const clientCertificate = new ClientCertificateChoice(options.logger)
   const trust = new CertificateTrust({
     serviceHost: () => serviceHost,
     proxyHosts: async () =>
@@ -120,6 +130,7 @@ export function createCoreNetwork(options: {
         profile: settings,
       })
       const config = electronProxyConfig(choice)
+      clientCertificate.set(settings.clientCertificate)
       let problem: string | undefined
       serviceHost = settings.serviceHost
       try {
@@ -153,6 +164,15 @@ export function createCoreNetwork(options: {
         ...(seen === undefined ? {} : { certificates: [...seen] }),
         ...(refused === undefined ? {} : { refused }),
       }
+    },
+    onSelectClientCertificate: clientCertificate.onSelect,
+    async discoveredPlainProxy(proxy, url) {
+      // Before the first apply the session follows the OS's settings, Chromium's default.
+      const mode = appliedConfig?.mode ?? 'system'
+      if (mode !== 'system' && mode !== 'pac_script') return false
+      if (url === undefined) return true
+      const route = (await ses.resolveProxy(url)).toLowerCase()
+      return !route.split(';').some((entry) => entry.trim() === `https ${proxy.toLowerCase()}`)
     },
     async follow(other) {
       if (sessions.includes(other)) return

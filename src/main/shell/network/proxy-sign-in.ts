@@ -25,6 +25,8 @@ export interface LoginAuthInfo {
 export interface LoginDetails {
   /** False when credentials were already given for this challenge and refused (login_handler.cc). */
   readonly firstAuthAttempt?: boolean
+  /** The request's URL (docs/api/utility-process.md, Event: 'login'): which route the proxy was chosen for. */
+  readonly url?: string
 }
 
 /** `callback(username, password)` answers; `callback()` with no arguments cancels (login_handler.cc CallbackFromJS). */
@@ -33,17 +35,37 @@ export type LoginCallback = (username?: string, password?: string) => void
 /** How long a proxy's question waits for the clerk before the request ends with the 'proxy-auth' error. */
 export const PROXY_SIGN_IN_WAIT_MS = 3 * 60_000
 
+/** A remembered sign-in, and whether the clerk let it go to this proxy over plain HTTP (see ProxySignIn). */
+interface StoredProxySignIn extends ProxyCredentials {
+  readonly plainHttpConfirmed?: true
+}
+
 /** Proxy sign-ins remembered per proxy (host:port), encrypted by the OS's store: main's secret 'proxyCredentials'. */
 export class RememberedProxyCredentials {
   constructor(private readonly vault: SecretVault) {}
 
   async get(proxy: string): Promise<ProxyCredentials | undefined> {
-    return (await this.read()).get(proxy)
+    const stored = (await this.read()).get(proxy)
+    return stored === undefined ? undefined : { username: stored.username, password: stored.password }
   }
 
   async set(proxy: string, credentials: ProxyCredentials): Promise<void> {
     const all = await this.read()
     all.set(proxy, { username: credentials.username, password: credentials.password })
+    await this.write(all)
+  }
+
+  /** Whether the clerk confirmed sending this proxy's remembered sign-in over plain HTTP. */
+  async plainHttpConfirmed(proxy: string): Promise<boolean> {
+    return (await this.read()).get(proxy)?.plainHttpConfirmed === true
+  }
+
+  /** Remembers that confirmation, with the sign-in (a sign-in typed again later starts unconfirmed). */
+  async confirmPlainHttp(proxy: string): Promise<void> {
+    const all = await this.read()
+    const stored = all.get(proxy)
+    if (stored === undefined) return
+    all.set(proxy, { ...stored, plainHttpConfirmed: true })
     await this.write(all)
   }
 
@@ -58,9 +80,9 @@ export class RememberedProxyCredentials {
     return [...(await this.read()).keys()].sort()
   }
 
-  private async read(): Promise<Map<string, ProxyCredentials>> {
+  private async read(): Promise<Map<string, StoredProxySignIn>> {
     const stored = await this.vault.get('proxyCredentials')
-    const all = new Map<string, ProxyCredentials>()
+    const all = new Map<string, StoredProxySignIn>()
     if (stored === undefined) return all
     let parsed: unknown
     try {
@@ -72,14 +94,14 @@ export class RememberedProxyCredentials {
     for (const entry of parsed as unknown[]) {
       if (!Array.isArray(entry) || entry.length !== 2) continue
       const [proxy, value] = entry as [unknown, unknown]
-      const { username, password } = (value ?? {}) as { username?: unknown; password?: unknown }
+      const { username, password, plainHttpConfirmed } = (value ?? {}) as Record<string, unknown>
       if (typeof proxy === 'string' && typeof username === 'string' && typeof password === 'string')
-        all.set(proxy, { username, password })
+        all.set(proxy, { username, password, ...(plainHttpConfirmed === true ? { plainHttpConfirmed } : {}) })
     }
     return all
   }
 
-  private async write(all: Map<string, ProxyCredentials>): Promise<void> {
+  private async write(all: Map<string, StoredProxySignIn>): Promise<void> {
     if (all.size === 0) await this.vault.delete('proxyCredentials')
     else await this.vault.set('proxyCredentials', JSON.stringify([...all]))
   }
@@ -95,6 +117,13 @@ export interface ProxySignInDeps {
   readonly ask: (request: ProxySignInRequest) => boolean
   readonly logger: Logger
   readonly waitMs?: number
+  /**
+   * Whether `proxy`, met on the way to `url`, is one the network's automatic configuration chose (WPAD, a PAC
+   * file) and is reached over plain HTTP, where a Basic sign-in travels readable. Absent: never.
+   */
+  readonly discoveredPlainProxy?: (proxy: string, url: string | undefined) => Promise<boolean>
+  /** Main's own dialog: whether the clerk lets the remembered sign-in go to `proxy`. Absent: never. */
+  readonly confirmPlainProxy?: (proxy: string) => Promise<boolean>
 }
 
 interface Question {
@@ -110,7 +139,10 @@ interface Question {
  * for that proxy on its first challenge, otherwise (or when those were just refused) with what the clerk types in
  * the window's sign-in dialog, asked once for every request waiting on the same proxy. A server's own challenge
  * (HTTP 401) is cancelled: the service signs in with OAuth, and nothing else may be sent credentials. No window,
- * Cancel or no answer within the wait ends the request, which the core reports as 'proxy-auth'.
+ * Cancel or no answer within the wait ends the request, which the core reports as 'proxy-auth'. A remembered
+ * Basic sign-in goes to a plain-HTTP proxy that WPAD or a PAC file chose (anyone on the network can answer as
+ * that proxy) only once the clerk confirmed it in main's dialog, remembered with the sign-in; declined, the
+ * window asks instead for the rest of this run (issue 31, point 7).
  */
 export class ProxySignIn {
   readonly #questions = new Map<string, Question>()
@@ -120,6 +152,9 @@ export class ProxySignIn {
    */
   readonly #given = new Map<string, ProxyCredentials>()
   readonly #waitMs: number
+  /** Confirmations being asked, per proxy (one dialog for concurrent challenges), and proxies declined this run. */
+  readonly #confirming = new Map<string, Promise<boolean>>()
+  readonly #declined = new Set<string>()
 
   constructor(private readonly deps: ProxySignInDeps) {
     this.#waitMs = deps.waitMs ?? PROXY_SIGN_IN_WAIT_MS
@@ -141,7 +176,7 @@ export class ProxySignIn {
     // Answered later: Electron cancels a challenge whose event was not prevented (login_handler.cc EmitEvent).
     event.preventDefault()
     const proxy = `${authInfo.host}:${authInfo.port}`
-    void this.credentialsFor(proxy, details.firstAuthAttempt !== false, authInfo).then(
+    void this.credentialsFor(proxy, details.firstAuthAttempt !== false, authInfo, details.url).then(
       (credentials) =>
         credentials === undefined ? callback() : callback(credentials.username, credentials.password),
       (error: unknown) => {
@@ -163,14 +198,17 @@ export class ProxySignIn {
     proxy: string,
     first: boolean,
     authInfo: LoginAuthInfo,
+    url: string | undefined,
   ): Promise<ProxyCredentials | undefined> {
     // A question already waiting for this proxy answers this challenge too.
     const waiting = [...this.#questions.values()].find((question) => question.proxy === proxy)
     if (waiting !== undefined) return credentialsOf(await waiting.answered)
     if (!first) this.#given.delete(proxy)
     else {
-      const known = this.#given.get(proxy) ?? (await this.deps.remembered.get(proxy))
-      if (known !== undefined) return known
+      const given = this.#given.get(proxy)
+      if (given !== undefined) return given
+      const known = await this.deps.remembered.get(proxy)
+      if (known !== undefined && (await this.maySend(proxy, authInfo, url))) return known
     }
     const question = this.question(proxy, !first, authInfo)
     if (question === undefined) return undefined
@@ -183,6 +221,28 @@ export class ProxySignIn {
       this.deps.logger.info(`Proxy sign-in for ${proxy} remembered`)
     }
     return credentials
+  }
+
+  /** Whether the remembered sign-in may go to `proxy` (see the class's comment). */
+  private async maySend(proxy: string, authInfo: LoginAuthInfo, url: string | undefined): Promise<boolean> {
+    const { discoveredPlainProxy, confirmPlainProxy, remembered, logger } = this.deps
+    if (authInfo.scheme.toLowerCase() !== 'basic' || !discoveredPlainProxy || !confirmPlainProxy) return true
+    if (this.#declined.has(proxy)) return false
+    if (!(await discoveredPlainProxy(proxy, url)) || (await remembered.plainHttpConfirmed(proxy))) return true
+    let confirming = this.#confirming.get(proxy)
+    if (confirming === undefined) {
+      logger.info(
+        `The proxy ${proxy} (found automatically, plain HTTP) asks for the remembered sign-in; asking first`,
+      )
+      confirming = confirmPlainProxy(proxy).finally(() => this.#confirming.delete(proxy))
+      this.#confirming.set(proxy, confirming)
+      const confirmed = await confirming
+      if (confirmed) await remembered.confirmPlainHttp(proxy)
+      else this.#declined.add(proxy)
+      logger.info(`Remembered sign-in for ${proxy} over plain HTTP: ${confirmed ? 'confirmed' : 'declined'}`)
+      return confirmed
+    }
+    return confirming
   }
 
   private question(proxy: string, retry: boolean, authInfo: LoginAuthInfo): Question | undefined {

@@ -29,7 +29,8 @@ export interface ShellNetworkParts {
 /**
  * The core process's network as main holds it (decision 037): an in-memory session of its own with the
  * profile's proxy and extra certificates (core-network.ts), proxy sign-in through the window's dialog with
- * sign-ins remembered by safeStorage (proxy-sign-in.ts), and the open dialog for a certificate file. Call after
+ * sign-ins remembered by safeStorage (proxy-sign-in.ts), the client certificate the profile names, for every
+ * request's 'select-client-certificate' (client-certificate.ts), and the open dialog for a certificate file. Call after
  * `ready`, with the app's secret vault and the window (which may be closed when a proxy asks).
  */
 export function createShellNetwork(options: {
@@ -39,6 +40,8 @@ export function createShellNetwork(options: {
 }): ShellNetworkParts {
   const { logger, window } = options
   const network = createCoreNetwork({ logger, switches: app.commandLine, env: process.env })
+  // Every request's client-certificate question, the core's and the updater's (the event names no session).
+  app.on('select-client-certificate', network.onSelectClientCertificate)
   const remembered = new RememberedProxyCredentials(options.secrets)
   const events = windowEventSink(() => window()?.webContents)
   const signIn = new ProxySignIn({
@@ -49,6 +52,23 @@ export function createShellNetwork(options: {
       if (contents === undefined || contents.isDestroyed()) return false
       events.emit('network:proxy-sign-in', request)
       return true
+    },
+    discoveredPlainProxy: (proxy, url) => network.discoveredPlainProxy(proxy, url),
+    confirmPlainProxy: async (proxy) => {
+      const box = {
+        type: 'warning' as const,
+        title: 'Proxy sign-in',
+        message: `Send your saved proxy sign-in to ${proxy}?`,
+        detail:
+          'This proxy was found automatically (your network’s proxy settings or PAC file), and the connection to it is not encrypted: anyone on the network who can pose as it could read your proxy password. Send it only if IT told you this proxy is yours. RosterDesk asks once for this proxy.',
+        buttons: ['Send', 'Don’t send'],
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
+      }
+      const owner = window()
+      const { response } = owner ? await dialog.showMessageBox(owner, box) : await dialog.showMessageBox(box)
+      return response === 0
     },
   })
   return {

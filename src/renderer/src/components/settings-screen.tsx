@@ -34,6 +34,7 @@ import { EmptyState } from './empty-state'
 import { FormField } from './form-field'
 import { IdentityChangeDialog } from './identity-change-dialog'
 import { NetworkSettings, type NetworkActions } from './network-settings'
+import { ClientCertificateSettings } from './client-certificate-settings'
 import { RegionalFormats } from './regional-formats'
 import { TextSetting } from './text-setting'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
@@ -294,6 +295,7 @@ function SettingsEditor({
         actions={network}
         locked={locked}
       />
+      <ClientCertificateSettings form={form} errors={errors} change={change} locked={locked} />
       <fieldset>
         <legend>Advanced</legend>
         <p className="muted">

@@ -42,6 +42,9 @@ export interface SettingsForm {
    * unchanged.
    */
   readonly extraCertificatesFile: string
+  /** The client certificate sent to the service: its name (issued to) and issuer (issued by), both typed. */
+  readonly clientCertificateSubject: string
+  readonly clientCertificateIssuer: string
   /** Regional formats: 'system' or a locale, chosen from a list (regional-formats.tsx). */
   readonly formatLocale: FormatLocaleSetting
   /** Pay data: the currency of amounts whose row names none, typed ('' for none), and "Hide pay" as a checkbox. */
@@ -75,6 +78,8 @@ const FORM_FIELD_OF_SETTING: Readonly<Record<string, SettingsFormField>> = {
   proxyBypass: 'proxyBypass',
   pacUrl: 'pacUrl',
   extraCertificatesFile: 'extraCertificatesFile',
+  clientCertificateSubject: 'clientCertificateSubject',
+  clientCertificateIssuer: 'clientCertificateIssuer',
   formatLocale: 'formatLocale',
   currency: 'currency',
   hidePay: 'hidePay',
@@ -138,6 +143,8 @@ export function toForm(settings: Settings): SettingsForm {
     proxyBypass: settings.proxyBypass,
     pacUrl: settings.pacUrl,
     extraCertificatesFile: settings.extraCertificatesFile,
+    clientCertificateSubject: settings.clientCertificateSubject,
+    clientCertificateIssuer: settings.clientCertificateIssuer,
     formatLocale: settings.formatLocale,
     currency: settings.currency,
     hidePay: settings.hidePay,
@@ -196,6 +203,8 @@ export function checkForm(form: SettingsForm): FormCheck {
     proxyBypass: form.proxyBypass,
     pacUrl: form.pacUrl,
     extraCertificatesFile: form.extraCertificatesFile,
+    clientCertificateSubject: form.clientCertificateSubject,
+    clientCertificateIssuer: form.clientCertificateIssuer,
     formatLocale: form.formatLocale,
     currency: form.currency,
     hidePay: form.hidePay,
