@@ -1,3 +1,4 @@
+import type { X509Certificate } from 'node:crypto'
 import { session, type Session } from 'electron'
 import type { Logger } from '../../core/log/logger'
 import {
@@ -38,6 +39,11 @@ export interface CoreNetwork {
    * certificates, and the proxy last applied (the updater's session, which electron-updater's requests use).
    */
   follow(other: Session): Promise<void>
+  /**
+   * Main's open dialog chose `path` and read it: its certificates, checked, are what `apply` trusts for that path
+   * from now on, so the file is read once (issue 31, point 2) rather than again when the settings come back.
+   */
+  chosen(path: string, certificates: readonly X509Certificate[]): void
 }
 
 /**
@@ -65,6 +71,15 @@ export function createCoreNetwork(options: {
     ...optional('proxyBypassList', value('proxy-bypass-list')),
   })
   const environment = proxyChoiceFromEnvironment(options.env)
+  /** The certificates of each file read (chosen in the dialog, or named by the settings at start). */
+  const read = new Map<string, readonly X509Certificate[]>()
+  const certificatesOf = (path: string): readonly X509Certificate[] => {
+    const known = read.get(path)
+    if (known !== undefined) return known
+    const loaded = loadExtraCertificates(path)
+    read.set(path, loaded)
+    return loaded
+  }
   let applied = ''
   let appliedConfig: ReturnType<typeof electronProxyConfig> | undefined
   const setProxy = async (target: Session, config: ReturnType<typeof electronProxyConfig>) => {
@@ -86,7 +101,7 @@ export function createCoreNetwork(options: {
       let problem: string | undefined
       try {
         trust.setExtra(
-          settings.extraCertificatesFile === '' ? [] : loadExtraCertificates(settings.extraCertificatesFile),
+          settings.extraCertificatesFile === '' ? [] : certificatesOf(settings.extraCertificatesFile),
         )
       } catch (error) {
         trust.setExtra([])
@@ -115,6 +130,9 @@ export function createCoreNetwork(options: {
         ...(seen === undefined ? {} : { certificates: [...seen] }),
         ...(refused === undefined ? {} : { refused }),
       }
+    },
+    chosen(path, certificates) {
+      read.set(path, certificates)
     },
     async follow(other) {
       if (sessions.includes(other)) return
