@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { policySchema } from '../../../../../src/main/core/policy/policy-schema'
 import { createSettingsHandlers } from '../../../../../src/main/core/app/settings-handlers'
 import { createNetworkHandlers, plainNodeNetwork } from '../../../../../src/main/core/app/network-handlers'
 import { MemorySecretStore } from '../../../../../src/main/core/secrets/secret-store'
@@ -89,5 +90,19 @@ describe('a certificate file is a local file', () => {
 
   it.each(['C:\\certs\\ca.pem', '/etc/ssl/company.pem', ''])('accepts %s', (path) => {
     expect(certificatesFileProblem(path)).toBeUndefined()
+  })
+})
+
+describe('a machine policy’s certificate file', () => {
+  it('is refused when it names a network share, and taken when it is a local path', () => {
+    const share = policySchema.safeParse({
+      network: { extraCertificatesFile: '\\\\fileserver\\it\\root.pem' },
+    })
+    expect(share.success).toBe(false)
+    expect(JSON.stringify(share.error?.issues)).toContain('must be on this computer')
+    expect(
+      policySchema.safeParse({ network: { extraCertificatesFile: 'C:\\ProgramData\\RosterDesk\\root.pem' } })
+        .success,
+    ).toBe(true)
   })
 })
