@@ -35,7 +35,8 @@ describe('destinationChanges', () => {
   })
 
   it('names nothing for a change that sends no request to a new host', () => {
-    expect(destinationChanges(base, { ...base, pageSize: 50 })).toEqual([])
+    const paged = { ...base, pageSize: 50 }
+    expect(destinationChanges(base, paged)).toEqual([])
     expect(
       destinationChanges(base, {
         ...base,
