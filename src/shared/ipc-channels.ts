@@ -41,6 +41,7 @@ export const INVOKE_CHANNELS = [
   'views:set-current',
   'network:check',
   'network:choose-certificates',
+  'network:remove-certificates',
   'network:forget-proxy-password',
   'network:answer-proxy-sign-in',
   'updates:get-state',

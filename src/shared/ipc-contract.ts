@@ -220,10 +220,13 @@ export const invokeChannels = {
    */
   'network:check': { args: noArgs, result: connectionReportSchema },
   /**
-   * Asks main for a PEM file (native open dialog), checks it holds at least one certificate, and keeps its path
-   * as the profile's extra trusted certificates; the settings unchanged when the dialog is cancelled.
+   * Asks main for a PEM file (native open dialog), which main checks is a local file holding at least one
+   * certificate (read once) and keeps as the profile's extra trusted certificates; the settings unchanged when
+   * the dialog is cancelled. The only way to set the file: `settings:update` refuses it (issue 31, point 2).
    */
   'network:choose-certificates': { args: noArgs, result: settingsViewSchema },
+  /** "Remove": the profile trusts no extra certificates any more (the machine policy's file stays in force). */
+  'network:remove-certificates': { args: noArgs, result: settingsViewSchema },
   /** Deletes the proxy credentials remembered for one proxy (host:port, as `rememberedProxies` lists it). */
   'network:forget-proxy-password': {
     args: z.tuple([z.string().min(1).max(300)]),

@@ -409,14 +409,29 @@ export function proxyBypassProblem(value: string): string | undefined {
     : `“${bad.slice(0, 60)}” is not a host name, a pattern such as *.example.com, or an address range.`
 }
 
-/** Why an extra-certificates file path cannot be used, or undefined (empty: none). The file is read when used. */
+/**
+ * Why an extra-certificates file path cannot be used, or undefined (empty: none). The file is read when used.
+ * Local files only (issue 31, point 2): a path starting with two slashes of either kind is a network share
+ * (`\\server\share`, `//server/share`) or a Windows device path (`\\?\UNC\…`, `\\.\…`, `\\?\C:\…`), which
+ * Windows would open over SMB, handing the share the clerk's credentials; a mapped network drive is caught where
+ * the file is read (network-settings.ts, `localCertificateFile`).
+ */
 export function certificatesFileProblem(value: string): string | undefined {
   if (value.length > 1000) return 'The certificate file path is too long.'
   // eslint-disable-next-line no-control-regex -- a path with control characters is no file a clerk chose
   if (/[\u0000-\u001f]/.test(value))
     return 'The certificate file path contains characters a path cannot have.'
+  if (/^[\\/]{2}/.test(value)) return NOT_LOCAL_CERTIFICATES
   return undefined
 }
+
+/** Why `settings:update` refuses a patch naming the certificate file: main's open dialog alone sets it. */
+export const CERTIFICATES_BY_DIALOG =
+  'The extra trusted certificates are chosen with “Choose file…” in Settings → Network, never by a settings change.'
+
+/** The refusal of a certificate file that is not on this computer (certificatesFileProblem). */
+export const NOT_LOCAL_CERTIFICATES =
+  'The certificate file must be on this computer: RosterDesk reads none from a network share (\\\\server\\share) or a device path.'
 
 /**
  * Why a client certificate's subject or issuer cannot be used, or undefined ('' is "none"). Each is the name the

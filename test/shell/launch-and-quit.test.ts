@@ -139,6 +139,8 @@ describe('the sign-in scheme', () => {
     await signingIn
 
     // A profile set to the private-use redirect: refused before any browser opens, naming the loopback one.
+    // The clerk confirms the new address in main's dialog (issue 31, point 2).
+    await main.answerMessageBoxes(0)
     const saved = (await main.invoke('settings:update', {
       environment: 'staging',
       baseUrls: { staging: 'http://127.0.0.1:9/', production: '' },

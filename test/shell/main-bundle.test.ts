@@ -229,6 +229,8 @@ describe('the built main bundle against a Staging service', () => {
   })
 
   async function configureStaging(main: MainProcess): Promise<void> {
+    // The clerk confirms the new address in main's dialog (issue 31, point 2).
+    await main.answerMessageBoxes(0)
     value(
       await main.invoke('settings:update', {
         environment: 'staging',

@@ -6,6 +6,7 @@ import { standInBoot } from './stand-in-build'
 import type { ChildMessage, FinalRecord, IpcSender, ParentMessage } from './stand-in/protocol'
 import type {
   AskingFrame,
+  MessageBoxAnswer,
   MenuItemSnapshot,
   RecordedWindow,
   StandInRecord,
@@ -36,6 +37,8 @@ export interface MainProcess {
   setSavePath(path: string | undefined): Promise<void>
   /** What the next native open dialog answers (undefined: cancelled). */
   setOpenPath(path: string | undefined): Promise<void>
+  /** How the next native message boxes are answered, in order (then each by its default button). */
+  answerMessageBoxes(...answers: MessageBoxAnswer[]): Promise<void>
   /** Calls a session's verify proc (by partition) with Electron's request shape: the number it answered. */
   verifyCertificate(partition: string, request: unknown): Promise<number | null>
   /** What `net.isOnline()` answers in the utility processes. */
@@ -246,6 +249,7 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
     clickMenu: async (...path) => void (await request({ type: 'menu-click', path })),
     setSavePath: async (path) => void (await request({ type: 'set-save-path', path })),
     setOpenPath: async (path) => void (await request({ type: 'set-open-path', path })),
+    answerMessageBoxes: async (...answers) => void (await request({ type: 'answer-message-boxes', answers })),
     verifyCertificate: async (partition, certificateRequest) =>
       (await request({ type: 'verify-certificate', partition, request: certificateRequest })) as
         number | null,

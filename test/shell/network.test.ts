@@ -159,6 +159,8 @@ describe('the core process’s network', () => {
     const main = start(userData)
     await main.windowReady()
     // The Demo sandbox is on loopback, which Chromium never proxies unless told `<-loopback>`.
+    // The clerk confirms the new address in main's dialog (issue 31, point 2).
+    await main.answerMessageBoxes(0)
     value(
       await main.invoke('settings:update', {
         proxyMode: 'fixed',
@@ -330,6 +332,8 @@ describe('the core process’s network', () => {
     const proxy = await startProxy({ username: 'clerk', password: 'pa55-word' })
     const main = start(freshDir('cancel'))
     await main.windowReady()
+    // The clerk confirms the new address in main's dialog (issue 31, point 2).
+    await main.answerMessageBoxes(0)
     value(
       await main.invoke('settings:update', {
         proxyMode: 'fixed',
@@ -373,11 +377,19 @@ describe('the core process’s network', () => {
     expect(refused).toMatchObject({ ok: false, error: { code: 'validation' } })
     expect(!refused.ok && refused.error.message).toMatch(/holds no certificate in PEM form/)
 
+    // A share main would read over SMB is refused before anything opens it (issue 31, point 2).
+    await main.setOpenPath('\\\\attacker\\share\\ca.pem')
+    expect(await main.invoke('network:choose-certificates')).toMatchObject({
+      ok: false,
+      error: { code: 'validation', message: expect.stringMatching(/must be on this computer/) },
+    })
+
     await main.setOpenPath(join(certs.dir, 'inspect.pem'))
     const view = value<{ settings: { extraCertificatesFile: string } }>(
       await main.invoke('network:choose-certificates'),
     )
-    expect(view.settings.extraCertificatesFile).toBe(join(certs.dir, 'inspect.pem'))
+    // The window is told the file's name, never a path it could send back.
+    expect(view.settings.extraCertificatesFile).toBe('inspect.pem')
 
     const presented = (name: string, issuerName: string) => {
       const x509 = new X509Certificate(certs.pem(name))

@@ -603,3 +603,59 @@ describe('the stand-in’s client-certificate selection, as Electron’s', () =>
     expect(emitted).toBe(0)
   })
 })
+
+describe('dialog.showMessageBox as Electron’s lib/browser/api/dialog.ts has it', () => {
+  /** A stand-in of its own, its dialog module as the shell sees it. */
+  function standInDialog() {
+    const boot = standInBoot()
+    const { createElectronStandIn } = Module.createRequire(boot)('./electron-stand-in.js') as {
+      createElectronStandIn: typeof CreateStandIn
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-stand-in-dialog-'))
+    tempDirs.push(dir)
+    const standIn = createElectronStandIn({ userData: dir, isPackaged: true, appPath: dir, version: '0.0.0' })
+    const dialog = standIn.module['dialog'] as {
+      showMessageBox(...args: unknown[]): Promise<{ response: number; checkboxChecked: boolean }>
+    }
+    return { standIn, dialog }
+  }
+
+  it('resolves { response, checkboxChecked }: the button pressed, or cancelId when dismissed', async () => {
+    const { standIn, dialog } = standInDialog()
+    standIn.answerMessageBoxes([0, 'dismiss'])
+    const options = { type: 'warning', message: 'Sure?', buttons: ['Change', 'Cancel'], defaultId: 1 }
+    expect(await dialog.showMessageBox(options)).toEqual({ response: 0, checkboxChecked: false })
+    expect(await dialog.showMessageBox(options)).toEqual({ response: 1, checkboxChecked: false })
+    // Unanswered: the default button, as Enter would press it.
+    expect(await dialog.showMessageBox(options)).toEqual({ response: 1, checkboxChecked: false })
+    expect(standIn.record.messageBoxes.map((box) => [box.response, box.cancelId, box.onWindow])).toEqual([
+      [0, 1, false],
+      [1, 1, false],
+      [1, 1, false],
+    ])
+  })
+
+  it('settles cancelId as Electron does when it is not given', async () => {
+    const { standIn, dialog } = standInDialog()
+    standIn.answerMessageBoxes(['dismiss', 'dismiss', 'dismiss'])
+    // A button named Cancel or No (any case).
+    expect((await dialog.showMessageBox({ message: 'a', buttons: ['Yes', 'NO'] })).response).toBe(1)
+    // defaultId 0 with two buttons or more: 1.
+    expect(
+      (await dialog.showMessageBox({ message: 'b', buttons: ['OK', 'Later'], defaultId: 0 })).response,
+    ).toBe(1)
+    // Otherwise 0.
+    expect((await dialog.showMessageBox({ message: 'c', buttons: ['OK', 'Later'] })).response).toBe(0)
+    expect(standIn.record.messageBoxes.map((box) => box.defaultId)).toEqual([-1, 0, -1])
+  })
+
+  it('throws a TypeError for a type it does not know, or buttons that are no array', () => {
+    const { dialog } = standInDialog()
+    expect(() => dialog.showMessageBox({ type: 'danger', message: 'x' })).toThrow(
+      new TypeError('Invalid message box type'),
+    )
+    expect(() => dialog.showMessageBox({ message: 'x', buttons: 'OK' })).toThrow(
+      new TypeError('Buttons must be an array'),
+    )
+  })
+})

@@ -235,6 +235,8 @@ describe('updates from a generic feed', () => {
     expect(value<UpdateState>(await app.invoke('updates:check')).status).toBe('up-to-date')
 
     // The profile's proxy (with its sign-in) now carries the updater's requests too.
+    // The clerk confirms the new address in main's dialog (issue 31, point 2).
+    await app.answerMessageBoxes(0)
     value(
       await app.invoke('settings:update', {
         proxyMode: 'fixed',

@@ -11,6 +11,7 @@ import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
 import { createAppWindow } from './window'
 import { updateInputs } from './updates/update-inputs'
 import { registerInvokeHandlers } from './ipc/register-invoke-handlers'
+import { confirmInDialog, createSettingsChannels } from './ipc/settings-channels'
 import { windowEventSink } from './ipc/window-event-sink'
 import { closeLibraryChannels } from './ipc/library-channels'
 import { RemoteAppCore, type RemoteAppCoreOptions } from './core-process/remote-app-core'
@@ -239,7 +240,15 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
     busyWork.track((channel, args) => (core ?? remote).invoke(channel, args)),
     { webContentsIds: trustedWebContents, origins },
     logger,
-    { ...network.mainHandlers, ...updates.mainHandlers },
+    {
+      ...network.mainHandlers,
+      ...updates.mainHandlers,
+      ...createSettingsChannels({
+        dispatch: (channel, args) => remote.invoke(channel, args),
+        confirm: confirmInDialog(() => mainWindow),
+        logger,
+      }),
+    },
   )
   openWindow()
   windowsCanOpen = true

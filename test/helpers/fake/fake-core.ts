@@ -30,6 +30,7 @@ import { createFakeNetwork, type FakeNetwork, type FakeNetworkOptions } from './
 import { createFakeUpdates, type FakeUpdates, type FakeUpdatesOptions } from './fake-updates'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
 import { ViewStore } from '../../../src/main/core/settings/view-store'
+import { CERTIFICATES_BY_DIALOG } from '../../../src/shared/settings-rules'
 
 export interface FakeCoreOptions {
   /** The employees "on the service": a sync copies them into the cache. */
@@ -273,8 +274,12 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     events.emit('auth:changed', auth)
     return auth
   }
+  // As the core's view (settings-view.ts): the certificate file by its name only, never a path.
   const view = (): SettingsView => ({
-    settings,
+    settings: {
+      ...settings,
+      extraCertificatesFile: settings.extraCertificatesFile.split(/[\\/]/).at(-1) ?? '',
+    },
     hasClientSecret,
     secretStorage: auth.secretStorage,
     rememberedProxies: network.rememberedProxies(),
@@ -335,6 +340,11 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     'auth:sign-out': async () => setAuth({ ...auth, status: 'signed-out', error: undefined }),
     'settings:get': async () => view(),
     'settings:update': async (patch, options) => {
+      // As the core's handler: only main's open dialog names the certificate file (settings-handlers.ts).
+      if (Object.hasOwn(patch, 'extraCertificatesFile'))
+        throw new FakeIpcError('validation', CERTIFICATES_BY_DIALOG, {
+          extraCertificatesFile: CERTIFICATES_BY_DIALOG,
+        })
       const next = { ...settings, ...patch, baseUrls: { ...settings.baseUrls, ...patch.baseUrls } }
       let setAsideNow = false
       if (identityChanges(settings, next) && (cache.length > 0 || options !== undefined)) {

@@ -49,6 +49,7 @@ export type FakeNetworkHandlers = Pick<
   FakeHandlers,
   | 'network:check'
   | 'network:choose-certificates'
+  | 'network:remove-certificates'
   | 'network:forget-proxy-password'
   | 'network:answer-proxy-sign-in'
 >
@@ -226,6 +227,10 @@ export function createFakeNetwork(
     'network:choose-certificates': async () => {
       if (isIpcError(chosen)) throw new FakeIpcError(chosen.code, chosen.message)
       if (chosen !== null) host.saveSettings({ extraCertificatesFile: chosen })
+      return host.view()
+    },
+    'network:remove-certificates': async () => {
+      host.saveSettings({ extraCertificatesFile: '' })
       return host.view()
     },
     'network:forget-proxy-password': async (proxy) => {

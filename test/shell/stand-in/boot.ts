@@ -87,6 +87,9 @@ async function answer(message: ParentMessage): Promise<unknown> {
     case 'set-open-path':
       standIn.setOpenPath(message.path)
       return null
+    case 'answer-message-boxes':
+      standIn.answerMessageBoxes(message.answers)
+      return null
     case 'verify-certificate':
       return (await standIn.verifyCertificate(message.partition, message.request)) ?? null
     case 'set-online':

@@ -56,7 +56,11 @@ export interface StandInRecord {
   readonly windows: RecordedWindow[]
   readonly sent: Array<{ channel: string; payload: unknown }>
   readonly errorBoxes: Array<{ title: string; message: string }>
-  readonly messageBoxes: Array<{ title?: string; message: string; detail?: string }>
+  /**
+   * Every dialog.showMessageBox: its words, its type and buttons, the default and cancel buttons as Electron
+   * settles them, whether it was given a window (modal to it), and the button that answered it.
+   */
+  readonly messageBoxes: RecordedMessageBox[]
   readonly openedExternal: string[]
   readonly openedPaths: string[]
   readonly shownItems: string[]
@@ -138,6 +142,24 @@ export interface StandInRecord {
   exitCode: number | undefined
 }
 
+/** One dialog.showMessageBox as the stand-in saw and answered it. */
+export interface RecordedMessageBox {
+  readonly title?: string
+  readonly message: string
+  readonly detail?: string
+  readonly type: string
+  readonly buttons: string[]
+  readonly defaultId: number
+  readonly cancelId: number
+  /** Shown on a window (`showMessageBox(window, options)`), not as a box of its own. */
+  readonly onWindow: boolean
+  /** The answer's `response`: the index of the button pressed (`cancelId` when dismissed). */
+  readonly response: number
+}
+
+/** How the next message box is answered: a button by its index, or dismissed (Esc, the close button). */
+export type MessageBoxAnswer = number | 'dismiss'
+
 /** A menu item as recorded: the template minus its functions, plus a path to click it by. */
 export interface MenuItemSnapshot {
   readonly label?: string
@@ -196,6 +218,11 @@ export interface ElectronStandIn {
   setSavePath(path: string | undefined): void
   /** What the next dialog.showOpenDialog answers (undefined: cancelled). */
   setOpenPath(path: string | undefined): void
+  /**
+   * How the next message boxes are answered, in order; once these are used up, each is answered with its default
+   * button (`defaultId`, else the first), as a clerk pressing Enter would.
+   */
+  answerMessageBoxes(answers: readonly MessageBoxAnswer[]): void
   /**
    * Calls the verify proc set on a session (by partition) with Electron's request shape, answering what its
    * callback was called with (undefined when no verify proc is set).
@@ -316,6 +343,56 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
   const exitListeners: Array<(code: number) => void> = []
   let savePath: string | undefined
   let openPath: string | undefined
+  const messageBoxAnswers: MessageBoxAnswer[] = []
+  /**
+   * dialog.showMessageBox as Electron's lib/browser/api/dialog.ts has it (`showMessageBox`, `messageBox`; read at
+   * electron/electron 96f3996d8d, the same in 45): `(window, options)` or `(options)`; a type outside
+   * none/info/warning/error/question and buttons that are no array throw a TypeError; a `cancelId` not given is
+   * the button named "cancel" or "no" (any case), else 1 when `defaultId` is 0 and there are two buttons or more,
+   * else 0; `defaultId` -1 unless given. It resolves `{ response, checkboxChecked }`, `response` the index of the
+   * button pressed, `cancelId` when the box is dismissed (Esc). The stand-in records it and answers as the test
+   * said (answerMessageBoxes), else with the default button.
+   */
+  const messageBox = (args: unknown[]): Promise<{ response: number; checkboxChecked: boolean }> => {
+    const onWindow = args.length > 1 && args[0] instanceof StandInWindow
+    const options = (args.at(-1) ?? {}) as {
+      type?: string
+      title?: string
+      message?: string
+      detail?: string
+      buttons?: unknown
+      defaultId?: number
+      cancelId?: number
+      checkboxChecked?: boolean
+    }
+    const type = options.type ?? 'none'
+    if (!['none', 'info', 'warning', 'error', 'question'].includes(type))
+      throw new TypeError('Invalid message box type')
+    const buttons = options.buttons ?? []
+    if (!Array.isArray(buttons)) throw new TypeError('Buttons must be an array')
+    const labels = buttons.map(String)
+    const defaultId = options.defaultId ?? -1
+    let cancelId = options.cancelId
+    if (cancelId == null) {
+      cancelId = defaultId === 0 && labels.length > 1 ? 1 : 0
+      const named = labels.findIndex((label) => ['cancel', 'no'].includes(label.toLowerCase()))
+      if (named !== -1) cancelId = named
+    }
+    const answer = messageBoxAnswers.shift()
+    const response = answer === 'dismiss' ? cancelId : (answer ?? (defaultId >= 0 ? defaultId : 0))
+    record.messageBoxes.push({
+      ...(options.title === undefined ? {} : { title: options.title }),
+      message: options.message ?? '',
+      ...(options.detail === undefined ? {} : { detail: options.detail }),
+      type,
+      buttons: labels,
+      defaultId,
+      cancelId,
+      onWindow,
+      response,
+    })
+    return Promise.resolve({ response, checkboxChecked: options.checkboxChecked === true })
+  }
   let online = true
   let menuTemplate: MenuTemplateItem[] = []
   let ready = false
@@ -1013,15 +1090,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     },
     dialog: {
       showErrorBox: (title: string, message: string) => record.errorBoxes.push({ title, message }),
-      showMessageBox: async (...args: unknown[]) => {
-        const options = args.at(-1) as { title?: string; message: string; detail?: string }
-        record.messageBoxes.push({
-          ...(options.title === undefined ? {} : { title: options.title }),
-          message: options.message,
-          ...(options.detail === undefined ? {} : { detail: options.detail }),
-        })
-        return { response: 0, checkboxChecked: false }
-      },
+      showMessageBox: (...args: unknown[]) => messageBox(args),
       showSaveDialog: async () =>
         savePath === undefined ? { canceled: true, filePath: '' } : { canceled: false, filePath: savePath },
       showOpenDialog: async () =>
@@ -1185,6 +1254,9 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     menuSnapshot: () => snapshotMenu(menuTemplate),
     setSavePath(path) {
       savePath = path
+    },
+    answerMessageBoxes(answers) {
+      messageBoxAnswers.push(...answers)
     },
     setOpenPath(path) {
       openPath = path

@@ -1,4 +1,4 @@
-import type { AskingFrame } from './electron-stand-in'
+import type { AskingFrame, MessageBoxAnswer } from './electron-stand-in'
 import type { AuthInfo } from './utility-net'
 
 /** Messages between a shell test and its child process running the built main bundle (boot.ts). */
@@ -19,6 +19,7 @@ export type ParentMessage = { readonly id: number } & (
   | { readonly type: 'menu-click'; readonly path: string[] }
   | { readonly type: 'set-save-path'; readonly path: string | undefined }
   | { readonly type: 'set-open-path'; readonly path: string | undefined }
+  | { readonly type: 'answer-message-boxes'; readonly answers: MessageBoxAnswer[] }
   | { readonly type: 'verify-certificate'; readonly partition: string; readonly request: unknown }
   | { readonly type: 'set-online'; readonly online: boolean }
   | { readonly type: 'emit-login'; readonly authInfo: AuthInfo }

@@ -7,7 +7,6 @@ import type { InvokeHandlers } from '../ipc/dispatch'
 import type { ConnectionProbes } from '../connection-check/check-inputs'
 import { checkProfileConnection } from '../connection-check/connection-check'
 import type { DemoEnvironment } from '../settings/resolve-environment'
-import { loadExtraCertificates } from '../settings/network-settings'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SyncService } from '../sync/sync-service'
 
@@ -22,7 +21,10 @@ export interface AppNetwork {
   /** Proxies (host:port) whose sign-in is remembered: names only, the credentials stay in main. */
   rememberedProxies(): Promise<readonly string[]>
   forgetProxy(proxy: string): Promise<void>
-  /** The native open dialog for a PEM file; undefined when cancelled. */
+  /**
+   * Main's native open dialog for a PEM file: the path of a local file main has read once and found to hold PEM
+   * certificates (a 'validation' error saying what is wrong otherwise); undefined when cancelled.
+   */
   chooseCertificatesFile(): Promise<string | undefined>
 }
 
@@ -60,13 +62,14 @@ export interface NetworkHandlerDeps {
 export type NetworkChannel =
   | 'network:check'
   | 'network:choose-certificates'
+  | 'network:remove-certificates'
   | 'network:forget-proxy-password'
   | 'network:answer-proxy-sign-in'
 
 /**
  * The `network:*` channels the core answers: Test connection over the app's own fetch (Electron's network stack
- * in the app) and the runtime's probes; choosing the extra trusted certificates (main's dialog, the file checked
- * here to hold at least one PEM certificate, its path kept in the active profile); forgetting a remembered proxy
+ * in the app) and the runtime's probes; choosing the extra trusted certificates (main's dialog, where main checks
+ * the file, its path kept in the active profile) and removing them; forgetting a remembered proxy
  * sign-in. `network:answer-proxy-sign-in` is main's alone (the core never sees a proxy's credentials): main's
  * handler answers it before anything is sent here, so reaching this one is a wiring fault, refused as such.
  */
@@ -84,25 +87,12 @@ export function createNetworkHandlers(deps: NetworkHandlerDeps): Pick<InvokeHand
       })
     },
     'network:choose-certificates': async () => {
+      // Main checked the file (local, PEM certificates) as it read it, once, and applies what it read.
       const path = await deps.network.chooseCertificatesFile()
       if (path === undefined) return deps.settingsView()
-      // Refused here, with what is wrong, before the path is kept: the session would otherwise trust nothing.
-      loadExtraCertificates(path)
-      if (deps.sync.isRunning)
-        throw new RosterDeskError(
-          'busy',
-          'Settings cannot change while a sync is running. Wait or cancel it.',
-        )
-      const result = deps.settings.update({ extraCertificatesFile: path })
-      if (!result.ok) {
-        throw new RosterDeskError(
-          'validation',
-          result.fieldErrors['extraCertificatesFile'] ?? 'The certificate file cannot be used.',
-          { fieldErrors: result.fieldErrors as Record<string, string> },
-        )
-      }
-      return deps.settingsView()
+      return setCertificatesFile(deps, path)
     },
+    'network:remove-certificates': async () => setCertificatesFile(deps, ''),
     'network:forget-proxy-password': async (proxy) => {
       await deps.network.forgetProxy(proxy)
       return deps.settingsView()
@@ -113,4 +103,19 @@ export function createNetworkHandlers(deps: NetworkHandlerDeps): Pick<InvokeHand
       })
     },
   }
+}
+
+/** Keeps `path` ('' for none) as the active profile's certificate file: the settings store's own checks apply. */
+async function setCertificatesFile(deps: NetworkHandlerDeps, path: string): Promise<SettingsView> {
+  if (deps.sync.isRunning)
+    throw new RosterDeskError('busy', 'Settings cannot change while a sync is running. Wait or cancel it.')
+  const result = deps.settings.update({ extraCertificatesFile: path })
+  if (!result.ok) {
+    throw new RosterDeskError(
+      'validation',
+      result.fieldErrors['extraCertificatesFile'] ?? 'The certificate file cannot be used.',
+      { fieldErrors: result.fieldErrors as Record<string, string> },
+    )
+  }
+  return deps.settingsView()
 }

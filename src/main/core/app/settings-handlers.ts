@@ -3,6 +3,7 @@ import type { Settings } from '../../../shared/settings-schema'
 import type { PolicyView } from '../../../shared/policy-view'
 import { applySettingsPatch, settingsSchema } from '../../../shared/settings-schema'
 import { resolveFormatLocale } from '../../../shared/locale-format'
+import { CERTIFICATES_BY_DIALOG } from '../../../shared/settings-rules'
 import { identityChanges, identityChoiceNeeded, type IdentityChoice } from '../../../shared/source-identity'
 import { RosterDeskError } from '../errors'
 import type { InvokeHandlers } from '../ipc/dispatch'
@@ -53,6 +54,13 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): Pick<InvokeHa
   return {
     'settings:get': settingsView,
     'settings:update': async (patch, options) => {
+      // Main's open dialog alone names the file (network:choose-certificates): a path from the window could be a
+      // share main would read over SMB (issue 31, point 2).
+      if (Object.hasOwn(patch, 'extraCertificatesFile')) {
+        throw new RosterDeskError('validation', CERTIFICATES_BY_DIALOG, {
+          fieldErrors: { extraCertificatesFile: CERTIFICATES_BY_DIALOG },
+        })
+      }
       if (deps.sync.isRunning) {
         throw new RosterDeskError(
           'busy',

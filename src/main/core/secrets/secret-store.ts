@@ -4,6 +4,8 @@
  */
 export const SECRET_KEYS = [
   'clientSecret',
+  /** Which service address and client ID the client secret was entered for (JSON): bound-client-secret.ts. */
+  'clientSecretBinding',
   'accessToken',
   'refreshToken',
   'accessTokenExpiresAt',

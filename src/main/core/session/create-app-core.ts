@@ -28,6 +28,7 @@ import { sweepExportFolder, sweepLeftovers } from './leftovers'
 import type { ColumnBuilder } from '../query/column-builds'
 import type { QueryEngine } from '../query/query-engine'
 import { policySecrets } from '../policy/policy-secrets'
+import { bindUnboundSecrets, boundClientSecrets } from '../secrets/bound-client-secret'
 import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-environment'
 import { CACHE_FILE_NAME, FIRST_PROFILE_ID, type ProfileStore } from '../settings/profile-store'
@@ -131,6 +132,8 @@ export interface AppCore {
  * every service at once and no channel can answer from another profile's cache or tokens.
  */
 export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
+  // Secrets stored before they were bound to their service are bound now, before the window can move an address.
+  await bindUnboundSecrets(given.secrets, given.settings.profiles, given.logger)
   const deps = withPolicySecrets(given)
   const clock = deps.clock ?? systemClock
   const policy = deps.settings.policy.inForce
@@ -333,9 +336,14 @@ function sessionDepsOf(
   }
 }
 
-/** Every profile's secrets as the machine policy has them: a policy's client secret is its profile's. */
+/**
+ * Every profile's secrets as the app reads them: a stored client secret only at the service and client ID it was
+ * entered for (bound-client-secret.ts), and the machine policy's client secret as its profile's.
+ */
 function withPolicySecrets(deps: AppCoreDeps): AppCoreDeps {
-  return { ...deps, secrets: policySecrets(deps.secrets, deps.settings.policy, deps.settings.profiles) }
+  const { profiles } = deps.settings
+  const bound = boundClientSecrets(deps.secrets, profiles, deps.logger)
+  return { ...deps, secrets: policySecrets(bound, deps.settings.policy, profiles) }
 }
 
 /** The saved views' channels answer from the active profile's views. */

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
+import { certificatesFileProblem, NOT_LOCAL_CERTIFICATES } from '../../../shared/settings-rules'
 import type { Settings } from '../../../shared/settings-schema'
 import { PROXY_MODES } from '../../../shared/settings-rules'
 import { RosterDeskError } from '../errors'
@@ -257,10 +258,31 @@ export function readPemCertificates(text: string): X509Certificate[] {
 }
 
 /**
- * The extra trusted certificates a profile names: the file read and checked to hold at least one PEM
- * certificate, or a 'validation' error saying precisely what is wrong (missing, unreadable, not PEM, empty).
+ * Refuses, before anything opens it, a certificate file that is not on this computer (issue 31, point 2): a
+ * network share or device path by its spelling (certificatesFileProblem), and on Windows a path on a mapped
+ * network drive, which `realpath.native` (GetFinalPathNameByHandle) answers as the share's UNC path.
+ */
+export function checkLocalCertificateFile(path: string, platform: NodeJS.Platform = process.platform): void {
+  const spelled = certificatesFileProblem(path)
+  if (spelled !== undefined) throw new RosterDeskError('validation', spelled, { detail: 'not a local path' })
+  if (platform !== 'win32') return
+  let real: string
+  try {
+    real = realpathSync.native(path)
+  } catch {
+    return // Missing or unreadable: the read says which.
+  }
+  if (certificatesFileProblem(real) === NOT_LOCAL_CERTIFICATES)
+    throw new RosterDeskError('validation', NOT_LOCAL_CERTIFICATES, { detail: 'on a network drive' })
+}
+
+/**
+ * The extra trusted certificates a profile names: a local file (checkLocalCertificateFile) read once and checked
+ * to hold at least one PEM certificate, or a 'validation' error saying precisely what is wrong (not local,
+ * missing, unreadable, not PEM, empty).
  */
 export function loadExtraCertificates(path: string): X509Certificate[] {
+  checkLocalCertificateFile(path)
   let text: string
   try {
     text = readFileSync(path, 'utf8')

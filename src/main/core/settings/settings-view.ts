@@ -4,7 +4,8 @@ import { NO_POLICY_VIEW, type PolicyView } from '../../../shared/policy-view'
 
 /**
  * What the renderer sees of the settings: the settings themselves and only whether a client secret is stored,
- * never the secret, plus whether secrets survive a restart, and what the machine policy locks.
+ * never the secret, plus whether secrets survive a restart, and what the machine policy locks. The certificate
+ * file is shown by its name alone: the window never holds a path (issue 31, point 2; main's dialog chooses it).
  */
 export function buildSettingsView(
   settings: Settings,
@@ -12,7 +13,10 @@ export function buildSettingsView(
   policy: PolicyView = NO_POLICY_VIEW,
 ): SettingsView {
   return {
-    settings: structuredClone(settings),
+    settings: {
+      ...structuredClone(settings),
+      extraCertificatesFile: fileName(settings.extraCertificatesFile),
+    },
     hasClientSecret: secrets.hasClientSecret,
     secretStorage: secrets.persistent ? 'os' : 'memory-only',
     rememberedProxies: [...(secrets.rememberedProxies ?? [])],
@@ -23,4 +27,9 @@ export function buildSettingsView(
       notices: [...policy.notices],
     },
   }
+}
+
+/** A path's last part, for Windows and POSIX paths alike ('' stays ''). */
+function fileName(path: string): string {
+  return path.split(/[\\/]/).at(-1) ?? ''
 }

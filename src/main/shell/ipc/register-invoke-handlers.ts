@@ -16,11 +16,16 @@ export type InvokeDispatcher = (channel: string, args: readonly unknown[]) => Pr
 /**
  * The channels main answers itself, never sent to the core process: the answer to a proxy's sign-in request,
  * whose credentials the core never sees (decision 037), and the updater's, which lives in main (decision 044).
+ * `settings:update` is main's first: a new address is confirmed in main's dialog, then sent on (settings-channels.ts).
  */
 export type MainInvokeHandlers = Partial<
   Pick<
     InvokeHandlers,
-    'network:answer-proxy-sign-in' | 'updates:get-state' | 'updates:check' | 'updates:restart'
+    | 'network:answer-proxy-sign-in'
+    | 'updates:get-state'
+    | 'updates:check'
+    | 'updates:restart'
+    | 'settings:update'
   >
 >
 

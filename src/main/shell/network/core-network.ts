@@ -1,3 +1,4 @@
+import type { X509Certificate } from 'node:crypto'
 import { session, type Session } from 'electron'
 import type { Logger } from '../../core/log/logger'
 import {
@@ -54,6 +55,11 @@ export interface CoreNetwork {
   discoveredPlainProxy(proxy: string, url: string | undefined): Promise<boolean>
   /** app's 'select-client-certificate' listener: the profile's certificate, for its service only (client-certificate.ts). */
   readonly onSelectClientCertificate: ClientCertificateChoice['onSelect']
+  /**
+   * Main's open dialog chose `path` and read it: its certificates, checked, are what `apply` trusts for that path
+   * from now on, so the file is read once (issue 31, point 2) rather than again when the settings come back.
+   */
+  chosen(path: string, certificates: readonly X509Certificate[]): void
 }
 
 /**
@@ -112,6 +118,15 @@ export function createCoreNetwork(options: {
     ...optional('proxyBypassList', value('proxy-bypass-list')),
   })
   const environment = proxyChoiceFromEnvironment(options.env)
+  /** The certificates of each file read (chosen in the dialog, or named by the settings at start). */
+  const read = new Map<string, readonly X509Certificate[]>()
+  const certificatesOf = (path: string): readonly X509Certificate[] => {
+    const known = read.get(path)
+    if (known !== undefined) return known
+    const loaded = loadExtraCertificates(path)
+    read.set(path, loaded)
+    return loaded
+  }
   let applied = ''
   let appliedConfig: ReturnType<typeof electronProxyConfig> | undefined
   const setProxy = async (target: Session, config: ReturnType<typeof electronProxyConfig>) => {
@@ -135,7 +150,7 @@ export function createCoreNetwork(options: {
       serviceHost = settings.serviceHost
       try {
         trust.setExtra(
-          settings.extraCertificatesFile === '' ? [] : loadExtraCertificates(settings.extraCertificatesFile),
+          settings.extraCertificatesFile === '' ? [] : certificatesOf(settings.extraCertificatesFile),
         )
       } catch (error) {
         trust.setExtra([])
@@ -173,6 +188,9 @@ export function createCoreNetwork(options: {
       if (url === undefined) return true
       const route = (await ses.resolveProxy(url)).toLowerCase()
       return !route.split(';').some((entry) => entry.trim() === `https ${proxy.toLowerCase()}`)
+    },
+    chosen(path, certificates) {
+      read.set(path, certificates)
     },
     async follow(other) {
       if (sessions.includes(other)) return

@@ -5,6 +5,7 @@ import type { ShellNetwork } from '../core-process/remote-app-core'
 import type { UtilityNetworkOptions } from '../adapters/utility-process-channel'
 import type { MainInvokeHandlers } from '../ipc/register-invoke-handlers'
 import { windowEventSink } from '../ipc/window-event-sink'
+import { loadExtraCertificates } from '../../core/settings/network-settings'
 import { createCoreNetwork } from './core-network'
 import { ProxySignIn, RememberedProxyCredentials } from './proxy-sign-in'
 
@@ -96,7 +97,12 @@ export function createShellNetwork(options: {
         const result = owner
           ? await dialog.showOpenDialog(owner, dialogOptions)
           : await dialog.showOpenDialog(dialogOptions)
-        return result.canceled ? undefined : result.filePaths[0]
+        const path = result.canceled ? undefined : result.filePaths[0]
+        if (path === undefined) return undefined
+        // Checked here, as it is read, once: a local file holding PEM certificates, else what is wrong with it.
+        network.chosen(path, loadExtraCertificates(path))
+        logger.info('Network: extra trusted certificates chosen in the open dialog')
+        return path
       },
     },
     mainHandlers: {

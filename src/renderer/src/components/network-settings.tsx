@@ -140,7 +140,7 @@ function ProxyModeField({ value, error, locked, onChange }: ProxyModeFieldProps)
 type Message = { readonly tone: 'ok' | 'error'; readonly text: string } | undefined
 
 interface CertificatesFieldProps {
-  /** The saved file's path; '' for none. */
+  /** The saved file's name (main never tells the window its path); '' for none. */
   readonly file: string
   /** Main's message about the saved path, from the form's save. */
   readonly error: string | undefined
@@ -151,8 +151,9 @@ interface CertificatesFieldProps {
 }
 
 /**
- * "Extra trusted certificates": the chosen file's path (or None), "Choose file…" (main's open dialog, which
- * checks the file holds certificates) and "Remove"; what each did, or why it could not, said under them.
+ * "Extra trusted certificates": the chosen file's name (or None), "Choose file…" (main's open dialog, which
+ * checks the file is local and holds certificates) and "Remove"; what each did, or why it could not, said under
+ * them.
  */
 function CertificatesField({ file, error, locked, onChoose, onRemove }: CertificatesFieldProps) {
   const id = 'setting-extraCertificatesFile'

@@ -94,7 +94,7 @@ export function SettingsScreen({
         profiles={profiles}
         network={{
           chooseCertificates: settings.chooseCertificates,
-          removeCertificates: () => settings.update({ extraCertificatesFile: '' }),
+          removeCertificates: settings.removeCertificates,
           forgetProxyPassword: settings.forgetProxyPassword,
         }}
         onDone={onDone}

@@ -18,6 +18,8 @@ export interface SettingsController {
    * saves its path (unchanged when the dialog is cancelled); rejects like `update` when the file will not do.
    */
   chooseCertificates(): Promise<SettingsView>
+  /** "Remove": the profile trusts no extra certificates (its own channel: `update` cannot name the file). */
+  removeCertificates(): Promise<SettingsView>
   /** Deletes the sign-in remembered for one proxy (host:port, as `rememberedProxies` lists it). */
   forgetProxyPassword(proxy: string): Promise<SettingsView>
   reload(): void
@@ -66,6 +68,11 @@ export function useSettings(): SettingsController {
     setView(next)
     return next
   }, [client])
+  const removeCertificates = useCallback(async () => {
+    const next = await client.call('network:remove-certificates')
+    setView(next)
+    return next
+  }, [client])
   const forgetProxyPassword = useCallback(
     async (proxy: string) => {
       const next = await client.call('network:forget-proxy-password', proxy)
@@ -74,5 +81,14 @@ export function useSettings(): SettingsController {
     },
     [client],
   )
-  return { view, loadError, update, setClientSecret, chooseCertificates, forgetProxyPassword, reload }
+  return {
+    view,
+    loadError,
+    update,
+    setClientSecret,
+    chooseCertificates,
+    removeCertificates,
+    forgetProxyPassword,
+    reload,
+  }
 }

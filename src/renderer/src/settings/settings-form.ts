@@ -37,9 +37,9 @@ export interface SettingsForm {
   /** Shown for "This PAC file" only. */
   readonly pacUrl: string
   /**
-   * The extra trusted certificates' file: never typed. Main sets it ("Choose file…" asks for the file and
-   * checks it) and "Remove" saves '', so the form follows the saved value (useSettingsForm) and sends it back
-   * unchanged.
+   * The extra trusted certificates' file, by its name only: never typed, never sent. Main sets it ("Choose
+   * file…" asks for the file and checks it; "Remove" has its own channel; `settings:update` refuses it), so the
+   * form follows the saved value (useSettingsForm) and its patch never holds it.
    */
   readonly extraCertificatesFile: string
   /** The client certificate sent to the service: its name (issued to) and issuer (issued by), both typed. */

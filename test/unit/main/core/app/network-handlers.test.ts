@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../../../../../src/main/core/clock'
+import { RosterDeskError } from '../../../../../src/main/core/errors'
 import { buildSettingsView } from '../../../../../src/main/core/settings/settings-view'
 import { createNetworkHandlers, type AppNetwork } from '../../../../../src/main/core/app/network-handlers'
 import type { AuthService } from '../../../../../src/main/core/auth/auth-service'
@@ -45,7 +46,7 @@ function handlers(chosen: string | undefined) {
         rememberedProxies: await network.rememberedProxies(),
       }),
   })
-  return { handlers: created, settings, forgotten }
+  return { handlers: created, settings, forgotten, network }
 }
 
 describe('network handlers', () => {
@@ -54,14 +55,16 @@ describe('network handlers', () => {
     await expect(h['network:answer-proxy-sign-in']('id', null)).rejects.toMatchObject({ code: 'internal' })
   })
 
-  it('keep a chosen PEM file as the profile’s extra certificates, and refuse a file with none', async () => {
-    const notPem = join(dir, 'notes.txt')
-    writeFileSync(notPem, 'hello')
-    const refused = handlers(notPem)
-    await expect(refused.handlers['network:choose-certificates']()).rejects.toMatchObject({
-      code: 'validation',
-      message: expect.stringMatching(/holds no certificate in PEM form/),
-    })
+  it('keep the file main chose and checked as the profile’s extra certificates; a refusal or a cancel changes nothing', async () => {
+    const chosen = handlers(join(dir, 'company-root.pem'))
+    const view = await chosen.handlers['network:choose-certificates']()
+    expect(chosen.settings.get().extraCertificatesFile).toBe(join(dir, 'company-root.pem'))
+    expect(view.settings.extraCertificatesFile).toBe('company-root.pem')
+
+    const refused = handlers(undefined)
+    const refusal = new RosterDeskError('validation', 'The file holds no certificate in PEM form.')
+    refused.network.chooseCertificatesFile = () => Promise.reject(refusal)
+    await expect(refused.handlers['network:choose-certificates']()).rejects.toBe(refusal)
     expect(refused.settings.get().extraCertificatesFile).toBe('')
 
     const cancelled = handlers(undefined)

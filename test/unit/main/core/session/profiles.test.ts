@@ -97,9 +97,21 @@ describe('upgrading from the release before profiles', () => {
     expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
     await app.close()
     const stored = JSON.parse(readFileSync(secretFile, 'utf8')) as { entries: Record<string, string> }
+    // The client secret of that release is now bound to the service it was entered for (bound-client-secret.ts).
     expect(Object.keys(stored.entries).sort()).toEqual(
-      ['accessToken', 'accessTokenExpiresAt', 'clientSecret', 'refreshToken', 'tokenContext'].sort(),
+      [
+        'accessToken',
+        'accessTokenExpiresAt',
+        'clientSecret',
+        'clientSecretBinding',
+        'refreshToken',
+        'tokenContext',
+      ].sort(),
     )
+    expect(JSON.parse((await vault().get('clientSecretBinding')) ?? '')).toEqual({
+      baseUrl: staging.baseUrl.replace(/\/$/, ''),
+      clientId: staging.credentials.clientId,
+    })
     // The old flat settings are left as they were, so a downgrade still opens (read-only) with them.
     expect(backend.get('settings')).toEqual(flat)
 
