@@ -83,6 +83,7 @@ describe('the extra certificates file, by session', () => {
     })
     const app = main
     await app.windowReady()
+    await app.answerMessageBoxes(0) // the clerk confirms the new service address (issue 31, point 2)
     value(
       await app.invoke('settings:update', {
         environment: 'staging',

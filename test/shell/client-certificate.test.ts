@@ -68,6 +68,7 @@ describe('client certificates', () => {
     const main = startMainProcess({ userData: freshDir('profile') })
     running.push(main)
     await main.windowReady()
+    await main.answerMessageBoxes(0) // the clerk confirms the new service address (issue 31, point 2)
     const updated = (await main.invoke('settings:update', {
       environment: 'staging',
       baseUrls: { staging: 'https://payroll.example.com', production: '' },

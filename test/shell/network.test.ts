@@ -410,7 +410,8 @@ describe('the core process’s network', () => {
       verificationResult: 'net::ERR_CERT_AUTHORITY_INVALID',
       errorCode: -202,
     })
-    // The file vouches for the profile's service host alone (and its proxy).
+    // The file vouches for the profile's service host alone (and its proxy). The clerk confirms the new address.
+    await main.answerMessageBoxes(0)
     value(
       await main.invoke('settings:update', {
         environment: 'staging',
