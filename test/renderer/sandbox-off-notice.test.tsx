@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { SANDBOX_OFF_NOTICE } from '../../src/shared/domain/app-info'
+import { SANDBOX_OFF_NOTICE } from '../../src/renderer/src/components/sandbox-off-banner'
 import { renderWithCore, setUpAppTests } from './render-app'
 
 setUpAppTests()
