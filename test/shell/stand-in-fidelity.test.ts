@@ -8,6 +8,7 @@ import { constants, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuiltBundles } from '../helpers/built-bundles'
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy'
 import { createTestCa, TEST_CA_COMMON_NAME, type TestCa } from '../helpers/test-ca'
 import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 import { standInBoot } from './stand-in-build'
@@ -656,6 +657,92 @@ describe('dialog.showMessageBox as Electron’s lib/browser/api/dialog.ts has it
     )
     expect(() => dialog.showMessageBox({ message: 'x', buttons: 'OK' })).toThrow(
       new TypeError('Buttons must be an array'),
+    )
+  })
+})
+
+describe('the stand-in’s https through a proxy, as Chromium’s CONNECT tunnel', () => {
+  /**
+   * Chromium asks the proxy for a tunnel to host:port, answers a 407 with the session's login (then tunnels again
+   * with the credentials), handshakes with the service inside the tunnel (its verify proc asked as for a direct
+   * request), and fails with ERR_TUNNEL_CONNECTION_FAILED for any other answer and for a cancelled 407, never
+   * showing the proxy's answer as the service's (net/http/http_proxy_client_socket.cc, DoReadHeadersComplete;
+   * net/http/http_network_transaction.cc, Read).
+   */
+  let ca: TestCa
+  let service: Server
+  let serviceUrl: string
+  let proxy: ForwardProxy
+  beforeAll(async () => {
+    ca = createTestCa()
+    service = createHttpsServer({ cert: ca.server.cert, key: ca.server.key }, (_request, response) =>
+      response.end('payroll'),
+    ) as unknown as Server
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+    serviceUrl = `https://127.0.0.1:${(service.address() as AddressInfo).port}/`
+    proxy = await startForwardProxy({ credentials: { user: 'clerk', password: 'pa55-word' } })
+  })
+  afterAll(async () => {
+    await proxy.close()
+    service.close()
+    ca.cleanup()
+  })
+
+  function throughProxy(answer: readonly [string, string] | undefined) {
+    const asked: string[] = []
+    const logins: boolean[] = []
+    const net = createUtilityNet({
+      proxyConfig: () => ({ mode: 'fixed_servers', proxyRules: proxy.url, proxyBypassRules: '<-loopback>' }),
+      record: () => undefined,
+      login: async (_details, authInfo) => {
+        logins.push(authInfo.isProxy)
+        return answer
+      },
+      isOnline: () => true,
+      verifyCertificate: async (request) => {
+        asked.push(request.hostname)
+        return 0
+      },
+    })
+    const get = (url: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const request = net.request({ url })
+        request.on('response', (response: StandInIncomingMessage) => {
+          let body = ''
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()))
+          response.on('end', () => resolve(`${response.statusCode} ${body}`))
+        })
+        request.on('error', (error: Error) => reject(error))
+        request.end()
+      })
+    return { get, asked, logins }
+  }
+
+  it('tunnels with the proxy’s credentials asked for once, and verifies the service inside the tunnel', async () => {
+    const before = proxy.requests.length
+    const { get, asked, logins } = throughProxy(['clerk', 'pa55-word'])
+    expect(await get(serviceUrl)).toBe('200 payroll')
+    expect(await get(serviceUrl)).toBe('200 payroll')
+    const target = new URL(serviceUrl).host
+    expect(proxy.requests.slice(before).map((r) => [r.kind, r.target, r.credentials])).toEqual([
+      ['connect', target, 'none'],
+      ['connect', target, 'right'],
+      // Sent up front the second time, from the auth cache.
+      ['connect', target, 'right'],
+    ])
+    expect(logins).toEqual([true])
+    expect(asked).toEqual(['127.0.0.1', '127.0.0.1'])
+  })
+
+  it('fails with ERR_TUNNEL_CONNECTION_FAILED when the sign-in is cancelled or the proxy refuses the tunnel', async () => {
+    await expect(throughProxy(undefined).get(serviceUrl)).rejects.toThrow('net::ERR_TUNNEL_CONNECTION_FAILED')
+    // A target the proxy cannot reach: its 502 is not shown as the service's answer.
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    await expect(throughProxy(['clerk', 'pa55-word']).get(`https://127.0.0.1:${port}/`)).rejects.toThrow(
+      'net::ERR_TUNNEL_CONNECTION_FAILED',
     )
   })
 })
