@@ -53,39 +53,7 @@ export function testCertificates(): TestCertificates {
       return join(dir, `${name}.pem`)
     },
     leaf(name, ca, host, days = 10) {
-      openssl(
-        'req',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        `${name}.key`,
-        '-out',
-        `${name}.csr`,
-        '-subj',
-        `/CN=${host}`,
-      )
-      writeFileSync(join(dir, `${name}.ext`), `subjectAltName=DNS:${host}\n`)
-      openssl(
-        'x509',
-        '-req',
-        '-in',
-        `${name}.csr`,
-        '-CA',
-        `${ca}.pem`,
-        '-CAkey',
-        `${ca}.key`,
-        '-CAcreateserial',
-        '-out',
-        `${name}.pem`,
-        '-days',
-        String(days),
-        '-extfile',
-        `${name}.ext`,
-      )
-      return join(dir, `${name}.pem`)
+      return this.issue(name, ca, host, `subjectAltName=DNS:${host}`, days)
     },
     issue(name, issuer, commonName, extensions, days = 10) {
       openssl(
