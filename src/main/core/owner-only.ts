@@ -115,3 +115,24 @@ export function tightenToOwnerOnly(roots: readonly string[]): number {
   for (const root of new Set(roots.map((root) => resolve(root)))) visit(root)
   return changed
 }
+
+/** Written in the data folder once its tree was tightened: what this version writes is owner-only already. */
+const TIGHTENED_MARKER = '.owner-only-v1'
+
+/**
+ * `tightenToOwnerOnly` once per data folder: the walk (which passes Chromium's cache folders too) runs at the
+ * first start of a version with the owner-only rule, then leaves a marker in `dataDir` and is skipped at every
+ * later start. A walk that could not write its marker runs again next time. Returns how many were changed.
+ */
+export function tightenOlderInstallOnce(dataDir: string, roots: readonly string[]): number {
+  if (!APPLIES) return 0
+  const marker = join(dataDir, TIGHTENED_MARKER)
+  if (existsSync(marker)) return 0
+  const changed = tightenToOwnerOnly([dataDir, ...roots])
+  try {
+    closeSync(openSync(marker, 'w', OWNER_FILE_MODE))
+  } catch {
+    // Walked again at the next start.
+  }
+  return changed
+}

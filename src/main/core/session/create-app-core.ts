@@ -22,7 +22,7 @@ import type { PagePrinter } from '../export/print-view'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { Logger } from '../log/logger'
 import { exportRulesOf } from '../policy/export-rules'
-import { tightenToOwnerOnly } from '../owner-only'
+import { tightenOlderInstallOnce } from '../owner-only'
 import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from './personal-data'
 import { sweepExportFolder, sweepLeftovers } from './leftovers'
 import type { ColumnBuilder } from '../query/column-builds'
@@ -295,7 +295,7 @@ function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
     startedAt,
     logger: deps.logger,
   })
-  const tightened = tightenToOwnerOnly([caches.root, deps.dataDir])
+  const tightened = tightenOlderInstallOnce(deps.dataDir, [caches.root])
   if (tightened > 0)
     deps.logger.info(`Start: ${tightened} folder(s) and file(s) made readable by this account only`)
   const lastFolder = new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).lastFolder()

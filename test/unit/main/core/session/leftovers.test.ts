@@ -151,5 +151,7 @@ describe.skipIf(process.platform === 'win32')('an older install’s modes', () =
     expect(app.log.filter((line) => line.includes('readable by this account only'))).toEqual([
       'info: Start: 4 folder(s) and file(s) made readable by this account only',
     ])
+    // Once per data folder: the marker spares later starts the walk through Chromium's caches.
+    expect(modeOf(join(dataDir, '.owner-only-v1'))).toBe('600')
   })
 })
