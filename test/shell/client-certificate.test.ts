@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { startMainProcess, type MainProcess, killAndWait } from './main-process'
+import { describe, expect, it } from 'vitest'
+import { useMainProcesses } from './main-process'
 
 /**
  * Issue 31, point 9: a TLS server's request for a client certificate reaches main as app's
@@ -16,14 +14,8 @@ import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } }
 
-const tempDirs: string[] = []
-const running: MainProcess[] = []
-
-function freshDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `rosterdesk-shell-cert-${prefix}-`))
-  tempDirs.push(dir, `${dir}-development`)
-  return dir
-}
+const shell = useMainProcesses()
+const freshDir = (prefix: string): string => shell.freshDir(`cert-${prefix}`)
 
 /** A certificate as Electron hands it over (docs/api/structures/certificate.md), valid around now. */
 function certificate(subjectName: string, issuerName: string, expiresInDays = 300) {
@@ -44,29 +36,15 @@ const CLERK = certificate('Clerk One', 'Acme Issuing CA')
 const CLERK_RENEWED = certificate('Clerk One', 'Acme Issuing CA', 700)
 const SERVICE = 'payroll.example.com:443'
 
-beforeAll(async () => {
-  await ensureBuiltBundles()
-}, 180_000)
-
-afterEach(async () => {
-  await killAndWait(running.splice(0))
-})
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
-})
-
 describe('client certificates', () => {
   it('sends none when the profile names none, where Electron would send the first', async () => {
-    const main = startMainProcess({ userData: freshDir('none') })
-    running.push(main)
+    const main = shell.start({ userData: freshDir('none') })
     await main.windowReady()
     expect(await main.selectClientCertificate(SERVICE, [SOMEONE, CLERK])).toBeNull()
   })
 
   it('sends the one the profile names, by subject and issuer, to the profile’s service only', async () => {
-    const main = startMainProcess({ userData: freshDir('profile') })
-    running.push(main)
+    const main = shell.start({ userData: freshDir('profile') })
     await main.windowReady()
     await main.answerMessageBoxes(0) // the clerk confirms the new service address (issue 31, point 2)
     const updated = (await main.invoke('settings:update', {
@@ -98,12 +76,11 @@ describe('client certificates', () => {
       }),
       { mode: 0o644 },
     )
-    const main = startMainProcess({
+    const main = shell.start({
       userData: dir,
       packaged: false,
       env: { ROSTERDESK_POLICY_FILE: policyFile },
     })
-    running.push(main)
     await main.windowReady()
     const refused = (await main.invoke('settings:update', {
       clientCertificateSubject: '',

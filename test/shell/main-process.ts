@@ -1,7 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process'
-import { resolve } from 'node:path'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { APP_ORIGIN } from '../../src/main/shell/window-and-startup/window-security'
-import { MAIN_BUNDLE } from '../helpers/built-bundles'
+import { ensureBuiltBundles, MAIN_BUNDLE } from '../helpers/built-bundles'
 import { standInBoot } from './stand-in-build'
 import type { ChildMessage, FinalRecord, IpcSender, ParentMessage } from './stand-in/protocol'
 import type {
@@ -294,4 +297,42 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
     kill: () => void child.kill('SIGKILL'),
   }
   return handle
+}
+
+/** A test file's main processes and their data folders: started, killed after each test, removed at the end. */
+export interface MainProcesses {
+  /** Starts a main process (killed after the test that started it). */
+  start(options: MainProcessOptions): MainProcess
+  /** A new empty folder to be a user-data folder (removed with its `-development` sibling after the file). */
+  freshDir(prefix: string): string
+}
+
+/**
+ * The set-up every shell test file that starts main processes shares: the built bundles first, each test's
+ * processes killed after it, the folders removed after the file. Call at the top of the file.
+ */
+export function useMainProcesses(): MainProcesses {
+  const dirs: string[] = []
+  const running: MainProcess[] = []
+  beforeAll(async () => {
+    await ensureBuiltBundles()
+  }, 180_000)
+  afterEach(async () => {
+    await killAndWait(running.splice(0))
+  })
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+  return {
+    start(options) {
+      const main = startMainProcess(options)
+      running.push(main)
+      return main
+    },
+    freshDir(prefix) {
+      const dir = mkdtempSync(join(tmpdir(), `rosterdesk-shell-${prefix}-`))
+      dirs.push(dir, `${dir}-development`)
+      return dir
+    },
+  }
 }

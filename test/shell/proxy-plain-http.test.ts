@@ -1,43 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ProxySignInRequest } from '../../src/shared/connection-report'
-import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { startMainProcess, type MainProcess, killAndWait } from './main-process'
+import { type MainProcess, useMainProcesses } from './main-process'
 
 /**
  * Issue 31, point 7: a remembered Basic proxy sign-in goes to a plain-HTTP proxy the OS's settings or a PAC file
  * chose (WPAD) only after the clerk confirms once, in main's own dialog, for that proxy (host:port).
  */
 
-const tempDirs: string[] = []
-const running: MainProcess[] = []
+const shell = useMainProcesses()
 const PROXY = { isProxy: true, scheme: 'basic', host: 'wpad-proxy.example', port: 3128, realm: 'Corp' }
 const QUESTION = 'Send your saved proxy sign-in to wpad-proxy.example:3128?'
 
-beforeAll(async () => {
-  await ensureBuiltBundles()
-}, 180_000)
-
-afterEach(async () => {
-  await killAndWait(running.splice(0))
-})
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
-})
-
 function start(userData: string): MainProcess {
-  const main = startMainProcess({ userData })
-  running.push(main)
+  const main = shell.start({ userData })
   return main
 }
 
 describe('a remembered proxy sign-in and a proxy found automatically', () => {
   it('is sent to a plain-HTTP proxy only once the clerk confirmed it in main’s dialog, asked once', async () => {
-    const userData = mkdtempSync(join(tmpdir(), 'rosterdesk-shell-wpad-'))
-    tempDirs.push(userData, `${userData}-development`)
+    const userData = shell.freshDir('wpad')
     const first = start(userData)
     await first.windowReady()
     // Typed in the window (the clerk sees the proxy's name there) and remembered: no confirmation.

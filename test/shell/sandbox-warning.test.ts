@@ -1,9 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { startMainProcess, type MainProcess, killAndWait } from './main-process'
+import { describe, expect, it } from 'vitest'
+import { useMainProcesses } from './main-process'
 
 /**
  * Issue 31, point 7: electron-builder's AppImage launcher (the AppRun of app-builder-lib 26.17.0,
@@ -14,26 +12,11 @@ import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } }
 
-const tempDirs: string[] = []
-const running: MainProcess[] = []
-
-beforeAll(async () => {
-  await ensureBuiltBundles()
-}, 180_000)
-
-afterEach(async () => {
-  await killAndWait(running.splice(0))
-})
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
-})
+const shell = useMainProcesses()
 
 async function started(args: readonly string[], env: Record<string, string> = {}) {
-  const userData = mkdtempSync(join(tmpdir(), 'rosterdesk-shell-sandbox-'))
-  tempDirs.push(userData, `${userData}-development`)
-  const main = startMainProcess({ userData, args, env })
-  running.push(main)
+  const userData = shell.freshDir('sandbox')
+  const main = shell.start({ userData, args, env })
   await main.windowReady()
   const info = (await main.invoke('app:get-info')) as Result<{ sandboxOff?: boolean }>
   const log = join(userData, 'logs', 'main.log')

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { killAndWait, startMainProcess, type MainProcess } from './main-process'
+import { describe, expect, it } from 'vitest'
+import { type MainProcess, useMainProcesses } from './main-process'
 
 /**
  * Issue 31, point 2, in the shipped main bundle against the Electron stand-in: a change from the window that sends
@@ -22,24 +18,10 @@ interface View {
   }
 }
 
-const dirs: string[] = []
-const running: MainProcess[] = []
-
-beforeAll(async () => {
-  await ensureBuiltBundles()
-}, 180_000)
-afterEach(async () => {
-  await killAndWait(running.splice(0))
-})
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
+const shell = useMainProcesses()
 
 async function started(): Promise<MainProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'rosterdesk-shell-confirm-'))
-  dirs.push(dir, `${dir}-development`)
-  const main = startMainProcess({ userData: dir })
-  running.push(main)
+  const main = shell.start({ userData: shell.freshDir('confirm') })
   await main.windowReady()
   return main
 }

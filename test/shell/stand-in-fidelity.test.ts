@@ -378,17 +378,7 @@ describe('the stand-in’s TLS asks the session’s verify proc, as Electron’s
     service.close()
     ca.cleanup()
   })
-  const get = (): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const request = net.request({ url })
-      request.on('response', (response: StandInIncomingMessage) => {
-        let body = ''
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()))
-        response.on('end', () => resolve(`${response.statusCode} ${body}`))
-      })
-      request.on('error', (error: Error) => reject(error))
-      request.end()
-    })
+  const get = (): Promise<string> => statusAndBody(net, url)
 
   it('asks with Chromium’s verdict and the chain presented, and follows the answer', async () => {
     answer = 0
@@ -704,17 +694,7 @@ describe('the stand-in’s https through a proxy, as Chromium’s CONNECT tunnel
         return 0
       },
     })
-    const get = (url: string): Promise<string> =>
-      new Promise((resolve, reject) => {
-        const request = net.request({ url })
-        request.on('response', (response: StandInIncomingMessage) => {
-          let body = ''
-          response.on('data', (chunk: Buffer) => (body += chunk.toString()))
-          response.on('end', () => resolve(`${response.statusCode} ${body}`))
-        })
-        request.on('error', (error: Error) => reject(error))
-        request.end()
-      })
+    const get = (url: string): Promise<string> => statusAndBody(net, url)
     return { get, asked, logins }
   }
 
@@ -746,3 +726,17 @@ describe('the stand-in’s https through a proxy, as Chromium’s CONNECT tunnel
     )
   })
 })
+
+/** A GET through a stand-in net: "<status> <body>", or the request's error. */
+function statusAndBody(net: ReturnType<typeof createUtilityNet>, url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = net.request({ url })
+    request.on('response', (response: StandInIncomingMessage) => {
+      let body = ''
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      response.on('end', () => resolve(`${response.statusCode} ${body}`))
+    })
+    request.on('error', (error: Error) => reject(error))
+    request.end()
+  })
+}
