@@ -1,6 +1,6 @@
 import type { SettingsFormController } from '../hooks/use-settings-form'
 import type { LockableFormField, SettingsForm, SettingsFormErrors } from '../settings/settings-form'
-import { TextSetting } from './text-setting'
+import { FormTextSetting, type TextFormField } from './text-setting'
 
 interface ClientCertificateSettingsProps {
   readonly form: SettingsForm
@@ -18,20 +18,8 @@ interface ClientCertificateSettingsProps {
  * match the store's names (ignoring case).
  */
 export function ClientCertificateSettings({ form, errors, change, locked }: ClientCertificateSettingsProps) {
-  const text = (
-    field: 'clientCertificateSubject' | 'clientCertificateIssuer',
-    label: string,
-    hint: string,
-  ) => (
-    <TextSetting
-      id={`setting-${field}`}
-      label={label}
-      hint={hint}
-      value={form[field]}
-      error={errors[field]}
-      locked={locked.has(field)}
-      onChange={(value) => change(field, value)}
-    />
+  const text = (field: TextFormField, label: string, hint: string) => (
+    <FormTextSetting binding={{ form, errors, locked, change }} field={field} label={label} hint={hint} />
   )
   return (
     <fieldset>

@@ -7,7 +7,7 @@ import type { LockableFormField, SettingsForm, SettingsFormErrors } from '../set
 import { NETWORK_FIELDS_OF_MODE } from '../settings/settings-form'
 import { ConnectionCheck } from './connection-check'
 import { FieldMessages, fieldDescribedBy } from './field-messages'
-import { TextSetting } from './text-setting'
+import { FormTextSetting, type TextFormField } from './text-setting'
 import { PolicyLockedNote } from './policy-locked-note'
 
 /** What Settings → Network does at once, outside the form's Save (each answers the new settings view). */
@@ -48,16 +48,8 @@ export function NetworkSettings({
   locked,
 }: NetworkSettingsProps) {
   const shown = new Set(NETWORK_FIELDS_OF_MODE[form.proxyMode])
-  const text = (field: 'proxyUrl' | 'proxyBypass' | 'pacUrl', label: string, hint: string) => (
-    <TextSetting
-      id={`setting-${field}`}
-      label={label}
-      hint={hint}
-      value={form[field]}
-      error={errors[field]}
-      locked={locked.has(field)}
-      onChange={(value) => change(field, value)}
-    />
+  const text = (field: TextFormField, label: string, hint: string) => (
+    <FormTextSetting binding={{ form, errors, locked, change }} field={field} label={label} hint={hint} />
   )
   return (
     <fieldset>

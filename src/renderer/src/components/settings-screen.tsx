@@ -26,7 +26,6 @@ import {
   type LockableFormField,
   type SettingsForm,
   type SettingsFormErrors,
-  type SettingsFormField,
 } from '../settings/settings-form'
 import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
@@ -36,7 +35,7 @@ import { IdentityChangeDialog } from './identity-change-dialog'
 import { NetworkSettings, type NetworkActions } from './network-settings'
 import { ClientCertificateSettings } from './client-certificate-settings'
 import { RegionalFormats } from './regional-formats'
-import { TextSetting } from './text-setting'
+import { FormTextSetting, type TextFormField } from './text-setting'
 import { TrackedPayCyclesField } from './tracked-pay-cycles-field'
 
 interface SettingsScreenProps {
@@ -125,11 +124,6 @@ interface SettingsEditorProps {
   readonly onDone: () => void
 }
 
-/** Fields typed as text (every one but the checkboxes). */
-type TextFormField = {
-  [K in SettingsFormField]: SettingsForm[K] extends string ? K : never
-}[SettingsFormField]
-
 /** The Tenant ID field's hint for Staging and Production. */
 const TENANT_HINT = 'Leave empty if your organisation has a single tenant.'
 
@@ -199,15 +193,12 @@ function SettingsEditor({
     hint?: string,
     type: 'text' | 'url' | 'number' = 'text',
   ) => (
-    <TextSetting
-      id={`setting-${field}`}
+    <FormTextSetting
+      binding={{ form, errors, locked, change }}
+      field={field}
       label={label}
-      hint={hint}
       type={type}
-      value={form[field]}
-      error={errors[field]}
-      locked={locked.has(field)}
-      onChange={(value) => change(field, value)}
+      {...(hint === undefined ? {} : { hint })}
     />
   )
 

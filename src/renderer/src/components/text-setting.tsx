@@ -1,3 +1,10 @@
+import type { SettingsFormController } from '../hooks/use-settings-form'
+import type {
+  LockableFormField,
+  SettingsForm,
+  SettingsFormErrors,
+  SettingsFormField,
+} from '../settings/settings-form'
 import { FormField } from './form-field'
 
 interface TextSettingProps {
@@ -40,5 +47,46 @@ export function TextSetting({
         />
       )}
     </FormField>
+  )
+}
+
+/** Fields of the settings form typed as text (every one but the checkboxes). */
+export type TextFormField = {
+  [K in SettingsFormField]: SettingsForm[K] extends string ? K : never
+}[SettingsFormField]
+
+/** What ties a field's TextSetting to the settings form: its value, message, lock and change. */
+export interface SettingsFormBinding {
+  readonly form: SettingsForm
+  readonly errors: SettingsFormErrors
+  readonly locked: ReadonlySet<LockableFormField>
+  readonly change: SettingsFormController['change']
+}
+
+/** The settings form's `field` as a TextSetting (id `setting-<field>`), for every section of Settings. */
+export function FormTextSetting({
+  binding,
+  field,
+  label,
+  hint,
+  type,
+}: {
+  readonly binding: SettingsFormBinding
+  readonly field: TextFormField
+  readonly label: string
+  readonly hint?: string
+  readonly type?: 'text' | 'url' | 'number'
+}) {
+  return (
+    <TextSetting
+      id={`setting-${field}`}
+      label={label}
+      hint={hint}
+      {...(type === undefined ? {} : { type })}
+      value={binding.form[field]}
+      error={binding.errors[field]}
+      locked={binding.locked.has(field)}
+      onChange={(value) => binding.change(field, value)}
+    />
   )
 }
