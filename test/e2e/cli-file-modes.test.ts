@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
@@ -6,6 +6,7 @@ import { MemoryKeyValueBackend, SettingsStore } from '../../src/main/core/settin
 import { sandboxCliEnv, startCliProcess } from '../helpers/cli-process'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { startTestSandbox } from '../helpers/sandbox'
+import { writeSettingsFile } from '../helpers/settings-file'
 
 /** Every folder and file under `root` (not `root` itself), with its permission bits in octal. */
 function modesUnder(root: string): Map<string, string> {
@@ -57,9 +58,7 @@ describe.skipIf(process.platform === 'win32')('CLI: what sync and export create 
         tenantId: sandbox.credentials.tenantId,
       }).ok,
     ).toBe(true)
-    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(Object.fromEntries(backend.values)), {
-      mode: 0o600,
-    })
+    writeSettingsFile(dataDir, backend)
   })
   afterAll(async () => {
     process.umask(umask)

@@ -1,9 +1,10 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemoryKeyValueBackend, SettingsStore } from '../../src/main/core/settings/settings-store'
 import { startCliProcess } from '../helpers/cli-process'
 import { makeTempDir } from '../helpers/cache-test-helpers'
+import { writeSettingsFile } from '../helpers/settings-file'
 
 /**
  * Decision 039 for the CLI, which cannot ask: `--profile` with a flag naming another source than the profile's is
@@ -30,7 +31,7 @@ describe('CLI: --profile with flags naming another source', () => {
         tenantId: 'acme',
       }).ok,
     ).toBe(true)
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify(Object.fromEntries(backend.values)))
+    writeSettingsFile(dir, backend)
   })
   afterAll(() => cleanup())
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
@@ -14,6 +14,7 @@ import { runSync } from '../../../../src/main/core/sync/sync-engine'
 import type { SyncStartOptions } from '../../../../src/main/core/sync/sync-service'
 import { CaptureLogger } from '../../../helpers/capture-logger'
 import { sandbox, startApp, syncNow, tempDir } from '../../../helpers/app-core-under-test'
+import { writeSettingsFile } from '../../../helpers/settings-file'
 
 /** What the sessions asked their runners for: each sync's start options and each export's context. */
 interface Asked {
@@ -112,7 +113,7 @@ describe('the CLI and the app open their sessions through one composition', () =
     const request = { kind: 'view', query: {}, columns: ['lastName'], format: 'xlsx' }
     expect(await app.invoke('export:start', request)).toMatchObject({ status: 'written' })
     await app.close()
-    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(Object.fromEntries(backend.values)))
+    writeSettingsFile(dataDir, backend)
 
     // The CLI, on the same profile's cache: an export of what the app synced, then a sync of its own.
     const fromCli: Asked = { syncs: [], exports: [] }

@@ -11,6 +11,7 @@ import { MemoryKeyValueBackend, SettingsStore } from '../../../../src/main/core/
 import { runCommand, useScratch } from '../../../helpers/run-cli'
 import { startTestSandbox } from '../../../helpers/sandbox'
 import { aboutCells, readXlsx } from '../../../helpers/xlsx-reader'
+import { writeSettingsFile } from '../../../helpers/settings-file'
 
 const scratch = useScratch()
 
@@ -37,7 +38,7 @@ describe('the CLI’s --profile NAME', () => {
       }).ok,
     ).toBe(true)
     settings.profiles.setActive('p1')
-    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(Object.fromEntries(backend.values)))
+    writeSettingsFile(dataDir, backend)
 
     const env = {
       ROSTERDESK_CLIENT_SECRET: sandbox.credentials.clientSecret,
@@ -89,7 +90,7 @@ describe('the CLI’s --profile NAME while the app moves its cache (decision 046
     const backend = new MemoryKeyValueBackend()
     const acme = new SettingsStore(backend).profiles.create('Acme Ltd')
     mkdirSync(dataDir, { recursive: true })
-    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(Object.fromEntries(backend.values)))
+    writeSettingsFile(dataDir, backend)
     const oldDir = join(dataDir, 'profiles', acme.id)
     mkdirSync(join(oldDir, 'cache'), { recursive: true })
     writeFileSync(join(oldDir, 'cache', CACHE_FILE_NAME), '')
