@@ -1,10 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DEFAULT_REDIRECT_URI } from '../../src/main/core/settings/settings-defaults'
-import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { startMainProcess, type MainProcess, type MainProcessOptions, killAndWait } from './main-process'
+import { useMainProcesses, type MainProcess, type MainProcessOptions } from './main-process'
 
 /**
  * The shipped main bundle's life as a desktop app, against the stand-in (which quits, closes windows and emits
@@ -13,14 +11,9 @@ import { startMainProcess, type MainProcess, type MainProcessOptions, killAndWai
  * again once the quit is done, and only a packaged app registers the sign-in scheme.
  */
 
-const tempDirs: string[] = []
-const running: MainProcess[] = []
+const shell = useMainProcesses()
 function start(prefix: string, options: Omit<MainProcessOptions, 'userData'> = {}): MainProcess {
-  const userData = mkdtempSync(join(tmpdir(), `rosterdesk-shell-life-${prefix}-`))
-  tempDirs.push(userData, `${userData}-development`)
-  const main = startMainProcess({ userData, ...options })
-  running.push(main)
-  return main
+  return shell.start({ userData: shell.freshDir(`life-${prefix}`), ...options })
 }
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } }
@@ -34,15 +27,6 @@ async function logOnceItSays(main: MainProcess, text: string): Promise<string> {
     .toContain(text)
   return readFileSync(logFile, 'utf8')
 }
-
-beforeAll(async () => {
-  await ensureBuiltBundles()
-}, 180_000)
-
-afterAll(async () => {
-  await killAndWait(running)
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
-})
 
 const CALLBACK = `${DEFAULT_REDIRECT_URI}?code=late&state=late`
 

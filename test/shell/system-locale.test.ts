@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuiltBundles } from '../helpers/built-bundles'
-import { startMainProcess, type MainProcess, killAndWait } from './main-process'
+import { describe, expect, it } from 'vitest'
+import { useMainProcesses, type MainProcess } from './main-process'
 
 /**
  * The OS's regional formats reach the window: the built shell asks Electron's `app.getSystemLocale()` (after
@@ -11,24 +7,10 @@ import { startMainProcess, type MainProcess, killAndWait } from './main-process'
  * `app:get-info` gives it to the renderer.
  */
 
-const dirs: string[] = []
-const running: MainProcess[] = []
-
-beforeAll(async () => {
-  await ensureBuiltBundles()
-}, 180_000)
-
-afterAll(async () => {
-  await killAndWait(running)
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
+const shell = useMainProcesses()
 
 function start(systemLocale: string): MainProcess {
-  const userData = mkdtempSync(join(tmpdir(), 'rosterdesk-shell-locale-'))
-  dirs.push(userData)
-  const main = startMainProcess({ userData, systemLocale })
-  running.push(main)
-  return main
+  return shell.start({ userData: shell.freshDir('locale'), systemLocale })
 }
 
 describe('the system locale', () => {
