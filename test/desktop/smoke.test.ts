@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import ExcelJS from 'exceljs'
 import type { ElectronApplication, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { logsFolder } from '../../src/main/shell/window-and-startup/startup'
+import { logsFolder } from '../../src/main/core/log/file-log'
 import { launchPackaged, signInToDemo } from './desktop-app'
 import { listAsar, readFuses, type PackagedApp } from './packaged-app'
 

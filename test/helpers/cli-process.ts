@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcessByStdio } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
@@ -22,9 +24,24 @@ export function childProgramArgs(program: 'cli' | 'kill-at-checkpoint' | 'kill-w
   return bundled === undefined ? ['--import', 'tsx', join(ROOT, BUNDLE_ENTRIES[program])] : [bundled]
 }
 
+let configHome: string | undefined
+
 /**
- * Starts the CLI (childProgramArgs), as a process of its own whose environment is only PATH, HOME and `env`;
- * `done` resolves with what it printed once it exits.
+ * The XDG_CONFIG_HOME every CLI a test starts gets unless the test names one: the CLI's default data folder, and
+ * so its log (cli.log), lands in a folder of the test run's own, removed when it ends, never in the user's.
+ */
+export function cliTestConfigHome(): string {
+  if (configHome === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'rosterdesk-cli-config-'))
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }))
+    configHome = made
+  }
+  return configHome
+}
+
+/**
+ * Starts the CLI (childProgramArgs), as a process of its own whose environment is only PATH, HOME,
+ * XDG_CONFIG_HOME (cliTestConfigHome) and `env`; `done` resolves with what it printed once it exits.
  */
 export function startCliProcess(
   args: readonly string[],
@@ -32,7 +49,12 @@ export function startCliProcess(
 ): { child: ChildProcessByStdio<null, Readable, Readable>; done: Promise<CliResult> } {
   const child = spawn(process.execPath, [...childProgramArgs('cli'), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      XDG_CONFIG_HOME: cliTestConfigHome(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''

@@ -7,6 +7,7 @@ import { afterEach } from 'vitest'
 import type { CacheCommandIo } from '../../src/main/cli/cache-command-args'
 import type { PolicyInForce } from '../../src/main/core/policy/policy-in-force'
 import { CaptureLogger } from './capture-logger'
+import { cliTestConfigHome } from './cli-process'
 
 /** What one CLI command printed and the exit code it returned. */
 export interface CommandRun {
@@ -45,10 +46,14 @@ export interface CliProcessRun {
 const TSX = 'node_modules/.bin/tsx'
 const CLI = 'src/main/cli/index.ts'
 
-/** Runs `npm run --silent cli -- ARGS` the way npm does (tsx on the CLI entry), without npm's own noise. */
+/**
+ * Runs `npm run --silent cli -- ARGS` the way npm does (tsx on the CLI entry), without npm's own noise, its
+ * default data folder the test run's own (cliTestConfigHome).
+ */
 export function runCliProcess(args: readonly string[]): Promise<CliProcessRun> {
   return new Promise((resolve) => {
-    execFile(TSX, [CLI, ...args], { cwd: process.cwd(), timeout: 120_000 }, (error, stdout, stderr) => {
+    const env = { ...process.env, XDG_CONFIG_HOME: cliTestConfigHome() }
+    execFile(TSX, [CLI, ...args], { cwd: process.cwd(), env, timeout: 120_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
       resolve({ code, stdout, stderr })
     })

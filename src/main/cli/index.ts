@@ -4,7 +4,8 @@ import type { Logger } from '../core/log/logger'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
 import { loadMachinePolicy } from '../core/policy/policy-sources'
 import { systemPolicySources } from '../core/policy/registry-query'
-import { createCliLogger } from './cli-logger'
+import { cliLogFile, createCliLogger } from './cli-logger'
+import { appDataDir, dataDirFlag } from './data-dir'
 
 /**
  * The headless CLI: `npm run --silent cli -- <command> [options]`. Each command lives in its own
@@ -17,7 +18,7 @@ export interface CliIo {
   readonly stderr: NodeJS.WritableStream
   readonly env: NodeJS.ProcessEnv
   readonly platform: NodeJS.Platform
-  /** The log: stderr, timestamped (cli-logger.ts). */
+  /** The log: stderr, timestamped, no stack; warnings and errors whole in the data folder's cli.log (cli-logger.ts). */
   readonly logger: Logger
   /**
    * The machine policy, read once before the command runs, as the app reads it at start; every command obeys it
@@ -74,7 +75,13 @@ function helpText(): string {
   return ['Usage: npm run --silent cli -- <command> [options]', '', 'Commands:', ...rows, ''].join('\n')
 }
 
-const logger = createCliLogger(process.stderr, process.env)
+const argv = process.argv.slice(2)
+const logger = createCliLogger(
+  process.stderr,
+  process.env,
+  undefined,
+  cliLogFile(appDataDir(dataDirFlag(argv), process.env, process.platform)),
+)
 
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = argv
@@ -116,7 +123,7 @@ function exitAfterFlush(code: number): void {
   process.stderr.write('', done)
 }
 
-main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
+main(argv).then(exitAfterFlush, (error: unknown) => {
   // Last resort: commands report their own errors. The entry is redacted like every other.
   logger.error('RosterDesk CLI failed unexpectedly', error)
   exitAfterFlush(1)

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, posix, win32 } from 'node:path'
+import { join } from 'node:path'
 import { environmentLabel, normalizeBaseUrl } from '../../shared/settings-rules'
 import type { Settings } from '../../shared/settings-schema'
 import { findViewByName, type SavedView } from '../../shared/view-schema'
@@ -16,6 +16,7 @@ import { SETTINGS_FILE_NAME } from '../core/settings/settings-defaults'
 import { UsageError } from './cache-command-args'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
 import { cliPolicyRules } from './policy-flags'
+import { appDataDir } from './data-dir'
 
 /** What `--profile NAME` stands for: the app's settings of that profile and the cache it fills. */
 export interface CliProfile {
@@ -33,25 +34,6 @@ export interface CliProfile {
   readonly baseUrl: string | undefined
   /** The views saved in the app for this profile (`--view NAME`), by name. */
   readonly views: readonly SavedView[]
-}
-
-/**
- * The app's data folder, as the packaged app names it: `--data-dir`, else `ROSTERDESK_USER_DATA_DIR` (as the
- * app reads it), else the OS's per-user folder for RosterDesk.
- */
-export function appDataDir(
-  flag: string | undefined,
-  env: NodeJS.ProcessEnv,
-  platform: NodeJS.Platform,
-  home: string = homedir(),
-): string {
-  const path = platform === 'win32' ? win32 : posix
-  const chosen = flag ?? env['ROSTERDESK_USER_DATA_DIR']
-  if (chosen !== undefined && chosen.trim() !== '') return path.resolve(chosen)
-  if (platform === 'win32')
-    return path.join(env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'), 'RosterDesk')
-  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'RosterDesk')
-  return path.join(env['XDG_CONFIG_HOME'] ?? path.join(home, '.config'), 'RosterDesk')
 }
 
 /** The app's folders as the CLI finds them: the data folder (settings) and each profile's cache. */

@@ -4,6 +4,7 @@ import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-sto
 import { installDeepLinkHandling, registerProtocolClients, schemeOf } from './adapters/deep-link'
 import { createSettingsBackend, createWindowStateBackend } from './adapters/electron-store-backend'
 import { createMainLogger } from './adapters/main-logger'
+import { logsFolder } from '../core/log/file-log'
 import { sandboxOffReason } from './window-and-startup/sandbox-check'
 import { createPrintWindowPrinter } from './adapters/print-window'
 import { installAppMenu } from './app-menu'
@@ -24,7 +25,6 @@ import { answerLaunch, relaunchArgs } from './window-and-startup/launch'
 import {
   APP_USER_MODEL_ID,
   aboutText,
-  logsFolder,
   startupFailureText,
   userDataFolder,
 } from './window-and-startup/startup'

@@ -7,13 +7,14 @@ const MAX_AGGREGATED = 5
 
 /**
  * What support needs from a thrown value, as lines: its name, code and message, a RosterDeskError's `detail`, the
- * stack frames, then each cause (and each error an AggregateError holds) the same way. A cause's frames that
+ * stack frames (unless `frames` is false: a terminal shows none), then each cause (and each error an
+ * AggregateError holds) the same way. A cause's frames that
  * repeat the end of the enclosing error's are counted rather than shown again, as Java does. A value that is not
  * an Error is named by its type only, unless it is a primitive: an object of unknown shape could hold anything.
  */
-export function describeError(error: unknown): string[] {
+export function describeError(error: unknown, frames = true): string[] {
   const lines: string[] = []
-  describeInto(lines, error, { indent: '', label: '', depth: 0, seen: new Set(), outerFrames: [] })
+  describeInto(lines, error, { indent: '', label: '', depth: 0, seen: new Set(), outerFrames: [], frames })
   return lines
 }
 
@@ -24,10 +25,12 @@ interface Place {
   readonly seen: Set<unknown>
   /** The enclosing error's frames. */
   readonly outerFrames: readonly string[]
+  /** Whether stack frames are shown. */
+  readonly frames: boolean
 }
 
 function describeInto(lines: string[], value: unknown, place: Place): void {
-  const { indent, label, depth, seen, outerFrames } = place
+  const { indent, label, depth, seen, outerFrames, frames: showFrames } = place
   if (!(value instanceof Error)) {
     lines.push(`${indent}${label}${describeNonError(value)}`)
     return
@@ -41,11 +44,11 @@ function describeInto(lines: string[], value: unknown, place: Place): void {
   if (value instanceof RosterDeskError && value.detail !== undefined) {
     lines.push(`${indent}  detail: ${oneLine(value.detail)}`)
   }
-  const frames = stackFrames(value)
+  const frames = showFrames ? stackFrames(value) : []
   const shared = sharedTail(frames, outerFrames)
   for (const frame of frames.slice(0, frames.length - shared)) lines.push(`${indent}  ${frame}`)
   if (shared > 0) lines.push(`${indent}  ... ${shared} more`)
-  const inner = { depth: depth + 1, seen, outerFrames: frames }
+  const inner = { depth: depth + 1, seen, outerFrames: frames, frames: showFrames }
   if (value instanceof AggregateError) {
     const errors: unknown[] = Array.isArray(value.errors) ? (value.errors as unknown[]) : []
     for (const each of errors.slice(0, MAX_AGGREGATED)) {

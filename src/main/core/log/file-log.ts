@@ -12,6 +12,14 @@ export const LOG_FILE_NAME = 'main.log'
 export const LOG_MAX_BYTES = 5 * 1024 * 1024
 export const LOG_KEEP = 3
 
+/**
+ * Where the logs live inside the data folder, the app's and the CLI's (Electron's own `logs` path differs per OS;
+ * this one is one place).
+ */
+export function logsFolder(userData: string): string {
+  return join(userData, 'logs')
+}
+
 export interface FileLogOptions {
   /** The folder the log lives in (the app: Electron's `app.getPath('logs')`). */
   readonly logsDir: string

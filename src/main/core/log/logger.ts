@@ -22,23 +22,26 @@ export const silentLogger: Logger = {
   error: () => undefined,
 }
 
-/** One entry as text, before redaction: the message, then the error's description on indented lines. */
-export function formatLogEntry(message: string, error?: unknown): string {
+/**
+ * One entry as text, before redaction: the message, then the error's description on indented lines (with its
+ * stack frames unless `frames` is false).
+ */
+export function formatLogEntry(message: string, error?: unknown, frames = true): string {
   if (error === undefined) return message
-  return [message, ...describeError(error).map((line) => `  ${line}`)].join('\n')
+  return [message, ...describeError(error, frames).map((line) => `  ${line}`)].join('\n')
 }
 
 /**
  * A Logger over `write`, which receives each entry formatted and passed whole through redactSecrets (message,
- * detail, causes and stack alike). A failing `write` (a closed stderr, a full disk) is swallowed: the log must
- * never be the reason a sync or a sign-in fails.
+ * detail, causes and stack alike; the stack left out when `frames` is false). A failing `write` (a closed stderr,
+ * a full disk) is swallowed: the log must never be the reason a sync or a sign-in fails.
  */
-export function createLogger(write: (level: LogLevel, text: string) => void): Logger {
+export function createLogger(write: (level: LogLevel, text: string) => void, frames = true): Logger {
   const at =
     (level: LogLevel) =>
     (message: string, error?: unknown): void => {
       try {
-        write(level, redactSecrets(formatLogEntry(message, error)))
+        write(level, redactSecrets(formatLogEntry(message, error, frames)))
       } catch {
         // Nowhere left to report it.
       }

@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { isRosterDeskError } from '../../core/errors'
 
 /**
@@ -21,11 +20,6 @@ export function userDataFolder(
 ): string {
   if (override !== undefined && override.trim() !== '') return override
   return isPackaged ? defaultFolder : `${defaultFolder}-development`
-}
-
-/** Where the log lives inside the data folder (Electron's own `logs` path differs per OS; this one is one place). */
-export function logsFolder(userData: string): string {
-  return join(userData, 'logs')
 }
 
 export interface StartupFailureText {

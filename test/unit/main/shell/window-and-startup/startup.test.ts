@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RosterDeskError } from '../../../../../src/main/core/errors'
+import { logsFolder } from '../../../../../src/main/core/log/file-log'
 import {
   aboutText,
-  logsFolder,
   startupFailureText,
   userDataFolder,
 } from '../../../../../src/main/shell/window-and-startup/startup'
