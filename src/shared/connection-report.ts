@@ -41,6 +41,19 @@ export function connectionReportText(report: ConnectionReport): string {
       )
     }
   }
-  lines.push(report.ok ? 'Result: every step passed.' : 'Result: a step failed (✗ above).')
+  lines.push(connectionResultText(report, 'above'))
   return lines.join('\n')
+}
+
+/**
+ * The report's last line, the same in the app (the steps shown `below` it) and the CLI (`above`): the step the
+ * connection failed at; else, when the employee list was not asked for (no sign-in), that it was skipped, never
+ * "every step passed"; else that every step passed (the steps a runtime cannot see itself are skipped then too).
+ */
+export function connectionResultText(report: ConnectionReport, steps: 'above' | 'below'): string {
+  const failed = report.steps.find((step) => step.state === 'failed')
+  if (failed !== undefined) return `Result: the connection failed at “${failed.label}” (✗ ${steps}).`
+  const list = report.steps.find((step) => step.id === 'list')
+  if (list?.state === 'skipped') return `Result: no step failed; “${list.label}” was skipped (– ${steps}).`
+  return 'Result: every step passed.'
 }

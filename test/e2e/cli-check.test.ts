@@ -68,7 +68,9 @@ describe('CLI: check', () => {
       /^✓ Token endpoint answers JSON \(\d+ ms\): HTTP 400, JSON error invalid_request/m,
     )
     expect(result.stdout).toContain('– Employee list answers (page 1, limit 1): Sign in first')
-    expect(lines.at(-1)).toBe('Result: every step passed.')
+    expect(lines.at(-1)).toBe(
+      'Result: no step failed; “Employee list answers (page 1, limit 1)” was skipped (– above).',
+    )
   })
 
   it('with tokens asks for one employee with the tenant header, and prints no secret', async () => {
@@ -114,7 +116,9 @@ describe('CLI: check', () => {
       /^✗ DNS: payroll\.rosterdesk-check\.invalid \(\d+ ms\): The host name payroll\.rosterdesk-check\.invalid does not resolve\./m,
     )
     expect(result.stdout).toContain('– TCP: payroll.rosterdesk-check.invalid:443: The name')
-    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('Result: a step failed (✗ above).')
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'Result: the connection failed at “DNS: payroll.rosterdesk-check.invalid” (✗ above).',
+    )
   })
 
   it('refuses bad flags as the other commands do, exit 2', async () => {
@@ -258,7 +262,9 @@ describe('CLI check: certificates and proxies', () => {
     expect(stepLine(result, 'Sign-in')).toBe(`– Sign-in (authorize) endpoint answers: ${notTried}`)
     expect(stepLine(result, 'Token')).toBe(`– Token endpoint answers JSON: ${notTried}`)
     expect(stepLine(result, 'Employee list')).toBe(`– Employee list answers (page 1, limit 1): ${notTried}`)
-    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('Result: a step failed (✗ above).')
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `Result: the connection failed at “TLS: 127.0.0.1:${port}” (✗ above).`,
+    )
   })
 
   it('with --ca-file: every step ✓, the chain trusted by the set that includes the file', async () => {

@@ -32,7 +32,7 @@ const OPTIONS = {
   ...NETWORK_OPTIONS,
 } as const
 
-/** Exit code when a step of the check failed (every step passed: 0; bad usage: 2). */
+/** Exit code when a step of the check failed (no step failed: 0; bad usage: 2). */
 export const EXIT_CHECK_FAILED = 1
 
 /**
@@ -41,7 +41,7 @@ export const EXIT_CHECK_FAILED = 1
  * when tokens are given. The network is the sync's: --proxy, --ca-file, HTTPS_PROXY / HTTP_PROXY / NO_PROXY and
  * the profile's Settings → Network through `openCliFetch`, whose fetch asks the endpoints and whose network choice
  * and trust set the probes use. Prints `connectionReportText` (what "Copy report" copies in the app); with --json,
- * the report as one JSON object. Exit codes: 0 every step passed, 1 a step failed (or the network settings cannot
+ * the report as one JSON object. Exit codes: 0 no step failed, 1 a step failed (or the network settings cannot
  * be used: one line on stderr), 2 bad usage.
  */
 export async function runCheckCommand(args: readonly string[], io: CacheCommandIo): Promise<number> {

@@ -47,15 +47,18 @@ export function createHandlers(
     ...createEmployeesHandlers(deps),
     ...createChangesHandlers(deps),
     ...createExportHandlers(deps),
-    ...createNetworkHandlers({ ...networkDeps(deps), settingsView: () => settingsViewOf(deps) }),
+    ...createNetworkHandlers(networkDeps(deps)),
     ...createProfileHandlers(profiles),
     ...createViewHandlers(views),
     ...createUpdateHandlers(),
   }
 }
 
-/** The network handlers' view of `deps`, read through its getters at every call (the active profile's services). */
-function networkDeps(deps: HandlerDeps): Omit<NetworkHandlerDeps, 'settingsView'> {
+/**
+ * The network handlers' view of `deps`, read through its getters at every call (the active profile's services).
+ * Built whole here, never spread: a spread would read each getter once, and keep the first profile's sign-in.
+ */
+function networkDeps(deps: HandlerDeps): NetworkHandlerDeps {
   return {
     settings: deps.settings,
     get sync() {
@@ -69,5 +72,6 @@ function networkDeps(deps: HandlerDeps): Omit<NetworkHandlerDeps, 'settingsView'
     demoEnvironment: deps.demoEnvironment,
     profileName: deps.profileName,
     network: deps.network,
+    settingsView: () => settingsViewOf(deps),
   }
 }

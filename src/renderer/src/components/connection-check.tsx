@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import {
   connectionReportText,
+  connectionResultText,
   stepTime,
   type ConnectionReport,
   type ConnectionStep,
@@ -21,9 +22,7 @@ const STATE_WORDS: Readonly<Record<ConnectionStepState, { mark: string; word: st
 export function checkResultText(state: ConnectionCheckState): string {
   if (state.status === 'running') return 'Testing…'
   if (state.status !== 'done') return ''
-  const failed = state.report.steps.find((step) => step.state === 'failed')
-  if (state.report.ok || failed === undefined) return 'Result: every step passed.'
-  return `Result: the connection failed at “${failed.label}” (✗ below).`
+  return connectionResultText(state.report, 'below')
 }
 
 /**
