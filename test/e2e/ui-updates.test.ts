@@ -49,7 +49,7 @@ describe('the update banner in the browser', () => {
   it('offers the restart once an update is ready, says why it waits, and the failed note is muted', async () => {
     core.updates.setState({ status: 'ready', version: '1.4.0' })
     const banner = page.getByRole('region', { name: 'Update' })
-    await banner.getByText('RosterDesk 1.4.0 is ready:').waitFor()
+    await banner.getByText('RosterDesk 1.4.0 is ready to install.').waitFor()
     await banner.getByRole('button', { name: 'Restart to update' }).click()
     await banner.getByRole('status').getByText(WAIT).waitFor()
     expect(core.updates.restarts).toBe(0)

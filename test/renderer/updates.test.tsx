@@ -30,7 +30,7 @@ describe('the update banner', () => {
 
     act(() => core.updates.setState({ status: 'ready', version: '1.4.0' }))
     const banner = await screen.findByRole('region', { name: 'Update' })
-    expect(banner.textContent).toContain('RosterDesk 1.4.0 is ready:')
+    expect(banner.textContent).toContain('RosterDesk 1.4.0 is ready to install.')
     fireEvent.click(within(banner).getByRole('button', { name: 'Restart to update' }))
     await waitFor(() => expect(core.updates.restarts).toBe(1))
     expect(within(banner).getByRole('button', { name: 'Restarting…' })).toHaveProperty('disabled', true)
@@ -40,7 +40,7 @@ describe('the update banner', () => {
   it('reads a state main already had when the window opened', async () => {
     await renderSynced({ updates: { state: { status: 'ready', version: '2.0.1' } } })
     expect((await screen.findByRole('region', { name: 'Update' })).textContent).toContain(
-      'RosterDesk 2.0.1 is ready:',
+      'RosterDesk 2.0.1 is ready to install.',
     )
   })
 

@@ -12,7 +12,7 @@ export function UpdateBanner({ updates }: { readonly updates: UpdatesController 
     return (
       <section className="banner update-banner" aria-label="Update">
         <p>
-          <strong>RosterDesk {state.version} is ready:</strong>
+          <strong>RosterDesk {state.version} is ready to install.</strong>
           {updates.waitReason === undefined ? null : (
             <span className="update-banner-wait" role="status">
               {updates.waitReason}
