@@ -125,9 +125,10 @@ function refusalInside(response: HttpJsonResponse): boolean {
 
 /**
  * `requestJson` for a token request, its failures worded as a sign-in's: a 2xx answer to the code exchange that
- * is not JSON (a web page or other text), and any redirect RosterDesk does not follow (a refresh sent to a single
- * sign-on page), fail the sign-in, final, and signing in again is the way out. Other failures (the network, a
- * timeout, a refresh answered with text, which may pass) are requestJson's.
+ * is not JSON (a web page or other text), and a refresh answered 301, 302 or 303 (sent to a page, a single
+ * sign-on page most often), which RosterDesk does not follow, fail the sign-in, final, and signing in again is the
+ * way out. Other failures (the network, a timeout, a 307 or 308 elsewhere: a moved service, whose message says
+ * where) are requestJson's.
  */
 async function requestTokenAnswer(
   fetch: FetchLike,
@@ -137,19 +138,22 @@ async function requestTokenAnswer(
   try {
     return await requestJson(fetch, request)
   } catch (error) {
-    if (error instanceof RedirectRefusedError) throw tokenRedirectError(kind, error)
+    if (error instanceof RedirectRefusedError && kind === 'refresh' && !KEEPS_METHOD.has(error.status)) {
+      throw refreshRedirectedError(error)
+    }
     if (error instanceof NotJsonAnswerError && kind === 'exchange') throw signInNotJsonError(error)
     throw error
   }
 }
 
-function tokenRedirectError(kind: 'exchange' | 'refresh', error: RedirectRefusedError): RosterDeskError {
-  const what = kind === 'refresh' ? 'renewal of your sign-in' : 'sign-in'
-  const instead = kind === 'refresh' ? 'instead of renewing it' : 'instead of answering it'
+/** Redirects that keep the method and body (a moved service), worded as redirects.ts words them. */
+const KEEPS_METHOD: ReadonlySet<number> = new Set([307, 308])
+
+function refreshRedirectedError(error: RedirectRefusedError): RosterDeskError {
   return new RosterDeskError(
     'auth',
-    `The payroll service sent RosterDesk’s ${what} to another page (HTTP ${error.status}), a single sign-on page perhaps, ${instead}. Sign in again to continue.`,
-    { retryable: false, detail: `${kind}: ${error.detail ?? 'redirect not followed'}`, cause: error },
+    `The payroll service sent RosterDesk’s renewal of your sign-in to another page (HTTP ${error.status}), a single sign-on page perhaps, instead of renewing it. Sign in again to continue.`,
+    { retryable: false, detail: `refresh: ${error.detail ?? 'redirect not followed'}`, cause: error },
   )
 }
 
