@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { approveViaHttp, useTestSandbox } from '../../../helpers/sandbox'
 import { codeExchangeBody, getList, postJson, refreshBody } from '../../../helpers/sandbox-requests'
 
+/** Java's Long.MAX_VALUE, a common "never expires", as a double holds it (2^63). */
+const LONG_MAX = Number('9223372036854775807')
+
 describe('POST /openapi/oauthv1/token: code exchange (spec §4.2, §5)', () => {
   const sandbox = useTestSandbox()
   const tokenUrl = () => `${sandbox().baseUrl}/openapi/oauthv1/token`
@@ -269,9 +272,7 @@ describe('odd sign-in answers (issue 32): each bends what the token endpoints an
     sandbox().setBehaviours({ tokenExpiresInJson: '9223372036854775807' })
     expect((await refreshText()).text).toContain('"expires_in":9223372036854775807,')
     const { code } = await approveViaHttp(sandbox())
-    expect((await postJson(tokenUrl(), codeExchangeBody(sandbox(), code))).body.expires_in).toBe(
-      9223372036854775807,
-    )
+    expect((await postJson(tokenUrl(), codeExchangeBody(sandbox(), code))).body.expires_in).toBe(LONG_MAX)
     sandbox().setBehaviours({ tokenExpiresInJson: '"3600"', tokenStyle: 'wrapped' })
     expect(JSON.parse((await refreshText()).text)).toMatchObject({ data: { expiresIn: '3600' } })
     sandbox().setBehaviours({ tokenStyle: 'snake' })

@@ -7,6 +7,9 @@ import { TokenManager, readStoredTokens } from '../../../../../src/main/core/aut
 import { CaptureLogger } from '../../../../helpers/capture-logger'
 import { FakeClock } from '../../../../helpers/fake-clock'
 
+/** Java's Long.MAX_VALUE, a common "never expires", as a double holds it (2^63). */
+const LONG_MAX = Number('9223372036854775807')
+
 const ENV = {
   baseUrl: 'https://payroll.example',
   clientId: 'client-1',
@@ -327,7 +330,7 @@ describe('TokenManager', () => {
   })
 
   it('counts a lifetime past a year as a year, and logs that it did (issue 32, point 1)', async () => {
-    const { manager, secrets, clock, logger } = await setup({ expiresIn: 9223372036854775807 })
+    const { manager, secrets, clock, logger } = await setup({ expiresIn: LONG_MAX })
     expect(await secrets.get('accessTokenExpiresAt')).toBe(String(clock.now() + 365 * 86_400_000))
     expect(logger.lines).toContainEqual(
       expect.stringMatching(

@@ -8,6 +8,9 @@ import {
   parseTokenResponse,
 } from '../../../../../src/main/core/auth/token-response'
 
+/** Java's Long.MAX_VALUE, a common "never expires", as a double holds it (2^63). */
+const LONG_MAX = Number('9223372036854775807')
+
 describe('parseTokenResponse', () => {
   it('reads snake_case (RFC 6749)', () => {
     expect(
@@ -70,11 +73,9 @@ describe('a lifetime from the service (issue 32, point 1)', () => {
   const YEAR_MS = MAX_TOKEN_LIFETIME_SECONDS * 1000
 
   it('keeps absurd lifetimes as said, for expiryAfter to bound: Long.MAX_VALUE, huge floats, 1e400', () => {
-    expect(parseTokenResponse({ accessToken: 'a', expiresIn: 9223372036854775807 }).expiresInSeconds).toBe(
-      9223372036854775807,
-    )
+    expect(parseTokenResponse({ accessToken: 'a', expiresIn: LONG_MAX }).expiresInSeconds).toBe(LONG_MAX)
     expect(parseTokenResponse({ accessToken: 'a', expiresIn: '9223372036854775807' }).expiresInSeconds).toBe(
-      9223372036854775807,
+      LONG_MAX,
     )
     expect(parseTokenResponse({ accessToken: 'a', expires_in: '1e308' }).expiresInSeconds).toBe(1e308)
     expect(parseTokenResponse(JSON.parse('{"accessToken":"a","expiresIn":1e400}')).expiresInSeconds).toBe(
@@ -86,10 +87,10 @@ describe('a lifetime from the service (issue 32, point 1)', () => {
   it('counts anything past a year as a year, and says it did', () => {
     expect(expiryAfter(NOW, 3600)).toEqual({ expiresAt: NOW + 3_600_000, bounded: false })
     expect(expiryAfter(NOW, MAX_TOKEN_LIFETIME_SECONDS)).toEqual({ expiresAt: NOW + YEAR_MS, bounded: false })
-    for (const seconds of [MAX_TOKEN_LIFETIME_SECONDS + 1, 9223372036854775807, 1e308, Infinity]) {
+    for (const seconds of [MAX_TOKEN_LIFETIME_SECONDS + 1, LONG_MAX, 1e308, Infinity]) {
       expect(expiryAfter(NOW, seconds), String(seconds)).toEqual({ expiresAt: NOW + YEAR_MS, bounded: true })
     }
-    expect(expiryText(expiryAfter(NOW, 9223372036854775807).expiresAt)).toBe('2027-12-07T10:00:00.000Z')
+    expect(expiryText(expiryAfter(NOW, LONG_MAX).expiresAt)).toBe('2027-12-07T10:00:00.000Z')
   })
 
   it('writes an expiry as text only when a Date holds it, never throwing', () => {
