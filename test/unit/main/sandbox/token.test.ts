@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { parseCliArgs, UsageError } from '../../../../src/main/sandbox/cli-args'
 import { approveViaHttp, useTestSandbox } from '../../../helpers/sandbox'
 import { codeExchangeBody, getList, postJson, refreshBody } from '../../../helpers/sandbox-requests'
 
@@ -324,5 +325,27 @@ describe('odd sign-in answers (issue 32): each bends what the token endpoints an
       RangeError,
     )
     expect(sandbox().behaviours.tokenExpiresInJson).toBeNull()
+  })
+
+  it('is set from the command line too', () => {
+    expect(
+      parseCliArgs([
+        '--token-expires-in=9223372036854775807',
+        '--token-characters=access:\\r\\nX: 1',
+        '--refresh-error-in-200',
+        '--exchange-not-json',
+        '--refresh-redirect',
+      ]),
+    ).toMatchObject({
+      behaviours: {
+        tokenExpiresInJson: '9223372036854775807',
+        tokenCharacters: { token: 'access', insert: '\r\nX: 1' },
+        refreshErrorIn200: true,
+        exchangeNotJson: true,
+        refreshRedirect: true,
+      },
+    })
+    expect(() => parseCliArgs(['--token-characters=id:x'])).toThrow(UsageError)
+    expect(() => parseCliArgs(['--token-characters=refresh:'])).toThrow(UsageError)
   })
 })
