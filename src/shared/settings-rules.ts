@@ -3,6 +3,7 @@
  * cannot be used. `settings-schema.ts` wraps them into the one zod schema; the auth code and the CLI use the
  * normalisers directly. No zod here, so a module that needs only a normaliser pulls in nothing else.
  */
+import { isHeaderValueCarried } from './header-value'
 
 export const ENVIRONMENTS = ['demo', 'staging', 'production'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -226,8 +227,10 @@ export function scopesProblem(value: string): string | undefined {
 /** Why a trimmed tenant ID cannot be used, or undefined (empty: a single-tenant service). */
 export function tenantIdProblem(value: string): string | undefined {
   if (value.length > 200) return 'The tenant ID is too long (at most 200 characters).'
-  // It travels as the vnd.a1.tenant-id header value, where spaces and control characters are not allowed.
-  if (!/^[\x21-\x7e]*$/.test(value)) return 'The tenant ID must not contain spaces or accented letters.'
+  // It travels as the vnd.a1.tenant-id header value (isHeaderValueCarried), and a tenant ID has no spaces.
+  if (value !== '' && (!isHeaderValueCarried(value) || /[ \t]/.test(value))) {
+    return 'The tenant ID must not contain spaces or accented letters.'
+  }
   return undefined
 }
 

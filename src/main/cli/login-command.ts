@@ -5,6 +5,7 @@ import { AuthService } from '../core/auth/auth-service'
 import { isLoopbackRedirectUri } from '../core/auth/callback-url'
 import { writeTokenFile } from '../core/auth/token-file'
 import { readStoredTokens } from '../core/auth/token-manager'
+import { expiryText } from '../core/auth/token-response'
 import { systemClock, type Clock } from '../core/clock'
 import { toIpcError } from '../core/errors'
 import { logFailure } from '../core/log/log-failure'
@@ -164,7 +165,7 @@ export async function runLoginCommand(args: readonly string[], io: LoginIo): Pro
       tenantId: service.tenantId,
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken ?? null,
-      expiresAt: tokens.expiresAt === undefined ? null : new Date(tokens.expiresAt).toISOString(),
+      expiresAt: expiryText(tokens.expiresAt),
     })
     await writeLine(io.stdout, `Signed in. Tokens written to ${tokenFile}.`)
     return 0

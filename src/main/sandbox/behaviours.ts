@@ -84,7 +84,74 @@ export interface HostileBehaviours {
   echoLimitAbove: number | null
 }
 
-export interface SandboxBehaviours extends HostileBehaviours {
+// ---- Odd sign-in answers (issue 32, points 1, 2 and 8) ----
+
+/** A token the sign-in answers serve with `insert` in its middle (see `TokenAnswerBehaviours.tokenCharacters`). */
+export interface TokenCharacters {
+  token: 'access' | 'refresh'
+  insert: string
+}
+
+/** Where `refreshRedirect` sends a refresh: a single-sign-on page on this sandbox (oauth.ts serves it). */
+export const SSO_PAGE_PATH = '/sso/login'
+
+/**
+ * Odd answers of the token endpoints (issue 32): the code exchange (/oauthv1/token) and the refresh
+ * (/oauth/token). Each is off (null or false) by default.
+ */
+export interface TokenAnswerBehaviours {
+  /**
+   * JSON text served as the answers' lifetime field in place of the real one (`9223372036854775807`, `1e308`,
+   * `-1`, `0`, `"3600"`); the grant itself still lives `accessTokenTtlSeconds`.
+   */
+  tokenExpiresInJson: string | null
+  /** Characters put in the middle of the access or refresh token served; the sandbox accepts only the clean one. */
+  tokenCharacters: TokenCharacters | null
+  /** The refresh endpoint answers 200 with `{"error":"invalid_grant",…}` and no tokens. */
+  refreshErrorIn200: boolean
+  /** The code exchange answers 200 with a web page, not JSON. */
+  exchangeNotJson: boolean
+  /** The refresh endpoint answers 303 to a single-sign-on page (`SSO_PAGE_PATH`). */
+  refreshRedirect: boolean
+}
+
+export const DEFAULT_TOKEN_ANSWER_BEHAVIOURS: TokenAnswerBehaviours = Object.freeze({
+  tokenExpiresInJson: null,
+  tokenCharacters: null,
+  refreshErrorIn200: false,
+  exchangeNotJson: false,
+  refreshRedirect: false,
+}) as TokenAnswerBehaviours
+
+function validateTokenAnswers(b: TokenAnswerBehaviours): void {
+  if (b.tokenExpiresInJson !== null) {
+    try {
+      JSON.parse(b.tokenExpiresInJson)
+    } catch {
+      throw new RangeError('tokenExpiresInJson must be JSON text, such as 9223372036854775807 or "3600"')
+    }
+  }
+  if (b.tokenCharacters !== null) {
+    if (b.tokenCharacters.token !== 'access' && b.tokenCharacters.token !== 'refresh') {
+      throw new RangeError("tokenCharacters.token must be 'access' or 'refresh'")
+    }
+    if (b.tokenCharacters.insert === '') throw new RangeError('tokenCharacters.insert must not be empty')
+  }
+}
+
+function copyTokenAnswers(b: TokenAnswerBehaviours): TokenAnswerBehaviours {
+  return {
+    tokenExpiresInJson: b.tokenExpiresInJson,
+    tokenCharacters: b.tokenCharacters === null ? null : { ...b.tokenCharacters },
+    refreshErrorIn200: b.refreshErrorIn200,
+    exchangeNotJson: b.exchangeNotJson,
+    refreshRedirect: b.refreshRedirect,
+  }
+}
+
+// ---- end of odd sign-in answers ----
+
+export interface SandboxBehaviours extends HostileBehaviours, TokenAnswerBehaviours {
   tokenStyle: TokenStyle
   accessTokenTtlSeconds: number
   /** true: a refresh rotates the refresh token (the old one stops working); false: it is omitted and kept. */
@@ -140,6 +207,7 @@ export const DEFAULT_BEHAVIOURS: SandboxBehaviours = Object.freeze({
   stall: null,
   redirectList: null,
   echoLimitAbove: null,
+  ...DEFAULT_TOKEN_ANSWER_BEHAVIOURS,
 }) as SandboxBehaviours
 
 function requirePositiveInteger(name: string, value: number): void {
@@ -200,6 +268,7 @@ export function validateBehaviours(b: SandboxBehaviours): void {
   }
   if (b.redirectList !== null) validateListRedirect(b.redirectList)
   if (b.echoLimitAbove !== null) requirePositiveInteger('echoLimitAbove', b.echoLimitAbove)
+  validateTokenAnswers(b)
 }
 
 function validateListRedirect(redirect: ListRedirect): void {
@@ -231,6 +300,7 @@ export function mergeBehaviours(
     churn: patch.churn === undefined ? current.churn : patch.churn === null ? null : { ...patch.churn },
     mutate: patch.mutate === undefined ? current.mutate : patch.mutate === null ? null : { ...patch.mutate },
     ...copyHostile({ ...current, ...withoutUndefined(patch) }),
+    ...copyTokenAnswers({ ...current, ...withoutUndefined(patch) }),
   }
   validateBehaviours(merged)
   return merged
@@ -243,6 +313,7 @@ export function copyBehaviours(b: SandboxBehaviours): SandboxBehaviours {
     churn: b.churn === null ? null : { ...b.churn },
     mutate: b.mutate === null ? null : { ...b.mutate },
     ...copyHostile(b),
+    ...copyTokenAnswers(b),
   }
 }
 

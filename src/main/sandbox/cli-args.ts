@@ -31,6 +31,11 @@ export const USAGE = `Usage: npm run sandbox -- [options]
                          (${MOVED_LIST_PATH} here) or to an origin (http://127.0.0.1:8081)
   --echo-limit-above N   a limit above N is served at N rows, the envelope's limit saying the one asked
   --tenant-required      refuse list requests without vnd.a1.tenant-id
+  --token-expires-in J   the token answers' lifetime written as JSON text J (9223372036854775807, 1e308, '"3600"')
+  --token-characters T:S the access or refresh token (T) served holds S, a JSON string's text (\\r\\n, \\u0001, é)
+  --refresh-error-in-200 the refresh endpoint answers 200 {"error":"invalid_grant"} with no tokens
+  --exchange-not-json    the code exchange answers 200 with a web page
+  --refresh-redirect     the refresh endpoint answers 303 to a single sign-on page
   --reject-refresh       the refresh endpoint answers invalid_grant
   --no-rotate-refresh    refreshes keep the old refresh token instead of issuing a new one
   --redirect-uri URI     register a redirect URI (repeatable; replaces the defaults)
@@ -107,6 +112,11 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         'redirect-list': { type: 'string' },
         'echo-limit-above': { type: 'string' },
         'tenant-required': { type: 'boolean' },
+        'token-expires-in': { type: 'string' },
+        'token-characters': { type: 'string' },
+        'refresh-error-in-200': { type: 'boolean' },
+        'exchange-not-json': { type: 'boolean' },
+        'refresh-redirect': { type: 'boolean' },
         'reject-refresh': { type: 'boolean' },
         'no-rotate-refresh': { type: 'boolean' },
         'redirect-uri': { type: 'string', multiple: true },
@@ -152,7 +162,7 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
     const [rows, listRequests] = parts.map((part) => integer('mutate', part.trim(), 0) ?? 0)
     behaviours.mutate = { rows: rows ?? 0, listRequests: listRequests ?? 0 }
   }
-  Object.assign(behaviours, hostileFlags(values))
+  Object.assign(behaviours, hostileFlags(values), tokenAnswerFlags(values))
   const lifetimeSeconds = number('lifetime', values.lifetime, 0)
   if (lifetimeSeconds === 0) throw new UsageError('--lifetime must be more than 0 seconds')
   return {
@@ -251,5 +261,39 @@ function hostileFlags(values: {
   }
   const echo = integer('echo-limit-above', values['echo-limit-above'], 1)
   if (echo !== undefined) patch.echoLimitAbove = echo
+  return patch
+}
+
+/** The odd sign-in answers' flags (issue 32). */
+function tokenAnswerFlags(values: {
+  'token-expires-in'?: string
+  'token-characters'?: string
+  'refresh-error-in-200'?: boolean
+  'exchange-not-json'?: boolean
+  'refresh-redirect'?: boolean
+}): SandboxBehavioursPatch {
+  const patch: SandboxBehavioursPatch = {}
+  const expiresIn = values['token-expires-in']
+  if (expiresIn !== undefined) patch.tokenExpiresInJson = expiresIn
+  const characters = values['token-characters']
+  if (characters !== undefined) {
+    const colon = characters.indexOf(':')
+    const token = characters.slice(0, colon)
+    let insert: unknown
+    try {
+      insert = JSON.parse(`"${characters.slice(colon + 1)}"`)
+    } catch {
+      insert = undefined
+    }
+    if ((token !== 'access' && token !== 'refresh') || typeof insert !== 'string' || insert === '') {
+      throw new UsageError(
+        `--token-characters must be access:TEXT or refresh:TEXT (TEXT as inside a JSON string), got '${characters}'`,
+      )
+    }
+    patch.tokenCharacters = { token, insert }
+  }
+  if (values['refresh-error-in-200'] === true) patch.refreshErrorIn200 = true
+  if (values['exchange-not-json'] === true) patch.exchangeNotJson = true
+  if (values['refresh-redirect'] === true) patch.refreshRedirect = true
   return patch
 }

@@ -2,9 +2,11 @@ import type { IncomingMessage } from 'node:http'
 import { isRegisteredRedirect, secretMatches, withQuery } from './clients'
 import { consentPage, errorPage } from './consent-page'
 import type { SandboxContext } from './context'
-import { html, json, jsonError, mediaType, readBody, redirect } from './http'
+import type { IssuedTokens } from './grants'
+import { SSO_PAGE_PATH } from './behaviours'
+import { html, jsonError, mediaType, readBody, redirect } from './http'
 import type { Reply } from './http'
-import { tokenResponseBody } from './token-response'
+import { tokenAnswerText } from './token-response'
 
 const ALLOWED_SCOPES = new Set(['read', 'write'])
 const DUPLICATE = Symbol('duplicate')
@@ -175,8 +177,9 @@ export async function exchangeCode(ctx: SandboxContext, req: IncomingMessage): P
     return invalidGrant('redirectUri does not match the one used in the authorization request')
   }
   const b = ctx.behaviours
+  if (b.exchangeNotJson) return notJsonAnswer(ctx)
   const tokens = ctx.grants.issue(clientId, grant.scope, b.accessTokenTtlSeconds)
-  return { ...json(200, tokenResponseBody(b.tokenStyle, tokens), NO_STORE), note: 'tokens issued' }
+  return tokenAnswer(ctx, tokens, 'tokens issued')
 }
 
 /** Section 4.3: refresh, at `oauth` (not `oauthv1`), with grantType `authorization_code` as specified. */
@@ -197,6 +200,8 @@ export async function refreshTokens(ctx: SandboxContext, req: IncomingMessage): 
   if (!isRegisteredRedirect(ctx.client, redirectUri)) return invalidGrant('redirectUri is not registered')
   const b = ctx.behaviours
   if (b.rejectRefresh) return invalidGrant('The refresh token has been revoked')
+  const odd = oddRefreshAnswer(ctx)
+  if (odd !== null) return odd
   const grant = ctx.grants.findRefresh(refreshToken, clientId)
   if (grant === null) return invalidGrant('The refresh token is unknown, revoked or already rotated')
   const tokens = ctx.grants.refreshTokens(
@@ -205,5 +210,65 @@ export async function refreshTokens(ctx: SandboxContext, req: IncomingMessage): 
     b.accessTokenTtlSeconds,
     b.refreshTokenOnRefresh,
   )
-  return { ...json(200, tokenResponseBody(b.tokenStyle, tokens), NO_STORE), note: 'tokens refreshed' }
+  return tokenAnswer(ctx, tokens, 'tokens refreshed')
 }
+
+/** A token answer in the configured style, bent by the odd-answer behaviours (issue 32). */
+function tokenAnswer(ctx: SandboxContext, tokens: IssuedTokens, note: string): Reply {
+  const b = ctx.behaviours
+  const bent = b.tokenExpiresInJson !== null || b.tokenCharacters !== null
+  if (bent) ctx.stats.faultsInjected++
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...NO_STORE },
+    body: tokenAnswerText(b.tokenStyle, tokens, b),
+    note: bent ? `fault: odd token answer (${note})` : note,
+  }
+}
+
+// ---- Odd sign-in answers (issue 32, point 8) ----
+
+/** The code exchange answered with a web page (a gateway's error or sign-in page), not JSON. */
+function notJsonAnswer(ctx: SandboxContext): Reply {
+  ctx.stats.faultsInjected++
+  return {
+    ...html(200, '<!doctype html><title>Service unavailable</title><p>Please try again later.</p>'),
+    note: 'fault: token answer is not JSON',
+  }
+}
+
+/** A refresh answered 200 with an OAuth error and no tokens, or 303 to a single-sign-on page; else null. */
+function oddRefreshAnswer(ctx: SandboxContext): Reply | null {
+  const b = ctx.behaviours
+  if (b.refreshErrorIn200) {
+    ctx.stats.faultsInjected++
+    return {
+      ...jsonError(
+        200,
+        { error: 'invalid_grant', error_description: 'The refresh token has been revoked' },
+        NO_STORE,
+      ),
+      note: 'fault: invalid_grant inside a 200',
+    }
+  }
+  if (b.refreshRedirect) {
+    ctx.stats.faultsInjected++
+    return {
+      status: 303,
+      headers: { location: `${SSO_PAGE_PATH}?continue=%2Fopenapi%2Foauth%2Ftoken`, ...NO_STORE },
+      body: '',
+      note: 'fault: refresh redirected to single sign-on',
+    }
+  }
+  return null
+}
+
+/** The single-sign-on page a redirected refresh leads to: a form for a person, never tokens. */
+export function ssoPage(): Reply {
+  return html(
+    200,
+    '<!doctype html><title>Company sign-in</title><form method="post"><input name="user"><button>Sign in</button></form>',
+  )
+}
+
+// ---- end of odd sign-in answers ----

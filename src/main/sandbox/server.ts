@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { copyBehaviours, DEFAULT_BEHAVIOURS, mergeBehaviours } from './behaviours'
+import { copyBehaviours, DEFAULT_BEHAVIOURS, mergeBehaviours, SSO_PAGE_PATH } from './behaviours'
 import type { SandboxBehaviours, SandboxBehavioursPatch } from './behaviours'
 import type { RegisteredClient } from './clients'
 import { AUTHORIZE_PATH } from './consent-page'
@@ -13,7 +13,7 @@ import { listEmployees, MOVED_LIST_PATH } from './employees'
 import { GrantStore } from './grants'
 import { jsonError, methodNotAllowed, notFound, writeReply } from './http'
 import type { Reply } from './http'
-import { authorizeGet, authorizePost, exchangeCode, refreshTokens } from './oauth'
+import { authorizeGet, authorizePost, exchangeCode, refreshTokens, ssoPage } from './oauth'
 import { createRng, mix32 } from './random'
 import { PageBodyCache } from './page-cache'
 import { SelectionCache } from './selection'
@@ -86,6 +86,7 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   '/openapi/oauth/token': { POST: (ctx, req) => refreshTokens(ctx, req) },
   '/employees/list': { GET: listEmployees },
   [MOVED_LIST_PATH]: { GET: listEmployees },
+  [SSO_PAGE_PATH]: { GET: () => ssoPage() },
 }
 
 function validateOptions(o: SandboxOptions): void {

@@ -35,6 +35,8 @@ export interface AppUnderTest {
   readonly printed: Array<{ readonly html: string; readonly title: string }>
   /** Log lines, for checking that nothing secret was written. */
   readonly log: string[]
+  /** The core's secret store, as the shell's safeStorage-backed one would hold the tokens. */
+  readonly secrets: MemorySecretStore
   /**
    * Plays the clerk in the system browser: waits for the consent tab sign-in opened, presses Approve, and once
    * the redirect reached the core, closes the tab (the clerk is back in RosterDesk).
@@ -76,6 +78,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   let handleCallbackUrl: (url: string) => void = () => undefined
 
   const logger = createLogger((level, line) => log.push(`${level}: ${line}`))
+  const secrets = new MemorySecretStore()
   const core = await createAppCore({
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
@@ -83,7 +86,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     appInfo: { name: 'RosterDesk', version: '0.1.0-test', platform: process.platform },
     dataDir,
     settings: new SettingsStore(new MemoryKeyValueBackend()),
-    secrets: new MemorySecretStore(),
+    secrets,
     fetch: (input, init) => fetch(input, init),
     openExternal: async (url) => {
       const page = await browser.newPage()
@@ -122,6 +125,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
 
   return {
     core,
+    secrets,
     calls,
     events,
     harness,

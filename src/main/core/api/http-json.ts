@@ -80,6 +80,22 @@ export class BodyTooLargeError extends RosterDeskError {
   }
 }
 
+/**
+ * A 2xx answer whose body is not JSON (`requestJson`): a web page ('web-page', `pageTitle` its title, '' for none)
+ * or other text ('service'). A caller for whom this means one thing (a sign-in that failed) can word it so.
+ */
+export class NotJsonAnswerError extends RosterDeskError {
+  constructor(
+    code: 'web-page' | 'service',
+    message: string,
+    options: { retryable: boolean; detail: string },
+    readonly pageTitle?: string,
+  ) {
+    super(code, message, options)
+    this.name = 'NotJsonAnswerError'
+  }
+}
+
 export function isHttpStatusError(value: unknown): value is HttpStatusError {
   return value instanceof HttpStatusError
 }
@@ -120,17 +136,18 @@ export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): P
       response.ok && !parsed.isJson ? webPage(text, response.headers.get('content-type')) : undefined
     if (page !== undefined) {
       // A page a retry gets again: a proxy's sign-in or block page, or a guest network's login page.
-      throw new RosterDeskError(
+      throw new NotJsonAnswerError(
         'web-page',
         `${capitalise(what)} answered with a web page${page.title === '' ? '' : ` titled “${page.title}”`} where data was expected: a company proxy's sign-in or block page, or a network's login page, may be in the way. Open the service address in a browser, or ask IT.`,
         {
           retryable: false,
           detail: `HTTP ${response.status}: a web page where JSON was expected (${text.length} characters)`,
         },
+        page.title,
       )
     }
     if (response.ok && !parsed.isJson) {
-      throw new RosterDeskError(
+      throw new NotJsonAnswerError(
         'service',
         `${capitalise(what)} sent an answer RosterDesk could not read. Try again in a moment.`,
         { retryable: true, detail: `HTTP ${response.status}: body is not JSON (${text.length} characters)` },

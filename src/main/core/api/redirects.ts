@@ -10,6 +10,22 @@ export const MAX_REDIRECTS = 5
 /** The statuses that redirect (Fetch standard): 301/302/303 may turn a request into a GET, 307/308 never do. */
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
 
+/**
+ * A redirect RosterDesk did not follow (`fetchFollowingRedirects`): final, its `status` the redirect's. A caller
+ * for whom any redirect means one thing (a token request sent to a sign-on page) can word it for its purpose.
+ */
+export class RedirectRefusedError extends RosterDeskError {
+  constructor(
+    readonly status: number,
+    code: 'config' | 'service',
+    message: string,
+    detail: string,
+  ) {
+    super(code, message, { retryable: false, detail })
+    this.name = 'RedirectRefusedError'
+  }
+}
+
 /** One request as it is sent again at each hop: a text body, so it can be sent more than once. */
 export interface RedirectableRequest {
   readonly url: string
@@ -83,13 +99,11 @@ export async function fetchFollowingRedirects(
 /** The Location a redirect names, resolved against the address it answered. */
 function redirectTarget(location: string | null, from: string, status: number, who: string): URL {
   const unreadable = (problem: string): RosterDeskError =>
-    new RosterDeskError(
+    new RedirectRefusedError(
+      status,
       'service',
       `${who} answered with a redirect (HTTP ${status}) ${problem}, so RosterDesk could not follow it. Check the service address in Settings; if it is right, tell the payroll service’s administrator.`,
-      {
-        retryable: false,
-        detail: `HTTP ${status} redirect: ${location === null ? 'no' : 'unreadable'} Location`,
-      },
+      `HTTP ${status} redirect: ${location === null ? 'no' : 'unreadable'} Location`,
     )
   if (location === null || location.trim() === '') throw unreadable('that does not say where to')
   try {
@@ -104,36 +118,40 @@ function originText(target: URL): string {
   return target.origin === 'null' ? `a ${target.protocol} address` : target.origin
 }
 
-function otherOriginError(who: string, status: number, target: URL): RosterDeskError {
+function otherOriginError(who: string, status: number, target: URL): RedirectRefusedError {
   const origin = originText(target)
-  return new RosterDeskError(
+  return new RedirectRefusedError(
+    status,
     'config',
     `${who} redirected to ${origin}, which is not the service address RosterDesk is set to use, so RosterDesk did not follow it and sent nothing there (its sign-in goes only to the service address). If the payroll service has moved there, change the service address in Settings (the CLI: --base-url); if not, ask IT what redirects it (a proxy or a network’s sign-in page may).`,
-    { retryable: false, detail: `HTTP ${status} redirect to another origin: ${origin}` },
+    `HTTP ${status} redirect to another origin: ${origin}`,
   )
 }
 
-function methodChangeError(who: string, status: number, method: string): RosterDeskError {
-  return new RosterDeskError(
+function methodChangeError(who: string, status: number, method: string): RedirectRefusedError {
+  return new RedirectRefusedError(
+    status,
     'service',
     `${who} answered RosterDesk’s ${method} request with a redirect (HTTP ${status}) that would send it again without its content, so RosterDesk did not follow it. Check the service address in Settings; if it is right, tell the payroll service’s administrator that this address answers ${method} with HTTP ${status} (a moved address needs 307 or 308).`,
-    { retryable: false, detail: `HTTP ${status} redirect of a ${method}: not followed` },
+    `HTTP ${status} redirect of a ${method}: not followed`,
   )
 }
 
-function loopError(who: string, status: number, hops: number): RosterDeskError {
-  return new RosterDeskError(
+function loopError(who: string, status: number, hops: number): RedirectRefusedError {
+  return new RedirectRefusedError(
+    status,
     'service',
     `${who} redirected RosterDesk in a loop, back to an address it had already asked (after ${hops} redirect${hops === 1 ? '' : 's'}), so RosterDesk stopped. Tell the payroll service’s administrator; check the service address in Settings meanwhile.`,
-    { retryable: false, detail: `HTTP ${status} redirect loop after ${hops} hops` },
+    `HTTP ${status} redirect loop after ${hops} hops`,
   )
 }
 
-function tooManyError(who: string, status: number): RosterDeskError {
-  return new RosterDeskError(
+function tooManyError(who: string, status: number): RedirectRefusedError {
+  return new RedirectRefusedError(
+    status,
     'service',
     `${who} redirected RosterDesk more than ${MAX_REDIRECTS} times for one request, so RosterDesk stopped. Check the service address in Settings; if it is right, tell the payroll service’s administrator.`,
-    { retryable: false, detail: `HTTP ${status} redirect: more than ${MAX_REDIRECTS} hops` },
+    `HTTP ${status} redirect: more than ${MAX_REDIRECTS} hops`,
   )
 }
 

@@ -1,5 +1,12 @@
 import type { FetchLike } from '../api/fetch-like'
-import { requestJson, statusError, type HttpJsonResponse } from '../api/http-json'
+import {
+  NotJsonAnswerError,
+  requestJson,
+  statusError,
+  type HttpJsonRequest,
+  type HttpJsonResponse,
+} from '../api/http-json'
+import { RedirectRefusedError } from '../api/redirects'
 import { RosterDeskError } from '../errors'
 import { normalizeBaseUrl } from '../../../shared/settings-rules'
 import { parseTokenResponse, type TokenSet } from './token-response'
@@ -42,7 +49,7 @@ export async function exchangeAuthorizationCode(
   code: string,
   signal?: AbortSignal,
 ): Promise<TokenSet> {
-  const response = await requestJson(fetch, {
+  const response = await requestTokenAnswer(fetch, 'exchange', {
     url: `${normalizeBaseUrl(credentials.baseUrl)}${TOKEN_PATH}`,
     method: 'POST',
     json: {
@@ -55,7 +62,7 @@ export async function exchangeAuthorizationCode(
     maxBodyBytes: TOKEN_ANSWER_MAX_BYTES,
     signal,
   })
-  if (!response.ok) throw exchangeError(response)
+  if (!response.ok || refusalInside(response)) throw exchangeError(response)
   return parseTokenResponse(response.body)
 }
 
@@ -64,7 +71,8 @@ export async function exchangeAuthorizationCode(
  * refresh token beside it; we follow it. A refusal naming `invalid_client` (RFC 6749 §5.2) is about the client ID
  * or secret, not the refresh token: an 'auth' error that keeps the tokens, since a corrected secret makes them
  * good again. Any other 400/401/403 means the refresh token is no longer accepted and becomes
- * RefreshRejectedError (sign in again); network failures and 5xx stay retryable and leave the clerk signed in.
+ * RefreshRejectedError (sign in again), as does a 200 that holds an OAuth `error` and no access token
+ * (`refusalInside`); network failures and 5xx stay retryable and leave the clerk signed in.
  */
 export async function refreshTokens(
   fetch: FetchLike,
@@ -72,7 +80,7 @@ export async function refreshTokens(
   refreshToken: string,
   signal?: AbortSignal,
 ): Promise<TokenSet> {
-  const response = await requestJson(fetch, {
+  const response = await requestTokenAnswer(fetch, 'refresh', {
     url: `${normalizeBaseUrl(credentials.baseUrl)}${REFRESH_PATH}`,
     method: 'POST',
     json: {
@@ -85,7 +93,12 @@ export async function refreshTokens(
     maxBodyBytes: TOKEN_ANSWER_MAX_BYTES,
     signal,
   })
-  if (response.status === 400 || response.status === 401 || response.status === 403) {
+  if (
+    response.status === 400 ||
+    response.status === 401 ||
+    response.status === 403 ||
+    refusalInside(response)
+  ) {
     const code = oauthErrorCode(response.body)
     if (code === 'invalid_client') {
       throw clientRefusedError(`refresh refused with HTTP ${response.status} (invalid_client)`, 'signed-in')
@@ -94,6 +107,66 @@ export async function refreshTokens(
   }
   if (!response.ok) throw statusError(response)
   return parseTokenResponse(response.body)
+}
+
+/**
+ * A 2xx token answer that is a refusal: an OAuth `error` (RFC 6749 §5.2) and no access token, as services that
+ * answer everything with 200 send. It means what the same body under a 400 means.
+ */
+function refusalInside(response: HttpJsonResponse): boolean {
+  if (!response.ok || oauthErrorCode(response.body) === undefined) return false
+  try {
+    parseTokenResponse(response.body)
+    return false
+  } catch {
+    return true
+  }
+}
+
+/**
+ * `requestJson` for a token request, its failures worded as a sign-in's: a 2xx answer to the code exchange that
+ * is not JSON (a web page or other text), and a refresh answered 301, 302 or 303 (sent to a page, a single
+ * sign-on page most often), which RosterDesk does not follow, fail the sign-in, final, and signing in again is the
+ * way out. Other failures (the network, a timeout, a 307 or 308 elsewhere: a moved service, whose message says
+ * where) are requestJson's.
+ */
+async function requestTokenAnswer(
+  fetch: FetchLike,
+  kind: 'exchange' | 'refresh',
+  request: HttpJsonRequest,
+): Promise<HttpJsonResponse> {
+  try {
+    return await requestJson(fetch, request)
+  } catch (error) {
+    if (error instanceof RedirectRefusedError && kind === 'refresh' && !KEEPS_METHOD.has(error.status)) {
+      throw refreshRedirectedError(error)
+    }
+    if (error instanceof NotJsonAnswerError && kind === 'exchange') throw signInNotJsonError(error)
+    throw error
+  }
+}
+
+/** Redirects that keep the method and body (a moved service), worded as redirects.ts words them. */
+const KEEPS_METHOD: ReadonlySet<number> = new Set([307, 308])
+
+function refreshRedirectedError(error: RedirectRefusedError): RosterDeskError {
+  return new RosterDeskError(
+    'auth',
+    `The payroll service sent RosterDesk’s renewal of your sign-in to another page (HTTP ${error.status}), a single sign-on page perhaps, instead of renewing it. Sign in again to continue.`,
+    { retryable: false, detail: `refresh: ${error.detail ?? 'redirect not followed'}`, cause: error },
+  )
+}
+
+function signInNotJsonError(error: NotJsonAnswerError): RosterDeskError {
+  const answered =
+    error.pageTitle === undefined
+      ? 'The payroll service’s answer to the sign-in could not be read (it is not JSON)'
+      : `The payroll service answered the sign-in with a web page${error.pageTitle === '' ? '' : ` titled “${error.pageTitle}”`} instead of tokens`
+  return new RosterDeskError(
+    'auth',
+    `${answered}, so the sign-in failed. Sign in again; if it happens again, send this message to your IT team.`,
+    { retryable: false, detail: `code exchange: ${error.detail ?? 'not JSON'}`, cause: error },
+  )
 }
 
 /** The OAuth `error` code of an error body (RFC 6749 §5.2), top level or wrapped; undefined when absent. */

@@ -8,19 +8,26 @@ import { silentLogger, type Logger } from '../log/logger'
 import type { SecretKey, SecretStore } from '../secrets/secret-store'
 import type { AccessTokenSource } from '../api/access-token-source'
 import { TokenManager } from './token-manager'
+import { expiryText } from './token-response'
+import { isHeaderValueCarried } from '../../../shared/header-value'
+import { tenantIdProblem } from '../../../shared/settings-rules'
+
+/** A token or tenant as a request can carry it (isHeaderValueCarried): never written, never read back otherwise. */
+const carriedToken = z.string().refine(isHeaderValueCarried)
 
 /**
  * The token file `cli login` writes and the other CLI commands read: where the tokens came from and the tokens.
  * `expiresAt` is ISO 8601, null when the service gave no lifetime; `refreshToken` is null when it gave none.
- * Written with mode 0600 because it holds live credentials.
+ * A token or tenant a request cannot carry makes it no token file (so none is written, and one written by an
+ * earlier version is refused as such). Written with mode 0600 because it holds live credentials.
  */
 export const tokenFileSchema = z.object({
   baseUrl: z.string().min(1),
   clientId: z.string().min(1),
   redirectUri: z.string().min(1),
-  tenantId: z.string(),
-  accessToken: z.string().min(1),
-  refreshToken: z.string().min(1).nullable(),
+  tenantId: z.string().refine((tenant) => tenantIdProblem(tenant) === undefined),
+  accessToken: carriedToken,
+  refreshToken: carriedToken.nullable(),
   expiresAt: z.iso.datetime().nullable(),
 })
 export type TokenFile = z.infer<typeof tokenFileSchema>
@@ -106,12 +113,12 @@ export class TokenFileSecretStore implements SecretStore {
       await rm(this.#path, { force: true })
       return
     }
-    const expiresAt = Number(this.#values.get('accessTokenExpiresAt'))
+    const expiresAt = this.#values.get('accessTokenExpiresAt')
     await writeTokenFile(this.#path, {
       ...this.#meta,
       accessToken,
       refreshToken: this.#values.get('refreshToken') ?? null,
-      expiresAt: Number.isFinite(expiresAt) ? new Date(expiresAt).toISOString() : null,
+      expiresAt: expiryText(expiresAt === undefined ? undefined : Number(expiresAt)),
     })
   }
 }

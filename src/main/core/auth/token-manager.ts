@@ -7,7 +7,7 @@ import type { SecretStore } from '../secrets/secret-store'
 import { normalizeBaseUrl } from '../../../shared/settings-rules'
 import type { AccessTokenSource } from '../api/access-token-source'
 import { RefreshRejectedError, refreshTokens } from './token-endpoint'
-import type { TokenSet } from './token-response'
+import { expiryAfter, isDateTime, MAX_TOKEN_LIFETIME_SECONDS, type TokenSet } from './token-response'
 
 /** Refresh this long before a known expiry, so a request never leaves with a token about to die in flight. */
 export const DEFAULT_REFRESH_SKEW_MS = 60_000
@@ -83,9 +83,7 @@ export class TokenManager implements AccessTokenSource {
     await this.#write({
       accessToken: tokens.accessToken,
       ...(tokens.refreshToken === undefined ? {} : { refreshToken: tokens.refreshToken }),
-      ...(tokens.expiresInSeconds === undefined
-        ? {}
-        : { expiresAt: this.#deps.clock.now() + tokens.expiresInSeconds * 1000 }),
+      ...this.#expiry(tokens),
       context: { baseUrl: normalizeBaseUrl(context.baseUrl), clientId: context.clientId },
     })
   }
@@ -173,13 +171,24 @@ export class TokenManager implements AccessTokenSource {
       accessToken: renewed.accessToken,
       // Services that do not rotate refresh tokens leave them out of the answer; the old one stays good.
       refreshToken: renewed.refreshToken ?? tokens.refreshToken,
-      ...(renewed.expiresInSeconds === undefined
-        ? {}
-        : { expiresAt: this.#deps.clock.now() + renewed.expiresInSeconds * 1000 }),
+      ...this.#expiry(renewed),
       context: tokens.context,
     })
     this.#deps.logger.info('Sign-in: access token renewed')
     return renewed.accessToken
+  }
+
+  /** The expiry of tokens just issued (`expiryAfter`), logging a lifetime counted as a year. */
+  #expiry(tokens: TokenSet): { expiresAt?: number } {
+    const seconds = tokens.expiresInSeconds
+    if (seconds === undefined) return {}
+    const { expiresAt, bounded } = expiryAfter(this.#deps.clock.now(), seconds)
+    if (bounded) {
+      this.#deps.logger.warn(
+        `Sign-in: the service gave the access token a lifetime of ${String(seconds).slice(0, 40)} seconds; RosterDesk counts it as ${MAX_TOKEN_LIFETIME_SECONDS / 86_400} days`,
+      )
+    }
+    return { expiresAt }
   }
 
   async #signOut(reason: string, refusal?: RefreshRejectedError): Promise<void> {
@@ -200,7 +209,10 @@ export class TokenManager implements AccessTokenSource {
   }
 }
 
-/** Reads tokens from a SecretStore; undefined when there is no access token or its context is unreadable. */
+/**
+ * Reads tokens from a SecretStore; undefined when there is no access token or its context is unreadable. An
+ * expiry that is not a time a `Date` holds (written before lifetimes were bounded) counts as unknown.
+ */
 export async function readStoredTokens(secrets: SecretStore): Promise<StoredTokens | undefined> {
   const [accessToken, refreshToken, expiresAtText, contextText] = await Promise.all([
     secrets.get('accessToken'),
@@ -219,7 +231,7 @@ export async function readStoredTokens(secrets: SecretStore): Promise<StoredToke
   return {
     accessToken,
     ...(refreshToken === undefined ? {} : { refreshToken }),
-    ...(expiresAt === undefined || !Number.isFinite(expiresAt) ? {} : { expiresAt }),
+    ...(expiresAt === undefined || !isDateTime(expiresAt) ? {} : { expiresAt }),
     context,
   }
 }

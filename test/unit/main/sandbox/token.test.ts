@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { parseCliArgs, UsageError } from '../../../../src/main/sandbox/cli-args'
 import { approveViaHttp, useTestSandbox } from '../../../helpers/sandbox'
 import { codeExchangeBody, getList, postJson, refreshBody } from '../../../helpers/sandbox-requests'
+
+/** Java's Long.MAX_VALUE, a common "never expires", as a double holds it (2^63). */
+const LONG_MAX = Number('9223372036854775807')
 
 describe('POST /openapi/oauthv1/token: code exchange (spec §4.2, §5)', () => {
   const sandbox = useTestSandbox()
@@ -236,5 +240,112 @@ describe('POST /openapi/oauth/token: refresh (spec §4.3, §5)', () => {
       status: 400,
       body: { error: 'invalid_request' },
     })
+  })
+})
+
+describe('odd sign-in answers (issue 32): each bends what the token endpoints answer', () => {
+  const sandbox = useTestSandbox()
+  const tokenUrl = () => `${sandbox().baseUrl}/openapi/oauthv1/token`
+  const refreshUrl = () => `${sandbox().baseUrl}/openapi/oauth/token`
+  afterEach(() =>
+    sandbox().setBehaviours({
+      tokenExpiresInJson: null,
+      tokenCharacters: null,
+      refreshErrorIn200: false,
+      exchangeNotJson: false,
+      refreshRedirect: false,
+    }),
+  )
+
+  /** The refresh answer's text, as sent. */
+  async function refreshText(): Promise<{ status: number; headers: Headers; text: string }> {
+    const { refreshToken } = sandbox().issueTokens()
+    const response = await fetch(refreshUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(refreshBody(sandbox(), refreshToken)),
+      redirect: 'manual',
+    })
+    return { status: response.status, headers: response.headers, text: await response.text() }
+  }
+
+  it('serves the lifetime as the JSON text given, every digit kept, to both endpoints', async () => {
+    sandbox().setBehaviours({ tokenExpiresInJson: '9223372036854775807' })
+    expect((await refreshText()).text).toContain('"expires_in":9223372036854775807,')
+    const { code } = await approveViaHttp(sandbox())
+    expect((await postJson(tokenUrl(), codeExchangeBody(sandbox(), code))).body.expires_in).toBe(LONG_MAX)
+    sandbox().setBehaviours({ tokenExpiresInJson: '"3600"', tokenStyle: 'wrapped' })
+    expect(JSON.parse((await refreshText()).text)).toMatchObject({ data: { expiresIn: '3600' } })
+    sandbox().setBehaviours({ tokenStyle: 'snake' })
+  })
+
+  it('puts the characters given into the middle of the access or the refresh token served', async () => {
+    sandbox().setBehaviours({ tokenCharacters: { token: 'access', insert: '\r\n' } })
+    const access = JSON.parse((await refreshText()).text) as Record<string, string>
+    expect(access.access_token).toMatch(/^[A-Za-z0-9_-]+\r\n[A-Za-z0-9_-]+$/)
+    expect(access.refresh_token).toMatch(/^[A-Za-z0-9_-]+$/)
+    sandbox().setBehaviours({ tokenCharacters: { token: 'refresh', insert: 'é' } })
+    const refresh = JSON.parse((await refreshText()).text) as Record<string, string>
+    expect(refresh.refresh_token).toMatch(/^[A-Za-z0-9_-]+é[A-Za-z0-9_-]+$/)
+    expect(refresh.access_token).toMatch(/^[A-Za-z0-9_-]+$/)
+  })
+
+  it('answers a refresh 200 with invalid_grant and no tokens, or 303 to its single sign-on page', async () => {
+    sandbox().setBehaviours({ refreshErrorIn200: true })
+    const refused = await refreshText()
+    expect(refused.status).toBe(200)
+    expect(JSON.parse(refused.text)).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The refresh token has been revoked',
+    })
+    sandbox().setBehaviours({ refreshErrorIn200: false, refreshRedirect: true })
+    const redirected = await refreshText()
+    expect(redirected.status).toBe(303)
+    const page = await fetch(new URL(redirected.headers.get('location') ?? '', sandbox().baseUrl))
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+  })
+
+  it('answers a code exchange with a web page instead of JSON', async () => {
+    sandbox().setBehaviours({ exchangeNotJson: true })
+    const { code } = await approveViaHttp(sandbox())
+    const response = await fetch(tokenUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(codeExchangeBody(sandbox(), code)),
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(await response.text()).toContain('<title>Service unavailable</title>')
+  })
+
+  it('refuses a lifetime that is not JSON and an empty insert, changing nothing', () => {
+    expect(() => sandbox().setBehaviours({ tokenExpiresInJson: 'never' })).toThrow(RangeError)
+    expect(() => sandbox().setBehaviours({ tokenCharacters: { token: 'access', insert: '' } })).toThrow(
+      RangeError,
+    )
+    expect(sandbox().behaviours.tokenExpiresInJson).toBeNull()
+  })
+
+  it('is set from the command line too', () => {
+    expect(
+      parseCliArgs([
+        '--token-expires-in=9223372036854775807',
+        '--token-characters=access:\\r\\nX: 1',
+        '--refresh-error-in-200',
+        '--exchange-not-json',
+        '--refresh-redirect',
+      ]),
+    ).toMatchObject({
+      behaviours: {
+        tokenExpiresInJson: '9223372036854775807',
+        tokenCharacters: { token: 'access', insert: '\r\nX: 1' },
+        refreshErrorIn200: true,
+        exchangeNotJson: true,
+        refreshRedirect: true,
+      },
+    })
+    expect(() => parseCliArgs(['--token-characters=id:x'])).toThrow(UsageError)
+    expect(() => parseCliArgs(['--token-characters=refresh:'])).toThrow(UsageError)
   })
 })

@@ -120,4 +120,46 @@ describe('token file', () => {
     })
     expect(await readFile(path, 'utf8')).toBe(written)
   })
+
+  it('writes no token file with a token or tenant a request cannot carry, and refuses one that holds them', async () => {
+    const path = join(dir, 'tokens.json')
+    for (const bad of [
+      { accessToken: 'access\r\n0' },
+      { refreshToken: 'refresh-é' },
+      { tenantId: 'tenant demo' },
+    ]) {
+      await expect(writeTokenFile(path, { ...FILE, ...bad }), JSON.stringify(bad)).rejects.toThrow()
+      await expect(stat(path)).rejects.toThrow(/ENOENT/)
+      // As an earlier version could have written it.
+      await writeFile(path, JSON.stringify({ ...FILE, ...bad }))
+      await expect(readTokenFile(path)).rejects.toMatchObject({
+        code: 'not-signed-in',
+        message: `${path} is not a RosterDesk token file. Run "login" again.`,
+      })
+      await rm(path)
+    }
+  })
+
+  it('renews into a file, a lifetime of 9223372036854775807 s written as a year', async () => {
+    const path = join(dir, 'tokens.json')
+    await writeTokenFile(path, { ...FILE, expiresAt: null })
+    const clock = new FakeClock()
+    const fetchLike: FetchLike = async () =>
+      new Response('{"access_token":"access-1","expires_in":9223372036854775807}', {
+        headers: { 'content-type': 'application/json' },
+      })
+    const session = await openTokenFileSession({ path, clientSecret: 'cs', fetch: fetchLike, clock })
+    expect(await session.tokens.handleUnauthorized('access-0')).toBe('access-1')
+    const file = await readTokenFile(path)
+    expect(file).toMatchObject({ accessToken: 'access-1', refreshToken: 'refresh-0' })
+    expect(Date.parse(file.expiresAt ?? '')).toBe(clock.now() + 365 * 24 * 3600 * 1000)
+  })
+
+  it('keeps the file as it was when the refresh answer holds a token a request cannot carry', async () => {
+    const { path, written, error } = await refusedRefresh(
+      Response.json({ access_token: 'access\n1', refresh_token: 'refresh-1' }),
+    )
+    expect(error).toMatchObject({ code: 'service', message: expect.stringMatching(/holds an access token/) })
+    expect(await readFile(path, 'utf8')).toBe(written)
+  })
 })

@@ -7,6 +7,9 @@ import { TokenManager, readStoredTokens } from '../../../../../src/main/core/aut
 import { CaptureLogger } from '../../../../helpers/capture-logger'
 import { FakeClock } from '../../../../helpers/fake-clock'
 
+/** Java's Long.MAX_VALUE, a common "never expires", as a double holds it (2^63). */
+const LONG_MAX = Number('9223372036854775807')
+
 const ENV = {
   baseUrl: 'https://payroll.example',
   clientId: 'client-1',
@@ -324,5 +327,22 @@ describe('TokenManager', () => {
     await secrets.delete('clientSecret')
     expect(await failure(manager.handleUnauthorized('access-0'))).toMatchObject({ code: 'config' })
     expect(signedOut).toEqual([])
+  })
+
+  it('counts a lifetime past a year as a year, and logs that it did (issue 32, point 1)', async () => {
+    const { manager, secrets, clock, logger } = await setup({ expiresIn: LONG_MAX })
+    expect(await secrets.get('accessTokenExpiresAt')).toBe(String(clock.now() + 365 * 86_400_000))
+    expect(logger.lines).toContainEqual(
+      expect.stringMatching(
+        /Sign-in: the service gave the access token a lifetime of 9223372036854776000 seconds; RosterDesk counts it as 365 days/,
+      ),
+    )
+    expect(await manager.getAccessToken()).toBe('access-0')
+  })
+
+  it('reads an expiry no Date holds, stored before lifetimes were bounded, as unknown', async () => {
+    const { secrets } = await setup()
+    await secrets.set('accessTokenExpiresAt', String(9.2e21))
+    expect(await readStoredTokens(secrets)).not.toHaveProperty('expiresAt')
   })
 })
