@@ -77,10 +77,21 @@ describe('CLI sync and export: values kept exactly as the service wrote them', (
       /^Synced 60 employees .* 2 values were too large for a number and were kept as text\.\n$/,
     )
 
-    const stored = rawSnapshot(openCacheDatabase(join(dir, 'cache.db')).currentSnapshot())
-      .prepare('SELECT row_json FROM employees WHERE uuid = ?')
-      .pluck()
-      .get(uuid) as string
+    // Kept in the run log: `status` reads it back, and `--json` carries it.
+    const status = await run(sandbox, ['status', '--db', join(dir, 'cache.db'), '--json'])
+    expect(JSON.parse(status.stdout)).toMatchObject({ lastComplete: { numbersTooLarge: 2 } })
+
+    const cache = openCacheDatabase(join(dir, 'cache.db'))
+    const stored = (() => {
+      try {
+        return rawSnapshot(cache.currentSnapshot())
+          .prepare('SELECT row_json FROM employees WHERE uuid = ?')
+          .pluck()
+          .get(uuid) as string
+      } finally {
+        cache.close()
+      }
+    })()
     expect(stored).toContain('"bankAccount":"9007199254740993"')
     expect(stored).toContain('"legacyId":"12345678901234567890"')
     expect(stored).toContain('"annualSalary":"1e400"')
