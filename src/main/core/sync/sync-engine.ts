@@ -62,27 +62,32 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
       ...(deps.logger === undefined ? {} : { logger: deps.logger }),
       ...(deps.checkpoint === undefined ? {} : { checkpoint: deps.checkpoint }),
     })
-    const { truncatedFields: cut, deepFields: deep, numbersTooLarge, numbersTooSmall } = ctx.counters
-    if (cut > deep) {
-      deps.logger?.warn(
-        `Sync: ${cut - deep} field value(s) longer than ${plan.limits.maxFieldCharacters} characters were cut and end with “…”`,
-      )
-    }
-    if (deep > 0) {
-      deps.logger?.warn(
-        `Sync: ${deep} field value(s) nested deeper than ${MAX_FIELD_DEPTH} levels were kept as the start of their text, ending with “…”`,
-      )
-    }
-    if (numbersTooLarge + numbersTooSmall > 0) {
-      deps.logger?.warn(
-        `Sync: ${numbersTooLarge} number(s) too large and ${numbersTooSmall} too small for a double were kept as their text`,
-      )
-    }
+    logKeptValues(ctx)
     return summary
   } catch (error) {
     // A walk can fail while the previous snapshot is still loading: let the load end, so its file is let go.
     await loading?.catch(() => undefined)
     return failedRun(ctx, error, previous)
+  }
+}
+
+/** Warns in the log of the values the run kept other than as sent: cut, too deep, numbers kept as text. */
+function logKeptValues({ counters, deps, plan }: SyncRun): void {
+  const { truncatedFields: cut, deepFields: deep, numbersTooLarge, numbersTooSmall } = counters
+  if (cut > deep) {
+    deps.logger?.warn(
+      `Sync: ${cut - deep} field value(s) longer than ${plan.limits.maxFieldCharacters} characters were cut and end with “…”`,
+    )
+  }
+  if (deep > 0) {
+    deps.logger?.warn(
+      `Sync: ${deep} field value(s) nested deeper than ${MAX_FIELD_DEPTH} levels were kept as the start of their text, ending with “…”`,
+    )
+  }
+  if (numbersTooLarge + numbersTooSmall > 0) {
+    deps.logger?.warn(
+      `Sync: ${numbersTooLarge} number(s) too large and ${numbersTooSmall} too small for a double were kept as their text`,
+    )
   }
 }
 
