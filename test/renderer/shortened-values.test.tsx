@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SyncRunSummary } from '../../src/shared/domain/sync'
-import { shortenedValuesText } from '../../src/shared/shortened-values'
+import { numbersAsTextText, shortenedValuesText } from '../../src/shared/shortened-values'
 import { SyncBar } from '../../src/renderer/src/components/sync-bar'
 import type { SyncController } from '../../src/renderer/src/hooks/use-sync'
 
@@ -53,5 +53,25 @@ describe('values a sync shortened', () => {
     cleanup()
     syncBarWith({ ...COMPLETE, truncatedFields: 2 }, true)
     expect(screen.queryByText(/long value/)).toBeNull()
+  })
+})
+
+describe('numbers a sync kept as text (decision 052)', () => {
+  it('are counted in words shared with the CLI, by which end of a double’s range they are past', () => {
+    expect(numbersAsTextText(2)).toBe('2 values were too large for a number and were kept as text.')
+    expect(numbersAsTextText(0, 1)).toBe('1 value was too small for a number and was kept as text.')
+    expect(numbersAsTextText(1, 1234)).toBe(
+      '1 value was too large for a number and was kept as text. ' +
+        '1,234 values were too small for a number and were kept as text.',
+    )
+    expect(numbersAsTextText()).toBe('')
+  })
+
+  it('are said in the sync bar after the sync that saved them, and not while the next one runs', () => {
+    syncBarWith({ ...COMPLETE, numbersTooLarge: 2 })
+    expect(screen.getByText('2 values were too large for a number and were kept as text.')).toBeTruthy()
+    cleanup()
+    syncBarWith({ ...COMPLETE, numbersTooLarge: 2 }, true)
+    expect(screen.queryByText(/for a number/)).toBeNull()
   })
 })

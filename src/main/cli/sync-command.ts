@@ -10,7 +10,7 @@ import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
 import type { SessionServices } from '../core/session/session-services'
 import type { SyncSettings } from '../core/session/session-source'
 import type { SyncRunSummary } from '../../shared/domain/sync'
-import { shortenedValuesText } from '../../shared/shortened-values'
+import { numbersAsTextText, shortenedValuesText } from '../../shared/shortened-values'
 import { PAGE_SIZE_SETTING } from '../../shared/settings-rules'
 import { settingsSchema } from '../../shared/settings-schema'
 import {
@@ -83,7 +83,7 @@ interface SyncArgs {
 
 /**
  * `sync`: one complete sync of the employee list into the cache at --db. With --json, stdout carries exactly
- * one JSON object: {status, totalCount, stored, pages, requests, durationMs, truncatedFields?, error?}. SIGINT/SIGTERM cancel the
+ * one JSON object: {status, totalCount, stored, pages, requests, durationMs, truncatedFields?, numbersTooLarge?, numbersTooSmall?, error?}. SIGINT/SIGTERM cancel the
  * run cleanly (the cache keeps its previous snapshot). Exit codes: 0 complete, 1 failed, 2 bad usage,
  * 130 cancelled.
  */
@@ -242,6 +242,8 @@ function report(io: CacheCommandIo, json: boolean, summary: SyncRunSummary): voi
     const { status, totalCount, stored, pages, requests, durationMs, error } = summary
     const line: Record<string, unknown> = { status, totalCount, stored, pages, requests, durationMs }
     if (summary.truncatedFields !== undefined) line['truncatedFields'] = summary.truncatedFields
+    if (summary.numbersTooLarge !== undefined) line['numbersTooLarge'] = summary.numbersTooLarge
+    if (summary.numbersTooSmall !== undefined) line['numbersTooSmall'] = summary.numbersTooSmall
     if (status !== 'complete') line['error'] = error ?? 'The sync did not complete.'
     writeLine(io.stdout, JSON.stringify(line))
     return
@@ -260,9 +262,11 @@ function report(io: CacheCommandIo, json: boolean, summary: SyncRunSummary): voi
     summary.truncatedFields === undefined
       ? ''
       : ` ${shortenedValuesText(summary.truncatedFields)} to the longest field allowed (ending with “…”).`
+  const numbersText = numbersAsTextText(summary.numbersTooLarge, summary.numbersTooSmall)
   writeLine(
     io.stdout,
     `Synced ${summary.stored} employees (${summary.pages} pages, ${summary.requests} requests) in ` +
-      `${(summary.durationMs / 1000).toFixed(1)} s.${changeText}${shortenedText}`,
+      `${(summary.durationMs / 1000).toFixed(1)} s.${changeText}${shortenedText}` +
+      (numbersText === '' ? '' : ` ${numbersText}`),
   )
 }

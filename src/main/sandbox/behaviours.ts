@@ -151,7 +151,40 @@ function copyTokenAnswers(b: TokenAnswerBehaviours): TokenAnswerBehaviours {
 
 // ---- end of odd sign-in answers ----
 
-export interface SandboxBehaviours extends HostileBehaviours, TokenAnswerBehaviours {
+// --- Issue 32, points 5 and 6 (raw JSON values) ---------------------------------------------------------------
+
+/**
+ * Values a page carries as raw JSON text, as a service written in another language may send them and no
+ * JSON.stringify of ours can: numbers beyond a double's precision or range (9007199254740993, 1e400), a list
+ * nested 100,000 levels deep (issue 32). Off (null) by default.
+ */
+export interface RawValueBehaviours {
+  /** The row at this position (on every request of its page) gains these fields, each written as this JSON text. */
+  rawFields: (PagePosition & { fields: Record<string, string> }) | null
+}
+
+function validateRawValues(b: RawValueBehaviours): void {
+  if (b.rawFields === null) return
+  requirePositiveInteger('rawFields.page', b.rawFields.page)
+  requirePositiveInteger('rawFields.row', b.rawFields.row)
+  for (const [field, text] of Object.entries(b.rawFields.fields)) {
+    try {
+      JSON.parse(text)
+    } catch {
+      throw new RangeError(`rawFields.fields.${field} must be JSON text`)
+    }
+  }
+}
+
+function copyRawValues(b: RawValueBehaviours): RawValueBehaviours {
+  return {
+    rawFields: b.rawFields === null ? null : { ...b.rawFields, fields: { ...b.rawFields.fields } },
+  }
+}
+
+// --- end of issue 32, points 5 and 6 -----------------------------------------------------------------------
+
+export interface SandboxBehaviours extends HostileBehaviours, TokenAnswerBehaviours, RawValueBehaviours {
   tokenStyle: TokenStyle
   accessTokenTtlSeconds: number
   /** true: a refresh rotates the refresh token (the old one stops working); false: it is omitted and kept. */
@@ -208,6 +241,7 @@ export const DEFAULT_BEHAVIOURS: SandboxBehaviours = Object.freeze({
   redirectList: null,
   echoLimitAbove: null,
   ...DEFAULT_TOKEN_ANSWER_BEHAVIOURS,
+  rawFields: null,
 }) as SandboxBehaviours
 
 function requirePositiveInteger(name: string, value: number): void {
@@ -269,6 +303,7 @@ export function validateBehaviours(b: SandboxBehaviours): void {
   if (b.redirectList !== null) validateListRedirect(b.redirectList)
   if (b.echoLimitAbove !== null) requirePositiveInteger('echoLimitAbove', b.echoLimitAbove)
   validateTokenAnswers(b)
+  validateRawValues(b)
 }
 
 function validateListRedirect(redirect: ListRedirect): void {
@@ -301,6 +336,7 @@ export function mergeBehaviours(
     mutate: patch.mutate === undefined ? current.mutate : patch.mutate === null ? null : { ...patch.mutate },
     ...copyHostile({ ...current, ...withoutUndefined(patch) }),
     ...copyTokenAnswers({ ...current, ...withoutUndefined(patch) }),
+    ...copyRawValues({ ...current, ...withoutUndefined(patch) }),
   }
   validateBehaviours(merged)
   return merged
@@ -314,6 +350,7 @@ export function copyBehaviours(b: SandboxBehaviours): SandboxBehaviours {
     mutate: b.mutate === null ? null : { ...b.mutate },
     ...copyHostile(b),
     ...copyTokenAnswers(b),
+    ...copyRawValues(b),
   }
 }
 

@@ -33,7 +33,8 @@ export function hostileReply(ctx: SandboxContext, page: number, build: () => Pag
     b.numericStrings ||
     at(b.missingUuid) ||
     at(b.duplicateUuid) ||
-    at(b.oversizedField)
+    at(b.oversizedField) ||
+    at(b.rawFields)
   if (!bends) return null
   ctx.stats.faultsInjected++
   const data = build()
@@ -49,19 +50,23 @@ export function hostileReply(ctx: SandboxContext, page: number, build: () => Pag
     const target = row(b.oversizedField)
     if (target !== undefined) target['notes'] = 'n'.repeat(b.oversizedField?.characters ?? 0)
   }
+  const raw = at(b.rawFields) ? rawFieldsOf(row(b.rawFields), b.rawFields?.fields ?? {}) : undefined
   const totalCount = b.lieTotalCount ?? data.totalCount
   const totalPages = data.limit === 0 ? 0 : Math.ceil(totalCount / data.limit)
   const count = (value: number): number | string => (b.numericStrings ? String(value) : value)
   return {
     status: 200,
     headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({
-      rows,
-      totalCount: count(totalCount),
-      totalPages: count(totalPages),
-      limit: count(data.limit),
-      currentPage: count(data.currentPage),
-    }),
+    body: withRawText(
+      JSON.stringify({
+        rows,
+        totalCount: count(totalCount),
+        totalPages: count(totalPages),
+        limit: count(data.limit),
+        currentPage: count(data.currentPage),
+      }),
+      raw,
+    ),
     note: 'fault: hostile page',
   }
 }
@@ -125,4 +130,26 @@ function oversized(data: PageData, megabytes: number): Reply {
 function write(res: ServerResponse, text: string): number {
   res.write(text)
   return Buffer.byteLength(text)
+}
+
+/**
+ * Issue 32 (`rawFields`): each field set to a placeholder string, and the placeholder's JSON (quoted) paired with
+ * the raw text that replaces it once the page is serialised.
+ */
+function rawFieldsOf(
+  target: Record<string, unknown> | undefined,
+  fields: Readonly<Record<string, string>>,
+): Array<[string, string]> {
+  if (target === undefined) return []
+  return Object.entries(fields).map(([field, text], index) => {
+    const placeholder = `\u0000raw-field-${index}`
+    target[field] = placeholder
+    return [JSON.stringify(placeholder), text]
+  })
+}
+
+function withRawText(body: string, raw: ReadonlyArray<[string, string]> | undefined): string {
+  let text = body
+  for (const [placeholder, value] of raw ?? []) text = text.replace(placeholder, () => value)
+  return text
 }

@@ -18,6 +18,7 @@ export type {
   FaultBehaviours,
   HostileBehaviours,
   PagePosition,
+  RawValueBehaviours,
   SandboxBehaviours,
   SandboxBehavioursPatch,
   StallMode,

@@ -58,6 +58,10 @@ export const syncRunSummarySchema = z.strictObject({
   changes: changeReportSchema.optional(),
   /** Field values cut to the longest field allowed (they end with "…"); absent when none was. */
   truncatedFields: z.int().min(0).optional(),
+  /** Numbers past the largest double (1e400) kept as their text; absent when none was. */
+  numbersTooLarge: z.int().min(0).optional(),
+  /** Numbers closer to 0 than the smallest double (1e-400) kept as their text; absent when none was. */
+  numbersTooSmall: z.int().min(0).optional(),
 })
 export type SyncRunSummary = z.infer<typeof syncRunSummarySchema>
 

@@ -23,6 +23,8 @@ export interface HttpJsonRequest {
   readonly maxBodyBytes?: number
   readonly signal?: AbortSignal
   readonly what?: string
+  /** How the body's text becomes its value (`JSON.parse` when absent); a throw says the body is not JSON. */
+  readonly parse?: (text: string) => unknown
 }
 
 /** A response whose body was read. `body` is the parsed JSON, or undefined when the body was empty or not JSON. */
@@ -131,7 +133,7 @@ export async function requestJson(fetch: FetchLike, request: HttpJsonRequest): P
       who: capitalise(what),
     })
     const text = await readBodyText(response, request.maxBodyBytes, what)
-    const parsed = parseJsonText(text)
+    const parsed = parseJsonText(text, request.parse)
     const page =
       response.ok && !parsed.isJson ? webPage(text, response.headers.get('content-type')) : undefined
     if (page !== undefined) {
@@ -314,10 +316,13 @@ function megabytes(bytes: number): string {
   return mb >= 1 ? `${Math.round(mb)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`
 }
 
-function parseJsonText(text: string): { isJson: boolean; value: unknown } {
+function parseJsonText(
+  text: string,
+  parse: (text: string) => unknown = JSON.parse,
+): { isJson: boolean; value: unknown } {
   if (text.trim() === '') return { isJson: true, value: undefined }
   try {
-    return { isJson: true, value: JSON.parse(text) as unknown }
+    return { isJson: true, value: parse(text) }
   } catch {
     return { isJson: false, value: undefined }
   }

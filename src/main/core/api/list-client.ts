@@ -2,6 +2,8 @@ import type { AccessTokenSource } from './access-token-source'
 import type { Clock } from '../clock'
 import { isUnreachableErrorCode } from '../../../shared/ipc-error-codes'
 import { RosterDeskError, cancelledError, isAbortError } from '../errors'
+import { parseJsonExactly } from './exact-json'
+import type { ExactJson } from './exact-json'
 import type { FetchLike } from './fetch-like'
 import { BodyTooLargeError, HttpStatusError, parseRetryAfter, requestJson } from './http-json'
 import type { HttpJsonResponse } from './http-json'
@@ -59,9 +61,9 @@ export interface ListClientOptions {
  * One list endpoint, one page at a time, with everything a single request needs to succeed: the request built by
  * the one list-request builder, the bearer token (refreshed once, shared, on a 401), the tenant header, bounded
  * retries with backoff for failures a retry can fix (network, 5xx, 429, a body cut short or not JSON),
- * Retry-After on 429, and the one envelope reader. Errors a retry cannot fix are thrown at once with a message a
- * clerk can act on: 403, 400 and 404 as HttpStatusErrors (the status and body kept for callers that word them for
- * their own purpose), and answers that are whole JSON but wrong (`ServiceDataError`: a malformed envelope, a row
+ * Retry-After on 429, every number read exactly as written (`parseJsonExactly`), and the one envelope reader.
+ * Errors a retry cannot fix are thrown at once with a message a clerk can act on: 403, 400 and 404 as
+ * HttpStatusErrors (the status and body kept for callers that word them for their own purpose), and answers that are whole JSON but wrong (`ServiceDataError`: a malformed envelope, a row
  * without its id or with one twice, a page that contradicts its own envelope or the request, an answer over
  * `maxResponseBytes`), naming the page, the row and the field, because asking again gets the same answer.
  */
@@ -148,12 +150,17 @@ export class ListClient {
     const tenantId = this.options.tenantId?.trim() ?? ''
     if (tenantId !== '') headers[TENANT_HEADER] = tenantId
     let response: HttpJsonResponse
+    let exact: ExactJson | undefined
     this.sent++
     try {
       response = await requestJson(this.options.fetch, {
         url: listRequestUrl(this.options.baseUrl, this.options.endpoint.path, request),
         headers,
         signal,
+        parse: (text) => {
+          exact = parseJsonExactly(text)
+          return exact.value
+        },
         ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
         ...(this.options.maxResponseBytes === undefined
           ? {}
@@ -192,7 +199,13 @@ export class ListClient {
         const error = this.wrongData(request, contradiction, checked.envelope)
         throw contradiction.underfilled === true ? new UnderfilledPageError(error) : error
       }
-      return { kind: 'page', envelope: checked.envelope }
+      const tooLarge = exact?.tooLarge ?? 0
+      const tooSmall = exact?.tooSmall ?? 0
+      const envelope =
+        tooLarge + tooSmall === 0
+          ? checked.envelope
+          : { ...checked.envelope, numbersAsText: { tooLarge, tooSmall } }
+      return { kind: 'page', envelope }
     }
     return this.classify(response)
   }

@@ -10,6 +10,16 @@ export interface ListEnvelope {
   readonly totalPages: number
   readonly limit: number
   readonly currentPage: number
+  /** Numbers of this page beyond a double's range, kept as their text (exact-json.ts); absent when none was. */
+  readonly numbersAsText?: NumbersAsText
+}
+
+/** Numbers beyond a double's range that a sync kept as their text, by which end of the range they are past. */
+export interface NumbersAsText {
+  /** Past the largest double (1e400, -1e400). */
+  readonly tooLarge: number
+  /** Closer to 0 than the smallest double (1e-400). */
+  readonly tooSmall: number
 }
 
 export const ENVELOPE_COUNT_FIELDS = ['totalCount', 'totalPages', 'limit', 'currentPage'] as const

@@ -45,6 +45,10 @@ const MIGRATIONS: ReadonlyArray<string> = [
   // 4: how many field values a complete run cut to the longest field allowed, so the clerk is told after a restart
   // too; 0 for runs before this version.
   `ALTER TABLE sync_runs ADD COLUMN truncated_fields INTEGER NOT NULL DEFAULT 0`,
+  // 5, 6: how many numbers beyond a double's range a complete run kept as their text (decision 052), so the clerk
+  // is told after a restart too; 0 for runs before this version.
+  `ALTER TABLE sync_runs ADD COLUMN numbers_too_large INTEGER NOT NULL DEFAULT 0`,
+  `ALTER TABLE sync_runs ADD COLUMN numbers_too_small INTEGER NOT NULL DEFAULT 0`,
 ]
 
 export const CATALOG_VERSION = MIGRATIONS.length

@@ -33,10 +33,13 @@ interface RunRow {
   change_report: string | null
   snapshot_file: string
   truncated_fields: number
+  numbers_too_large: number
+  numbers_too_small: number
 }
 
 const SELECT_RUN = `SELECT id, started_at, ended_at, status, total_count, stored, pages, requests, duration_ms,
-  error, error_code, change_report, snapshot_file, truncated_fields FROM sync_runs`
+  error, error_code, change_report, snapshot_file, truncated_fields, numbers_too_large, numbers_too_small
+  FROM sync_runs`
 
 /** Reads and writes the sync_runs table of the catalog. */
 export class RunLog {
@@ -56,7 +59,8 @@ export class RunLog {
     prepared(
       this.db,
       `UPDATE sync_runs SET ended_at = ?, status = ?, total_count = ?, stored = ?, pages = ?, requests = ?,
-           duration_ms = ?, error = ?, error_code = ?, change_report = ?, truncated_fields = ? WHERE id = ?`,
+           duration_ms = ?, error = ?, error_code = ?, change_report = ?, truncated_fields = ?,
+           numbers_too_large = ?, numbers_too_small = ? WHERE id = ?`,
     ).run(
       summary.endedAt,
       summary.status,
@@ -69,6 +73,8 @@ export class RunLog {
       summary.errorCode ?? null,
       summary.changes === undefined ? null : JSON.stringify(summary.changes),
       summary.truncatedFields ?? 0,
+      summary.numbersTooLarge ?? 0,
+      summary.numbersTooSmall ?? 0,
       summary.id,
     )
   }
@@ -184,6 +190,8 @@ function toSummary(row: RunRow): SyncRunSummary {
   const changes = parseChanges(row.change_report)
   if (changes !== undefined) summary.changes = changes
   if (row.truncated_fields > 0) summary.truncatedFields = row.truncated_fields
+  if (row.numbers_too_large > 0) summary.numbersTooLarge = row.numbers_too_large
+  if (row.numbers_too_small > 0) summary.numbersTooSmall = row.numbers_too_small
   return summary
 }
 

@@ -1,5 +1,6 @@
 import { KNOWN_EMPLOYEE_FIELDS } from '../../../shared/domain/rows'
 import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain/rows'
+import { isNumberText } from '../api/exact-json'
 import { columnLabel } from './column-label'
 
 type ColumnKind = ColumnInfo['kind']
@@ -12,7 +13,11 @@ export interface ColumnStats extends ColumnInfo {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
 
-/** The kind a single value suggests; null says nothing (absent values do not make a column mixed). */
+/**
+ * The kind a single value suggests; null says nothing (absent values do not make a column mixed). Text that is a
+ * number a double cannot hold as written (`isNumberText`: how a sync keeps 12345678901234567890 or 1e400) is a
+ * number, so a column of such account numbers is a number column whose values are text (decision 052).
+ */
 export function inferKind(value: JsonValue | undefined): ColumnKind | null {
   if (value === null || value === undefined) return null
   if (typeof value === 'number') return 'number'
@@ -20,7 +25,9 @@ export function inferKind(value: JsonValue | undefined): ColumnKind | null {
   if (typeof value === 'string') {
     // Most strings are not dates; checking the first character spares them the regular expression.
     const first = value.charCodeAt(0)
+    if (first === 45) return isNumberText(value) ? 'number' : 'text'
     if (first < 48 || first > 57) return 'text'
+    if (isNumberText(value)) return 'number'
     return ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)) ? 'date' : 'text'
   }
   return 'mixed'

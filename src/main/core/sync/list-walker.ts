@@ -241,7 +241,10 @@ function deliver(
     if (!state.seen.has(uuid)) state.seen.add(uuid)
     else if (state.duplicates++ === 0) state.firstDuplicate = { uuid, page, row: index + 1 }
   })
-  options.onPage({ pass, page, position: (page - 1) * limit, rows: envelope.rows })
+  const arrived = { pass, page, position: (page - 1) * limit, rows: envelope.rows }
+  options.onPage(
+    envelope.numbersAsText === undefined ? arrived : { ...arrived, numbersAsText: envelope.numbersAsText },
+  )
 }
 
 function isConsistent(state: PassState, totalCount: number): boolean {

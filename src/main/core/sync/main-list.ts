@@ -94,15 +94,23 @@ export async function syncMainList(
 
 const KEEP_WHOLE: ReadonlySet<string> = new Set([EMPLOYEE_LIST.idField ?? 'UUID'])
 
-/** The page as stored: every field within `maxFieldCharacters`, the cut ones counted for the summary. */
+/**
+ * The page as stored: every field within `maxFieldCharacters` and `MAX_FIELD_DEPTH`, the cut ones counted for the
+ * summary, and so are its numbers kept as text (exact-json.ts).
+ */
 function withinFieldLimit(ctx: SyncRun, page: ArrivedPage): ArrivedPage {
+  ctx.counters.numbersTooLarge += page.numbersAsText?.tooLarge ?? 0
+  ctx.counters.numbersTooSmall += page.numbersAsText?.tooSmall ?? 0
   let cut = 0
+  let deep = 0
   const rows = page.rows.map((row) => {
     const limited = limitFields(row, ctx.plan.limits.maxFieldCharacters, KEEP_WHOLE)
     cut += limited.truncated
+    deep += limited.deep
     return limited.row
   })
   if (cut === 0) return page
   ctx.counters.truncatedFields += cut
+  ctx.counters.deepFields += deep
   return { ...page, rows }
 }

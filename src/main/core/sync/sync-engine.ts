@@ -2,6 +2,7 @@ import type { SyncRunSummary } from '../../../shared/domain/sync'
 import { isAbortError, toIpcError } from '../errors'
 import { logFailure } from '../log/log-failure'
 import { commitSnapshot } from './commit-snapshot'
+import { MAX_FIELD_DEPTH } from './field-limit'
 import { throwIfCancelled } from './list-walker'
 import type { WalkResult } from './list-walker'
 import { syncMainList } from './main-list'
@@ -61,12 +62,7 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
       ...(deps.logger === undefined ? {} : { logger: deps.logger }),
       ...(deps.checkpoint === undefined ? {} : { checkpoint: deps.checkpoint }),
     })
-    const cut = ctx.counters.truncatedFields
-    if (cut > 0) {
-      deps.logger?.warn(
-        `Sync: ${cut} field value(s) longer than ${plan.limits.maxFieldCharacters} characters were cut and end with “…”`,
-      )
-    }
+    logKeptValues(ctx)
     return summary
   } catch (error) {
     // A walk can fail while the previous snapshot is still loading: let the load end, so its file is let go.
@@ -75,13 +71,35 @@ export async function runSync(deps: SyncDependencies, options: SyncRunOptions): 
   }
 }
 
+/** Warns in the log of the values the run kept other than as sent: cut, too deep, numbers kept as text. */
+function logKeptValues({ counters, deps, plan }: SyncRun): void {
+  const { truncatedFields: cut, deepFields: deep, numbersTooLarge, numbersTooSmall } = counters
+  if (cut > deep) {
+    deps.logger?.warn(
+      `Sync: ${cut - deep} field value(s) longer than ${plan.limits.maxFieldCharacters} characters were cut and end with “…”`,
+    )
+  }
+  if (deep > 0) {
+    deps.logger?.warn(
+      `Sync: ${deep} field value(s) nested deeper than ${MAX_FIELD_DEPTH} levels were kept as the start of their text, ending with “…”`,
+    )
+  }
+  if (numbersTooLarge + numbersTooSmall > 0) {
+    deps.logger?.warn(
+      `Sync: ${numbersTooLarge} number(s) too large and ${numbersTooSmall} too small for a double were kept as their text`,
+    )
+  }
+}
+
 /** The summary of a run whose snapshot is sealed; a cancel that came meanwhile still wins here. */
 function completeSummary(ctx: SyncRun, listed: MainList): SyncRunSummary {
   throwIfCancelled(ctx.signal)
-  const cut = ctx.counters.truncatedFields
+  const { truncatedFields: cut, numbersTooLarge: tooLarge, numbersTooSmall: tooSmall } = ctx.counters
   return summaryOf(ctx, 'complete', {
     changes: listed.built.changes,
     ...(cut === 0 ? {} : { truncatedFields: cut }),
+    ...(tooLarge === 0 ? {} : { numbersTooLarge: tooLarge }),
+    ...(tooSmall === 0 ? {} : { numbersTooSmall: tooSmall }),
   })
 }
 

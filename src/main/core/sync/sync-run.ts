@@ -17,6 +17,11 @@ export interface RunCounters {
   pages: number
   /** Fields cut to `maxFieldCharacters` in the rows stored. */
   truncatedFields: number
+  /** Of those, fields nested deeper than `MAX_FIELD_DEPTH` (field-limit.ts), for the log. */
+  deepFields: number
+  /** Numbers beyond a double's range kept as their text in the pages stored (exact-json.ts). */
+  numbersTooLarge: number
+  numbersTooSmall: number
 }
 
 /**
@@ -84,7 +89,15 @@ export function startRun(deps: SyncDependencies, plan: RunPlan, options: SyncRun
     },
     signal: options.signal,
     startedAt,
-    counters: { totalCount: 0, stored: 0, pages: 0, truncatedFields: 0 },
+    counters: {
+      totalCount: 0,
+      stored: 0,
+      pages: 0,
+      truncatedFields: 0,
+      deepFields: 0,
+      numbersTooLarge: 0,
+      numbersTooSmall: 0,
+    },
     requests: () => client.requests,
   }
 }

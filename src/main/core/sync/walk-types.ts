@@ -1,5 +1,5 @@
 import type { EmployeeRow } from '../../../shared/domain/rows'
-import type { ListEnvelope } from '../api/list-envelope'
+import type { ListEnvelope, NumbersAsText } from '../api/list-envelope'
 import type { ListRequest } from '../api/list-request'
 
 /**
@@ -18,6 +18,8 @@ export interface ArrivedPage {
   readonly page: number
   readonly position: number
   readonly rows: readonly EmployeeRow[]
+  /** Its numbers beyond a double's range, kept as their text; absent when none was. */
+  readonly numbersAsText?: NumbersAsText
 }
 
 export interface PassStart {

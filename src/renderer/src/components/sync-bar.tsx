@@ -1,5 +1,5 @@
 import { rowSourceLabel } from '../../../shared/source-identity'
-import { shortenedValuesText } from '../../../shared/shortened-values'
+import { numbersAsTextText, shortenedValuesText } from '../../../shared/shortened-values'
 import type { SyncController } from '../hooks/use-sync'
 import { useNow } from '../hooks/use-now'
 import { formatDateTime, formatRelativeTime } from '../format/relative-time'
@@ -73,6 +73,12 @@ export function SyncBar({ sync, signedIn, signingIn = false, onSignIn, authError
         // About the saved employees, so it stays until a sync replaces them; the log's warning says the limit.
         <span className="muted shortened-values">
           {shortenedValuesText(last.truncatedFields)}; see the log (Help → Open log folder).
+        </span>
+      ) : null}
+      {!sync.running && (last?.numbersTooLarge || last?.numbersTooSmall) ? (
+        // Numbers beyond a double's range, kept as the service wrote them (decision 052).
+        <span className="muted numbers-as-text">
+          {numbersAsTextText(last.numbersTooLarge, last.numbersTooSmall)}
         </span>
       ) : null}
       {syncProblem ? (

@@ -54,6 +54,25 @@ describe('switchable behaviours: a hostile list', () => {
     expect(rows[0]).not.toHaveProperty('notes')
   })
 
+  it('writes one row’s raw fields into the page as the JSON text given (issue 32), and refuses text that is not JSON', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+    sandbox().setBehaviours({
+      rawFields: {
+        page: 1,
+        row: 2,
+        fields: { account: '12345678901234567890', salary: '-1e400', notes: deep },
+      },
+    })
+    const text = (await getList(sandbox(), token(), { page: 1, limit: 5 })).text
+    expect(text).toContain('"account":12345678901234567890,')
+    expect(text).toContain('"salary":-1e400,')
+    expect(text).toContain(`"notes":${deep}`)
+    expect(text.match(/12345678901234567890/g)).toHaveLength(1)
+    expect(() => sandbox().setBehaviours({ rawFields: { page: 1, row: 1, fields: { a: '1e' } } })).toThrow(
+      'rawFields.fields.a must be JSON text',
+    )
+  })
+
   it('streams an oversized page to its full size, valid JSON, when the client reads it all', async () => {
     sandbox().setBehaviours({ oversizedPage: { page: 2, megabytes: 3 } })
     const response = await getList(sandbox(), token(), { page: 2, limit: 20 })

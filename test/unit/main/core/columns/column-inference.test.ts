@@ -15,6 +15,21 @@ describe('column inference', () => {
     expect(inferKind(null)).toBeNull()
   })
 
+  it('takes text that is a number a double cannot hold as written for a number (how a sync keeps one)', () => {
+    expect(inferKind('12345678901234567890')).toBe('number')
+    expect(inferKind('9007199254740993')).toBe('number')
+    expect(inferKind('-1e400')).toBe('number')
+    expect(inferKind('1e400')).toBe('number')
+    // Text a double holds, or that is no JSON number, stays text.
+    expect(inferKind('12345')).toBe('text')
+    expect(inferKind('-5')).toBe('text')
+    expect(inferKind('0012345678901234567')).toBe('text')
+    const collector = new ColumnCollector()
+    collector.observe({ UUID: 'a', account: 17 })
+    collector.observe({ UUID: 'b', account: '12345678901234567890' })
+    expect(collector.columns().find((column) => column.key === 'account')?.kind).toBe('number')
+  })
+
   it('merges kinds: dates with free text are text, anything else disagreeing is mixed', () => {
     expect(mergeKinds(null, 'number')).toBe('number')
     expect(mergeKinds('date', 'text')).toBe('text')

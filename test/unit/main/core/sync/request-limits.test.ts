@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RosterDeskError } from '../../../../../src/main/core/errors'
-import { TRUNCATION_MARK, limitFields } from '../../../../../src/main/core/sync/field-limit'
+import type { JsonValue } from '../../../../../src/shared/domain/rows'
+import { MAX_FIELD_DEPTH, TRUNCATION_MARK, limitFields } from '../../../../../src/main/core/sync/field-limit'
 import { RunDeadline } from '../../../../../src/main/core/sync/run-deadline'
 import { runSync } from '../../../../../src/main/core/sync/sync-engine'
 import { fakeClock } from '../../../../helpers/sync-fakes'
@@ -36,6 +37,31 @@ describe('limitFields', () => {
     expect(cut.slice(0, -1)).toBe('😀'.repeat(cut.slice(0, -1).length / 2))
     const row = { UUID: 'u', note: 'short' }
     expect(limitFields(row, 100, keep).row).toBe(row)
+  })
+
+  /** A list nested `depth` levels deep around `inner` (a scalar is 0 levels). */
+  const nested = (depth: number, inner: JsonValue = 'x'): JsonValue => {
+    let value = inner
+    for (let level = 0; level < depth; level++) value = [value]
+    return value
+  }
+
+  it(`keeps a value nested deeper than ${MAX_FIELD_DEPTH} levels as its text up to there, marked, whatever its depth`, () => {
+    const deep = nested(100_000)
+    const limited = limitFields({ UUID: 'u', deep, within: nested(MAX_FIELD_DEPTH) }, 10_000, keep)
+    expect(limited).toMatchObject({ truncated: 1, deep: 1 })
+    expect(limited.row['deep']).toBe(`${'['.repeat(MAX_FIELD_DEPTH)}${TRUNCATION_MARK}`)
+    // 64 levels are kept as they came, and what is stored then serialises.
+    expect(limited.row['within']).toEqual(nested(MAX_FIELD_DEPTH))
+    expect(() => JSON.stringify(limited.row)).not.toThrow()
+  })
+
+  it('cuts a deep value’s text to the longest field allowed too, and writes objects as JSON.stringify does', () => {
+    let deep: JsonValue = 1
+    for (let level = 0; level < 70; level++) deep = { 'key "q"': deep, n: level }
+    const text = String(limitFields({ UUID: 'u', deep }, 100, keep).row['deep'])
+    expect(text).toHaveLength(100)
+    expect(text).toBe(`${'{"key \\"q\\"":'.repeat(20).slice(0, 99)}${TRUNCATION_MARK}`)
   })
 })
 
