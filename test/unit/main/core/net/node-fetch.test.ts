@@ -1,7 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { classifyNetworkFailure } from '../../../../../src/main/core/net/network-failure'
+import {
+  classifyNetworkFailure,
+  networkFailureReason,
+  UNASKED_CONTINUE_REASON,
+} from '../../../../../src/main/core/net/network-failure'
 import { createNodeFetch, type NodeFetch } from '../../../../../src/main/core/net/node-fetch'
 import { resolveNodeNetwork, type NetworkLayer } from '../../../../../src/main/core/net/network-options'
 import type { SandboxHandle } from '../../../../../src/main/sandbox/index'
@@ -51,6 +55,33 @@ describe('createNodeFetch against real servers on 127.0.0.1', () => {
     }
     throw new Error(`${url} answered`)
   }
+
+  it('reads past 103 Early Hints, and fails on an unasked 100 Continue and on 64 KB+ of headers (undici)', async () => {
+    const plain = await startTestSandbox({ size: 5 })
+    opened.push(plain)
+    const fetch = open({})
+    const url = `${plain.baseUrl}/employees/list?page=1&limit=5`
+    const headers = { authorization: `Bearer ${plain.issueTokens().accessToken}` }
+    plain.setBehaviours({ pageAnswer: { page: 1, fault: 'early-hints-first' } })
+    expect((await fetch.fetch(url, { headers })).status).toBe(200)
+    const failureOf = async (fault: 'continue-first' | 'huge-headers'): Promise<unknown> => {
+      plain.setBehaviours({ pageAnswer: { page: 1, fault } })
+      return fetch.fetch(url, { headers }).then(
+        () => new Error(`${fault} answered`),
+        (error: unknown) => error,
+      )
+    }
+    const interim = await failureOf('continue-first')
+    expect(networkFailureReason(interim)).toBe(UNASKED_CONTINUE_REASON)
+    expect(classifyNetworkFailure(interim, { what: 'the payroll service', url }).message).toMatch(
+      /interim “100 Continue” answer RosterDesk did not ask for/,
+    )
+    const huge = await failureOf('huge-headers')
+    expect(networkFailureReason(huge)).toBe('UND_ERR_HEADERS_OVERFLOW')
+    expect(classifyNetworkFailure(huge, { what: 'the payroll service', url }).message).toMatch(
+      /headers larger than RosterDesk reads/,
+    )
+  })
 
   it('refuses a certificate from an unknown CA, naming its issuer, and trusts it with --ca-file', async () => {
     const error = await failure(open({}), `${good.baseUrl}${LIST}`)
