@@ -1,6 +1,7 @@
 import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_BEHAVIOURS } from '../../../../src/main/sandbox/index'
+import { parseCliArgs, UsageError } from '../../../../src/main/sandbox/cli-args'
 import { HUGE_HEADER_BYTES, MAINTENANCE_MESSAGE } from '../../../../src/main/sandbox/transport-faults'
 import { useTestSandbox } from '../../../helpers/sandbox'
 
@@ -97,5 +98,16 @@ describe('switchable behaviours: a list page bent at the HTTP layer', () => {
       sandbox().setBehaviours({ pageAnswer: { page: 1, fault: 'teapot' as 'no-content' } }),
     ).toThrow(/pageAnswer.fault must be one of/)
     expect(sandbox().behaviours.pageAnswer).toBeNull()
+  })
+})
+
+describe('the sandbox command line: --page-answer', () => {
+  it('sets the page and the fault, and refuses a malformed one with a usage error', () => {
+    expect(parseCliArgs(['--page-answer=3:continue-first'])).toMatchObject({
+      behaviours: { pageAnswer: { page: 3, fault: 'continue-first' } },
+    })
+    for (const text of ['3', '0:no-content', '1:teapot', '1:no-content:2']) {
+      expect(() => parseCliArgs([`--page-answer=${text}`])).toThrow(UsageError)
+    }
   })
 })
