@@ -62,8 +62,9 @@ export interface ListClientOptions {
  * retries with backoff for failures a retry can fix (network, 5xx, 429, a body cut short or not JSON),
  * Retry-After on 429, and the one envelope reader. Retries end early when an answer the service means comes back
  * the same (a 204, a 304, a 429 without Retry-After, a 5xx's stated reason, an answer the HTTP client cannot read:
- * decision 053), or when one request has kept failing for `maxFailingMs`. Errors a retry cannot fix are thrown at once with a message a
- * clerk can act on: 403, 400 and 404 as HttpStatusErrors (the status and body kept for callers that word them for
+ * decision 053), or once one request has kept failing for `maxFailingMs`. Errors a retry cannot fix are thrown at
+ * once with a message a clerk can act on: 403, 400 and 404 as HttpStatusErrors (the status and body kept for
+ * callers that word them for
  * their own purpose), and answers that are whole JSON but wrong (`ServiceDataError`: a malformed envelope, a row
  * without its id or with one twice, a page that contradicts its own envelope or the request, an answer over
  * `maxResponseBytes`), naming the page, the row and the field, because asking again gets the same answer.
