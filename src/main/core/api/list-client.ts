@@ -5,7 +5,7 @@ import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import type { FetchLike } from './fetch-like'
 import { BodyTooLargeError, HttpStatusError, parseRetryAfter, requestJson } from './http-json'
 import type { HttpJsonResponse } from './http-json'
-import { MalformedAnswerError } from '../net/network-failure'
+import { malformedAnswerReason } from '../net/network-failure'
 import { checkListEnvelope } from './list-envelope'
 import type { EnvelopeProblem, ListEnvelope } from './list-envelope'
 import { listRequestUrl } from './list-request'
@@ -184,7 +184,7 @@ export class ListClient {
           kind: 'retry',
           reason: isUnreachableErrorCode(error.code) ? 'network' : 'server-error',
           error,
-          ...(error instanceof MalformedAnswerError ? { answer: error.detail ?? error.message } : {}),
+          ...(malformedAnswerReason(error) === undefined ? {} : { answer: error.detail ?? error.message }),
         }
       }
       throw error

@@ -202,6 +202,17 @@ export class MalformedAnswerError extends RosterDeskError {
   }
 }
 
+/**
+ * The raw reason of a `MalformedAnswerError`, read from its code and detail, so that the error is known as one
+ * after it crossed to the core worker as code, message and detail alone (worker-protocol.ts); undefined otherwise.
+ */
+export function malformedAnswerReason(error: RosterDeskError): string | undefined {
+  if (error.code !== 'service') return undefined
+  const reason = (error.detail ?? '').split(';')[0] ?? ''
+  const kind = REASONS.get(reason)
+  return kind === 'headers-too-large' || kind === 'interim-continue' ? reason : undefined
+}
+
 /** What the classifier read from an error: the raw reason (or none) and the facts known about it. */
 interface ReadFailure {
   readonly reason: string | undefined

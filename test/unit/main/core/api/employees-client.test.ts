@@ -445,6 +445,22 @@ describe('ListClient: an answer that comes back the same (issue 32)', () => {
     }
   })
 
+  it('knows an unreadable answer by its code and detail, as it reaches the core worker from its host', async () => {
+    // The host classifies Electron's failure; only code, message, detail and retryability cross (worker-protocol).
+    const crossed = new RosterDeskError('service', 'The payroll service answered with headers larger…', {
+      detail: 'net::ERR_RESPONSE_HEADERS_TOO_BIG',
+      retryable: true,
+    })
+    const { client } = setup({
+      service: failingFirst(100, () => {
+        throw crossed
+      }),
+    })
+    const found = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(found.message).toMatch(/tried twice and got the same answer each time, so it stopped\.$/)
+    expect(client.requests).toBe(2)
+  })
+
   it('bounds how long one request may keep failing: a page that never answers costs about three timeouts', async () => {
     const timeoutMs = 30_000
     let advance = (_ms: number): void => undefined
