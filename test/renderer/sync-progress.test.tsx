@@ -106,6 +106,17 @@ describe('SyncProgressBar', () => {
     rerender(<SyncProgressBar progress={{ ...base, retry }} />)
     expect(line.textContent).toBe('Service busy, retrying in 8 s')
   })
+
+  it('says the cause of a retry under the line, in the failure’s words, and drops it with the retry', () => {
+    const cause =
+      'The payroll service had a problem (HTTP 500): “maintenance until 02:00 UTC, ticket PAY-4471”. Try again in a few minutes.'
+    const retry = { reason: 'server-error', retryInSeconds: 1, attempt: 1, cause } as const
+    const { rerender, container } = render(<SyncProgressBar progress={{ ...base, retry }} />)
+    expect(screen.getByText('Service error, retrying in 1 s')).toBeTruthy()
+    expect(container.querySelector('.sync-progress-cause')?.textContent).toBe(cause)
+    rerender(<SyncProgressBar progress={base} />)
+    expect(container.querySelector('.sync-progress-cause')).toBeNull()
+  })
 })
 
 describe('a sync in the app, told only by events', () => {

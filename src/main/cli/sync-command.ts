@@ -39,6 +39,7 @@ import {
 } from './service-flags'
 import { cliServiceSource, openCliSession } from './cli-session'
 import { settingFlag } from './setting-flags'
+import { terminalText } from './terminal-text'
 
 export const SYNC_USAGE =
   'Usage: sync (--profile NAME [--data-dir DIR] | --base-url URL --client-id ID --redirect-uri URI --db FILE) ' +
@@ -135,7 +136,8 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
       },
       io,
     )
-    const run = session.sync.start(session.startOptions())
+    const stopRetryLines = reportRetries(io, session)
+    const run = session.sync.start(session.startOptions()).finally(stopRetryLines)
     if (signals > 0) session.sync.cancel()
     const summary = await run
     report(io, parsed.json, summary)
@@ -148,6 +150,25 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
     await session?.close()
     await net.close()
   }
+}
+
+/**
+ * The sync's progress on stderr, as far as a clerk must know while waiting: the cause when a request is first tried
+ * again ("Retrying in 2 s: The payroll service had a problem (HTTP 500): “…”"), once per retrying request. Returns
+ * the unsubscription.
+ */
+function reportRetries(io: CacheCommandIo, session: SessionServices): () => void {
+  let said: string | undefined
+  return session.sync.onProgress((progress) => {
+    const retry = progress.retry
+    // Progress without a retry means the service answers again: a later first retry is said again.
+    if (retry === undefined) said = undefined
+    if (retry === undefined || retry.attempt !== 1 || retry.cause === undefined) return
+    const line = `Retrying in ${retry.retryInSeconds} s: ${retry.cause}`
+    if (line === said) return
+    said = line
+    writeLine(io.stderr, terminalText(line))
+  })
 }
 
 /** A run that could not start or failed outside the sync's own summary: logged, one line (or one JSON object), exit 1. */

@@ -184,7 +184,56 @@ function copyRawValues(b: RawValueBehaviours): RawValueBehaviours {
 
 // --- end of issue 32, points 5 and 6 -----------------------------------------------------------------------
 
-export interface SandboxBehaviours extends HostileBehaviours, TokenAnswerBehaviours, RawValueBehaviours {
+// ---- Issue 32, transport (helper 32b): faults at the HTTP layer of a list page's answer. ----
+
+/**
+ * How a list page's answer is bent at the HTTP layer (issue 32, points 3, 4 and 8), on every request for it:
+ * - 'continue-first': an interim `100 Continue` (unasked: no request sends Expect), then the page;
+ * - 'early-hints-first': an interim `103 Early Hints`, then the page (1xx noise a client reads past);
+ * - 'huge-headers': the page with 64 KB+ of headers (`HUGE_HEADER_BYTES`);
+ * - 'not-modified': 304 without a body, to a request that asked for no cache validation;
+ * - 'no-content': 204 without a body;
+ * - 'maintenance': 500 with a JSON error body naming a maintenance window and a ticket (`MAINTENANCE_MESSAGE`);
+ * - 'rate-limited-bare': 429 without Retry-After.
+ */
+export type PageAnswerFault =
+  | 'continue-first'
+  | 'early-hints-first'
+  | 'huge-headers'
+  | 'not-modified'
+  | 'no-content'
+  | 'maintenance'
+  | 'rate-limited-bare'
+export const PAGE_ANSWER_FAULTS: readonly PageAnswerFault[] = [
+  'continue-first',
+  'early-hints-first',
+  'huge-headers',
+  'not-modified',
+  'no-content',
+  'maintenance',
+  'rate-limited-bare',
+]
+
+export interface TransportBehaviours {
+  /** Every request for this page is answered with this fault (see `PageAnswerFault`). */
+  pageAnswer: { page: number; fault: PageAnswerFault } | null
+}
+
+function validateTransport(b: TransportBehaviours): void {
+  if (b.pageAnswer === null) return
+  requirePositiveInteger('pageAnswer.page', b.pageAnswer.page)
+  if (!PAGE_ANSWER_FAULTS.includes(b.pageAnswer.fault))
+    throw new RangeError(`pageAnswer.fault must be one of ${PAGE_ANSWER_FAULTS.join(', ')}`)
+}
+
+function copyTransport(b: TransportBehaviours): TransportBehaviours {
+  return { pageAnswer: b.pageAnswer === null ? null : { ...b.pageAnswer } }
+}
+
+// ---- End of issue 32, transport. ----
+
+export interface SandboxBehaviours
+  extends HostileBehaviours, TokenAnswerBehaviours, RawValueBehaviours, TransportBehaviours {
   tokenStyle: TokenStyle
   accessTokenTtlSeconds: number
   /** true: a refresh rotates the refresh token (the old one stops working); false: it is omitted and kept. */
@@ -242,6 +291,7 @@ export const DEFAULT_BEHAVIOURS: SandboxBehaviours = Object.freeze({
   echoLimitAbove: null,
   ...DEFAULT_TOKEN_ANSWER_BEHAVIOURS,
   rawFields: null,
+  pageAnswer: null,
 }) as SandboxBehaviours
 
 function requirePositiveInteger(name: string, value: number): void {
@@ -304,6 +354,7 @@ export function validateBehaviours(b: SandboxBehaviours): void {
   if (b.echoLimitAbove !== null) requirePositiveInteger('echoLimitAbove', b.echoLimitAbove)
   validateTokenAnswers(b)
   validateRawValues(b)
+  validateTransport(b)
 }
 
 function validateListRedirect(redirect: ListRedirect): void {
@@ -337,6 +388,7 @@ export function mergeBehaviours(
     ...copyHostile({ ...current, ...withoutUndefined(patch) }),
     ...copyTokenAnswers({ ...current, ...withoutUndefined(patch) }),
     ...copyRawValues({ ...current, ...withoutUndefined(patch) }),
+    ...copyTransport({ ...current, ...withoutUndefined(patch) }),
   }
   validateBehaviours(merged)
   return merged
@@ -351,6 +403,7 @@ export function copyBehaviours(b: SandboxBehaviours): SandboxBehaviours {
     ...copyHostile(b),
     ...copyTokenAnswers(b),
     ...copyRawValues(b),
+    ...copyTransport(b),
   }
 }
 

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { REDIRECT_STATUSES, STALL_MODES, TOKEN_STYLES } from './behaviours'
-import type { RedirectStatus, SandboxBehavioursPatch, StallMode, TokenStyle } from './behaviours'
+import { PAGE_ANSWER_FAULTS, REDIRECT_STATUSES, STALL_MODES, TOKEN_STYLES } from './behaviours'
+import type {
+  PageAnswerFault,
+  RedirectStatus,
+  SandboxBehavioursPatch,
+  StallMode,
+  TokenStyle,
+} from './behaviours'
 import { MOVED_LIST_PATH } from './employees'
 import type { SandboxOptions } from './server'
 
@@ -30,6 +36,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --redirect-list S:TO   /employees/list answers with redirect S (${REDIRECT_STATUSES.join(', ')}) to 'moved'
                          (${MOVED_LIST_PATH} here) or to an origin (http://127.0.0.1:8081)
   --echo-limit-above N   a limit above N is served at N rows, the envelope's limit saying the one asked
+  --page-answer P:FAULT  every request for page P is answered with FAULT:
+                         ${PAGE_ANSWER_FAULTS.join(' | ')}
   --tenant-required      refuse list requests without vnd.a1.tenant-id
   --token-expires-in J   the token answers' lifetime written as JSON text J (9223372036854775807, 1e308, '"3600"')
   --token-characters T:S the access or refresh token (T) served holds S, a JSON string's text (\\r\\n, \\u0001, é)
@@ -111,6 +119,7 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         stall: { type: 'string' },
         'redirect-list': { type: 'string' },
         'echo-limit-above': { type: 'string' },
+        'page-answer': { type: 'string' },
         'tenant-required': { type: 'boolean' },
         'token-expires-in': { type: 'string' },
         'token-characters': { type: 'string' },
@@ -162,7 +171,12 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
     const [rows, listRequests] = parts.map((part) => integer('mutate', part.trim(), 0) ?? 0)
     behaviours.mutate = { rows: rows ?? 0, listRequests: listRequests ?? 0 }
   }
-  Object.assign(behaviours, hostileFlags(values), tokenAnswerFlags(values))
+  Object.assign(
+    behaviours,
+    hostileFlags(values),
+    tokenAnswerFlags(values),
+    transportFlags(values['page-answer']),
+  )
   const lifetimeSeconds = number('lifetime', values.lifetime, 0)
   if (lifetimeSeconds === 0) throw new UsageError('--lifetime must be more than 0 seconds')
   return {
@@ -296,4 +310,15 @@ function tokenAnswerFlags(values: {
   if (values['exchange-not-json'] === true) patch.exchangeNotJson = true
   if (values['refresh-redirect'] === true) patch.refreshRedirect = true
   return patch
+}
+
+/** Issue 32, transport (helper 32b): --page-answer P:FAULT. */
+function transportFlags(text: string | undefined): SandboxBehavioursPatch {
+  if (text === undefined) return {}
+  const [pageText = '', faultText = '', ...rest] = text.split(':')
+  const fault = PAGE_ANSWER_FAULTS.find((candidate): candidate is PageAnswerFault => candidate === faultText)
+  if (fault === undefined || rest.length > 0) {
+    throw new UsageError(`--page-answer must be page:${PAGE_ANSWER_FAULTS.join('|')}, got '${text}'`)
+  }
+  return { pageAnswer: { page: integer('page-answer', pageText, 1) ?? 1, fault } }
 }

@@ -5,6 +5,7 @@ import type { Reply } from './http'
 import { hostileReply } from './hostile'
 import type { PageData } from './hostile'
 import { parseListQuery } from './list-query'
+import { transportReply } from './transport-faults'
 
 export const TENANT_HEADER = 'vnd.a1.tenant-id'
 
@@ -93,6 +94,8 @@ function answer(ctx: SandboxContext, req: IncomingMessage, params: URLSearchPara
     }
     return { rows, totalCount, totalPages, limit, currentPage: query.page }
   }
+  const transport = transportReply(ctx, query.page, build)
+  if (transport !== null) return transport
   const hostile = hostileReply(ctx, query.page, build)
   if (hostile !== null) return hostile
   if (served !== limit) {

@@ -13,6 +13,8 @@ export const syncRetrySchema = z.strictObject({
   retryInSeconds: z.int().min(0),
   /** Which retry of that request this is: 1 for the first. */
   attempt: z.int().min(1),
+  /** What went wrong with the attempt, in the clerk's words (the failure's message), from the first retry on. */
+  cause: z.string().max(2_000).optional(),
 })
 export type SyncRetry = z.infer<typeof syncRetrySchema>
 export const syncProgressSchema = z.strictObject({

@@ -7,6 +7,7 @@ import type { ExactJson } from './exact-json'
 import type { FetchLike } from './fetch-like'
 import { BodyTooLargeError, HttpStatusError, parseRetryAfter, requestJson } from './http-json'
 import type { HttpJsonResponse } from './http-json'
+import { malformedAnswerReason } from '../net/network-failure'
 import { checkListEnvelope } from './list-envelope'
 import type { EnvelopeProblem, ListEnvelope } from './list-envelope'
 import { listRequestUrl } from './list-request'
@@ -62,8 +63,11 @@ export interface ListClientOptions {
  * the one list-request builder, the bearer token (refreshed once, shared, on a 401), the tenant header, bounded
  * retries with backoff for failures a retry can fix (network, 5xx, 429, a body cut short or not JSON),
  * Retry-After on 429, every number read exactly as written (`parseJsonExactly`), and the one envelope reader.
- * Errors a retry cannot fix are thrown at once with a message a clerk can act on: 403, 400 and 404 as
- * HttpStatusErrors (the status and body kept for callers that word them for their own purpose), and answers that are whole JSON but wrong (`ServiceDataError`: a malformed envelope, a row
+ * Retries end early when an answer the service means comes back the same (a 204, a 304, a 429 without
+ * Retry-After, a 5xx's stated reason, an answer the HTTP client cannot read: decision 053), or once one request
+ * has kept failing for `maxFailingMs`. Errors a retry cannot fix are thrown at once with a message a clerk can act
+ * on: 403, 400 and 404 as HttpStatusErrors (the status and body kept for callers that word them for their own
+ * purpose), and answers that are whole JSON but wrong (`ServiceDataError`: a malformed envelope, a row
  * without its id or with one twice, a page that contradicts its own envelope or the request, an answer over
  * `maxResponseBytes`), naming the page, the row and the field, because asking again gets the same answer.
  */
@@ -83,6 +87,8 @@ export class ListClient {
   async fetchPage(request: ListRequest, signal?: AbortSignal): Promise<ListEnvelope> {
     let failures = 0
     let justRefreshed = false
+    let lastAnswer: string | undefined
+    const startedAt = this.options.clock.now()
     let token = await this.token(signal)
     for (;;) {
       const outcome = await this.attempt(request, token, signal)
@@ -100,14 +106,23 @@ export class ListClient {
       }
       justRefreshed = false
       failures++
-      if (failures >= this.policy.maxAttempts) {
-        throw new RosterDeskError(
-          outcome.error.code,
-          `${outcome.error.message} RosterDesk ${triedTimesText(failures)} without success.`,
-          { detail: outcome.error.detail, cause: outcome.error },
+      const verdict = (why: string): RosterDeskError =>
+        new RosterDeskError(outcome.error.code, `${outcome.error.message} RosterDesk ${why}.`, {
+          detail: outcome.error.detail,
+          cause: outcome.error,
+        })
+      if (outcome.answer !== undefined && outcome.answer === lastAnswer) {
+        throw verdict(
+          `${triedTimesText(failures)} and got the same answer ${failures === 2 ? 'each time' : 'twice in a row'}, so it stopped`,
         )
       }
+      lastAnswer = outcome.answer
+      if (failures >= this.policy.maxAttempts) throw verdict(`${triedTimesText(failures)} without success`)
       const delay = outcome.retryAfterMs ?? backoffDelay(this.policy, failures, this.options.random)
+      const failingMs = this.options.clock.now() - startedAt
+      if (outcome.retryAfterMs === undefined && failingMs + delay > this.policy.maxFailingMs) {
+        throw verdict(`${triedTimesText(failures)} over ${secondsText(failingMs)} without success`)
+      }
       if (delay > this.policy.maxRetryAfterMs) {
         const minutes = Math.ceil(delay / 60_000)
         throw new RosterDeskError(
@@ -170,25 +185,29 @@ export class ListClient {
       if (signal?.aborted || isAbortError(error)) throw cancelledError('The request')
       if (error instanceof BodyTooLargeError) throw this.tooLarge(request, error)
       if (error instanceof RosterDeskError && error.retryable) {
-        // requestJson's retryable errors are no answer at all (the unreachable codes) or a 2xx that is not JSON.
+        // requestJson's retryable errors are no answer at all (the unreachable codes), a 2xx that is not JSON, or
+        // an answer the HTTP client could not read (the same one again on a retry).
         return {
           kind: 'retry',
           reason: isUnreachableErrorCode(error.code) ? 'network' : 'server-error',
           error,
+          ...(malformedAnswerReason(error) === undefined ? {} : { answer: error.detail ?? error.message }),
         }
       }
       throw error
     }
     if (response.ok && response.body === undefined) {
-      // An empty 2xx body is a connection cut before the first byte, like a truncated one: worth another try.
+      // An empty 2xx body is a connection cut before the first byte, like a truncated one: worth another try. A
+      // 204 says "no content" on purpose: the same answer again is the verdict.
       return {
         kind: 'retry',
         reason: 'server-error',
         error: new RosterDeskError(
           'service',
-          `The payroll service sent an empty answer for the ${this.options.endpoint.name}. Try again in a few minutes.`,
-          { detail: `page ${request.page ?? 1}: empty body`, retryable: true },
+          `The payroll service sent an empty answer (HTTP ${response.status}) for the ${this.options.endpoint.name}. Try again in a few minutes.`,
+          { detail: `page ${request.page ?? 1}: HTTP ${response.status}, empty body`, retryable: true },
         ),
+        ...(response.status === 204 ? { answer: 'HTTP 204' } : {}),
       }
     }
     if (response.ok) {
@@ -268,21 +287,36 @@ export class ListClient {
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.options.clock.now())
       const error = new RosterDeskError(
         'service',
-        'The payroll service kept asking RosterDesk to slow down (HTTP 429). Try again in a few minutes.',
+        `The payroll service asked RosterDesk to slow down (HTTP 429)${retryAfterMs === undefined ? ' without saying for how long' : ''}. Try again in a few minutes.`,
         { detail: 'HTTP 429', retryable: true },
       )
       const retry = { kind: 'retry', reason: 'rate-limited', error } as const
-      return retryAfterMs === undefined ? retry : { ...retry, retryAfterMs }
+      // Without Retry-After, asking again at once is no wiser: the same answer again is the verdict.
+      return retryAfterMs === undefined ? { ...retry, answer: 'HTTP 429' } : { ...retry, retryAfterMs }
     }
     if (status === 408 || status >= 500) {
+      // The service's own reason, by the rule the 403 follows; said again word for word, it is the verdict.
       return {
         kind: 'retry',
         reason: 'server-error',
         error: new RosterDeskError(
           'service',
-          `The payroll service had a problem (HTTP ${status}). Try again in a few minutes.`,
+          `The payroll service had a problem (HTTP ${status})${said}. Try again in a few minutes.`,
           { detail: `HTTP ${status}`, retryable: true },
         ),
+        ...(said === '' ? {} : { answer: `HTTP ${status}${said}` }),
+      }
+    }
+    if (status === 304) {
+      return {
+        kind: 'retry',
+        reason: 'server-error',
+        error: new RosterDeskError(
+          'service',
+          `The payroll service answered “not modified” (HTTP 304) to a request for the ${list}, though RosterDesk asked for no cached copy: a cache or proxy on the way may answer in its place. Tell the payroll service’s administrator or IT.`,
+          { detail: 'HTTP 304 to a request without validators', retryable: true },
+        ),
+        answer: 'HTTP 304',
       }
     }
     throw new HttpStatusError(
@@ -370,7 +404,17 @@ export class UnderfilledPageError extends ServiceDataError {
 type Attempt =
   | { kind: 'page'; envelope: ListEnvelope }
   | { kind: 'unauthorized' }
-  | { kind: 'retry'; reason: RetryNotice['reason']; error: RosterDeskError; retryAfterMs?: number }
+  | {
+      kind: 'retry'
+      reason: RetryNotice['reason']
+      error: RosterDeskError
+      retryAfterMs?: number
+      /**
+       * The answer, when it is one the service means (a status and its stated reason, an answer the HTTP client
+       * cannot read): the same again on the next try ends the request (`fetchPage`). None for a timeout or a cut.
+       */
+      answer?: string
+    }
 
 /**
  * The service's own explanation from an error body, when it gave a short one (never a row or a token), as
@@ -386,4 +430,10 @@ export function serviceSaid(body: unknown): string {
     }
   }
   return ''
+}
+
+/** Seconds as the verdict says them: "91 seconds". */
+function secondsText(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000))
+  return seconds === 1 ? '1 second' : `${seconds} seconds`
 }

@@ -12,6 +12,12 @@ export interface RetryPolicy {
   readonly maxDelayMs: number
   /** A Retry-After longer than this ends the run: the clerk is told when to try again instead. */
   readonly maxRetryAfterMs: number
+  /**
+   * The longest one request may keep failing, from its first try: a retry whose backoff would end past it is not
+   * made, so a page that never answers costs about three request timeouts (30 s each by default), not eight.
+   * Waits the service asked for (Retry-After) are bounded by `maxRetryAfterMs` and the run's deadline instead.
+   */
+  readonly maxFailingMs: number
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
@@ -19,6 +25,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   maxRetryAfterMs: 5 * 60_000,
+  maxFailingMs: 90_000,
 })
 
 /**
@@ -44,6 +51,6 @@ export interface RetryNotice {
   readonly attempt: number
   /** The wait before it (Retry-After on 429, else `backoffDelay`). */
   readonly delayMs: number
-  /** What went wrong with the attempt, in the clerk's words (the failure's message). */
+  /** What went wrong with the attempt, in the clerk's words (the failure's message): the progress says it. */
   readonly failure: string
 }

@@ -52,6 +52,14 @@ type FailureKind =
   | 'reset'
   | 'offline'
   | 'unreachable'
+  | 'headers-too-large'
+  | 'interim-continue'
+
+/**
+ * The reason read from undici's SocketError('bad response'): while a request runs, its HTTP/1.1 parser raises it
+ * only for an interim 100 Continue (client-h1.js; the other 'bad response' is an answer with no request running).
+ */
+export const UNASKED_CONTINUE_REASON = 'UND_ERR_SOCKET: bad response'
 
 /**
  * Raw reasons by kind: Node's and OpenSSL's error codes as undici reports them on `cause.code`, and Chromium's
@@ -88,6 +96,12 @@ const REASONS: ReadonlyMap<string, FailureKind> = new Map<string, FailureKind>([
     'net::ERR_HTTP2_PROTOCOL_ERROR',
   ]),
   ...kinds('offline', ['net::ERR_INTERNET_DISCONNECTED']),
+  // Over undici's limit (Node's http.maxHeaderSize, 16 KB by default; client-h1.js trackHeader) or Chromium's
+  // (256 KB, http_stream_parser.cc): the service's answer, and the same one again on a retry.
+  ...kinds('headers-too-large', ['UND_ERR_HEADERS_OVERFLOW', 'net::ERR_RESPONSE_HEADERS_TOO_BIG']),
+  // undici ends a connection on an interim 100 Continue no request asked for (client-h1.js onHeadersComplete:
+  // SocketError 'bad response'); Chromium reads past every 1xx but 101 (HttpNetworkTransaction).
+  ...kinds('interim-continue', [UNASKED_CONTINUE_REASON]),
   ...kinds('unreachable', [
     'EHOSTUNREACH',
     'ENETUNREACH',
@@ -172,7 +186,32 @@ const KIND_RULES: ReadonlyMap<FailureKind, { readonly code: ErrorCode; readonly 
     ['reset', { code: 'network', retryable: true }],
     ['offline', { code: 'offline', retryable: false }],
     ['unreachable', { code: 'network', retryable: true }],
+    // The service answered, in a way RosterDesk cannot read: tried again once (`MalformedAnswerError`).
+    ['headers-too-large', { code: 'service', retryable: true }],
+    ['interim-continue', { code: 'service', retryable: true }],
   ])
+
+/**
+ * An answer that arrived but that the HTTP client could not read (headers over its limit, an unasked interim
+ * 100 Continue): the service's fault, not the network's, and the same answer again on a retry.
+ */
+export class MalformedAnswerError extends RosterDeskError {
+  constructor(message: string, options: { detail: string; cause: unknown }) {
+    super('service', message, { retryable: true, ...options })
+    this.name = 'MalformedAnswerError'
+  }
+}
+
+/**
+ * The raw reason of a `MalformedAnswerError`, read from its code and detail, so that the error is known as one
+ * after it crossed to the core worker as code, message and detail alone (worker-protocol.ts); undefined otherwise.
+ */
+export function malformedAnswerReason(error: RosterDeskError): string | undefined {
+  if (error.code !== 'service') return undefined
+  const reason = (error.detail ?? '').split(';')[0] ?? ''
+  const kind = REASONS.get(reason)
+  return kind === 'headers-too-large' || kind === 'interim-continue' ? reason : undefined
+}
 
 /** What the classifier read from an error: the raw reason (or none) and the facts known about it. */
 interface ReadFailure {
@@ -203,6 +242,9 @@ export function classifyNetworkFailure(
   const code = rule?.code ?? 'network'
   const retryable = (rule?.retryable ?? true) && !(kind === 'proxy-tunnel' && read.proxyStatus === 403)
   const message = messageFor(kind, read, context)
+  if (kind === 'headers-too-large' || kind === 'interim-continue') {
+    return new MalformedAnswerError(message, { detail: detailOf(read, error), cause: error })
+  }
   return new RosterDeskError(code, message, { retryable, detail: detailOf(read, error), cause: error })
 }
 
@@ -303,6 +345,10 @@ function messageFor(
       return `The connection to ${what} was cut (${connected}). Check the connection and try again.`
     case 'offline':
       return `This computer is offline. Connect to a network, then sync again.`
+    case 'headers-too-large':
+      return `${capitalise(what)} answered with headers larger than RosterDesk reads, so its answer could not be read. Tell the payroll service’s administrator, or IT if a proxy or gateway on the way adds headers.`
+    case 'interim-continue':
+      return `${capitalise(what)} sent an interim “100 Continue” answer RosterDesk did not ask for before its answer, and RosterDesk cannot read past it here. Tell the payroll service’s administrator, or IT if a proxy or gateway on the way sends it.`
     case 'unreachable':
     case undefined:
       return `RosterDesk could not reach ${what}. Check the network connection and the service address, then try again.`
@@ -337,6 +383,9 @@ function readFailure(error: unknown): ReadFailure {
     }
     if (reason === undefined && /Proxy Authentication Required/i.test(message)) reason = 'proxy-407'
     const code = stringField(current, 'code')
+    if (reason === undefined && code === 'UND_ERR_SOCKET' && message === 'bad response') {
+      reason = UNASKED_CONTINUE_REASON
+    }
     if (reason === undefined && code !== undefined && !GENERIC_CODES.has(code)) reason = code
     named ??= namedHost(current)
     queue.push((current as { cause?: unknown }).cause)

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP, type Socket } from 'node:net'
+import { Readable } from 'node:stream'
 import {
   connect as tlsConnect,
   getCACertificates,
@@ -21,6 +22,7 @@ import {
   NetworkFailureError,
   networkFailureConcerns,
   networkFailureReason,
+  UNASKED_CONTINUE_REASON,
   type CertificateSeen,
   type NetworkFailureFacts,
 } from './network-failure'
@@ -173,6 +175,16 @@ export function createNodeFetch(
       return response as unknown as Response
     } catch (error) {
       if (init?.signal?.aborted === true) throw error
+      if (networkFailureReason(error) === UNASKED_CONTINUE_REASON && init?.body == null) {
+        // undici refuses an interim 100 Continue no request asked for; Node's HTTP client reads past it.
+        try {
+          return await fetchReadingPastInterim(input, init, proxy, caFor(input))
+        } catch (again) {
+          // Read again: the signal may have been aborted while the request was sent anew.
+          if (isAborted(init?.signal)) throw again
+          throw await explainFailure(again, input, proxy, caFor(input))
+        }
+      }
       throw await explainFailure(error, input, proxy, caFor(input))
     }
   }
@@ -185,6 +197,89 @@ export function createNodeFetch(
       await Promise.all([...agents.values()].map((agent) => agent.close()))
     },
   }
+}
+
+/**
+ * A request without a body sent again with Node's own HTTP client, which reads past every interim 1xx answer (it
+ * reports them as 'information') where undici ends the connection on an unasked 100 Continue (client-h1.js): the
+ * same route (direct, through the proxy's CONNECT tunnel for HTTPS, or in absolute form to the proxy for HTTP), the
+ * same certificates, headers and signal, and no redirect followed (the caller asks for `redirect: 'manual'`).
+ */
+async function fetchReadingPastInterim(
+  url: string,
+  init: RequestInit | undefined,
+  proxy: ProxyEndpoint | undefined,
+  ca: readonly string[],
+): Promise<Response> {
+  const target = new URL(url)
+  const secure = target.protocol === 'https:'
+  const headers = Object.fromEntries(new Headers(init?.headers).entries())
+  const method = init?.method ?? 'GET'
+  const signal = init?.signal ?? undefined
+  const host = target.hostname.replace(/^\[(.+)\]$/, '$1')
+  const port = Number(target.port || (secure ? 443 : 80))
+  let request: ClientRequest
+  if (proxy === undefined || !secure) {
+    const via = proxy === undefined ? undefined : new URL(proxy.url)
+    const send = (via ?? target).protocol === 'https:' ? httpsRequest : httpRequest
+    request = send({
+      host: via === undefined ? host : via.hostname.replace(/^\[(.+)\]$/, '$1'),
+      port: via === undefined ? port : Number(via.port || (via.protocol === 'https:' ? 443 : 80)),
+      path: via === undefined ? `${target.pathname}${target.search}` : target.href,
+      method,
+      headers: { ...headers, host: target.host, ...(via === undefined ? {} : proxyAuthorization(via)) },
+      ca: [...ca],
+      ...(signal === undefined ? {} : { signal }),
+    })
+  } else {
+    const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`
+    const tunnel = await openTunnel(proxy, authority, ca, () => undefined)
+    request = httpsRequest({
+      host,
+      port,
+      path: `${target.pathname}${target.search}`,
+      method,
+      headers: { ...headers, host: target.host },
+      ca: [...ca],
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+      createConnection: () =>
+        // `host` is the name the certificate is checked against (the default would be localhost).
+        tlsConnect({ socket: tunnel, host, ca: [...ca], ...(isIP(host) === 0 ? { servername: host } : {}) }),
+      ...(signal === undefined ? {} : { signal }),
+    })
+  }
+  return new Promise<Response>((resolve, reject) => {
+    request.once('response', (response: IncomingMessage) => {
+      const status = response.statusCode ?? 0
+      const bodiless = status === 204 || status === 304 || method === 'HEAD'
+      if (bodiless) response.resume()
+      const responseHeaders = new Headers()
+      for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) {
+        responseHeaders.append(response.rawHeaders[index] ?? '', response.rawHeaders[index + 1] ?? '')
+      }
+      resolve(
+        new Response(bodiless ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), {
+          status,
+          statusText: response.statusMessage ?? '',
+          headers: responseHeaders,
+        }),
+      )
+    })
+    request.once('error', reject)
+    request.end()
+  })
+}
+
+function isAborted(signal: AbortSignal | null | undefined): boolean {
+  return signal?.aborted === true
+}
+
+/** The Proxy-Authorization header for a proxy URL's user name and password, if it has them. */
+function proxyAuthorization(url: URL): Record<string, string> {
+  if (url.username === '') return {}
+  const user = decodeURIComponent(url.username)
+  const password = decodeURIComponent(url.password)
+  return { 'proxy-authorization': `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` }
 }
 
 /** The failure with what this adapter knows: the proxy's part in it, the certificate it was shown. */
@@ -329,12 +424,7 @@ function openTunnel(
   started: (request: ClientRequest) => void,
 ): Promise<Socket> {
   const url = new URL(proxy.url)
-  const headers: Record<string, string> = { host: authority }
-  if (url.username !== '') {
-    const user = decodeURIComponent(url.username)
-    const password = decodeURIComponent(url.password)
-    headers['proxy-authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
-  }
+  const headers: Record<string, string> = { host: authority, ...proxyAuthorization(url) }
   const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)({
     host: url.hostname.replace(/^\[(.+)\]$/, '$1'),
     port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),

@@ -104,6 +104,7 @@ export class ProgressMeter {
       reason: notice.reason,
       retryInSeconds: Math.ceil(notice.delayMs / 1000),
       attempt: notice.attempt,
+      cause: notice.failure.slice(0, 2_000),
     }
     this.pausedSince ??= this.clock.now()
     this.report(true)

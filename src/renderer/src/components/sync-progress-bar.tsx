@@ -38,6 +38,10 @@ export function SyncProgressBar({ progress }: { readonly progress: SyncProgress 
       >
         {syncProgressText(progress, secondsLeft)}
       </span>
+      {progress?.retry?.cause === undefined ? null : (
+        // Why it waits, in the failure's own words (the service's short reason included), from the first retry.
+        <span className="sync-progress-cause">{progress.retry.cause}</span>
+      )}
     </div>
   )
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { EMPLOYEE_LIST, ListClient, TENANT_HEADER } from '../../../../../src/main/core/api/list-client'
 import type { ListClientOptions } from '../../../../../src/main/core/api/list-client'
 import { RosterDeskError } from '../../../../../src/main/core/errors'
-import { triedTimesText, type RetryNotice } from '../../../../../src/main/core/api/retry-policy'
+import {
+  DEFAULT_RETRY_POLICY,
+  triedTimesText,
+  type RetryNotice,
+} from '../../../../../src/main/core/api/retry-policy'
 import {
   FakeListService,
   FakeTokens,
@@ -337,5 +341,140 @@ describe('ListClient on the employee list', () => {
     const { client } = setup({ service })
     const error = await failure(client.fetchPage({ page: 1, limit: 10 }, controller.signal))
     expect(error.code).toBe('cancelled')
+  })
+})
+
+/** An error as undici's fetch throws it: TypeError('fetch failed') whose cause carries the code and message. */
+function undiciFailure(code: string, message: string): TypeError {
+  return new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) })
+}
+
+describe('ListClient: an answer that comes back the same (issue 32)', () => {
+  const maintenance = { error: 'maintenance', message: 'maintenance until 02:00 UTC, ticket PAY-4471' }
+
+  it('shows a 5xx’s own short reason, as a 403’s, and stops when the same reason comes back', async () => {
+    const service = failingFirst(100, () => jsonResponse(500, maintenance))
+    const notices: RetryNotice[] = []
+    const { client } = setup({ service, onRetry: (notice) => notices.push(notice) })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.message).toBe(
+      'The payroll service had a problem (HTTP 500): “maintenance until 02:00 UTC, ticket PAY-4471”. Try again in a few minutes. RosterDesk tried twice and got the same answer each time, so it stopped.',
+    )
+    expect(client.requests).toBe(2)
+    // The cause is told at the first retry, in the same words.
+    expect(notices).toEqual([
+      {
+        reason: 'server-error',
+        attempt: 1,
+        delayMs: 75,
+        failure:
+          'The payroll service had a problem (HTTP 500): “maintenance until 02:00 UTC, ticket PAY-4471”. Try again in a few minutes.',
+      },
+    ])
+  })
+
+  it('goes on retrying a 5xx whose reason changes, or that gives none or one too long to show', async () => {
+    let n = 0
+    const changing = setup({
+      service: failingFirst(2, () => jsonResponse(503, { message: `restarting (${++n} of 2)` })),
+    })
+    await expect(changing.client.fetchPage({ page: 1, limit: 10 })).resolves.toMatchObject({ totalCount: 30 })
+    expect(changing.client.requests).toBe(3)
+    for (const body of [{}, { message: 'x'.repeat(201) }]) {
+      const silent = setup({ service: failingFirst(100, () => jsonResponse(500, body)) })
+      const error = await failure(silent.client.fetchPage({ page: 1, limit: 10 }))
+      expect(error.message).toBe(
+        'The payroll service had a problem (HTTP 500). Try again in a few minutes. RosterDesk tried 4 times without success.',
+      )
+    }
+  })
+
+  it('words a 304 as “not modified”, never as a page size or tenant to check, and asks twice', async () => {
+    const service = failingFirst(100, () => new Response(null, { status: 304 }))
+    const { client } = setup({ service })
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.message).toMatch(
+      /^The payroll service answered “not modified” \(HTTP 304\) to a request for the employee list, though RosterDesk asked for no cached copy/,
+    )
+    expect(error.message).not.toMatch(/page size|tenant/)
+    expect(error.message).toMatch(
+      /RosterDesk tried twice and got the same answer each time, so it stopped\.$/,
+    )
+    expect(client.requests).toBe(2)
+    expect(error.retryable).toBe(false)
+  })
+
+  it('stops after two tries on a 204 and on a 429 without Retry-After, but not on an empty 200', async () => {
+    for (const [answer, words] of [
+      [() => new Response(null, { status: 204 }), /sent an empty answer \(HTTP 204\)/],
+      [
+        () => jsonResponse(429, { error: 'rate_limited' }),
+        /slow down \(HTTP 429\) without saying for how long/,
+      ],
+    ] as const) {
+      const { client } = setup({ service: failingFirst(100, answer) })
+      const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+      expect(error.message).toMatch(words)
+      expect(error.message).toMatch(/tried twice and got the same answer each time/)
+      expect(client.requests).toBe(2)
+    }
+    const cut = setup({ service: failingFirst(100, () => new Response('', { status: 200 })) })
+    expect((await failure(cut.client.fetchPage({ page: 1, limit: 10 }))).message).toMatch(/tried 4 times/)
+  })
+
+  it('stops after two tries on headers over the limit or an unasked 100 Continue, naming which', async () => {
+    for (const [error, words] of [
+      [
+        undiciFailure('UND_ERR_HEADERS_OVERFLOW', 'Headers Overflow Error'),
+        /answered with headers larger than RosterDesk reads/,
+      ],
+      [
+        undiciFailure('UND_ERR_SOCKET', 'bad response'),
+        /sent an interim “100 Continue” answer RosterDesk did not ask for/,
+      ],
+    ] as const) {
+      const service = failingFirst(100, () => {
+        throw error
+      })
+      const { client } = setup({ service })
+      const found = await failure(client.fetchPage({ page: 1, limit: 10 }))
+      expect(found.code).toBe('service')
+      expect(found.message).toMatch(words)
+      expect(found.message).toMatch(/tried twice and got the same answer each time, so it stopped\.$/)
+      expect(client.requests).toBe(2)
+    }
+  })
+
+  it('knows an unreadable answer by its code and detail, as it reaches the core worker from its host', async () => {
+    // The host classifies Electron's failure; only code, message, detail and retryability cross (worker-protocol).
+    const crossed = new RosterDeskError('service', 'The payroll service answered with headers larger…', {
+      detail: 'net::ERR_RESPONSE_HEADERS_TOO_BIG',
+      retryable: true,
+    })
+    const { client } = setup({
+      service: failingFirst(100, () => {
+        throw crossed
+      }),
+    })
+    const found = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(found.message).toMatch(/tried twice and got the same answer each time, so it stopped\.$/)
+    expect(client.requests).toBe(2)
+  })
+
+  it('bounds how long one request may keep failing: a page that never answers costs about three timeouts', async () => {
+    const timeoutMs = 30_000
+    let advance = (_ms: number): void => undefined
+    const service = failingFirst(100, () => {
+      advance(timeoutMs)
+      throw undiciFailure('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error')
+    })
+    const { client, time } = setup({ service, retry: { maxAttempts: 8 } })
+    advance = time.advance
+    const started = time.clock.now()
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.code).toBe('timeout')
+    expect(error.message).toMatch(/RosterDesk tried 3 times over 91 seconds without success\.$/)
+    expect(client.requests).toBe(3)
+    expect(time.clock.now() - started).toBeLessThanOrEqual(DEFAULT_RETRY_POLICY.maxFailingMs + timeoutMs)
   })
 })

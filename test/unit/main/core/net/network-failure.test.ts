@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { IpcErrorCode } from '../../../../../src/shared/ipc-error-codes'
 import {
   classifyNetworkFailure,
+  MalformedAnswerError,
   NetworkFailureError,
   proxyLabel,
 } from '../../../../../src/main/core/net/network-failure'
@@ -287,7 +288,53 @@ const rows: readonly Row[] = [
   },
 ]
 
+/** Answers the service sent that the HTTP client could not read (issue 32): the service's, tried twice. */
+const malformedAnswers: readonly Row[] = [
+  {
+    name: 'UND_ERR_HEADERS_OVERFLOW',
+    error: new TypeError('fetch failed', {
+      cause: Object.assign(new Error('Headers Overflow Error'), { code: 'UND_ERR_HEADERS_OVERFLOW' }),
+    }),
+    code: 'service',
+    retryable: true,
+    message:
+      /^The payroll service answered with headers larger than RosterDesk reads, so its answer could not be read\./,
+  },
+  {
+    name: 'net::ERR_RESPONSE_HEADERS_TOO_BIG',
+    error: electron('ERR_RESPONSE_HEADERS_TOO_BIG'),
+    code: 'service',
+    retryable: true,
+    message: /^The payroll service answered with headers larger than RosterDesk reads/,
+  },
+  {
+    name: 'UND_ERR_SOCKET bad response (an unasked 100 Continue)',
+    error: new TypeError('fetch failed', {
+      cause: Object.assign(new Error('bad response'), { code: 'UND_ERR_SOCKET' }),
+    }),
+    code: 'service',
+    retryable: true,
+    message:
+      /^The payroll service sent an interim “100 Continue” answer RosterDesk did not ask for before its answer, and RosterDesk cannot read past it here\./,
+  },
+]
+
 describe('classifyNetworkFailure', () => {
+  it.each(malformedAnswers)('$name → an answer RosterDesk cannot read', (row) => {
+    const error = classifyNetworkFailure(row.error, context)
+    expect(error).toBeInstanceOf(MalformedAnswerError)
+    expect(error).toMatchObject({ code: row.code, retryable: row.retryable })
+    expect(error.message).toMatch(row.message)
+    expect(error.message).not.toMatch(/could not reach|was cut/)
+  })
+
+  it('still reads undici’s other socket errors as a cut connection', () => {
+    const closed = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    })
+    expect(classifyNetworkFailure(closed, context).message).toMatch(/was cut/)
+  })
+
   it.each(rows)('$name → $code', (row) => {
     const error = classifyNetworkFailure(row.error, context)
     expect(error).toMatchObject({ name: 'RosterDeskError', code: row.code, retryable: row.retryable })

@@ -1,7 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { classifyNetworkFailure } from '../../../../../src/main/core/net/network-failure'
+import {
+  classifyNetworkFailure,
+  networkFailureReason,
+} from '../../../../../src/main/core/net/network-failure'
 import { createNodeFetch, type NodeFetch } from '../../../../../src/main/core/net/node-fetch'
 import { resolveNodeNetwork, type NetworkLayer } from '../../../../../src/main/core/net/network-options'
 import type { SandboxHandle } from '../../../../../src/main/sandbox/index'
@@ -51,6 +54,54 @@ describe('createNodeFetch against real servers on 127.0.0.1', () => {
     }
     throw new Error(`${url} answered`)
   }
+
+  it('reads past 103 Early Hints and an unasked 100 Continue, and fails on 64 KB+ of headers', async () => {
+    const plain = await startTestSandbox({ size: 5 })
+    opened.push(plain)
+    const fetch = open({})
+    const url = `${plain.baseUrl}/employees/list?page=1&limit=5`
+    const headers = { authorization: `Bearer ${plain.issueTokens().accessToken}` }
+    for (const fault of ['early-hints-first', 'continue-first'] as const) {
+      plain.setBehaviours({ pageAnswer: { page: 1, fault } })
+      const response = await fetch.fetch(url, { headers, redirect: 'manual' })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+      expect(((await response.json()) as { currentPage: number }).currentPage).toBe(1)
+    }
+    // undici refused the 100 Continue, so the page was asked for again, past it: twice in all.
+    plain.setBehaviours({ pageAnswer: { page: 1, fault: 'continue-first' } })
+    const asked = plain.stats().listPages['1'] ?? 0
+    await (await fetch.fetch(url, { headers })).arrayBuffer()
+    expect((plain.stats().listPages['1'] ?? 0) - asked).toBe(2)
+
+    plain.setBehaviours({ pageAnswer: { page: 1, fault: 'huge-headers' } })
+    const huge = await fetch.fetch(url, { headers }).then(
+      () => new Error('huge-headers answered'),
+      (error: unknown) => error,
+    )
+    expect(networkFailureReason(huge)).toBe('UND_ERR_HEADERS_OVERFLOW')
+    expect(classifyNetworkFailure(huge, { what: 'the payroll service', url }).message).toMatch(
+      /headers larger than RosterDesk reads/,
+    )
+  })
+
+  it('reads past an unasked 100 Continue through a proxy’s CONNECT tunnel, with the proxy’s credentials', async () => {
+    const served = await startHttpsTestSandbox(ca.server, { size: 5 })
+    opened.push(served)
+    served.setBehaviours({ pageAnswer: { page: 1, fault: 'continue-first' } })
+    const forward = await proxy({ credentials: { user: 'clerk', password: 'right' } })
+    const env = { ROSTERDESK_PROXY_USER: 'clerk', ROSTERDESK_PROXY_PASSWORD: 'right' }
+    const fetch = open({ proxy: forward.url, caFile: ca.caFile }, env)
+    const response = await fetch.fetch(`${served.baseUrl}/employees/list?page=1&limit=5`, {
+      headers: { authorization: `Bearer ${served.issueTokens().accessToken}` },
+    })
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as { rows: unknown[] }).rows).toHaveLength(5)
+    expect(forward.requests.map((request) => [request.kind, request.credentials])).toEqual([
+      ['connect', 'right'],
+      ['connect', 'right'],
+    ])
+  })
 
   it('refuses a certificate from an unknown CA, naming its issuer, and trusts it with --ca-file', async () => {
     const error = await failure(open({}), `${good.baseUrl}${LIST}`)

@@ -125,7 +125,7 @@ describe('ProgressMeter', () => {
     expect(last()).toMatchObject({
       rows: 200,
       fraction: 0.2,
-      retry: { reason: 'rate-limited', retryInSeconds: 8, attempt: 2 },
+      retry: { reason: 'rate-limited', retryInSeconds: 8, attempt: 2, cause: 'busy' },
     })
     expect(last().etaSeconds).toBeUndefined()
     progress.pageArrived(undefined, rows(100), 300)

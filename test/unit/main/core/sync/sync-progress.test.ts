@@ -189,6 +189,7 @@ describe('sync progress against the sandbox', () => {
       reason: 'server-error',
       behaviours: { faults: { serverErrorHtml: 1 } } satisfies SandboxBehavioursPatch,
       fetch: undefined,
+      cause: /^The payroll service had a problem \(HTTP 50[23]\)\. Try again in a few minutes\.$/,
     },
     {
       reason: 'network',
@@ -202,10 +203,11 @@ describe('sync progress against the sandbox', () => {
           return Promise.reject(new TypeError('fetch failed'))
         }
       })(),
+      cause: /^RosterDesk could not reach the payroll service\./,
     },
   ] as const)(
     'names a $reason retry with its backoff, then completes',
-    async ({ reason, behaviours, fetch }) => {
+    async ({ reason, behaviours, fetch, cause }) => {
       sandbox().setBehaviours(behaviours)
       const { summary, seen, sleeps } = await sync({
         ...(fetch === undefined ? {} : { fetch }),
@@ -214,7 +216,13 @@ describe('sync progress against the sandbox', () => {
       expect(summary.status).toBe('complete')
       // Equal jitter with random() = 0.5 on a 500 ms base: 375 ms, shown as "1 s".
       expect(sleeps).toEqual([375])
-      expect(seen[0]!.progress.retry).toEqual({ reason, retryInSeconds: 1, attempt: 1 })
+      // The cause, in the failure's words, from the first retry on (issue 32).
+      expect(seen[0]!.progress.retry).toEqual({
+        reason,
+        retryInSeconds: 1,
+        attempt: 1,
+        cause: expect.stringMatching(cause),
+      })
       expect(seen[1]!.progress.retry).toBeUndefined()
     },
   )
