@@ -1,3 +1,9 @@
+import {
+  DEFAULT_FIELD_NAME_BEHAVIOURS,
+  validateFieldNameBehaviours,
+  type FieldNameBehaviours,
+} from './field-names'
+
 /**
  * Switches for everything the spec leaves "not shown", so the client can be tested against each
  * plausible answer rather than the one we happen to guess.
@@ -84,7 +90,7 @@ export interface HostileBehaviours {
   echoLimitAbove: number | null
 }
 
-export interface SandboxBehaviours extends HostileBehaviours {
+export interface SandboxBehaviours extends HostileBehaviours, FieldNameBehaviours {
   tokenStyle: TokenStyle
   accessTokenTtlSeconds: number
   /** true: a refresh rotates the refresh token (the old one stops working); false: it is omitted and kept. */
@@ -140,6 +146,8 @@ export const DEFAULT_BEHAVIOURS: SandboxBehaviours = Object.freeze({
   stall: null,
   redirectList: null,
   echoLimitAbove: null,
+  // Issue 32, point 7: fields named as a clerk never would, or thousands of them (field-names.ts).
+  ...DEFAULT_FIELD_NAME_BEHAVIOURS,
 }) as SandboxBehaviours
 
 function requirePositiveInteger(name: string, value: number): void {
@@ -200,6 +208,8 @@ export function validateBehaviours(b: SandboxBehaviours): void {
   }
   if (b.redirectList !== null) validateListRedirect(b.redirectList)
   if (b.echoLimitAbove !== null) requirePositiveInteger('echoLimitAbove', b.echoLimitAbove)
+  // Issue 32, point 7.
+  validateFieldNameBehaviours(b)
 }
 
 function validateListRedirect(redirect: ListRedirect): void {

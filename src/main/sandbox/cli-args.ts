@@ -30,6 +30,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --redirect-list S:TO   /employees/list answers with redirect S (${REDIRECT_STATUSES.join(', ')}) to 'moved'
                          (${MOVED_LIST_PATH} here) or to an origin (http://127.0.0.1:8081)
   --echo-limit-above N   a limit above N is served at N rows, the envelope's limit saying the one asked
+  --odd-field-names      every row gains fields named like 'Cost Center', '=HYPERLINK(…)', '__proto__'
+  --many-fields N        every row gains N fields (field00001, …)
   --tenant-required      refuse list requests without vnd.a1.tenant-id
   --reject-refresh       the refresh endpoint answers invalid_grant
   --no-rotate-refresh    refreshes keep the old refresh token instead of issuing a new one
@@ -106,6 +108,8 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         stall: { type: 'string' },
         'redirect-list': { type: 'string' },
         'echo-limit-above': { type: 'string' },
+        'odd-field-names': { type: 'boolean' },
+        'many-fields': { type: 'string' },
         'tenant-required': { type: 'boolean' },
         'reject-refresh': { type: 'boolean' },
         'no-rotate-refresh': { type: 'boolean' },
@@ -153,6 +157,10 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
     behaviours.mutate = { rows: rows ?? 0, listRequests: listRequests ?? 0 }
   }
   Object.assign(behaviours, hostileFlags(values))
+  // Issue 32, point 7 (field-names.ts).
+  if (values['odd-field-names'] === true) behaviours.oddFieldNames = true
+  const manyFields = integer('many-fields', values['many-fields'], 1)
+  if (manyFields !== undefined) behaviours.manyFields = manyFields
   const lifetimeSeconds = number('lifetime', values.lifetime, 0)
   if (lifetimeSeconds === 0) throw new UsageError('--lifetime must be more than 0 seconds')
   return {
