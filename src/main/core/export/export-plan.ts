@@ -1,3 +1,4 @@
+import { columnListProblem } from '../../../shared/column-names'
 import { exportRequestSchema } from '../../../shared/domain/export'
 import { exportRowQuery } from '../../../shared/export-rows'
 import type { ExportRequest } from '../../../shared/domain/export'
@@ -25,9 +26,12 @@ export interface ExportPlan {
 /**
  * Checks an export request built outside the IPC contract (the CLI's options) against the contract's schema, as
  * `dispatchInvoke` checks `export:start` and `export:print`: requests are checked once, where they come in, and
- * planned and written as given after that.
+ * planned and written as given after that. Columns over a real limit (too many for a spreadsheet, a name too long
+ * for a cell) are refused saying the limit and the number asked.
  */
 export function checkExportRequest(input: ExportRequest): ExportRequest {
+  const columnsProblem = columnListProblem(input.columns)
+  if (columnsProblem !== undefined) throw new RosterDeskError('validation', columnsProblem)
   const parsed = exportRequestSchema.safeParse(input)
   if (!parsed.success) {
     throw new RosterDeskError(

@@ -2,6 +2,7 @@ import { EMPLOYEE_LIST } from '../api/list-client'
 import { yieldToEventLoop } from '../event-loop'
 import { RosterDeskError } from '../errors'
 import { limitFields } from './field-limit'
+import { wellFormedFieldNames } from './field-names'
 import { walkList } from './list-walker'
 import type { WalkResult } from './list-walker'
 import type { ArrivedPage } from './walk-types'
@@ -94,15 +95,21 @@ export async function syncMainList(
 
 const KEEP_WHOLE: ReadonlySet<string> = new Set([EMPLOYEE_LIST.idField ?? 'UUID'])
 
-/** The page as stored: every field within `maxFieldCharacters`, the cut ones counted for the summary. */
+/**
+ * The page as stored: every field within `maxFieldCharacters`, the cut ones counted for the summary, and every
+ * field name well-formed text (field-names.ts).
+ */
 function withinFieldLimit(ctx: SyncRun, page: ArrivedPage): ArrivedPage {
   let cut = 0
+  let renamed = false
   const rows = page.rows.map((row) => {
-    const limited = limitFields(row, ctx.plan.limits.maxFieldCharacters, KEEP_WHOLE)
+    const named = wellFormedFieldNames(row)
+    if (named !== row) renamed = true
+    const limited = limitFields(named, ctx.plan.limits.maxFieldCharacters, KEEP_WHOLE)
     cut += limited.truncated
     return limited.row
   })
-  if (cut === 0) return page
+  if (cut === 0 && !renamed) return page
   ctx.counters.truncatedFields += cut
   return { ...page, rows }
 }
