@@ -40,3 +40,16 @@ export function columnListProblem(names: readonly string[]): string | undefined 
   }
   return undefined
 }
+
+/** Characters of a column's name a message or log line quotes; a longer name is cut, marked with "…". */
+const QUOTED_NAME_LENGTH = 80
+
+/**
+ * A column's name as a message or a log line quotes it: in double quotes, escaped as JSON escapes a string (so a
+ * line break or control character in a hostile name cannot forge a log line or act on a terminal), and cut to
+ * QUOTED_NAME_LENGTH characters.
+ */
+export function quotedColumnName(name: string): string {
+  const cut = name.length > QUOTED_NAME_LENGTH ? `${name.slice(0, QUOTED_NAME_LENGTH - 1)}…` : name
+  return JSON.stringify(cut)
+}

@@ -49,17 +49,23 @@ describe('fields under any name, through the app core', () => {
       'Comma, Inc.',
       'Constructor',
     ]) {
-      await expect.poll(() => more.getByRole('checkbox', { name, exact: true }).count(), name).toBe(1)
+      await expect
+        .poll(() => more.getByRole('checkbox', { name, exact: true }).count(), { message: name })
+        .toBe(1)
     }
     for (const name of ['Job Title/Grade', FORMULA, 'Constructor']) {
       // A shown column leaves this list for the shown ones, so its box is clicked, not checked in place.
       await more.getByRole('checkbox', { name, exact: true }).click()
-      await expect.poll(() => more.getByRole('checkbox', { name, exact: true }).count(), name).toBe(0)
+      await expect
+        .poll(() => more.getByRole('checkbox', { name, exact: true }).count(), { message: name })
+        .toBe(0)
     }
     await page.keyboard.press('Escape')
     await expect.poll(() => chooser().count()).toBe(0)
     for (const name of ['Job Title/Grade', FORMULA, 'Constructor']) {
-      await expect.poll(() => grid().getByRole('columnheader', { name, exact: true }).count(), name).toBe(1)
+      await expect
+        .poll(() => grid().getByRole('columnheader', { name, exact: true }).count(), { message: name })
+        .toBe(1)
     }
     // Each row's own value, never what an object inherits.
     const text = await grid().innerText()

@@ -5,6 +5,7 @@ import {
   columnCountProblem,
   columnListProblem,
   columnNameProblem,
+  quotedColumnName,
 } from '../../../src/shared/column-names'
 import { exportRequestSchema } from '../../../src/shared/domain/export'
 import { employeeQuerySchema } from '../../../src/shared/domain/query'
@@ -67,5 +68,13 @@ describe('the column-name rule', () => {
     expect(() => checkExportRequest({ kind: 'view', query: {}, columns, format: 'csv' })).toThrow(
       'An export can hold at most 16,384 columns, the most Excel opens; you asked for 20,004.',
     )
+  })
+
+  it('quotes a name in a message or log line escaped and cut, so it cannot forge a line', () => {
+    expect(quotedColumnName('Cost Center')).toBe('"Cost Center"')
+    expect(quotedColumnName('x\n2026-12-07T18:00:00.000Z ERROR forged\u001b[31m')).toBe(
+      '"x\\n2026-12-07T18:00:00.000Z ERROR forged\\u001b[31m"',
+    )
+    expect(quotedColumnName('n'.repeat(5000))).toBe(`"${'n'.repeat(79)}…"`)
   })
 })

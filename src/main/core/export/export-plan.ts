@@ -1,4 +1,4 @@
-import { columnListProblem } from '../../../shared/column-names'
+import { columnListProblem, quotedColumnName } from '../../../shared/column-names'
 import { exportRequestSchema } from '../../../shared/domain/export'
 import { exportRowQuery } from '../../../shared/export-rows'
 import type { ExportRequest } from '../../../shared/domain/export'
@@ -61,7 +61,7 @@ export function planExport(request: ExportRequest, available: ReadonlyArray<Colu
     if (info === undefined) {
       throw new RosterDeskError(
         'validation',
-        `The column "${key}" is not in the employee data any more. Choose the columns again and export.`,
+        `The column ${quotedColumnName(key)} is not in the employee data any more. Choose the columns again and export.`,
       )
     }
     columns.push({ key, label: columnLabel(key), kind: info.kind })
