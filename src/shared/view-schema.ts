@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { COLUMN_NAME_MAX_LENGTH, MAX_COLUMNS } from './column-names'
 
 /**
  * The one schema of a browse view: what the clerk searched, filtered, sorted and which columns showed, kept per
@@ -10,18 +11,14 @@ import * as z from 'zod/mini'
  * Written with zod/mini because the renderer bundles this file (see settings-schema.ts).
  */
 
-/** Column names are checked against the cache's whitelist where they are used; this only bounds their shape. */
-export const COLUMN_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]*$/
-export const COLUMN_NAME_MAX_LENGTH = 128
-
 export const VIEW_LIMITS = {
   /** As many characters as an employees query's text takes. */
   text: 200,
   /** Statuses or pay cycles one view filters on, and the length of each (as an employees query takes). */
   values: 50,
   valueLength: 100,
-  /** Columns a layout holds (an export takes at most 200). */
-  columns: 200,
+  /** Columns a layout holds: as many as an export of the view writes (column-names.ts). */
+  columns: MAX_COLUMNS,
   /** A column's width in CSS pixels: narrower is unreadable, wider than any screen is a mistake. */
   widthMin: 24,
   widthMax: 2000,
@@ -30,13 +27,8 @@ export const VIEW_LIMITS = {
   nameLength: 60,
 } as const
 
-const columnName = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(COLUMN_NAME_MAX_LENGTH),
-    z.regex(COLUMN_NAME_PATTERN, 'Column names are letters, digits, _ . and -'),
-  )
+/** A column's name as the cache lists it: any characters (column-names.ts); main looks it up where it is used. */
+const columnName = z.string().check(z.maxLength(COLUMN_NAME_MAX_LENGTH))
 const filterValues = z
   .array(z.string().check(z.maxLength(VIEW_LIMITS.valueLength)))
   .check(z.maxLength(VIEW_LIMITS.values))

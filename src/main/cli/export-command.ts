@@ -18,6 +18,7 @@ import {
   writeLine,
 } from './cache-command-args'
 import type { CacheCommandIo } from './cache-command-args'
+import { parseColumnList } from './column-list'
 import { FILTER_OPTIONS, viewOptionHelp, parseFilterOptions } from './filter-options'
 import { cliPolicyRules, refuseLockedFlags } from './policy-flags'
 import { cliProfileSource, openCliSession } from './cli-session'
@@ -25,7 +26,7 @@ import { appFolders, findCliView, readCliProfile, refuseOtherSource, type CliPro
 
 export const EXPORT_USAGE =
   'Usage: export (--db FILE | --profile NAME [--data-dir DIR]) --out FILE.xlsx|FILE.csv [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
-  '[--pay-cycle ID]... [--sort COLUMN] [--order asc|desc] [--columns a,b,c] [--tenant T] [--environment E] ' +
+  '[--pay-cycle ID]... [--sort COLUMN] [--order asc|desc] [--columns a,b,"c, d"] [--tenant T] [--environment E] ' +
   `[--rows-per-sheet N]. ${viewOptionHelp(true)}`
 
 /** Exit code of an export stopped by SIGINT/SIGTERM, as shells expect after an interrupt. */
@@ -161,12 +162,7 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
   const query = parseFilterOptions(values, view)
   const columnsText = stringOption(values, 'columns')
   const columns =
-    columnsText === undefined
-      ? (view?.columns?.keys.slice() ?? null)
-      : columnsText
-          .split(',')
-          .map((name) => name.trim())
-          .filter((name) => name !== '')
+    columnsText === undefined ? (view?.columns?.keys.slice() ?? null) : parseColumnList(columnsText)
   if (columns !== null && columns.length === 0) throw new UsageError('--columns names no column.')
   // One --pay-cycle and nothing else is that pay cycle's roster (the app's "Export roster…").
   const rosterOf =

@@ -1,3 +1,9 @@
+import {
+  DEFAULT_FIELD_NAME_BEHAVIOURS,
+  validateFieldNameBehaviours,
+  type FieldNameBehaviours,
+} from './field-names'
+
 /**
  * Switches for everything the spec leaves "not shown", so the client can be tested against each
  * plausible answer rather than the one we happen to guess.
@@ -233,7 +239,12 @@ function copyTransport(b: TransportBehaviours): TransportBehaviours {
 // ---- End of issue 32, transport. ----
 
 export interface SandboxBehaviours
-  extends HostileBehaviours, TokenAnswerBehaviours, RawValueBehaviours, TransportBehaviours {
+  extends
+    HostileBehaviours,
+    TokenAnswerBehaviours,
+    RawValueBehaviours,
+    TransportBehaviours,
+    FieldNameBehaviours {
   tokenStyle: TokenStyle
   accessTokenTtlSeconds: number
   /** true: a refresh rotates the refresh token (the old one stops working); false: it is omitted and kept. */
@@ -292,6 +303,8 @@ export const DEFAULT_BEHAVIOURS: SandboxBehaviours = Object.freeze({
   ...DEFAULT_TOKEN_ANSWER_BEHAVIOURS,
   rawFields: null,
   pageAnswer: null,
+  // Issue 32, point 7: fields named as a clerk never would, or thousands of them (field-names.ts).
+  ...DEFAULT_FIELD_NAME_BEHAVIOURS,
 }) as SandboxBehaviours
 
 function requirePositiveInteger(name: string, value: number): void {
@@ -355,6 +368,8 @@ export function validateBehaviours(b: SandboxBehaviours): void {
   validateTokenAnswers(b)
   validateRawValues(b)
   validateTransport(b)
+  // Issue 32, point 7.
+  validateFieldNameBehaviours(b)
 }
 
 function validateListRedirect(redirect: ListRedirect): void {

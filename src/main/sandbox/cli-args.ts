@@ -38,6 +38,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --echo-limit-above N   a limit above N is served at N rows, the envelope's limit saying the one asked
   --page-answer P:FAULT  every request for page P is answered with FAULT:
                          ${PAGE_ANSWER_FAULTS.join(' | ')}
+  --odd-field-names      every row gains fields named like 'Cost Center', '=HYPERLINK(…)', '__proto__'
+  --many-fields N        every row gains N fields (field00001, …)
   --tenant-required      refuse list requests without vnd.a1.tenant-id
   --token-expires-in J   the token answers' lifetime written as JSON text J (9223372036854775807, 1e308, '"3600"')
   --token-characters T:S the access or refresh token (T) served holds S, a JSON string's text (\\r\\n, \\u0001, é)
@@ -120,6 +122,8 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         'redirect-list': { type: 'string' },
         'echo-limit-above': { type: 'string' },
         'page-answer': { type: 'string' },
+        'odd-field-names': { type: 'boolean' },
+        'many-fields': { type: 'string' },
         'tenant-required': { type: 'boolean' },
         'token-expires-in': { type: 'string' },
         'token-characters': { type: 'string' },
@@ -177,6 +181,10 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
     tokenAnswerFlags(values),
     transportFlags(values['page-answer']),
   )
+  // Issue 32, point 7 (field-names.ts).
+  if (values['odd-field-names'] === true) behaviours.oddFieldNames = true
+  const manyFields = integer('many-fields', values['many-fields'], 1)
+  if (manyFields !== undefined) behaviours.manyFields = manyFields
   const lifetimeSeconds = number('lifetime', values.lifetime, 0)
   if (lifetimeSeconds === 0) throw new UsageError('--lifetime must be more than 0 seconds')
   return {

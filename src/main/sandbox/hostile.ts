@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { SandboxContext } from './context'
 import type { EmployeeRow } from './data'
+import { addFields, addsFields } from './field-names'
 import type { Reply } from './http'
 
 /** One page as the sandbox would serve it, before any hostile behaviour bends it. */
@@ -34,7 +35,9 @@ export function hostileReply(ctx: SandboxContext, page: number, build: () => Pag
     at(b.missingUuid) ||
     at(b.duplicateUuid) ||
     at(b.oversizedField) ||
-    at(b.rawFields)
+    at(b.rawFields) ||
+    // Issue 32, point 7: odd field names, or thousands of fields (field-names.ts).
+    addsFields(b)
   if (!bends) return null
   ctx.stats.faultsInjected++
   const data = build()
@@ -51,6 +54,8 @@ export function hostileReply(ctx: SandboxContext, page: number, build: () => Pag
     if (target !== undefined) target['notes'] = 'n'.repeat(b.oversizedField?.characters ?? 0)
   }
   const raw = at(b.rawFields) ? rawFieldsOf(row(b.rawFields), b.rawFields?.fields ?? {}) : undefined
+  // Issue 32, point 7.
+  addFields(rows, b)
   const totalCount = b.lieTotalCount ?? data.totalCount
   const totalPages = data.limit === 0 ? 0 : Math.ceil(totalCount / data.limit)
   const count = (value: number): number | string => (b.numericStrings ? String(value) : value)

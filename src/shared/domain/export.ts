@@ -1,8 +1,15 @@
 import { z } from 'zod'
+import { columnCountProblem } from '../column-names'
 import { MAX_EXPORT_UUIDS } from '../export-limits'
 import { columnNameSchema, employeeQuerySchema, sortOrderSchema } from './query'
 
 /** Exports (a view, a roster, a sync's changes) and printing: what is asked, how far it got, what was written. */
+
+/** The columns an export writes, by name, in order: as many as a spreadsheet holds (../column-names.ts). */
+const exportColumnsSchema = z.array(columnNameSchema).superRefine((columns, ctx) => {
+  const problem = columnCountProblem(columns.length)
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
+})
 
 export const exportFormatSchema = z.enum(['xlsx', 'csv'])
 export type ExportFormat = z.infer<typeof exportFormatSchema>
@@ -10,7 +17,7 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('view'),
     query: employeeQuerySchema.omit({ offset: true, limit: true, facets: true }),
-    columns: z.array(columnNameSchema).min(1).max(200),
+    columns: exportColumnsSchema,
     format: exportFormatSchema,
     /**
      * "Export selected rows": only these employees, in this order (the table's); the query still describes the
@@ -25,7 +32,7 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
     statuses: z.array(z.string().max(100)).min(1).max(50).optional(),
     /** The order of a saved view used as the roster's template; absent: the cache's default order. */
     sort: z.strictObject({ column: columnNameSchema, order: sortOrderSchema }).optional(),
-    columns: z.array(columnNameSchema).min(1).max(200),
+    columns: exportColumnsSchema,
     format: exportFormatSchema,
   }),
 ])

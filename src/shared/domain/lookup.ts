@@ -12,10 +12,13 @@ import { employeeRowSchema } from './rows'
 export const serviceLookupRequestSchema = z.strictObject({
   /** The clerk's text, sent as `searchVal`. */
   text: z.string().trim().min(1, 'Type what to look up.').max(200),
-  /** The column chosen in "Search in"; absent: names, or the UUID for text that can only be one. */
-  column: columnNameSchema.optional(),
+  /**
+   * The column chosen in "Search in"; absent: names, or the UUID for text that can only be one. Not empty: the
+   * service's `searchCol` names a field (a field named "" is searched in the saved employees only).
+   */
+  column: columnNameSchema.min(1).optional(),
   /** The table's order, sent as `sortColumn`/`sortOrder`; absent: by last name. */
-  sort: z.strictObject({ column: columnNameSchema, order: sortOrderSchema }).optional(),
+  sort: z.strictObject({ column: columnNameSchema.min(1), order: sortOrderSchema }).optional(),
 })
 export type ServiceLookupRequest = z.input<typeof serviceLookupRequestSchema>
 

@@ -7,6 +7,7 @@ import type { UuidPartsData } from '../../core/query/uuid-parts'
 import { RosterDeskError } from '../../core/errors'
 import type { CoreJobs } from './core-jobs'
 import type { WorkerHost } from './worker-host'
+import { quotedColumnName } from '../../../shared/column-names'
 
 /** The query engine's first-use builds, run by the core worker on its own read-only connection. */
 export function workerColumnBuilder(host: WorkerHost<CoreJobs>): ColumnBuilder {
@@ -44,7 +45,7 @@ export function workerColumnBuilder(host: WorkerHost<CoreJobs>): ColumnBuilder {
       const index = TokenIndex.fromParts(parts, source.tieOrder.length, 'trusted')
       if (index === null) {
         throw new RosterDeskError('internal', 'RosterDesk could not prepare that search.', {
-          detail: `the core worker's index of ${build.column} does not describe one`,
+          detail: `the core worker's index of ${quotedColumnName(build.column)} does not describe one`,
         })
       }
       return index

@@ -34,10 +34,18 @@ const INITIALISMS: ReadonlySet<string> = new Set([
   'vat',
 ])
 
-/** A readable column header for a field name: `hireDate` → "Hire date", `managerUUID` → "Manager UUID". */
+/** A field name of the shape programs give fields (`hireDate`, `cost_centre`, `hr.grade`), split into words. */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_.-]*$/
+
+/**
+ * A readable column header for a field name: `hireDate` → "Hire date", `managerUUID` → "Manager UUID". A name
+ * of any other shape (`Cost Center`, `Job Title/Grade`, `=HYPERLINK(…)`) was written for people and is its own
+ * label, exactly: a clerk finds the column by the name the service gave it.
+ */
 export function columnLabel(key: string): string {
   const known = KNOWN_LABELS.get(key)
   if (known !== undefined) return known
+  if (!IDENTIFIER.test(key)) return key
   const words = key
     .replace(/[_.-]+/g, ' ')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

@@ -8,6 +8,7 @@ import { RosterDeskError } from '../errors'
 import type { ExportColumn } from './export-types'
 import type { Checkpoint, FormatWriter } from './format-writer'
 import { MoneyColumns } from './money-columns'
+import { fieldOf } from '../../../shared/row-field'
 
 export interface CsvWriterOptions {
   readonly out: Writable
@@ -46,7 +47,7 @@ export class CsvWriter implements FormatWriter {
         let line = ''
         for (let column = 0; column < keys.length; column++) {
           if (column > 0) line += ','
-          const value = row[keys[column] as string]
+          const value = fieldOf(row, keys[column] as string)
           // An amount as "58234.50": still a number to a spreadsheet, with the two places the app shows.
           line +=
             typeof value === 'number' && Number.isFinite(value) && this.money.isMoney(column, row)

@@ -1,3 +1,4 @@
+import { columnListProblem, quotedColumnName } from '../../../shared/column-names'
 import { exportRequestSchema } from '../../../shared/domain/export'
 import { exportRowQuery } from '../../../shared/export-rows'
 import type { ExportRequest } from '../../../shared/domain/export'
@@ -25,9 +26,12 @@ export interface ExportPlan {
 /**
  * Checks an export request built outside the IPC contract (the CLI's options) against the contract's schema, as
  * `dispatchInvoke` checks `export:start` and `export:print`: requests are checked once, where they come in, and
- * planned and written as given after that.
+ * planned and written as given after that. Columns over a real limit (too many for a spreadsheet, a name too long
+ * for a cell) are refused saying the limit and the number asked.
  */
 export function checkExportRequest(input: ExportRequest): ExportRequest {
+  const columnsProblem = columnListProblem(input.columns)
+  if (columnsProblem !== undefined) throw new RosterDeskError('validation', columnsProblem)
   const parsed = exportRequestSchema.safeParse(input)
   if (!parsed.success) {
     throw new RosterDeskError(
@@ -57,7 +61,7 @@ export function planExport(request: ExportRequest, available: ReadonlyArray<Colu
     if (info === undefined) {
       throw new RosterDeskError(
         'validation',
-        `The column "${key}" is not in the employee data any more. Choose the columns again and export.`,
+        `The column ${quotedColumnName(key)} is not in the employee data any more. Choose the columns again and export.`,
       )
     }
     columns.push({ key, label: columnLabel(key), kind: info.kind })

@@ -7,6 +7,7 @@ import { PRINT_MAX_ROWS } from '../../../shared/print-limits'
 import { aboutLines } from './about-lines'
 import type { ExportAbout, ExportColumn } from './export-types'
 import { formatZonedTime, localTimeZone } from './zoned-time'
+import { fieldOf } from '../../../shared/row-field'
 
 /**
  * The page "Print…" prints: the current view as one self-contained HTML document (no script, no image, no
@@ -161,7 +162,7 @@ export function printPageHtml(input: PrintPageInput): string {
     let cells = ''
     for (let index = 0; index < columns.length; index++) {
       const key = (columns[index] as ExportColumn).key
-      const value = row[key]
+      const value = fieldOf(row, key)
       const text = cellText(value, key, locale, currency)
       const classes = [
         ...(typeof value === 'number' ? ['num'] : []),

@@ -34,6 +34,7 @@ import { printTitlesRange, quotedSheetName, sheetHeaderFooter, sheetPageSetup } 
 import { RowXmlBuilder, isPlainXmlText } from './xlsx-row-xml'
 import type { CellScalar } from './xlsx-row-xml'
 import { Utf8Chunk } from './utf8-chunk'
+import { fieldOf } from '../../../shared/row-field'
 
 /** Rows per sheet in Excel and LibreOffice, the header included. */
 export const EXCEL_MAX_ROWS = 1_048_576
@@ -378,7 +379,7 @@ export class XlsxWriter implements FormatWriter {
   private convertRow(source: EmployeeRow): void {
     const keys = this.keys
     for (let index = 0; index < keys.length; index++) {
-      const value = source[keys[index] as string]
+      const value = fieldOf(source, keys[index] as string)
       let cell: CellScalar | undefined
       let style: Partial<Style> | undefined
       let plain = false

@@ -67,7 +67,7 @@ export function hasFixedRole(key: string): boolean {
 
 /** The fixed role of a known field, or null. */
 export function knownRole(key: string): IdentifierRole | null {
-  return KNOWN_ROLES[key] ?? null
+  return Object.hasOwn(KNOWN_ROLES, key) ? (KNOWN_ROLES[key] ?? null) : null
 }
 
 /** What was measured about one discovered column over every row: the shape all its values share, and counts. */

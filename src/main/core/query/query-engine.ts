@@ -24,6 +24,7 @@ import { parseSearchText } from './search-rules'
 import { SnapshotQueries } from './snapshot-queries'
 import { UuidParts } from './uuid-parts'
 import type { ChangeKind, ChangeListPage } from './snapshot-queries'
+import { quotedColumnName } from '../../../shared/column-names'
 
 /** What `iterateRows` reads beyond the query: only some employees, and only some of their fields. */
 export interface RowIterationOptions {
@@ -164,13 +165,16 @@ export class QueryEngine {
         if (parts === null || !snapshot.adoptUuidParts(parts)) throw new Error('the UUIDs read do not fit')
       } else snapshot.adoptColumnIndex(build.column, await builder.columnIndex(source, build))
       this.logger.info(
-        `Query: built the ${build.what} of ${build.column} in ${Math.round(performance.now() - started)} ms`,
+        `Query: built the ${build.what} of ${quotedColumnName(build.column)} in ${Math.round(performance.now() - started)} ms`,
       )
     })()
       .catch((error: unknown) => {
         // The query then builds it inline: slower for the clerk, but never a wrong or missing answer.
         if (!isRosterDeskError(error) || error.code !== 'cancelled') {
-          this.logger.warn(`Query: building the ${build.what} of ${build.column} elsewhere failed`, error)
+          this.logger.warn(
+            `Query: building the ${build.what} of ${quotedColumnName(build.column)} elsewhere failed`,
+            error,
+          )
         }
       })
       .finally(() => {

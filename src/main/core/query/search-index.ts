@@ -173,15 +173,13 @@ export class SearchIndex implements SearchIndexData {
     const encoder = new IndexEncoder()
     // Identifiers are strings, so only text columns can be, and only those whose first value has an identifier
     // shape; SQLite reads just those fields out of each row (the encoder still checks every value).
-    const candidates = reader
-      .discoveredTextColumns()
-      .filter((key) => !key.includes('"'))
-      .filter((key) => {
-        const shape = identifierShape(reader.firstValueOf(key))
-        return shape === 'number' || shape === 'email'
-      })
+    const candidates = reader.discoveredTextColumns().filter((key) => {
+      const shape = identifierShape(reader.firstValueOf(key))
+      return shape === 'number' || shape === 'email'
+    })
     for (const row of reader.indexRows(candidates)) {
-      const extras: Record<string, unknown> = {}
+      // No prototype: a field named `__proto__` is a field, and `constructor` is absent unless the data has it.
+      const extras = Object.create(null) as Record<string, unknown>
       candidates.forEach((key, i) => {
         extras[key] = row[5 + i]
       })

@@ -374,9 +374,13 @@ export class SnapshotReader {
   }
 }
 
-/** A JSON path naming one top-level key; keys are whitelisted column names, quoted for dots and dashes. */
-function jsonPath(key: string): string {
-  return `$."${key}"`
+/**
+ * A JSON path naming one top-level key, any characters (a column's name is the service's field name): quoted, and
+ * escaped as JSON escapes a string, which SQLite's path reader undoes (a quote, backslash, NUL or lone surrogate
+ * half, as `row_json` holds them escaped). Always bound as a parameter, never part of the SQL text.
+ */
+export function jsonPath(key: string): string {
+  return `$.${JSON.stringify(key)}`
 }
 
 function storedValue(value: unknown, kind: ColumnInfo['kind']): StoredValue {

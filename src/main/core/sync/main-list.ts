@@ -2,6 +2,7 @@ import { EMPLOYEE_LIST } from '../api/list-client'
 import { yieldToEventLoop } from '../event-loop'
 import { RosterDeskError } from '../errors'
 import { limitFields } from './field-limit'
+import { wellFormedFieldNames } from './field-names'
 import { walkList } from './list-walker'
 import type { WalkResult } from './list-walker'
 import type { ArrivedPage } from './walk-types'
@@ -96,20 +97,23 @@ const KEEP_WHOLE: ReadonlySet<string> = new Set([EMPLOYEE_LIST.idField ?? 'UUID'
 
 /**
  * The page as stored: every field within `maxFieldCharacters` and `MAX_FIELD_DEPTH`, the cut ones counted for the
- * summary, and so are its numbers kept as text (exact-json.ts).
+ * summary, and so are its numbers kept as text (exact-json.ts); every field name well-formed text (field-names.ts).
  */
 function withinFieldLimit(ctx: SyncRun, page: ArrivedPage): ArrivedPage {
   ctx.counters.numbersTooLarge += page.numbersAsText?.tooLarge ?? 0
   ctx.counters.numbersTooSmall += page.numbersAsText?.tooSmall ?? 0
   let cut = 0
   let deep = 0
+  let renamed = false
   const rows = page.rows.map((row) => {
-    const limited = limitFields(row, ctx.plan.limits.maxFieldCharacters, KEEP_WHOLE)
+    const named = wellFormedFieldNames(row)
+    if (named !== row) renamed = true
+    const limited = limitFields(named, ctx.plan.limits.maxFieldCharacters, KEEP_WHOLE)
     cut += limited.truncated
     deep += limited.deep
     return limited.row
   })
-  if (cut === 0) return page
+  if (cut === 0 && !renamed) return page
   ctx.counters.truncatedFields += cut
   ctx.counters.deepFields += deep
   return { ...page, rows }

@@ -45,7 +45,7 @@ export function defaultWidthRem(column: ColumnInfo): number {
 
 /** The CSS width of a column: the one the clerk set (CSS pixels), else its default. */
 export function columnWidth(column: ColumnInfo, widths: ColumnLayout['widths'] = {}): string {
-  const set = widths[column.key]
+  const set = Object.hasOwn(widths, column.key) ? widths[column.key] : undefined
   return set === undefined ? `${defaultWidthRem(column)}rem` : `${set}px`
 }
 

@@ -104,7 +104,7 @@ function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: re
   const ordered = orderColumns(columns)
   const labels = new Map(ordered.map((column) => [column.key, column.label]))
   const keys = [
-    ...ordered.map((column) => column.key).filter((key) => key in detail.row),
+    ...ordered.map((column) => column.key).filter((key) => Object.hasOwn(detail.row, key)),
     ...Object.keys(detail.row).filter((key) => !labels.has(key)),
   ].filter((key) => key !== PAY_CYCLE_FIELD)
   const references = keys.flatMap((key) => {

@@ -3,6 +3,7 @@ import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain/rows
 import { formatValue } from '../format/format-value'
 import { isMoneyColumn, rowCurrency } from '../../../shared/money'
 import { usePayDisplay } from '../hooks/use-pay-display'
+import { fieldOf } from '../../../shared/row-field'
 
 interface EmployeeRowProps {
   readonly index: number
@@ -71,7 +72,11 @@ export function EmployeeRow(props: EmployeeRowProps) {
           className={`cell${numeric(column) ? ' num' : ''}${frozen[columnIndex] ? ' frozen' : ''}${columnIndex === lastFrozen ? ' frozen-edge' : ''}`}
           style={frozen[columnIndex]}
         >
-          {row ? formatValue(row[column.key], column.key, currency) : columnIndex === 0 ? placeholder : ''}
+          {row
+            ? formatValue(fieldOf(row, column.key), column.key, currency)
+            : columnIndex === 0
+              ? placeholder
+              : ''}
         </div>
       ))}
     </div>

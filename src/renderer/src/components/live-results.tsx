@@ -3,6 +3,7 @@ import type { ColumnInfo } from '../../../shared/domain/rows'
 import { formatCount, formatValue, plural } from '../format/format-value'
 import { formatDateTime, formatRelativeTime } from '../format/relative-time'
 import { useNow } from '../hooks/use-now'
+import { fieldOf } from '../../../shared/row-field'
 
 interface LiveResultsProps {
   readonly text: string
@@ -109,7 +110,7 @@ export function LiveResults({ text, result, columns, onHide }: LiveResultsProps)
                   <tr key={String(row.UUID)} className={saved ? 'live-saved' : 'live-unsaved'}>
                     <td>{saved ? 'Also saved' : 'Not saved yet'}</td>
                     {columns.map((column) => (
-                      <td key={column.key}>{formatValue(row[column.key], column.key)}</td>
+                      <td key={column.key}>{formatValue(fieldOf(row, column.key), column.key)}</td>
                     ))}
                   </tr>
                 ))}

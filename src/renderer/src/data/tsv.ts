@@ -1,5 +1,6 @@
 import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain/rows'
 import { MAX_EXPORT_UUIDS } from '../../../shared/export-limits'
+import { fieldOf } from '../../../shared/row-field'
 
 /** Rows one copy (or export of selected rows) takes: more is meant for an export of the whole view. */
 export const MAX_COPY_ROWS = MAX_EXPORT_UUIDS
@@ -21,12 +22,12 @@ export function tsvCell(value: JsonValue | undefined): string {
 export function toTsv(columns: readonly ColumnInfo[], rows: readonly EmployeeRow[]): string {
   const lines = [
     columns.map((column) => tsvCell(column.label)).join('\t'),
-    ...rows.map((row) => columns.map((column) => tsvCell(row[column.key])).join('\t')),
+    ...rows.map((row) => columns.map((column) => tsvCell(fieldOf(row, column.key))).join('\t')),
   ]
   return `${lines.join('\r\n')}\r\n`
 }
 
 /** One field of each row, a line each (the employee numbers of the selection, say). */
 export function toLines(key: string, rows: readonly EmployeeRow[]): string {
-  return rows.map((row) => tsvCell(row[key])).join('\r\n')
+  return rows.map((row) => tsvCell(fieldOf(row, key))).join('\r\n')
 }

@@ -21,4 +21,19 @@ describe('columnLabel', () => {
     expect(columnLabel('x')).toBe('X')
     expect(columnLabel('_')).toBe('_')
   })
+
+  it('keeps a name written for people, not of a program’s shape, exactly as its label', () => {
+    for (const name of [
+      'Cost Center',
+      'Job Title/Grade',
+      '=HYPERLINK("x","y")',
+      '+1',
+      '@SUM',
+      '-2',
+      'Straße',
+      '',
+    ]) {
+      expect(columnLabel(name)).toBe(name)
+    }
+  })
 })

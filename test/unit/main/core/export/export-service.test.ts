@@ -124,8 +124,11 @@ describe('planExport', () => {
     expect(unknown).toThrow(RosterDeskError)
     expect(unknown).toThrow(/"salary" is not in the employee data/)
     expect(() => checkExportRequest({ kind: 'view', query: {}, columns: [], format: 'xlsx' })).toThrow(
-      /not valid/,
+      'Choose at least one column to export.',
     )
+    expect(() =>
+      checkExportRequest({ kind: 'view', query: {}, columns: ['UUID'], format: 'pdf' as 'xlsx' }),
+    ).toThrow(/not valid/)
   })
 })
 

@@ -47,11 +47,20 @@ describe('a roster with a saved view as its template', () => {
     expect(planExport(request, COLUMNS).about).toEqual({ kind: 'roster', payCycleId: 'PC-1' })
   })
 
-  it('refuses a sort column of the wrong shape where the request comes in, before any query runs', () => {
-    const request: ExportRequest = {
+  it('refuses a sort column longer than any column name where the request comes in, before any query runs', () => {
+    // Any characters name a column (decision 054: `x"; --` is looked up in the cache's list, and bound in SQL).
+    const anyName: ExportRequest = {
       kind: 'roster',
       payCycleId: 'PC-1',
       sort: { column: 'x"; --', order: 'asc' },
+      columns: ['lastName'],
+      format: 'csv',
+    }
+    expect(invokeChannels['export:start'].args.safeParse([anyName]).success).toBe(true)
+    const request: ExportRequest = {
+      kind: 'roster',
+      payCycleId: 'PC-1',
+      sort: { column: 'x'.repeat(32_768), order: 'asc' },
       columns: ['lastName'],
       format: 'csv',
     }

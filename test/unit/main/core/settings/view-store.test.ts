@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { MAX_COLUMNS } from '../../../../../src/shared/column-names'
 import { createViewHandlers } from '../../../../../src/main/core/app/view-handlers'
 import { dispatchInvoke, type InvokeHandlers } from '../../../../../src/main/core/ipc/dispatch'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../../../src/main/core/settings/settings-store'
@@ -28,10 +29,27 @@ describe('the view schema', () => {
     expect(viewStateSchema.safeParse(EMPTY_VIEW_STATE).success).toBe(true)
   })
 
+  it('takes any column name, as the service names its fields (decision 054), and as many columns as Excel', () => {
+    const names = ['a"; drop', 'Cost Center', '=HYPERLINK("x")', '__proto__', 'constructor', 'NUL\u0000', '']
+    const state: ViewState = {
+      ...LEAVERS,
+      searchColumn: 'Job Title/Grade',
+      sort: { column: 'a"; drop', order: 'asc' },
+      columns: { keys: names, widths: { 'Cost Center': 120, constructor: 90 } },
+    }
+    expect(viewStateSchema.parse(state)).toEqual(state)
+    const wide = Array.from({ length: MAX_COLUMNS }, (_, i) => `f${i}`)
+    expect(viewStateSchema.safeParse({ ...LEAVERS, columns: { keys: wide, widths: {} } }).success).toBe(true)
+  })
+
   it.each([
     ['text longer than a query takes', { text: 'x'.repeat(VIEW_LIMITS.text + 1) }],
     ['more statuses than a query takes', { statuses: Array.from({ length: 51 }, (_, i) => String(i)) }],
-    ['a column name SQL could mistake', { sort: { column: 'a"; drop', order: 'asc' } }],
+    ['a column name longer than a cell holds', { sort: { column: 'x'.repeat(32_768), order: 'asc' } }],
+    [
+      'a layout of more columns than an export holds',
+      { columns: { keys: Array.from({ length: MAX_COLUMNS + 1 }, (_, i) => `f${i}`), widths: {} } },
+    ],
     ['an order other than asc/desc', { sort: { column: 'lastName', order: 'up' } }],
     ['a layout with no column', { columns: { keys: [], widths: {} } }],
     ['a width narrower than readable', { columns: { keys: ['lastName'], widths: { lastName: 3 } } }],
@@ -249,7 +267,7 @@ describe('the views:* channels', () => {
   it('refuse states outside the schema and name problems with the field', async () => {
     const { invoke } = channels()
     await expect(
-      invoke('views:save', 'Bad', { ...LEAVERS, sort: { column: 'x;', order: 'asc' } }, false),
+      invoke('views:save', 'Bad', { ...LEAVERS, sort: { column: 'x;', order: 'up' } }, false),
     ).rejects.toMatchObject({
       ipc: { code: 'validation' },
     })
