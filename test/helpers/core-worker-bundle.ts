@@ -8,18 +8,43 @@ import { newestMtime } from './newest-mtime'
 const ROOT = resolve(__dirname, '../..')
 /** Beside the renderer's test build (.tmp/test-build), never in `out/`, which the installers pack. */
 const OUT_DIR = join(ROOT, '.tmp/test-build/node')
-const BUNDLE = join(OUT_DIR, 'core-worker.js')
+/** Bundle name → its TypeScript entry: the core worker, and the core process that starts it from beside it. */
+const ENTRIES = {
+  'core-worker': 'src/main/core-host/worker/core-worker.ts',
+  'core-process': 'src/main/core-host/core-process.ts',
+} as const
 const LOCK_DIR = join(OUT_DIR, '.core-worker-build.lock')
-/** What the worker's bundle is made of: the main process's sources and the shared contract. */
+/** What the bundles are made of: the main process's sources and the shared contract. */
 const SOURCES = [join(ROOT, 'src/main'), join(ROOT, 'src/shared')]
 
+const bundle = (name: keyof typeof ENTRIES): string => join(OUT_DIR, `${name}.js`)
+
 async function isFresh(): Promise<boolean> {
-  const built = await stat(BUNDLE).then(
-    (info) => info.mtimeMs,
-    () => undefined,
+  const built = await Promise.all(
+    Object.keys(ENTRIES).map((name) =>
+      stat(bundle(name as keyof typeof ENTRIES)).then(
+        (info) => info.mtimeMs,
+        () => undefined,
+      ),
+    ),
   )
-  if (built === undefined) return false
-  return Math.max(...(await Promise.all(SOURCES.map(newestMtime)))) <= built
+  if (built.includes(undefined)) return false
+  const oldest = Math.min(...(built as number[]))
+  return Math.max(...(await Promise.all(SOURCES.map(newestMtime)))) <= oldest
+}
+
+/** Builds both bundles when either is missing or older than the sources (one build, under a lock across workers). */
+async function ensureBuilt(): Promise<void> {
+  if (await isFresh()) return
+  await withDirLock(LOCK_DIR, async () => {
+    if (await isFresh()) return
+    await buildNodeBundles({
+      entries: ENTRIES,
+      outdir: OUT_DIR,
+      external: ['better-sqlite3', 'exceljs'],
+      sourcemap: true,
+    })
+  })
 }
 
 /**
@@ -29,16 +54,17 @@ async function isFresh(): Promise<boolean> {
  * packages (better-sqlite3, exceljs) stay in node_modules, found from the repository as the source's are.
  */
 export async function testCoreWorkerEntry(): Promise<WorkerEntry> {
-  if (!(await isFresh())) {
-    await withDirLock(LOCK_DIR, async () => {
-      if (await isFresh()) return
-      await buildNodeBundles({
-        entries: { 'core-worker': 'src/main/core-host/worker/core-worker.ts' },
-        outdir: OUT_DIR,
-        external: ['better-sqlite3', 'exceljs'],
-        sourcemap: true,
-      })
-    })
-  }
-  return { file: BUNDLE, execArgv: [] }
+  await ensureBuilt()
+  return { file: bundle('core-worker'), execArgv: [] }
+}
+
+/**
+ * The core process as the tests fork it: `src/main/core-host/core-process.ts` bundled with the core worker
+ * (testCoreWorkerEntry), as the app's build has them (out/main/core-process.js beside core-worker.js), so the
+ * process starts its worker from the bundle beside it; each fork loads two files instead of compiling the core's
+ * modules through tsx, in the process and again in its worker.
+ */
+export async function testCoreProcessEntry(): Promise<WorkerEntry> {
+  await ensureBuilt()
+  return { file: bundle('core-process'), execArgv: [] }
 }
