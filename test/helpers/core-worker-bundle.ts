@@ -1,9 +1,6 @@
-import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { WorkerEntry } from '../../src/main/core-host/worker/worker-host'
-import { withDirLock } from './dir-lock'
-import { buildNodeBundles } from './node-bundle'
-import { newestMtime } from './newest-mtime'
+import { freshNodeBundles } from './fresh-bundles'
 
 const ROOT = resolve(__dirname, '../..')
 /** Beside the renderer's test build (.tmp/test-build), never in `out/`, which the installers pack. */
@@ -13,39 +10,15 @@ const ENTRIES = {
   'core-worker': 'src/main/core-host/worker/core-worker.ts',
   'core-process': 'src/main/core-host/core-process.ts',
 } as const
-const LOCK_DIR = join(OUT_DIR, '.core-worker-build.lock')
-/** What the bundles are made of: the main process's sources and the shared contract. */
-const SOURCES = [join(ROOT, 'src/main'), join(ROOT, 'src/shared')]
 
-const bundle = (name: keyof typeof ENTRIES): string => join(OUT_DIR, `${name}.js`)
-
-async function isFresh(): Promise<boolean> {
-  const built = await Promise.all(
-    Object.keys(ENTRIES).map((name) =>
-      stat(bundle(name as keyof typeof ENTRIES)).then(
-        (info) => info.mtimeMs,
-        () => undefined,
-      ),
-    ),
-  )
-  if (built.includes(undefined)) return false
-  const oldest = Math.min(...(built as number[]))
-  return Math.max(...(await Promise.all(SOURCES.map(newestMtime)))) <= oldest
-}
-
-/** Builds both bundles when either is missing or older than the sources (one build, under a lock across workers). */
-async function ensureBuilt(): Promise<void> {
-  if (await isFresh()) return
-  await withDirLock(LOCK_DIR, async () => {
-    if (await isFresh()) return
-    await buildNodeBundles({
-      entries: ENTRIES,
-      outdir: OUT_DIR,
-      external: ['better-sqlite3', 'exceljs'],
-      sourcemap: true,
-    })
+/** Both bundles, built together when either is missing or older than the sources. */
+const bundles = (): Promise<(name: keyof typeof ENTRIES) => string> =>
+  freshNodeBundles({
+    entries: ENTRIES,
+    outdir: OUT_DIR,
+    external: ['better-sqlite3', 'exceljs'],
+    sourcemap: true,
   })
-}
 
 /**
  * The core worker as the tests start it: `src/main/core-host/worker/core-worker.ts` bundled once per change of the
@@ -54,8 +27,7 @@ async function ensureBuilt(): Promise<void> {
  * packages (better-sqlite3, exceljs) stay in node_modules, found from the repository as the source's are.
  */
 export async function testCoreWorkerEntry(): Promise<WorkerEntry> {
-  await ensureBuilt()
-  return { file: bundle('core-worker'), execArgv: [] }
+  return { file: (await bundles())('core-worker'), execArgv: [] }
 }
 
 /**
@@ -65,6 +37,5 @@ export async function testCoreWorkerEntry(): Promise<WorkerEntry> {
  * modules through tsx, in the process and again in its worker.
  */
 export async function testCoreProcessEntry(): Promise<WorkerEntry> {
-  await ensureBuilt()
-  return { file: bundle('core-process'), execArgv: [] }
+  return { file: (await bundles())('core-process'), execArgv: [] }
 }
