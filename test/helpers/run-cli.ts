@@ -44,6 +44,23 @@ export interface CliProcessRun {
   stderr: string
 }
 
+const TSX = 'node_modules/.bin/tsx'
+
+/** Runs `npm run --silent cli -- ARGS` the way npm does (tsx on the CLI's source), without npm's own noise. */
+export function runCliFromSource(args: readonly string[]): Promise<CliProcessRun> {
+  return new Promise((done) => {
+    execFile(
+      TSX,
+      [BUNDLE_ENTRIES.cli, ...args],
+      { cwd: process.cwd(), timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
+        done({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
 /** Beside the core's test bundles (core-worker-bundle.ts), never in `out/`, which the installers pack. */
 const CLI_BUNDLE_DIR = resolve(__dirname, '../../.tmp/test-build/cli')
 

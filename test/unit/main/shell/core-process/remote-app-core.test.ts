@@ -12,7 +12,10 @@ import {
   type RemoteAppCoreOptions,
   type ShellServices,
 } from '../../../../../src/main/shell/core-process/remote-app-core'
-import { forkedProcessChannel } from '../../../../../src/main/shell/core-process/core-process-channel'
+import {
+  coreProcessEntry,
+  forkedProcessChannel,
+} from '../../../../../src/main/shell/core-process/core-process-channel'
 import { MemorySecretStore } from '../../../../../src/main/core/secrets/secret-store'
 import type {
   JobChannel,
@@ -24,8 +27,8 @@ import { testCoreProcessEntry } from '../../../../helpers/core-worker-bundle'
 
 /**
  * The app core in a process of its own, as the Electron shell runs it (there through utilityProcess, here through
- * a Node fork of the same entry, bundled as the app's build bundles it: testCoreProcessEntry): requests, events,
- * the shell's calls, a crash and a close.
+ * a Node fork of the same entry, bundled as the app's build bundles it: testCoreProcessEntry; the first test forks
+ * the source under tsx): requests, events, the shell's calls, a crash and a close.
  */
 
 let entry: WorkerEntry
@@ -57,10 +60,14 @@ interface Harness {
   readonly logged: string[]
 }
 
-function harness(overrides: Partial<RemoteAppCoreOptions> = {}, dir = dataDir()): Harness {
+function harness(
+  overrides: Partial<RemoteAppCoreOptions> = {},
+  dir = dataDir(),
+  from: WorkerEntry = entry,
+): Harness {
   const channels: JobChannel[] = []
   const exits: number[] = []
-  const forked = forkedProcessChannel(entry)
+  const forked = forkedProcessChannel(from)
   const channel: JobChannelStarter = {
     start(name, logger) {
       const started = forked.start(name, logger)
@@ -105,7 +112,9 @@ async function started(h: Harness): Promise<RemoteAppCore> {
 
 describe('RemoteAppCore over a forked core process', () => {
   it('answers requests there, keeps secrets here, and passes its events on', async () => {
-    const h = harness()
+    // From the source under tsx (coreProcessEntry's fallback, which the benchmarks use); the other tests fork the
+    // bundle.
+    const h = harness({}, dataDir(), coreProcessEntry())
     const core = await started(h)
     expect(await core.invoke('app:get-info', [])).toMatchObject({
       ok: true,
