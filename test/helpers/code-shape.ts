@@ -2,9 +2,20 @@ import { readFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import ts from 'typescript'
 
-/** `file` (repository-relative) parsed by TypeScript, with parent links for names and lines. */
-function parse(root: string, file: string): ts.SourceFile {
-  return ts.createSourceFile(file, readFileSync(resolve(root, file), 'utf8'), ts.ScriptTarget.Latest, true)
+/** Source files parsed by TypeScript, with parent links for names and lines, by repository-relative path. */
+export type ParsedSources = ReadonlyMap<string, ts.SourceFile>
+
+/**
+ * `files` (repository-relative) parsed once, for every measure below: parsing is what the measures cost, and
+ * each only reads the trees.
+ */
+export function parseSources(root: string, files: readonly string[]): ParsedSources {
+  return new Map(
+    files.map((file) => [
+      file,
+      ts.createSourceFile(file, readFileSync(resolve(root, file), 'utf8'), ts.ScriptTarget.Latest, true),
+    ]),
+  )
 }
 
 /** A function (declaration, expression, arrow, method or accessor) longer than the limit: where it is and how long. */
@@ -26,13 +37,12 @@ function functionName(node: ts.Node): string {
 }
 
 /**
- * Every function in `files` (repository-relative paths) longer than `maxLines`, counted from the line it starts on
- * to the line it ends on, nested functions included, as a reader meets it.
+ * Every function in `sources` longer than `maxLines`, counted from the line it starts on to the line it ends on,
+ * nested functions included, as a reader meets it.
  */
-export function longFunctions(root: string, files: readonly string[], maxLines: number): LongFunction[] {
+export function longFunctions(sources: ParsedSources, maxLines: number): LongFunction[] {
   const found: LongFunction[] = []
-  for (const file of files) {
-    const source = parse(root, file)
+  for (const [file, source] of sources) {
     const visit = (node: ts.Node): void => {
       if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
         const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line
@@ -50,14 +60,14 @@ export function longFunctions(root: string, files: readonly string[], maxLines: 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '/index.ts', '/index.tsx']
 
 /**
- * The import graph of `files` (repository-relative): each file's relative imports that resolve to another of the
- * files, type-only imports and re-exports included, since a type in the wrong file is what a circle shows.
+ * The import graph of `sources` (parsed from the repository at `root`): each file's relative imports that resolve
+ * to another of the files, type-only imports and re-exports included, since a type in the wrong file is what a
+ * circle shows.
  */
-export function importGraph(root: string, files: readonly string[]): Map<string, string[]> {
-  const known = new Set(files)
+export function importGraph(root: string, sources: ParsedSources): Map<string, string[]> {
+  const known = new Set(sources.keys())
   const graph = new Map<string, string[]>()
-  for (const file of files) {
-    const source = parse(root, file)
+  for (const [file, source] of sources) {
     const targets: string[] = []
     const add = (specifier: string): void => {
       if (!specifier.startsWith('.')) return

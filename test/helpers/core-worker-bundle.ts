@@ -1,26 +1,24 @@
-import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { WorkerEntry } from '../../src/main/core-host/worker/worker-host'
-import { withDirLock } from './dir-lock'
-import { buildNodeBundles } from './node-bundle'
-import { newestMtime } from './newest-mtime'
+import { freshNodeBundles } from './fresh-bundles'
 
 const ROOT = resolve(__dirname, '../..')
 /** Beside the renderer's test build (.tmp/test-build), never in `out/`, which the installers pack. */
 const OUT_DIR = join(ROOT, '.tmp/test-build/node')
-const BUNDLE = join(OUT_DIR, 'core-worker.js')
-const LOCK_DIR = join(OUT_DIR, '.core-worker-build.lock')
-/** What the worker's bundle is made of: the main process's sources and the shared contract. */
-const SOURCES = [join(ROOT, 'src/main'), join(ROOT, 'src/shared')]
+/** Bundle name → its TypeScript entry: the core worker, and the core process that starts it from beside it. */
+const ENTRIES = {
+  'core-worker': 'src/main/core-host/worker/core-worker.ts',
+  'core-process': 'src/main/core-host/core-process.ts',
+} as const
 
-async function isFresh(): Promise<boolean> {
-  const built = await stat(BUNDLE).then(
-    (info) => info.mtimeMs,
-    () => undefined,
-  )
-  if (built === undefined) return false
-  return Math.max(...(await Promise.all(SOURCES.map(newestMtime)))) <= built
-}
+/** Both bundles, built together when either is missing or older than the sources. */
+const bundles = (): Promise<(name: keyof typeof ENTRIES) => string> =>
+  freshNodeBundles({
+    entries: ENTRIES,
+    outdir: OUT_DIR,
+    external: ['better-sqlite3', 'exceljs'],
+    sourcemap: true,
+  })
 
 /**
  * The core worker as the tests start it: `src/main/core-host/worker/core-worker.ts` bundled once per change of the
@@ -29,16 +27,15 @@ async function isFresh(): Promise<boolean> {
  * packages (better-sqlite3, exceljs) stay in node_modules, found from the repository as the source's are.
  */
 export async function testCoreWorkerEntry(): Promise<WorkerEntry> {
-  if (!(await isFresh())) {
-    await withDirLock(LOCK_DIR, async () => {
-      if (await isFresh()) return
-      await buildNodeBundles({
-        entries: { 'core-worker': 'src/main/core-host/worker/core-worker.ts' },
-        outdir: OUT_DIR,
-        external: ['better-sqlite3', 'exceljs'],
-        sourcemap: true,
-      })
-    })
-  }
-  return { file: BUNDLE, execArgv: [] }
+  return { file: (await bundles())('core-worker'), execArgv: [] }
+}
+
+/**
+ * The core process as the tests fork it: `src/main/core-host/core-process.ts` bundled with the core worker
+ * (testCoreWorkerEntry), as the app's build has them (out/main/core-process.js beside core-worker.js), so the
+ * process starts its worker from the bundle beside it; each fork loads two files instead of compiling the core's
+ * modules through tsx, in the process and again in its worker.
+ */
+export async function testCoreProcessEntry(): Promise<WorkerEntry> {
+  return { file: (await bundles())('core-process'), execArgv: [] }
 }

@@ -1,6 +1,13 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { folderGraph, importCircles, importGraph, longFunctions } from '../../helpers/code-shape'
+import {
+  folderGraph,
+  importCircles,
+  importGraph,
+  longFunctions,
+  parseSources,
+  type ParsedSources,
+} from '../../helpers/code-shape'
 
 const root = process.cwd()
 const sources = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], {
@@ -8,6 +15,12 @@ const sources = execFileSync('git', ['ls-files', '--cached', '--others', '--excl
 })
   .split('\n')
   .filter((file) => /\.(ts|tsx|mts)$/.test(file) && !file.endsWith('.d.ts'))
+
+let parsed: ParsedSources | undefined
+let graph: Map<string, string[]> | undefined
+/** The sources parsed, and their import graph, once for the measures below (whichever runs first). */
+const parsedSources = (): ParsedSources => (parsed ??= parseSources(root, sources))
+const sourceGraph = (): Map<string, string[]> => (graph ??= importGraph(root, parsedSources()))
 
 /** core's own folders (src/main/core/<folder>/…), the units core-folders.mjs reasons about. */
 function coreFolderOf(file: string): string | undefined {
@@ -18,20 +31,19 @@ function coreFolderOf(file: string): string | undefined {
 describe('the shape of the code', () => {
   it('has no function over 150 lines anywhere in src/', () => {
     expect(sources.length).toBeGreaterThan(100)
-    const long = longFunctions(root, sources, 150).map(
+    const long = longFunctions(parsedSources(), 150).map(
       (f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`,
     )
     expect(long).toEqual([])
   })
 
   it('has no import circle in src/, type-only imports included', () => {
-    const graph = importGraph(root, sources)
-    expect([...graph.values()].flat().length).toBeGreaterThan(500)
-    expect(importCircles(graph).map((circle) => circle.join(' → '))).toEqual([])
+    expect([...sourceGraph().values()].flat().length).toBeGreaterThan(500)
+    expect(importCircles(sourceGraph()).map((circle) => circle.join(' → '))).toEqual([])
   })
 
   it("has no circle between core's folders", () => {
-    const folders = folderGraph(importGraph(root, sources), coreFolderOf)
+    const folders = folderGraph(sourceGraph(), coreFolderOf)
     expect(folders.size).toBeGreaterThan(10)
     expect(importCircles(folders).map((circle) => circle.join(' → '))).toEqual([])
   })

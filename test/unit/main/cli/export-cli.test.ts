@@ -8,7 +8,7 @@ import type { RowQuery } from '../../../../src/shared/domain/query'
 import { useTestSandbox } from '../../../helpers/sandbox'
 import { syncFromSandbox } from '../../../helpers/sync-from-sandbox'
 import { aboutCells, readCsv, readXlsx } from '../../../helpers/xlsx-reader'
-import { runCliProcess } from '../../../helpers/run-cli'
+import { runCliFromSource, runCliProcess } from '../../../helpers/run-cli'
 import { tempFolder } from '../../../helpers/export-fixtures'
 import { expectedField } from '../../../helpers/xlsx-expectations'
 
@@ -156,6 +156,8 @@ describe('cli export', () => {
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
     expect(run.stderr).toMatch(/--out must end in \.xlsx or \.csv/)
     expect(existsSync(out)).toBe(false)
+    // `npm run cli` (tsx on the source) answers exactly as the bundle the other tests run.
+    expect(await runCliFromSource(['export', '--db', db, '--out', out])).toEqual(run)
   })
 
   it('fails on a missing cache without creating it or the file', async () => {

@@ -1,15 +1,22 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RosterDeskError } from '../../../../../src/main/core/errors'
 import type { Logger } from '../../../../../src/main/core/log/logger'
-import { WorkerHost } from '../../../../../src/main/core-host/worker/worker-host'
+import { WorkerHost, type WorkerEntry } from '../../../../../src/main/core-host/worker/worker-host'
+import { freshNodeBundles } from '../../../../helpers/fresh-bundles'
 import type { TestJobs } from '../../../../helpers/worker-fixtures/test-jobs'
 
-const entry = {
-  file: join(__dirname, '../../../../helpers/worker-fixtures/test-worker.ts'),
-  execArgv: ['--import', 'tsx'],
-}
+/** The fixture worker, bundled once per change (as the app's worker is bundled), so each start loads one file. */
+let entry: WorkerEntry
+beforeAll(async () => {
+  const bundle = await freshNodeBundles({
+    entries: { 'test-worker': 'test/helpers/worker-fixtures/test-worker.ts' },
+    outdir: resolve(__dirname, '../../../../../.tmp/test-build/worker-fixture'),
+    external: 'all-packages',
+  })
+  entry = { file: bundle('test-worker'), execArgv: [] }
+})
 const hosts: WorkerHost<TestJobs>[] = []
 
 function host(cancelGraceMs = 2_000, logger?: Logger, idleStopMs?: number): WorkerHost<TestJobs> {

@@ -7,10 +7,8 @@ import { createLogger } from '../../../../../src/main/core/log/logger'
 import type { NetworkToApply } from '../../../../../src/main/core/settings/network-settings'
 import { MemorySecretStore } from '../../../../../src/main/core/secrets/secret-store'
 import { RemoteAppCore, type ShellNetwork } from '../../../../../src/main/shell/core-process/remote-app-core'
-import {
-  coreProcessEntry,
-  forkedProcessChannel,
-} from '../../../../../src/main/shell/core-process/core-process-channel'
+import { forkedProcessChannel } from '../../../../../src/main/shell/core-process/core-process-channel'
+import { testCoreProcessEntry } from '../../../../helpers/core-worker-bundle'
 
 /**
  * The machine policy where the app reads it: at the start of the core process (a Node fork of its entry, as in
@@ -51,7 +49,10 @@ async function startCore(
     chooseCertificatesFile: async () => undefined,
   }
   const core = await RemoteAppCore.start({
-    channel: forkedProcessChannel(coreProcessEntry(), { ...process.env, ROSTERDESK_POLICY_FILE: file }),
+    channel: forkedProcessChannel(await testCoreProcessEntry(), {
+      ...process.env,
+      ROSTERDESK_POLICY_FILE: file,
+    }),
     config: {
       appInfo: { name: 'RosterDesk', version: '9.9.9', platform: 'linux' },
       dataDir: join(dir, 'data'),

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RosterDeskError } from '../../../../../src/main/core/errors'
 import type { EventSink } from '../../../../../src/main/core/ipc/dispatch'
 import { createLogger, type Logger } from '../../../../../src/main/core/log/logger'
@@ -17,13 +17,24 @@ import {
   forkedProcessChannel,
 } from '../../../../../src/main/shell/core-process/core-process-channel'
 import { MemorySecretStore } from '../../../../../src/main/core/secrets/secret-store'
-import type { JobChannel, JobChannelStarter } from '../../../../../src/main/core-host/worker/worker-host'
+import type {
+  JobChannel,
+  JobChannelStarter,
+  WorkerEntry,
+} from '../../../../../src/main/core-host/worker/worker-host'
 import type { CoreProcessConfig } from '../../../../../src/main/core-host/process/core-process-jobs'
+import { testCoreProcessEntry } from '../../../../helpers/core-worker-bundle'
 
 /**
  * The app core in a process of its own, as the Electron shell runs it (there through utilityProcess, here through
- * a Node fork of the same entry, from source): requests, events, the shell's calls, a crash and a close.
+ * a Node fork of the same entry, bundled as the app's build bundles it: testCoreProcessEntry; the first test forks
+ * the source under tsx): requests, events, the shell's calls, a crash and a close.
  */
+
+let entry: WorkerEntry
+beforeAll(async () => {
+  entry = await testCoreProcessEntry()
+})
 
 const dirs: string[] = []
 const cores: RemoteAppCore[] = []
@@ -49,10 +60,14 @@ interface Harness {
   readonly logged: string[]
 }
 
-function harness(overrides: Partial<RemoteAppCoreOptions> = {}, dir = dataDir()): Harness {
+function harness(
+  overrides: Partial<RemoteAppCoreOptions> = {},
+  dir = dataDir(),
+  from: WorkerEntry = entry,
+): Harness {
   const channels: JobChannel[] = []
   const exits: number[] = []
-  const forked = forkedProcessChannel(coreProcessEntry())
+  const forked = forkedProcessChannel(from)
   const channel: JobChannelStarter = {
     start(name, logger) {
       const started = forked.start(name, logger)
@@ -97,7 +112,9 @@ async function started(h: Harness): Promise<RemoteAppCore> {
 
 describe('RemoteAppCore over a forked core process', () => {
   it('answers requests there, keeps secrets here, and passes its events on', async () => {
-    const h = harness()
+    // From the source under tsx (coreProcessEntry's fallback, which the benchmarks use); the other tests fork the
+    // bundle.
+    const h = harness({}, dataDir(), coreProcessEntry())
     const core = await started(h)
     expect(await core.invoke('app:get-info', [])).toMatchObject({
       ok: true,
@@ -156,7 +173,7 @@ describe('RemoteAppCore over a forked core process', () => {
 
   it('gives up after restarts in a row that never come up, failing what waited with an error, not a cancel', async () => {
     const down = vi.fn()
-    const forked = forkedProcessChannel(coreProcessEntry())
+    const forked = forkedProcessChannel(entry)
     let starts = 0
     let real: JobChannel | undefined
     // The first start is a real core process; every one after it dies before its app core is up.
