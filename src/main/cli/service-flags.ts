@@ -8,6 +8,7 @@ import { RosterDeskError } from '../core/errors'
 import type { Logger } from '../core/log/logger'
 import { MemorySecretStore } from '../core/secrets/secret-store'
 import { DEFAULT_SETTINGS } from '../core/settings/settings-defaults'
+import { isHeaderValueCarried } from '../../shared/header-value'
 import { normalizeBaseUrl, normalizeScopes, type SyncLimitSetting } from '../../shared/settings-rules'
 import { serviceAddressSchema, settingsSchema } from '../../shared/settings-schema'
 import { requiredOption, stringOption, UsageError, type ParsedValues } from './cache-command-args'
@@ -193,6 +194,16 @@ export async function cliTokenSource(
   const accessToken = env.ROSTERDESK_ACCESS_TOKEN ?? ''
   if (accessToken === '') return undefined
   const refreshToken = env.ROSTERDESK_REFRESH_TOKEN ?? ''
+  for (const [name, token] of [
+    ['ROSTERDESK_ACCESS_TOKEN', accessToken],
+    ['ROSTERDESK_REFRESH_TOKEN', refreshToken],
+  ] as const) {
+    if (token !== '' && !isHeaderValueCarried(token))
+      throw new RosterDeskError(
+        'config',
+        `${name} holds characters a request cannot carry (a line break, a control character or one outside visible ASCII). Set it to the token alone.`,
+      )
+  }
   const manager = new TokenManager({
     fetch,
     clock: systemClock,

@@ -10,6 +10,7 @@ import { CaptureLogger } from '../../../helpers/capture-logger'
 async function run(
   command: typeof runSyncCommand | typeof runLoginCommand,
   args: readonly string[],
+  env: NodeJS.ProcessEnv = { ROSTERDESK_CLIENT_SECRET: 'x', ROSTERDESK_ACCESS_TOKEN: 'x' },
 ): Promise<{ code: number; stderr: string }> {
   const stdout = new PassThrough()
   const stderr = new PassThrough()
@@ -18,7 +19,7 @@ async function run(
   const code = await command(args, {
     stdout,
     stderr,
-    env: { ROSTERDESK_CLIENT_SECRET: 'x', ROSTERDESK_ACCESS_TOKEN: 'x' },
+    env,
     platform: 'linux',
     logger: new CaptureLogger(),
   })
@@ -95,5 +96,22 @@ describe('CLI flags that carry a setting', () => {
       code: 2,
       stderr: `--tenant: ${mainSays({ tenantId: 'ténant' })}\n`,
     })
+  })
+})
+
+describe('tokens given in the environment', () => {
+  it('are refused before any request when a request cannot carry them, naming the variable', async () => {
+    for (const [name, token] of [
+      ['ROSTERDESK_ACCESS_TOKEN', 'abc\r\nX-Injected: 1'],
+      ['ROSTERDESK_REFRESH_TOKEN', 'refresh-é'],
+    ] as const) {
+      const env = { ROSTERDESK_CLIENT_SECRET: 'x', ROSTERDESK_ACCESS_TOKEN: 'clean-token', [name]: token }
+      const { code, stderr } = await run(runSyncCommand, SYNC_ARGS, env)
+      expect(code).toBe(1)
+      expect(stderr).toContain(
+        `Sync failed: ${name} holds characters a request cannot carry (a line break, a control character or one outside visible ASCII). Set it to the token alone.`,
+      )
+      expect(stderr).not.toContain(token)
+    }
   })
 })
