@@ -5,14 +5,20 @@ import { RosterDeskError, cancelledError, isAbortError } from '../errors'
 import { parseJsonExactly } from './exact-json'
 import type { ExactJson } from './exact-json'
 import type { FetchLike } from './fetch-like'
-import { BodyTooLargeError, HttpStatusError, parseRetryAfter, requestJson } from './http-json'
+import {
+  BodyTooLargeError,
+  DEFAULT_HTTP_TIMEOUT_MS,
+  HttpStatusError,
+  parseRetryAfter,
+  requestJson,
+} from './http-json'
 import type { HttpJsonResponse } from './http-json'
 import { malformedAnswerReason } from '../net/network-failure'
 import { checkListEnvelope } from './list-envelope'
 import type { EnvelopeProblem, ListEnvelope } from './list-envelope'
 import { listRequestUrl } from './list-request'
 import type { ListRequest } from './list-request'
-import { DEFAULT_RETRY_POLICY, backoffDelay, triedTimesText } from './retry-policy'
+import { DEFAULT_RETRY_POLICY, backoffDelay, failingBudgetMs, triedTimesText } from './retry-policy'
 import type { RetryNotice, RetryPolicy } from './retry-policy'
 
 /** The header spec section 5 names for multi-tenant environments. */
@@ -65,7 +71,7 @@ export interface ListClientOptions {
  * Retry-After on 429, every number read exactly as written (`parseJsonExactly`), and the one envelope reader.
  * Retries end early when an answer the service means comes back the same (a 204, a 304, a 429 without
  * Retry-After, a 5xx's stated reason, an answer the HTTP client cannot read: decision 053), or once one request
- * has kept failing for `maxFailingMs`. Errors a retry cannot fix are thrown at once with a message a clerk can act
+ * has kept failing for its budget (`failingBudgetMs`: three timeouts, 30 s to `maxFailingMs`). Errors a retry cannot fix are thrown at once with a message a clerk can act
  * on: 403, 400 and 404 as HttpStatusErrors (the status and body kept for callers that word them for their own
  * purpose), and answers that are whole JSON but wrong (`ServiceDataError`: a malformed envelope, a row
  * without its id or with one twice, a page that contradicts its own envelope or the request, an answer over
@@ -120,7 +126,8 @@ export class ListClient {
       if (failures >= this.policy.maxAttempts) throw verdict(`${triedTimesText(failures)} without success`)
       const delay = outcome.retryAfterMs ?? backoffDelay(this.policy, failures, this.options.random)
       const failingMs = this.options.clock.now() - startedAt
-      if (outcome.retryAfterMs === undefined && failingMs + delay > this.policy.maxFailingMs) {
+      const budget = failingBudgetMs(this.policy, this.options.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS)
+      if (outcome.retryAfterMs === undefined && failingMs + delay > budget) {
         throw verdict(`${triedTimesText(failures)} over ${secondsText(failingMs)} without success`)
       }
       if (delay > this.policy.maxRetryAfterMs) {

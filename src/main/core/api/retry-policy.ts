@@ -14,7 +14,8 @@ export interface RetryPolicy {
   readonly maxRetryAfterMs: number
   /**
    * The longest one request may keep failing, from its first try: a retry whose backoff would end past it is not
-   * made, so a page that never answers costs about three request timeouts (30 s each by default), not eight.
+   * made (failingBudgetMs lowers it to three of the request timeouts), so a page that never answers costs about
+   * three request timeouts, not eight.
    * Waits the service asked for (Retry-After) are bounded by `maxRetryAfterMs` and the run's deadline instead.
    */
   readonly maxFailingMs: number
@@ -27,6 +28,18 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   maxRetryAfterMs: 5 * 60_000,
   maxFailingMs: 90_000,
 })
+
+/** However short a request's timeout, a request may keep failing this long: a blip gets its few retries. */
+export const MIN_FAILING_MS = 30_000
+
+/**
+ * How long one request may keep failing, from its first try: three of its timeouts (a page that never answers
+ * is tried about three times), at least MIN_FAILING_MS, at most the policy's `maxFailingMs`. With a 3 s timeout a
+ * silent page costs about 30 s, not eight tries; with the default 30 s, 90 s.
+ */
+export function failingBudgetMs(policy: RetryPolicy, timeoutMs: number): number {
+  return Math.min(policy.maxFailingMs, Math.max(MIN_FAILING_MS, 3 * timeoutMs))
+}
 
 /**
  * The wait before retry number `retry` (1 for the first retry): "equal jitter", half of the exponential step

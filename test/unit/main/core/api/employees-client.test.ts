@@ -4,6 +4,7 @@ import type { ListClientOptions } from '../../../../../src/main/core/api/list-cl
 import { RosterDeskError } from '../../../../../src/main/core/errors'
 import {
   DEFAULT_RETRY_POLICY,
+  MIN_FAILING_MS,
   triedTimesText,
   type RetryNotice,
 } from '../../../../../src/main/core/api/retry-policy'
@@ -476,5 +477,22 @@ describe('ListClient: an answer that comes back the same (issue 32)', () => {
     expect(error.message).toMatch(/RosterDesk tried 3 times over 91 seconds without success\.$/)
     expect(client.requests).toBe(3)
     expect(time.clock.now() - started).toBeLessThanOrEqual(DEFAULT_RETRY_POLICY.maxFailingMs + timeoutMs)
+  })
+
+  it('with a short timeout (--request-timeout 3), a page that never answers costs about 30 s, not eight tries', async () => {
+    const timeoutMs = 3_000
+    let advance = (_ms: number): void => undefined
+    const service = failingFirst(100, () => {
+      advance(timeoutMs)
+      throw undiciFailure('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error')
+    })
+    const { client, time } = setup({ service, timeoutMs, retry: { maxAttempts: 8 } })
+    advance = time.advance
+    const started = time.clock.now()
+    const error = await failure(client.fetchPage({ page: 1, limit: 10 }))
+    expect(error.code).toBe('timeout')
+    expect(error.message).toMatch(/RosterDesk tried \d times over \d+ seconds without success\.$/)
+    expect(client.requests).toBeLessThan(8)
+    expect(time.clock.now() - started).toBeLessThanOrEqual(MIN_FAILING_MS + timeoutMs)
   })
 })
