@@ -225,13 +225,29 @@ export function statusError(
     const message =
       status === 429
         ? `${name} asked RosterDesk to slow down (HTTP 429). It will try again shortly.`
-        : `${name} had a problem (HTTP ${status}). Try again in a few minutes.`
+        : `${name} had a problem (HTTP ${status})${serviceSaid(response.body)}. Try again in a few minutes.`
     return new HttpStatusError(response, message, { code: 'service', retryable: true, retryAfterMs })
   }
   return new HttpStatusError(response, `${name} rejected the request (HTTP ${status}).`, {
     code: 'service',
     retryable: false,
   })
+}
+
+/**
+ * The service's own explanation from an error body, when it gave a short one (never a row or a token), as
+ * `: “…”` to follow a sentence; empty otherwise.
+ */
+export function serviceSaid(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return ''
+  const record = body as Record<string, unknown>
+  for (const key of ['message', 'error_description', 'error']) {
+    const value = record[key]
+    if (typeof value === 'string' && value.trim() !== '' && value.length <= 200) {
+      return `: “${value.trim().replace(/\s+/g, ' ')}”`
+    }
+  }
+  return ''
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */

@@ -11,6 +11,7 @@ import {
   HttpStatusError,
   parseRetryAfter,
   requestJson,
+  serviceSaid,
 } from './http-json'
 import type { HttpJsonResponse } from './http-json'
 import { malformedAnswerReason } from '../net/network-failure'
@@ -422,22 +423,6 @@ type Attempt =
        */
       answer?: string
     }
-
-/**
- * The service's own explanation from an error body, when it gave a short one (never a row or a token), as
- * `: “…”` to follow a sentence; empty otherwise.
- */
-export function serviceSaid(body: unknown): string {
-  if (typeof body !== 'object' || body === null) return ''
-  const record = body as Record<string, unknown>
-  for (const key of ['message', 'error_description', 'error']) {
-    const value = record[key]
-    if (typeof value === 'string' && value.trim() !== '' && value.length <= 200) {
-      return `: “${value.trim().replace(/\s+/g, ' ')}”`
-    }
-  }
-  return ''
-}
 
 /** Seconds as the verdict says them: "91 seconds". */
 function secondsText(ms: number): string {

@@ -116,3 +116,19 @@ describe('token answers worded as a sign-in (issue 32, point 8)', () => {
     })
   })
 })
+
+describe('a token endpoint in trouble (issue 32, point 8)', () => {
+  it('shows the service’s own short reason for a 5xx, as the employee list does', async () => {
+    const service = endpoint(() =>
+      Response.json({ message: 'maintenance until 02:00 UTC, ticket PAY-4471' }, { status: 503 }),
+    )
+    const error = await failure(refreshTokens(service.fetch, CREDENTIALS, 'refresh-0'))
+    expect(error.message).toBe(
+      'The payroll service had a problem (HTTP 503): “maintenance until 02:00 UTC, ticket PAY-4471”. Try again in a few minutes.',
+    )
+    const long = endpoint(() => Response.json({ message: 'x'.repeat(201) }, { status: 500 }))
+    expect((await failure(refreshTokens(long.fetch, CREDENTIALS, 'refresh-0'))).message).toBe(
+      'The payroll service had a problem (HTTP 500). Try again in a few minutes.',
+    )
+  })
+})
