@@ -155,9 +155,7 @@ function copyTokenAnswers(b: TokenAnswerBehaviours): TokenAnswerBehaviours {
   }
 }
 
-// ---- end of odd sign-in answers ----
-
-// --- Issue 32, points 5 and 6 (raw JSON values) ---------------------------------------------------------------
+// ---- Raw JSON values in a page (issue 32, points 5 and 6) ----
 
 /**
  * Values a page carries as raw JSON text, as a service written in another language may send them and no
@@ -188,9 +186,7 @@ function copyRawValues(b: RawValueBehaviours): RawValueBehaviours {
   }
 }
 
-// --- end of issue 32, points 5 and 6 -----------------------------------------------------------------------
-
-// ---- Issue 32, transport (helper 32b): faults at the HTTP layer of a list page's answer. ----
+// ---- Faults at the HTTP layer of a list page's answer (issue 32, points 3, 4 and 8) ----
 
 /**
  * How a list page's answer is bent at the HTTP layer (issue 32, points 3, 4 and 8), on every request for it:
@@ -235,8 +231,6 @@ function validateTransport(b: TransportBehaviours): void {
 function copyTransport(b: TransportBehaviours): TransportBehaviours {
   return { pageAnswer: b.pageAnswer === null ? null : { ...b.pageAnswer } }
 }
-
-// ---- End of issue 32, transport. ----
 
 export interface SandboxBehaviours
   extends
@@ -368,7 +362,6 @@ export function validateBehaviours(b: SandboxBehaviours): void {
   validateTokenAnswers(b)
   validateRawValues(b)
   validateTransport(b)
-  // Issue 32, point 7.
   validateFieldNameBehaviours(b)
 }
 

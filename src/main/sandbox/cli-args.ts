@@ -320,7 +320,7 @@ function tokenAnswerFlags(values: {
   return patch
 }
 
-/** Issue 32, transport (helper 32b): --page-answer P:FAULT. */
+/** The list page's HTTP-layer fault flag (issue 32): --page-answer P:FAULT. */
 function transportFlags(text: string | undefined): SandboxBehavioursPatch {
   if (text === undefined) return {}
   const [pageText = '', faultText = '', ...rest] = text.split(':')

@@ -54,7 +54,6 @@ export function hostileReply(ctx: SandboxContext, page: number, build: () => Pag
     if (target !== undefined) target['notes'] = 'n'.repeat(b.oversizedField?.characters ?? 0)
   }
   const raw = at(b.rawFields) ? rawFieldsOf(row(b.rawFields), b.rawFields?.fields ?? {}) : undefined
-  // Issue 32, point 7.
   addFields(rows, b)
   const totalCount = b.lieTotalCount ?? data.totalCount
   const totalPages = data.limit === 0 ? 0 : Math.ceil(totalCount / data.limit)

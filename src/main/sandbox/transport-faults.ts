@@ -5,7 +5,7 @@ import type { PageData } from './hostile'
 import { json, jsonError } from './http'
 import type { Reply } from './http'
 
-/** Issue 32, transport (helper 32b): the `pageAnswer` behaviour's answers. */
+/** The `pageAnswer` behaviour's answers (issue 32, points 3, 4 and 8). */
 
 /** The headers 'huge-headers' sends: more than 64 KB, over undici's and Node's 16 KB limit (http.maxHeaderSize). */
 export const HUGE_HEADER_BYTES = 72 * 1024
