@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
 import { allEmployeesText, useUiSession } from '../helpers/harness/ui-session'
+import type { SandboxHandle } from '../../src/main/sandbox/index'
+import { startTestSandbox } from '../helpers/sandbox'
 
 /**
  * A bureau clerk with two client companies manages and switches between their profiles, end to end: the built
@@ -167,6 +169,68 @@ describe('a clerk manages and switches between client profiles', () => {
     expect(active).toBeLessThan(SIZE)
     expect(await page.getByText(/removed/i).count()).toBe(0)
     await ui.screenshot('ui-profiles-6-first-sync-of-new-scope')
+    expect(ui.problems).toEqual([])
+  })
+
+  it('8. Test connection checks the active profile: a second and a third on their own services, and after a switch back (issue 33, point 1)', async () => {
+    const services: SandboxHandle[] = []
+    onTestFinished(async () => {
+      for (const service of services) await service.close()
+    })
+    /** A Staging profile on its own sandbox, set up and signed in through the core as Settings and sign-in do. */
+    const staging = async (name: string, seed: number): Promise<SandboxHandle> => {
+      const service = await startTestSandbox({ size: 30, seed })
+      services.push(service)
+      const { profiles } = await app.core.handlers['profiles:create'](name, { environment: 'staging' })
+      await app.core.handlers['profiles:switch'](profiles.find((profile) => profile.name === name)!.id)
+      await app.core.handlers['settings:update']({
+        baseUrls: { staging: service.baseUrl },
+        clientId: service.credentials.clientId,
+        redirectUri: service.credentials.redirectUri,
+        tenantId: service.credentials.tenantId,
+      })
+      await app.core.handlers['settings:set-client-secret'](service.credentials.clientSecret)
+      const signedIn = app.core.handlers['auth:sign-in']()
+      await app.approveSignIn()
+      expect(await signedIn).toMatchObject({ status: 'signed-in', environment: 'staging' })
+      return service
+    }
+    /** Settings → Test connection on screen: every step passed, against `baseUrl` and for `profile`. */
+    const checkPasses = async (profile: string, baseUrl: string, shot: string): Promise<void> => {
+      await header().getByRole('button', { name: 'Settings' }).click()
+      await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor()
+      await page.getByRole('button', { name: 'Test connection' }).click()
+      const report = page.getByRole('region', { name: 'Connection report' })
+      await report.waitFor()
+      // Steps only the shell's network sees (proxy, certificates) are skipped here; none fails, the list answers.
+      const steps = await report.locator('.check-step').allTextContents()
+      expect(
+        steps.filter((step) => step.includes('✗')),
+        steps.join('\n'),
+      ).toEqual([])
+      expect(steps.find((step) => step.includes('Employee list answers'))).toContain('✓ Passed')
+      expect(await page.locator('.check-result').textContent()).toBe('Result: every step passed.')
+      expect(await report.locator('p').first().textContent()).toContain(
+        `${baseUrl.replace(/\/+$/, '')}, profile ${profile}, tested`,
+      )
+      await report.scrollIntoViewIfNeeded()
+      await ui.screenshot(`ui-profiles-7-test-connection-${shot}`)
+      await page.getByRole('button', { name: 'Done' }).click()
+    }
+
+    const acme = await staging('Acme Staging', 11)
+    await expect.poll(() => profileSelect().inputValue()).not.toBe('p1')
+    await checkPasses('Acme Staging', acme.baseUrl, 'second')
+    const initech = await staging('Initech', 3)
+    await checkPasses('Initech', initech.baseUrl, 'third')
+    await profileSelect().selectOption({ label: 'Demo' })
+    await page
+      .getByText(/[\d,]+ of [\d,]+ employees/)
+      .first()
+      .waitFor()
+    await checkPasses('Demo', session().sandbox.baseUrl, 'demo')
+    await profileSelect().selectOption({ label: 'Acme Staging (Staging)' })
+    await checkPasses('Acme Staging', acme.baseUrl, 'second-again')
     expect(ui.problems).toEqual([])
   })
 })
