@@ -4,6 +4,7 @@ import type { ProfileList } from '../../../../../src/shared/domain/profiles'
 import { MemorySecretStore } from '../../../../../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend } from '../../../../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../../../../src/main/sandbox/index'
+import { policySchema } from '../../../../../src/main/core/policy/policy-schema'
 import { sandbox, startApp, syncNow, tempDir, type App } from '../../../../helpers/app-core-under-test'
 
 /** Signs profile `id` in on `service` (Staging), as the clerk does in Settings, and syncs it. */
@@ -53,5 +54,39 @@ describe('Test connection on each profile (issue 33, point 1)', () => {
     await expectCheckPasses(app, 'Demo', demo.baseUrl)
     await app.invoke('profiles:switch', second)
     await expectCheckPasses(app, 'Acme Staging', staging.baseUrl)
+  })
+
+  it('checks a profile the machine policy defines, whose address and client ID come from the policy', async () => {
+    const demo = await sandbox({ size: 30, seed: 2 })
+    const acme = await sandbox({ size: 20, seed: 9 })
+    const { clientId, redirectUri, tenantId, clientSecret } = acme.credentials
+    const policy = {
+      policy: policySchema.parse({
+        profiles: [
+          {
+            name: 'Acme Ltd',
+            environment: 'staging',
+            baseUrl: acme.baseUrl,
+            clientId,
+            redirectUri,
+            tenantId,
+          },
+        ],
+      }),
+      source: '/etc/rosterdesk/policy.json',
+      problem: undefined,
+    }
+    const app = await startApp(demo, tempDir(), new MemoryKeyValueBackend(), new MemorySecretStore(), {
+      policy,
+    })
+    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
+    const list = (await app.invoke('profiles:list')) as ProfileList
+    const acmeId = list.profiles.find((profile) => profile.name === 'Acme Ltd')!.id
+    await app.invoke('profiles:switch', acmeId)
+    await app.invoke('settings:set-client-secret', clientSecret)
+    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in', environment: 'staging' })
+    await expectCheckPasses(app, 'Acme Ltd', acme.baseUrl)
+    await app.invoke('profiles:switch', list.profiles.find((profile) => profile.name !== 'Acme Ltd')!.id)
+    await expectCheckPasses(app, 'Demo', demo.baseUrl)
   })
 })
