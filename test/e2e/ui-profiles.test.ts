@@ -183,8 +183,9 @@ describe('a clerk manages and switches between client profiles', () => {
       services.push(service)
       const { profiles } = await app.core.handlers['profiles:create'](name, { environment: 'staging' })
       await app.core.handlers['profiles:switch'](profiles.find((profile) => profile.name === name)!.id)
+      const { baseUrls } = (await app.core.handlers['settings:get']()).settings
       await app.core.handlers['settings:update']({
-        baseUrls: { staging: service.baseUrl },
+        baseUrls: { ...baseUrls, staging: service.baseUrl },
         clientId: service.credentials.clientId,
         redirectUri: service.credentials.redirectUri,
         tenantId: service.credentials.tenantId,
