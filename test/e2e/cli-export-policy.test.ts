@@ -1,5 +1,7 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../src/shared/domain/rows'
 import { CSV_NOT_ALLOWED_MESSAGE } from '../../src/shared/policy-view'
@@ -7,6 +9,7 @@ import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import { startCliProcess } from '../helpers/cli-process'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../helpers/seed-snapshot'
+import { readXlsx } from '../helpers/xlsx-reader'
 
 /** Twelve employees: eight in pay cycle PC-A, four in PC-B. */
 const STAFF: EmployeeRow[] = Array.from({ length: 12 }, (_, index) =>
@@ -17,8 +20,14 @@ const STAFF: EmployeeRow[] = Array.from({ length: 12 }, (_, index) =>
 
 /**
  * The machine policy's export rules on the command line, each command a process of its own as a scheduled job
- * runs it, with the policy named by ROSTERDESK_POLICY_FILE (decision 043): Excel only, five employees at most.
+ * runs it, with the policy named by ROSTERDESK_POLICY_FILE (decision 043): Excel only, five employees at most,
+ * every file labelled "Confidential – HR" for Microsoft 365 (issue 34, point 4).
  */
+const LABEL = {
+  id: '9203368F-916C-4D59-8292-9F1C6A1E8F39',
+  name: 'Confidential – HR',
+  siteId: '6c15903a-880e-4e17-818a-6cb4f7935615',
+}
 describe('CLI: exports under the machine policy', () => {
   let dir: string
   let cleanup: () => void
@@ -38,7 +47,7 @@ describe('CLI: exports under the machine policy', () => {
     out = join(dir, 'out')
     mkdirSync(out)
     const policyFile = join(dir, 'policy.json')
-    writeFileSync(policyFile, JSON.stringify({ exports: { csvAllowed: false, maxRows: 5 } }))
+    writeFileSync(policyFile, JSON.stringify({ exports: { csvAllowed: false, maxRows: 5, sensitivityLabel: LABEL } }))
     env = { ROSTERDESK_POLICY_FILE: policyFile, ROSTERDESK_USER_DATA_DIR: join(dir, 'data') }
   })
   afterAll(() => cleanup())
@@ -65,5 +74,54 @@ describe('CLI: exports under the machine policy', () => {
     expect(roster.code, roster.stderr).toBe(0)
     expect(JSON.parse(roster.stdout)).toMatchObject({ rows: 4 })
     expect(readdirSync(out)).toEqual(['pc-b.xlsx'])
+  })
+
+  it('labels the file as Office does: the MSIP_Label properties in docProps/custom.xml, read by another reader', async () => {
+    const file = join(out, 'pc-b.xlsx')
+    // openpyxl opens it; zipfile and ElementTree follow the package's relationship to the part and its type.
+    const workbook = await readXlsx(file)
+    expect(workbook.sheetNames).toEqual(['Roster PC-B', 'About this export'])
+    const custom = workbook.customProperties
+    expect(custom).toMatchObject({
+      part: '/docProps/custom.xml',
+      contentType: 'application/vnd.openxmlformats-officedocument.custom-properties+xml',
+      relationships: 1,
+    })
+    const prefix = `MSIP_Label_${LABEL.id.toLowerCase()}_`
+    const properties = new Map(custom!.properties.map((property) => [property.name, property.value]))
+    expect([...properties.keys()]).toEqual(
+      ['Enabled', 'SetDate', 'Method', 'Name', 'SiteId', 'ActionId', 'ContentBits'].map((key) => prefix + key),
+    )
+    expect(properties.get(`${prefix}Enabled`)).toBe('true')
+    expect(properties.get(`${prefix}Method`)).toBe('Privileged')
+    expect(properties.get(`${prefix}Name`)).toBe('Confidential – HR')
+    expect(properties.get(`${prefix}SiteId`)).toBe(LABEL.siteId)
+    expect(properties.get(`${prefix}ActionId`)).toMatch(/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/)
+    const setDate = properties.get(`${prefix}SetDate`)!
+    expect(setDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    expect(Math.abs(Date.parse(setDate) - Date.now())).toBeLessThan(10 * 60_000)
+    for (const property of custom!.properties) {
+      expect(property.fmtid).toBe('{D5CDD505-2E9C-101B-9397-08002B2CF9AE}')
+    }
+    expect(new Set(custom!.properties.map((property) => property.pid)).size).toBe(custom!.properties.length)
+
+    // LibreOffice opens it without complaint and reads the same four employees.
+    const converted = join(dir, 'converted')
+    await promisify(execFile)(
+      '/usr/bin/soffice',
+      [
+        `-env:UserInstallation=file://${join(dir, 'lo-profile')}`,
+        '--headless',
+        '--convert-to',
+        'csv',
+        '--outdir',
+        converted,
+        file,
+      ],
+      { timeout: 170_000 },
+    )
+    const csv = readFileSync(join(converted, 'pc-b.csv'), 'utf8').trim().split(/\r?\n/)
+    expect(csv).toHaveLength(5)
+    expect(csv.slice(1).every((line) => line.includes('PC-B'))).toBe(true)
   })
 })

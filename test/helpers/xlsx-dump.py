@@ -95,6 +95,38 @@ def defined_names(path):
     return names
 
 
+REL_NS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+TYPES_NS = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+CUSTOM_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/custom-properties}"
+VT_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes}"
+CUSTOM_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/custom-properties"
+
+
+def custom_properties(path):
+    """The custom file properties as Office finds them: the package relationship of the custom-properties type,
+    the part it targets with its declared content type, and each property's name and text; None when there is no
+    such relationship (openpyxl 3.0 does not read them)."""
+    with zipfile.ZipFile(path) as archive:
+        rels = ElementTree.fromstring(archive.read("_rels/.rels"))
+        targets = [r.get("Target") for r in rels.iter(REL_NS + "Relationship") if r.get("Type") == CUSTOM_REL]
+        if not targets:
+            return None
+        part = "/" + targets[0].lstrip("/")
+        types = ElementTree.fromstring(archive.read("[Content_Types].xml"))
+        content_type = next(
+            (o.get("ContentType") for o in types.iter(TYPES_NS + "Override") if o.get("PartName") == part), None
+        )
+        root = ElementTree.fromstring(archive.read(part.lstrip("/")))
+    properties = []
+    for prop in root.iter(CUSTOM_NS + "property"):
+        value = prop.find(VT_NS + "lpwstr")
+        properties.append(
+            {"name": prop.get("name"), "pid": int(prop.get("pid")), "fmtid": prop.get("fmtid"),
+             "value": None if value is None else value.text}
+        )
+    return {"part": part, "contentType": content_type, "relationships": len(targets), "properties": properties}
+
+
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write("usage: xlsx-dump.py FILE.xlsx\n")
@@ -105,6 +137,7 @@ def main():
             "openpyxl": openpyxl.__version__,
             "sheetNames": wb.sheetnames,
             "definedNames": defined_names(sys.argv[1]),
+            "customProperties": custom_properties(sys.argv[1]),
             "sheets": [sheet_json(ws) for ws in wb.worksheets],
         },
         sys.stdout,

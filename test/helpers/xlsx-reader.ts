@@ -56,6 +56,18 @@ const workbookSchema = z.object({
   definedNames: z.array(
     z.object({ name: z.string(), localSheetId: z.number().nullable(), value: z.string() }),
   ),
+  /** The package's custom file properties part (a sensitivity label's), read by zipfile and ElementTree; null: none. */
+  customProperties: z
+    .object({
+      part: z.string(),
+      contentType: z.string().nullable(),
+      /** How many package relationships name a custom properties part (Office reads one). */
+      relationships: z.number(),
+      properties: z.array(
+        z.object({ name: z.string(), pid: z.number(), fmtid: z.string(), value: z.string().nullable() }),
+      ),
+    })
+    .nullable(),
   sheets: z.array(sheetSchema),
 })
 export type DumpedWorkbook = z.infer<typeof workbookSchema>

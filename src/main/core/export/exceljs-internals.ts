@@ -170,3 +170,109 @@ export function workbookStyleId(workbook: WorkbookWriter, style: object): number
   const id = styles.addStyleModel(style)
   return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : null
 }
+
+interface AppendingZip {
+  append(source: unknown, data: { readonly name?: unknown }): unknown
+}
+
+/** OPC's content type, relationship type and part name for custom file properties (ECMA-376 Part 1, §15.2.12.2). */
+const CUSTOM_PROPERTIES = {
+  partName: '/docProps/custom.xml',
+  contentType: 'application/vnd.openxmlformats-officedocument.custom-properties+xml',
+  relationshipType: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/custom-properties',
+} as const
+
+/** The part names exceljs 4.4's WorkbookWriter gives the package's relationships and its content types. */
+const PACKAGE_RELS = '/_rels/.rels'
+const CONTENT_TYPES = '[Content_Types].xml'
+
+/** A workbook writer that also writes a custom properties part, and says whether it could. */
+export interface CustomPropertiesWriter {
+  /**
+   * Whether the package's relationships and content types both name the part: true once `commit()` has
+   * written them; false if exceljs wrote either part otherwise than pinned (the file must not be kept then).
+   */
+  customPropertiesWritten(): boolean
+}
+
+/** Whether `workbook` (made by withCustomProperties) wrote its custom properties part where Office finds it. */
+export function customPropertiesWritten(workbook: object): boolean {
+  const check = (workbook as Partial<CustomPropertiesWriter>).customPropertiesWritten
+  return typeof check === 'function' && check.call(workbook) === true
+}
+
+/**
+ * exceljs's WorkbookWriter with one more part, `docProps/custom.xml` holding `customXml` (exceljs writes no
+ * custom document properties). exceljs 4.4 writes the package's relationships in its constructor
+ * (`addOfficeRels`) and its content types in `commit()` (`addContentTypes`), each as one string handed to the
+ * archiver's `append`: while each runs, that string gets one more entry before its closing tag, the part's
+ * relationship and its content type override (as CUSTOM_PROPERTIES names them); the part itself goes into the
+ * zip beside the relationships.
+ */
+export function withCustomProperties(
+  WorkbookWriter: typeof stream.xlsx.WorkbookWriter,
+  customXml: string,
+): new (
+  options: Partial<stream.xlsx.WorkbookStreamWriterOptions>,
+) => WorkbookWriter & CustomPropertiesWriter {
+  const part = CUSTOM_PROPERTIES
+  const target = part.partName.replace(/^\//, '')
+  const edits: ReadonlyMap<string, readonly [string, string]> = new Map([
+    [
+      PACKAGE_RELS,
+      [
+        '</Relationships>',
+        `<Relationship Id="rIdRosterDeskCustom" Type="${part.relationshipType}" Target="${target}"/>`,
+      ],
+    ],
+    [
+      CONTENT_TYPES,
+      ['</Types>', `<Override PartName="${part.partName}" ContentType="${part.contentType}"/>`],
+    ],
+  ])
+  const base = WorkbookWriter as unknown as new (options: unknown) => WorkbookWriter
+  class LabelledWorkbookWriter extends base implements CustomPropertiesWriter {
+    /** Filled by the constructor's own addOfficeRels call, before this class's fields could be initialised. */
+    declare edited?: Set<string>
+
+    customPropertiesWritten(): boolean {
+      return this.edited?.size === edits.size
+    }
+
+    /** Runs `write` with the zip's `append` editing the part `name` as `edits` says (noted in `edited`). */
+    editing(name: string, write: () => Promise<void>): Promise<void> {
+      const zip = (this as unknown as { zip?: Partial<AppendingZip> }).zip
+      const append = zip?.append
+      const edit = edits.get(name)
+      if (zip === undefined || typeof append !== 'function' || edit === undefined) return write()
+      const [closing, entry] = edit
+      const edited = (this.edited ??= new Set())
+      zip.append = function (source, data) {
+        if (data.name === name && typeof source === 'string' && source.includes(closing)) {
+          const at = source.lastIndexOf(closing)
+          edited.add(name)
+          return append.call(this, source.slice(0, at) + entry + source.slice(at), data)
+        }
+        return append.call(this, source, data)
+      }
+      try {
+        return write()
+      } finally {
+        zip.append = append
+      }
+    }
+
+    override addOfficeRels(): Promise<void> {
+      const written = this.editing(PACKAGE_RELS, () => super.addOfficeRels())
+      ;(this as unknown as { zip: AppendingZip }).zip.append(customXml, { name: target })
+      return written
+    }
+
+    override addContentTypes(): Promise<void> {
+      return this.editing(CONTENT_TYPES, () => super.addContentTypes())
+    }
+  }
+  return LabelledWorkbookWriter as unknown as new (
+    options: Partial<stream.xlsx.WorkbookStreamWriterOptions>,
+  ) => WorkbookWriter & CustomPropertiesWriter
+}

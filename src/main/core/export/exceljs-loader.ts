@@ -3,9 +3,11 @@ import { Writable } from 'node:stream'
 import type { Logger } from '../log/logger'
 import {
   canMeasureZipBacklog,
+  customPropertiesWritten,
   hasZipArchive,
   rawRowSink,
   sheetDefinedNamesSettable,
+  withCustomProperties,
   workbookStyleId,
 } from './exceljs-internals'
 
@@ -109,15 +111,20 @@ function writerClass(candidate: unknown): WorkbookWriterClass | null {
     : null
 }
 
+/** How `movedInternals` names the package parts a sensitivity label's custom properties go into. */
+export const CUSTOM_PROPERTIES_INTERNAL = 'package relationships and content types'
+
 /**
  * Writes a one-cell workbook into a sink that keeps nothing and checks, on the way, every internal the export
- * reaches; what it cannot find is named. A few milliseconds, once per thread that loads it.
+ * reaches, a custom properties part among them (withCustomProperties); what it cannot find is named. A few
+ * milliseconds, once per thread that loads it.
  */
 export async function probeInternals(WorkbookWriter: WorkbookWriterClass): Promise<string[]> {
   const moved: string[] = []
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() })
   try {
-    const workbook = new WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false })
+    const Labelled = withCustomProperties(WorkbookWriter, '<Properties/>')
+    const workbook = new Labelled({ stream: sink, useStyles: true, useSharedStrings: false })
     if (!hasZipArchive(workbook)) moved.push('workbook zip')
     if (workbookStyleId(workbook, { numFmt: '@' }) === null) moved.push('style registry')
     const sheet = workbook.addWorksheet('Probe')
@@ -127,8 +134,12 @@ export async function probeInternals(WorkbookWriter: WorkbookWriterClass): Promi
     sheet.commit()
     if (!sheetDefinedNamesSettable(workbook)) moved.push('workbook defined names')
     await workbook.commit()
+    if (!customPropertiesWritten(workbook)) moved.push(CUSTOM_PROPERTIES_INTERNAL)
   } catch (error) {
-    moved.push(`probe failed: ${error instanceof Error ? error.message : String(error)}`)
+    moved.push(
+      `probe failed: ${error instanceof Error ? error.message : String(error)}`,
+      CUSTOM_PROPERTIES_INTERNAL,
+    )
   }
   return moved
 }

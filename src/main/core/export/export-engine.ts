@@ -76,6 +76,7 @@ export async function writeExport(options: WriteExportOptions): Promise<WriteExp
             about: options.about,
             maxRowsPerSheet,
             checkpoint,
+            ...(rules?.sensitivityLabel === undefined ? {} : { sensitivityLabel: rules.sensitivityLabel }),
           })
         : new CsvWriter({ out: file.stream, columns: first.columns, checkpoint })
     let rows = 0

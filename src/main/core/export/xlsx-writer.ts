@@ -10,6 +10,7 @@ import { MoneyColumns } from './money-columns'
 import { columnLetter } from './column-letter'
 import {
   abortZip,
+  customPropertiesWritten,
   onZipError,
   rawRowSink,
   setSheetDefinedNames,
@@ -18,6 +19,8 @@ import {
 } from './exceljs-internals'
 import type { RawRowSink, SheetDefinedName } from './exceljs-internals'
 import type { LoadedExcelJs } from './exceljs-loader'
+import type { SensitivityLabel } from '../policy/policy-schema'
+import { labelNotWritten, labelledWriter } from './sensitivity-label'
 import type { ExportAbout, ExportColumn } from './export-types'
 import type { Checkpoint, FormatWriter } from './format-writer'
 import { writeAboutSheet } from './xlsx-about-sheet'
@@ -108,6 +111,8 @@ export interface XlsxWriterOptions {
   readonly rawRows?: boolean
   /** The first data sheet's name; by default the export kind's (see dataSheetBaseName). */
   readonly sheetName?: string
+  /** The organisation's sensitivity label, written as Office writes one (sensitivity-label.ts); absent: none. */
+  readonly sensitivityLabel?: SensitivityLabel
 }
 
 /**
@@ -164,7 +169,13 @@ export class XlsxWriter implements FormatWriter {
     this.dataRowsPerSheet = options.maxRowsPerSheet - 1
     this.printOptions = { pageSetup: sheetPageSetup(), headerFooter: sheetHeaderFooter(options.about) }
     this.internals = options.excel.movedInternals.length === 0
-    this.workbook = new options.excel.WorkbookWriter({
+    const label = options.sensitivityLabel
+    // With a label, a writer that also writes it (or a refusal now, before any row).
+    const Writer =
+      label === undefined
+        ? options.excel.WorkbookWriter
+        : labelledWriter(options.excel, label, options.about.createdAt)
+    this.workbook = new Writer({
       stream: options.out,
       // Styles are needed for the header and date formats. Shared strings would keep every distinct string in
       // memory until the end; inline strings keep memory flat however many rows there are.
@@ -240,6 +251,9 @@ export class XlsxWriter implements FormatWriter {
     this.checkpoint()
     await Promise.race([this.workbook.commit(), this.failed])
     this.checkpoint()
+    const label = this.options.sensitivityLabel
+    if (label !== undefined && !customPropertiesWritten(this.workbook))
+      throw labelNotWritten(label, 'exceljs wrote its package parts otherwise than pinned')
     return { sheets: this.sheetNames.length }
   }
 

@@ -5,6 +5,7 @@ import {
   type ExportRulesView,
 } from '../../../shared/policy-view'
 import { RosterDeskError } from '../errors'
+import type { SensitivityLabel } from './policy-schema'
 import type { PolicyInForce } from './policy-in-force'
 
 /**
@@ -13,13 +14,25 @@ import type { PolicyInForce } from './policy-in-force'
  * dialog or its file, and `checkExportRows` once its rows are counted, before any file is created
  * (export-engine.ts, where every export is written). Plain data, so an export on the core worker carries them.
  */
-export type ExportRules = ExportRulesView
+export interface ExportRules extends ExportRulesView {
+  /** The sensitivity label every XLSX carries (xlsx-writer.ts); absent: none. */
+  readonly sensitivityLabel?: SensitivityLabel
+}
 
-/** The export rules in force: the policy's, or none (every format, any number of rows). */
+/** The export rules in force: the policy's, or none (every format, any number of rows, no label). */
 export function exportRulesOf(inForce: PolicyInForce): ExportRules {
   const rules = inForce.policy?.exports
   if (rules === undefined) return NO_EXPORT_RULES
-  return { csvAllowed: rules.csvAllowed ?? true, maxRows: rules.maxRows }
+  return {
+    csvAllowed: rules.csvAllowed ?? true,
+    maxRows: rules.maxRows,
+    ...(rules.sensitivityLabel === undefined ? {} : { sensitivityLabel: rules.sensitivityLabel }),
+  }
+}
+
+/** What the renderer is shown of the rules (its schema is strict): the formats and the row limit. */
+export function exportRulesView(rules: ExportRules): ExportRulesView {
+  return { csvAllowed: rules.csvAllowed, maxRows: rules.maxRows }
 }
 
 /** Why the organisation does not allow `format` (CSV when `csvAllowed` is false); undefined when it does. */

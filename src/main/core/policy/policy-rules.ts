@@ -2,7 +2,7 @@ import { POLICY_LOCKED_LABEL, type PolicyLockedField, type PolicyView } from '..
 import { normalizeBaseUrl, normalizeProfileName } from '../../../shared/settings-rules'
 import type { Settings, SettingsField, SettingsFieldErrors } from '../../../shared/settings-schema'
 import { RosterDeskError } from '../errors'
-import { exportRulesOf } from './export-rules'
+import { exportRulesOf, exportRulesView } from './export-rules'
 import { NO_POLICY, type PolicyInForce } from './policy-in-force'
 import type { LockableProfileField, MachinePolicy, PolicyProfile } from './policy-schema'
 
@@ -163,7 +163,7 @@ export class PolicyRules {
       lockedFields: [...this.lockedFields(name), ...secret],
       managedProfile: this.isManaged(name),
       problem: this.inForce.problem?.message,
-      exports: exportRulesOf(this.inForce),
+      exports: exportRulesView(exportRulesOf(this.inForce)),
       notices: [...notices],
     }
   }

@@ -42,6 +42,25 @@ export type LockableProfileField = (typeof LOCKABLE_PROFILE_FIELDS)[number]
 
 const s = settingsSchema.shape
 
+/** A GUID: 8-4-4-4-12 hexadecimal digits, any case (kept lower case, as the MIP SDK writes one). */
+const GUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Control characters and broken surrogate halves, which a document property (XML text) cannot hold. */
+const NOT_PROPERTY_TEXT =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** A GUID (`GUID_PATTERN`), kept lower case as the MIP SDK writes one; the message names the key and what it is. */
+function guidSchema(key: string, what: string) {
+  return z
+    .string({ error: `"${key}" must be text: ${what}.` })
+    .check(
+      z.trim(),
+      z.regex(GUID_PATTERN, `"${key}" must be ${what}, a GUID like 00000000-0000-0000-0000-000000000000.`),
+      z.toLowerCase(),
+    )
+}
+
 const policyProfileSchema = z
   .strictObject({
     name: z
@@ -104,6 +123,33 @@ export type UpdateChannel = (typeof UPDATE_CHANNELS)[number]
 
 /** The largest export a policy may allow: the sync's own ceiling on employees. */
 const exportRowsRange = { min: 1, max: SYNC_LIMITS.maxEmployees.max }
+
+/**
+ * A Microsoft Purview sensitivity label every XLSX carries (export/sensitivity-label.ts): the label's GUID, its
+ * name in the organisation and the Microsoft Entra tenant (site) it belongs to.
+ */
+const sensitivityLabelSchema = z.strictObject(
+  {
+    id: guidSchema('exports.sensitivityLabel.id', "the label's GUID"),
+    name: z.string({ error: '"exports.sensitivityLabel.name" must be text.' }).check(
+      z.trim(),
+      z.minLength(1, '"exports.sensitivityLabel.name" is the label\'s name, e.g. "Confidential – HR".'),
+      z.maxLength(255, '"exports.sensitivityLabel.name" has at most 255 characters.'),
+      z.refine(
+        (name) => !NOT_PROPERTY_TEXT.test(name),
+        '"exports.sensitivityLabel.name" holds a control character or a broken character.',
+      ),
+    ),
+    siteId: guidSchema('exports.sensitivityLabel.siteId', "your Microsoft Entra tenant's ID"),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `"exports.sensitivityLabel" holds "id", "name" and "siteId" only, not ${issue.keys.join(', ')}.`
+        : '"exports.sensitivityLabel" must be an object with "id", "name" and "siteId".',
+  },
+)
+export type SensitivityLabel = z.output<typeof sensitivityLabelSchema>
 
 export const policySchema = z.strictObject(
   {
@@ -190,6 +236,8 @@ export const policySchema = z.strictObject(
             .int({ error: '"exports.maxRows" must be a whole number.' })
             .check(z.gte(exportRowsRange.min), z.lte(exportRowsRange.max)),
         ),
+        /** The Microsoft Purview sensitivity label every XLSX carries (export/sensitivity-label.ts). */
+        sensitivityLabel: z.optional(sensitivityLabelSchema),
       }),
     ),
     personalData: z.optional(
@@ -240,6 +288,7 @@ export const POLICY_REGISTRY_VALUES = [
   { value: 'UpdateFeedUrl', type: 'REG_SZ', path: ['updates', 'feedUrl'] },
   { value: 'CsvExportsAllowed', type: 'REG_DWORD', path: ['exports', 'csvAllowed'], boolean: true },
   { value: 'MaxExportRows', type: 'REG_DWORD', path: ['exports', 'maxRows'] },
+  { value: 'SensitivityLabel', type: 'REG_SZ', path: ['exports', 'sensitivityLabel'], json: true },
   { value: 'DeleteUnsyncedAfterDays', type: 'REG_DWORD', path: ['personalData', 'deleteUnsyncedAfterDays'] },
   { value: 'ClearOnSignOut', type: 'REG_DWORD', path: ['personalData', 'clearOnSignOut'], boolean: true },
 ] as const
