@@ -47,7 +47,10 @@ describe('CLI: exports under the machine policy', () => {
     out = join(dir, 'out')
     mkdirSync(out)
     const policyFile = join(dir, 'policy.json')
-    writeFileSync(policyFile, JSON.stringify({ exports: { csvAllowed: false, maxRows: 5, sensitivityLabel: LABEL } }))
+    writeFileSync(
+      policyFile,
+      JSON.stringify({ exports: { csvAllowed: false, maxRows: 5, sensitivityLabel: LABEL } }),
+    )
     env = { ROSTERDESK_POLICY_FILE: policyFile, ROSTERDESK_USER_DATA_DIR: join(dir, 'data') }
   })
   afterAll(() => cleanup())
@@ -90,7 +93,9 @@ describe('CLI: exports under the machine policy', () => {
     const prefix = `MSIP_Label_${LABEL.id.toLowerCase()}_`
     const properties = new Map(custom!.properties.map((property) => [property.name, property.value]))
     expect([...properties.keys()]).toEqual(
-      ['Enabled', 'SetDate', 'Method', 'Name', 'SiteId', 'ActionId', 'ContentBits'].map((key) => prefix + key),
+      ['Enabled', 'SetDate', 'Method', 'Name', 'SiteId', 'ActionId', 'ContentBits'].map(
+        (key) => prefix + key,
+      ),
     )
     expect(properties.get(`${prefix}Enabled`)).toBe('true')
     expect(properties.get(`${prefix}Method`)).toBe('Privileged')
@@ -123,5 +128,33 @@ describe('CLI: exports under the machine policy', () => {
     const csv = readFileSync(join(converted, 'pc-b.csv'), 'utf8').trim().split(/\r?\n/)
     expect(csv).toHaveLength(5)
     expect(csv.slice(1).every((line) => line.includes('PC-B'))).toBe(true)
+  })
+
+  it('notes the written roster in the export record, and only it: `audit --json` lists it, `audit` says it', async () => {
+    const audit = await run(['audit', '--json'])
+    expect(audit.code, audit.stderr).toBe(0)
+    const listed = JSON.parse(audit.stdout) as { record: string; entries: unknown[]; skippedLines: number }
+    expect(listed.record).toBe(join(dir, 'data', 'export-record.jsonl'))
+    // The refused exports wrote nothing and are not on record.
+    expect(listed.entries).toEqual([
+      expect.objectContaining({
+        runtime: 'cli',
+        what: 'roster',
+        payCycleId: 'PC-B',
+        format: 'xlsx',
+        rows: 4,
+        sensitiveColumns: false,
+        fileName: 'pc-b.xlsx',
+        folder: out,
+      }),
+    ])
+    expect(listed.skippedLines).toBe(0)
+    const text = await run(['audit'])
+    expect(text.stdout).toMatch(
+      / UTC · command line · roster PC-B \(xlsx\) · 4 rows, \d+ columns · no sensitive columns · pc-b\.xlsx in /,
+    )
+    const nobody = await run(['audit', '--profile', 'Nobody'])
+    expect(nobody.stdout.trim()).toBe(`Nothing has been exported from profile "Nobody" (${listed.record}).`)
+    expect((await run(['audit', '--since', 'yesterday'])).code).toBe(2)
   })
 })

@@ -24,6 +24,8 @@ export interface CacheCommandIo {
   readonly syncCheckpoint?: (step: SyncCheckpoint) => void
   /** The machine policy, read once at the CLI's start (index.ts); absent: none. */
   readonly policy?: PolicyInForce
+  /** The user's data folder (`appDataDir`), where the export record is kept; absent: exports are not recorded. */
+  readonly dataDir?: string
   /**
    * Where a command's session runs its work (cli-session.ts): the inline runners when absent, as the CLI passes
    * none; a test's to see what a command asks of them.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { systemClock } from '../core/clock'
 import { exportRulesOf } from '../core/policy/export-rules'
+import { ExportRecord, exportRecordDays } from '../core/export-record/export-record'
 import { NO_POLICY } from '../core/policy/policy-in-force'
 import { inlineRunners } from '../core/session/session-runners'
 import {
@@ -46,6 +47,17 @@ export function openCliSession(options: CliSessionOptions, io: CacheCommandIo): 
     runners: io.runners ?? inlineRunners,
     ...(io.syncCheckpoint === undefined ? {} : { checkpoint: io.syncCheckpoint }),
     exportRules: exportRulesOf(io.policy ?? NO_POLICY),
+    ...(io.dataDir === undefined
+      ? {}
+      : {
+          exportRecord: new ExportRecord({
+            dataDir: io.dataDir,
+            runtime: 'cli',
+            clock: systemClock,
+            ...exportRecordDays(io.policy ?? NO_POLICY),
+            logger: io.logger,
+          }),
+        }),
     source: () => options.source,
     about: () => ({
       ...(options.profile === undefined ? {} : { profile: options.profile }),

@@ -20,6 +20,8 @@ export interface CliIo {
   readonly platform: NodeJS.Platform
   /** The log: stderr, timestamped, no stack; warnings and errors whole in the data folder's cli.log (cli-logger.ts). */
   readonly logger: Logger
+  /** The user's data folder (`--data-dir`, ROSTERDESK_USER_DATA_DIR or the OS's): the log and the export record. */
+  readonly dataDir: string
   /**
    * The machine policy, read once before the command runs, as the app reads it at start; every command obeys it
    * (policy-flags.ts). The CLI runs from source, so ROSTERDESK_POLICY_FILE always counts (decision 042).
@@ -64,6 +66,10 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
     summary: 'Write the matching employees to an .xlsx or .csv file.',
     run: async (args, io) => (await import('./export-command')).runExportCommand(args, io),
   },
+  audit: {
+    summary: 'List every file exported, in the app or here (the export record), newest first.',
+    run: async (args, io) => (await import('./audit-command')).runAuditCommand(args, io),
+  },
   policy: {
     summary: "Show the machine policy in force (your organisation's settings), or --check a policy file.",
     run: async (args, io) => (await import('./policy-command')).runPolicyCommand(args, io),
@@ -76,12 +82,8 @@ function helpText(): string {
 }
 
 const argv = process.argv.slice(2)
-const logger = createCliLogger(
-  process.stderr,
-  process.env,
-  undefined,
-  cliLogFile(appDataDir(dataDirFlag(argv), process.env, process.platform)),
-)
+const dataDir = appDataDir(dataDirFlag(argv), process.env, process.platform)
+const logger = createCliLogger(process.stderr, process.env, undefined, cliLogFile(dataDir))
 
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = argv
@@ -98,6 +100,7 @@ async function main(argv: readonly string[]): Promise<number> {
     env: process.env,
     platform: process.platform,
     logger,
+    dataDir,
     policy,
   }
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {

@@ -5,6 +5,7 @@ import type {
   ExportResult,
 } from '../../../shared/domain/export'
 import { changesWritten } from '../../../shared/change-rules'
+import type { RowQuery } from '../../../shared/domain/query'
 import type { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
@@ -13,6 +14,7 @@ import { NO_EXPORT_RULES } from '../../../shared/policy-view'
 import type { ExportFormat } from './export-types'
 import { exportResult, type ExportContext, type ExportRunner, type WrittenExport } from './export-runner'
 import type { PrintView } from './print-view'
+import type { ExportRecordInput } from '../export-record/export-record'
 
 export type { ExportContext } from './export-runner'
 
@@ -29,6 +31,8 @@ export interface ExportServiceDeps {
   readonly changes?: Pick<ChangeHistory, 'describe' | 'entries'>
   /** The machine policy's export rules (`exportRulesOf`), held by every export; absent: none. */
   readonly rules?: ExportRules
+  /** Notes each file written in the export record (export-record.ts); absent: not recorded (tests, benches). */
+  readonly record?: (entry: ExportRecordInput) => void
 }
 
 export interface ExportToFileOptions {
@@ -87,6 +91,14 @@ export class ExportService {
     return this.deps.rules ?? NO_EXPORT_RULES
   }
 
+  /**
+   * Notes a written file in the export record. A record that cannot be written (a full disk) does not undo the
+   * file the clerk has: it is logged by the recorder, which the composition gives.
+   */
+  private record(entry: ExportRecordInput): void {
+    this.deps.record?.(entry)
+  }
+
   /** The file the last successful export wrote in this session. */
   lastExportedFile(): string | undefined {
     return this.lastFile
@@ -119,11 +131,27 @@ export class ExportService {
    */
   async exportToFile(options: ExportToFileOptions): Promise<ExportResult> {
     this.ensureAllowed(options.request.format)
-    return this.exclusive(options, (signal) =>
+    const { request } = options
+    const context = this.deps.context()
+    const recorded = (rows: number): ExportRecordInput => ({
+      ...(context.profile === undefined ? {} : { profile: context.profile }),
+      what: request.kind,
+      format: request.format,
+      columns: [...request.columns],
+      rows,
+      filePath: options.filePath,
+      ...(request.kind === 'view'
+        ? {
+            filters: recordedFilters(request.query),
+            ...(request.uuids === undefined ? {} : { chosenRows: true }),
+          }
+        : { payCycleId: request.payCycleId }),
+    })
+    return this.exclusive(options, recorded, (signal) =>
       this.deps.runner.writeView(
         {
           request: options.request,
-          context: this.deps.context(),
+          context,
           now: this.deps.clock.now(),
           ...fileOptions(options),
           rules: this.rules,
@@ -144,12 +172,21 @@ export class ExportService {
       throw new RosterDeskError('internal', 'This RosterDesk cannot export changes.')
     }
     this.ensureAllowed(options.request.format)
-    return this.exclusive(options, async (signal) => {
+    const context = this.deps.context()
+    const recorded = (rows: number): ExportRecordInput => ({
+      ...(context.profile === undefined ? {} : { profile: context.profile }),
+      what: 'changes',
+      format: options.request.format,
+      runId: options.request.runId,
+      columns: [],
+      rows,
+      filePath: options.filePath,
+    })
+    return this.exclusive(options, recorded, async (signal) => {
       const described = changes.describe(options.request.runId)
       // Opened on this thread; a runner elsewhere asks for its entries a batch at a time.
       const source = changes.entries(described.run.runId)
       try {
-        const context = this.deps.context()
         const written = await this.deps.runner.writeChanges(
           {
             described,
@@ -200,6 +237,7 @@ export class ExportService {
    */
   private async exclusive(
     options: { readonly signal?: AbortSignal },
+    recorded: (rows: number) => ExportRecordInput,
     work: (signal: AbortSignal) => Promise<WrittenExport>,
   ): Promise<ExportResult> {
     this.ensureIdle()
@@ -216,6 +254,7 @@ export class ExportService {
         () => work(controller.signal),
         (written) => {
           this.lastFile = written.filePath
+          this.record(recorded(written.rows))
         },
       )
     } finally {
@@ -223,6 +262,18 @@ export class ExportService {
       this.running = null
       markSettled()
     }
+  }
+}
+
+/** A view's filters as the export record keeps them: whether a search was applied, never what was typed. */
+function recordedFilters(query: RowQuery): NonNullable<ExportRecordInput['filters']> {
+  const searched = query.text !== undefined && query.text.trim() !== ''
+  return {
+    searched,
+    ...(searched && query.column !== undefined ? { searchColumn: query.column } : {}),
+    ...(query.statuses === undefined ? {} : { statuses: [...query.statuses] }),
+    ...(query.payCycleIds === undefined ? {} : { payCycleIds: [...query.payCycleIds] }),
+    ...(query.sort === undefined ? {} : { sort: `${query.sort.column} ${query.sort.order}` }),
   }
 }
 

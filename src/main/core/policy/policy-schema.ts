@@ -248,6 +248,12 @@ export const policySchema = z.strictObject(
             .int({ error: '"personalData.deleteUnsyncedAfterDays" must be a whole number.' })
             .check(z.gte(1), z.lte(3650)),
         ),
+        /** Days an entry of the export record is kept (export-record.ts); 365 when absent. */
+        exportRecordDays: z.optional(
+          z
+            .int({ error: '"personalData.exportRecordDays" must be a whole number.' })
+            .check(z.gte(1), z.lte(3650)),
+        ),
         /** Signing out of a profile also deletes its saved employees. */
         clearOnSignOut: z.optional(
           z.boolean({ error: '"personalData.clearOnSignOut" must be true or false.' }),
@@ -290,5 +296,6 @@ export const POLICY_REGISTRY_VALUES = [
   { value: 'MaxExportRows', type: 'REG_DWORD', path: ['exports', 'maxRows'] },
   { value: 'SensitivityLabel', type: 'REG_SZ', path: ['exports', 'sensitivityLabel'], json: true },
   { value: 'DeleteUnsyncedAfterDays', type: 'REG_DWORD', path: ['personalData', 'deleteUnsyncedAfterDays'] },
+  { value: 'ExportRecordDays', type: 'REG_DWORD', path: ['personalData', 'exportRecordDays'] },
   { value: 'ClearOnSignOut', type: 'REG_DWORD', path: ['personalData', 'clearOnSignOut'], boolean: true },
 ] as const

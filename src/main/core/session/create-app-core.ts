@@ -22,6 +22,8 @@ import type { PagePrinter } from '../export/print-view'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { Logger } from '../log/logger'
 import { exportRulesOf } from '../policy/export-rules'
+import { ExportRecord, exportRecordDays } from '../export-record/export-record'
+import type { PolicyInForce } from '../policy/policy-in-force'
 import { tightenOlderInstallOnce } from '../owner-only'
 import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from './personal-data'
 import { sweepExportFolder, sweepLeftovers } from './leftovers'
@@ -159,6 +161,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
     clock,
     environment,
     exportRules: exportRulesOf(policy),
+    exportRecord: appExportRecord(deps, clock, policy),
   })
 
   // The organisation's retention rule runs before any cache is opened (personal-data.ts).
@@ -302,10 +305,21 @@ function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
   void sweepExportFolder({ folder: lastFolder, startedAt, logger: deps.logger }).catch(() => undefined)
 }
 
+/** The user's export record, kept in the app's data folder as long as the machine policy says. */
+function appExportRecord(deps: AppCoreDeps, clock: Clock, policy: PolicyInForce): ExportRecord {
+  return new ExportRecord({
+    dataDir: deps.dataDir,
+    runtime: 'app',
+    clock,
+    ...exportRecordDays(policy),
+    logger: deps.logger,
+  })
+}
+
 /** What every profile's session is built from: the app core's dependencies and what createAppCore made of them. */
 function sessionDepsOf(
   deps: AppCoreDeps,
-  shared: Pick<SessionDeps, 'caches' | 'clock' | 'environment' | 'exportRules'>,
+  shared: Pick<SessionDeps, 'caches' | 'clock' | 'environment' | 'exportRules' | 'exportRecord'>,
 ): SessionDeps {
   return {
     caches: shared.caches,
@@ -333,6 +347,7 @@ function sessionDepsOf(
     columnBuilder: deps.columnBuilder,
     preparing: preparingEvents(deps.events),
     exportRules: shared.exportRules,
+    ...(shared.exportRecord === undefined ? {} : { exportRecord: shared.exportRecord }),
   }
 }
 

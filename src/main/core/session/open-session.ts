@@ -25,6 +25,7 @@ import type { ResolvedEnvironment } from '../settings/resolve-environment'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SessionRunners } from './session-runners'
 import { openSessionServices } from './session-services'
+import type { ExportRecord } from '../export-record/export-record'
 
 /** Everything that belongs to one profile: its sign-in, its cache and the services over it. */
 export interface ProfileSession {
@@ -110,6 +111,8 @@ export interface SessionDeps {
   readonly preparing: PreparingEvents
   /** The machine policy's export rules (policy/export-rules.ts), the same for every profile. */
   readonly exportRules: ExportRules
+  /** The user's export record, the same for every profile (export-record.ts). */
+  readonly exportRecord?: ExportRecord
 }
 
 /**
@@ -143,6 +146,7 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
     syncOnRunner: deps.syncOnRunners,
     ...(deps.syncRetry === undefined ? {} : { retry: deps.syncRetry }),
     exportRules: deps.exportRules,
+    ...(deps.exportRecord === undefined ? {} : { exportRecord: deps.exportRecord }),
     source: () => ({ settings: deps.settings.get(), service: environment() }),
     about: () => ({ profile: deps.settings.profiles.get(profileId).name, appVersion: deps.appVersion }),
     ...(deps.columnBuilder === undefined ? {} : { columnBuilder: deps.columnBuilder }),

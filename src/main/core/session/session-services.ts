@@ -9,6 +9,7 @@ import { RosterDeskError } from '../errors'
 import { ExportService } from '../export/export-service'
 import type { Logger } from '../log/logger'
 import type { ExportRules } from '../policy/export-rules'
+import type { ExportRecord, ExportRecordInput } from '../export-record/export-record'
 import type { ColumnBuilder } from '../query/column-builds'
 import { QueryEngine } from '../query/query-engine'
 import type { SyncCheckpoint } from '../sync/sync-options'
@@ -47,6 +48,8 @@ export interface SessionServicesDeps {
   readonly retry?: Partial<RetryPolicy>
   /** The machine policy's export rules (policy/export-rules.ts). */
   readonly exportRules: ExportRules
+  /** Where every file written is noted (export-record.ts); absent: nowhere (tests, benches). */
+  readonly exportRecord?: ExportRecord
   /** The session's source now (`SessionSource`); undefined when the host knows none. */
   readonly source: () => SessionSource | undefined
   /** The export context's own parts: the profile's name, the app's version, what the command line names. */
@@ -115,6 +118,7 @@ export function openSessionServices(deps: SessionServicesDeps): SessionServices 
     runner: runners.exports(cache, queries),
     changes,
     rules: deps.exportRules,
+    ...(deps.exportRecord === undefined ? {} : { record: recorder(deps.exportRecord, logger) }),
     clock,
     context: () => {
       const lastComplete = sync.getStatus().lastComplete
@@ -165,4 +169,21 @@ const offline: SessionConnection = {
 
 function notConnected(): RosterDeskError {
   return new RosterDeskError('internal', 'This session does not reach the service.')
+}
+
+/**
+ * Notes a written file in `record`. The file is the clerk's already: a record that cannot be written (a full disk)
+ * is logged as an error for IT, and the export still reports the file written.
+ */
+function recorder(record: ExportRecord, logger: Logger): (entry: ExportRecordInput) => void {
+  return (entry) => {
+    try {
+      record.append(entry)
+    } catch (error) {
+      logger.error(
+        `Export record: a ${entry.what} export of ${entry.rows} rows was written but not noted`,
+        error,
+      )
+    }
+  }
 }

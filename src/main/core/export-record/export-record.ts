@@ -1,0 +1,178 @@
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { z } from 'zod'
+import { isSensitiveField } from '../../../shared/sensitive-fields'
+import type { Clock } from '../clock'
+import { fsyncDirectory } from '../durable-fs'
+import type { Logger } from '../log/logger'
+import { mkdirOwnerOnly, OWNER_FILE_MODE } from '../owner-only'
+import type { PolicyInForce } from '../policy/policy-in-force'
+
+/**
+ * The export record (issue 34, point 3): one line for every file that left RosterDesk (an export of a view or of
+ * chosen rows, a roster, a change report, a print, a copy of more than one row), in the app and the CLI, kept in
+ * the user's data folder as append-only JSON lines (`export-record.jsonl`, 0600). A line says when, which
+ * profile, what, the filters and columns, the row count, whether sensitive columns went (shared/sensitive-fields),
+ * and the file's name and folder; never an employee's data: a search's text is recorded as "searched", not as
+ * what was typed (a name is personal data), and no row value is ever written.
+ */
+
+export const EXPORT_RECORD_FILE = 'export-record.jsonl'
+
+/** How long entries are kept unless the machine policy says otherwise (`personalData.exportRecordDays`). */
+export const EXPORT_RECORD_DEFAULT_DAYS = 365
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+const entrySchema = z.strictObject({
+  /** When the file was written (ISO 8601, UTC). */
+  at: z.iso.datetime(),
+  runtime: z.enum(['app', 'cli']),
+  /** The profile's name; absent for a CLI command over a cache file that names none. */
+  profile: z.string().optional(),
+  what: z.enum(['view', 'roster', 'changes', 'print', 'copy']),
+  /** Only the employees the clerk chose (a view's "Export selected rows"). */
+  chosenRows: z.boolean().optional(),
+  format: z.enum(['xlsx', 'csv']).optional(),
+  /** The view's filters: whether a search was applied (and in which column), statuses and pay cycles. */
+  filters: z
+    .strictObject({
+      searched: z.boolean(),
+      searchColumn: z.string().optional(),
+      statuses: z.array(z.string()).optional(),
+      payCycleIds: z.array(z.string()).optional(),
+      sort: z.string().optional(),
+    })
+    .optional(),
+  /** A roster's pay cycle; a change report's sync run. */
+  payCycleId: z.string().optional(),
+  runId: z.number().optional(),
+  columns: z.array(z.string()),
+  rows: z.int().min(0),
+  sensitiveColumns: z.boolean(),
+  fileName: z.string().optional(),
+  folder: z.string().optional(),
+})
+export type ExportRecordEntry = z.infer<typeof entrySchema>
+
+/** What the one recording an export makes says; the record adds the time, the runtime and sensitivity. */
+export type ExportRecordInput = Omit<
+  ExportRecordEntry,
+  'at' | 'runtime' | 'sensitiveColumns' | 'fileName' | 'folder'
+> & {
+  /** The file written; absent for a print or a copy. */
+  readonly filePath?: string
+}
+
+/** The record as read back: its entries, oldest first, and how many damaged lines were skipped. */
+export interface ExportRecordRead {
+  readonly entries: readonly ExportRecordEntry[]
+  readonly skipped: number
+}
+
+export interface ExportRecordDeps {
+  /** The user's data folder (the app's userData, the CLI's --data-dir). */
+  readonly dataDir: string
+  readonly runtime: 'app' | 'cli'
+  readonly clock: Pick<Clock, 'now'>
+  /** Days an entry is kept (`personalData.exportRecordDays`); EXPORT_RECORD_DEFAULT_DAYS when absent. */
+  readonly keepDays?: number
+  readonly logger?: Pick<Logger, 'warn'>
+}
+
+/**
+ * Appends and reads the export record. Each append is one `write` of a whole line to a file opened for appending
+ * and then fsynced, so a line is either all there or (after a crash mid-write) a damaged tail a reader skips.
+ * Entries past `keepDays` are dropped once per process, at the first append, by writing the kept lines to a new
+ * file that replaces the old (rename), never by editing it in place.
+ */
+export class ExportRecord {
+  private pruned = false
+
+  constructor(private readonly deps: ExportRecordDeps) {}
+
+  get path(): string {
+    return join(this.deps.dataDir, EXPORT_RECORD_FILE)
+  }
+
+  /** Writes one entry, durably. Throws what the file system says (a full disk, a folder not writable). */
+  append(input: ExportRecordInput): ExportRecordEntry {
+    const { filePath, ...rest } = input
+    const entry = entrySchema.parse({
+      ...rest,
+      at: new Date(this.deps.clock.now()).toISOString(),
+      runtime: this.deps.runtime,
+      sensitiveColumns: input.columns.some(isSensitiveField),
+      ...(filePath === undefined ? {} : { fileName: basename(filePath), folder: dirname(filePath) }),
+    })
+    mkdirOwnerOnly(this.deps.dataDir)
+    if (!this.pruned) {
+      this.pruned = true
+      this.prune()
+    }
+    const fd = openSync(this.path, 'a', OWNER_FILE_MODE)
+    try {
+      writeSync(fd, `${JSON.stringify(entry)}\n`)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    return entry
+  }
+
+  /** Every entry, oldest first; a line that is not a whole entry is skipped and counted, never the file lost. */
+  read(): ExportRecordRead {
+    let text: string
+    try {
+      text = readFileSync(this.path, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], skipped: 0 }
+      throw error
+    }
+    const entries: ExportRecordEntry[] = []
+    let skipped = 0
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue
+      const entry = parseLine(line)
+      if (entry === undefined) skipped += 1
+      else entries.push(entry)
+    }
+    return { entries, skipped }
+  }
+
+  /** Drops entries older than `keepDays` (and damaged lines, once warned about), replacing the file whole. */
+  private prune(): void {
+    const { entries, skipped } = this.read()
+    const keepDays = this.deps.keepDays ?? EXPORT_RECORD_DEFAULT_DAYS
+    const oldest = this.deps.clock.now() - keepDays * DAY_MS
+    const kept = entries.filter((entry) => Date.parse(entry.at) >= oldest)
+    if (kept.length === entries.length) return
+    if (skipped > 0)
+      this.deps.logger?.warn(`Export record: ${skipped} damaged line(s) dropped while removing old entries`)
+    const next = `${this.path}.new`
+    const fd = openSync(next, 'w', OWNER_FILE_MODE)
+    try {
+      writeSync(fd, kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''))
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(next, this.path)
+    fsyncDirectory(this.deps.dataDir)
+  }
+}
+
+/** The record's `keepDays` as the machine policy sets it (`personalData.exportRecordDays`); {} for the default. */
+export function exportRecordDays(inForce: PolicyInForce): { readonly keepDays?: number } {
+  const days = inForce.policy?.personalData?.exportRecordDays
+  return days === undefined ? {} : { keepDays: days }
+}
+
+function parseLine(line: string): ExportRecordEntry | undefined {
+  try {
+    const parsed = entrySchema.safeParse(JSON.parse(line))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}
