@@ -358,7 +358,8 @@ function SyncSettings({
 function AdvancedSettings({ text }: { readonly text: TextField }) {
   return (
     <fieldset>
-      <legend>Advanced</legend>
+      {/* The section's heading says it already: the group keeps its name for screen readers. */}
+      <legend className="visually-hidden">Advanced</legend>
       <p className="muted">
         Limits that stop a sync when the payroll service misbehaves. The saved employees are kept whenever a
         sync stops.
