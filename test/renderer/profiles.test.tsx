@@ -207,4 +207,19 @@ describe('Manage profiles', () => {
     expect(screen.getByRole('heading', { name: 'Settings', level: 1 })).toBeTruthy()
     expect(screen.getByLabelText('Environment: Production')).toBeTruthy()
   })
+
+  it('switches to a new Demo profile at once, at its sign-in (Demo needs no address)', async () => {
+    renderBureau()
+    const dialog = await openManage()
+    const form = within(dialog).getByRole('form', { name: 'New profile' })
+    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'Training' } })
+    fireEvent.click(within(form).getByRole('radio', { name: 'Demo' }))
+    fireEvent.click(within(form).getByRole('button', { name: 'Create profile' }))
+    await waitFor(() =>
+      expect((screen.getByRole('combobox', { name: /^Profile/ }) as HTMLSelectElement).value).toBe('p4'),
+    )
+    expect(await screen.findByRole('button', { name: 'Sign in with your browser' })).toBeTruthy()
+    expect(screen.queryByRole('heading', { name: 'Settings', level: 1 })).toBeNull()
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
 })
