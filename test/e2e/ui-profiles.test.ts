@@ -58,7 +58,7 @@ describe('a clerk manages and switches between client profiles', () => {
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor()
     await dialog().waitFor({ state: 'detached' })
     expect(await profileSelect().inputValue()).toBe('p2')
-    await page.waitForFunction(() => document.activeElement?.id === 'setting-stagingUrl')
+    await page.waitForFunction("document.activeElement?.id === 'setting-stagingUrl'")
     await ui.screenshot('ui-profiles-1-created')
     await page.getByRole('button', { name: 'Done' }).click()
 

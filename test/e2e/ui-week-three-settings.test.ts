@@ -46,8 +46,8 @@ beforeAll(() => ({ app, ui, page } = session()))
 
 const header = (): Locator => page.getByRole('banner')
 const profileSelect = (): Locator => header().getByRole('combobox', { name: /^Profile/ })
-const selectedProfile = (): Promise<string> =>
-  profileSelect().evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')
+const selectedProfile = async (): Promise<string> =>
+  (await profileSelect().locator('option:checked').textContent()) ?? ''
 const saveButton = (): Locator => page.getByRole('button', { name: 'Save settings' })
 
 interface Box {
@@ -79,7 +79,7 @@ async function scrollMain(to: 'top' | 'bottom'): Promise<void> {
 /** A control's look: what tells a locked field from an editable one. */
 async function look(locator: Locator): Promise<{ background: string; border: string; color: string }> {
   return locator.evaluate((element) => {
-    const style = getComputedStyle(element)
+    const style = element.ownerDocument.defaultView!.getComputedStyle(element)
     return { background: style.backgroundColor, border: style.borderTopStyle, color: style.color }
   })
 }
@@ -206,7 +206,7 @@ describe('a clerk’s week, round three: Settings that can be read, and a new pr
     await dialog.waitFor({ state: 'detached' })
     expect(await selectedProfile()).toBe('Globex (Staging)')
     const address = page.getByLabel('Staging address')
-    await page.waitForFunction(() => document.activeElement?.id === 'setting-stagingUrl')
+    await page.waitForFunction("document.activeElement?.id === 'setting-stagingUrl'")
     expect(await inWindow(address)).toBe(true)
     expect(await page.getByLabel('Production address').count()).toBe(0)
     await ui.screenshot('ui-week-three-settings-4-new-profile')
@@ -219,7 +219,7 @@ describe('a clerk’s week, round three: Settings that can be read, and a new pr
     await page.getByText('This profile has no Staging service address yet.', { exact: false }).waitFor()
     await ui.screenshot('ui-week-three-settings-5-enter-address')
     await enter.click()
-    await page.waitForFunction(() => document.activeElement?.id === 'setting-stagingUrl')
+    await page.waitForFunction("document.activeElement?.id === 'setting-stagingUrl'")
     await address.fill('https://staging.globex.example')
     await saveButton().click()
     await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor()
