@@ -209,11 +209,17 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
   it('8. settings: field messages for invalid values, then a saved change', async () => {
     await page.getByRole('button', { name: 'Settings' }).click()
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
+    // Demo's service is built in: no address to type (issue 33, point 10).
+    expect(await page.getByLabel('Staging address').count()).toBe(0)
+    const redirect = page.getByLabel('Redirect URI')
+    const redirectSaved = await redirect.inputValue()
     await page.getByLabel('Page size').fill('0')
-    await page.getByLabel('Staging address').fill('http://payroll.example.com')
+    await redirect.fill('https://rosterdesk.example.com/cb')
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.getByText('Page size must be a whole number from 1 to 10,000.').waitFor()
-    await page.getByText('The Staging address must start with https://').waitFor()
+    await page
+      .getByText('RosterDesk cannot receive an https redirect; use com.rosterdesk.app:/oauth/callback.')
+      .waitFor()
     // Main refuses the same input in the same words: the form and SettingsStore ask the one settings schema.
     await expect(app.core.handlers['settings:update']({ pageSize: 0 })).rejects.toMatchObject({
       fieldErrors: { pageSize: 'Page size must be a whole number from 1 to 10,000.' },
@@ -221,7 +227,7 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     await ui.screenshot('ui-flow-8a-settings-invalid')
 
     await page.getByLabel('Page size').fill('250')
-    await page.getByLabel('Staging address').fill('https://staging.payroll.example.com')
+    await redirect.fill(redirectSaved)
     // Chosen from the saved employees' pay cycles, not typed.
     await page
       .getByRole('group', { name: 'Tracked pay cycles' })
@@ -233,7 +239,7 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     expect(saved.settings).toMatchObject({
       pageSize: 250,
       trackedPayCycles: ['PC-2026-11-A'],
-      baseUrls: { staging: 'https://staging.payroll.example.com' },
+      redirectUri: redirectSaved,
     })
     await ui.screenshot('ui-flow-8b-settings-saved')
     await page.getByRole('button', { name: 'Done' }).click()

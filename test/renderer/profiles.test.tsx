@@ -190,26 +190,36 @@ describe('Manage profiles', () => {
     fireEvent.change(within(form).getByLabelText('Name'), { target: { value: ' Bureau  client ' } })
     fireEvent.click(within(form).getByRole('radio', { name: 'Production' }))
     fireEvent.click(within(form).getByRole('button', { name: 'Create profile' }))
-    expect(
-      await within(dialog).findByText(
-        'Created “Bureau client” (Production). Switch to it, then enter its service address and client ID in Settings.',
-      ),
-    ).toBeTruthy()
-    expect(core.calls.filter((call) => call.channel === 'profiles:create')).toEqual([
-      { channel: 'profiles:create', args: ['Bureau client', { environment: 'production' }] },
-    ])
-    expect(rowOf(dialog, 'Bureau client').textContent).toContain('ProductionNo tenantNo saved employees')
-    const select = screen.getByRole('combobox', { name: /^Profile/ }) as HTMLSelectElement
-    expect(select.value).toBe('p1')
-
-    // One click from the list to the new profile: the dialog goes with the profile it was opened in.
-    fireEvent.click(
-      within(rowOf(dialog, 'Bureau client')).getByRole('button', { name: 'Switch to Bureau client' }),
-    )
+    // Created, then switched to at once (issue 33, point 11): the dialog goes with the profile it was opened in,
+    // and the new profile's Settings open at its service address, focused.
     await waitFor(() =>
       expect((screen.getByRole('combobox', { name: /^Profile/ }) as HTMLSelectElement).value).toBe('p4'),
     )
+    expect(core.calls.filter((call) => call.channel === 'profiles:create')).toEqual([
+      { channel: 'profiles:create', args: ['Bureau client', { environment: 'production' }] },
+    ])
+    expect(core.calls.filter((call) => call.channel === 'profiles:switch')).toEqual([
+      { channel: 'profiles:switch', args: ['p4'] },
+    ])
     expect(screen.queryByRole('dialog')).toBeNull()
+    const address = await screen.findByLabelText('Production address')
+    await waitFor(() => expect(document.activeElement).toBe(address))
+    expect(screen.getByRole('heading', { name: 'Settings', level: 1 })).toBeTruthy()
     expect(screen.getByLabelText('Environment: Production')).toBeTruthy()
+  })
+
+  it('switches to a new Demo profile at once, at its sign-in (Demo needs no address)', async () => {
+    renderBureau()
+    const dialog = await openManage()
+    const form = within(dialog).getByRole('form', { name: 'New profile' })
+    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'Training' } })
+    fireEvent.click(within(form).getByRole('radio', { name: 'Demo' }))
+    fireEvent.click(within(form).getByRole('button', { name: 'Create profile' }))
+    await waitFor(() =>
+      expect((screen.getByRole('combobox', { name: /^Profile/ }) as HTMLSelectElement).value).toBe('p4'),
+    )
+    expect(await screen.findByRole('button', { name: 'Sign in with your browser' })).toBeTruthy()
+    expect(screen.queryByRole('heading', { name: 'Settings', level: 1 })).toBeNull()
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 })

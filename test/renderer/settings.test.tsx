@@ -46,20 +46,42 @@ describe('settings screen', () => {
     // Nothing saved yet: the tracked pay cycle is listed as such, ticked, so it can be unticked.
     const tracked = await screen.findByRole('checkbox', { name: 'PC-2026-11-A (not in the saved employees)' })
     expect((tracked as HTMLInputElement).checked).toBe(true)
-    expect(field('Staging address').value).toBe('')
-    expect(field('Production address').value).toBe('')
+    // Demo's service is built in: neither address shows (issue 33, point 10).
+    expect(screen.queryByLabelText('Staging address')).toBeNull()
+    expect(screen.queryByLabelText('Production address')).toBeNull()
     expect(field('Client secret').value).toBe('')
     expect(screen.getByText('Not stored')).toBeTruthy()
+  })
+
+  it('shows only the chosen environment’s address, keeping the other one’s as saved (issue 33, point 10)', async () => {
+    const { core } = await openSettings({
+      settings: {
+        environment: 'staging',
+        baseUrls: { staging: 'https://staging.example.com', production: 'https://payroll.example.com' },
+      },
+    })
+    expect(field('Staging address').value).toBe('https://staging.example.com')
+    expect(screen.queryByLabelText('Production address')).toBeNull()
+    fireEvent.change(field('Staging address'), { target: { value: 'https://typed.example.com' } })
+    fireEvent.change(field('Environment'), { target: { value: 'production' } })
+    expect(screen.queryByLabelText('Staging address')).toBeNull()
+    expect(field('Production address').value).toBe('https://payroll.example.com')
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByText('Settings saved.')).toBeTruthy()
+    // What was typed into the address no longer shown is not saved unseen.
+    expect(core.calls.find((call) => call.channel === 'settings:update')?.args[0]).toEqual({
+      environment: 'production',
+    })
   })
 
   it('marks each invalid field with a message and does not send anything', async () => {
     const { core } = await openSettings()
     fireEvent.change(field('Page size'), { target: { value: '0' } })
     fireEvent.change(field('Parallel requests'), { target: { value: 'four' } })
-    fireEvent.change(field('Staging address'), { target: { value: 'http://payroll.example.com' } })
     fireEvent.change(field('Redirect URI'), { target: { value: 'https://rosterdesk.example.com/cb' } })
-    // Demo's tenant is its own: the field takes a tenant once Staging or Production is chosen.
+    // Demo's tenant and address are its own: the fields take them once Staging or Production is chosen.
     fireEvent.change(field('Environment'), { target: { value: 'staging' } })
+    fireEvent.change(field('Staging address'), { target: { value: 'http://payroll.example.com' } })
     fireEvent.change(field('Tenant ID'), { target: { value: 'my tenant' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
 
@@ -99,11 +121,13 @@ describe('settings screen', () => {
   it('sends only what changed and confirms', async () => {
     const { core } = await openSettings()
     fireEvent.change(field('Page size'), { target: { value: '1000' } })
+    fireEvent.change(field('Environment'), { target: { value: 'staging' } })
     fireEvent.change(field('Staging address'), { target: { value: 'https://staging.payroll.example.com' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     expect(await screen.findByText('Settings saved.')).toBeTruthy()
     const update = core.calls.find((call) => call.channel === 'settings:update')
     expect(update?.args[0]).toEqual({
+      environment: 'staging',
       pageSize: 1000,
       baseUrls: { staging: 'https://staging.payroll.example.com', production: '' },
     })
@@ -177,6 +201,7 @@ describe('settings screen', () => {
         'baseUrls.staging': 'The Staging address could not be used.',
       })
     }
+    fireEvent.change(field('Environment'), { target: { value: 'staging' } })
     fireEvent.change(field('Staging address'), { target: { value: 'https://staging.example.com' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     expect(await screen.findByText('The Staging address could not be used.')).toBeTruthy()
@@ -257,22 +282,62 @@ describe('settings screen', () => {
     expect(most.value).toBe('20000000')
   })
 
-  it('stores the client secret write-only: the field empties and only "Stored" remains', async () => {
+  it('stores the client secret write-only with the one Save: the field empties and only "Stored" remains', async () => {
     const { core } = await openSettings()
-    const form = screen.getByRole('form', { name: 'Store client secret' })
-    fireEvent.click(within(form).getByRole('button', { name: 'Save secret' }))
-    expect(await within(form).findByRole('alert')).toHaveProperty(
-      'textContent',
-      'Enter the client secret your IT team gave you.',
-    )
+    // Beside the client ID, in Sign-in (issue 33, point 10); no Save of its own.
+    const signIn = screen.getByRole('group', { name: 'Sign-in' })
+    expect(within(signIn).getByLabelText('Client ID')).toBeTruthy()
+    expect(within(signIn).getByLabelText('Client secret')).toBe(field('Client secret'))
+    expect(screen.queryByRole('button', { name: 'Save secret' })).toBeNull()
+    // Nothing typed: nothing to save, and the stored secret (none here) is kept.
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByText('Nothing to save: the settings are unchanged.')).toBeTruthy()
+
     fireEvent.change(field('Client secret'), { target: { value: 's3cret-value' } })
-    fireEvent.click(within(form).getByRole('button', { name: 'Save secret' }))
-    expect(await within(form).findByText('Client secret saved.')).toBeTruthy()
-    await waitFor(() => expect(within(form).getByText('Stored')).toBeTruthy())
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByText('Client secret saved.')).toBeTruthy()
+    await waitFor(() => expect(within(signIn).getByText('Stored')).toBeTruthy())
     expect(field('Client secret').value).toBe('')
     expect(document.body.innerHTML).not.toContain('s3cret-value')
+    // Its own channel, the settings untouched.
     expect(core.calls.find((call) => call.channel === 'settings:set-client-secret')?.args).toEqual([
       's3cret-value',
     ])
+    expect(core.calls.map((call) => call.channel)).not.toContain('settings:update')
+  })
+
+  it('saves a new client ID first, then the secret typed beside it, so the secret is bound to the new one', async () => {
+    const { core } = await openSettings({
+      settings: {
+        environment: 'staging',
+        baseUrls: { staging: 'https://staging.example.com', production: '' },
+      },
+    })
+    fireEvent.change(field('Client ID'), { target: { value: 'acme-desk' } })
+    fireEvent.change(field('Client secret'), { target: { value: 'acme-secret' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByText('Settings saved. Client secret saved.')).toBeTruthy()
+    const sent = core.calls.filter((call) =>
+      ['settings:update', 'settings:set-client-secret'].includes(call.channel),
+    )
+    expect(sent).toEqual([
+      { channel: 'settings:update', args: [{ clientId: 'acme-desk' }] },
+      { channel: 'settings:set-client-secret', args: ['acme-secret'] },
+    ])
+
+    // A refusal of the secret is said in the footer and under the field, the settings saved regardless.
+    core.handlers['settings:set-client-secret'] = async () => {
+      throw new FakeIpcError('storage', 'RosterDesk could not save its sign-in details.')
+    }
+    fireEvent.change(field('Client secret'), { target: { value: 'another' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The client secret was not saved: RosterDesk could not save its sign-in details.',
+    )
+    expect(document.getElementById('client-secret-error')?.textContent).toBe(
+      'RosterDesk could not save its sign-in details.',
+    )
+    expect(field('Client secret').value).toBe('another')
   })
 })

@@ -11,13 +11,38 @@ afterEach(cleanup)
 
 describe('first screen and sign-in', () => {
   it('shows the app name, the environment and "Not signed in" from main', async () => {
-    renderWithCore({ serviceEmployees: [], settings: { environment: 'staging', tenantId: 'acme' } })
+    renderWithCore({
+      serviceEmployees: [],
+      settings: {
+        environment: 'staging',
+        tenantId: 'acme',
+        baseUrls: { staging: 'https://staging.example.com', production: '' },
+      },
+    })
     const banner = await screen.findByRole('banner')
     expect(within(banner).getByText('RosterDesk')).toBeTruthy()
     expect(within(banner).getByLabelText('Environment: Staging')).toBeTruthy()
     expect(await within(banner).findByText('Not signed in')).toBeTruthy()
     expect(within(banner).getByText('acme')).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Sign in with your browser' })).toBeTruthy()
+  })
+
+  it('asks first for the service address a profile lacks, opening Settings at it (issue 33, point 11)', async () => {
+    const { core } = renderWithCore({ serviceEmployees: [], settings: { environment: 'production' } })
+    const enter = await screen.findByRole('button', { name: 'Enter the service address' })
+    expect(screen.getByText(/This profile has no Production service address yet\./)).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Sign in with your browser' })).toBeNull()
+    fireEvent.click(enter)
+    const address = (await screen.findByLabelText('Production address')) as HTMLInputElement
+    await waitFor(() => expect(document.activeElement).toBe(address))
+    expect(core.calls.map((call) => call.channel)).not.toContain('auth:sign-in')
+
+    // Saved, the way back is to sign in.
+    fireEvent.change(address, { target: { value: 'https://payroll.example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    await screen.findByText('Settings saved.')
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }))
+    expect(await screen.findByRole('button', { name: 'Sign in with your browser' })).toBeTruthy()
   })
 
   it('warns when secrets can only be kept in memory', async () => {

@@ -25,6 +25,7 @@ import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-displa
 import { useSync } from './hooks/use-sync'
 import { useUpdates, type UpdatesController } from './hooks/use-updates'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
+import type { Settings } from '../../shared/settings-schema'
 import { useDisplayFormats } from './format/use-display-formats'
 import { isUnreachableErrorCode } from '../../shared/ipc-error-codes'
 
@@ -63,23 +64,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
   const settings = useSettings()
   const online = useOnline()
   const { formatLocale, read: formatsRead } = useDisplayFormats(appInfo, settings)
-  const [screen, showScreen] = useState<Screen>('browse')
-  // Settings gives the focus back to where the clerk was when it closes (the shortcuts dialog does so itself).
-  const focusBack = useRef<{ settings?: () => void }>({})
-  const setScreen = (next: Screen): void => {
-    if (next === 'settings' && screen !== 'settings') {
-      // The header's Settings button is replaced while Settings shows; it is where the focus goes back then.
-      focusBack.current.settings = rememberFocus(() =>
-        document.querySelector<HTMLElement>('.header-actions button'),
-      )
-    }
-    showScreen(next)
-  }
-  useEffect(() => {
-    if (screen !== 'browse') return
-    focusBack.current.settings?.()
-    focusBack.current.settings = undefined
-  }, [screen])
+  const { screen, setScreen, settingsAt, enterServiceAddress } = useWorkspaceScreen(profiles)
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
   const closeShortcuts = useCallback(() => setShortcutsOpen(false), [])
   const authStatus = auth.state?.status
@@ -116,6 +101,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         dataVersion={sync.dataVersion}
         savedEmployees={sync.status?.employeeCount ?? 0}
         profiles={profiles.list}
+        {...(settingsAt === undefined ? {} : { openAt: settingsAt })}
         onDone={() => setScreen('browse')}
       />
     ) : null
@@ -138,6 +124,8 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
           onSignIn={auth.signIn}
           onCancel={auth.cancelSignIn}
           onOpenSettings={() => setScreen('settings')}
+          missingAddress={addressMissing(settings.view?.settings)}
+          onEnterAddress={enterServiceAddress}
         />
       )
     }
@@ -204,4 +192,51 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
       </main>
     </div>
   )
+}
+
+/**
+ * Whether the profile's environment (Staging or Production) has no service address yet, so signing in cannot start;
+ * false for Demo, whose service is built in, and while the settings are not read.
+ */
+function addressMissing(settings: Settings | undefined): boolean {
+  if (settings === undefined || settings.environment === 'demo') return false
+  return settings.baseUrls[settings.environment].trim() === ''
+}
+
+/**
+ * Which screen the workspace shows (the employees, or Settings and where it opens), and the focus's way back:
+ * Settings gives the focus back to where the clerk was when it closes (the shortcuts dialog does so itself). A
+ * profile just created arrives at its Settings, opened at the service's fields (useProfiles).
+ */
+function useWorkspaceScreen(profiles: ProfilesController) {
+  const arriving =
+    profiles.settingsOnArrival !== undefined && profiles.settingsOnArrival === profiles.list?.activeId
+  const [screen, showScreen] = useState<Screen>(arriving ? 'settings' : 'browse')
+  const [settingsAt, setSettingsAt] = useState<'service' | undefined>(arriving ? 'service' : undefined)
+  const { arrived } = profiles
+  useEffect(() => {
+    if (arriving) arrived()
+  }, [arriving, arrived])
+  const focusBack = useRef<{ settings?: () => void }>({})
+  const setScreen = (next: Screen): void => {
+    if (next === 'settings' && screen !== 'settings') {
+      // The header's Settings button is replaced while Settings shows; it is where the focus goes back then.
+      focusBack.current.settings = rememberFocus(() =>
+        document.querySelector<HTMLElement>('.header-actions button'),
+      )
+    }
+    setSettingsAt(undefined)
+    showScreen(next)
+  }
+  /** Settings at the service's fields, for a profile that has no service address yet. */
+  const enterServiceAddress = (): void => {
+    setScreen('settings')
+    setSettingsAt('service')
+  }
+  useEffect(() => {
+    if (screen !== 'browse') return
+    focusBack.current.settings?.()
+    focusBack.current.settings = undefined
+  }, [screen])
+  return { screen, setScreen, settingsAt, enterServiceAddress }
 }

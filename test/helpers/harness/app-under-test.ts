@@ -6,6 +6,7 @@ import { createAppCore, type AppCore } from '../../../src/main/core/session/crea
 import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
 import type { Clock } from '../../../src/main/core/clock'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
 import { createLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
@@ -55,6 +56,8 @@ export interface AppUnderTestOptions {
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
   /** How the app's syncs retry list requests (createAppCore's `syncRetry`); absent: the engine's policy. */
   readonly syncRetry?: Partial<RetryPolicy>
+  /** The machine policy the settings start under (what loadMachinePolicy would find); absent: none. */
+  readonly policy?: PolicyInForce
 }
 
 /**
@@ -85,7 +88,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     ...(options.syncRetry === undefined ? {} : { syncRetry: options.syncRetry }),
     appInfo: { name: 'RosterDesk', version: '0.1.0-test', platform: process.platform },
     dataDir,
-    settings: new SettingsStore(new MemoryKeyValueBackend()),
+    settings: new SettingsStore(new MemoryKeyValueBackend(), options.policy),
     secrets,
     fetch: (input, init) => fetch(input, init),
     openExternal: async (url) => {

@@ -99,9 +99,15 @@ export class ProfileStore {
       ]
       this.#activeId = FIRST_PROFILE_ID
       this.#nextNumber = 2
-      this.loaded = { ...flat, changed: true }
       this.#write()
       this.#createPolicyProfiles()
+      // A first start (no settings at all) opens on the policy's first profile, the one IT set up for this desk.
+      const first = firstStart(backend) ? this.#policyFirstProfile() : undefined
+      if (first !== undefined) this.setActive(first)
+      this.loaded =
+        first === undefined
+          ? { ...flat, changed: true }
+          : { settings: this.activeSettings(), fromVersion: flat.fromVersion, changed: true, resetFields: [] }
       return
     }
     let changed = stored.changed
@@ -140,6 +146,12 @@ export class ProfileStore {
       this.#profiles = [...this.#profiles, { id, name: wanted.name, settings }]
     }
     this.#write()
+  }
+
+  /** The id of the profile named as the policy's first profile (ignoring case), if the policy defines any. */
+  #policyFirstProfile(): string | undefined {
+    const wanted = this.policy.policy?.profiles?.[0]?.name.toLowerCase()
+    return wanted === undefined ? undefined : this.#profiles.find((p) => p.name.toLowerCase() === wanted)?.id
   }
 
   /** Whether profile `id` is the machine policy's (it cannot be renamed or deleted). */
@@ -283,6 +295,11 @@ export class ProfileStore {
     this.#backend.set(PROFILE_STORAGE_KEYS.profiles, stored)
     this.#backend.set(PROFILE_STORAGE_KEYS.version, PROFILES_LAYOUT_VERSION)
   }
+}
+
+/** Whether the backend holds no settings of any release: the app's first start on this computer for this user. */
+function firstStart(backend: KeyValueBackend): boolean {
+  return backend.get(PROFILE_STORAGE_KEYS.flat) === undefined
 }
 
 const PROFILE_ID = /^p[0-9]{1,9}$/

@@ -378,10 +378,11 @@ function NewProfileForm({ list, profiles, onCreated }: NewProfileFormProps) {
       }
       setName('')
       setEnvironment(undefined)
+      // useProfiles switches to it (this dialog closes with the profile it was opened in).
       onCreated(
         environment === 'demo'
-          ? `Created “${normalized}” (Demo). Switch to it to sign in and sync.`
-          : `Created “${normalized}” (${environmentLabel(environment)}). Switch to it, then enter its service address and client ID in Settings.`,
+          ? `Created “${normalized}” (Demo). Switching to it…`
+          : `Created “${normalized}” (${environmentLabel(environment)}). Switching to it to enter its service address and client ID…`,
       )
     })
   }

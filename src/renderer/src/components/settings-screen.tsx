@@ -31,7 +31,7 @@ import { CheckboxField } from './checkbox-field'
 import { ClientSecretField } from './client-secret-field'
 import { EmptyState } from './empty-state'
 import { FormField } from './form-field'
-import { IdentityChangeDialog } from './identity-change-dialog'
+import { SettingsFooter, SettingsIndex, SettingsSection, useOpenAt } from './settings-layout'
 import { NetworkSettings, type NetworkActions } from './network-settings'
 import { ClientCertificateSettings } from './client-certificate-settings'
 import { RegionalFormats } from './regional-formats'
@@ -48,6 +48,8 @@ interface SettingsScreenProps {
   readonly savedEmployees?: number
   /** The profiles, whose names and set-aside copies the confirmation of a source change speaks of. */
   readonly profiles?: ProfileList
+  /** Opened at the service's fields (a new profile's, or "Enter the service address"): scrolled to, focused. */
+  readonly openAt?: 'service'
   readonly onDone: () => void
 }
 
@@ -58,6 +60,7 @@ export function SettingsScreen({
   dataVersion,
   savedEmployees = 0,
   profiles,
+  openAt,
   onDone,
 }: SettingsScreenProps) {
   const payCycles = usePayCycles(dataVersion)
@@ -88,6 +91,7 @@ export function SettingsScreen({
         payCycles={payCycles}
         demoTenant={inUse?.environment === 'demo' ? inUse.tenantId : undefined}
         onSave={settings.update}
+        secret={{ stored: settings.view.hasClientSecret, save: settings.setClientSecret }}
         savedEmployees={savedEmployees}
         locked={locked}
         profiles={profiles}
@@ -96,12 +100,8 @@ export function SettingsScreen({
           removeCertificates: settings.removeCertificates,
           forgetProxyPassword: settings.forgetProxyPassword,
         }}
+        openAt={openAt}
         onDone={onDone}
-      />
-      <ClientSecretField
-        stored={settings.view.hasClientSecret}
-        locked={locked.has('clientSecret')}
-        onSave={settings.setClientSecret}
       />
     </section>
   )
@@ -115,12 +115,15 @@ interface SettingsEditorProps {
   /** Demo's own tenant when Demo is in use; undefined otherwise (the renderer knows it only from the header's state). */
   readonly demoTenant: string | undefined
   readonly onSave: SettingsController['update']
+  /** Whether a client secret is stored, and how one is (its own channel, called by the form's Save). */
+  readonly secret: { readonly stored: boolean; readonly save: SettingsController['setClientSecret'] }
   /** The profile's saved employees: a change of its source while it holds some asks how (decision 039). */
   readonly savedEmployees: number
   readonly profiles: ProfileList | undefined
   readonly network: NetworkActions
   /** The fields the machine policy sets: shown disabled, "Set by your organisation" beside each. */
   readonly locked: ReadonlySet<LockableFormField>
+  readonly openAt: 'service' | undefined
   readonly onDone: () => void
 }
 
@@ -171,21 +174,29 @@ function DisplaySettings({ form, errors, change, currencyField }: PayDataSetting
   )
 }
 
-/** The settings form: its fields by fieldset, what the last save said, and Save settings and Done. */
+/**
+ * The settings form in its sections, with the index beside it; Save settings, Done and what the last save said stay
+ * in a footer at the bottom of the window (sticky) wherever the clerk is in the form.
+ */
 function SettingsEditor({
   saved,
   rememberedProxies,
   payCycles,
   demoTenant,
   onSave,
+  secret,
   savedEmployees,
   profiles,
   network,
   locked,
+  openAt,
   onDone,
 }: SettingsEditorProps) {
+  const secretLocked = locked.has('clientSecret')
+  const controller = useSettingsForm(saved, onSave, savedEmployees, secretLocked ? undefined : secret.save)
   const { form, errors, outcome, saving, unsaved, identityPending, change, submit, resolveIdentity } =
-    useSettingsForm(saved, onSave, savedEmployees)
+    controller
+  useOpenAt(openAt, form.environment)
 
   const text = (
     field: TextFormField,
@@ -203,35 +214,98 @@ function SettingsEditor({
   )
 
   return (
-    <form className="settings-form" onSubmit={submit} noValidate>
-      {outcome ? (
-        <p
-          className={outcome.tone === 'error' ? 'message message-error' : 'message message-ok'}
-          role={outcome.tone === 'error' ? 'alert' : 'status'}
-        >
-          {outcome.text}
-        </p>
-      ) : null}
-      <fieldset>
-        <legend>Payroll service</legend>
-        <EnvironmentField
-          value={form.environment}
-          error={errors.environment}
-          locked={locked.has('environment')}
-          onChange={(environment) => change('environment', environment)}
-        />
-        {text('stagingUrl', 'Staging address', 'For example https://staging.payroll.example.com', 'url')}
-        {text('productionUrl', 'Production address', 'For example https://payroll.example.com', 'url')}
-        <TenantField demo={form.environment === 'demo'} demoTenant={demoTenant}>
-          {text('tenantId', 'Tenant ID', TENANT_HINT)}
-        </TenantField>
-      </fieldset>
-      <fieldset>
-        <legend>Sign-in</legend>
-        {text('clientId', 'Client ID')}
-        {text('redirectUri', 'Redirect URI', 'Must match the address registered for RosterDesk.')}
-        {text('scopes', 'Scopes', 'Separated by spaces or commas, for example: read')}
-      </fieldset>
+    <div className="settings-layout">
+      <SettingsIndex />
+      <form className="settings-form" onSubmit={submit} noValidate>
+        <SettingsSection id="service">
+          <fieldset>
+            <legend>Payroll service</legend>
+            <EnvironmentField
+              value={form.environment}
+              error={errors.environment}
+              locked={locked.has('environment')}
+              onChange={(environment) => change('environment', environment)}
+            />
+            {/* Only the chosen environment's address: the other one's is kept as saved, for when it is chosen. */}
+            {form.environment === 'staging' &&
+              text('stagingUrl', 'Staging address', 'For example https://staging.payroll.example.com', 'url')}
+            {form.environment === 'production' &&
+              text('productionUrl', 'Production address', 'For example https://payroll.example.com', 'url')}
+            <TenantField demo={form.environment === 'demo'} demoTenant={demoTenant}>
+              {text('tenantId', 'Tenant ID', TENANT_HINT)}
+            </TenantField>
+          </fieldset>
+          <fieldset>
+            <legend>Sign-in</legend>
+            {text('clientId', 'Client ID')}
+            <ClientSecretField
+              stored={secret.stored}
+              locked={secretLocked}
+              value={controller.secret}
+              error={controller.secretError}
+              onChange={controller.changeSecret}
+            />
+            {text('redirectUri', 'Redirect URI', 'Must match the address registered for RosterDesk.')}
+            {text('scopes', 'Scopes', 'Separated by spaces or commas, for example: read')}
+          </fieldset>
+        </SettingsSection>
+        <SettingsSection id="sync">
+          <SyncSettings
+            form={form}
+            errors={errors}
+            change={change}
+            payCycles={payCycles}
+            locked={locked}
+            text={text}
+          />
+        </SettingsSection>
+        <SettingsSection id="display">
+          <DisplaySettings form={form} errors={errors} change={change} currencyField={text} />
+        </SettingsSection>
+        <SettingsSection id="network">
+          <NetworkSettings
+            form={form}
+            errors={errors}
+            change={change}
+            rememberedProxies={rememberedProxies}
+            unsaved={unsaved}
+            actions={network}
+            locked={locked}
+          />
+          <ClientCertificateSettings form={form} errors={errors} change={change} locked={locked} />
+        </SettingsSection>
+        <SettingsSection id="advanced">
+          <AdvancedSettings text={text} />
+        </SettingsSection>
+        <SettingsFooter {...{ outcome, profiles, saving, onDone, identityPending, resolveIdentity }} />
+      </form>
+    </div>
+  )
+}
+
+/** A text field of the form, by its field, label, hint and kind (SettingsEditor's `text`). */
+type TextField = (
+  field: TextFormField,
+  label: string,
+  hint?: string,
+  type?: 'text' | 'url' | 'number',
+) => ReactNode
+
+/** Settings → Syncing: what a sync fetches and how, and when the app syncs by itself or warns of old data. */
+function SyncSettings({
+  form,
+  errors,
+  change,
+  payCycles,
+  locked,
+  text,
+}: Pick<SettingsFormController, 'form' | 'errors' | 'change'> & {
+  readonly payCycles: PayCyclesState
+  readonly locked: ReadonlySet<LockableFormField>
+  readonly text: TextField
+}) {
+  return (
+    <>
       <fieldset>
         <legend>Sync</legend>
         {text('pageSize', PAGE_SIZE_SETTING.label, PAGE_SIZE_SETTING.help, 'number')}
@@ -276,77 +350,39 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
-      <DisplaySettings form={form} errors={errors} change={change} currencyField={text} />
-      <NetworkSettings
-        form={form}
-        errors={errors}
-        change={change}
-        rememberedProxies={rememberedProxies}
-        unsaved={unsaved}
-        actions={network}
-        locked={locked}
-      />
-      <ClientCertificateSettings form={form} errors={errors} change={change} locked={locked} />
-      <fieldset>
-        <legend>Advanced</legend>
-        <p className="muted">
-          Limits that stop a sync when the payroll service misbehaves. The saved employees are kept whenever a
-          sync stops.
-        </p>
-        {text(
-          'requestTimeoutSeconds',
-          syncLimitLabel('requestTimeoutSeconds'),
-          `How long RosterDesk waits for the service to answer one request before it tries again: ${limitRangeText('requestTimeoutSeconds')}`,
-          'number',
-        )}
-        {text(
-          'syncDeadlineMinutes',
-          syncLimitLabel('syncDeadlineMinutes'),
-          `A sync still running after this long is stopped: ${limitRangeText('syncDeadlineMinutes')}`,
-          'number',
-        )}
-        {text(
-          'maxEmployees',
-          syncLimitLabel('maxEmployees'),
-          `If the service says it has more employees than this, the sync stops before downloading them, since the number is probably wrong: ${limitRangeText('maxEmployees')}`,
-          'number',
-        )}
-      </fieldset>
-      <FormActions {...{ profiles, saving, onDone, identityPending, resolveIdentity }} />
-    </form>
+    </>
   )
 }
 
-/** Save settings and Done, and the confirmation a change of the profile's source asks (decision 039). */
-function FormActions({
-  profiles,
-  saving,
-  onDone,
-  identityPending,
-  resolveIdentity,
-}: Pick<SettingsFormController, 'saving' | 'identityPending' | 'resolveIdentity'> & {
-  readonly profiles: ProfileList | undefined
-  readonly onDone: () => void
-}) {
+/** Settings → Advanced: the limits that stop a sync when the service misbehaves. */
+function AdvancedSettings({ text }: { readonly text: TextField }) {
   return (
-    <>
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={saving}>
-          Save settings
-        </button>
-        <button type="button" onClick={onDone}>
-          Done
-        </button>
-      </div>
-      {identityPending ? (
-        <IdentityChangeDialog
-          environment={identityPending.environment}
-          employeeCount={identityPending.employeeCount}
-          profiles={profiles}
-          onChoose={resolveIdentity}
-        />
-      ) : null}
-    </>
+    <fieldset>
+      {/* The section's heading says it already: the group keeps its name for screen readers. */}
+      <legend className="visually-hidden">Advanced</legend>
+      <p className="muted">
+        Limits that stop a sync when the payroll service misbehaves. The saved employees are kept whenever a
+        sync stops.
+      </p>
+      {text(
+        'requestTimeoutSeconds',
+        syncLimitLabel('requestTimeoutSeconds'),
+        `How long RosterDesk waits for the service to answer one request before it tries again: ${limitRangeText('requestTimeoutSeconds')}`,
+        'number',
+      )}
+      {text(
+        'syncDeadlineMinutes',
+        syncLimitLabel('syncDeadlineMinutes'),
+        `A sync still running after this long is stopped: ${limitRangeText('syncDeadlineMinutes')}`,
+        'number',
+      )}
+      {text(
+        'maxEmployees',
+        syncLimitLabel('maxEmployees'),
+        `If the service says it has more employees than this, the sync stops before downloading them, since the number is probably wrong: ${limitRangeText('maxEmployees')}`,
+        'number',
+      )}
+    </fieldset>
   )
 }
 

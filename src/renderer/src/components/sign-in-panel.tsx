@@ -8,19 +8,33 @@ interface SignInPanelProps {
   readonly onSignIn: () => void
   readonly onCancel: () => void
   readonly onOpenSettings: () => void
+  /** The profile's environment has no service address yet: entering it is the one thing to do first. */
+  readonly missingAddress?: boolean
+  /** Settings, opened at the service's fields. */
+  readonly onEnterAddress?: () => void
 }
 
 /**
- * The first screen before any employees are saved: sign in through the system browser, wait for it, or cancel.
+ * The first screen before any employees are saved: sign in through the system browser, wait for it, or cancel; or,
+ * while the profile has no service address, enter it first (signing in would only be refused for the lack of it).
  * Once employees are saved, signing in again shows SignInWaiting beside them instead (App).
  */
-export function SignInPanel({ auth, error, onSignIn, onCancel, onOpenSettings }: SignInPanelProps) {
+export function SignInPanel({
+  auth,
+  error,
+  onSignIn,
+  onCancel,
+  onOpenSettings,
+  missingAddress = false,
+  onEnterAddress = onOpenSettings,
+}: SignInPanelProps) {
   const waiting = auth.status === 'signing-in'
+  const environment = environmentLabel(auth.environment)
   return (
     <section className="sign-in card" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">Sign in to RosterDesk</h1>
       <p className="muted">
-        Environment: <strong>{environmentLabel(auth.environment)}</strong>
+        Environment: <strong>{environment}</strong>
         {auth.tenantId ? (
           <>
             {' · '}Tenant: <strong>{auth.tenantId}</strong>
@@ -29,6 +43,16 @@ export function SignInPanel({ auth, error, onSignIn, onCancel, onOpenSettings }:
       </p>
       {waiting ? (
         <SignInWaiting onCancel={onCancel} />
+      ) : missingAddress ? (
+        <>
+          <p>
+            This profile has no {environment} service address yet. Enter it, with the client ID your IT team
+            gave you, in Settings; then sign in here.
+          </p>
+          <button type="button" className="primary" onClick={onEnterAddress}>
+            Enter the service address
+          </button>
+        </>
       ) : (
         <>
           <p>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { ProfileList } from '../../../shared/domain/profiles'
-import type { Environment } from '../../../shared/settings-rules'
+import { normalizeProfileName, type Environment } from '../../../shared/settings-rules'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 
@@ -16,12 +16,20 @@ export interface ProfilesController {
   readonly error: string | undefined
   /** True while main closes one profile and opens another. */
   readonly switching: boolean
+  /**
+   * A Staging or Production profile just created: once it is active, its Settings open at the service's fields
+   * (the workspace asks once, then calls `arrived`).
+   */
+  readonly settingsOnArrival: string | undefined
+  /** The workspace opened the arriving profile's Settings: later visits to that profile open as usual. */
+  arrived(): void
   switchTo(id: string): void
   /** Asks for the list again: each profile's saved employees are counted when it is asked for. */
   refresh(): void
   /**
    * The changes "Manage profiles" makes. Each resolves with main's message, worded for the clerk, when it was
-   * refused (a name taken, a profile gone), and with undefined when it was done.
+   * refused (a name taken, a profile gone), and with undefined when it was done. `create` then switches to the new
+   * profile, whose Settings open at the service's fields unless it is Demo's (`settingsOnArrival`).
    */
   create(name: string, environment: Environment): Promise<string | undefined>
   rename(id: string, name: string): Promise<string | undefined>
@@ -50,6 +58,8 @@ export function useProfiles(): ProfilesController {
   }, [])
   const [error, setError] = useState<string>()
   const [switching, setSwitching] = useState(false)
+  const [settingsOnArrival, setSettingsOnArrival] = useState<string>()
+  const arrived = useCallback(() => setSettingsOnArrival(undefined), [])
 
   useEffect(() => {
     let live = true
@@ -70,7 +80,10 @@ export function useProfiles(): ProfilesController {
       setSwitching(true)
       client
         .call('profiles:switch', id)
-        .then(setList, (failure: unknown) => setError(errorMessage(failure)))
+        .then(setList, (failure: unknown) => {
+          setError(errorMessage(failure))
+          setSettingsOnArrival(undefined)
+        })
         .finally(() => setSwitching(false))
     },
     [client, setList],
@@ -93,9 +106,21 @@ export function useProfiles(): ProfilesController {
     [setList],
   )
   const create = useCallback(
-    (name: string, environment: Environment) =>
-      change(() => client.call('profiles:create', name, { environment })),
-    [client, change],
+    async (name: string, environment: Environment) => {
+      let after: ProfileList | undefined
+      const refused = await change(async () => {
+        after = await client.call('profiles:create', name, { environment })
+        return after
+      })
+      // Names are unique (ignoring case): the new profile is the one named as the clerk's rule normalizes it.
+      const wanted = normalizeProfileName(name).toLowerCase()
+      const created = after?.profiles.find((profile) => profile.name.toLowerCase() === wanted)
+      if (refused !== undefined || created === undefined) return refused
+      if (environment !== 'demo') setSettingsOnArrival(created.id)
+      switchTo(created.id)
+      return undefined
+    },
+    [client, change, switchTo],
   )
   const rename = useCallback(
     (id: string, name: string) => change(() => client.call('profiles:rename', id, name)),
@@ -110,7 +135,20 @@ export function useProfiles(): ProfilesController {
     [client, change],
   )
 
-  return { list, generation, error, switching, switchTo, refresh, create, rename, remove, restoreSetAside }
+  return {
+    list,
+    generation,
+    error,
+    switching,
+    settingsOnArrival,
+    arrived,
+    switchTo,
+    refresh,
+    create,
+    rename,
+    remove,
+    restoreSetAside,
+  }
 }
 
 /** When the active profile's employees were set aside, if they are (what a set-aside or restore changes). */

@@ -34,6 +34,11 @@ export interface SettingsFormController {
    * until the clerk chooses (decision 039): the environment it names and the employees that would be set aside.
    */
   readonly identityPending: { readonly environment: Environment; readonly employeeCount: number } | undefined
+  /** The client secret as typed, never read back: Save stores it (empty: the stored one is kept). */
+  readonly secret: string
+  /** Why the last Save could not store the secret. */
+  readonly secretError: string | undefined
+  changeSecret(secret: string): void
   change<K extends SettingsFormField>(field: K, value: SettingsForm[K]): void
   submit(event: FormEvent): void
   /** The clerk's answer to the confirmation: a choice saves the held change that way; undefined cancels it. */
@@ -66,16 +71,27 @@ const FIELD_ORDER: readonly SettingsFormField[] = [
   'maxEmployees',
 ]
 
+/** What a Save sends: the settings that changed (none: the secret only) and the secret typed, if any. */
+interface Pending {
+  readonly patch: SettingsPatch | undefined
+  readonly secret: string | undefined
+}
+
 /**
  * The settings form, from the saved settings: the fields as typed, checked on submit (the focus goes to the first
- * field with a problem), and only what changed sent to main (`onSave`), whose answer the form then shows.
+ * field with a problem), and only what changed sent to main (`onSave`), whose answer the form then shows. A client
+ * secret typed is stored by the same Save through its own channel (`onSaveSecret`, absent when the policy supplies
+ * it), after the settings, so it is bound to the client ID and address just saved (bound-client-secret.ts).
  */
 export function useSettingsForm(
   saved: Settings,
   onSave: SettingsController['update'],
   savedEmployees = 0,
+  onSaveSecret?: SettingsController['setClientSecret'],
 ): SettingsFormController {
-  const [held, setHeld] = useState<{ patch: SettingsPatch; environment: Environment } | undefined>()
+  const [held, setHeld] = useState<(Pending & { environment: Environment }) | undefined>()
+  const [secret, setSecret] = useState('')
+  const [secretError, setSecretError] = useState<string>()
   const [typed, setForm] = useState<SettingsForm>(() => toForm(saved))
   // The certificate file is never typed: it is what main saved ("Choose file…", "Remove", each saved at once).
   const form: SettingsForm = { ...typed, extraCertificatesFile: saved.extraCertificatesFile }
@@ -87,6 +103,11 @@ export function useSettingsForm(
     setForm((current) => ({ ...current, [field]: value }))
     setOutcome(undefined)
     if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }))
+  }
+  const changeSecret = (value: string): void => {
+    setSecret(value)
+    setOutcome(undefined)
+    setSecretError(undefined)
   }
 
   const submit = (event: FormEvent): void => {
@@ -100,38 +121,58 @@ export function useSettingsForm(
       if (firstInvalid !== undefined) document.getElementById(`setting-${firstInvalid}`)?.focus()
       return
     }
-    const patch = toPatch(checked.settings, saved)
-    if (Object.keys(patch).length === 0) {
+    const changed = toPatch(checked.settings, saved)
+    const patch = Object.keys(changed).length === 0 ? undefined : changed
+    const typedSecret = onSaveSecret !== undefined && secret.trim() !== '' ? secret : undefined
+    if (patch === undefined && typedSecret === undefined) {
       setOutcome({ tone: 'ok', text: 'Nothing to save: the settings are unchanged.' })
       return
     }
-    if (savedEmployees > 0 && identityChanges(saved, checked.settings)) {
-      setHeld({ patch, environment: checked.settings.environment })
+    if (patch !== undefined && savedEmployees > 0 && identityChanges(saved, checked.settings)) {
+      setHeld({ patch, secret: typedSecret, environment: checked.settings.environment })
       return
     }
-    save(patch, undefined)
+    save({ patch, secret: typedSecret }, undefined)
   }
 
-  const save = (patch: SettingsPatch, identityChange: IdentityChoice | undefined): void => {
+  const save = (
+    { patch, secret: typedSecret }: Pending,
+    identityChange: IdentityChoice | undefined,
+  ): void => {
     setSaving(true)
-    onSave(patch, identityChange)
-      .then((view) => {
-        setForm(toForm(view.settings))
-        setOutcome({
-          tone: 'ok',
-          text:
-            identityChange === 'set-aside'
-              ? 'Settings saved. The saved employees were set aside (Manage profiles can restore them until the next sync).'
-              : identityChange === 'new-profile'
-                ? 'Settings saved in a new profile, now in use; the previous profile is unchanged.'
-                : 'Settings saved.',
-        })
+    const settingsSaved =
+      patch === undefined
+        ? Promise.resolve()
+        : onSave(patch, identityChange).then(
+            (view) => setForm(toForm(view.settings)),
+            (error: unknown) => {
+              // Main checks again (it is the authority); show its words under the fields it names.
+              if (error instanceof ClientError) setErrors(toFormErrors(error.fieldErrors))
+              setOutcome({ tone: 'error', text: errorMessage(error) })
+              throw error
+            },
+          )
+    settingsSaved
+      .then(async () => {
+        const said = patch === undefined ? undefined : savedText(identityChange)
+        if (typedSecret === undefined || onSaveSecret === undefined) {
+          if (said !== undefined) setOutcome({ tone: 'ok', text: said })
+          return
+        }
+        try {
+          await onSaveSecret(typedSecret)
+          setSecret('')
+          setOutcome({ tone: 'ok', text: said === undefined ? SECRET_SAVED : `${said} ${SECRET_SAVED}` })
+        } catch (error) {
+          const why = errorMessage(error)
+          setSecretError(why)
+          setOutcome({
+            tone: 'error',
+            text: `${said === undefined ? '' : `${said} `}The client secret was not saved: ${why}`,
+          })
+        }
       })
-      .catch((error: unknown) => {
-        // Main checks again (it is the authority); show its words under the fields it names.
-        if (error instanceof ClientError) setErrors(toFormErrors(error.fieldErrors))
-        setOutcome({ tone: 'error', text: errorMessage(error) })
-      })
+      .catch(() => undefined)
       .finally(() => setSaving(false))
   }
 
@@ -144,9 +185,33 @@ export function useSettingsForm(
       setOutcome({ tone: 'ok', text: 'Not saved: the profile still reads from where it did.' })
       return
     }
-    save(pending.patch, choice)
+    save(pending, choice)
   }
   const identityPending =
     held === undefined ? undefined : { environment: held.environment, employeeCount: savedEmployees }
-  return { form, errors, outcome, saving, unsaved, identityPending, change, submit, resolveIdentity }
+  return {
+    form,
+    errors,
+    outcome,
+    saving,
+    unsaved: unsaved || secret !== '',
+    identityPending,
+    secret,
+    secretError,
+    changeSecret,
+    change,
+    submit,
+    resolveIdentity,
+  }
+}
+
+const SECRET_SAVED = 'Client secret saved.'
+
+/** What a save of the settings says, by how a change of the profile's source was made (decision 039). */
+function savedText(identityChange: IdentityChoice | undefined): string {
+  return identityChange === 'set-aside'
+    ? 'Settings saved. The saved employees were set aside (Manage profiles can restore them until the next sync).'
+    : identityChange === 'new-profile'
+      ? 'Settings saved in a new profile, now in use; the previous profile is unchanged.'
+      : 'Settings saved.'
 }

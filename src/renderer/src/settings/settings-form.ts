@@ -162,15 +162,23 @@ export const NETWORK_FIELDS_OF_MODE: Readonly<
 }
 
 /**
- * The form as it is saved: a proxy field the chosen mode does not show (the proxy address once "No proxy" is
- * chosen) goes back to its saved value, so something typed there and then hidden can neither block the save with
- * a message the clerk cannot see nor be saved unseen. The saved value stays for when that mode is chosen again.
+ * The form as it is saved: a field not shown goes back to its saved value, so something typed there and then
+ * hidden can neither block the save with a message the clerk cannot see nor be saved unseen. The saved value stays
+ * for when it shows again. Hidden are the proxy fields the chosen mode does not use (the proxy address once "No
+ * proxy" is chosen) and the address of each environment not chosen (Settings shows only the chosen one's).
  */
 export function withHiddenFieldsSaved(form: SettingsForm, saved: Settings): SettingsForm {
   const shown = new Set(NETWORK_FIELDS_OF_MODE[form.proxyMode])
   const keep = (field: 'proxyUrl' | 'proxyBypass' | 'pacUrl'): string =>
     shown.has(field) ? form[field] : saved[field]
-  return { ...form, proxyUrl: keep('proxyUrl'), proxyBypass: keep('proxyBypass'), pacUrl: keep('pacUrl') }
+  return {
+    ...form,
+    proxyUrl: keep('proxyUrl'),
+    proxyBypass: keep('proxyBypass'),
+    pacUrl: keep('pacUrl'),
+    stagingUrl: form.environment === 'staging' ? form.stagingUrl : saved.baseUrls.staging,
+    productionUrl: form.environment === 'production' ? form.productionUrl : saved.baseUrls.production,
+  }
 }
 
 export type FormCheck = { ok: true; settings: Settings } | { ok: false; errors: SettingsFormErrors }

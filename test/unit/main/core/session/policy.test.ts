@@ -269,7 +269,9 @@ describe('the machine policy in the app core', () => {
     const app = await startApp(demo, tempDir(), new MemoryKeyValueBackend(), new MemorySecretStore(), {
       policy: payrollPolicy(staging, { proxyMode: 'fixed', proxyUrl: 'http://proxy.acme.example:8080' }),
     })
-    // The Demo profile, not the policy's: the network is still the policy's, and the form cannot change it.
+    // The Demo profile, not the policy's (on which a first start opens): the network is still the policy's, and
+    // the form cannot change it.
+    await app.invoke('profiles:switch', 'p1')
     const view = (await app.invoke('settings:get')) as SettingsView
     expect(view.settings).toMatchObject({ proxyMode: 'fixed', proxyUrl: 'http://proxy.acme.example:8080' })
     expect(view.policy).toMatchObject({ lockedFields: ['proxyMode', 'proxyUrl'], managedProfile: false })

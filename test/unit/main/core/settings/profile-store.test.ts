@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../../../../../src/main/core/settings/settings-defaults'
 import { FIRST_PROFILE_ID, ProfileStore } from '../../../../../src/main/core/settings/profile-store'
 import { MemoryKeyValueBackend } from '../../../../../src/main/core/settings/settings-store'
+import { PolicyRules } from '../../../../../src/main/core/policy/policy-rules'
+import type { MachinePolicy } from '../../../../../src/main/core/policy/policy-schema'
+
+/** A machine policy's rules, as read from the machine's file. */
+function rules(policy: MachinePolicy): PolicyRules {
+  return new PolicyRules({ policy, source: '/etc/rosterdesk/policy.json', problem: undefined })
+}
 
 describe('ProfileStore', () => {
   it('starts a first run with one Demo profile, active, written as layout 2', () => {
@@ -11,6 +18,40 @@ describe('ProfileStore', () => {
     expect(store.list()).toEqual([{ id: 'p1', name: 'Demo', settings: DEFAULT_SETTINGS }])
     expect(backend.get('settingsVersion')).toBe(2)
     expect(backend.get('settings')).toBeUndefined()
+  })
+
+  it('starts a first run on the machine policy’s first profile when the policy defines profiles (issue 33)', () => {
+    const backend = new MemoryKeyValueBackend()
+    const policy = rules({
+      profiles: [
+        { name: 'Acme Ltd', environment: 'production', baseUrl: 'https://payroll.acme.example' },
+        { name: 'Beta GmbH', environment: 'staging' },
+      ],
+    })
+    const store = new ProfileStore(backend, policy)
+    expect(store.list().map((profile) => profile.name)).toEqual(['Demo', 'Acme Ltd', 'Beta GmbH'])
+    const acme = store.list().find((profile) => profile.name === 'Acme Ltd')!
+    expect(store.activeId).toBe(acme.id)
+    expect(store.activeSettings()).toMatchObject({
+      environment: 'production',
+      baseUrls: { production: 'https://payroll.acme.example' },
+    })
+    expect(store.loaded.settings).toEqual(store.activeSettings())
+    // Written: the next start opens where this one did, and a clerk's own switch afterwards is kept.
+    expect(new ProfileStore(backend, policy).activeId).toBe(acme.id)
+    store.setActive(FIRST_PROFILE_ID)
+    expect(new ProfileStore(backend, policy).activeId).toBe(FIRST_PROFILE_ID)
+  })
+
+  it('keeps the active profile of an earlier start, or of the release before profiles, when a policy arrives', () => {
+    const policy = rules({ profiles: [{ name: 'Acme Ltd', environment: 'staging' }] })
+    const used = new MemoryKeyValueBackend()
+    new ProfileStore(used)
+    expect(new ProfileStore(used, policy).activeId).toBe(FIRST_PROFILE_ID)
+    const flat = new MemoryKeyValueBackend()
+    flat.set('settings', { ...DEFAULT_SETTINGS, environment: 'production' })
+    flat.set('settingsVersion', 1)
+    expect(new ProfileStore(flat, policy).activeId).toBe(FIRST_PROFILE_ID)
   })
 
   it('turns the flat settings of the release before profiles into profile 1, named after its environment', () => {
