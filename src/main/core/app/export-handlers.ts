@@ -104,9 +104,9 @@ export function createExportHandlers(deps: ExportHandlerDeps): Pick<InvokeHandle
             { cause: error, detail: error instanceof Error ? error.message : String(error) },
           )
         })
-        return outcome === 'printed'
-          ? { status: 'printed', rows: view.rows, total: view.total }
-          : { status: 'cancelled' }
+        if (outcome !== 'printed') return { status: 'cancelled' }
+        deps.exports.notePrinted(request, view.rows)
+        return { status: 'printed', rows: view.rows, total: view.total }
       } finally {
         printing = false
       }

@@ -92,6 +92,14 @@ export class ExportService {
   }
 
   /**
+   * Notes in the export record that the print dialog printed `rows` rows of `request` (export-handlers.ts calls
+   * it once the dialog says 'printed'; a cancelled dialog is not noted).
+   */
+  notePrinted(request: ExportRequest, rows: number): void {
+    this.record({ ...recordedRequest(this.deps.context(), request, rows), what: 'print' })
+  }
+
+  /**
    * Notes a written file in the export record. A record that cannot be written (a full disk) does not undo the
    * file the clerk has: it is logged by the recorder, which the composition gives.
    */
@@ -133,20 +141,8 @@ export class ExportService {
     this.ensureAllowed(options.request.format)
     const { request } = options
     const context = this.deps.context()
-    const recorded = (rows: number): ExportRecordInput => ({
-      ...(context.profile === undefined ? {} : { profile: context.profile }),
-      what: request.kind,
-      format: request.format,
-      columns: [...request.columns],
-      rows,
-      filePath: options.filePath,
-      ...(request.kind === 'view'
-        ? {
-            filters: recordedFilters(request.query),
-            ...(request.uuids === undefined ? {} : { chosenRows: true }),
-          }
-        : { payCycleId: request.payCycleId }),
-    })
+    const recorded = (rows: number): ExportRecordInput =>
+      recordedRequest(context, request, rows, options.filePath)
     return this.exclusive(options, recorded, (signal) =>
       this.deps.runner.writeView(
         {
@@ -262,6 +258,29 @@ export class ExportService {
       this.running = null
       markSettled()
     }
+  }
+}
+
+/** An export of `request` as the export record notes it (export-record.ts says what it may hold). */
+function recordedRequest(
+  context: ExportContext,
+  request: ExportRequest,
+  rows: number,
+  filePath?: string,
+): ExportRecordInput {
+  return {
+    ...(context.profile === undefined ? {} : { profile: context.profile }),
+    what: request.kind,
+    format: request.format,
+    columns: [...request.columns],
+    rows,
+    ...(filePath === undefined ? {} : { filePath }),
+    ...(request.kind === 'view'
+      ? {
+          filters: recordedFilters(request.query),
+          ...(request.uuids === undefined ? {} : { chosenRows: true }),
+        }
+      : { payCycleId: request.payCycleId }),
   }
 }
 

@@ -10,6 +10,7 @@ import { coreWorkerRunners } from '../../../../../src/main/core-host/worker/work
 import { dispatchInvoke, type EventSink } from '../../../../../src/main/core/ipc/dispatch'
 import { createLogger } from '../../../../../src/main/core/log/logger'
 import { PRINT_MAX_ROWS, escapeHtml, printPageHtml } from '../../../../../src/main/core/export/print-page'
+import { ExportRecord } from '../../../../../src/main/core/export-record/export-record'
 import type { PagePrinter, PrintOutcome } from '../../../../../src/main/core/export/print-view'
 import { MemorySecretStore } from '../../../../../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../../../src/main/core/settings/settings-store'
@@ -237,6 +238,17 @@ describe('export:print over the real core', () => {
     await expect(invoke('export:print', request)).rejects.toMatchObject({
       ipc: { code: 'internal', message: expect.stringContaining('could not be printed') },
     })
+    // The export record notes the one print the dialog printed, never a cancelled or failed one.
+    const { entries } = new ExportRecord({ dataDir, runtime: 'app', clock: { now: Date.now } }).read()
+    expect(entries).toEqual([
+      expect.objectContaining({
+        what: 'print',
+        rows: 300,
+        columns: ['lastName', 'firstName', 'annualSalary'],
+        sensitiveColumns: true,
+        filters: { searched: false, sort: 'lastName asc' },
+      }),
+    ])
     // The contract's validation applies as for export:start.
     await expect(invoke('export:print', { ...request, columns: [] })).rejects.toMatchObject({
       ipc: { code: 'validation' },
