@@ -7,6 +7,7 @@ import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-run
 import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
 import type { Clock } from '../../../src/main/core/clock'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import { createLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../src/main/core/settings/settings-store'
@@ -31,6 +32,8 @@ export interface AppUnderTest {
   readonly callbacks: string[]
   /** Files the core asked the shell to reveal ("Show in folder"). */
   readonly revealed: string[]
+  /** Every save dialog the core asked the shell for (its default path), in order: a test proves none opened. */
+  readonly saveDialogs: string[]
   /** Pages "Print…" handed to the shell's printer (which answers as if the clerk printed them). */
   readonly printed: Array<{ readonly html: string; readonly title: string }>
   /** Log lines, for checking that nothing secret was written. */
@@ -55,6 +58,8 @@ export interface AppUnderTestOptions {
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
   /** How the app's syncs retry list requests (createAppCore's `syncRetry`); absent: the engine's policy. */
   readonly syncRetry?: Partial<RetryPolicy>
+  /** The machine policy in force (what loadMachinePolicy would find); absent: none. */
+  readonly policy?: PolicyInForce
 }
 
 /**
@@ -71,6 +76,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   const callbacks: string[] = []
   const revealed: string[] = []
   const printed: AppUnderTest['printed'] = []
+  const saveDialogs: string[] = []
   const log: string[] = []
   const scheme = new URL(sandbox.credentials.redirectUri).protocol
   let sandboxClosed = false
@@ -85,7 +91,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     ...(options.syncRetry === undefined ? {} : { syncRetry: options.syncRetry }),
     appInfo: { name: 'RosterDesk', version: '0.1.0-test', platform: process.platform },
     dataDir,
-    settings: new SettingsStore(new MemoryKeyValueBackend()),
+    settings: new SettingsStore(new MemoryKeyValueBackend(), options.policy),
     secrets,
     fetch: (input, init) => fetch(input, init),
     openExternal: async (url) => {
@@ -111,8 +117,10 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     // The worker's code from one bundle, as the app's build has it: its thread starts without tsx's transforms.
     runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
     // The clerk accepts what the save dialog offers: the last folder used, else the data folder.
-    chooseExportPath: async (defaultPath) =>
-      isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath),
+    chooseExportPath: async (defaultPath) => {
+      saveDialogs.push(defaultPath)
+      return isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath)
+    },
     revealFile: (path) => void revealed.push(path),
     printPage: async (page) => {
       printed.push(page)
@@ -133,6 +141,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     browserPages,
     callbacks,
     revealed,
+    saveDialogs,
     printed,
     log,
     async approveSignIn(timeoutMs = 15_000) {
