@@ -55,3 +55,14 @@ export const UNREACHABLE_ERROR_CODES: readonly IpcErrorCode[] = [
 export function isUnreachableErrorCode(value: unknown): boolean {
   return typeof value === 'string' && (UNREACHABLE_ERROR_CODES as readonly string[]).includes(value)
 }
+
+/**
+ * The unreachable codes that are the clerk's own network, not the service: the computer offline, or a name that
+ * does not resolve. Only these (and the OS saying it is offline) make the window say "Offline"; a refused
+ * connection or no answer in time is the service not answering, said as that (decision 057).
+ */
+export const OWN_NETWORK_ERROR_CODES: readonly IpcErrorCode[] = ['offline', 'host-not-found']
+
+export function isOwnNetworkErrorCode(value: unknown): boolean {
+  return typeof value === 'string' && (OWN_NETWORK_ERROR_CODES as readonly string[]).includes(value)
+}

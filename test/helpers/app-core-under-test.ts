@@ -29,7 +29,8 @@ export interface App {
   core: AppCore
   events: Array<{ channel: EventChannel; payload: unknown }>
   invoke(channel: string, ...args: unknown[]): Promise<unknown>
-  savePath: { next: string | undefined }
+  /** The path the next save dialog answers, and how many save dialogs were asked for. */
+  savePath: { next: string | undefined; asked: number }
   /** Every line the core logged, as `level: text`. */
   log: string[]
   close(): Promise<void>
@@ -88,7 +89,7 @@ export async function startApp(
   options: AppOptions = {},
 ): Promise<App> {
   const events: App['events'] = []
-  const savePath: App['savePath'] = { next: undefined }
+  const savePath: App['savePath'] = { next: undefined, asked: 0 }
   const sink: EventSink = { emit: (channel, payload) => events.push({ channel, payload }) }
   const log: string[] = []
   const logger = createLogger((level, text) => {
@@ -111,7 +112,10 @@ export async function startApp(
     runners: (options.runners ?? ((onWorker) => onWorker))(
       coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
     ),
-    chooseExportPath: async () => savePath.next,
+    chooseExportPath: async () => {
+      savePath.asked++
+      return savePath.next
+    },
     uiState: backend,
     revealFile: () => undefined,
     ...(options.clock === undefined ? {} : { clock: options.clock }),

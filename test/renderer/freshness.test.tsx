@@ -137,12 +137,12 @@ describe('messages whose cause is gone', () => {
   })
 
   it('drops the offline state and its message once the computer is back online', async () => {
-    const unreachable = 'RosterDesk cannot reach the payroll service. Check your connection.'
+    const unreachable = 'This computer is offline. Connect to a network, then sync again.'
     renderWithCore({
       serviceEmployees: makeEmployees(20),
       synced: true,
       signedIn: true,
-      syncFailure: { code: 'network', message: unreachable },
+      syncFailure: { code: 'offline', message: unreachable },
     })
     fireEvent.click(await screen.findByRole('button', { name: 'Sync' }))
     expect(await screen.findByText(unreachable)).toBeTruthy()

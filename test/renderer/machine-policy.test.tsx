@@ -156,7 +156,7 @@ describe('what the machine policy tells the clerk', () => {
 })
 
 describe('exports under the machine policy', () => {
-  it('disables CSV with the reason, and shows main’s refusal of an export over the most rows allowed', async () => {
+  it('disables CSV with the reason, and says the most rows allowed before any export, exporting the first that fit', async () => {
     const { core } = renderWithCore({
       serviceEmployees: makeEmployees(120),
       synced: true,
@@ -173,11 +173,45 @@ describe('exports under the machine policy', () => {
     fireEvent.change(menu, { target: { value: 'csv' } })
     expect(menu.value).toBe('xlsx')
 
-    fireEvent.click(screen.getByRole('button', { name: 'Export 120 rows…' }))
-    expect(
-      await screen.findByText(/This export holds 120 employees; your organisation allows at most 50/),
-    ).toBeTruthy()
+    // The limit is said by the button, its description and tooltip before anything is asked of main (issue 33, point 9).
+    const button = screen.getByRole('button', { name: 'Export first 50 of 120 rows…' })
+    expect(button.title).toBe(
+      'Your organisation allows at most 50 rows in one export: this exports the first 50 of the 120 rows on screen, in their order. To export the others, narrow the search or filters.',
+    )
+    expect(document.getElementById(button.getAttribute('aria-describedby')!)?.textContent).toBe(button.title)
+    expect(core.calls.some((call) => call.channel === 'export:start')).toBe(false)
+    fireEvent.click(button)
+    expect(await screen.findByText(/^Exported 50 rows/)).toBeTruthy()
+    expect(screen.queryByText(/your organisation allows at most 50 in one export/)).toBeNull()
     const request = core.calls.find((call) => call.channel === 'export:start')?.args[0]
-    expect(request).toMatchObject({ format: 'xlsx' })
+    expect(request).toMatchObject({ format: 'xlsx', firstRows: 50 })
+  })
+
+  it('says in the roster dialog that a roster over the limit is cut, and exports its first rows', async () => {
+    const { core } = renderWithCore({
+      serviceEmployees: makeEmployees(120),
+      synced: true,
+      signedIn: true,
+      policy: { exports: { csvAllowed: true, maxRows: 10 } },
+    })
+    await screen.findByText('120 of 120 employees')
+    fireEvent.click(screen.getByRole('button', { name: 'Export roster…' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Export a pay-cycle roster' })
+    const select = (await within(dialog).findByRole('combobox', { name: 'Pay cycle' })) as HTMLSelectElement
+    const option = [...select.options].find(
+      (o) => !o.disabled && Number(/\((\d+) employees\)/.exec(o.text)?.[1]) > 10,
+    )!
+    const size = Number(/\((\d+) employees\)/.exec(option.text)?.[1])
+    fireEvent.change(select, { target: { value: option.value } })
+    expect(
+      await within(dialog).findByText(
+        `Your organisation allows at most 10 rows in one export; this roster holds ${size}. Export its first 10, or narrow it with a status filter or a saved view as template.`,
+      ),
+    ).toBeTruthy()
+    expect(core.calls.some((call) => call.channel === 'export:start')).toBe(false)
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Export first 10 rows…' }))
+    expect(await screen.findByText(/^Exported 10 rows/)).toBeTruthy()
+    const request = core.calls.find((call) => call.channel === 'export:start')?.args[0]
+    expect(request).toMatchObject({ kind: 'roster', payCycleId: option.value, firstRows: 10 })
   })
 })

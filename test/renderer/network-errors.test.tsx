@@ -1,6 +1,10 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { UNREACHABLE_ERROR_CODES, type IpcErrorCode } from '../../src/shared/ipc-error-codes'
+import {
+  OWN_NETWORK_ERROR_CODES,
+  UNREACHABLE_ERROR_CODES,
+  type IpcErrorCode,
+} from '../../src/shared/ipc-error-codes'
 import { makeEmployees } from '../helpers/fake/fake-employees'
 import { renderWithCore, setUpAppTests } from './render-app'
 
@@ -43,14 +47,24 @@ function comeBackOnline(): void {
 }
 
 describe('the network codes on screen', () => {
-  it.each([...UNREACHABLE_ERROR_CODES])(
-    '%s: the service could not be reached, so the window shows itself offline until the network is back',
+  it.each([...OWN_NETWORK_ERROR_CODES])(
+    '%s: the clerk’s own network, so the window shows itself offline until the network is back',
     async (code) => {
       await failSyncWith(code)
       expect(screen.getByText(OFFLINE)).toBeTruthy()
       comeBackOnline()
       expect(screen.queryByText(MESSAGES[code]!)).toBeNull()
       expect(screen.queryByText(OFFLINE)).toBeNull()
+    },
+  )
+
+  it.each(UNREACHABLE_ERROR_CODES.filter((code) => !OWN_NETWORK_ERROR_CODES.includes(code)))(
+    '%s: the service did not answer, which is said as that, never as the window being offline',
+    async (code) => {
+      await failSyncWith(code)
+      expect(screen.queryByText(OFFLINE)).toBeNull()
+      comeBackOnline()
+      expect(screen.queryByText(MESSAGES[code]!)).toBeNull()
     },
   )
 

@@ -105,12 +105,16 @@ describe('looking up on the service while offline', () => {
       syncFailure: { code: 'connection-refused', message: 'The payroll service refused the connection.' },
     })
     fireEvent.click(await screen.findByRole('button', { name: 'Sync' }))
-    await screen.findByText('Offline — showing saved employees')
+    await screen.findByText('The payroll service refused the connection.')
+    // The service did not answer: that is said, not "Offline".
+    expect(screen.queryByText(/Offline/)).toBeNull()
     await search(core, 'Nobody-by-this-name')
     const button = lookUpButton()
     expect(button.disabled).toBe(true)
     const reason = document.getElementById(button.getAttribute('aria-describedby') ?? '')
-    expect(reason?.textContent).toBe('You are offline: looking up on the service needs a connection.')
+    expect(reason?.textContent).toBe(
+      'The payroll service did not answer the last sync: sync again once it is back, then look up.',
+    )
     expect(core.calls.map((call) => call.channel)).not.toContain('employees:lookup-service')
   })
 

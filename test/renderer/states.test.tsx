@@ -91,21 +91,39 @@ describe('sync, empty, error and offline states', () => {
     expect(screen.queryByText(/Offline/)).toBeNull()
   })
 
-  it('treats a sync that failed for lack of network as offline and says so', async () => {
+  it('says "Offline" for a sync that failed because the computer is offline', async () => {
     renderWithCore({
       serviceEmployees: makeEmployees(50),
       synced: true,
       signedIn: true,
       syncFailure: {
-        code: 'network',
-        message: 'RosterDesk cannot reach the payroll service. Check your connection.',
+        code: 'offline',
+        message: 'This computer is offline. Connect to a network, then sync again.',
       },
     })
     fireEvent.click(await screen.findByRole('button', { name: 'Sync' }))
     expect(
-      await screen.findByText('RosterDesk cannot reach the payroll service. Check your connection.'),
+      await screen.findByText('This computer is offline. Connect to a network, then sync again.'),
     ).toBeTruthy()
     expect(await screen.findByText('Offline — showing saved employees')).toBeTruthy()
+    expect(screen.getByText('50 of 50 employees')).toBeTruthy()
+  })
+
+  it('never says "Offline" for a service that does not answer, nor what a sync that failed changed', async () => {
+    const { core } = renderWithCore({ serviceEmployees: makeEmployees(50), synced: true, signedIn: true })
+    fireEvent.click(await screen.findByRole('button', { name: 'Sync' }))
+    const chip = await screen.findByRole('button', { name: 'No changes in the last sync' })
+    core.setSyncFailure({
+      code: 'connection-refused',
+      message:
+        'The connection to payroll.example.com:443 was refused. RosterDesk tried 8 times without success.',
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Sync' }))
+    expect(await screen.findByText(/was refused/)).toBeTruthy()
+    expect(screen.queryByText(/Offline/)).toBeNull()
+    // The chip spoke of the last sync: after one that failed, it would speak of a sync that did not happen.
+    expect(chip.isConnected).toBe(false)
+    expect(screen.queryByText('No changes in the last sync')).toBeNull()
     expect(screen.getByText('50 of 50 employees')).toBeTruthy()
   })
 })

@@ -71,7 +71,31 @@ describe('the progress line’s words', () => {
     })
     expect(syncProgressText(retrying('rate-limited'))).toBe('Service busy, retrying in 8 s')
     expect(syncProgressText(retrying('server-error'))).toBe('Service error, retrying in 8 s')
-    expect(syncProgressText(retrying('network'))).toBe('Connection lost, retrying…')
+    // No answer at all: the service, its host and the cause, the wait and which attempt comes of how many.
+    const refused: SyncProgress = {
+      ...base,
+      retry: {
+        reason: 'network',
+        retryInSeconds: 5,
+        attempt: 1,
+        attempts: 8,
+        code: 'connection-refused',
+        host: 'payroll.example.com',
+      },
+    }
+    expect(syncProgressText(refused)).toBe(
+      'The payroll service at payroll.example.com is not answering (connection refused). Trying again in 5 s — attempt 2 of 8.',
+    )
+    expect(syncProgressText(refused, 0)).toBe(
+      'The payroll service at payroll.example.com is not answering (connection refused). Trying again now — attempt 2 of 8.',
+    )
+    const timedOut: SyncProgress = { ...base, retry: { ...refused.retry!, code: 'timeout', attempt: 3 } }
+    expect(syncProgressText(timedOut, 2)).toBe(
+      'The payroll service at payroll.example.com is not answering (timed out). Trying again in 2 s — attempt 4 of 8.',
+    )
+    expect(syncProgressText(retrying('network'))).toBe(
+      'The payroll service is not answering (connection lost). Trying again in 8 s — attempt 2.',
+    )
     expect(syncProgressText(retrying('rate-limited'), 3)).toBe('Service busy, retrying in 3 s')
     expect(syncProgressText(retrying('server-error'), 0)).toBe('Service error, retrying…')
   })

@@ -18,7 +18,7 @@ import { SyncBar } from './components/sync-bar'
 import { UpdateBanner } from './components/update-banner'
 import { useAppInfo } from './hooks/use-app-info'
 import { useAuth } from './hooks/use-auth'
-import { useOnline } from './hooks/use-online'
+import { unreachableOf, useOnline } from './hooks/use-online'
 import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import { useSettings } from './hooks/use-settings'
 import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-display'
@@ -27,7 +27,6 @@ import { useUpdates, type UpdatesController } from './hooks/use-updates'
 import { FRESHNESS_DEFAULTS } from '../../shared/settings-rules'
 import type { Settings } from '../../shared/settings-schema'
 import { useDisplayFormats } from './format/use-display-formats'
-import { isUnreachableErrorCode } from '../../shared/ipc-error-codes'
 
 /**
  * The whole app, one profile at a time: everything below is keyed by the count of profile switches, so a switch
@@ -79,8 +78,8 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
     }
   }, [authStatus, refreshSync, reloadSettings])
 
-  // Every code that means the service could not be reached at all (not a proxy or certificate refusal).
-  const offline = !online || isUnreachableErrorCode(sync.problem?.code)
+  const unreachable = unreachableOf(online, sync.problem?.code)
+  const offline = unreachable === 'offline'
   const signedIn = authStatus === 'signed-in'
   // Ctrl/Cmd+R, F5 and the menu's Sync do what the Sync button does, when it is there to press.
   useCommand('sync', () => {
@@ -151,7 +150,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
           <BrowseView
             sync={sync}
             signedIn={signedIn}
-            offline={offline}
+            unreachable={unreachable}
             onSignIn={auth.signIn}
             trackedPayCycles={settings.view?.settings.trackedPayCycles ?? []}
             hidePay={payDisplay.hidePay}

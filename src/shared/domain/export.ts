@@ -11,6 +11,12 @@ const exportColumnsSchema = z.array(columnNameSchema).superRefine((columns, ctx)
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
 })
 
+/**
+ * Only the first N rows, in the export's order: what the machine policy's `exports.maxRows` lets the clerk export
+ * of a longer view or roster (decision 057); absent: every row.
+ */
+const firstRowsSchema = z.int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
+
 export const exportFormatSchema = z.enum(['xlsx', 'csv'])
 export type ExportFormat = z.infer<typeof exportFormatSchema>
 export const exportRequestSchema = z.discriminatedUnion('kind', [
@@ -24,6 +30,7 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
      * view they were chosen from. At most MAX_EXPORT_UUIDS, as one copy of rows takes.
      */
     uuids: z.array(z.string().min(1).max(100)).min(1).max(MAX_EXPORT_UUIDS).optional(),
+    firstRows: firstRowsSchema,
   }),
   z.strictObject({
     kind: z.literal('roster'),
@@ -34,6 +41,7 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
     sort: z.strictObject({ column: columnNameSchema, order: sortOrderSchema }).optional(),
     columns: exportColumnsSchema,
     format: exportFormatSchema,
+    firstRows: firstRowsSchema,
   }),
 ])
 export type ExportRequest = z.infer<typeof exportRequestSchema>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IPC_ERROR_CODES } from '../ipc-error-codes'
 import { changeReportSchema } from './changes'
 
 /** A sync's progress, its run summary and the status the renderer shows. */
@@ -11,8 +12,14 @@ export const syncRetrySchema = z.strictObject({
   reason: syncRetryReasonSchema,
   /** The wait before the next attempt (Retry-After on 429, else the backoff), rounded up. */
   retryInSeconds: z.int().min(0),
-  /** Which retry of that request this is: 1 for the first. */
+  /** Which retry of that request this is: 1 for the first (the attempt to come is `attempt + 1`). */
   attempt: z.int().min(1),
+  /** The most attempts the request gets (the retry policy's `maxAttempts`); it may stop sooner (its time budget). */
+  attempts: z.int().min(1).optional(),
+  /** The failed attempt's error code ('connection-refused', 'timeout', 'network', 'service'…): its cause in words. */
+  code: z.enum(IPC_ERROR_CODES).optional(),
+  /** The service's host (host:port when not the default), as the clerk entered its address. */
+  host: z.string().max(300).optional(),
   /** What went wrong with the attempt, in the clerk's words (the failure's message), from the first retry on. */
   cause: z.string().max(2_000).optional(),
 })

@@ -519,10 +519,12 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       exportAbort = false
       // Which rows an export holds is the app's own rule (shared with main's export plan), over the fake cache.
       const matching = runQuery(cache, { ...exportRowQuery(request), offset: 0, limit: cache.length }).rows
-      const rows =
+      const all =
         request.kind === 'view' && request.uuids !== undefined
           ? chosenRows(matching, new Set(request.uuids))
           : matching
+      // The first rows the policy allows, when the clerk chose them (decision 057).
+      const rows = request.firstRows === undefined ? all : all.slice(0, request.firstRows)
       // The machine policy's export rules, by the core's functions: before any row is written.
       checkExportFormat(policy.exports, request.format)
       checkExportRows(policy.exports, rows.length)

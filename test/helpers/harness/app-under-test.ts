@@ -32,6 +32,8 @@ export interface AppUnderTest {
   readonly callbacks: string[]
   /** Files the core asked the shell to reveal ("Show in folder"). */
   readonly revealed: string[]
+  /** Every save dialog the core asked the shell for (its default path), in order: a test proves none opened. */
+  readonly saveDialogs: string[]
   /** Pages "Print…" handed to the shell's printer (which answers as if the clerk printed them). */
   readonly printed: Array<{ readonly html: string; readonly title: string }>
   /** Log lines, for checking that nothing secret was written. */
@@ -74,6 +76,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   const callbacks: string[] = []
   const revealed: string[] = []
   const printed: AppUnderTest['printed'] = []
+  const saveDialogs: string[] = []
   const log: string[] = []
   const scheme = new URL(sandbox.credentials.redirectUri).protocol
   let sandboxClosed = false
@@ -114,8 +117,10 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     // The worker's code from one bundle, as the app's build has it: its thread starts without tsx's transforms.
     runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
     // The clerk accepts what the save dialog offers: the last folder used, else the data folder.
-    chooseExportPath: async (defaultPath) =>
-      isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath),
+    chooseExportPath: async (defaultPath) => {
+      saveDialogs.push(defaultPath)
+      return isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath)
+    },
     revealFile: (path) => void revealed.push(path),
     printPage: async (page) => {
       printed.push(page)
@@ -136,6 +141,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     browserPages,
     callbacks,
     revealed,
+    saveDialogs,
     printed,
     log,
     async approveSignIn(timeoutMs = 15_000) {

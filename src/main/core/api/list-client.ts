@@ -144,6 +144,9 @@ export class ListClient {
         attempt: failures,
         delayMs: delay,
         failure: outcome.error.message,
+        attempts: this.policy.maxAttempts,
+        code: outcome.error.code,
+        host: hostOf(this.options.baseUrl),
       })
       await this.guard(signal, () => this.options.clock.sleep(delay, signal))
       token = await this.token(signal)
@@ -423,6 +426,15 @@ type Attempt =
        */
       answer?: string
     }
+
+/** The service's host as its address names it ("payroll.example.com", "127.0.0.1:8443"); the address if unparsable. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host
+  } catch {
+    return baseUrl
+  }
+}
 
 /** Seconds as the verdict says them: "91 seconds". */
 function secondsText(ms: number): string {

@@ -1,4 +1,5 @@
 import type { SyncRetryReason } from '../../../shared/domain/sync'
+import type { IpcErrorCode } from '../../../shared/ipc-error-codes'
 
 /**
  * How the list client waits between attempts. Exponential with jitter so that four parallel page requests
@@ -66,4 +67,10 @@ export interface RetryNotice {
   readonly delayMs: number
   /** What went wrong with the attempt, in the clerk's words (the failure's message): the progress says it. */
   readonly failure: string
+  /** The most attempts the request gets (`maxAttempts`). */
+  readonly attempts?: number
+  /** The failed attempt's error code: its cause ('connection-refused', 'timeout', …). */
+  readonly code?: IpcErrorCode
+  /** The service's host (URL `host`: with its port when not the default). */
+  readonly host?: string
 }

@@ -63,6 +63,8 @@ export function createExportHandlers(deps: ExportHandlerDeps): Pick<InvokeHandle
     'export:start': async (request) => {
       // One export at a time: a second is refused before its save dialog opens, not after a file is chosen.
       deps.exports.ensureIdle()
+      // Over the policy's row limit, when the request's size is known, is refused before the save dialog too.
+      deps.exports.ensureRowsAllowed(request)
       return exportToChosenFile(
         deps,
         deps.defaultExportFileName(request, new Date(deps.clock.now())),

@@ -66,6 +66,14 @@ export function aboutLines(about: ExportAbout, facts: AboutFacts): AboutLine[] {
               ? `${about.chosenRows.toLocaleString('en-US')} employees selected in RosterDesk's list, as filtered below`
               : 'Employee list, as filtered in RosterDesk',
     },
+    ...(about.firstRows === undefined
+      ? []
+      : [
+          {
+            label: 'Limit',
+            value: `Its first ${about.firstRows.toLocaleString('en-US')} rows in this order: the most your organisation allows in one export`,
+          },
+        ]),
     ...(about.profile === undefined ? [] : [{ label: 'Profile', value: about.profile }]),
     { label: 'Environment', value: ENVIRONMENT_NAMES[about.environment] ?? about.environment },
     { label: 'Tenant', value: about.tenantId === '' ? '(none)' : about.tenantId },

@@ -11,7 +11,7 @@ import type { ExportAbout, ExportColumn } from './export-types'
 /** The parts of the About sheet that follow from the request alone. */
 export type RequestAbout = Pick<
   ExportAbout,
-  'kind' | 'payCycleId' | 'search' | 'statuses' | 'payCycleIds' | 'sort' | 'chosenRows'
+  'kind' | 'payCycleId' | 'search' | 'statuses' | 'payCycleIds' | 'sort' | 'chosenRows' | 'firstRows'
 >
 
 /** What a request means for the cache: which rows, which columns, and how to describe them. */
@@ -21,6 +21,8 @@ export interface ExportPlan {
   readonly about: RequestAbout
   /** "Export selected rows": only these employees of the query's rows. */
   readonly uuids?: readonly string[]
+  /** Only the first rows, in the query's order (the request's `firstRows`). */
+  readonly firstRows?: number
 }
 
 /**
@@ -51,6 +53,13 @@ export function checkExportRequest(input: ExportRequest): ExportRequest {
  * stale list); a repeated one is written once.
  */
 export function planExport(request: ExportRequest, available: ReadonlyArray<ColumnInfo>): ExportPlan {
+  const plan = planRows(request, available)
+  const firstRows = request.firstRows
+  if (firstRows === undefined) return plan
+  return { ...plan, about: { ...plan.about, firstRows }, firstRows }
+}
+
+function planRows(request: ExportRequest, available: ReadonlyArray<ColumnInfo>): ExportPlan {
   const byKey = new Map(available.map((column) => [column.key, column]))
   const columns: ExportColumn[] = []
   const seen = new Set<string>()

@@ -88,3 +88,22 @@ export function chosenRowSource(
     },
   }
 }
+
+/**
+ * The first `limit` rows of `source`, in its order: a view or roster cut to what the machine policy allows in one
+ * export (`firstRows`). Ending early returns the source's iterator, which lets go of its snapshot.
+ */
+export function firstRowsSource(source: ExportRowSource, limit: number): ExportRowSource {
+  return {
+    total: Math.min(source.total, limit),
+    async *batches() {
+      let left = limit
+      for await (const batch of source.batches()) {
+        const kept = batch.length <= left ? batch : batch.slice(0, left)
+        left -= kept.length
+        if (kept.length > 0) yield kept
+        if (left <= 0) return
+      }
+    },
+  }
+}

@@ -9,7 +9,7 @@ import type { RowQuery } from '../../../shared/domain/query'
 import type { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
-import { checkExportFormat, type ExportRules } from '../policy/export-rules'
+import { checkExportFormat, checkExportRows, type ExportRules } from '../policy/export-rules'
 import { NO_EXPORT_RULES } from '../../../shared/policy-view'
 import type { ExportFormat } from './export-types'
 import { exportResult, type ExportContext, type ExportRunner, type WrittenExport } from './export-runner'
@@ -85,6 +85,16 @@ export class ExportService {
    */
   ensureAllowed(format: ExportFormat): void {
     checkExportFormat(this.rules, format)
+  }
+
+  /**
+   * Refuses ('not-allowed') a request whose size is known before its rows are counted (the first rows asked for,
+   * or the rows chosen) when it is over the policy's `maxRows`: checked by the handlers before a save dialog
+   * opens. A request of a whole view or roster is held to the limit once the export counts its rows.
+   */
+  ensureRowsAllowed(request: ExportRequest): void {
+    const known = request.firstRows ?? (request.kind === 'view' ? request.uuids?.length : undefined)
+    if (known !== undefined) checkExportRows(this.rules, known)
   }
 
   private get rules(): ExportRules {

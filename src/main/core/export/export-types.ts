@@ -52,6 +52,8 @@ export interface ExportAbout {
   readonly sort?: { readonly columnLabel: string; readonly order: 'asc' | 'desc' }
   /** For a 'view' of rows the clerk selected in the table: how many were chosen. */
   readonly chosenRows?: number
+  /** For a view or roster cut to its first rows (the policy's limit): how many it was cut to. */
+  readonly firstRows?: number
   /** For 'changes': how many employees the sync added, removed and changed, and the address it read from. */
   readonly changes?: {
     readonly added: number

@@ -3,7 +3,13 @@ import type { Logger } from '../log/logger'
 import { changesExport } from './change-export'
 import { writeExport } from './export-engine'
 import { planExport, type ExportPlan } from './export-plan'
-import { EXPORT_BATCH_SIZE, chosenRowSource, queryRowSource, type ExportQueries } from './export-query-source'
+import {
+  EXPORT_BATCH_SIZE,
+  chosenRowSource,
+  firstRowsSource,
+  queryRowSource,
+  type ExportQueries,
+} from './export-query-source'
 import type {
   ChangesExportJob,
   ExportContext,
@@ -50,11 +56,12 @@ export async function writeViewExport(
   // The engine then reads only the columns written, from the stored columns when they are enough.
   const fields = plan.columns.map((column) => column.key)
   const appVersion = job.context.appVersion
+  const rows =
+    plan.uuids === undefined
+      ? queryRowSource(queries, plan.query, EXPORT_BATCH_SIZE, { fields })
+      : chosenRowSource(queries, plan.query, plan.uuids, EXPORT_BATCH_SIZE, { fields })
   return writeExport({
-    source:
-      plan.uuids === undefined
-        ? queryRowSource(queries, plan.query, EXPORT_BATCH_SIZE, { fields })
-        : chosenRowSource(queries, plan.query, plan.uuids, EXPORT_BATCH_SIZE, { fields }),
+    source: plan.firstRows === undefined ? rows : firstRowsSource(rows, plan.firstRows),
     columns: plan.columns,
     about: {
       ...requestAbout(plan, job.context),

@@ -105,6 +105,9 @@ export class ProgressMeter {
       retryInSeconds: Math.ceil(notice.delayMs / 1000),
       attempt: notice.attempt,
       cause: notice.failure.slice(0, 2_000),
+      ...(notice.attempts === undefined ? {} : { attempts: notice.attempts }),
+      ...(notice.code === undefined ? {} : { code: notice.code }),
+      ...(notice.host === undefined ? {} : { host: notice.host.slice(0, 300) }),
     }
     this.pausedSince ??= this.clock.now()
     this.report(true)

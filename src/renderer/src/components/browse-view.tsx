@@ -20,13 +20,14 @@ import { HidePayButton } from './hide-pay-button'
 import { ResultsView } from './results-view'
 import { SearchBox } from './search-box'
 import { ServiceLookup } from './service-lookup'
+import type { Unreachable } from '../hooks/use-online'
 import { ViewsMenu } from './views-menu'
 
 interface BrowseViewProps {
   readonly sync: SyncController
   readonly signedIn: boolean
-  /** As the header's Offline badge: no network, or the last sync could not reach the service. */
-  readonly offline: boolean
+  /** Why the service cannot be asked now (the computer offline, or the last sync reached no service); undefined: it can. */
+  readonly unreachable: Unreachable | undefined
   readonly onSignIn: () => void
   readonly trackedPayCycles: readonly string[]
   /** The profile's "Hide pay" setting, and how to change it (HidePayButton). */
@@ -36,7 +37,7 @@ interface BrowseViewProps {
 
 /** Search, filters, the employee table, the detail panel and exports, all over the local cache. */
 export function BrowseView(props: BrowseViewProps) {
-  const { sync, signedIn, offline, onSignIn, trackedPayCycles, hidePay } = props
+  const { sync, signedIn, unreachable, onSignIn, trackedPayCycles, hidePay } = props
   const query = useBrowseQuery(sync.dataVersion)
   const { text, setText, choice, setChoice, filters, rows, columns, visible, viewState } = query
   // The columns on screen and on the printed page: the chosen ones, less money while pay is hidden.
@@ -147,7 +148,7 @@ export function BrowseView(props: BrowseViewProps) {
             localMatches={localMatches}
             typedText={text}
             signedIn={signedIn}
-            offline={offline}
+            unreachable={unreachable}
             onSignIn={onSignIn}
             columns={columns}
             visibleColumns={shown}

@@ -1,11 +1,12 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useContext, useId, useState } from 'react'
 import { createPortal, flushSync } from 'react-dom'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import { toQuery, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
 import type { ExportController } from '../hooks/use-export'
 import { useCommand } from '../hooks/use-app-commands'
-import { useExportFormat } from '../hooks/use-export-format'
+import { ExportRulesContext, useExportFormat } from '../hooks/use-export-format'
+import { exportLimitDetail, firstRowsButtonText, rowLimitOver } from '../format/export-limit-text'
 import { PrintButton } from './print-button'
 import { RosterDialog } from './roster-dialog'
 
@@ -41,11 +42,22 @@ export function ExportBar({
   const closeRoster = useCallback((): void => setRosterOpen(false), [])
   const busy = exporter.state.phase === 'running'
   const keys = columns.map((column) => column.key)
+  // Over the machine policy's limit, the button says so and exports the view's first rows that fit.
+  const limit = rowLimitOver(useContext(ExportRulesContext).maxRows, total)
+  const limitId = useId()
   const exportView = (): void => {
     if (busy || total === undefined || total === 0) return
     exporter.start(
-      { kind: 'view', query: toQuery(filters), columns: keys, format },
-      `${formatCount(total)} ${total === 1 ? 'row' : 'rows'}`,
+      {
+        kind: 'view',
+        query: toQuery(filters),
+        columns: keys,
+        format,
+        ...(limit === undefined ? {} : { firstRows: limit }),
+      },
+      limit === undefined
+        ? `${formatCount(total)} ${total === 1 ? 'row' : 'rows'}`
+        : `the first ${formatCount(limit)} of ${formatCount(total)} rows`,
     )
   }
   // Ctrl/Cmd+E and File → Export… run the button's export; the table's row menu exports its selected rows.
@@ -60,11 +72,25 @@ export function ExportBar({
   return (
     <div className="export-bar" role="group" aria-label="Export">
       {formatMenu}
-      <button type="button" disabled={busy || total === undefined || total === 0} onClick={exportView}>
+      <button
+        type="button"
+        disabled={busy || total === undefined || total === 0}
+        onClick={exportView}
+        aria-describedby={limit === undefined ? undefined : limitId}
+        title={limit === undefined || total === undefined ? undefined : exportLimitDetail(limit, total)}
+      >
         {total === undefined
           ? 'Export rows…'
-          : `Export ${formatCount(total)} ${total === 1 ? 'row' : 'rows'}…`}
+          : limit !== undefined
+            ? firstRowsButtonText(limit, total)
+            : `Export ${formatCount(total)} ${total === 1 ? 'row' : 'rows'}…`}
       </button>
+      {limit === undefined || total === undefined ? null : (
+        // Said in full to whoever reads the button, and in its tooltip; the toolbar keeps its one row at 1366 px.
+        <span id={limitId} className="visually-hidden">
+          {exportLimitDetail(limit, total)}
+        </span>
+      )}
       <button
         type="button"
         disabled={busy}

@@ -1,9 +1,11 @@
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react'
+import { Fragment, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { ExportRequest } from '../../../shared/domain/export'
 import type { FacetCount } from '../../../shared/domain/query'
 import type { SavedView } from '../../../shared/view-schema'
 import { isolateText } from '../format/bidi'
 import { formatCount, plural } from '../format/format-value'
+import { firstRowsRosterButtonText, rosterLimitText, rowLimitOver } from '../format/export-limit-text'
+import { ExportRulesContext } from '../hooks/use-export-format'
 import { usePayCycles } from '../hooks/use-pay-cycles'
 import { useRosterCount, type RosterCount } from '../hooks/use-roster-count'
 import { useRosterTemplates } from '../hooks/use-roster-templates'
@@ -73,6 +75,11 @@ export function RosterDialog(props: RosterDialogProps) {
 
   const empty = count.state === 'ready' && count.total === 0
   const canExport = payCycleId !== undefined && count.state === 'ready' && count.total > 0
+  // Over the machine policy's limit: said here, before Export, which then writes the roster's first rows.
+  const limit = rowLimitOver(
+    useContext(ExportRulesContext).maxRows,
+    count.state === 'ready' ? count.total : undefined,
+  )
   const exportRoster = (): void => {
     if (!canExport || payCycleId === undefined) return
     props.onExport(
@@ -83,10 +90,12 @@ export function RosterDialog(props: RosterDialogProps) {
         ...(fromTemplate?.sort === undefined ? {} : { sort: fromTemplate.sort }),
         columns: fromTemplate?.columns ?? [...props.columns],
         format: props.format,
+        ...(limit === undefined ? {} : { firstRows: limit }),
       },
-      template === undefined
-        ? `the ${payCycleId} roster`
-        : `the ${payCycleId} roster (view “${template.name}”)`,
+      (limit === undefined ? '' : `the first ${formatCount(limit)} rows of `) +
+        (template === undefined
+          ? `the ${payCycleId} roster`
+          : `the ${payCycleId} roster (view “${template.name}”)`),
     )
   }
 
@@ -147,6 +156,9 @@ export function RosterDialog(props: RosterDialogProps) {
               Search text and other on-screen filters never apply to a roster.
             </p>
           )}
+          {limit !== undefined && count.state === 'ready' && (
+            <p className="message-warning">{rosterLimitText(limit, count.total)}</p>
+          )}
           {empty && (
             <p className="message-warning" role="alert">
               This roster is empty: no saved employee matches. Choose another pay cycle or status.
@@ -159,7 +171,11 @@ export function RosterDialog(props: RosterDialogProps) {
           Cancel
         </button>
         <button type="button" className="primary" disabled={!canExport} onClick={exportRoster}>
-          {canExport ? `Export ${formatCount(count.total)} rows…` : 'Export…'}
+          {!canExport
+            ? 'Export…'
+            : limit !== undefined
+              ? firstRowsRosterButtonText(limit)
+              : `Export ${formatCount(count.total)} rows…`}
         </button>
       </div>
     </ModalDialog>

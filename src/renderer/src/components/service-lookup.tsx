@@ -3,6 +3,7 @@ import type { ColumnInfo } from '../../../shared/domain/rows'
 import { serviceLookupColumn, serviceLookupColumns } from '../../../shared/service-lookup'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { useServiceLookup, type ServiceLookupAsked } from '../hooks/use-service-lookup'
+import type { Unreachable } from '../hooks/use-online'
 import { LiveResults } from './live-results'
 
 interface ServiceLookupProps {
@@ -13,8 +14,8 @@ interface ServiceLookupProps {
   /** The search box's text as typed, before the table runs it: a look-up's answer or error for other text goes. */
   readonly typedText: string
   readonly signedIn: boolean
-  /** As the header's Offline badge: no network, or the last sync could not reach the service. */
-  readonly offline: boolean
+  /** Why the service cannot be asked now: the computer offline, or the last sync reached no service. */
+  readonly unreachable: Unreachable | undefined
   readonly onSignIn: () => void
   /** Every column, for the names of the ones searched. */
   readonly columns: readonly ColumnInfo[]
@@ -44,7 +45,7 @@ function searchedWords(text: string, column: string | undefined, columns: readon
  * the saved employees have no match, and as a quieter link otherwise; what it finds is shown apart, as live.
  */
 export function ServiceLookup(props: ServiceLookupProps) {
-  const { filters, localMatches, typedText, signedIn, offline, onSignIn, columns, visibleColumns } = props
+  const { filters, localMatches, typedText, signedIn, unreachable, onSignIn, columns, visibleColumns } = props
   const lookup = useServiceLookup()
   const { state: lookupState, clear: clearLookup } = lookup
   const reasonId = useId()
@@ -91,7 +92,7 @@ export function ServiceLookup(props: ServiceLookupProps) {
             Sign in
           </button>
         ) : (
-          <button type="button" onClick={run} disabled={offline}>
+          <button type="button" onClick={run} disabled={unreachable !== undefined}>
             Try again
           </button>
         )}
@@ -100,7 +101,7 @@ export function ServiceLookup(props: ServiceLookupProps) {
   }
 
   const missing = localMatches === 0
-  const blocked = offline ? 'offline' : !signedIn ? 'signed-out' : undefined
+  const blocked = unreachable ?? (!signedIn ? 'signed-out' : undefined)
   return (
     <div className={`service-lookup${missing ? '' : ' service-lookup-quiet'}`}>
       <p>
@@ -119,6 +120,11 @@ export function ServiceLookup(props: ServiceLookupProps) {
       {blocked === 'offline' ? (
         <p className="muted" id={reasonId}>
           You are offline: looking up on the service needs a connection.
+        </p>
+      ) : null}
+      {blocked === 'service-down' ? (
+        <p className="muted" id={reasonId}>
+          The payroll service did not answer the last sync: sync again once it is back, then look up.
         </p>
       ) : null}
       {blocked === 'signed-out' ? (

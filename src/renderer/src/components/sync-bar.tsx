@@ -26,6 +26,14 @@ export function SyncBar({ sync, signedIn, signingIn = false, onSignIn, authError
     sync.problem && !sync.running && !(signInLost && sync.problem.code === 'not-signed-in')
       ? sync.problem
       : undefined
+  // What the last sync changed is said only while that sync is the latest: after a run that failed or was
+  // cancelled (or a sync that could not start), "No changes in the last sync" would be about a sync that did not
+  // happen.
+  const lastRun = sync.status?.lastRun
+  // While a run waits on a service that does not answer, its line (host, cause, next attempt) takes the room of
+  // "Employees from …", which the count above the table still says: the bar keeps one line at 1366 px.
+  const waitingForNoAnswer = sync.running && sync.progress?.retry?.reason === 'network'
+  const lastIsLatest = last !== undefined && (lastRun === undefined || lastRun.id === last.id)
   return (
     <section className="sync-bar" aria-label="Sync">
       <span className="last-sync">
@@ -40,7 +48,7 @@ export function SyncBar({ sync, signedIn, signingIn = false, onSignIn, authError
           'Never synced'
         )}
       </span>
-      {last && sync.status?.source ? (
+      {last && sync.status?.source && !waitingForNoAnswer ? (
         // Whose rows the grid, the chip and an export hold: their run's source, not the profile's setting.
         <span className="muted data-source">
           Employees from <bdi>{rowSourceLabel(sync.status.source)}</bdi>
@@ -62,7 +70,7 @@ export function SyncBar({ sync, signedIn, signingIn = false, onSignIn, authError
           Sign in to sync
         </button>
       )}
-      {!sync.running && last?.changes ? (
+      {!sync.running && lastIsLatest && syncProblem === undefined && last?.changes ? (
         <ChangeReportView
           report={last.changes}
           dataVersion={sync.dataVersion}

@@ -29,16 +29,24 @@ function useRetrySecondsLeft(retry: SyncRetry | undefined): number | undefined {
 export function SyncProgressBar({ progress }: { readonly progress: SyncProgress | undefined }) {
   const secondsLeft = useRetrySecondsLeft(progress?.retry)
   const fraction = progress?.fraction
+  const noAnswer = progress?.retry?.reason === 'network'
   return (
     <div className="sync-progress">
-      <progress aria-label="Sync progress" {...(fraction === undefined ? {} : { value: fraction, max: 1 })} />
+      {/* Nothing moves while no service answers: the line alone says what happens next. */}
+      <progress
+        aria-label="Sync progress"
+        hidden={noAnswer}
+        {...(fraction === undefined ? {} : { value: fraction, max: 1 })}
+      />
       <span
         className={progress?.retry ? 'sync-progress-text sync-progress-retry' : 'sync-progress-text'}
         aria-live="polite"
+        // No answer at all: the line names the host and the cause; the failure's full words are its tooltip.
+        title={noAnswer ? progress?.retry?.cause : undefined}
       >
         {syncProgressText(progress, secondsLeft)}
       </span>
-      {progress?.retry?.cause === undefined ? null : (
+      {progress?.retry?.cause === undefined || noAnswer ? null : (
         // Why it waits, in the failure's own words (the service's short reason included), from the first retry.
         <span className="sync-progress-cause">{progress.retry.cause}</span>
       )}

@@ -1,4 +1,5 @@
 import type { SyncProgress, SyncRetry } from '../../../shared/domain/sync'
+import type { IpcErrorCode } from '../../../shared/ipc-error-codes'
 import { formatCount } from './format-value'
 
 /** Every word the progress line uses, in one place, so the app says the same thing wherever a sync shows. */
@@ -21,9 +22,29 @@ export function retryText(retry: SyncRetry, secondsLeft: number = retry.retryInS
     case 'server-error':
       return `Service error, ${when}`
     case 'network':
-      // Backoff after a lost connection is short and jittered: a number would only flicker.
-      return 'Connection lost, retrying…'
+      return notAnsweringText(retry, secondsLeft)
   }
+}
+
+/** A failed attempt's cause, by its error code, as the progress line says it in brackets. */
+const NO_ANSWER_CAUSES: Partial<Record<IpcErrorCode, string>> = {
+  'connection-refused': 'connection refused',
+  timeout: 'timed out',
+  'host-not-found': 'name not found',
+}
+
+/**
+ * No answer at all from the service: which service, why, when the next attempt goes and which of how many it is
+ * ("The payroll service at payroll.example.com is not answering (connection refused). Trying again in 5 s —
+ * attempt 2 of 8."). Said from the first refusal on; the Cancel button stands beside it.
+ */
+function notAnsweringText(retry: SyncRetry, secondsLeft: number): string {
+  const at = retry.host === undefined ? '' : ` at ${retry.host}`
+  const cause = (retry.code === undefined ? undefined : NO_ANSWER_CAUSES[retry.code]) ?? 'connection lost'
+  const when = secondsLeft > 0 ? `in ${formatCount(secondsLeft)} s` : 'now'
+  const next = formatCount(retry.attempt + 1)
+  const of = retry.attempts === undefined ? '' : ` of ${formatCount(retry.attempts)}`
+  return `The payroll service${at} is not answering (${cause}). Trying again ${when} — attempt ${next}${of}.`
 }
 
 /** Time remaining, as coarse as a clerk plans with: seconds in fives, then minutes, then hours and minutes. */

@@ -7,8 +7,9 @@ export type Recovery = 'signed-in' | 'back-online'
 const ENDS: Readonly<Record<Recovery, readonly IpcErrorCode[]>> = {
   // "Your sign-in has expired", "Sign in before syncing": over once the clerk is signed in again.
   'signed-in': ['not-signed-in'],
-  // The service could not be reached (no connection, no such host, refused, no answer in time, offline), which
-  // brings the Offline badge: over once the network is back. A proxy's or a certificate's refusal is not.
+  // The service could not be reached (no connection, no such host, refused, no answer in time, offline): over once
+  // the network is back. Only offline and no such host bring the Offline badge (decision 057). A proxy's or a
+  // certificate's refusal is not.
   'back-online': UNREACHABLE_ERROR_CODES,
 }
 

@@ -120,11 +120,13 @@ describe('ListClient on the employee list', () => {
       onRetry: (notice) => notices.push(notice),
     })
     await client.fetchPage({ page: 1, limit: 10 })
+    // Each says too of how many attempts, the failure's code (its cause) and the service's host (issue 33).
+    const told = { failure: expect.any(String), attempts: 5, host: 'payroll.example' }
     expect(notices).toEqual([
-      { reason: 'rate-limited', attempt: 1, delayMs: 2_000, failure: expect.any(String) },
-      { reason: 'server-error', attempt: 2, delayMs: 150, failure: expect.any(String) },
-      { reason: 'server-error', attempt: 3, delayMs: 300, failure: expect.any(String) },
-      { reason: 'network', attempt: 4, delayMs: 600, failure: expect.any(String) },
+      { reason: 'rate-limited', attempt: 1, delayMs: 2_000, code: 'service', ...told },
+      { reason: 'server-error', attempt: 2, delayMs: 150, code: 'service', ...told },
+      { reason: 'server-error', attempt: 3, delayMs: 300, code: 'service', ...told },
+      { reason: 'network', attempt: 4, delayMs: 600, code: 'network', ...told },
     ])
     expect(time.sleeps).toEqual([2_000, 150, 300, 600])
   })
@@ -370,6 +372,9 @@ describe('ListClient: an answer that comes back the same (issue 32)', () => {
         delayMs: 75,
         failure:
           'The payroll service had a problem (HTTP 500): “maintenance until 02:00 UTC, ticket PAY-4471”. Try again in a few minutes.',
+        attempts: 4,
+        code: 'service',
+        host: 'payroll.example',
       },
     ])
   })

@@ -97,6 +97,49 @@ describe('the machine policy’s export rules, through the real app core', () =>
     ).toMatchObject({ status: 'written', rows: small.count })
     expect(readdirSync(out).sort()).toEqual(['chosen.xlsx', 'roster.xlsx'])
   })
+
+  it('writes the first rows the limit allows when asked, and refuses a known size over it before any save dialog', async () => {
+    const demo = await sandbox({ size: 40, seed: 5 })
+    const dataDir = tempDir()
+    const out = join(dataDir, 'exports')
+    mkdirSync(out)
+    const app = await startApp(demo, dataDir, new MemoryKeyValueBackend(), new MemorySecretStore(), {
+      policy: inForce({ exports: { maxRows: 25 } }),
+    })
+    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
+    expect(await syncNow(app)).toMatchObject({ status: 'complete', stored: 40 })
+    const all = { kind: 'view', query: {}, columns: ['lastName'], format: 'xlsx' }
+
+    // The view's first 25 of 40, in its order: one save dialog, 25 rows.
+    app.savePath.next = join(out, 'first.xlsx')
+    expect(await app.invoke('export:start', { ...all, firstRows: 25 })).toMatchObject({
+      status: 'written',
+      rows: 25,
+    })
+    expect(app.savePath.asked).toBe(1)
+    // A roster's first rows too.
+    const { facets } = (await app.invoke('employees:query', { limit: 1, facets: true })) as {
+      facets: { payCycle: Array<{ value: string; count: number }> }
+    }
+    const cycle = facets.payCycle.find((facet) => facet.count > 3)!
+    app.savePath.next = join(out, 'roster.xlsx')
+    const roster = { kind: 'roster', payCycleId: cycle.value, columns: ['lastName'], format: 'xlsx' }
+    expect(await app.invoke('export:start', { ...roster, firstRows: 3 })).toMatchObject({ rows: 3 })
+    expect(app.savePath.asked).toBe(2)
+
+    // Over the limit, where the size is known before counting: refused with no save dialog.
+    const [, ...rest] = [...(await uuids(app))]
+    for (const over of [
+      { ...all, firstRows: 26 },
+      { ...all, uuids: rest.slice(0, 26) },
+    ]) {
+      await expect(app.invoke('export:start', over)).rejects.toMatchObject({
+        ipc: { code: 'not-allowed', message: expect.stringMatching(/holds 26 employees; .* at most 25/) },
+      })
+    }
+    expect(app.savePath.asked).toBe(2)
+    expect(readdirSync(out).sort()).toEqual(['first.xlsx', 'roster.xlsx'])
+  })
 })
 
 describe('the machine policy’s personal data rules, through the real app core', () => {

@@ -222,6 +222,10 @@ describe('sync progress against the sandbox', () => {
         retryInSeconds: 1,
         attempt: 1,
         cause: expect.stringMatching(cause),
+        // Of how many attempts, the cause's code and the service's host, for the line to say (issue 33).
+        attempts: 8,
+        code: reason === 'network' ? 'network' : 'service',
+        host: new URL(sandbox().baseUrl).host,
       })
       expect(seen[1]!.progress.retry).toBeUndefined()
     },
