@@ -1,4 +1,13 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type Ref } from 'react'
+import {
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type Ref,
+  type RefObject,
+} from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { isSelected } from '../data/row-selection'
@@ -88,13 +97,7 @@ export function EmployeeTable(props: EmployeeTableProps) {
   )
   const frozenWidth = widthSum(columns.slice(0, frozen), widths)
 
-  // The column scrolled partly under the frozen ones: not shown until it is clear of them (app.css).
-  const [underPinned, setUnderPinned] = useState<string>()
-  const measureUnderPinned = useCallback((): void => {
-    const grid = scrollRef.current
-    setUnderPinned(grid && frozen > 0 ? columnUnderPinned(grid) : undefined)
-  }, [frozen])
-  useLayoutEffect(measureUnderPinned, [measureUnderPinned, columns, widths])
+  const { underPinned, onScroll } = useUnderPinned(scrollRef, frozen, columns, widths)
 
   // The detail panel opens (or the sort or filters change while it is open): the columns they name come into view.
   const { detailOpen, keep } = props
@@ -153,7 +156,7 @@ export function EmployeeTable(props: EmployeeTableProps) {
         onKeyDown={onKeyDown}
         onCopy={actions.onCopy}
         onFocus={rowSelection.onFocus}
-        onScroll={measureUnderPinned}
+        onScroll={onScroll}
         style={style}
       >
         <div role="rowgroup" className="grid-head">
@@ -226,6 +229,33 @@ function pageRowsOf(grid: HTMLElement | null, rowHeight: number): number {
 function frozenEdgeOf(grid: HTMLElement): number {
   const edge = grid.querySelector('.head-row .frozen-edge')
   return edge ? edge.getBoundingClientRect().right : grid.getBoundingClientRect().left
+}
+
+/**
+ * The column scrolled partly under the frozen ones, which is not shown until it is clear of them (app.css): read
+ * from the headers' boxes at each sideways scroll and after each change of columns or widths.
+ */
+function useUnderPinned(
+  scrollRef: RefObject<HTMLDivElement | null>,
+  frozen: number,
+  columns: readonly ColumnInfo[],
+  widths: ColumnLayout['widths'],
+): { underPinned: string | undefined; onScroll: () => void } {
+  const [underPinned, setUnderPinned] = useState<string>()
+  const measure = useCallback((): void => {
+    const grid = scrollRef.current
+    setUnderPinned(grid && frozen > 0 ? columnUnderPinned(grid) : undefined)
+  }, [scrollRef, frozen])
+  useLayoutEffect(measure, [measure, columns, widths])
+  const scrolledLeft = useRef(0)
+  const onScroll = (): void => {
+    const left = scrollRef.current?.scrollLeft ?? 0
+    // Scrolling down moves no column.
+    if (left === scrolledLeft.current) return
+    scrolledLeft.current = left
+    measure()
+  }
+  return { underPinned, onScroll }
 }
 
 /** The key of the scrolling column whose header starts under the frozen columns and ends right of them, if any. */
