@@ -135,6 +135,43 @@ describe('search and filter answers on screen', () => {
     notShown(countS)
   })
 
+  it('keeps the count, the look-up offer and the export count through a new order of the same rows (decision 056)', async () => {
+    const { held: all, countOf } = await renderHeld()
+    // Each query's first window (later windows of the rows on screen are held too, and never released here).
+    const held = { at: (i: number) => all.filter((entry) => entry.query.facets === true)[i] }
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search employees' }), { target: { value: 'S' } })
+    await waitFor(() => expect(held.at(0)).toBeDefined())
+    held.at(0)?.release()
+    const count = await countOf({ text: 'S' })
+    const exportButton = `Export ${count.toLocaleString('en')} rows…`
+    await screen.findByRole('button', { name: exportButton })
+    expect(screen.getByRole('button', { name: 'Look up on the service' })).toBeTruthy()
+
+    // A click on a header asks for the same rows in another order: what the count puts above the table stays.
+    const header = screen.getByRole('columnheader', { name: /^Last name/ })
+    fireEvent.click(within(header).getByRole('button'))
+    await waitFor(() => expect(held.at(1)).toBeDefined())
+    await waitFor(() =>
+      expect(screen.getByText(/employees|Updating/, { selector: '.result-count' }).textContent).toBe(
+        'Updating…',
+      ),
+    )
+    expect(header.getAttribute('aria-sort')).toBe('ascending')
+    expect(screen.getByRole('button', { name: 'Look up on the service' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: exportButton })).toHaveProperty('disabled', false)
+
+    // Other rows (a filter) still take them away until their count comes.
+    held.at(1)?.release()
+    await waitFor(() => expect(shownCount()).toBe(count))
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Status' })).getByRole('checkbox', { name: /^Suspended/ }),
+    )
+    await waitFor(() => expect(held.at(2)).toBeDefined())
+    expect(screen.queryByRole('button', { name: 'Look up on the service' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Export rows…' })).toHaveProperty('disabled', true)
+    held.at(2)?.release()
+  })
+
   it('says the rows and counts are updating when an answer is slow, and shows the new count once it comes', async () => {
     const { held, countOf } = await renderHeld()
     const rowsBefore = screen.getAllByRole('row').length

@@ -1,15 +1,17 @@
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useRef, useState, type CSSProperties } from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import { isMoneyColumn } from '../../../shared/money'
-import { nextSort, toggleValue } from '../data/employee-filters'
+import { nextSort, toggleValue, type EmployeeFilters } from '../data/employee-filters'
 import { useCommandBus } from '../hooks/use-app-commands'
 import { useBrowseQuery } from '../hooks/use-browse-query'
 import { useExport } from '../hooks/use-export'
 import { useExportFocusReturn } from '../hooks/use-export-focus-return'
 import { useFindShortcut } from '../hooks/use-find-shortcut'
 import { useNameSuggestions } from '../hooks/use-name-suggestions'
+import { keptColumns, type ColumnLayout } from '../hooks/use-visible-columns'
 import type { SyncController } from '../hooks/use-sync'
 import { ColumnChooser } from './column-chooser'
+import { widthSum } from './column-width'
 import { DetailPanel } from './detail-panel'
 import { DidYouMean } from './did-you-mean'
 import type { GridHandle, TableActions } from './employee-table'
@@ -48,7 +50,8 @@ export function BrowseView(props: BrowseViewProps) {
   const loaded = rows.status === 'ready' ? rows : rows.status === 'loading' ? rows.previous : undefined
   // The answer has taken longer than UPDATING_SIGN_MS: the rows and facet counts on screen are the previous ones.
   const updating = rows.status === 'loading' && rows.slow
-  const localMatches = rows.status === 'ready' ? rows.cache.total : undefined
+  // Known through a new order's wait too (a sort moves no row in or out), so nothing above the table comes and goes.
+  const localMatches = rows.matches
   const suggestions = useNameSuggestions(filters.text, filters.searchColumn, localMatches, sync.dataVersion)
   // A suggestion searches for it; the focus goes back to the search box, as the button goes with the near-miss.
   const applySuggestion = (next: string): void => {
@@ -78,6 +81,7 @@ export function BrowseView(props: BrowseViewProps) {
     grid.current?.focusActive()
   }
   useExportFocusReturn(exporter.state.phase === 'running')
+  const { keep, style: keptStyle } = keptInView(filters, shown, visible.layout.widths)
 
   const table: TableActions = {
     sort: filters.sort,
@@ -89,6 +93,7 @@ export function BrowseView(props: BrowseViewProps) {
     },
     onOpen,
     detailOpen: detailUuid !== undefined,
+    keep,
     onCloseDetail: closeDetail,
     onExportRows: (uuids) => exportRows(uuids),
     widths: visible.layout.widths,
@@ -101,7 +106,7 @@ export function BrowseView(props: BrowseViewProps) {
   }
 
   return (
-    <div className={`browse${detailUuid !== undefined ? ' with-detail' : ''}`}>
+    <div className={`browse${detailUuid !== undefined ? ' with-detail' : ''}`} style={keptStyle}>
       {/* The screen's one h1, for screen-reader users' heading navigation; the toolbar says the rest visibly. */}
       <h1 className="visually-hidden">Employees</h1>
       <div className="toolbar">
@@ -117,8 +122,8 @@ export function BrowseView(props: BrowseViewProps) {
         <ColumnChooser columns={columns} visible={visible} />
         <ViewsMenu current={viewState} onApply={(view) => query.applyView(view.state)} />
         <ExportBar
-          // No count while any answer is on its way: the one on screen may be a replaced query's (Ctrl+E included).
-          total={rows.status === 'loading' ? undefined : (loaded?.cache.total ?? 0)}
+          // No count while another choice of rows is on its way: the one on screen is a replaced query's (Ctrl+E included).
+          total={rows.status === 'error' ? 0 : localMatches}
           filters={filters}
           columns={visible.visible}
           printColumns={shown}
@@ -181,6 +186,20 @@ export function BrowseView(props: BrowseViewProps) {
       </div>
     </div>
   )
+}
+
+/**
+ * The columns sorted and filtered on, among those shown: with the detail panel open the list keeps room for the
+ * columns through the last of them (--kept-width, app.css), and the table scrolls them into view.
+ */
+function keptInView(
+  filters: EmployeeFilters,
+  shown: readonly ColumnInfo[],
+  widths: ColumnLayout['widths'],
+): { keep: string[]; style: CSSProperties } {
+  const keep = keptColumns(filters).filter((key) => shown.some((column) => column.key === key))
+  const last = Math.max(-1, ...keep.map((key) => shown.findIndex((column) => column.key === key)))
+  return { keep, style: { '--kept-width': widthSum(shown.slice(0, last + 1), widths) } as CSSProperties }
 }
 
 /** The detail panel beside the list; Esc anywhere in it closes it, as it does from the table. */

@@ -4,19 +4,22 @@ import type { ColumnLayout } from '../hooks/use-visible-columns'
 
 /**
  * Wider for fields that are long by nature, narrower for short ones; rem so the grid scales with zoom and system
- * font size. The default columns (use-visible-columns.ts) at these widths show last name through the pay data at
- * 1366 px with the filter panel beside them (test/e2e/ui-pay-data.test.ts measures it).
+ * font size. The default columns (use-visible-columns.ts) at these widths all fit the grid at 1366 px with the
+ * filter panel beside them and a 17 px scroll bar (test/e2e/ui-week-three-table.test.ts measures it): a name,
+ * a department or a job title longer than its column ends in "…", and is whole in the detail panel.
  */
 const BY_KEY: Readonly<Record<string, number>> = {
   UUID: 21,
   managerUUID: 21,
   email: 17,
-  jobTitle: 14,
-  department: 12,
-  lastName: 10,
-  firstName: 9,
-  employeeStatus: 7,
-  payCycleId: 8.5,
+  jobTitle: 12,
+  department: 10,
+  lastName: 8.5,
+  firstName: 8,
+  employeeStatus: 6.5,
+  employeeNumber: 7.5,
+  payCycleId: 7.5,
+  hireDate: 7,
 }
 const BY_KIND: Record<ColumnInfo['kind'], number> = {
   text: 11,
@@ -30,17 +33,33 @@ const BY_KIND: Record<ColumnInfo['kind'], number> = {
  * any locale's separators ("-EUR 12,345,678.90", "12.345.678,90 EUR"), so a large salary is never cut with "…".
  */
 const MONEY_REM = 12
-/** Room a header needs besides its words: padding, the sort arrow and the resize grip. */
-const HEADER_CHROME_REM = 2.6
-/** A bold header character is about this wide in the UI font; generous, so "Employee number" is never cut. */
+/** Room a header needs besides its words: padding, the sort arrow and the gap before it (app.css). */
+const HEADER_CHROME_REM = 1.9
+/** A bold header character is about this wide in the UI font; generous, so a heading's words are never cut. */
 const HEADER_CHAR_REM = 0.6
 
-/** A column's default width in rem: what its values need, and never narrower than its header's words. */
+/**
+ * The characters of a heading's longer line once it is set on at most two lines, broken between words where the
+ * longer line is shortest ("Employee number": 8, "Employee" over "number"); a header wraps onto two lines.
+ */
+export function headingLineChars(label: string): number {
+  const words = label.trim().split(/\s+/)
+  let best = label.trim().length
+  for (let split = 1; split < words.length; split++) {
+    const first = words.slice(0, split).join(' ').length
+    const second = words.slice(split).join(' ').length
+    best = Math.min(best, Math.max(first, second))
+  }
+  return best
+}
+
+/** A column's default width in rem: what its values need, and never narrower than its heading's two lines. */
 export function defaultWidthRem(column: ColumnInfo): number {
   const byContent =
     (Object.hasOwn(BY_KEY, column.key) ? BY_KEY[column.key] : undefined) ??
     (isMoneyColumn(column) ? MONEY_REM : BY_KIND[column.kind])
-  return Math.max(byContent, Math.ceil((column.label.length * HEADER_CHAR_REM + HEADER_CHROME_REM) * 2) / 2)
+  const byHeading = headingLineChars(column.label) * HEADER_CHAR_REM + HEADER_CHROME_REM
+  return Math.max(byContent, Math.ceil(byHeading * 2) / 2)
 }
 
 /** The CSS width of a column: the one the clerk set (CSS pixels), else its default. */

@@ -15,6 +15,8 @@ interface EmployeeRowProps {
   readonly focusColumn: number | undefined
   /** Sticky offsets of the frozen columns (undefined for the others). */
   readonly frozen: readonly (CSSProperties | undefined)[]
+  /** The key of the column scrolled partly under the frozen ones, whose cell is not shown (EmployeeTable). */
+  readonly underPinned?: string | undefined
   readonly start: number
   readonly onClick: (index: number, column: number, event: MouseEvent) => void
   readonly onContextMenu: (index: number, column: number, event: MouseEvent) => void
@@ -69,7 +71,7 @@ export function EmployeeRow(props: EmployeeRowProps) {
           data-cell={`${index}:${columnIndex}`}
           data-col={column.key}
           tabIndex={focusColumn === columnIndex ? 0 : -1}
-          className={`cell${numeric(column) ? ' num' : ''}${frozen[columnIndex] ? ' frozen' : ''}${columnIndex === lastFrozen ? ' frozen-edge' : ''}`}
+          className={`cell${numeric(column) ? ' num' : ''}${frozen[columnIndex] ? ' frozen' : ''}${columnIndex === lastFrozen ? ' frozen-edge' : ''}${column.key === props.underPinned ? ' under-pinned' : ''}`}
           style={frozen[columnIndex]}
         >
           {row

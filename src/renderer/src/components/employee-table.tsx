@@ -1,4 +1,13 @@
-import { useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type Ref } from 'react'
+import {
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type Ref,
+  type RefObject,
+} from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { isSelected } from '../data/row-selection'
@@ -24,6 +33,11 @@ export interface TableActions {
   readonly onActiveChange: (index: number) => void
   readonly onOpen: (index: number) => void
   readonly detailOpen: boolean
+  /**
+   * The columns the clerk sorted and filtered on, the sorted one first: while the detail panel is open the table
+   * scrolls sideways to keep them in view (all of them when they fit together, else the sorted one).
+   */
+  readonly keep: readonly string[]
   readonly onCloseDetail: () => void
   /** "Export selected rows": their UUIDs, in table order. */
   readonly onExportRows: (uuids: readonly string[]) => void
@@ -83,6 +97,16 @@ export function EmployeeTable(props: EmployeeTableProps) {
   )
   const frozenWidth = widthSum(columns.slice(0, frozen), widths)
 
+  const { underPinned, onScroll } = useUnderPinned(scrollRef, frozen, columns, widths)
+
+  // The detail panel opens (or the sort or filters change while it is open): the columns they name come into view.
+  const { detailOpen, keep } = props
+  const keepKey = keep.join('\u0000')
+  useLayoutEffect(() => {
+    const grid = scrollRef.current
+    if (detailOpen && grid) revealColumns(grid, keepKey === '' ? [] : keepKey.split('\u0000'))
+  }, [detailOpen, keepKey])
+
   // After a move: scroll the row (and, past the frozen columns, the cell) into view, then focus it.
   useLayoutEffect(() => {
     if (!rowSelection.takeFocusRequest()) return
@@ -132,6 +156,7 @@ export function EmployeeTable(props: EmployeeTableProps) {
         onKeyDown={onKeyDown}
         onCopy={actions.onCopy}
         onFocus={rowSelection.onFocus}
+        onScroll={onScroll}
         style={style}
       >
         <div role="rowgroup" className="grid-head">
@@ -145,6 +170,7 @@ export function EmployeeTable(props: EmployeeTableProps) {
                 onSort={onSort}
                 frozen={frozenStyles[index]}
                 frozenEdge={index === frozen - 1}
+                underPinned={column.key === underPinned}
                 tabStop={state.onHeader && tabStopHeader === index}
                 onResizeStart={resize.onResizeStart}
                 onFit={resize.onFit}
@@ -168,6 +194,7 @@ export function EmployeeTable(props: EmployeeTableProps) {
                   : undefined
               }
               frozen={frozenStyles}
+              underPinned={underPinned}
               start={item.start - rowHeight}
               onClick={rowSelection.onRowClick}
               onContextMenu={actions.onRowContextMenu}
@@ -202,6 +229,65 @@ function pageRowsOf(grid: HTMLElement | null, rowHeight: number): number {
 function frozenEdgeOf(grid: HTMLElement): number {
   const edge = grid.querySelector('.head-row .frozen-edge')
   return edge ? edge.getBoundingClientRect().right : grid.getBoundingClientRect().left
+}
+
+/**
+ * The column scrolled partly under the frozen ones, which is not shown until it is clear of them (app.css): read
+ * from the headers' boxes at each sideways scroll and after each change of columns or widths.
+ */
+function useUnderPinned(
+  scrollRef: RefObject<HTMLDivElement | null>,
+  frozen: number,
+  columns: readonly ColumnInfo[],
+  widths: ColumnLayout['widths'],
+): { underPinned: string | undefined; onScroll: () => void } {
+  const [underPinned, setUnderPinned] = useState<string>()
+  const measure = useCallback((): void => {
+    const grid = scrollRef.current
+    setUnderPinned(grid && frozen > 0 ? columnUnderPinned(grid) : undefined)
+  }, [scrollRef, frozen])
+  useLayoutEffect(measure, [measure, columns, widths])
+  const scrolledLeft = useRef(0)
+  const onScroll = (): void => {
+    const left = scrollRef.current?.scrollLeft ?? 0
+    // Scrolling down moves no column.
+    if (left === scrolledLeft.current) return
+    scrolledLeft.current = left
+    measure()
+  }
+  return { underPinned, onScroll }
+}
+
+/** The key of the scrolling column whose header starts under the frozen columns and ends right of them, if any. */
+function columnUnderPinned(grid: HTMLElement): string | undefined {
+  const edge = frozenEdgeOf(grid)
+  for (const header of grid.querySelectorAll<HTMLElement>('.head-row [role="columnheader"]:not(.frozen)')) {
+    const box = header.getBoundingClientRect()
+    if (box.left < edge - 0.5 && box.right > edge + 0.5) return header.dataset['col']
+  }
+  return undefined
+}
+
+/**
+ * Scrolls the grid sideways as little as brings the columns (by key) into view between the frozen ones and the
+ * right edge: all of them when they fit together, else the first.
+ */
+function revealColumns(grid: HTMLElement, keys: readonly string[]): void {
+  const boxes = keys.flatMap((key) => {
+    const header = grid.querySelector<HTMLElement>(
+      `.head-row [role="columnheader"][data-col="${CSS.escape(key)}"]`,
+    )
+    return header && !header.classList.contains('frozen') ? [header.getBoundingClientRect()] : []
+  })
+  const [first] = boxes
+  if (first === undefined) return
+  const edge = frozenEdgeOf(grid)
+  const right = grid.getBoundingClientRect().left + grid.clientLeft + grid.clientWidth
+  const left = Math.min(...boxes.map((box) => box.left))
+  const end = Math.max(...boxes.map((box) => box.right))
+  const span = end - left <= right - edge ? { left, right: end } : first
+  if (span.left < edge) grid.scrollLeft -= edge - span.left
+  else if (span.right > right) grid.scrollLeft += span.right - right
 }
 
 /** Scrolls the grid sideways so the cell is clear of the frozen columns and of the right edge. */

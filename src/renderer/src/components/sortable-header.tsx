@@ -14,6 +14,8 @@ interface SortableHeaderProps {
   /** Sticky offset when the column is frozen. */
   readonly frozen: CSSProperties | undefined
   readonly frozenEdge: boolean
+  /** Scrolled partly under the frozen columns: not shown (EmployeeTable). */
+  readonly underPinned: boolean
   /** True when this header's button is the grid's one tab stop. */
   readonly tabStop: boolean
   /** Pressing the resize grip: the table follows the pointer from here. */
@@ -41,7 +43,7 @@ export function SortableHeader(props: SortableHeaderProps) {
       aria-sort={ariaSort}
       aria-colindex={index + 1}
       data-col={column.key}
-      className={`cell header-cell${numeric(column) ? ' num' : ''}${frozen ? ' frozen' : ''}${frozenEdge ? ' frozen-edge' : ''}${dropTarget ? ' drop-target' : ''}`}
+      className={`cell header-cell${numeric(column) ? ' num' : ''}${frozen ? ' frozen' : ''}${frozenEdge ? ' frozen-edge' : ''}${props.underPinned ? ' under-pinned' : ''}${dropTarget ? ' drop-target' : ''}`}
       style={frozen}
       draggable
       onDragStart={(event) => {

@@ -11,6 +11,8 @@ export interface LoadedRows {
   readonly facets: QueryResult['facets']
   /** Which query (and data version) the rows answer, so the table resets scroll and selection when it changes. */
   readonly key: string
+  /** The same without the sort: answers with the same `matchKey` have the same rows, in another order. */
+  readonly matchKey: string
 }
 
 /**
@@ -42,11 +44,13 @@ const FIRST_WINDOW = 100
  * demand through the returned cache. `dataVersion` changes after a sync so the same filters are asked again.
  * Each change asks at once (no debounce): at most two queries are in flight and the newest waits behind them
  * (LatestRequest), so fast typing coalesces, and only the answer to the newest query is ever put on screen.
+ * `matches`: how many rows match the filters, when known: the answer's count, or, while only a new order of the
+ * same rows is on its way, the count on screen; undefined while other rows are.
  */
 export function useEmployeeRows(
   filters: EmployeeFilters,
   dataVersion: string,
-): RowsState & { retry: () => void; revision: number } {
+): RowsState & { retry: () => void; revision: number; matches: number | undefined } {
   const client = useClient()
   const [requests] = useState(() => new LatestRequest<QueryResult>())
   const [outcome, setOutcome] = useState<Outcome>()
@@ -66,6 +70,7 @@ export function useEmployeeRows(
   const [attempt, retry] = useReducer((n: number) => n + 1, 0)
   // One string for everything the answer depends on: a new filters object with the same content must not refetch.
   const wanted = JSON.stringify({ query: toQuery(filters), dataVersion, attempt })
+  const matchKey = JSON.stringify({ query: toQuery({ ...filters, sort: undefined }), dataVersion })
 
   useEffect(() => {
     const { query } = JSON.parse(wanted) as { query: RowQuery }
@@ -91,13 +96,13 @@ export function useEmployeeRows(
           first,
         )
         shown.current = cache
-        setOutcome({ key: wanted, loaded: { cache, facets: first.facets, key: wanted } })
+        setOutcome({ key: wanted, loaded: { cache, facets: first.facets, key: wanted, matchKey } })
       },
     )
     // This query is no longer the one wanted: its answer, even one already on its way, is dropped. The rows on
     // screen stay usable until a newer answer replaces them.
     return () => requests.cancel()
-  }, [client, requests, wanted])
+  }, [client, requests, wanted, matchKey])
   // The timer and the cache on screen outlive each request's effect (above), not the view.
   useEffect(
     () => () => {
@@ -109,11 +114,13 @@ export function useEmployeeRows(
     [],
   )
 
-  const base = { retry, revision }
-  if (outcome === undefined || outcome.key !== wanted) {
-    const previous = outcome !== undefined && 'loaded' in outcome ? outcome.loaded : undefined
-    return { ...base, status: 'loading', previous, slow }
-  }
+  const loaded = outcome !== undefined && 'loaded' in outcome ? outcome.loaded : undefined
+  // A new order of the same rows (a click on a header) keeps their count while it is on its way: what the count
+  // places on screen (the look-up offer, "Did you mean", the export's count) stays put, and the header with it.
+  const matches = loaded?.matchKey === matchKey ? loaded.cache.total : undefined
+  const base = { retry, revision, matches }
+  if (outcome === undefined || outcome.key !== wanted)
+    return { ...base, status: 'loading', previous: loaded, slow }
   if ('message' in outcome) return { ...base, status: 'error', message: outcome.message }
   return { ...base, status: 'ready', ...outcome.loaded }
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import { isMoneyColumn } from '../../../shared/money'
 import { columnLayoutSchema, VIEW_LIMITS, type ColumnLayout } from '../../../shared/view-schema'
+import type { EmployeeFilters } from '../data/employee-filters'
 import { forgetLegacyColumns, readLegacyColumns } from '../data/legacy-column-layout'
 
 export type { ColumnLayout } from '../../../shared/view-schema'
@@ -41,6 +42,23 @@ export function parseColumnLayout(value: unknown): ColumnLayout | undefined {
 
 /** The pay cycle's field: with the money columns, the pay data a clerk checks a roster by. */
 export const PAY_CYCLE_FIELD = 'payCycleId'
+/** The status's field, which the Status filter chooses by. */
+const STATUS_FIELD = 'employeeStatus'
+
+/**
+ * The columns (by key) the clerk sorted or filtered on, the sorted one first: the column searched in ("Search in"),
+ * the status and the pay cycle when their filters are on. What the table keeps in view beside the detail panel.
+ */
+export function keptColumns(filters: EmployeeFilters): string[] {
+  const keys = [
+    filters.sort?.column,
+    filters.text.trim() === '' ? undefined : filters.searchColumn,
+    filters.statuses.length > 0 ? STATUS_FIELD : undefined,
+    filters.payCycleIds.length > 0 ? PAY_CYCLE_FIELD : undefined,
+  ]
+  return [...new Set(keys.filter((key) => key !== undefined))]
+}
+
 /** The default columns before the pay data: who the employee is. */
 const DEFAULT_LEAD = ['lastName', 'firstName', 'employeeStatus', 'employeeNumber']
 /** The default columns after the pay data, when the service sends them, before any other discovered field. */
