@@ -1,4 +1,13 @@
-import { useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type Ref } from 'react'
+import {
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type MouseEvent,
+  type Ref,
+} from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { isSelected } from '../data/row-selection'
@@ -100,13 +109,27 @@ export function EmployeeTable(props: EmployeeTableProps) {
     if (state.column >= frozen) revealColumn(grid, cell, frozenEdgeOf(grid))
   })
 
-  // eslint-disable-next-line react-hooks/refs -- read during render, as it was before the table's hooks were split
-  const pageRows = pageRowsOf(scrollRef.current, rowHeight)
+  // The rows' handlers, stable for EmployeeRow's memo: they call the newest ones, set once each render commits.
+  const handlers = useRef({ onClick: rowSelection.onRowClick, onContextMenu: actions.onRowContextMenu })
+  useLayoutEffect(() => {
+    handlers.current = { onClick: rowSelection.onRowClick, onContextMenu: actions.onRowContextMenu }
+  })
+  const onRowClick = useCallback(
+    (index: number, column: number, event: MouseEvent) => handlers.current.onClick(index, column, event),
+    [],
+  )
+  const onRowContextMenu = useCallback(
+    (index: number, column: number, event: MouseEvent) =>
+      handlers.current.onContextMenu(index, column, event),
+    [],
+  )
+
   const onKeyDown = useGridKeys({
     ...props,
     total,
     columnCount: columns.length,
-    pageRows,
+    // Read at the key, not during render: reading the grid's height there forced a layout at every render.
+    pageRows: () => pageRowsOf(scrollRef.current, rowHeight),
     rowSelection,
     actions,
     resize,
@@ -169,8 +192,8 @@ export function EmployeeTable(props: EmployeeTableProps) {
               }
               frozen={frozenStyles}
               start={item.start - rowHeight}
-              onClick={rowSelection.onRowClick}
-              onContextMenu={actions.onRowContextMenu}
+              onClick={onRowClick}
+              onContextMenu={onRowContextMenu}
             />
           ))}
         </div>
@@ -191,8 +214,8 @@ export function EmployeeTable(props: EmployeeTableProps) {
 }
 
 /**
- * How many rows PageUp and PageDown move: those the grid showed at its last render (the virtualizer renders it
- * again when it resizes), less two for the header row and overlap; ten rows' worth before the first render.
+ * How many rows PageUp and PageDown move: those the grid shows now, less two for the header row and overlap; ten
+ * rows' worth before the first render.
  */
 function pageRowsOf(grid: HTMLElement | null, rowHeight: number): number {
   return Math.max(1, Math.floor((grid?.clientHeight ?? rowHeight * 10) / rowHeight) - 2)

@@ -69,6 +69,9 @@ export function useVirtualRows({
   useEffect(() => {
     if (active !== undefined) cache.ensure(active, active)
   }, [cache, active])
-  useEffect(() => virtualizer.scrollToOffset(0), [resetKey, virtualizer])
+  // Only when scrolled: scrolling to 0 reads the grid's scroll height, a forced layout at every new answer.
+  useEffect(() => {
+    if (virtualizer.scrollOffset !== 0) virtualizer.scrollToOffset(0)
+  }, [resetKey, virtualizer])
   return { virtualizer, items }
 }
