@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { EmployeeQuery, QueryResult } from '../../src/shared/domain/query'
+import type { QueryResult } from '../../src/shared/domain/query'
 import type { EmployeeRow } from '../../src/shared/domain/rows'
 import type { RosterDeskApi } from '../../src/shared/ipc-contract'
 import { App } from '../../src/renderer/src/App'
@@ -73,7 +73,7 @@ describe('rows rendered per keystroke', () => {
 
     // From here each answer waits until the test releases it.
     const held: Array<() => void> = []
-    core.handlers['employees:query'] = (query: EmployeeQuery) =>
+    core.handlers['employees:query'] = (query: Parameters<typeof working>[0]) =>
       new Promise<QueryResult>((resolve, reject) =>
         held.push(() => void working(query).then(resolve, reject)),
       )
