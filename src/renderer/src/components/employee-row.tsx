@@ -1,4 +1,4 @@
-import type { CSSProperties, MouseEvent } from 'react'
+import { memo, type CSSProperties, type MouseEvent } from 'react'
 import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain/rows'
 import { formatValue } from '../format/format-value'
 import { isMoneyColumn, rowCurrency } from '../../../shared/money'
@@ -40,9 +40,11 @@ export function numeric(column: ColumnInfo): boolean {
 
 /**
  * One virtual row, positioned by the table; a placeholder while its window is still loading. Its cells take the
- * focus one at a time (the grid's roving tab stop), so a screen reader reads the cell and its column.
+ * focus one at a time (the grid's roving tab stop), so a screen reader reads the cell and its column. Memoised: a
+ * keystroke renders the table again while its answer is away, and rows whose props are unchanged are skipped, so
+ * the table's handlers and styles passed here must be stable (EmployeeTable keeps them so).
  */
-export function EmployeeRow(props: EmployeeRowProps) {
+export const EmployeeRow = memo(function EmployeeRow(props: EmployeeRowProps) {
   const { index, row, failed, columns, selected, focusColumn, frozen, start } = props
   const lastFrozen = frozen.findLastIndex((style) => style !== undefined)
   // A row still loading shows this in its first cell (the rest stay empty).
@@ -83,4 +85,4 @@ export function EmployeeRow(props: EmployeeRowProps) {
       ))}
     </div>
   )
-}
+})

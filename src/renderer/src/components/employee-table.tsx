@@ -5,6 +5,7 @@ import {
   useRef,
   useState,
   type CSSProperties,
+  type MouseEvent,
   type Ref,
   type RefObject,
 } from 'react'
@@ -124,13 +125,17 @@ export function EmployeeTable(props: EmployeeTableProps) {
     if (state.column >= frozen) revealColumn(grid, cell, frozenEdgeOf(grid))
   })
 
-  // eslint-disable-next-line react-hooks/refs -- read during render, as it was before the table's hooks were split
-  const pageRows = pageRowsOf(scrollRef.current, rowHeight)
+  const { onRowClick, onRowContextMenu } = useStableRowHandlers(
+    rowSelection.onRowClick,
+    actions.onRowContextMenu,
+  )
+
   const onKeyDown = useGridKeys({
     ...props,
     total,
     columnCount: columns.length,
-    pageRows,
+    // Read at the key, not during render: reading the grid's height there forced a layout at every render.
+    pageRows: () => pageRowsOf(scrollRef.current, rowHeight),
     rowSelection,
     actions,
     resize,
@@ -196,8 +201,8 @@ export function EmployeeTable(props: EmployeeTableProps) {
               frozen={frozenStyles}
               underPinned={underPinned}
               start={item.start - rowHeight}
-              onClick={rowSelection.onRowClick}
-              onContextMenu={actions.onRowContextMenu}
+              onClick={onRowClick}
+              onContextMenu={onRowContextMenu}
             />
           ))}
         </div>
@@ -217,9 +222,34 @@ export function EmployeeTable(props: EmployeeTableProps) {
   )
 }
 
+type RowHandler = (index: number, column: number, event: MouseEvent) => void
+
 /**
- * How many rows PageUp and PageDown move: those the grid showed at its last render (the virtualizer renders it
- * again when it resizes), less two for the header row and overlap; ten rows' worth before the first render.
+ * The rows' handlers, stable for EmployeeRow's memo: they call the newest ones, set once each render commits, so a
+ * render that changes no row's data renders no row.
+ */
+function useStableRowHandlers(
+  onClick: RowHandler,
+  onContextMenu: RowHandler,
+): { readonly onRowClick: RowHandler; readonly onRowContextMenu: RowHandler } {
+  const handlers = useRef({ onClick, onContextMenu })
+  useLayoutEffect(() => {
+    handlers.current = { onClick, onContextMenu }
+  })
+  const onRowClick = useCallback<RowHandler>(
+    (index, column, event) => handlers.current.onClick(index, column, event),
+    [],
+  )
+  const onRowContextMenu = useCallback<RowHandler>(
+    (index, column, event) => handlers.current.onContextMenu(index, column, event),
+    [],
+  )
+  return { onRowClick, onRowContextMenu }
+}
+
+/**
+ * How many rows PageUp and PageDown move: those the grid shows now, less two for the header row and overlap; ten
+ * rows' worth before the first render.
  */
 function pageRowsOf(grid: HTMLElement | null, rowHeight: number): number {
   return Math.max(1, Math.floor((grid?.clientHeight ?? rowHeight * 10) / rowHeight) - 2)

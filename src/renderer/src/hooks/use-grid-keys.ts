@@ -12,8 +12,8 @@ const COLUMN_STEP_PX = 16
 interface GridKeysOptions {
   readonly total: number
   readonly columnCount: number
-  /** How many rows PageUp and PageDown move. */
-  readonly pageRows: number
+  /** How many rows PageUp and PageDown move, read when one is pressed. */
+  readonly pageRows: () => number
   readonly rowSelection: RowSelectionController
   readonly actions: RowActions
   readonly resize: ColumnResize
@@ -42,8 +42,8 @@ export function useGridKeys(options: GridKeysOptions): (event: KeyboardEvent<HTM
       'row-up': () => (current <= 0 || state.onHeader ? update({ onHeader: true }) : moveTo(current - 1)),
       'extend-down': () => moveTo(current + 1, 'range'),
       'extend-up': () => moveTo(Math.max(0, current - 1), 'range'),
-      'page-down': () => moveTo(current + pageRows),
-      'page-up': () => moveTo(Math.max(0, current - pageRows)),
+      'page-down': () => moveTo(current + pageRows()),
+      'page-up': () => moveTo(Math.max(0, current - pageRows())),
       'first-row': () => moveTo(0),
       'last-row': () => moveTo(total - 1),
       'cell-left': () => update({ column: Math.max(0, state.column - 1) }),

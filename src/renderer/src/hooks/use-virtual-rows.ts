@@ -8,8 +8,13 @@ import {
 import { useCallback, useEffect, type RefObject } from 'react'
 import type { RowWindowCache } from '../data/row-window-cache'
 
-/** Rows rendered (and fetched) beyond each edge of the view. */
-const OVERSCAN = 12
+/**
+ * Rows rendered beyond each edge of the view: every one of them is laid out and painted again at each answer
+ * (a keystroke's), so only what a wheel notch or two scrolls in before the next frame.
+ */
+const OVERSCAN = 4
+/** Rows fetched beyond each edge of the view, so a scroll finds its rows loaded. */
+const FETCH_MARGIN = 12
 
 /** The virtualizer, and the rows to render now. */
 export interface VirtualRows {
@@ -61,14 +66,17 @@ export function useVirtualRows({
   })
   // Read first: it works out the range the lines below read.
   const items = virtualizer.getVirtualItems()
-  // The rows in view and the overscan around them; the active row, rendered wherever it is, is fetched apart.
-  const first = Math.max(0, (virtualizer.range?.startIndex ?? 0) - OVERSCAN)
-  const last = Math.min(total - 1, (virtualizer.range?.endIndex ?? 0) + OVERSCAN)
+  // The rows in view and the margin around them; the active row, rendered wherever it is, is fetched apart.
+  const first = Math.max(0, (virtualizer.range?.startIndex ?? 0) - FETCH_MARGIN)
+  const last = Math.min(total - 1, (virtualizer.range?.endIndex ?? 0) + FETCH_MARGIN)
 
   useEffect(() => cache.ensure(first, last), [cache, first, last])
   useEffect(() => {
     if (active !== undefined) cache.ensure(active, active)
   }, [cache, active])
-  useEffect(() => virtualizer.scrollToOffset(0), [resetKey, virtualizer])
+  // Only when scrolled: scrolling to 0 reads the grid's scroll height, a forced layout at every new answer.
+  useEffect(() => {
+    if (virtualizer.scrollOffset !== 0) virtualizer.scrollToOffset(0)
+  }, [resetKey, virtualizer])
   return { virtualizer, items }
 }
