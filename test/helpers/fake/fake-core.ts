@@ -528,7 +528,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       // The machine policy's export rules, by the core's functions: before any row is written.
       checkExportFormat(policy.exports, request.format)
       checkExportRows(policy.exports, rows.length)
-      for (let written = 0; written < rows.length; written += 100) {
+      // A few progress events, as the real core's throttled ones: each re-renders the page, which jsdom pays for.
+      for (let written = 0; written < rows.length; written += 500) {
         if (exportAbort) return { status: 'cancelled' }
         events.emit('export:progress', { rowsWritten: written, rowsTotal: rows.length })
         await new Promise((resolve) => setTimeout(resolve, 1))
