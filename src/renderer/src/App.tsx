@@ -102,9 +102,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
     if (signedIn && !sync.running) sync.start()
   })
   useCommand('settings', () => setScreen('settings'))
-  useCommand('shortcuts', () => {
-    setShortcutsOpen(true)
-  })
+  useCommand('shortcuts', () => setShortcutsOpen(true))
   const payDisplay = usePayDisplaySettings(settings.view?.settings)
   const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined
 
@@ -115,6 +113,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         inUse={auth.state}
         dataVersion={sync.dataVersion}
         savedEmployees={sync.status?.employeeCount ?? 0}
+        savedSource={sync.status?.source}
         profiles={profiles.list}
         onDone={() => setScreen('browse')}
       />
@@ -185,6 +184,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         onScreen={setScreen}
         onSignOut={auth.signOut}
         rowSource={sync.status?.source}
+        sourceSetting={settings.view?.settings}
       />
       {info?.sandboxOff === true ? <SandboxOffBanner /> : null}
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}

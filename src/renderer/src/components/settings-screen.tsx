@@ -17,6 +17,7 @@ import {
 } from '../../../shared/settings-rules'
 import type { ProfileList } from '../../../shared/domain/profiles'
 import type { Settings } from '../../../shared/settings-schema'
+import { settingsRowSource, type RowSource } from '../../../shared/source-identity'
 import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
 import type { SettingsController } from '../hooks/use-settings'
@@ -46,6 +47,8 @@ interface SettingsScreenProps {
   readonly dataVersion: string
   /** The active profile's saved employees (a change of its source while it holds some asks how). */
   readonly savedEmployees?: number
+  /** Where they came from (`sync:get-status`'s source), which that question names. */
+  readonly savedSource?: RowSource | undefined
   /** The profiles, whose names and set-aside copies the confirmation of a source change speaks of. */
   readonly profiles?: ProfileList
   readonly onDone: () => void
@@ -57,6 +60,7 @@ export function SettingsScreen({
   inUse,
   dataVersion,
   savedEmployees = 0,
+  savedSource,
   profiles,
   onDone,
 }: SettingsScreenProps) {
@@ -89,6 +93,7 @@ export function SettingsScreen({
         demoTenant={inUse?.environment === 'demo' ? inUse.tenantId : undefined}
         onSave={settings.update}
         savedEmployees={savedEmployees}
+        savedSource={savedSource}
         locked={locked}
         profiles={profiles}
         network={{
@@ -117,6 +122,7 @@ interface SettingsEditorProps {
   readonly onSave: SettingsController['update']
   /** The profile's saved employees: a change of its source while it holds some asks how (decision 039). */
   readonly savedEmployees: number
+  readonly savedSource: RowSource | undefined
   readonly profiles: ProfileList | undefined
   readonly network: NetworkActions
   /** The fields the machine policy sets: shown disabled, "Set by your organisation" beside each. */
@@ -179,6 +185,7 @@ function SettingsEditor({
   demoTenant,
   onSave,
   savedEmployees,
+  savedSource,
   profiles,
   network,
   locked,
@@ -312,7 +319,10 @@ function SettingsEditor({
           'number',
         )}
       </fieldset>
-      <FormActions {...{ profiles, saving, onDone, identityPending, resolveIdentity }} />
+      <FormActions
+        {...{ profiles, saving, onDone, identityPending, resolveIdentity }}
+        source={savedSource ?? settingsRowSource(saved)}
+      />
     </form>
   )
 }
@@ -324,8 +334,11 @@ function FormActions({
   onDone,
   identityPending,
   resolveIdentity,
+  source,
 }: Pick<SettingsFormController, 'saving' | 'identityPending' | 'resolveIdentity'> & {
   readonly profiles: ProfileList | undefined
+  /** Where the saved employees came from, which the confirmation names. */
+  readonly source: RowSource
   readonly onDone: () => void
 }) {
   return (
@@ -341,6 +354,7 @@ function FormActions({
       {identityPending ? (
         <IdentityChangeDialog
           environment={identityPending.environment}
+          source={source}
           employeeCount={identityPending.employeeCount}
           profiles={profiles}
           onChoose={resolveIdentity}
