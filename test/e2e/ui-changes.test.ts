@@ -295,7 +295,7 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     // The counts by kind are the export's own result; the file's rows are read back below.
     expect(await done.innerText()).toMatch(
       new RegExp(
-        `^Exported ${rows} rows: ${ADDED} added, ${REMOVED} removed, and ${expected.changed.size} changed employees in ${changedRows} rows \\(one row per changed field\\) to Changes .+\\.xlsx\\.$`,
+        `^Exported ${rows} rows: ${ADDED} added, ${REMOVED} removed, and ${expected.changed.size} changed employees in ${changedRows} rows \\(one row per changed field\\) to Demo – Changes .+\\.xlsx\\.$`,
       ),
     )
     await ui.screenshot('ui-changes-5-exported')

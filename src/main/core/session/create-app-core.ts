@@ -282,8 +282,8 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 
 /**
  * Sweeps what an earlier run left (leftovers.ts): print pages and deleted profiles' folders now, then takes others'
- * rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in the last
- * export folder in the background (it may be a slow network share); "earlier" is before this process started.
+ * rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in each profile's
+ * last export folder in the background (it may be a slow network share); "earlier" is before this process started.
  */
 function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
   const startedAt = performance.timeOrigin
@@ -298,8 +298,8 @@ function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
   const tightened = tightenOlderInstallOnce(deps.dataDir, [caches.root])
   if (tightened > 0)
     deps.logger.info(`Start: ${tightened} folder(s) and file(s) made readable by this account only`)
-  const lastFolder = new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).lastFolder()
-  void sweepExportFolder({ folder: lastFolder, startedAt, logger: deps.logger }).catch(() => undefined)
+  for (const folder of new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).folders())
+    void sweepExportFolder({ folder, startedAt, logger: deps.logger }).catch(() => undefined)
 }
 
 /** What every profile's session is built from: the app core's dependencies and what createAppCore made of them. */
@@ -358,10 +358,10 @@ function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps 
 
 /**
  * Removes a profile that is not active, and its data with it: the saved employees (the whole folder, snapshots
- * and change files included, and any set aside) and every secret it had, then its entry in the settings. The data
- * goes first: a deletion that fails half way leaves the profile listed, to be deleted again, never a folder of
- * employees no profile names (those an older version left are swept at start, leftovers.ts). Nothing has these
- * open.
+ * and change files included, and any set aside) and every secret it had, then its entry in the settings and its
+ * last export folder. The data goes first: a deletion that fails half way leaves the profile listed, to be deleted
+ * again, never a folder of employees no profile names (those an older version left are swept at start,
+ * leftovers.ts). Nothing has these open.
  */
 async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string): Promise<void> {
   const profiles = deps.settings.profiles
@@ -371,6 +371,7 @@ async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string
   deleteSetAside(cacheDir)
   await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
   profiles.delete(id)
+  new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).forget(id)
 }
 
 /**
@@ -425,6 +426,10 @@ function currentSessionDeps(
       return current().exports
     },
     exportMemory: new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()),
+    exportProfile: () => {
+      const { profileId } = current()
+      return { id: profileId, name: deps.settings.profiles.get(profileId).name }
+    },
     events: deps.events,
     clock: shared.clock,
     chooseExportPath: deps.chooseExportPath,
