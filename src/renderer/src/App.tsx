@@ -83,16 +83,15 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
   const closeShortcuts = useCallback(() => setShortcutsOpen(false), [])
   const authStatus = auth.state?.status
-  const { refresh: refreshSync } = sync
-  const { reload: reloadSettings } = settings
+  const [refreshSync, reloadSettings] = [sync.refresh, settings.reload]
 
-  // Signing in or out can change the environment, tenant and saved data main reports.
+  // Signing in or out can change the environment, tenant and saved data main reports (and what the policy says).
   useEffect(() => {
     if (authStatus !== undefined && authStatus !== 'signing-in') {
       refreshSync()
       reloadSettings()
     }
-  }, [authStatus, refreshSync, reloadSettings])
+  }, [authStatus, auth.signOuts, refreshSync, reloadSettings])
 
   // Every code that means the service could not be reached at all (not a proxy or certificate refusal).
   const offline = !online || isUnreachableErrorCode(sync.problem?.code)
@@ -183,6 +182,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         screen={screen}
         onScreen={setScreen}
         onSignOut={auth.signOut}
+        signOutDeletes={settings.view?.policy.clearsOnSignOut === true ? sync.status?.employeeCount : 0}
         rowSource={sync.status?.source}
         sourceSetting={settings.view?.settings}
       />

@@ -22,6 +22,8 @@ import type { PagePrinter } from '../export/print-view'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { Logger } from '../log/logger'
 import { exportRulesOf } from '../policy/export-rules'
+import { resolveFormatLocale } from '../../../shared/locale-format'
+import { signOutDeletedNotice } from '../../../shared/policy-view'
 import { tightenOlderInstallOnce } from '../owner-only'
 import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from './personal-data'
 import { sweepExportFolder, sweepLeftovers } from './leftovers'
@@ -237,7 +239,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
       policyView: () => deps.settings.policy.view(profiles.get(session.profileId), notices),
       ...(personalData.clearOnSignOut
-        ? { afterSignOut: () => clearOnSignOut(deps, caches, () => session.profileId, withSessionClosed) }
+        ? { afterSignOut: () => clearOnSignOut(deps, caches, () => session, withSessionClosed, notices) }
         : {}),
     }),
     {
@@ -377,16 +379,23 @@ async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string
 /**
  * The machine policy's `personalData.clearOnSignOut`, after a sign-out deleted the tokens: the active session is
  * closed (a sync or an export running is cancelled and waited for, as a profile switch does), the profile's
- * saved employees and any set aside are deleted, and the session opens again, empty.
+ * saved employees and any set aside are deleted, and the session opens again, empty. When there were saved
+ * employees, `notices` (what the policy view tells the clerk once) gets one saying how many went, and whose.
  */
 async function clearOnSignOut(
   deps: AppCoreDeps,
   caches: CacheFolders,
-  activeId: () => string,
+  active: () => ProfileSession,
   withSessionClosed: (work: () => void) => Promise<void>,
+  notices: string[],
 ): Promise<void> {
-  const id = activeId()
+  const id = active().profileId
+  const count = active().employeeCount()
   await withSessionClosed(() => clearSavedEmployees(caches.cacheDir(id)))
+  const profile = deps.settings.profiles.get(id)
+  const locale = resolveFormatLocale(profile.settings.formatLocale, deps.appInfo.systemLocale)
+  const notice = signOutDeletedNotice(count, profile.name, locale)
+  if (count > 0 && !notices.includes(notice)) notices.push(notice)
   deps.logger.info(
     `Machine policy: deleted profile ${id}'s saved employees at sign-out (personalData.clearOnSignOut)`,
   )

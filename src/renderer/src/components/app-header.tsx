@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import {
   rowSourceLabel,
   rowsFromSettingsSource,
@@ -10,6 +11,7 @@ import { environmentLabel, profileNameIsEnvironment } from '../../../shared/sett
 import type { ProfilesController } from '../hooks/use-profiles'
 import { OfflineIndicator } from './offline-indicator'
 import { ProfileSwitcher } from './profile-switcher'
+import { SignOutDialog } from './sign-out-dialog'
 
 export type Screen = 'browse' | 'settings'
 
@@ -21,6 +23,8 @@ interface AppHeaderProps {
   readonly screen: Screen
   readonly onScreen: (screen: Screen) => void
   readonly onSignOut: () => void
+  /** Saved employees signing out deletes (the machine policy's clearOnSignOut): above 0, Sign out asks first. */
+  readonly signOutDeletes?: number | undefined
   /** Where the saved employees shown came from (their run's record), when known (decision 039). */
   readonly rowSource?: RowSource | undefined
   /** The profile's saved settings, whose source the rows' is compared with; absent until read. */
@@ -37,7 +41,8 @@ const STATUS_TEXT: Record<AuthState['status'], string> = {
  * The top bar: app name, the active profile and its environment, tenant, sign-in state, offline state and the
  * way to Settings. When the rows shown came from another source than the profile's settings (a set-aside cache
  * restored, decision 039) the header names the rows' source and tenant, as the count line and an export's About
- * sheet do, never the settings' tenant over them; the badge still says the setting.
+ * sheet do, never the settings' tenant over them; the badge still says the setting. When signing out deletes the
+ * saved employees (the machine policy), Sign out asks first.
  */
 export function AppHeader({
   info,
@@ -47,9 +52,11 @@ export function AppHeader({
   screen,
   onScreen,
   onSignOut,
+  signOutDeletes = 0,
   rowSource,
   sourceSetting,
 }: AppHeaderProps) {
+  const [asking, setAsking] = useState(false)
   const environment = auth?.environment ?? info?.environment
   const activeName = profiles.list?.profiles.find((profile) => profile.id === profiles.list?.activeId)?.name
   // A profile named after its environment ("Demo") already says it beside the badge; screen readers still hear it.
@@ -103,10 +110,20 @@ export function AppHeader({
           </button>
         )}
         {auth?.status === 'signed-in' && (
-          <button type="button" onClick={onSignOut}>
+          <button type="button" onClick={() => (signOutDeletes > 0 ? setAsking(true) : onSignOut())}>
             Sign out
           </button>
         )}
+        {asking ? (
+          <SignOutDialog
+            profile={activeName ?? 'this profile'}
+            employeeCount={signOutDeletes}
+            onAnswer={(signOut) => {
+              setAsking(false)
+              if (signOut) onSignOut()
+            }}
+          />
+        ) : null}
       </nav>
     </header>
   )
