@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { isAbsolute, join } from 'node:path'
+import { basename, isAbsolute, join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
 import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
 import type { Clock } from '../../../src/main/core/clock'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
 import { createLogger } from '../../../src/main/core/log/logger'
 import { MemorySecretStore } from '../../../src/main/core/secrets/secret-store'
@@ -38,6 +39,11 @@ export interface AppUnderTest {
   /** The core's secret store, as the shell's safeStorage-backed one would hold the tokens. */
   readonly secrets: MemorySecretStore
   /**
+   * The save dialog as the clerk answers it: `offered` lists every path it opened at, newest last; with `folder`
+   * set the clerk saves there (keeping the name offered), else where it opened (a bare name: the data folder).
+   */
+  readonly saveDialog: { readonly offered: string[]; folder: string | undefined }
+  /**
    * Plays the clerk in the system browser: waits for the consent tab sign-in opened, presses Approve, and once
    * the redirect reached the core, closes the tab (the clerk is back in RosterDesk).
    */
@@ -55,6 +61,8 @@ export interface AppUnderTestOptions {
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
   /** How the app's syncs retry list requests (createAppCore's `syncRetry`); absent: the engine's policy. */
   readonly syncRetry?: Partial<RetryPolicy>
+  /** The machine policy in force (what loadMachinePolicy would have found); absent: none. */
+  readonly policy?: PolicyInForce
 }
 
 /**
@@ -79,13 +87,14 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
 
   const logger = createLogger((level, line) => log.push(`${level}: ${line}`))
   const secrets = new MemorySecretStore()
+  const saveDialog: AppUnderTest['saveDialog'] = { offered: [], folder: undefined }
   const core = await createAppCore({
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
     ...(options.syncRetry === undefined ? {} : { syncRetry: options.syncRetry }),
     appInfo: { name: 'RosterDesk', version: '0.1.0-test', platform: process.platform },
     dataDir,
-    settings: new SettingsStore(new MemoryKeyValueBackend()),
+    settings: new SettingsStore(new MemoryKeyValueBackend(), options.policy),
     secrets,
     fetch: (input, init) => fetch(input, init),
     openExternal: async (url) => {
@@ -110,9 +119,13 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     logger,
     // The worker's code from one bundle, as the app's build has it: its thread starts without tsx's transforms.
     runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
-    // The clerk accepts what the save dialog offers: the last folder used, else the data folder.
-    chooseExportPath: async (defaultPath) =>
-      isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath),
+    // The clerk accepts what the save dialog offers (the last folder used, else the data folder), unless the test
+    // picked a folder.
+    chooseExportPath: async (defaultPath) => {
+      saveDialog.offered.push(defaultPath)
+      if (saveDialog.folder !== undefined) return join(saveDialog.folder, basename(defaultPath))
+      return isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath)
+    },
     revealFile: (path) => void revealed.push(path),
     printPage: async (page) => {
       printed.push(page)
@@ -126,6 +139,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   return {
     core,
     secrets,
+    saveDialog,
     calls,
     events,
     harness,

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import type { SettingsPatch } from '../../../src/shared/settings-schema'
 import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
+import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { Clock } from '../../../src/main/core/clock'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
 import type { SandboxHandle, SandboxOptions } from '../../../src/main/sandbox/index'
@@ -31,6 +32,8 @@ export interface UiSessionOptions {
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
   /** How the app's syncs retry list requests; absent: the engine's policy. */
   readonly syncRetry?: Partial<RetryPolicy>
+  /** The machine policy in force in the app core; absent: none. */
+  readonly policy?: PolicyInForce
   /** Runs once Chromium is up and before the app starts (for example, to fix the page's clock). */
   readonly beforeApp?: (browser: LaunchedChromium) => Promise<void>
   /** Saved through the real settings handler before the page opens. */
@@ -71,6 +74,7 @@ export function useUiSession(options: UiSessionOptions): () => UiSession {
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
       ...(options.syncRetry === undefined ? {} : { syncRetry: options.syncRetry }),
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
     })
     parts = { ...parts, app }
     if (options.settings !== undefined) await app.core.handlers['settings:update'](options.settings)
