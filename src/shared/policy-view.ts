@@ -1,3 +1,4 @@
+import { formatNumber } from './locale-format'
 import type { SettingsField } from './settings-schema'
 
 /**
@@ -22,6 +23,11 @@ export interface PolicyView {
    * for their age, `retentionNotice`); empty when nothing.
    */
   readonly notices: readonly string[]
+  /**
+   * Signing out also deletes the profile's saved employees (`personalData.clearOnSignOut`), so Sign out asks first
+   * (`signOutDeletesQuestion`); absent: it does not.
+   */
+  readonly clearsOnSignOut?: boolean
 }
 
 /**
@@ -53,6 +59,24 @@ export function tooManyRowsMessage(rows: number, maxRows: number): string {
 /** What the clerk is told once after saved employees were deleted for their age (`personalData`). */
 export function retentionNotice(days: number): string {
   return `Saved employees older than ${days} days were deleted by your organisation's policy.`
+}
+
+/** "800 saved employees", the count in the clerk's regional formats (`locale`, locale-format.ts). */
+function savedEmployees(count: number, locale: string): string {
+  return `${formatNumber(count, locale)} saved ${count === 1 ? 'employee' : 'employees'}`
+}
+
+/** What Sign out asks first when the policy deletes the profile's saved employees at sign-out. */
+export function signOutDeletesQuestion(count: number, profile: string, locale: string): string {
+  return `Signing out also deletes the ${savedEmployees(count, locale)} of ${profile}, as your organisation requires.`
+}
+
+/** What the clerk is told once after a sign-out deleted the profile's saved employees (`clearOnSignOut`). */
+export function signOutDeletedNotice(count: number, profile: string, locale: string): string {
+  return (
+    `Signed out: the ${savedEmployees(count, locale)} of ${profile} ${count === 1 ? 'was' : 'were'} deleted, as ` +
+    'your organisation requires. Sign in and sync to see employees again.'
+  )
 }
 
 /** A field the policy may lock: a settings field, or the client secret (kept in the secret store, not the settings). */

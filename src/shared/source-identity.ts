@@ -7,6 +7,7 @@
 import { formatNumber } from './locale-format'
 import {
   environmentLabel,
+  normalizeBaseUrl,
   normalizeProfileName,
   profileNameIsEnvironment,
   profileNameProblem,
@@ -112,4 +113,36 @@ export function rowSourceLabel(source: RowSource): string {
   const name = known ? environmentLabel(env) : (env ?? 'an unrecorded source')
   const label = env === 'demo' ? `${name} (sample data)` : name
   return source.tenantId && env !== 'demo' ? `${label} · tenant ${source.tenantId}` : label
+}
+
+/**
+ * Whether the rows a run recorded as read from `rows` are what `settings` read now, by `sourceKey`'s rule (Demo by
+ * its environment alone; Staging and Production by address and tenant too, a tenant not recorded being none). A
+ * source whose environment was not recorded is taken as the settings' own: nothing says otherwise.
+ */
+export function rowsFromSettingsSource(rows: RowSource, settings: IdentitySettings): boolean {
+  if (rows.environment === undefined) return true
+  if (rows.environment !== settings.environment) return false
+  if (settings.environment === 'demo') return true
+  const address = normalizeBaseUrl(settings.baseUrls[settings.environment])
+  return (
+    (rows.serviceAddress === undefined || normalizeBaseUrl(rows.serviceAddress) === address) &&
+    (rows.tenantId ?? '') === settings.tenantId
+  )
+}
+
+/** The source `settings` read, as a run would record it (Demo's own address and tenant are the app's, not these). */
+export function settingsRowSource(settings: IdentitySettings): RowSource {
+  if (settings.environment === 'demo') return { environment: 'demo' }
+  const address = normalizeBaseUrl(settings.baseUrls[settings.environment])
+  return {
+    environment: settings.environment,
+    ...(address === '' ? {} : { serviceAddress: address }),
+    ...(settings.tenantId === '' ? {} : { tenantId: settings.tenantId }),
+  }
+}
+
+/** The confirmation's title, naming where the saved employees came from: "…came from Demo (sample data)". */
+export function identityChangeTitle(source: RowSource): string {
+  return `These saved employees came from ${rowSourceLabel(source)}`
 }

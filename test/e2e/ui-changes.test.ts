@@ -295,12 +295,12 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     // The counts by kind are the export's own result; the file's rows are read back below.
     expect(await done.innerText()).toMatch(
       new RegExp(
-        `^Exported ${rows} rows: ${ADDED} added, ${REMOVED} removed, and ${expected.changed.size} changed employees in ${changedRows} rows \\(one row per changed field\\) to Changes .+\\.xlsx\\.$`,
+        `^Exported ${rows} rows: ${ADDED} added, ${REMOVED} removed, and ${expected.changed.size} changed employees in ${changedRows} rows \\(one row per changed field\\) to Demo – Changes .+\\.xlsx\\.$`,
       ),
     )
     await ui.screenshot('ui-changes-5-exported')
 
-    const file = readdirSync(app.dataDir).find((name) => /^Changes .*\.xlsx$/.test(name))
+    const file = readdirSync(app.dataDir).find((name) => /^Demo – Changes .*\.xlsx$/.test(name))
     expect(file).toBeDefined()
     const book = await readXlsx(join(app.dataDir, file!))
     expect(book.sheetNames).toEqual(['Added', 'Removed', 'Changed', 'About this export'])
@@ -349,9 +349,9 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     await dialog().getByLabel('Export format').selectOption('csv')
     await dialog().getByRole('button', { name: 'Export changes…' }).click()
     await dialog()
-      .getByText(/^Exported [\d,]+ rows: .+ to Changes .+\.csv\.$/)
+      .getByText(/^Exported [\d,]+ rows: .+ to Demo – Changes .+\.csv\.$/)
       .waitFor({ timeout: 30_000 })
-    const csvFile = readdirSync(app.dataDir).find((name) => /^Changes .*\.csv$/.test(name))
+    const csvFile = readdirSync(app.dataDir).find((name) => /^Demo – Changes .*\.csv$/.test(name))
     const csv = await readCsv(join(app.dataDir, csvFile!))
     expect(csv.records[0]).toEqual([
       'Change',

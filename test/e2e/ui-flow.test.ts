@@ -297,7 +297,9 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
       .getByText(new RegExp(`^Exported ${rosterRows.toLocaleString('en')} rows? to .*PC-2026-11-A`))
       .waitFor({ timeout: 60_000 })
     // Read back by a spreadsheet user's tool: its tab, its rows, and an About sheet that says what was applied.
-    const rosterFile = readdirSync(app.dataDir).find((name) => /^Roster PC-2026-11-A .*\.xlsx$/.test(name))
+    const rosterFile = readdirSync(app.dataDir).find((name) =>
+      /^Demo – Roster PC-2026-11-A .*\.xlsx$/.test(name),
+    )
     expect(rosterFile).toBeDefined()
     const book = await readXlsx(join(app.dataDir, rosterFile!))
     expect(book.sheetNames).toEqual(['Roster PC-2026-11-A', 'About this export'])

@@ -22,8 +22,9 @@ let page: Page
 beforeAll(() => ({ app, ui, page } = session()))
 
 const header = (): Locator => page.getByRole('banner')
+/** The confirmation, whose title names where the saved employees came from: Demo's, in every step here. */
 const confirmation = (): Locator =>
-  page.getByRole('dialog', { name: 'These saved employees came from elsewhere' })
+  page.getByRole('dialog', { name: 'These saved employees came from Demo (sample data)' })
 
 /** Settings → an environment with an address → Save settings: the confirmation opens. */
 async function changeEnvironment(environment: 'Staging' | 'Production', address: string): Promise<void> {

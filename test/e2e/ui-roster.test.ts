@@ -97,12 +97,12 @@ describe('rosters follow the screen, through the real core', () => {
     await page
       .getByText(
         new RegExp(
-          `^Exported ${count(monthly.size)} rows to Roster PC-MONTHLY \\d{4}-\\d\\d-\\d\\d\\.xlsx\\.$`,
+          `^Exported ${count(monthly.size)} rows to Demo – Roster PC-MONTHLY \\d{4}-\\d\\d-\\d\\d\\.xlsx\\.$`,
         ),
       )
       .waitFor({ timeout: 60_000 })
 
-    const book = await readXlsx(written(/^Roster PC-MONTHLY \d{4}-\d\d-\d\d\.xlsx$/))
+    const book = await readXlsx(written(/^Demo – Roster PC-MONTHLY \d{4}-\d\d-\d\d\.xlsx$/))
     expect(numbersIn(book, 'Roster PC-MONTHLY')).toEqual(monthly)
     const about = aboutCells(book)
     expect(about.get('Pay cycle')?.v).toBe('PC-MONTHLY')
@@ -115,9 +115,9 @@ describe('rosters follow the screen, through the real core', () => {
     const rows = expectedNumbers('PC-MONTHLY', ['Active']).size
     await page.getByRole('button', { name: `Export ${count(rows)} rows…` }).click()
     await page
-      .getByText(/^Exported [\d,]+ rows to Employees – Active, PC-MONTHLY /)
+      .getByText(/^Exported [\d,]+ rows to Demo – Employees – Active, PC-MONTHLY /)
       .waitFor({ timeout: 60_000 })
-    written(/^Employees – Active, PC-MONTHLY \d{4}-\d\d-\d\d\.xlsx$/)
+    written(/^Demo – Employees – Active, PC-MONTHLY \d{4}-\d\d-\d\d\.xlsx$/)
     expect(ui.problems).toEqual([])
   })
 
@@ -160,8 +160,8 @@ describe('rosters follow the screen, through the real core', () => {
     await rosterDialog()
       .getByRole('button', { name: `Export ${count(second.size)} rows…` })
       .click()
-    await page.getByText(/^Exported [\d,]+ rows to Roster PC-2026-11-B /).waitFor({ timeout: 60_000 })
-    const book = await readXlsx(written(/^Roster PC-2026-11-B \d{4}-\d\d-\d\d\.xlsx$/))
+    await page.getByText(/^Exported [\d,]+ rows to Demo – Roster PC-2026-11-B /).waitFor({ timeout: 60_000 })
+    const book = await readXlsx(written(/^Demo – Roster PC-2026-11-B \d{4}-\d\d-\d\d\.xlsx$/))
     expect(numbersIn(book, 'Roster PC-2026-11-B')).toEqual(second)
     expect(aboutCells(book).get('Statuses')?.v).toBe('All statuses')
     expect(ui.problems).toEqual([])

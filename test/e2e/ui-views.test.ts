@@ -160,7 +160,7 @@ describe('a clerk’s views, through the real core', () => {
     await page.getByText(/^Exported [\d,]+ rows? to .*PC-2026-11-B/).waitFor({ timeout: 60_000 })
     await ui.screenshot('ui-views-4b-roster-exported')
 
-    const file = readdirSync(app.dataDir).find((name) => /^Roster PC-2026-11-B .*\.xlsx$/.test(name))
+    const file = readdirSync(app.dataDir).find((name) => /^Demo – Roster PC-2026-11-B .*\.xlsx$/.test(name))
     expect(file).toBeDefined()
     const book = await readXlsx(join(app.dataDir, file!))
     const sheet = sheetNamed(book, 'Roster PC-2026-11-B')

@@ -80,14 +80,14 @@ describe('limits said before the work (point 9)', () => {
       await exportBar().boundingBox(),
     ]
     expect(Math.abs((exportGroup?.y ?? 0) - (search?.y ?? 0))).toBeLessThan(10)
-    expect(app.saveDialogs).toEqual([])
+    expect(app.saveDialog.offered).toEqual([])
     await ui.screenshot('ui-week-three-service-9a-export-limit')
 
     await button.click()
     await page.getByText(/^Exported 20 rows/).waitFor({ timeout: 30_000 })
-    expect(app.saveDialogs).toHaveLength(1)
+    expect(app.saveDialog.offered).toHaveLength(1)
     expect(await page.getByRole('alert').count()).toBe(0)
-    const file = savedAt(app.saveDialogs[0]!)
+    const file = savedAt(app.saveDialog.offered[0]!)
     const rows = sheetNamed(await readXlsx(file), 'Employees').rows
     // The header, then the first MAX_ROWS of the view in its order.
     expect(rows).toHaveLength(MAX_ROWS + 1)
@@ -95,7 +95,7 @@ describe('limits said before the work (point 9)', () => {
   })
 
   it('the roster dialog says the limit for a pay cycle over it, before its Export opens anything', async () => {
-    const before = app.saveDialogs.length
+    const before = app.saveDialog.offered.length
     await exportBar().getByRole('button', { name: 'Export roster…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Export a pay-cycle roster' })
     try {
@@ -115,7 +115,7 @@ describe('limits said before the work (point 9)', () => {
         .waitFor()
       const exportButton = dialog.getByRole('button', { name: `Export first ${count(MAX_ROWS)} rows…` })
       expect(await exportButton.isEnabled()).toBe(true)
-      expect(app.saveDialogs).toHaveLength(before)
+      expect(app.saveDialog.offered).toHaveLength(before)
       await ui.screenshot('ui-week-three-service-9b-roster-limit')
       await exportButton.click()
       await page.getByText(/^Exported 20 rows/).waitFor({ timeout: 30_000 })
@@ -123,8 +123,8 @@ describe('limits said before the work (point 9)', () => {
       // A failure here leaves no dialog over the tests that follow.
       if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Cancel' }).click()
     }
-    expect(app.saveDialogs).toHaveLength(before + 1)
-    const file = savedAt(app.saveDialogs.at(-1)!)
+    expect(app.saveDialog.offered).toHaveLength(before + 1)
+    const file = savedAt(app.saveDialog.offered.at(-1)!)
     const [sheet] = (await readXlsx(file)).sheets
     expect(sheet?.rows).toHaveLength(MAX_ROWS + 1)
     expect(ui.problems).toEqual([])

@@ -25,7 +25,10 @@ async function stagingTyped() {
     target: { value: 'https://staging.payroll.example.com' },
   })
   fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
-  const dialog = await screen.findByRole('dialog', { name: 'These saved employees came from elsewhere' })
+  // The title names where the saved employees came from.
+  const dialog = await screen.findByRole('dialog', {
+    name: 'These saved employees came from Demo (sample data)',
+  })
   return { ...rendered, dialog }
 }
 
@@ -125,6 +128,7 @@ describe('the confirmation’s other consequences', () => {
     render(
       <IdentityChangeDialog
         environment="staging"
+        source={{ environment: 'demo' }}
         employeeCount={1200}
         profiles={list('Acme Ltd', {
           environment: 'production',
@@ -145,6 +149,7 @@ describe('the confirmation’s other consequences', () => {
     render(
       <IdentityChangeDialog
         environment="staging"
+        source={{ environment: 'demo' }}
         employeeCount={1200}
         profiles={list('demo')}
         onChoose={() => undefined}
@@ -160,6 +165,7 @@ describe('the confirmation’s other consequences', () => {
     const numbered = render(
       <IdentityChangeDialog
         environment="staging"
+        source={{ environment: 'demo' }}
         employeeCount={1200}
         profiles={list('Demo 2')}
         onChoose={() => undefined}
@@ -173,6 +179,7 @@ describe('the confirmation’s other consequences', () => {
     render(
       <IdentityChangeDialog
         environment="staging"
+        source={{ environment: 'demo' }}
         employeeCount={1200}
         profiles={{
           ...managed,

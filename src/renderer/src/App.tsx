@@ -67,16 +67,15 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
   const closeShortcuts = useCallback(() => setShortcutsOpen(false), [])
   const authStatus = auth.state?.status
-  const { refresh: refreshSync } = sync
-  const { reload: reloadSettings } = settings
+  const [refreshSync, reloadSettings] = [sync.refresh, settings.reload]
 
-  // Signing in or out can change the environment, tenant and saved data main reports.
+  // Signing in or out can change the environment, tenant and saved data main reports (and what the policy says).
   useEffect(() => {
     if (authStatus !== undefined && authStatus !== 'signing-in') {
       refreshSync()
       reloadSettings()
     }
-  }, [authStatus, refreshSync, reloadSettings])
+  }, [authStatus, auth.signOuts, refreshSync, reloadSettings])
 
   const unreachable = unreachableOf(online, sync.problem?.code)
   const offline = unreachable === 'offline'
@@ -86,9 +85,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
     if (signedIn && !sync.running) sync.start()
   })
   useCommand('settings', () => setScreen('settings'))
-  useCommand('shortcuts', () => {
-    setShortcutsOpen(true)
-  })
+  useCommand('shortcuts', () => setShortcutsOpen(true))
   const payDisplay = usePayDisplaySettings(settings.view?.settings)
   const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined
 
@@ -99,6 +96,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         inUse={auth.state}
         dataVersion={sync.dataVersion}
         savedEmployees={sync.status?.employeeCount ?? 0}
+        savedSource={sync.status?.source}
         profiles={profiles.list}
         {...(settingsAt === undefined ? {} : { openAt: settingsAt })}
         onDone={() => setScreen('browse')}
@@ -171,7 +169,9 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         screen={screen}
         onScreen={setScreen}
         onSignOut={auth.signOut}
+        signOutDeletes={settings.view?.policy.clearsOnSignOut === true ? sync.status?.employeeCount : 0}
         rowSource={sync.status?.source}
+        sourceSetting={settings.view?.settings}
       />
       {info?.sandboxOff === true ? <SandboxOffBanner /> : null}
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}

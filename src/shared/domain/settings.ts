@@ -19,6 +19,7 @@ export const settingsViewSchema = z.strictObject({
     problem: z.string().optional(),
     exports: z.strictObject({ csvAllowed: z.boolean(), maxRows: z.int().min(1).optional() }),
     notices: z.array(z.string()),
+    clearsOnSignOut: z.boolean().optional(),
   }),
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>

@@ -25,7 +25,13 @@ import {
   profileNameProblem,
 } from '../../../src/shared/settings-rules'
 import { fakeServiceLookup } from './fake-service-lookup'
-import { identityChanges, identityChoiceNeeded, setAsideRename } from '../../../src/shared/source-identity'
+import {
+  identityChanges,
+  identityChoiceNeeded,
+  setAsideRename,
+  settingsRowSource,
+  type RowSource,
+} from '../../../src/shared/source-identity'
 import { createFakeNetwork, type FakeNetwork, type FakeNetworkOptions } from './fake-network'
 import { createFakeUpdates, type FakeUpdates, type FakeUpdatesOptions } from './fake-updates'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
@@ -206,8 +212,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
    * The active profile's employees set aside by an identity change (decision 039), as the core keeps them; the
    * fake keeps them for the active profile only, so a switch drops them.
    */
-  /** The environment the active profile's rows came from; undefined: its settings' (as the run log would say). */
-  let rowsEnvironment: string | undefined
+  /** Where the active profile's rows came from; undefined: its settings' (as the run log would say). */
+  let rowsSource: RowSource | undefined
   let setAside:
     | {
         cache: typeof cache
@@ -307,9 +313,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     running,
     lastRun,
     lastComplete,
-    ...(lastComplete === undefined
-      ? {}
-      : { source: { environment: rowsEnvironment ?? settings.environment } }),
+    ...(lastComplete === undefined ? {} : { source: rowsSource ?? settingsRowSource(settings) }),
     employeeCount: cache.length,
   })
 
@@ -371,7 +375,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
           lastComplete,
           lastRun,
           info: {
-            environment: rowsEnvironment ?? settings.environment,
+            ...(rowsSource ?? settingsRowSource(settings)),
             setAsideAt: new Date(now()).toISOString(),
             employeeCount: cache.length,
           },
@@ -415,7 +419,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
         managed: activeManaged,
       })
       activeId = id
-      rowsEnvironment = undefined
+      rowsSource = undefined
       ;({
         name: activeName,
         cache,
@@ -449,7 +453,8 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       if (id !== activeId || setAside === undefined)
         throw new FakeIpcError('not-found', 'This profile has no employees set aside to restore.')
       ;({ cache, lastComplete, lastRun } = setAside)
-      rowsEnvironment = setAside.info.environment
+      const { setAsideAt: _at, employeeCount: _count, ...source } = setAside.info
+      rowsSource = source
       setAside = undefined
       return profileChanged()
     },
@@ -599,7 +604,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       const finished = summary(runId, 'complete', startedAt, rows.length, undefined)
       const report = changes.record(cache, rows, syncFacts(finished))
       cache = [...rows]
-      rowsEnvironment = settings.environment
+      rowsSource = settingsRowSource(settings)
       lastComplete = { ...finished, changes: report }
       lastRun = lastComplete
     } catch (error) {

@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { isAbsolute, join } from 'node:path'
+import { basename, isAbsolute, join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { createAppCore, type AppCore } from '../../../src/main/core/session/create-app-core'
 import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
@@ -32,14 +32,17 @@ export interface AppUnderTest {
   readonly callbacks: string[]
   /** Files the core asked the shell to reveal ("Show in folder"). */
   readonly revealed: string[]
-  /** Every save dialog the core asked the shell for (its default path), in order: a test proves none opened. */
-  readonly saveDialogs: string[]
   /** Pages "Print…" handed to the shell's printer (which answers as if the clerk printed them). */
   readonly printed: Array<{ readonly html: string; readonly title: string }>
   /** Log lines, for checking that nothing secret was written. */
   readonly log: string[]
   /** The core's secret store, as the shell's safeStorage-backed one would hold the tokens. */
   readonly secrets: MemorySecretStore
+  /**
+   * The save dialog as the clerk answers it: `offered` lists every path it opened at, newest last; with `folder`
+   * set the clerk saves there (keeping the name offered), else where it opened (a bare name: the data folder).
+   */
+  readonly saveDialog: { readonly offered: string[]; folder: string | undefined }
   /**
    * Plays the clerk in the system browser: waits for the consent tab sign-in opened, presses Approve, and once
    * the redirect reached the core, closes the tab (the clerk is back in RosterDesk).
@@ -58,7 +61,7 @@ export interface AppUnderTestOptions {
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
   /** How the app's syncs retry list requests (createAppCore's `syncRetry`); absent: the engine's policy. */
   readonly syncRetry?: Partial<RetryPolicy>
-  /** The machine policy the settings start under (what loadMachinePolicy would find); absent: none. */
+  /** The machine policy in force (what loadMachinePolicy would have found); absent: none. */
   readonly policy?: PolicyInForce
 }
 
@@ -76,7 +79,6 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   const callbacks: string[] = []
   const revealed: string[] = []
   const printed: AppUnderTest['printed'] = []
-  const saveDialogs: string[] = []
   const log: string[] = []
   const scheme = new URL(sandbox.credentials.redirectUri).protocol
   let sandboxClosed = false
@@ -85,6 +87,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
 
   const logger = createLogger((level, line) => log.push(`${level}: ${line}`))
   const secrets = new MemorySecretStore()
+  const saveDialog: AppUnderTest['saveDialog'] = { offered: [], folder: undefined }
   const core = await createAppCore({
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
@@ -116,9 +119,11 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     logger,
     // The worker's code from one bundle, as the app's build has it: its thread starts without tsx's transforms.
     runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
-    // The clerk accepts what the save dialog offers: the last folder used, else the data folder.
+    // The clerk accepts what the save dialog offers (the last folder used, else the data folder), unless the test
+    // picked a folder.
     chooseExportPath: async (defaultPath) => {
-      saveDialogs.push(defaultPath)
+      saveDialog.offered.push(defaultPath)
+      if (saveDialog.folder !== undefined) return join(saveDialog.folder, basename(defaultPath))
       return isAbsolute(defaultPath) ? defaultPath : join(dataDir, defaultPath)
     },
     revealFile: (path) => void revealed.push(path),
@@ -134,6 +139,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   return {
     core,
     secrets,
+    saveDialog,
     calls,
     events,
     harness,
@@ -141,7 +147,6 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     browserPages,
     callbacks,
     revealed,
-    saveDialogs,
     printed,
     log,
     async approveSignIn(timeoutMs = 15_000) {

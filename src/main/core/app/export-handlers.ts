@@ -1,6 +1,7 @@
 import type { ExportFormat, ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain/export'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
+import { profileFileName } from '../export/export-file-name'
 import type { ExportMemory } from '../export/export-memory'
 import type { ExportService } from '../export/export-service'
 import type { PagePrinter } from '../export/print-view'
@@ -10,6 +11,8 @@ import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 export interface ExportFileDeps {
   readonly exports: ExportService
   readonly exportMemory: ExportMemory
+  /** The active profile: its name starts every file name offered, its id keeps its own last folder. */
+  readonly exportProfile: () => { readonly id: string; readonly name: string }
   readonly events: EventSink
   /** The native save dialog, opened at `defaultPath` (a file name, in the last folder used when there is one). */
   readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
@@ -26,9 +29,9 @@ export interface ExportHandlerDeps extends ExportFileDeps {
 export type ExportChannel = 'export:start' | 'export:cancel' | 'export:show-in-folder' | 'export:print'
 
 /**
- * The save dialog at `fileName` (in the last folder used), with the export's writer made ready meanwhile (exceljs
- * loading on the core worker), then `write` to the file chosen, its progress sent to the window; the folder is
- * remembered once the file is written. The save location always comes from main's dialog, never from the renderer.
+ * The save dialog at `fileName` after the active profile's name (`profileFileName`), in the last folder that profile
+ * used, with the export's writer made ready meanwhile (exceljs loading on the core worker), then `write` to the file
+ * chosen, its progress sent to the window; the folder is remembered as that profile's once the file is written. The save location always comes from main's dialog, never from the renderer.
  * A format the machine policy forbids is refused first ('not-allowed').
  */
 export async function exportToChosenFile(
@@ -39,7 +42,9 @@ export async function exportToChosenFile(
 ): Promise<ExportResult> {
   // What the organisation does not allow is refused before the clerk picks a file.
   deps.exports.ensureAllowed(format)
-  const defaultPath = deps.exportMemory.defaultPath(fileName)
+  // The profile the dialog was opened for, whatever happens meanwhile.
+  const profile = deps.exportProfile()
+  const defaultPath = deps.exportMemory.defaultPath(profile.id, profileFileName(profile.name, fileName))
   const ready = deps.exports.prepare(format)
   let filePath: string | undefined
   try {
@@ -50,7 +55,7 @@ export async function exportToChosenFile(
   }
   if (filePath === undefined) return { status: 'cancelled' }
   const result = await write(filePath, (progress) => deps.events.emit('export:progress', progress))
-  if (result.status === 'written') deps.exportMemory.remember(filePath)
+  if (result.status === 'written') deps.exportMemory.remember(profile.id, filePath)
   return result
 }
 

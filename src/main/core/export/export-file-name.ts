@@ -9,14 +9,28 @@ function localDate(now: Date): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
 }
 
-/** Text safe inside a file name on Windows and macOS: illegal characters become '-', no trailing dots or spaces. */
+/**
+ * Text safe inside a file name on Windows and macOS, the one rule for every part a name is made of: illegal
+ * characters become '-', no leading dots (a hidden file on macOS) and no trailing dots or spaces (Windows drops them).
+ */
 export function safeFileNamePart(text: string): string {
   return text
     .replace(ILLEGAL, '-')
     .replace(/\s+/g, ' ')
-    .trim()
+    .replace(/^[. ]+/, '')
     .replace(/[. ]+$/, '')
     .slice(0, 80)
+    .trim()
+}
+
+/**
+ * Every name the save dialog proposes, for the view, a roster or a sync's changes, starts with the profile's name
+ * (the client company: `Acme Ltd – Employees 2026-12-07.xlsx`), so two clients' files never share a name; a
+ * profile's name with nothing left after `safeFileNamePart` adds nothing.
+ */
+export function profileFileName(profileName: string, fileName: string): string {
+  const profile = safeFileNamePart(profileName)
+  return profile === '' ? fileName : `${profile} – ${fileName}`
 }
 
 /**

@@ -165,6 +165,7 @@ export class PolicyRules {
       problem: this.inForce.problem?.message,
       exports: exportRulesView(exportRulesOf(this.inForce)),
       notices: [...notices],
+      ...(this.inForce.policy?.personalData?.clearOnSignOut === true ? { clearsOnSignOut: true } : {}),
     }
   }
 }

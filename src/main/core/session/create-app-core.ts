@@ -24,6 +24,8 @@ import type { Logger } from '../log/logger'
 import { exportRulesOf } from '../policy/export-rules'
 import { ExportRecord, exportRecordDays } from '../export-record/export-record'
 import type { PolicyInForce } from '../policy/policy-in-force'
+import { resolveFormatLocale } from '../../../shared/locale-format'
+import { signOutDeletedNotice } from '../../../shared/policy-view'
 import { tightenOlderInstallOnce } from '../owner-only'
 import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from './personal-data'
 import { sweepExportFolder, sweepLeftovers } from './leftovers'
@@ -240,7 +242,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
       policyView: () => deps.settings.policy.view(profiles.get(session.profileId), notices),
       ...(personalData.clearOnSignOut
-        ? { afterSignOut: () => clearOnSignOut(deps, caches, () => session.profileId, withSessionClosed) }
+        ? { afterSignOut: () => clearOnSignOut(deps, caches, () => session, withSessionClosed, notices) }
         : {}),
     }),
     {
@@ -285,8 +287,8 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 
 /**
  * Sweeps what an earlier run left (leftovers.ts): print pages and deleted profiles' folders now, then takes others'
- * rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in the last
- * export folder in the background (it may be a slow network share); "earlier" is before this process started.
+ * rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in each profile's
+ * last export folder in the background (it may be a slow network share); "earlier" is before this process started.
  */
 function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
   const startedAt = performance.timeOrigin
@@ -301,8 +303,8 @@ function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
   const tightened = tightenOlderInstallOnce(deps.dataDir, [caches.root])
   if (tightened > 0)
     deps.logger.info(`Start: ${tightened} folder(s) and file(s) made readable by this account only`)
-  const lastFolder = new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).lastFolder()
-  void sweepExportFolder({ folder: lastFolder, startedAt, logger: deps.logger }).catch(() => undefined)
+  for (const folder of new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).folders())
+    void sweepExportFolder({ folder, startedAt, logger: deps.logger }).catch(() => undefined)
 }
 
 /** The user's export record, kept in the app's data folder as long as the machine policy says. */
@@ -373,10 +375,10 @@ function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps 
 
 /**
  * Removes a profile that is not active, and its data with it: the saved employees (the whole folder, snapshots
- * and change files included, and any set aside) and every secret it had, then its entry in the settings. The data
- * goes first: a deletion that fails half way leaves the profile listed, to be deleted again, never a folder of
- * employees no profile names (those an older version left are swept at start, leftovers.ts). Nothing has these
- * open.
+ * and change files included, and any set aside) and every secret it had, then its entry in the settings and its
+ * last export folder. The data goes first: a deletion that fails half way leaves the profile listed, to be deleted
+ * again, never a folder of employees no profile names (those an older version left are swept at start,
+ * leftovers.ts). Nothing has these open.
  */
 async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string): Promise<void> {
   const profiles = deps.settings.profiles
@@ -386,21 +388,29 @@ async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string
   deleteSetAside(cacheDir)
   await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
   profiles.delete(id)
+  new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).forget(id)
 }
 
 /**
  * The machine policy's `personalData.clearOnSignOut`, after a sign-out deleted the tokens: the active session is
  * closed (a sync or an export running is cancelled and waited for, as a profile switch does), the profile's
- * saved employees and any set aside are deleted, and the session opens again, empty.
+ * saved employees and any set aside are deleted, and the session opens again, empty. When there were saved
+ * employees, `notices` (what the policy view tells the clerk once) gets one saying how many went, and whose.
  */
 async function clearOnSignOut(
   deps: AppCoreDeps,
   caches: CacheFolders,
-  activeId: () => string,
+  active: () => ProfileSession,
   withSessionClosed: (work: () => void) => Promise<void>,
+  notices: string[],
 ): Promise<void> {
-  const id = activeId()
+  const id = active().profileId
+  const count = active().employeeCount()
   await withSessionClosed(() => clearSavedEmployees(caches.cacheDir(id)))
+  const profile = deps.settings.profiles.get(id)
+  const locale = resolveFormatLocale(profile.settings.formatLocale, deps.appInfo.systemLocale)
+  const notice = signOutDeletedNotice(count, profile.name, locale)
+  if (count > 0 && !notices.includes(notice)) notices.push(notice)
   deps.logger.info(
     `Machine policy: deleted profile ${id}'s saved employees at sign-out (personalData.clearOnSignOut)`,
   )
@@ -440,6 +450,10 @@ function currentSessionDeps(
       return current().exports
     },
     exportMemory: new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()),
+    exportProfile: () => {
+      const { profileId } = current()
+      return { id: profileId, name: deps.settings.profiles.get(profileId).name }
+    },
     events: deps.events,
     clock: shared.clock,
     chooseExportPath: deps.chooseExportPath,

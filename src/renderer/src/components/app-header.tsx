@@ -1,10 +1,17 @@
-import { rowSourceLabel, type RowSource } from '../../../shared/source-identity'
+import { useState } from 'react'
+import {
+  rowSourceLabel,
+  rowsFromSettingsSource,
+  type IdentitySettings,
+  type RowSource,
+} from '../../../shared/source-identity'
 import type { AppInfo } from '../../../shared/domain/app-info'
 import type { AuthState } from '../../../shared/domain/auth'
 import { environmentLabel, profileNameIsEnvironment } from '../../../shared/settings-rules'
 import type { ProfilesController } from '../hooks/use-profiles'
 import { OfflineIndicator } from './offline-indicator'
 import { ProfileSwitcher } from './profile-switcher'
+import { SignOutDialog } from './sign-out-dialog'
 
 export type Screen = 'browse' | 'settings'
 
@@ -16,8 +23,12 @@ interface AppHeaderProps {
   readonly screen: Screen
   readonly onScreen: (screen: Screen) => void
   readonly onSignOut: () => void
+  /** Saved employees signing out deletes (the machine policy's clearOnSignOut): above 0, Sign out asks first. */
+  readonly signOutDeletes?: number | undefined
   /** Where the saved employees shown came from (their run's record), when known (decision 039). */
   readonly rowSource?: RowSource | undefined
+  /** The profile's saved settings, whose source the rows' is compared with; absent until read. */
+  readonly sourceSetting?: IdentitySettings | undefined
 }
 
 const STATUS_TEXT: Record<AuthState['status'], string> = {
@@ -28,7 +39,10 @@ const STATUS_TEXT: Record<AuthState['status'], string> = {
 
 /**
  * The top bar: app name, the active profile and its environment, tenant, sign-in state, offline state and the
- * way to Settings.
+ * way to Settings. When the rows shown came from another source than the profile's settings (a set-aside cache
+ * restored, decision 039) the header names the rows' source and tenant, as the count line and an export's About
+ * sheet do, never the settings' tenant over them; the badge still says the setting. When signing out deletes the
+ * saved employees (the machine policy), Sign out asks first.
  */
 export function AppHeader({
   info,
@@ -38,13 +52,22 @@ export function AppHeader({
   screen,
   onScreen,
   onSignOut,
+  signOutDeletes = 0,
   rowSource,
+  sourceSetting,
 }: AppHeaderProps) {
+  const [asking, setAsking] = useState(false)
   const environment = auth?.environment ?? info?.environment
   const activeName = profiles.list?.profiles.find((profile) => profile.id === profiles.list?.activeId)?.name
   // A profile named after its environment ("Demo") already says it beside the badge; screen readers still hear it.
   const badgeRepeatsName =
     environment !== undefined && activeName !== undefined && profileNameIsEnvironment(activeName, environment)
+  const rowsElsewhere =
+    rowSource?.environment !== undefined &&
+    (sourceSetting === undefined
+      ? rowSource.environment !== environment
+      : !rowsFromSettingsSource(rowSource, sourceSetting))
+  const tenant = rowsElsewhere ? rowSource?.tenantId : auth?.tenantId
   return (
     <header className="app-header">
       <div className="brand">
@@ -58,7 +81,7 @@ export function AppHeader({
           </span>
         )}
         <ProfileSwitcher profiles={profiles} />
-        {rowSource?.environment !== undefined && rowSource.environment !== environment ? (
+        {rowsElsewhere && rowSource !== undefined ? (
           // Employees restored after the profile's source changed: the badge says the setting, this the rows.
           <span className="rows-source" role="note">
             Showing <bdi>{rowSourceLabel(rowSource)}</bdi> employees
@@ -66,9 +89,9 @@ export function AppHeader({
         ) : null}
       </div>
       <div className="session" role="group" aria-label="Session">
-        {auth?.tenantId ? (
+        {tenant ? (
           <span className="tenant">
-            Tenant <strong>{auth.tenantId}</strong>
+            Tenant <strong>{tenant}</strong>
           </span>
         ) : null}
         <span className={`auth-status auth-${auth?.status ?? 'unknown'}`} role="status">
@@ -87,10 +110,20 @@ export function AppHeader({
           </button>
         )}
         {auth?.status === 'signed-in' && (
-          <button type="button" onClick={onSignOut}>
+          <button type="button" onClick={() => (signOutDeletes > 0 ? setAsking(true) : onSignOut())}>
             Sign out
           </button>
         )}
+        {asking ? (
+          <SignOutDialog
+            profile={activeName ?? 'this profile'}
+            employeeCount={signOutDeletes}
+            onAnswer={(signOut) => {
+              setAsking(false)
+              if (signOut) onSignOut()
+            }}
+          />
+        ) : null}
       </nav>
     </header>
   )

@@ -1,10 +1,12 @@
 import type { ProfileList } from '../../../shared/domain/profiles'
 import type { Environment } from '../../../shared/settings-rules'
 import {
+  identityChangeTitle,
   newProfileChoiceLabel,
   setAsideChoiceLabel,
   setAsideRename,
   type IdentityChoice,
+  type RowSource,
 } from '../../../shared/source-identity'
 import { displayLocale } from '../format/display-locale'
 import { plural } from '../format/format-value'
@@ -14,6 +16,8 @@ import { ModalDialog } from './modal-dialog'
 interface IdentityChangeDialogProps {
   /** The environment the change names. */
   readonly environment: Environment
+  /** Where the saved employees came from (their run's record, else the settings they were read by): the title names it. */
+  readonly source: RowSource
   /** The profile's saved employees, which must not be shown under the new source's name. */
   readonly employeeCount: number
   /** The profiles: the active one's name (renamed if it names its old environment) and its set-aside copy. */
@@ -23,12 +27,13 @@ interface IdentityChangeDialogProps {
 
 /**
  * The confirmation a change of the profile's environment, address or tenant asks while it holds saved employees
- * (decision 039): each button names what happens, and Cancel (Escape) saves nothing. Below them, what else
+ * (decision 039), its title naming where they came from ("…came from Demo (sample data)"): each button names what happens, and Cancel (Escape) saves nothing. Below them, what else
  * changing this profile does: a profile named after its old environment takes the new one's name (the core's rule,
  * `setAsideRename`), and a profile keeps one set-aside copy, so an earlier one is deleted.
  */
 export function IdentityChangeDialog({
   environment,
+  source,
   employeeCount,
   profiles,
   onChoose,
@@ -44,7 +49,7 @@ export function IdentityChangeDialog({
   const earlier = active?.setAside
   return (
     <ModalDialog
-      title="These saved employees came from elsewhere"
+      title={identityChangeTitle(source)}
       className="identity-change-dialog"
       onClose={() => onChoose(undefined)}
     >

@@ -3,6 +3,7 @@ import type { ProfileList } from '../../../shared/domain/profiles'
 import type { Environment } from '../../../shared/settings-rules'
 import type { SettingsFormController } from '../hooks/use-settings-form'
 import { IdentityChangeDialog } from './identity-change-dialog'
+import type { RowSource } from '../../../shared/source-identity'
 
 /** The sections of Settings, in order: the index beside the form lists them, each a heading above its fieldsets. */
 export const SECTIONS = [
@@ -77,8 +78,11 @@ export function SettingsFooter({
   onDone,
   identityPending,
   resolveIdentity,
+  source,
 }: Pick<SettingsFormController, 'outcome' | 'saving' | 'identityPending' | 'resolveIdentity'> & {
   readonly profiles: ProfileList | undefined
+  /** Where the saved employees came from, which the confirmation names. */
+  readonly source: RowSource
   readonly onDone: () => void
 }) {
   return (
@@ -106,6 +110,7 @@ export function SettingsFooter({
       {identityPending ? (
         <IdentityChangeDialog
           environment={identityPending.environment}
+          source={source}
           employeeCount={identityPending.employeeCount}
           profiles={profiles}
           onChoose={resolveIdentity}

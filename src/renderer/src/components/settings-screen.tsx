@@ -17,6 +17,7 @@ import {
 } from '../../../shared/settings-rules'
 import type { ProfileList } from '../../../shared/domain/profiles'
 import type { Settings } from '../../../shared/settings-schema'
+import { settingsRowSource, type RowSource } from '../../../shared/source-identity'
 import { formatCount } from '../format/format-value'
 import { usePayCycles, type PayCyclesState } from '../hooks/use-pay-cycles'
 import type { SettingsController } from '../hooks/use-settings'
@@ -46,6 +47,8 @@ interface SettingsScreenProps {
   readonly dataVersion: string
   /** The active profile's saved employees (a change of its source while it holds some asks how). */
   readonly savedEmployees?: number
+  /** Where they came from (`sync:get-status`'s source), which that question names. */
+  readonly savedSource?: RowSource | undefined
   /** The profiles, whose names and set-aside copies the confirmation of a source change speaks of. */
   readonly profiles?: ProfileList
   /** Opened at the service's fields (a new profile's, or "Enter the service address"): scrolled to, focused. */
@@ -59,6 +62,7 @@ export function SettingsScreen({
   inUse,
   dataVersion,
   savedEmployees = 0,
+  savedSource,
   profiles,
   openAt,
   onDone,
@@ -93,6 +97,7 @@ export function SettingsScreen({
         onSave={settings.update}
         secret={{ stored: settings.view.hasClientSecret, save: settings.setClientSecret }}
         savedEmployees={savedEmployees}
+        savedSource={savedSource}
         locked={locked}
         profiles={profiles}
         network={{
@@ -119,6 +124,7 @@ interface SettingsEditorProps {
   readonly secret: { readonly stored: boolean; readonly save: SettingsController['setClientSecret'] }
   /** The profile's saved employees: a change of its source while it holds some asks how (decision 039). */
   readonly savedEmployees: number
+  readonly savedSource: RowSource | undefined
   readonly profiles: ProfileList | undefined
   readonly network: NetworkActions
   /** The fields the machine policy sets: shown disabled, "Set by your organisation" beside each. */
@@ -186,6 +192,7 @@ function SettingsEditor({
   onSave,
   secret,
   savedEmployees,
+  savedSource,
   profiles,
   network,
   locked,
@@ -277,7 +284,10 @@ function SettingsEditor({
         <SettingsSection id="advanced">
           <AdvancedSettings text={text} />
         </SettingsSection>
-        <SettingsFooter {...{ outcome, profiles, saving, onDone, identityPending, resolveIdentity }} />
+        <SettingsFooter
+          {...{ outcome, profiles, saving, onDone, identityPending, resolveIdentity }}
+          source={savedSource ?? settingsRowSource(saved)}
+        />
       </form>
     </div>
   )

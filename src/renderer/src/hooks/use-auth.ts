@@ -8,6 +8,11 @@ export interface AuthController {
   readonly state: AuthState | undefined
   /** What went wrong with the last sign-in or sign-out, worded for the clerk. */
   readonly error: string | undefined
+  /**
+   * Sign-outs main has finished, counted: one may have deleted the saved employees too (the machine policy's
+   * clearOnSignOut), after the signed-out state was already said, so what shows them reads again on each.
+   */
+  readonly signOuts: number
   signIn(): void
   cancelSignIn(): void
   signOut(): void
@@ -21,6 +26,7 @@ export function useAuth(): AuthController {
   const client = useClient()
   const [state, setState] = useState<AuthState>()
   const [actionError, setActionError] = useState<string>()
+  const [signOuts, setSignOuts] = useState(0)
 
   useEffect(() => {
     let live = true
@@ -58,7 +64,15 @@ export function useAuth(): AuthController {
     run(() => client.call('auth:sign-in'))
   }, [client, run])
   const cancelSignIn = useCallback(() => run(() => client.call('auth:cancel-sign-in')), [client, run])
-  const signOut = useCallback(() => run(() => client.call('auth:sign-out')), [client, run])
+  const signOut = useCallback(
+    () =>
+      run(async () => {
+        const next = await client.call('auth:sign-out')
+        setSignOuts((count) => count + 1)
+        return next
+      }),
+    [client, run],
+  )
 
-  return { state, error: actionError ?? state?.error, signIn, cancelSignIn, signOut }
+  return { state, error: actionError ?? state?.error, signOuts, signIn, cancelSignIn, signOut }
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { defaultExportFileName, safeFileNamePart } from '../../../../../src/main/core/export/export-file-name'
+import {
+  changesExportFileName,
+  defaultExportFileName,
+  profileFileName,
+  safeFileNamePart,
+} from '../../../../../src/main/core/export/export-file-name'
 
 const NOW = new Date(2026, 10, 22, 23, 59)
 
@@ -43,5 +48,31 @@ describe('defaultExportFileName', () => {
     expect(name).not.toMatch(/[<>:"/\\|?*]/)
     expect(safeFileNamePart('trailing dots... ')).toBe('trailing dots')
     expect(safeFileNamePart('tab\tand\u0001control')).toBe('tab-and-control')
+  })
+})
+
+describe('profileFileName (issue 33, point 7)', () => {
+  it('starts every default name with the profile’s name, so two clients’ files never share one', () => {
+    const view = defaultExportFileName({ kind: 'view', query: {}, columns: ['UUID'], format: 'xlsx' }, NOW)
+    expect(profileFileName('Acme Ltd', view)).toBe('Acme Ltd – Employees 2026-11-22.xlsx')
+    expect(profileFileName('Globex', view)).toBe('Globex – Employees 2026-11-22.xlsx')
+    const roster = defaultExportFileName(
+      { kind: 'roster', payCycleId: 'PC-MONTHLY', columns: ['UUID'], format: 'csv' },
+      NOW,
+    )
+    expect(profileFileName('Acme Ltd', roster)).toBe('Acme Ltd – Roster PC-MONTHLY 2026-11-22.csv')
+    expect(profileFileName('Acme Ltd', changesExportFileName(new Date(2026, 10, 22, 9, 30), 'xlsx'))).toBe(
+      'Acme Ltd – Changes 2026-11-22 0930.xlsx',
+    )
+  })
+
+  it('keeps only what Windows and macOS allow of the profile’s name, by the one rule', () => {
+    const name = profileFileName(' ..Acme/Ltd: "UK" <Payroll>?*|\\. ', 'Employees 2026-11-22.xlsx')
+    expect(name).toBe('Acme-Ltd- -UK- -Payroll----- – Employees 2026-11-22.xlsx')
+    expect(name).not.toMatch(/[<>:"/\\|?*]/)
+    // Nothing left of the name: the file's own name alone.
+    expect(profileFileName(' . ', 'Employees 2026-11-22.xlsx')).toBe('Employees 2026-11-22.xlsx')
+    // A leading dot would hide the file on macOS.
+    expect(safeFileNamePart('.hidden')).toBe('hidden')
   })
 })

@@ -167,7 +167,7 @@ describe('the app core behind IPC (demo environment, real sandbox)', () => {
     expect(await app.invoke('export:show-in-folder')).toBe(true)
     expect(app.revealed).toEqual([join(dir, 'view.csv')])
     // The save dialog first offers a bare name; after a file was written, the same name in that folder.
-    expect(app.savePath.offered[0]).toMatch(/^Employees \d{4}-\d{2}-\d{2}\.csv$/)
+    expect(app.savePath.offered[0]).toMatch(/^Demo – Employees \d{4}-\d{2}-\d{2}\.csv$/)
     app.savePath.next = undefined
     await app.invoke('export:start', exportRequest)
     expect(app.savePath.offered.at(-1)).toBe(join(dir, app.savePath.offered[0]!))

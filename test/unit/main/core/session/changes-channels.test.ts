@@ -188,7 +188,7 @@ describe('changes:history, changes:list and changes:export behind IPC', () => {
     expect(await invoke('changes:export', { runId: latest!.runId, format: 'xlsx' })).toEqual({
       status: 'cancelled',
     })
-    expect(offered.at(-1)).toMatch(/^Changes \d{4}-\d\d-\d\d \d{4}\.xlsx$/)
+    expect(offered.at(-1)).toMatch(/^Demo – Changes \d{4}-\d\d-\d\d \d{4}\.xlsx$/)
 
     savePath = join(dataDir, 'reconcile.csv')
     const written = (await invoke('changes:export', { runId: latest!.runId, format: 'csv' })) as {

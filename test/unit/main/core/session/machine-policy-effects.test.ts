@@ -224,9 +224,16 @@ describe('the machine policy’s personal data rules, through the real app core'
     const app = await startApp(demo, dataDir, new MemoryKeyValueBackend(), new MemorySecretStore(), {
       policy: inForce({ personalData: { clearOnSignOut: true } }),
     })
+    // The window is told beforehand, so Sign out can ask first (issue 33, point 8).
+    expect(((await app.invoke('settings:get')) as SettingsView).policy.clearsOnSignOut).toBe(true)
     await app.invoke('auth:sign-in')
     expect(await syncNow(app)).toMatchObject({ status: 'complete', stored: 20 })
     expect(await app.invoke('auth:sign-out')).toMatchObject({ status: 'signed-out' })
+    // And told after, once: the notice names what went.
+    expect(((await app.invoke('settings:get')) as SettingsView).policy.notices).toEqual([
+      'Signed out: the 20 saved employees of Demo were deleted, as your organisation requires. ' +
+        'Sign in and sync to see employees again.',
+    ])
     expect(await app.invoke('sync:get-status')).toMatchObject({ employeeCount: 0 })
     expect((await uuids(app)).size).toBe(0)
     expect(app.log.some((line) => line.includes('at sign-out (personalData.clearOnSignOut)'))).toBe(true)
@@ -239,6 +246,7 @@ describe('the machine policy’s personal data rules, through the real app core'
   it('keeps the saved employees at sign-out without the rule', async () => {
     const demo = await sandbox({ size: 20, seed: 6 })
     const app = await startApp(demo, tempDir(), new MemoryKeyValueBackend(), new MemorySecretStore())
+    expect(((await app.invoke('settings:get')) as SettingsView).policy.clearsOnSignOut).toBeUndefined()
     await app.invoke('auth:sign-in')
     await syncNow(app)
     await app.invoke('auth:sign-out')
