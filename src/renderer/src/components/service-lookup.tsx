@@ -1,6 +1,6 @@
 import { useEffect, useId } from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
-import { serviceLookupColumn, serviceLookupColumns } from '../../../shared/service-lookup'
+import { serviceLookupColumn, serviceLookupColumns, serviceLookupNames } from '../../../shared/service-lookup'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { useServiceLookup, type ServiceLookupAsked } from '../hooks/use-service-lookup'
 import { LiveResults } from './live-results'
@@ -26,16 +26,21 @@ function sameAsked(a: ServiceLookupAsked, b: ServiceLookupAsked): boolean {
   return a.text === b.text && a.column === b.column
 }
 
-/** "last name and first name": the columns a lookup of `text` will search, by their labels. */
+/**
+ * "last name and first name": the columns a lookup of `text` will search, by their labels; for a full name, also
+ * "and as a last and a first name either way round" (serviceLookupNames).
+ */
 function searchedWords(text: string, column: string | undefined, columns: readonly ColumnInfo[]): string {
   const labels = serviceLookupColumns(text, column).map((key) => {
     const label = columns.find((c) => c.key === key)?.label ?? key
     // In a sentence, but an acronym stays one: "in UUID", not "in uuid".
     return label === label.toUpperCase() ? label : label.toLowerCase()
   })
-  return labels.length < 2
-    ? (labels[0] ?? '')
-    : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`
+  const where =
+    labels.length < 2 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`
+  return serviceLookupNames(text, column).length > 0
+    ? `${where}, and as a last and a first name either way round`
+    : where
 }
 
 /**
