@@ -151,6 +151,7 @@ export function BrowseView(props: BrowseViewProps) {
             onSignIn={onSignIn}
             columns={columns}
             visibleColumns={shown}
+            suggested={suggestions.length > 0}
           />
           <ResultsView
             // Until the kept view is restored the table would show the default columns and filters: it waits.

@@ -20,6 +20,8 @@ interface ServiceLookupProps {
   readonly columns: readonly ColumnInfo[]
   /** The table's visible columns, for the live rows. */
   readonly visibleColumns: readonly ColumnInfo[]
+  /** "Did you mean" offers a saved name: that is the main choice, and looking up on the service the quiet one. */
+  readonly suggested: boolean
 }
 
 function sameAsked(a: ServiceLookupAsked, b: ServiceLookupAsked): boolean {
@@ -49,7 +51,17 @@ function searchedWords(text: string, column: string | undefined, columns: readon
  * the saved employees have no match, and as a quieter link otherwise; what it finds is shown apart, as live.
  */
 export function ServiceLookup(props: ServiceLookupProps) {
-  const { filters, localMatches, typedText, signedIn, offline, onSignIn, columns, visibleColumns } = props
+  const {
+    filters,
+    localMatches,
+    typedText,
+    signedIn,
+    offline,
+    onSignIn,
+    columns,
+    visibleColumns,
+    suggested,
+  } = props
   const lookup = useServiceLookup()
   const { state: lookupState, clear: clearLookup } = lookup
   const reasonId = useId()
@@ -105,16 +117,17 @@ export function ServiceLookup(props: ServiceLookupProps) {
   }
 
   const missing = localMatches === 0
+  const main = missing && !suggested
   const blocked = offline ? 'offline' : !signedIn ? 'signed-out' : undefined
   return (
-    <div className={`service-lookup${missing ? '' : ' service-lookup-quiet'}`}>
+    <div className={`service-lookup${main ? '' : ' service-lookup-quiet'}`}>
       <p>
         {missing ? 'Not in your saved employees. Hired since the last sync? ' : 'Someone missing? '}
         Search the payroll service for “{text}” in {searchedWords(text, column, columns)}.
       </p>
       <button
         type="button"
-        className={missing ? 'primary' : undefined}
+        className={main ? 'primary' : undefined}
         onClick={run}
         disabled={blocked !== undefined}
         aria-describedby={blocked === undefined ? undefined : reasonId}
