@@ -294,10 +294,10 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     await done.waitFor({ timeout: 30_000 })
     // The counts by kind are the export's own result; the file's rows are read back below.
     expect(await done.innerText()).toMatch(new RegExp(`^Exported ${rows} rows to Changes .+\\.xlsx:$`))
-    const kinds = dialog()
+    const byKind = dialog()
       .getByRole('list', { name: 'Rows exported by kind of change' })
       .getByRole('listitem')
-    expect(await kinds.allInnerTexts()).toEqual([
+    expect(await byKind.allInnerTexts()).toEqual([
       `${ADDED} added employees`,
       `${REMOVED} removed employees`,
       `${expected.changed.size} changed employees: ${changedRows} rows, one per changed field`,
