@@ -35,7 +35,8 @@ export function ExportBar({
   exporter,
   dataVersion,
 }: ExportBarProps) {
-  const { format, menu: formatMenu, csvNote } = useExportFormat()
+  // The note's short form: the toolbar stays one row at 1366 px with CSV chosen.
+  const { format, menu: formatMenu, csvNote } = useExportFormat({ compactNote: true })
   const [rosterOpen, setRosterOpen] = useState(false)
   // The dialog (useModalDialog) gives the focus back to "Export roster…" when it closes.
   const closeRoster = useCallback((): void => setRosterOpen(false), [])
