@@ -66,28 +66,27 @@ describe('issue 33, points 12 and 13, at 1366×768', () => {
     await ui.screenshot('ui-week-three-search-1-demo-badge')
   })
 
-  it('keeps the toolbar on one row when CSV is chosen', async () => {
+  it('keeps the toolbar on one row when CSV is chosen, the grid where it was', async () => {
     const toolbar = page.locator('.toolbar')
-    const before = await box(toolbar)
+    const before = { toolbar: await box(toolbar), grid: await box(grid()) }
     const format = page.getByLabel('Export format')
     await format.selectOption('csv')
     const note = page.getByRole('note')
     await note.waitFor()
+    await ui.screenshot('ui-week-three-search-2-csv-toolbar')
     // The short form says why; its full sentence is there for screen readers and as its tooltip.
     expect(await note.innerText()).toContain('Spreadsheet apps drop leading zeros from CSV files')
     expect(await note.getAttribute('title')).toMatch(/^Spreadsheet apps drop leading zeros from CSV files/)
-    const after = await box(toolbar)
-    expect(after.height).toBe(before.height)
-    // Every control of the toolbar and the note sit on the one row.
-    const tops = await toolbar.evaluate((element) =>
-      [...element.querySelectorAll('select, input, button, [role="note"]')]
-        .filter((control) => control.getBoundingClientRect().width > 0)
-        .map((control) => Math.round(control.getBoundingClientRect().top / 20)),
-    )
-    expect(new Set(tops).size).toBe(1)
-    await ui.screenshot('ui-week-three-search-2-csv-toolbar')
+    // The toolbar keeps its one row, and the note sits on the count line's row: the grid keeps its rows.
+    expect((await box(toolbar)).height).toBe(before.toolbar.height)
+    expect((await box(grid())).y).toBe(before.grid.y)
+    const count = await box(countLine())
+    const chip = await box(note)
+    expect(chip.y + chip.height).toBeLessThanOrEqual(before.grid.y)
+    expect(Math.abs(chip.y + chip.height / 2 - (count.y + count.height / 2))).toBeLessThan(count.height)
     await note.getByRole('button', { name: 'Use Excel (.xlsx) instead' }).click()
     expect(await format.inputValue()).toBe('xlsx')
+    expect(await note.count()).toBe(0)
   })
 
   it('finds an employee by a pasted UUID tail in "Names and IDs"', async () => {
@@ -96,7 +95,7 @@ describe('issue 33, points 12 and 13, at 1366×768', () => {
     const tail = field(someone, 'UUID').slice(19)
     expect(tail).toMatch(/^[0-9a-f]{4}-[0-9a-f]{12}$/)
     expect(await page.getByRole('combobox', { name: 'Search in' }).inputValue()).toBe('')
-    expect(await search(tail)).toBe(`1 of ${count(SIZE)} employees`)
+    expect(await search(tail)).toMatch(new RegExp(`^1 of ${count(SIZE)} employees`))
     expect(await grid().innerText()).toContain(field(someone, 'lastName'))
     await ui.screenshot('ui-week-three-search-3-uuid-tail')
   })
@@ -120,27 +119,30 @@ describe('issue 33, points 12 and 13, at 1366×768', () => {
     const names = (sandbox.allEmployees() as Row[]).map((row) => field(row, 'lastName'))
     const name = names.find((each) => /^[A-Za-z]{6,}$/.test(each) && each[2] !== each[3])!
     const typo = name.slice(0, 2) + name[3]! + name[2]! + name.slice(4)
-    expect(await search(typo)).toBe(`0 of ${count(SIZE)} employees`)
+    expect(await search(typo)).toMatch(new RegExp(`^0 of ${count(SIZE)} employees`))
     const list = page.getByRole('list', { name: 'Did you mean' })
     await list.waitFor()
+    await ui.screenshot('ui-week-three-search-5-did-you-mean')
+    // The closest name is the list's first button.
     const first = list.getByRole('button').first()
-    expect(await first.getAttribute('aria-label')).toMatch(new RegExp(`^${name}, `))
+    expect(await first.innerText()).toMatch(new RegExp(`^${name}\\s`))
+    const firstClass = String(await first.evaluate((element) => element.className))
     const lookUp = page.getByRole('button', { name: 'Look up on the service' })
     await lookUp.waitFor()
-    expect(await first.getAttribute('class')).toContain('primary')
-    expect(await lookUp.getAttribute('class')).not.toContain('primary')
+    expect(firstClass).toContain('primary')
+    expect(String(await lookUp.evaluate((element) => element.className))).not.toContain('primary')
     const [suggestion, service] = [await box(first), await box(lookUp)]
     // First (above it) and larger.
     expect(suggestion.y + suggestion.height).toBeLessThanOrEqual(service.y)
     expect(suggestion.height).toBeGreaterThan(service.height)
     expect(suggestion.width * suggestion.height).toBeGreaterThan(service.width * service.height * 0.6)
-    await ui.screenshot('ui-week-three-search-5-did-you-mean')
     await first.click()
     await expect.poll(() => searchBox().inputValue()).toBe(name)
   })
 
   it('copies rows with an HTML table beside the text, employee numbers as text cells', async () => {
-    await search('')
+    await searchBox().fill('')
+    await page.getByText(allEmployeesText(SIZE)).waitFor()
     await page.context().grantPermissions(['clipboard-write', 'clipboard-read'], { origin })
     const cell = (row: number, column: number): Locator => grid().locator(`[data-cell="${row}:${column}"]`)
     await cell(0, 0).click()
@@ -159,16 +161,25 @@ describe('issue 33, points 12 and 13, at 1366×768', () => {
     expect(numberAt).toBeGreaterThanOrEqual(0)
     const numbers = lines.slice(1).map((line) => line.split('\t')[numberAt]!)
     expect(numbers.every((number) => /^0\d+$/.test(number))).toBe(true)
-    const cells = await page.evaluate<Array<{ text: string; style: string }>>(`(() => {
-      const doc = new DOMParser().parseFromString(${JSON.stringify(copied.html)}, 'text/html')
-      return [...doc.querySelectorAll('tr')].slice(1).map((tr) => tr.children[${numberAt}])
-        .map((td) => ({ text: td.textContent, style: td.getAttribute('style') ?? '' }))
-    })()`)
-    expect(cells.map((each) => each.text)).toEqual(numbers)
-    for (const each of cells) expect(each.style.replace(/\s/g, '')).toMatch(/mso-number-format:['"]?\\@/)
+    // The HTML as Chromium keeps it after its sanitizing write, read here in Node.
+    const htmlRows = [...copied.html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map((tr) =>
+      [...tr[1]!.matchAll(/<t[hd]([^>]*)>(.*?)<\/t[hd]>/g)].map((cell) => ({
+        attrs: cell[1]!,
+        text: cell[2]!,
+      })),
+    )
+    expect(htmlRows).toHaveLength(4)
+    const numberCells = htmlRows.slice(1).map((cells) => cells[numberAt]!)
+    expect(numberCells.map((cell) => cell.text)).toEqual(numbers)
+    for (const cell of numberCells)
+      expect(cell.attrs.replace(/\s/g, '')).toMatch(/mso-number-format:['"]\\@['"]/)
+    // Chromium parses the written HTML in the page, and its CSP (style-src 'self') reports each style attribute
+    // it keeps: expected, and only that.
+    const reports = ui.problems.splice(0).filter((problem) => !/Applying inline style violates/.test(problem))
+    expect(reports).toEqual([])
   })
 
-  it('wraps an e-mail in the detail panel only after its @ and dots', async () => {
+  it('wraps an e-mail in the detail panel only after its @, dots and hyphens', async () => {
     const everyone = sandbox.allEmployees() as Row[]
     const longest = everyone.reduce((a, b) => (field(b, 'email').length > field(a, 'email').length ? b : a))
     const email = field(longest, 'email')
@@ -180,19 +191,21 @@ describe('issue 33, points 12 and 13, at 1366×768', () => {
     const value = page.locator('.detail-panel .email-value').filter({ hasText: email }).first()
     await value.waitFor()
     expect(await value.getAttribute('title')).toBe(email)
-    const layout = await value.evaluate((element) => {
-      const texts = [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
-      const linesOf = (node: Node): number => {
+    await ui.screenshot('ui-week-three-search-6-email-wrap')
+    // Evaluated in the page as source text: this project's Node tests have no DOM types.
+    const layout = await page.evaluate<{ pieces: Array<[string, number]>; lines: number }>(`(() => {
+      const element = document.querySelector('.detail-panel .email-value')
+      const linesOf = (node) => {
         const range = document.createRange()
         range.selectNodeContents(node)
-        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size
       }
-      return { pieces: texts.map((node) => linesOf(node)), lines: linesOf(element) }
-    })
+      const texts = [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
+      return { pieces: texts.map((node) => [node.textContent, linesOf(node)]), lines: linesOf(element) }
+    })()`)
     // Long enough to wrap in the panel, and each piece ("anna.", "kowalski@", "example.", "com") whole on a line.
-    expect(layout.lines).toBeGreaterThan(1)
-    expect(layout.pieces.every((lines) => lines === 1)).toBe(true)
-    await ui.screenshot('ui-week-three-search-6-email-wrap')
+    expect(layout.lines, JSON.stringify(layout)).toBeGreaterThan(1)
+    expect(layout.pieces.filter(([, lines]) => lines !== 1)).toEqual([])
     await page.keyboard.press('Escape')
     await page.locator('.detail-panel').waitFor({ state: 'detached' })
   })
@@ -212,8 +225,9 @@ describe('issue 33, points 12 and 13, at 1366×768', () => {
     expect(await report.innerText()).not.toContain(count(SIZE))
     await report.evaluate((element) => element.scrollIntoView())
     await ui.screenshot('ui-week-three-search-7-test-connection-german')
-    await page.getByRole('button', { name: 'Done' }).click()
-    await page.getByText(allEmployeesText(SIZE, 'de-DE')).waitFor()
+    await page.getByRole('button', { name: 'Back to employees' }).click()
+    await ui.screenshot('ui-week-three-search-7b-back')
+    await page.getByText(`1 of ${SIZE.toLocaleString('de-DE')} employees`).waitFor()
   })
 
   it('looks a full name up on the service last name first, and finds them', async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useRef, useState, type ReactNode } from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import { isMoneyColumn } from '../../../shared/money'
 import { nextSort, toggleValue } from '../data/employee-filters'
@@ -6,6 +6,7 @@ import { useCommandBus } from '../hooks/use-app-commands'
 import { useBrowseQuery } from '../hooks/use-browse-query'
 import { useExport } from '../hooks/use-export'
 import { useExportFocusReturn } from '../hooks/use-export-focus-return'
+import { useExportFormat } from '../hooks/use-export-format'
 import { useFindShortcut } from '../hooks/use-find-shortcut'
 import { useNameSuggestions } from '../hooks/use-name-suggestions'
 import type { SyncController } from '../hooks/use-sync'
@@ -42,6 +43,7 @@ export function BrowseView(props: BrowseViewProps) {
   // The columns on screen and on the printed page: the chosen ones, less money while pay is hidden.
   const shown = hidePay ? visible.visible.filter((column) => !isMoneyColumn(column)) : visible.visible
   const exporter = useExport()
+  const formatChoice = useExportFormat({ compactNote: true })
   const searchRef = useRef<HTMLInputElement>(null)
   useFindShortcut(searchRef)
   const loaded = rows.status === 'ready' ? rows : rows.status === 'loading' ? rows.previous : undefined
@@ -124,6 +126,7 @@ export function BrowseView(props: BrowseViewProps) {
           trackedPayCycles={trackedPayCycles}
           exporter={exporter}
           dataVersion={sync.dataVersion}
+          formatChoice={formatChoice}
         />
       </div>
       <ExportStatus exporter={exporter} />
@@ -170,16 +173,31 @@ export function BrowseView(props: BrowseViewProps) {
             onSignIn={onSignIn}
             onClearFilters={query.clearFilters}
             table={table}
-            tools={
+            tools={tableTools(
+              formatChoice.csvNote,
               columns.some(isMoneyColumn) ? (
                 <HidePayButton hidePay={hidePay} onChange={props.onHidePayChange} />
-              ) : undefined
-            }
+              ) : null,
+            )}
           />
         </section>
         {detailUuid !== undefined && <DetailSlot uuid={detailUuid} columns={columns} onClose={closeDetail} />}
       </div>
     </div>
+  )
+}
+
+/**
+ * What the count line's row shows at its right end: the CSV note's short form while CSV is chosen (there, not in
+ * the toolbar, which stays one row at 1366 px), and "Hide pay".
+ */
+function tableTools(csvNote: ReactNode, hidePay: ReactNode): ReactNode {
+  if (csvNote === null && hidePay === null) return undefined
+  return (
+    <>
+      {csvNote}
+      {hidePay}
+    </>
   )
 }
 

@@ -2,8 +2,8 @@ interface CsvNoteProps {
   /** Switches the export to Excel (.xlsx). */
   readonly onUseXlsx: () => void
   /**
-   * The toolbar's form: a short chip that keeps the toolbar on one row at 1366 px, its full sentence for screen
-   * readers and as its tooltip, its button named as in the long form.
+   * The browse view's form: a short chip on the count line's row (the toolbar stays one row at 1366 px), its full
+   * sentence for screen readers and as its tooltip.
    */
   readonly compact?: boolean
 }
@@ -22,8 +22,8 @@ export function CsvNote({ onUseXlsx, compact = false }: CsvNoteProps) {
       <p className="csv-note csv-note-compact" role="note" title={WHY}>
         <span aria-hidden="true">CSV drops leading zeros.</span>
         <span className="visually-hidden">{WHY}</span>{' '}
-        <button type="button" className="link" onClick={onUseXlsx} aria-label={USE_XLSX}>
-          Use Excel
+        <button type="button" className="link" onClick={onUseXlsx}>
+          {USE_XLSX}
         </button>
       </p>
     )

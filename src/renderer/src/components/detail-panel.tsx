@@ -176,12 +176,12 @@ function payCyclesOf(row: EmployeeRow): string[] {
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 
 /**
- * A field's text, with an e-mail address allowed to wrap only after its @ and its dots ("anna.kowalski@" /
+ * A field's text, with an e-mail address allowed to wrap only after its @, dots and hyphens ("anna.kowalski@" /
  * "example.com"), never mid-word: `<wbr>` there, and the address whole in its text and tooltip. Other text as is.
  */
 function breakable(text: string): ReactNode {
   if (!EMAIL.test(text)) return text
-  const parts = text.split(/(?<=[@.])/)
+  const parts = text.split(/(?<=[@.-])/)
   return (
     <span className="email-value" title={text}>
       {parts.map((part, index) => (

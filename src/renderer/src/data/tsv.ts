@@ -41,8 +41,9 @@ function escapeHtml(text: string): string {
 
 /**
  * One value as an HTML cell for the clipboard's `text/html`, which Excel and LibreOffice read before the text:
- * text stays text as the export writes it (`mso-number-format:"\@"`, Excel's text format), so an employee number
- * keeps its leading zeros; numbers, booleans and ISO dates stay plain for the spreadsheet to read.
+ * text stays text as the export writes it (`mso-number-format:"\@"`, Excel's text format, as a style attribute:
+ * Chromium's sanitizing write keeps attributes but drops a style sheet), so an employee number keeps its leading
+ * zeros; numbers, booleans and ISO dates stay plain for the spreadsheet to read.
  */
 function htmlCell(value: JsonValue | undefined, tag: 'td' | 'th'): string {
   if (value === undefined || value === null) return `<${tag}></${tag}>`

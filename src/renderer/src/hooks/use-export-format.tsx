@@ -9,7 +9,7 @@ import { CsvNote } from '../components/csv-note'
  */
 export const ExportRulesContext = createContext<ExportRulesView>(NO_EXPORT_RULES)
 
-interface ExportFormatChoice {
+export interface ExportFormatChoice {
   readonly format: ExportFormat
   /** The format menu, placed where the export's buttons are. */
   readonly menu: ReactNode
