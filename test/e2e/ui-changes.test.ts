@@ -353,7 +353,7 @@ describe('a clerk reconciles a churned sync with the change report', () => {
     await dialog().getByLabel('Export format').selectOption('csv')
     await dialog().getByRole('button', { name: 'Export changes…' }).click()
     await dialog()
-      .getByText(/^Exported [\d,]+ rows: .+ to Changes .+\.csv\.$/)
+      .getByText(/^Exported [\d,]+ rows to Changes .+\.csv:$/)
       .waitFor({ timeout: 30_000 })
     const csvFile = readdirSync(app.dataDir).find((name) => /^Changes .*\.csv$/.test(name))
     const csv = await readCsv(join(app.dataDir, csvFile!))
