@@ -30,6 +30,56 @@ export function serviceLookupColumns(text: string, chosenColumn: string | undefi
   return [...SERVICE_NAME_COLUMNS]
 }
 
+/** One page of the employees with a last name, read for a first name (serviceLookupNames): more than a name page. */
+export const SERVICE_LOOKUP_NAME_PAGE_SIZE = 100
+
+/** Words beyond this many are not split into a last and a first name (each split is one more request). */
+const MAX_NAME_WORDS = 4
+
+/** One way of reading a full name typed: these words as the last name, the rest as the first name. */
+export interface NameReading {
+  readonly lastName: string
+  readonly firstName: string
+}
+
+/**
+ * The ways a full name typed in the default search is read as a last name and a first name, both orders: the
+ * service searches one column at a time (`searchCol`), so "Ricci Giuseppe" is in neither name column whole. Each
+ * split of two to MAX_NAME_WORDS words, the last name first ("Ricci" + "Giuseppe") and last ("Giuseppe" + "Ricci");
+ * none for one word, a chosen column, or a UUID.
+ */
+export function serviceLookupNames(text: string, chosenColumn: string | undefined): NameReading[] {
+  if (chosenColumn !== undefined || serviceLookupColumns(text, undefined)[0] === 'UUID') return []
+  const words = text.trim().split(/\s+/)
+  if (words.length < 2 || words.length > MAX_NAME_WORDS) return []
+  const readings: NameReading[] = []
+  for (let at = 1; at < words.length; at++) {
+    const head = words.slice(0, at).join(' ')
+    const tail = words.slice(at).join(' ')
+    readings.push({ lastName: head, firstName: tail }, { lastName: tail, firstName: head })
+  }
+  return readings.filter(
+    (reading, i) =>
+      readings.findIndex(
+        (other) => other.lastName === reading.lastName && other.firstName === reading.firstName,
+      ) === i,
+  )
+}
+
+/** Lower case without accents, as a clerk reads "José" and "jose" alike. */
+function plain(value: string): string {
+  return value.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
+/** Whether a first name holds each word of `wanted` (any case and accents), as the service matches a column. */
+export function firstNameMatches(value: unknown, wanted: string): boolean {
+  if (typeof value !== 'string') return false
+  const have = plain(value)
+  return plain(wanted)
+    .split(/\s+/)
+    .every((word) => have.includes(word))
+}
+
 /** Text of digits alone: to a clerk an employee number, as the saved employees' search reads it (search-rules.ts). */
 const DIGITS = /^[0-9]+$/
 

@@ -75,7 +75,7 @@ describe('the default search box over 20,000 synced employees', () => {
   it('says what it looks in', async () => {
     expect(await searchBox().getAttribute('placeholder')).toBe('Search names and IDs (Ctrl+F)')
     expect(await searchBox().getAttribute('title')).toBe(
-      'Finds names in any word order, and employee number, email or UUID whole or from the start',
+      'Finds names in any word order, and employee number, email or UUID whole or from the start, and a pasted part of a UUID',
     )
     await ui.screenshot('ui-search-0-placeholder')
     expect(ui.problems).toEqual([])

@@ -268,8 +268,18 @@ describe('the change report', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Export changes…' }))
     // The counts are the export's own: 3 added and 2 removed take a row each, 130 changed take the other 130 rows.
     expect((await within(dialog).findByText(/^Exported 135 rows/)).textContent).toMatch(
-      /^Exported 135 rows: 3 added, 2 removed, and 130 changed employees in 130 rows \(one row per changed field\) to Changes [\d-]+\.xlsx\.$/,
+      /^Exported 135 rows to Changes [\d-]+\.xlsx:$/,
     )
+    const kinds = within(dialog).getByRole('list', { name: 'Rows exported by kind of change' })
+    expect(
+      within(kinds)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      '3 added employees',
+      '2 removed employees',
+      '130 changed employees: 130 rows, one per changed field',
+    ])
     fireEvent.change(within(dialog).getByLabelText('Export format'), { target: { value: 'csv' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Export changes…' }))
     await waitFor(() =>

@@ -39,6 +39,11 @@ describe('did you mean', () => {
       true,
     )
     expect(shownCount()).toBe(0)
+    // The suggestion is the first and main choice; looking up on the service is the quieter one after it.
+    const lookUp = await screen.findByRole('button', { name: 'Look up on the service' })
+    expect(buttons[0]!.classList.contains('primary')).toBe(true)
+    expect(lookUp.classList.contains('primary')).toBe(false)
+    expect(buttons[0]!.compareDocumentPosition(lookUp) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
 
     fireEvent.click(buttons[0]!)
     await waitFor(() => expect(shownCount()).toBe(count('Smith') + count('Smithers')))

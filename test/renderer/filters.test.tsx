@@ -85,14 +85,25 @@ describe('search and filters', () => {
     expect((active as HTMLInputElement).checked).toBe(false)
   })
 
-  it('says when nothing matches and offers to clear the filters', async () => {
+  it('says when nothing matches and offers to clear what it clears: the search, the filters, or both', async () => {
     await renderSynced()
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Search employees' }), {
-      target: { value: 'zzzz' },
-    })
+    const box = screen.getByRole('searchbox', { name: 'Search employees' })
+    fireEvent.change(box, { target: { value: 'zzzz' } })
     expect(await screen.findByText('No employees match “zzzz”.')).toBeTruthy()
-    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Clear search' }))
     await waitFor(() => expect(shownCount()).toBe(COUNT))
-    expect(screen.getByRole('searchbox', { name: 'Search employees' })).toHaveProperty('value', '')
+    expect(box).toHaveProperty('value', '')
+
+    const active = within(screen.getByRole('group', { name: 'Status' })).getByRole('checkbox', {
+      name: /Active/,
+    })
+    fireEvent.click(active)
+    fireEvent.change(box, { target: { value: 'zzzz' } })
+    expect(await screen.findByText('No employees match “zzzz” with the chosen filters.')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Clear search and filters' }))
+    await waitFor(() => expect(shownCount()).toBe(COUNT))
+    expect(box).toHaveProperty('value', '')
+    expect((active as HTMLInputElement).checked).toBe(false)
   })
 })

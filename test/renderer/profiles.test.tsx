@@ -38,8 +38,8 @@ describe('the profile switcher in the header', () => {
     // "Demo" is both the name and the environment: said once, not "Demo (Demo)".
     expect([...select.options].map((option) => option.text)).toEqual(['Demo', 'Acme Ltd (Staging)'])
     expect(select.value).toBe('p1')
-    // The badge would only repeat the name, so it is there for screen readers alone.
-    expect(within(header).getByLabelText('Environment: Demo').classList).toContain('visually-hidden')
+    // The environment's badge shows for every profile, Demo as Staging: the clerk reads it in the same place.
+    expect(within(header).getByLabelText('Environment: Demo').classList).not.toContain('visually-hidden')
 
     fireEvent.change(select, { target: { value: 'p2' } })
     expect(await screen.findByText('7 of 7 employees')).toBeTruthy()

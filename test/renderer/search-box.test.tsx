@@ -29,7 +29,7 @@ describe('the default search box', () => {
     const box = await renderSynced()
     await waitFor(() => expect(box.getAttribute('placeholder')).toBe('Search names and IDs (Ctrl+F)'))
     expect(box.getAttribute('title')).toBe(
-      'Finds names in any word order, and employee number, email or UUID whole or from the start',
+      'Finds names in any word order, and employee number, email or UUID whole or from the start, and a pasted part of a UUID',
     )
     const where = screen.getByRole('combobox', { name: 'Search in' })
     expect(within(where).getByRole('option', { name: 'Names and IDs' })).toBeTruthy()

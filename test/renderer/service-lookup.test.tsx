@@ -148,18 +148,28 @@ describe('looking someone up on the payroll service', () => {
     ])
   })
 
-  it('says when the service has nobody either, with a tip for a full name', async () => {
+  it('finds a full name typed either way round, and says nobody only after both orders', async () => {
     const { core } = await renderBrowse()
-    await search(core, 'Adaeze Okonkwo')
+    await search(core, 'Okonkwo Adaeze')
+    expect(
+      screen.getByText(
+        /Search the payroll service for “Okonkwo Adaeze” in last name and first name, and as a last and a first name either way round\.$/,
+      ),
+    ).toBeTruthy()
     fireEvent.click(lookUpButton())
     expect(
       await screen.findByText(
-        'The payroll service has nobody matching “Adaeze Okonkwo” in last name or first name.',
+        'Found 1 employee for “Okonkwo Adaeze” with last name “Okonkwo” and first name “Adaeze”.',
       ),
     ).toBeTruthy()
+    await search(core, 'Adaeze Kowalski')
+    fireEvent.click(lookUpButton())
     expect(
-      screen.getByText('The service looks for the whole text in each name: try the last name alone.'),
+      await screen.findByText(
+        'The payroll service has nobody matching “Adaeze Kowalski” in last name or first name, nor as a last and a first name either way round.',
+      ),
     ).toBeTruthy()
+    expect(screen.getByText('Check the spelling, or look up the last name alone.')).toBeTruthy()
   })
 
   it('drops an answer once the search changes, and hides it on request', async () => {

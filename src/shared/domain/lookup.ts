@@ -40,6 +40,20 @@ export const serviceLookupResultSchema = z.strictObject({
       shown: z.int().min(0),
     }),
   ),
+  /**
+   * A full name typed: each way it was read as a last name (asked of the service) and a first name (checked in
+   * its answer), both orders (serviceLookupNames); how many have that last name, how many were read, how many
+   * matched. Empty for one word or a chosen column.
+   */
+  asNames: z.array(
+    z.strictObject({
+      lastName: z.string(),
+      firstName: z.string(),
+      totalCount: z.int().min(0),
+      shown: z.int().min(0),
+      matched: z.int().min(0),
+    }),
+  ),
   /** When the service answered (ISO 8601). */
   fetchedAt: z.string(),
 })

@@ -22,7 +22,7 @@ export interface HandlerDeps
     EmployeesHandlerDeps,
     ChangesHandlerDeps,
     ExportHandlerDeps,
-    Omit<NetworkHandlerDeps, 'settingsView'> {
+    Omit<NetworkHandlerDeps, 'settingsView' | 'systemLocale'> {
   /** The whole clock: Test connection times its steps with it; the other domains read only `now`. */
   readonly clock: Clock
 }
@@ -73,5 +73,6 @@ function networkDeps(deps: HandlerDeps): NetworkHandlerDeps {
     profileName: deps.profileName,
     network: deps.network,
     settingsView: () => settingsViewOf(deps),
+    systemLocale: deps.appInfo.systemLocale,
   }
 }

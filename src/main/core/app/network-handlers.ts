@@ -57,6 +57,8 @@ export interface NetworkHandlerDeps {
   readonly network: AppNetwork
   /** The settings as the window shows them (settings-handlers.ts), after a change here. */
   readonly settingsView: () => Promise<SettingsView>
+  /** The computer's regional formats (AppInfo.systemLocale): the report's counts follow the profile's formats. */
+  readonly systemLocale?: string | undefined
 }
 
 export type NetworkChannel =
@@ -84,6 +86,7 @@ export function createNetworkHandlers(deps: NetworkHandlerDeps): Pick<InvokeHand
         demo: deps.demoEnvironment,
         profileName: deps.profileName(),
         ...(signedIn ? { tokens: deps.auth.tokens } : {}),
+        ...(deps.systemLocale === undefined ? {} : { systemLocale: deps.systemLocale }),
       })
     },
     'network:choose-certificates': async () => {

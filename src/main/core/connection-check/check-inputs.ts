@@ -89,6 +89,8 @@ export interface ConnectionTarget {
   readonly tokens?: AccessTokenSource
   /** Per request, headers and body; the sync's default when absent. */
   readonly timeoutMs?: number
+  /** The locale its counts are written in (the profile's regional formats); FALLBACK_FORMAT_LOCALE when absent. */
+  readonly locale?: string
 }
 
 /** Taken once: the request function (the runtime's network stack), the clock that times the steps, the probes. */

@@ -17,6 +17,7 @@ import type { ConnectionCheckDeps, ConnectionTarget } from './check-inputs'
 import { networkSteps, type Progress } from './network-steps'
 import { authorizeStep, listStep, tokenStep } from './service-steps'
 import { failed, ok, skipped, stepError, timedStep, withCertificates, type StepOutcome } from './step-outcome'
+import { resolveFormatLocale } from '../../../shared/locale-format'
 
 /**
  * "Test connection" (Settings → Network) and `cli check`: the way from this computer to the payroll service tried
@@ -102,6 +103,8 @@ export interface ProfileConnectionDeps extends ConnectionCheckDeps {
   readonly profileName?: string
   /** The profile's tokens, given only when signed in (AuthService.tokens when its state is 'signed-in'). */
   readonly tokens?: AccessTokenSource
+  /** The computer's regional formats (AppInfo.systemLocale), for a profile whose formats are 'system'. */
+  readonly systemLocale?: string
 }
 
 /**
@@ -124,6 +127,7 @@ export async function checkProfileConnection(
       ...(deps.profileName === undefined ? {} : { profile: deps.profileName }),
       ...(deps.tokens === undefined ? {} : { tokens: deps.tokens }),
       timeoutMs: settings.requestTimeoutSeconds * 1000,
+      locale: resolveFormatLocale(settings.formatLocale, deps.systemLocale),
     }),
   )
 }
@@ -131,7 +135,7 @@ export async function checkProfileConnection(
 /** A check's target from a resolved environment (the app's profile, or the CLI's flags and profile). */
 export function connectionTarget(
   environment: Pick<ResolvedEnvironment, 'baseUrl' | 'clientId' | 'redirectUri' | 'scopes' | 'tenantId'>,
-  extra: Pick<ConnectionTarget, 'profile' | 'tokens' | 'timeoutMs'> = {},
+  extra: Pick<ConnectionTarget, 'profile' | 'tokens' | 'timeoutMs' | 'locale'> = {},
 ): ConnectionTarget {
   return {
     baseUrl: environment.baseUrl,

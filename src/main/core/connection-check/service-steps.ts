@@ -8,6 +8,7 @@ import { RosterDeskError } from '../errors'
 import { classifyNetworkFailure, NetworkFailureError } from '../net/network-failure'
 import type { ConnectionCheckDeps, ConnectionTarget } from './check-inputs'
 import { failed, ok, type StepOutcome } from './step-outcome'
+import { FALLBACK_FORMAT_LOCALE, formatNumber } from '../../../shared/locale-format'
 
 /**
  * The service's own endpoints, asked through \`fetch\` with the sync's request code (http-json's timeouts, size
@@ -149,10 +150,9 @@ export async function listStep(
     ...(target.timeoutMs === undefined ? {} : { timeoutMs: target.timeoutMs }),
   })
   const page = await client.fetchPage({ page: 1, limit: 1 }, deps.signal)
+  const count = (n: number): string => formatNumber(n, target.locale ?? FALLBACK_FORMAT_LOCALE)
   const tenant = target.tenantId.trim() === '' ? 'no tenant header' : `tenant ${target.tenantId.trim()}`
-  return ok(
-    `answered with ${page.rows.length} of ${page.totalCount.toLocaleString('en-US')} employees (${tenant})`,
-  )
+  return ok(`answered with ${count(page.rows.length)} of ${count(page.totalCount)} employees (${tenant})`)
 }
 
 function requestOptions(

@@ -8,7 +8,8 @@ import type { DiscoveredIdentifierRole } from './column-role'
  * renderer's test fake applies exactly them. The default search (no column chosen) matches a row when every
  * word matches one of:
  * - a first- or last-name token by prefix, folded and transliterated (text-fold.ts): "mueller" finds Müller;
- * - the UUID whole or by prefix (see searchesUuid: never a short run of digits, which is an employee number);
+ * - the UUID whole or by prefix (see searchesUuid: never a short run of digits, which is an employee number), or
+ *   anywhere in it for a pasted part of one ("a6ac-aff973363b74", see isUuidPart);
  * - an identifier column (column-role.ts) whole or by prefix, never by an inner fragment: a number with or
  *   without its leading zeros ("4360" and "0004360" find 0004360; "04360" too, being the same number), an
  *   e-mail address from its start ("anna.k" or the whole address).
@@ -119,12 +120,30 @@ export function identifierLookups(
 
 /**
  * Whether a word matches a UUID by prefix: under searchesUuid's rule in the default search, from one character
- * when the clerk narrowed the search to the UUID column; there also anywhere in it from UUID_MIN_PART characters.
+ * when the clerk narrowed the search to the UUID column; anywhere in it from UUID_MIN_PART characters there, and
+ * in the default search for a word that isUuidPart.
  */
 export function uuidMatches(word: SearchWord, uuid: string, narrowed = false): boolean {
-  if (word.uuid === null || !(narrowed || searchesUuid(word))) return false
+  if (word.uuid === null || !(narrowed || searchesUuid(word) || isUuidPart(word))) return false
   const key = uuid.toLowerCase()
-  return key.startsWith(word.uuid) || (narrowed && searchesUuidPart(word) && key.includes(word.uuid))
+  return key.startsWith(word.uuid) || (searchesUuidAnywhere(word, narrowed) && key.includes(word.uuid))
+}
+
+/**
+ * Whether the default search reads a word as a part of a UUID, found anywhere in it: from UUID_MIN_PART
+ * characters of hexadecimal digits with a hyphen, holding both a digit and a letter a–f, as a tail pasted from
+ * a log line ("a6ac-aff973363b74"). No name, employee number, phone number or date looks like that.
+ */
+export function isUuidPart(word: SearchWord): boolean {
+  const uuid = word.uuid
+  return (
+    searchesUuidPart(word) && uuid !== null && uuid.includes('-') && /[0-9]/.test(uuid) && /[a-f]/.test(uuid)
+  )
+}
+
+/** Whether a word is looked for anywhere in the UUID: in "Search in: UUID" (`narrowed`), or as isUuidPart. */
+export function searchesUuidAnywhere(word: SearchWord, narrowed: boolean): boolean {
+  return narrowed ? searchesUuidPart(word) : isUuidPart(word)
 }
 
 /** Whether a word, in "Search in: UUID", is long enough to be looked for anywhere in the UUID (UUID_MIN_PART). */

@@ -13,7 +13,13 @@ import { SearchIndex } from './search-index'
 import type { IdentifierIndex } from './search-index-data'
 import { storedFieldsFor } from '../snapshot/row-reader'
 import type { StoredFields } from '../snapshot/row-reader'
-import { identifierLookups, parseSearchText, searchesUuid, searchesUuidPart } from './search-rules'
+import {
+  identifierLookups,
+  isUuidPart,
+  parseSearchText,
+  searchesUuid,
+  searchesUuidAnywhere,
+} from './search-rules'
 import type { SearchWord } from './search-rules'
 import { columnTokenIndex } from './column-values'
 import type { ColumnBuild } from './column-builds'
@@ -171,7 +177,7 @@ export class SnapshotQueries {
           lastNames.markPrefix(word.folded, mark, from)
           firstNames.markPrefix(word.folded, mark, from)
         }
-        if (searchesUuid(word)) this.markUuid(word, mark, from)
+        if (searchesUuid(word) || isUuidPart(word)) this.markUuid(word, mark, from)
         for (const identifier of identifiers) markIdentifier(identifier, word, mark, from)
       }
     }
@@ -234,10 +240,11 @@ export class SnapshotQueries {
     text?: string,
   ): ColumnBuild[] {
     const builds: ColumnBuild[] = []
+    const inUuid = searchColumn === 'UUID'
     if (
-      searchColumn === 'UUID' &&
+      (inUuid || searchColumn === undefined) &&
       this.uuidPartsRead === null &&
-      parseSearchText(text).some((word) => searchesUuidPart(word))
+      parseSearchText(text).some((word) => searchesUuidAnywhere(word, inUuid))
     ) {
       builds.push({ what: 'uuid-parts', column: 'UUID', kind: 'text' })
     }
@@ -274,12 +281,12 @@ export class SnapshotQueries {
     if (!this.columnIndexes.has(column)) remember(this.columnIndexes, column, index, CACHED_COLUMN_INDEXES)
   }
 
-  /** Marks the rows whose UUID starts with the word, or (narrowed to the UUID column) holds it anywhere. */
+  /** Marks the rows whose UUID starts with the word, or holds it anywhere (searchesUuidAnywhere). */
   private markUuid(word: SearchWord, mark: Uint8Array, from: number, narrowed = false): void {
     const prefix = word.uuid ?? ''
     if (prefix === '') return
     const to = from + 1
-    if (narrowed && searchesUuidPart(word)) {
+    if (searchesUuidAnywhere(word, narrowed)) {
       for (const slot of this.uuidParts().slotsContaining(prefix)) if (mark[slot] === from) mark[slot] = to
       return
     }

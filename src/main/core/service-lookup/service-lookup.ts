@@ -1,8 +1,11 @@
 import type { ServiceLookupRequest, ServiceLookupResult } from '../../../shared/domain/lookup'
 import {
+  firstNameMatches,
   SERVICE_LOOKUP_DEFAULT_SORT,
+  SERVICE_LOOKUP_NAME_PAGE_SIZE,
   SERVICE_LOOKUP_PAGE_SIZE,
   serviceLookupColumns,
+  serviceLookupNames,
 } from '../../../shared/service-lookup'
 import { checkValue, serviceAddressSchema } from '../../../shared/settings-schema'
 import type { FetchLike } from '../api/fetch-like'
@@ -41,8 +44,10 @@ export const SERVICE_LOOKUP_TIMEOUT_MS = 15_000
 
 /**
  * Looks employees up on the payroll service itself: for each column the rules pick, one page of the employee list
- * with `searchCol`/`searchVal` and `sortColumn`/`sortOrder`, all columns at once. Rows keep the order the service
- * gave, column by column, each employee once, and say whether the cache holds them too. Nothing is stored.
+ * with `searchCol`/`searchVal` and `sortColumn`/`sortOrder`, all columns at once; for a full name, also each last
+ * name it may hold (serviceLookupNames, both orders: the service searches one column), one larger page each, kept
+ * where the first name matches too. Rows keep the order the service gave, column by column, then name by name,
+ * each employee once, and say whether the cache holds them too. Nothing is stored.
  */
 export async function lookupService(
   deps: ServiceLookupDeps,
@@ -66,32 +71,45 @@ export async function lookupService(
   const text = request.text.trim()
   const sort = request.sort ?? SERVICE_LOOKUP_DEFAULT_SORT
   const columns = serviceLookupColumns(text, request.column)
-  const pages = await Promise.all(
-    columns.map((column) =>
-      client
-        .fetchPage(
-          {
-            page: 1,
-            limit: SERVICE_LOOKUP_PAGE_SIZE,
-            sortColumn: sort.column,
-            sortOrder: sort.order,
-            searchCol: column,
-            searchVal: text,
-          },
-          signal,
-        )
-        .catch((error: unknown) => {
-          throw refusal(error, request.column === undefined ? undefined : column)
-        }),
-    ),
-  )
+  const readings = serviceLookupNames(text, request.column)
+  const ask = (column: string, value: string, limit: number): Promise<ListEnvelope> =>
+    client
+      .fetchPage(
+        {
+          page: 1,
+          limit,
+          sortColumn: sort.column,
+          sortOrder: sort.order,
+          searchCol: column,
+          searchVal: value,
+        },
+        signal,
+      )
+      .catch((error: unknown) => {
+        throw refusal(error, request.column === undefined ? undefined : column)
+      })
+  const [pages, namePages] = await Promise.all([
+    Promise.all(columns.map((column) => ask(column, text, SERVICE_LOOKUP_PAGE_SIZE))),
+    Promise.all(readings.map((reading) => ask('lastName', reading.lastName, SERVICE_LOOKUP_NAME_PAGE_SIZE))),
+  ])
+  const named = readings.map((reading, i) => {
+    const page = namePages[i]
+    const rows = (page?.rows ?? []).filter((row) => firstNameMatches(row['firstName'], reading.firstName))
+    return { reading, page, rows }
+  })
   return {
-    rows: merge(pages, deps.isSaved),
+    rows: merge([...pages, ...named], deps.isSaved),
     searched: columns.map((column, i) => ({
       column,
       label: columnLabel(column),
       totalCount: pages[i]?.totalCount ?? 0,
       shown: pages[i]?.rows.length ?? 0,
+    })),
+    asNames: named.map(({ reading, page, rows }) => ({
+      ...reading,
+      totalCount: page?.totalCount ?? 0,
+      shown: page?.rows.length ?? 0,
+      matched: rows.length,
     })),
     fetchedAt: new Date(deps.clock.now()).toISOString(),
   }
@@ -99,7 +117,7 @@ export async function lookupService(
 
 /** Each employee once, in the order the pages list them, marked saved or not. */
 function merge(
-  pages: readonly ListEnvelope[],
+  pages: ReadonlyArray<Pick<ListEnvelope, 'rows'>>,
   isSaved: (uuid: string) => boolean,
 ): ServiceLookupResult['rows'] {
   const seen = new Set<string>()

@@ -7,7 +7,7 @@ import {
 } from '../../../shared/source-identity'
 import type { AppInfo } from '../../../shared/domain/app-info'
 import type { AuthState } from '../../../shared/domain/auth'
-import { environmentLabel, profileNameIsEnvironment } from '../../../shared/settings-rules'
+import { environmentLabel } from '../../../shared/settings-rules'
 import type { ProfilesController } from '../hooks/use-profiles'
 import { OfflineIndicator } from './offline-indicator'
 import { ProfileSwitcher } from './profile-switcher'
@@ -59,9 +59,6 @@ export function AppHeader({
   const [asking, setAsking] = useState(false)
   const environment = auth?.environment ?? info?.environment
   const activeName = profiles.list?.profiles.find((profile) => profile.id === profiles.list?.activeId)?.name
-  // A profile named after its environment ("Demo") already says it beside the badge; screen readers still hear it.
-  const badgeRepeatsName =
-    environment !== undefined && activeName !== undefined && profileNameIsEnvironment(activeName, environment)
   const rowsElsewhere =
     rowSource?.environment !== undefined &&
     (sourceSetting === undefined
@@ -74,7 +71,8 @@ export function AppHeader({
         <span className="app-name">{info?.name ?? 'RosterDesk'}</span>
         {environment && (
           <span
-            className={`env-badge env-${environment}${badgeRepeatsName ? ' visually-hidden' : ''}`}
+            // Shown for every profile, a Demo one named "Demo" too: the environment is always read in one place.
+            className={`env-badge env-${environment}`}
             aria-label={`Environment: ${environmentLabel(environment)}`}
           >
             {environmentLabel(environment)}

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type CSSProperties } from 'react'
+import { useCallback, useRef, useState, type CSSProperties, type ReactNode } from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import { isMoneyColumn } from '../../../shared/money'
 import { nextSort, toggleValue, type EmployeeFilters } from '../data/employee-filters'
@@ -6,6 +6,7 @@ import { useCommandBus } from '../hooks/use-app-commands'
 import { useBrowseQuery } from '../hooks/use-browse-query'
 import { useExport } from '../hooks/use-export'
 import { useExportFocusReturn } from '../hooks/use-export-focus-return'
+import { useExportFormat } from '../hooks/use-export-format'
 import { useFindShortcut } from '../hooks/use-find-shortcut'
 import { useNameSuggestions } from '../hooks/use-name-suggestions'
 import { keptColumns, type ColumnLayout } from '../hooks/use-visible-columns'
@@ -45,6 +46,7 @@ export function BrowseView(props: BrowseViewProps) {
   // The columns on screen and on the printed page: the chosen ones, less money while pay is hidden.
   const shown = hidePay ? visible.visible.filter((column) => !isMoneyColumn(column)) : visible.visible
   const exporter = useExport()
+  const formatChoice = useExportFormat({ compactNote: true })
   const searchRef = useRef<HTMLInputElement>(null)
   useFindShortcut(searchRef)
   const loaded = rows.status === 'ready' ? rows : rows.status === 'loading' ? rows.previous : undefined
@@ -54,15 +56,10 @@ export function BrowseView(props: BrowseViewProps) {
   const localMatches = rows.matches
   const suggestions = useNameSuggestions(filters.text, filters.searchColumn, localMatches, sync.dataVersion)
   // A suggestion searches for it; the focus goes back to the search box, as the button goes with the near-miss.
-  const applySuggestion = (next: string): void => {
-    setText(next)
-    searchRef.current?.focus()
-  }
+  const applySuggestion = (next: string): void => (setText(next), searchRef.current?.focus())
   const [detailUuid, setDetailUuid] = useState<string>()
   const grid = useRef<GridHandle>(null)
   const commands = useCommandBus()
-  // The export bar writes them, in the format it shows, like any export.
-  const exportRows = (uuids: readonly string[]): void => void commands.dispatch('export-rows', uuids)
 
   const uuidAt = useCallback(
     (index: number): string | undefined => {
@@ -95,7 +92,8 @@ export function BrowseView(props: BrowseViewProps) {
     detailOpen: detailUuid !== undefined,
     keep,
     onCloseDetail: closeDetail,
-    onExportRows: (uuids) => exportRows(uuids),
+    // The export bar writes them, in the format it shows, like any export.
+    onExportRows: (uuids) => void commands.dispatch('export-rows', uuids),
     widths: visible.layout.widths,
     frozen: visible.frozen,
     onResize: visible.setWidth,
@@ -130,6 +128,7 @@ export function BrowseView(props: BrowseViewProps) {
           trackedPayCycles={trackedPayCycles}
           exporter={exporter}
           dataVersion={sync.dataVersion}
+          formatChoice={formatChoice}
         />
       </div>
       <ExportStatus exporter={exporter} />
@@ -157,6 +156,7 @@ export function BrowseView(props: BrowseViewProps) {
             onSignIn={onSignIn}
             columns={columns}
             visibleColumns={shown}
+            suggested={suggestions.length > 0}
           />
           <ResultsView
             // Until the kept view is restored the table would show the default columns and filters: it waits.
@@ -175,11 +175,12 @@ export function BrowseView(props: BrowseViewProps) {
             onSignIn={onSignIn}
             onClearFilters={query.clearFilters}
             table={table}
-            tools={
+            tools={tableTools(
+              formatChoice.csvNote,
               columns.some(isMoneyColumn) ? (
                 <HidePayButton hidePay={hidePay} onChange={props.onHidePayChange} />
-              ) : undefined
-            }
+              ) : null,
+            )}
           />
         </section>
         {detailUuid !== undefined && <DetailSlot uuid={detailUuid} columns={columns} onClose={closeDetail} />}
@@ -200,6 +201,20 @@ function keptInView(
   const keep = keptColumns(filters).filter((key) => shown.some((column) => column.key === key))
   const last = Math.max(-1, ...keep.map((key) => shown.findIndex((column) => column.key === key)))
   return { keep, style: { '--kept-width': widthSum(shown.slice(0, last + 1), widths) } as CSSProperties }
+}
+
+/**
+ * What the count line's row shows at its right end: the CSV note's short form while CSV is chosen (there, not in
+ * the toolbar, which stays one row at 1366 px), and "Hide pay".
+ */
+function tableTools(csvNote: ReactNode, hidePay: ReactNode): ReactNode {
+  if (csvNote === null && hidePay === null) return undefined
+  return (
+    <>
+      {csvNote}
+      {hidePay}
+    </>
+  )
 }
 
 /** The detail panel beside the list; Esc anywhere in it closes it, as it does from the table. */

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState } from 'react'
+import { Fragment, useEffect, useState, type ReactNode } from 'react'
 import type { ColumnInfo, EmployeeDetail, EmployeeRow, JsonValue } from '../../../shared/domain/rows'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
@@ -128,7 +128,7 @@ function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: re
                 {pay.hidePay && isMoneyValue(key, value) ? (
                   <dd className="muted">Hidden (Hide pay is on)</dd>
                 ) : (
-                  <dd>{describe(value, key, currency)}</dd>
+                  <dd>{breakable(describe(value, key, currency))}</dd>
                 )}
               </div>
             )
@@ -170,6 +170,28 @@ function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: re
 function payCyclesOf(row: EmployeeRow): string[] {
   const cycle = row[PAY_CYCLE_FIELD]
   return typeof cycle === 'string' && cycle !== '' ? [cycle] : []
+}
+
+/** An e-mail address: no spaces, one @ with text either side. */
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+
+/**
+ * A field's text, with an e-mail address allowed to wrap only after its @, dots and hyphens ("anna.kowalski@" /
+ * "example.com"), never mid-word: `<wbr>` there, and the address whole in its text and tooltip. Other text as is.
+ */
+function breakable(text: string): ReactNode {
+  if (!EMAIL.test(text)) return text
+  const parts = text.split(/(?<=[@.-])/)
+  return (
+    <span className="email-value" title={text}>
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </span>
+  )
 }
 
 function describe(value: JsonValue | undefined, key: string, currency: string | undefined): string {

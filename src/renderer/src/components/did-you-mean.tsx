@@ -15,7 +15,8 @@ function employeesWord(count: number): string {
 /**
  * "Did you mean …": the closest saved names to a search that found very little (useNameSuggestions), as a list of
  * buttons in the tab order, each named by the name it searches for and how many saved employees have it; one
- * click (or Enter) searches for it. Nothing when there is nothing to suggest.
+ * click (or Enter) searches for it. The closest is the screen's main choice (a larger primary button, before
+ * "Look up on the service"). Nothing when there is nothing to suggest.
  */
 export function DidYouMean({ suggestions, onApply }: DidYouMeanProps) {
   const headingId = useId()
@@ -24,10 +25,11 @@ export function DidYouMean({ suggestions, onApply }: DidYouMeanProps) {
     <div className="did-you-mean">
       <p id={headingId}>Did you mean</p>
       <ul aria-labelledby={headingId}>
-        {suggestions.map((suggestion) => (
+        {suggestions.map((suggestion, index) => (
           <li key={suggestion.text}>
             <button
               type="button"
+              className={index === 0 ? 'primary did-you-mean-first' : undefined}
               aria-label={`${suggestion.text}, ${employeesWord(suggestion.employees)}`}
               onClick={() => onApply(suggestion.text)}
             >

@@ -5,7 +5,7 @@ import { toQuery, type EmployeeFilters } from '../data/employee-filters'
 import { formatCount } from '../format/format-value'
 import type { ExportController } from '../hooks/use-export'
 import { useCommand } from '../hooks/use-app-commands'
-import { ExportRulesContext, useExportFormat } from '../hooks/use-export-format'
+import { ExportRulesContext, type ExportFormatChoice } from '../hooks/use-export-format'
 import { exportLimitDetail, firstRowsButtonText, rowLimitOver } from '../format/export-limit-text'
 import { PrintButton } from './print-button'
 import { RosterDialog } from './roster-dialog'
@@ -24,6 +24,8 @@ interface ExportBarProps {
   readonly exporter: ExportController
   /** Changes when a sync replaced the saved employees, so the roster dialog counts afresh. */
   readonly dataVersion: string
+  /** The format and its menu (useExportFormat); its CSV note is shown by the view, under the toolbar. */
+  readonly formatChoice: Pick<ExportFormatChoice, 'format' | 'menu'>
 }
 
 /** Export buttons: the current view (filters, sort and visible columns), or a pay-cycle roster chosen in a dialog. */
@@ -35,8 +37,9 @@ export function ExportBar({
   trackedPayCycles,
   exporter,
   dataVersion,
+  formatChoice,
 }: ExportBarProps) {
-  const { format, menu: formatMenu, csvNote } = useExportFormat()
+  const { format, menu: formatMenu } = formatChoice
   const [rosterOpen, setRosterOpen] = useState(false)
   // The dialog (useModalDialog) gives the focus back to "Export roster…" when it closes.
   const closeRoster = useCallback((): void => setRosterOpen(false), [])
@@ -109,7 +112,6 @@ export function ExportBar({
         })}
         disabled={total === 0 || printColumns.length === 0}
       />
-      {csvNote}
       {/* On the body: a modal dialog belongs to the whole page, above the header and the sync bar too. */}
       {rosterOpen &&
         createPortal(

@@ -1,4 +1,4 @@
-import { changesWrittenText } from '../format/change-text'
+import { changesWrittenItems } from '../format/change-text'
 import { formatCount, plural } from '../format/format-value'
 import type { ExportController } from '../hooks/use-export'
 
@@ -36,11 +36,16 @@ export function ExportStatus({ exporter }: { readonly exporter: ExportController
       {state.phase === 'written' && state.rows > 0 && (
         <>
           <span>
-            {state.changes === undefined
-              ? `Exported ${plural(state.rows, 'row')}`
-              : changesWrittenText(state.rows, state.changes)}{' '}
-            to <strong className="identifier">{state.fileName}</strong>.
+            Exported {plural(state.rows, 'row')} to <strong className="identifier">{state.fileName}</strong>
+            {state.changes === undefined ? '.' : ':'}
           </span>
+          {state.changes === undefined ? null : (
+            <ul className="export-kinds" aria-label="Rows exported by kind of change">
+              {changesWrittenItems(state.changes).map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          )}
           <button type="button" onClick={exporter.showInFolder}>
             Show in folder
           </button>

@@ -37,9 +37,18 @@ function emptyHint(text: string, result: ServiceLookupResult): string | undefine
   if (!names) return undefined
   if (/[\d@]/.test(text))
     return 'To look up an employee number or an email, choose its column in “Search in”.'
-  if (/\s/.test(text.trim()))
-    return 'The service looks for the whole text in each name: try the last name alone.'
+  if (/\s/.test(text.trim())) return 'Check the spelling, or look up the last name alone.'
   return undefined
+}
+
+/** Where the rows came from: "in last name or first name", "with last name “Ricci” and first name “Giuseppe”". */
+function foundWhere(result: ServiceLookupResult): string {
+  const named = result.asNames.filter((reading) => reading.matched > 0)
+  const inColumns = result.searched.some((searched) => searched.totalCount > 0) || named.length === 0
+  return [
+    ...(inColumns ? [`in ${columnList(result, 'or')}`] : []),
+    ...named.map((reading) => `with last name “${reading.lastName}” and first name “${reading.firstName}”`),
+  ].join(', or ')
 }
 
 /**
@@ -71,14 +80,15 @@ export function LiveResults({ text, result, columns, onHide }: LiveResultsProps)
       {rows.length === 0 ? (
         <>
           <p>
-            The payroll service has nobody matching “{text}” in {columnList(result, 'or')}.
+            The payroll service has nobody matching “{text}” in {columnList(result, 'or')}
+            {result.asNames.length > 0 ? ', nor as a last and a first name either way round' : ''}.
           </p>
           {emptyHint(text, result) !== undefined ? <p className="muted">{emptyHint(text, result)}</p> : null}
         </>
       ) : (
         <>
           <p className="muted">
-            Found {plural(rows.length, 'employee')} for “{text}” in {columnList(result, 'or')}.
+            Found {plural(rows.length, 'employee')} for “{text}” {foundWhere(result)}.
             {more.map((searched) => (
               <span key={searched.column}>
                 {' '}
@@ -86,6 +96,16 @@ export function LiveResults({ text, result, columns, onHide }: LiveResultsProps)
                 in {searched.label.toLowerCase()}: type more to narrow it down.
               </span>
             ))}
+            {result.asNames
+              .filter((reading) => reading.totalCount > reading.shown)
+              .map((reading) => (
+                <span key={`${reading.lastName}\n${reading.firstName}`}>
+                  {' '}
+                  Checked the first {formatCount(reading.shown)} of {formatCount(reading.totalCount)}{' '}
+                  employees with last name “{reading.lastName}”: sync to search them all in your saved
+                  employees.
+                </span>
+              ))}
           </p>
           {/* Focusable, so a keyboard user can scroll a wide answer sideways (WCAG 2.1.1). */}
           <div

@@ -120,17 +120,16 @@ function NoRows({
     )
   }
   const text = filters.text.trim()
+  const filtered = filters.statuses.length > 0 || filters.payCycleIds.length > 0
   return (
     <EmptyState title="No matches">
       <p>
         No employees match {text !== '' ? <>“{text}”</> : 'these filters'}
-        {text !== '' && (filters.statuses.length > 0 || filters.payCycleIds.length > 0)
-          ? ' with the chosen filters'
-          : ''}
-        .
+        {text !== '' && filtered ? ' with the chosen filters' : ''}.
       </p>
+      {/* Named by what it clears: the search text (and "Search in"), the filters, or both. */}
       <button type="button" onClick={onClearFilters}>
-        Clear filters
+        {text === '' ? 'Clear filters' : filtered ? 'Clear search and filters' : 'Clear search'}
       </button>
     </EmptyState>
   )

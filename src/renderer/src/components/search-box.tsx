@@ -57,7 +57,9 @@ export function defaultSearchText(columns: readonly ColumnInfo[]): { placeholder
     hint:
       identifiers.length === 0
         ? 'Finds names in any word order'
-        : `Finds names in any word order, and ${listOf(identifiers)} whole or from the start`,
+        : `Finds names in any word order, and ${listOf(identifiers)} whole or from the start${
+            columns.some((c) => c.identifier === 'uuid') ? ', and a pasted part of a UUID' : ''
+          }`,
   }
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useId } from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
-import { serviceLookupColumn, serviceLookupColumns } from '../../../shared/service-lookup'
+import { serviceLookupColumn, serviceLookupColumns, serviceLookupNames } from '../../../shared/service-lookup'
 import type { EmployeeFilters } from '../data/employee-filters'
 import { useServiceLookup, type ServiceLookupAsked } from '../hooks/use-service-lookup'
 import type { Unreachable } from '../hooks/use-online'
@@ -21,22 +21,29 @@ interface ServiceLookupProps {
   readonly columns: readonly ColumnInfo[]
   /** The table's visible columns, for the live rows. */
   readonly visibleColumns: readonly ColumnInfo[]
+  /** "Did you mean" offers a saved name: that is the main choice, and looking up on the service the quiet one. */
+  readonly suggested: boolean
 }
 
 function sameAsked(a: ServiceLookupAsked, b: ServiceLookupAsked): boolean {
   return a.text === b.text && a.column === b.column
 }
 
-/** "last name and first name": the columns a lookup of `text` will search, by their labels. */
+/**
+ * "last name and first name": the columns a lookup of `text` will search, by their labels; for a full name, also
+ * "and as a last and a first name either way round" (serviceLookupNames).
+ */
 function searchedWords(text: string, column: string | undefined, columns: readonly ColumnInfo[]): string {
   const labels = serviceLookupColumns(text, column).map((key) => {
     const label = columns.find((c) => c.key === key)?.label ?? key
     // In a sentence, but an acronym stays one: "in UUID", not "in uuid".
     return label === label.toUpperCase() ? label : label.toLowerCase()
   })
-  return labels.length < 2
-    ? (labels[0] ?? '')
-    : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`
+  const where =
+    labels.length < 2 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`
+  return serviceLookupNames(text, column).length > 0
+    ? `${where}, and as a last and a first name either way round`
+    : where
 }
 
 /**
@@ -45,7 +52,17 @@ function searchedWords(text: string, column: string | undefined, columns: readon
  * the saved employees have no match, and as a quieter link otherwise; what it finds is shown apart, as live.
  */
 export function ServiceLookup(props: ServiceLookupProps) {
-  const { filters, localMatches, typedText, signedIn, unreachable, onSignIn, columns, visibleColumns } = props
+  const {
+    filters,
+    localMatches,
+    typedText,
+    signedIn,
+    unreachable,
+    onSignIn,
+    columns,
+    visibleColumns,
+    suggested,
+  } = props
   const lookup = useServiceLookup()
   const { state: lookupState, clear: clearLookup } = lookup
   const reasonId = useId()
@@ -101,16 +118,17 @@ export function ServiceLookup(props: ServiceLookupProps) {
   }
 
   const missing = localMatches === 0
+  const main = missing && !suggested
   const blocked = unreachable ?? (!signedIn ? 'signed-out' : undefined)
   return (
-    <div className={`service-lookup${missing ? '' : ' service-lookup-quiet'}`}>
+    <div className={`service-lookup${main ? '' : ' service-lookup-quiet'}`}>
       <p>
         {missing ? 'Not in your saved employees. Hired since the last sync? ' : 'Someone missing? '}
         Search the payroll service for “{text}” in {searchedWords(text, column, columns)}.
       </p>
       <button
         type="button"
-        className={missing ? 'primary' : undefined}
+        className={main ? 'primary' : undefined}
         onClick={run}
         disabled={blocked !== undefined}
         aria-describedby={blocked === undefined ? undefined : reasonId}

@@ -35,13 +35,16 @@ export function changeValue(value: JsonValue | undefined, field: string): string
 }
 
 /**
- * "Exported 840 rows: 150 added, 90 removed, and 300 changed employees in 600 rows (one row per changed field)":
- * what "Export changes…" wrote, by kind, from the export's own result.
+ * What "Export changes…" wrote, by kind, from the export's own result, as a short list's items: "150 added
+ * employees", "90 removed employees", "300 changed employees: 600 rows, one per changed field".
  */
-export function changesWrittenText(rows: number, written: ChangesWritten): string {
-  const changedPart =
+export function changesWrittenItems(written: ChangesWritten): string[] {
+  const changed = plural(written.changed, 'changed employee')
+  return [
+    plural(written.added, 'added employee'),
+    plural(written.removed, 'removed employee'),
     written.changed === 0
-      ? `${plural(written.changed, 'changed employee')}`
-      : `${formatCount(written.changed)} changed ${written.changed === 1 ? 'employee' : 'employees'} in ${plural(written.changedRows, 'row')} (one row per changed field)`
-  return `Exported ${plural(rows, 'row')}: ${formatCount(written.added)} added, ${formatCount(written.removed)} removed, and ${changedPart}`
+      ? changed
+      : `${changed}: ${plural(written.changedRows, 'row')}, one per changed field`,
+  ]
 }

@@ -9,7 +9,7 @@ import { CsvNote } from '../components/csv-note'
  */
 export const ExportRulesContext = createContext<ExportRulesView>(NO_EXPORT_RULES)
 
-interface ExportFormatChoice {
+export interface ExportFormatChoice {
   readonly format: ExportFormat
   /** The format menu, placed where the export's buttons are. */
   readonly menu: ReactNode
@@ -19,10 +19,11 @@ interface ExportFormatChoice {
 
 /**
  * The export format a clerk picks (Excel unless they choose CSV), its menu and the CSV note that offers Excel
- * back; the two are returned apart because each export place shows them in its own spots. When the organisation
+ * back (`compactNote`: its short form, for the toolbar); the two are returned apart because each export place
+ * shows them in its own spots. When the organisation
  * allows Excel only, the CSV choice is disabled, and the menu says why (its description and tooltip).
  */
-export function useExportFormat(): ExportFormatChoice {
+export function useExportFormat(options: { readonly compactNote?: boolean } = {}): ExportFormatChoice {
   const rules = useContext(ExportRulesContext)
   const [chosen, setFormat] = useState<ExportFormat>('xlsx')
   const format: ExportFormat = rules.csvAllowed ? chosen : 'xlsx'
@@ -56,6 +57,7 @@ export function useExportFormat(): ExportFormatChoice {
   const csvNote =
     format === 'csv' ? (
       <CsvNote
+        compact={options.compactNote === true}
         onUseXlsx={() => {
           setFormat('xlsx')
           // The note and its button go away; the clerk continues from the format they just changed.

@@ -607,6 +607,29 @@ describe('checkProfileConnection', () => {
     expect(JSON.stringify(report)).not.toContain('demo-secret')
   })
 
+  it('writes the employee count in the profile’s regional formats', async () => {
+    const time = fakeClock()
+    const german = { ...DEFAULT_SETTINGS, formatLocale: 'de-DE' as const }
+    const report = await checkProfileConnection(german, {
+      fetch: fakeService(time.advance).fetch,
+      clock: time.clock,
+      probes: fakeProbes(time.advance),
+      demo,
+      tokens: new FakeTokens(),
+    })
+    expect(step(report, 'list').message).toBe('answered with 1 of 1.234 employees (tenant demo-tenant)')
+    // 'system': the computer's regional formats, as the rest of the app writes numbers.
+    const system = await checkProfileConnection(DEFAULT_SETTINGS, {
+      fetch: fakeService(time.advance).fetch,
+      clock: time.clock,
+      probes: fakeProbes(time.advance),
+      demo,
+      tokens: new FakeTokens(),
+      systemLocale: 'de_CH.UTF-8',
+    })
+    expect(step(system, 'list').message).toBe("answered with 1 of 1'234 employees (tenant demo-tenant)")
+  })
+
   it('refuses a profile without a service address', async () => {
     const time = fakeClock()
     const settings = { ...DEFAULT_SETTINGS, environment: 'production' as const }

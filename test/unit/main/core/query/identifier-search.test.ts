@@ -13,8 +13,9 @@ import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
 
 /**
  * The default search box as clerks use it, against the real engine over a real (small) cache: employee numbers
- * with or without their zeros, e-mail addresses whole or from the start, UUIDs whole or by prefix but never by a
- * fragment from the middle (except in "Search in: UUID", from eight characters), transliterated names, and exact identifiers listed first.
+ * with or without their zeros, e-mail addresses whole or from the start, UUIDs whole or by prefix, by a pasted part
+ * (hex letters and digits with a hyphen) or in "Search in: UUID" from eight characters anywhere, transliterated
+ * names, and exact identifiers listed first.
  */
 
 const uuid = (head: string, n: number): string => `${head}-0000-4000-8000-${String(n).padStart(12, '0')}`
@@ -148,11 +149,22 @@ describe('the default search box', () => {
     expect(inUuid('60BEEF-0')).toEqual(['Hans Weiß'])
     // Under eight characters only a start counts: "4360" starts Weiß's UUID and sits inside Müller's.
     expect(inUuid('114360')).toEqual([])
-    // The default search still reads a UUID from its start only: a part of one is no one's number or name.
+    // Digits and hyphens alone may be a phone number or a date: the default search reads them from a UUID's start.
     expect(find('114360-0')).toEqual([])
     expect(find('0000-4000')).toEqual([])
     // A part that is the whole UUID is still an exact match, listed first.
     expect(inUuid(uuid('aa114360', 3))).toEqual(['Jürgen Müller'])
+  })
+
+  it('finds a pasted part of a UUID (hexadecimal, a hyphen, digits and a–f letters) anywhere in it by default', () => {
+    // A tail of Weiß's UUID (4360beef-0000-4000-8000-000000000005), as copied out of a log line or an e-mail.
+    expect(find('60beef-0000-4000')).toEqual(['Hans Weiß'])
+    expect(find('FFEE00-0000')).toEqual(['Anna Kowalski'])
+    // Under eight characters, or without a letter a–f, only a start counts.
+    expect(find('beef-00')).toEqual([])
+    // With a name: every word must match.
+    expect(find('Hans 60beef-0000')).toEqual(['Hans Weiß'])
+    expect(find('Anna 60beef-0000')).toEqual([])
   })
 
   it('offers the closest saved names for a near-miss, spelled as saved, over the columns searched', () => {

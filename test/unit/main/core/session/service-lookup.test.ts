@@ -152,6 +152,42 @@ describe('employees:lookup-service, "Look up on the service"', () => {
     expect(await app.invoke('employees:get', hired.UUID)).toBeNull()
   })
 
+  it('finds a full name typed either way round: the last name asked of the service, the first name checked', async () => {
+    const app = await startApp()
+    await app.signInAndSync()
+    const everyone = app.sandbox.allEmployees() as unknown as EmployeeRow[]
+    const someone = everyone.find((row) => !/[\s'-]/.test(`${row.lastName}${row.firstName}`))!
+    const same = (row: EmployeeRow): boolean =>
+      row.lastName === someone.lastName && row.firstName === someone.firstName
+    for (const text of [
+      `${someone.lastName} ${someone.firstName}`,
+      `${someone.firstName} ${someone.lastName}`,
+    ]) {
+      app.urls.length = 0
+      const found = (await app.invoke('employees:lookup-service', { text })) as ServiceLookupResult
+      // Every employee of that name, and no one else: one column at a time never holds both words.
+      expect(found.rows.map(({ row }) => row['UUID']).sort()).toEqual(
+        everyone
+          .filter(same)
+          .map((row) => row.UUID)
+          .sort(),
+      )
+      expect(found.searched.map((each) => [each.column, each.totalCount])).toEqual([
+        ['lastName', 0],
+        ['firstName', 0],
+      ])
+      expect(found.asNames).toEqual([
+        expect.objectContaining({ lastName: text.split(' ')[0], firstName: text.split(' ')[1] }),
+        expect.objectContaining({ lastName: text.split(' ')[1], firstName: text.split(' ')[0] }),
+      ])
+      const asked = searchQueries(app.urls).map((query) => Object.fromEntries(query))
+      const [first, second] = text.split(' ')
+      expect(asked.map((query) => `${query['searchCol']}=${query['searchVal']}`).sort()).toEqual(
+        [`lastName=${text}`, `firstName=${text}`, `lastName=${first}`, `lastName=${second}`].sort(),
+      )
+    }
+  })
+
   it('searches last and first names by default, each employee once, saying which are saved already', async () => {
     const app = await startApp()
     await app.signInAndSync()
