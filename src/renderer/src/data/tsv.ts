@@ -31,39 +31,3 @@ export function toTsv(columns: readonly ColumnInfo[], rows: readonly EmployeeRow
 export function toLines(key: string, rows: readonly EmployeeRow[]): string {
   return rows.map((row) => tsvCell(fieldOf(row, key))).join('\r\n')
 }
-
-/** An ISO date (2026-03-01, maybe with a time): left for the spreadsheet to read as a date, as the export does. */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c)
-}
-
-/**
- * One value as an HTML cell for the clipboard's `text/html`, which Excel and LibreOffice read before the text:
- * text stays text as the export writes it (`mso-number-format:"\@"`, Excel's text format, as a style attribute:
- * Chromium's sanitizing write keeps attributes but drops a style sheet), so an employee number keeps its leading
- * zeros; numbers, booleans and ISO dates stay plain for the spreadsheet to read.
- */
-function htmlCell(value: JsonValue | undefined, tag: 'td' | 'th'): string {
-  if (value === undefined || value === null) return `<${tag}></${tag}>`
-  if (typeof value === 'number' || typeof value === 'boolean') return `<${tag}>${String(value)}</${tag}>`
-  const text = typeof value === 'string' ? value : JSON.stringify(value)
-  if (ISO_DATE.test(text)) return `<${tag}>${escapeHtml(text)}</${tag}>`
-  return `<${tag} style="mso-number-format:'\\@'">${escapeHtml(text)}</${tag}>`
-}
-
-/** The rows as an HTML table (the headers first, when given): what a copy puts beside toTsv's text. */
-export function toHtmlTable(
-  columns: readonly ColumnInfo[],
-  rows: readonly EmployeeRow[],
-  headers = true,
-): string {
-  const lines = [
-    ...(headers ? [`<tr>${columns.map((column) => htmlCell(column.label, 'th')).join('')}</tr>`] : []),
-    ...rows.map(
-      (row) => `<tr>${columns.map((column) => htmlCell(fieldOf(row, column.key), 'td')).join('')}</tr>`,
-    ),
-  ]
-  return `<table>${lines.join('')}</table>`
-}

@@ -5,7 +5,7 @@ import type { MenuItem } from '../components/row-context-menu'
 import { cellSelector } from '../components/employee-row'
 import { isSelected, selectedCount, selectedIndexes, selectOnly } from '../data/row-selection'
 import type { RowWindowCache } from '../data/row-window-cache'
-import { MAX_COPY_ROWS, toHtmlTable, toLines, toTsv } from '../data/tsv'
+import { MAX_COPY_ROWS, toLines, toTsv } from '../data/tsv'
 import { formatCount, plural } from '../format/format-value'
 import { isMac } from './use-app-commands'
 import type { RowSelectionController } from './use-row-selection'
@@ -20,7 +20,7 @@ export interface RowActions {
   /** Where the row menu is open (viewport coordinates), undefined while it is closed. */
   readonly menu: { x: number; y: number } | undefined
   readonly menuItems: MenuItem[]
-  /** Copies the selected rows as tab-separated text with the shown columns' headers, and as HTML beside it. */
+  /** Copies the selected rows as tab-separated text with the shown columns' headers. */
   copyRows(): void
   /** The Menu key or Shift+F10: the row menu under the active cell (selecting the first row if none is). */
   openMenuAtActive(): void
@@ -79,8 +79,7 @@ export function useRowActions(options: RowActionsOptions): RowActions {
       try {
         const { rows, count } = await selectedRows()
         const text = what === 'rows' ? toTsv(columns, rows) : toLines(what.key, rows)
-        const html = what === 'rows' ? toHtmlTable(columns, rows) : toHtmlTable([what], rows, false)
-        await writeClipboard(text, html)
+        await navigator.clipboard.writeText(text)
         const copied =
           what === 'rows' ? plural(rows.length, 'row') : `${what.label} of ${plural(rows.length, 'row')}`
         setNotice(`Copied ${copied}${cappedNote(count)}.`)
@@ -167,16 +166,3 @@ export function useRowActions(options: RowActionsOptions): RowActions {
 }
 
 function noop(): void {}
-
-/**
- * Puts the text and, beside it, the same rows as HTML on the clipboard in one write: a spreadsheet pastes the
- * HTML (text cells keep an employee number's zeros), a text editor the text. Still Chromium's sanitized write
- * (`clipboard-sanitized-write`, decision 038): text/plain and text/html are its standard types.
- */
-async function writeClipboard(text: string, html: string): Promise<void> {
-  const item = new ClipboardItem({
-    'text/plain': new Blob([text], { type: 'text/plain' }),
-    'text/html': new Blob([html], { type: 'text/html' }),
-  })
-  await navigator.clipboard.write([item])
-}
