@@ -84,9 +84,10 @@ export function BrowseView(props: BrowseViewProps) {
     sort: filters.sort,
     onSort: (column) => setChoice((c) => ({ ...c, sort: nextSort(c.sort, column) })),
     onActiveChange: (index) => {
-      // An open panel follows the keyboard, so arrowing through the list reads each employee in turn.
+      // An open panel follows the keyboard, so arrowing through the list reads each employee in turn. Asked of the
+      // newest state: closing the panel puts the focus back on its row, which must not open it again.
       const uuid = uuidAt(index)
-      if (detailUuid !== undefined && uuid !== undefined) setDetailUuid(uuid)
+      if (uuid !== undefined) setDetailUuid((open) => (open === undefined ? undefined : uuid))
     },
     onOpen,
     detailOpen: detailUuid !== undefined,
