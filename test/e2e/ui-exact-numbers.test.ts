@@ -53,7 +53,7 @@ describe('numbers beyond a double, on screen and in the export', () => {
 
     await page.getByRole('button', { name: /^Export 1 row/ }).click()
     await page.getByText(/^Exported 1 row to /).waitFor({ timeout: 60_000 })
-    const file = readdirSync(app.dataDir).find((name) => /^Employees.*\.xlsx$/.test(name))
+    const file = readdirSync(app.dataDir).find((name) => /^Demo – Employees.*\.xlsx$/.test(name))
     expect(file).toBeDefined()
     const rows = (await readXlsx(join(app.dataDir, file!))).sheets[0]!.rows
     const at = (label: string): number => rows[0]!.findIndex((cell) => cell?.v === label)

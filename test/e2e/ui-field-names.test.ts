@@ -78,7 +78,7 @@ describe('fields under any name, through the app core', () => {
   it('the export of the view holds those columns headed by their names, as text, with each row’s values', async () => {
     await page.getByRole('button', { name: `Export ${SIZE} rows…` }).click()
     await page.getByText(new RegExp(`^Exported ${SIZE} rows to `)).waitFor({ timeout: 60_000 })
-    const rows = (await readXlsx(written(/^Employees.*\.xlsx$/))).sheets[0]!.rows
+    const rows = (await readXlsx(written(/^Demo – Employees.*\.xlsx$/))).sheets[0]!.rows
     const header = rows[0]!.map((cell) => cell?.v ?? null)
     expect(rows).toHaveLength(SIZE + 1)
     for (const [name, label] of [

@@ -170,12 +170,13 @@ describe('the employee table with the keyboard, the clipboard and its columns', 
       const first = (await cell(0, label === 'Last name' ? 0 : 1).boundingBox())!
       expect(first.x, `${label} cell`).toBeGreaterThanOrEqual(view.x)
     }
-    // The header "Employee number" is not cut at its default width (its words on two lines: decision 056).
+    // The header "Employee number" is not cut at its default width (its words on two lines: decision 056). A
+    // pixel of slack: the glyphs of two 16.5 px lines round to 34 px in a 33 px box; a line cut off is 16 px.
     const label = header('Employee number').locator('.header-label')
     expect(
       await label.evaluate(
         (element) =>
-          element.scrollWidth <= element.clientWidth && element.scrollHeight <= element.clientHeight,
+          element.scrollWidth <= element.clientWidth && element.scrollHeight <= element.clientHeight + 1,
       ),
     ).toBe(true)
     await ui.screenshot('ui-keyboard-5-scrolled-right')

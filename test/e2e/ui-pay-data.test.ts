@@ -210,7 +210,7 @@ describe('pay data in view at 1366×768, through the real core', () => {
 
     await page.getByRole('button', { name: `Export ${SIZE} rows…` }).click()
     await page.getByText(/^Exported 600 rows to /).waitFor({ timeout: 60_000 })
-    const book = await readXlsx(written(/^Employees.*\.xlsx$/))
+    const book = await readXlsx(written(/^Demo – Employees.*\.xlsx$/))
     const rows = book.sheets[0]!.rows
     const column = rows[0]!.findIndex((cell) => cell?.v === 'Annual salary')
     expect(column).toBeGreaterThanOrEqual(0)

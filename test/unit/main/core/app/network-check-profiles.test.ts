@@ -79,14 +79,17 @@ describe('Test connection on each profile (issue 33, point 1)', () => {
     const app = await startApp(demo, tempDir(), new MemoryKeyValueBackend(), new MemorySecretStore(), {
       policy,
     })
-    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
+    // A first start opens on the policy's first profile (issue 33, point 11); Demo is signed in first.
     const list = (await app.invoke('profiles:list')) as ProfileList
+    const demoId = list.profiles.find((profile) => profile.name === 'Demo')!.id
+    await app.invoke('profiles:switch', demoId)
+    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
     const acmeId = list.profiles.find((profile) => profile.name === 'Acme Ltd')!.id
     await app.invoke('profiles:switch', acmeId)
     await app.invoke('settings:set-client-secret', clientSecret)
     expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in', environment: 'staging' })
     await expectCheckPasses(app, 'Acme Ltd', acme.baseUrl)
-    await app.invoke('profiles:switch', list.profiles.find((profile) => profile.name !== 'Acme Ltd')!.id)
+    await app.invoke('profiles:switch', demoId)
     await expectCheckPasses(app, 'Demo', demo.baseUrl)
   })
 })
