@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { MONEY_NUMBER_FORMAT } from '../../src/shared/money'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { boxOf, gridViewport } from '../helpers/harness/grid-boxes'
 import { allEmployeesText, useUiSession } from '../helpers/harness/ui-session'
 import { readXlsx } from '../helpers/xlsx-reader'
 
@@ -41,33 +42,6 @@ const salaryHeader = (): Locator => grid().getByRole('columnheader', { name: /An
 const salaryCells = (): Locator => grid().getByRole('gridcell').and(page.locator('[data-col="annualSalary"]'))
 const hidePay = (): Locator => page.getByRole('button', { name: 'Hide pay' })
 
-interface Box {
-  readonly left: number
-  readonly top: number
-  readonly right: number
-  readonly bottom: number
-}
-
-/** The part of the grid a clerk sees without scrolling: its box less its scroll bars. */
-async function gridViewport(): Promise<Box & { readonly scrollLeft: number }> {
-  return grid().evaluate((element) => {
-    const rect = element.getBoundingClientRect()
-    return {
-      left: rect.left,
-      top: rect.top,
-      right: rect.left + element.clientWidth,
-      bottom: rect.top + element.clientHeight,
-      scrollLeft: element.scrollLeft,
-    }
-  })
-}
-
-async function boxOf(locator: Locator): Promise<Box> {
-  const box = await locator.boundingBox()
-  expect(box).not.toBeNull()
-  return { left: box!.x, top: box!.y, right: box!.x + box!.width, bottom: box!.y + box!.height }
-}
-
 /** The newest file in the data folder whose name matches. */
 function written(pattern: RegExp): string {
   const file = readdirSync(app.dataDir).find((name) => pattern.test(name))
@@ -91,7 +65,7 @@ describe('pay data in view at 1366×768, through the real core', () => {
       'Department',
     ])
     await salaryCells().first().waitFor()
-    const viewport = await gridViewport()
+    const viewport = await gridViewport(grid())
     expect(viewport.scrollLeft).toBe(0)
     for (const header of ['Last name', 'Pay cycle', 'Annual salary']) {
       const box = await boxOf(grid().getByRole('columnheader', { name: new RegExp(header) }))
@@ -199,7 +173,7 @@ describe('pay data in view at 1366×768, through the real core', () => {
     await expect.poll(async () => (await salaryCells().first().innerText()).startsWith('EUR')).toBe(true)
     for (const text of await salaryCells().allInnerTexts())
       expect(text).toMatch(/^EUR\s\d{1,3}(,\d{3})*\.\d{2}$/)
-    const viewport = await gridViewport()
+    const viewport = await gridViewport(grid())
     expect((await boxOf(salaryHeader())).right).toBeLessThanOrEqual(viewport.right)
     await ui.screenshot('ui-pay-data-4-currency')
     // The printed page writes them in the same currency (the setting reaches the core's page).
@@ -245,7 +219,7 @@ describe('pay data in view at 1366×768, through the real core', () => {
         await showVandermeers()
       }
       await expect.poll(async () => (await salaryCells().allTextContents()).sort()).toEqual([...texts].sort())
-      const viewport = await gridViewport()
+      const viewport = await gridViewport(grid())
       expect(viewport.scrollLeft).toBe(0)
       expect((await boxOf(salaryHeader())).right, locale).toBeLessThanOrEqual(viewport.right)
       for (const cell of await salaryCells().all()) {

@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ColumnBuilder } from '../../src/main/core/query/column-builds'
 import type { AppPage, AppUnderTest } from '../helpers/harness'
+import { boxOf, gridViewport } from '../helpers/harness/grid-boxes'
 import { allEmployeesText, useUiSession } from '../helpers/harness/ui-session'
 
 /**
@@ -65,35 +66,6 @@ const DEFAULT_HEADERS = [
   'Hire date',
 ]
 
-interface Box {
-  readonly left: number
-  readonly top: number
-  readonly right: number
-  readonly bottom: number
-}
-
-/** The part of the grid a clerk sees: its box less its borders and scroll bars, with how far it is scrolled. */
-async function gridViewport(): Promise<Box & { readonly scrollLeft: number }> {
-  return grid().evaluate((element) => {
-    const rect = element.getBoundingClientRect()
-    const left = rect.left + element.clientLeft
-    const top = rect.top + element.clientTop
-    return {
-      left,
-      top,
-      right: left + element.clientWidth,
-      bottom: top + element.clientHeight,
-      scrollLeft: element.scrollLeft,
-    }
-  })
-}
-
-async function boxOf(locator: Locator): Promise<Box> {
-  const box = await locator.boundingBox()
-  expect(box).not.toBeNull()
-  return { left: box!.x, top: box!.y, right: box!.x + box!.width, bottom: box!.y + box!.height }
-}
-
 /** The headers' labels in table order, without their sort arrows. */
 async function headerLabels(): Promise<string[]> {
   return grid().locator('.header-label').allInnerTexts()
@@ -101,7 +73,7 @@ async function headerLabels(): Promise<string[]> {
 
 /** Expects the header wholly inside the grid's visible box, and clear of the pinned name columns. */
 async function expectInView(label: string): Promise<void> {
-  const view = await gridViewport()
+  const view = await gridViewport(grid())
   const box = await boxOf(header(label))
   const pinnedRight = await pinnedEdge()
   const pinned = label === 'Last name' || label === 'First name'
@@ -164,7 +136,7 @@ describe('the employee table at 1366×768, through the real core', () => {
   it('3. fits the eight default columns in the grid with the detail panel closed', async () => {
     await page.getByText(allEmployeesText(SIZE)).waitFor()
     expect(await headerLabels()).toEqual(DEFAULT_HEADERS)
-    const view = await gridViewport()
+    const view = await gridViewport(grid())
     expect(view.scrollLeft).toBe(0)
     for (const label of DEFAULT_HEADERS) await expectInView(label)
     expect(await grid().evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(
@@ -249,7 +221,7 @@ describe('the employee table at 1366×768, through the real core', () => {
     expect(await cellsShownPartlyUnderPinned()).toEqual([])
     // Nor does a click on the part in view of a header cut by the grid's right edge (the mouse, not a locator's
     // click, which would scroll it into view itself).
-    const view = await gridViewport()
+    const view = await gridViewport(grid())
     const cut = await grid()
       .locator('.head-row [role="columnheader"]')
       .evaluateAll(
