@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 import type { EmployeeQuery } from '../src/shared/domain/query'
 import { createAppCore } from '../src/main/core/session/create-app-core'
 import { coreWorkerRunners } from '../src/main/core-host/worker/worker-runners'

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { cpus, freemem, release, totalmem, type } from 'node:os'
 import { join, resolve } from 'node:path'
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 import type { BenchSection } from './bench-kit'
 import { scratchDir } from './bench-kit'
 import { exportSection } from './export-bench'

@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../src/main/core/cache/cache-database'
 import { SnapshotReader } from '../src/main/core/snapshot/snapshot-reader'

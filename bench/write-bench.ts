@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 import type { EmployeeRow } from '../src/shared/domain/rows'
 import { SNAPSHOT_TABLES } from '../src/main/core/snapshot/snapshot-schema'
 import { SnapshotWriter } from '../src/main/core/snapshot/snapshot-writer'

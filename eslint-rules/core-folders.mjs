@@ -26,7 +26,7 @@ const STORES = ['cache', 'snapshot', 'sqlite']
 const RULES = [
   {
     from: (folder) => !STORES.includes(folder),
-    target: (path) => path === 'package:better-sqlite3',
+    target: (path) => path === 'package:better-sqlite3-multiple-ciphers',
     why: 'only the stores (core/cache, core/snapshot, core/sqlite) hold SQLite connections; use their typed reads and writes',
   },
   {

@@ -61,7 +61,7 @@ describe('the packaged RosterDesk on this desktop', () => {
       packaged.resources,
       'app.asar.unpacked',
       'node_modules',
-      'better-sqlite3',
+      'better-sqlite3-multiple-ciphers',
       'prebuilds',
     )
     expect(await readdir(prebuilds)).toEqual([`${process.platform}-${process.arch}.node`])
@@ -69,9 +69,11 @@ describe('the packaged RosterDesk on this desktop', () => {
     const files = await listAsar(join(packaged.resources, 'app.asar'))
     expect(files).toContain('out/main/index.js')
     expect(files).toContain('out/renderer/index.html')
-    expect(files).toContain('node_modules/better-sqlite3/lib/binding.js')
+    expect(files).toContain('node_modules/better-sqlite3-multiple-ciphers/lib/binding.js')
     expect(files.filter((path) => /^(src|test|\.tools)\//.test(path))).toEqual([])
-    expect(files.filter((path) => path.startsWith('node_modules/better-sqlite3/deps/'))).toEqual([])
+    expect(
+      files.filter((path) => path.startsWith('node_modules/better-sqlite3-multiple-ciphers/deps/')),
+    ).toEqual([])
   })
 
   it('opens its window on the app, served from the packaged renderer', async () => {

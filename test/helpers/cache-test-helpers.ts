@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 
 /** A fresh directory under the OS temp dir; `cleanup` removes it. */
 export function makeTempDir(prefix = 'rosterdesk-cache-'): { dir: string; cleanup: () => void } {

@@ -16,7 +16,7 @@ const bundles = (): Promise<(name: keyof typeof ENTRIES) => string> =>
   freshNodeBundles({
     entries: ENTRIES,
     outdir: OUT_DIR,
-    external: ['better-sqlite3', 'exceljs'],
+    external: ['better-sqlite3-multiple-ciphers', 'exceljs'],
     sourcemap: true,
   })
 

@@ -44,7 +44,7 @@ interface BuilderConfig {
 const ROOT = resolve(__dirname, '../../..')
 const configText = readFileSync(join(ROOT, 'electron-builder.json'), 'utf8')
 const config = JSON.parse(configText) as BuilderConfig
-const PREBUILDS = join(ROOT, 'node_modules/better-sqlite3/prebuilds')
+const PREBUILDS = join(ROOT, 'node_modules/better-sqlite3-multiple-ciphers/prebuilds')
 
 /** The platforms the installers are built on, with electron-builder's name and better-sqlite3's prebuild prefix. */
 const TARGETS = [
@@ -258,7 +258,7 @@ describe('installer configuration', () => {
     expect(config.nodeGypRebuild).toBe(false)
     expect(config.buildDependenciesFromSource).toBe(false)
     const sqlitePackage = JSON.parse(
-      readFileSync(join(ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8'),
+      readFileSync(join(ROOT, 'node_modules/better-sqlite3-multiple-ciphers/package.json'), 'utf8'),
     ) as { gypfile?: boolean }
     // Without this, npm (and electron-builder's installer) would run node-gyp because binding.gyp exists.
     expect(sqlitePackage.gypfile).toBe(false)
@@ -272,7 +272,7 @@ describe('installer configuration', () => {
   })
 
   it('unpacks only the native addon from the asar, not whole packages', () => {
-    expect(config.asarUnpack).toEqual(['node_modules/better-sqlite3/prebuilds/*.node'])
+    expect(config.asarUnpack).toEqual(['node_modules/better-sqlite3-multiple-ciphers/prebuilds/*.node'])
     // electron-builder would otherwise unpack every package that contains a binary, JavaScript and all.
     expect(config.asar.smartUnpack).toBe(false)
   })
@@ -282,16 +282,20 @@ describe('installer configuration', () => {
       const platform = config[target.key]
       for (const arch of target.archs) {
         const shipped = readdirSync(PREBUILDS).filter((name) =>
-          shipsModuleFile(platform, arch, `node_modules/better-sqlite3/prebuilds/${name}`),
+          shipsModuleFile(platform, arch, `node_modules/better-sqlite3-multiple-ciphers/prebuilds/${name}`),
         )
         expect(shipped, `${target.key} ${arch}`).toEqual([`${target.prefix}-${arch}.node`])
         for (const dropped of ['deps/sqlite3/sqlite3.c', 'src/better_sqlite3.cpp', 'binding.gyp']) {
-          expect(shipsModuleFile(platform, arch, `node_modules/better-sqlite3/${dropped}`), dropped).toBe(
-            false,
-          )
+          expect(
+            shipsModuleFile(platform, arch, `node_modules/better-sqlite3-multiple-ciphers/${dropped}`),
+            dropped,
+          ).toBe(false)
         }
         for (const kept of ['lib/index.js', 'lib/binding.js', 'package.json']) {
-          expect(shipsModuleFile(platform, arch, `node_modules/better-sqlite3/${kept}`), kept).toBe(true)
+          expect(
+            shipsModuleFile(platform, arch, `node_modules/better-sqlite3-multiple-ciphers/${kept}`),
+            kept,
+          ).toBe(true)
         }
       }
     }

@@ -158,7 +158,7 @@ describe("core's own folders", () => {
       "import { openSqlite } from '../../core/sqlite/sqlite-open'\nexport const a = openSqlite\n"
     expect((await errorsFor('src/main/core-host/worker/a.ts', hostOpen)).join('\n')).toMatch(folderError)
     expect(await errorsFor('src/main/core/snapshot/a.ts', open)).toEqual([])
-    const driver = "import Database from 'better-sqlite3'\nexport const a = Database\n"
+    const driver = "import Database from 'better-sqlite3-multiple-ciphers'\nexport const a = Database\n"
     expect((await errorsFor('src/main/core/sync/a.ts', driver)).join('\n')).toMatch(folderError)
     expect(await errorsFor('src/main/core/cache/a.ts', driver)).toEqual([])
     // Mapping a storage failure to a clerk's message is not holding a connection.

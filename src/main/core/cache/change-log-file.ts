@@ -7,7 +7,7 @@ import type {
 } from '../../../shared/domain/changes'
 import type { EmployeeRow } from '../../../shared/domain/rows'
 import { RosterDeskError } from '../errors'
-import type Database from 'better-sqlite3'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
 import { foldText } from '../text/text-fold'
 import { damagedCacheError, openSqlite, storageError } from '../sqlite/sqlite-open'

@@ -1,6 +1,6 @@
 import type { ColumnInfo, EmployeeRow } from '../../../shared/domain/rows'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
-import type Database from 'better-sqlite3'
+import type Database from 'better-sqlite3-multiple-ciphers'
 
 /**
  * Rows one statement looks up: a prepared `id IN (?, …)` of exactly this many parameters, the last batch padded

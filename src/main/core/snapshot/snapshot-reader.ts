@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import type { ChangeKind } from '../../../shared/domain/changes'
 import type { ColumnInfo } from '../../../shared/domain/rows'
-import type Database from 'better-sqlite3'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import { SnapshotRowReader } from './row-reader'
 import { checkSnapshotFormat, QUICK_CHECK_AT_OPEN_MAX_BYTES, quickCheck } from './snapshot-schema'
 import { openSqlite, storageError } from '../sqlite/sqlite-open'

@@ -4,7 +4,7 @@ import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
 import { fsyncFileAsync } from '../durable-fs'
 import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
-import type Database from 'better-sqlite3'
+import type Database from 'better-sqlite3-multiple-ciphers'
 
 /**
  * The snapshot's page size. Twice SQLite's default: a page of rows is written in half the system calls, the

@@ -2,7 +2,7 @@
  * The part of better-sqlite3's API RosterDesk uses. The package ships no types and @types/better-sqlite3 is not
  * a dependency, so this declaration is the contract; it mirrors better-sqlite3 13.x.
  */
-declare module 'better-sqlite3' {
+declare module 'better-sqlite3-multiple-ciphers' {
   namespace Database {
     type BindValue = string | number | bigint | Buffer | null
 

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import type { SqliteDatabase } from './sqlite-open'
 
 /** Each connection's kept statements, by SQL text; plain (`rows`) and plucked (`values`) ones apart. */

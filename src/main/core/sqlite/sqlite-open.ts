@@ -1,9 +1,10 @@
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 import { readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { diskFullError, isDiskFull } from '../disk-full'
 import { RosterDeskError } from '../errors'
 import { createOwnerOnlyFile } from '../owner-only'
+import { cipherPragmas, type CacheKey } from './cache-key'
 
 /**
  * core/sqlite is the SQLite plumbing both stores stand on, the catalog and change logs (core/cache) and the
@@ -20,6 +21,11 @@ export interface SqliteOpenOptions {
   readonly fileMustExist?: boolean
   /** Milliseconds to wait for a lock; 0 fails at once (used to probe whether a writer is alive). */
   readonly timeout?: number
+  /**
+   * The key the file is encrypted with (cache-key.ts). Absent: a plain SQLite file (the tests' raw readers and the
+   * migration's source only). A wrong key, or a plain file opened with one, fails here as a damaged cache.
+   */
+  readonly key?: CacheKey
 }
 
 /**
@@ -30,13 +36,26 @@ export interface SqliteOpenOptions {
 export function openSqlite(path: string, options: SqliteOpenOptions = {}): SqliteDatabase {
   try {
     if (options.readonly !== true && options.fileMustExist !== true) createFirst(path)
-    return new Database(path, {
+    const db = new Database(path, {
       readonly: options.readonly ?? false,
       fileMustExist: options.fileMustExist ?? false,
       timeout: options.timeout ?? 5000,
     })
+    if (options.key !== undefined) unlock(db, options.key)
+    return db
   } catch (error) {
     throw storageError(error, path)
+  }
+}
+
+/** Gives a new connection its key and proves it on the first page: a wrong key is SQLITE_NOTADB here, not later. */
+function unlock(db: SqliteDatabase, key: CacheKey): void {
+  try {
+    for (const pragma of cipherPragmas(key)) db.pragma(pragma)
+    db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get()
+  } catch (error) {
+    db.close()
+    throw error
   }
 }
 

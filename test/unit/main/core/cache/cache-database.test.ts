@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../../../src/main/core/cache/cache-database'

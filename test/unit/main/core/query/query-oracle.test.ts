@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EmployeeQuery, FacetCount } from '../../../../../src/shared/domain/query'
 import type { EmployeeRow } from '../../../../../src/shared/domain/rows'

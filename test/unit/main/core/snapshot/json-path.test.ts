@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 import { afterAll, describe, expect, it } from 'vitest'
 import { jsonPath } from '../../../../../src/main/core/snapshot/snapshot-reader'
 import { wellFormedFieldNames } from '../../../../../src/main/core/sync/field-names'
