@@ -67,10 +67,10 @@ describe('the progress line’s words', () => {
     const retrying = (reason: 'rate-limited' | 'server-error' | 'network'): SyncProgress => ({
       ...base,
       etaSeconds: 60,
-      retry: { reason, retryInSeconds: 8, attempt: 1 },
+      retry: { reason, retryInSeconds: 8, attempt: 1, attempts: 8 },
     })
-    expect(syncProgressText(retrying('rate-limited'))).toBe('Service busy, retrying in 8 s')
-    expect(syncProgressText(retrying('server-error'))).toBe('Service error, retrying in 8 s')
+    expect(syncProgressText(retrying('rate-limited'))).toBe('Service busy, retrying in 8 s — attempt 2 of 8')
+    expect(syncProgressText(retrying('server-error'))).toBe('Service error, retrying in 8 s — attempt 2 of 8')
     // No answer at all: the service, its host and the cause, the wait and which attempt comes of how many.
     const refused: SyncProgress = {
       ...base,
@@ -93,11 +93,13 @@ describe('the progress line’s words', () => {
     expect(syncProgressText(timedOut, 2)).toBe(
       'The payroll service at payroll.example.com is not answering (timed out). Trying again in 2 s — attempt 4 of 8.',
     )
-    expect(syncProgressText(retrying('network'))).toBe(
+    expect(syncProgressText({ ...base, retry: { reason: 'network', retryInSeconds: 8, attempt: 1 } })).toBe(
       'The payroll service is not answering (connection lost). Trying again in 8 s — attempt 2.',
     )
-    expect(syncProgressText(retrying('rate-limited'), 3)).toBe('Service busy, retrying in 3 s')
-    expect(syncProgressText(retrying('server-error'), 0)).toBe('Service error, retrying…')
+    expect(syncProgressText(retrying('rate-limited'), 3)).toBe(
+      'Service busy, retrying in 3 s — attempt 2 of 8',
+    )
+    expect(syncProgressText(retrying('server-error'), 0)).toBe('Service error, retrying… — attempt 2 of 8')
   })
 })
 
@@ -115,20 +117,20 @@ describe('SyncProgressBar', () => {
     vi.useFakeTimers()
     const retry = { reason: 'rate-limited', retryInSeconds: 8, attempt: 1 } as const
     const { rerender } = render(<SyncProgressBar progress={{ ...base, retry }} />)
-    const line = screen.getByText('Service busy, retrying in 8 s')
+    const line = screen.getByText('Service busy, retrying in 8 s — attempt 2')
     expect(line.classList.contains('sync-progress-retry')).toBe(true)
     act(() => vi.advanceTimersByTime(3_000))
-    expect(line.textContent).toBe('Service busy, retrying in 5 s')
+    expect(line.textContent).toBe('Service busy, retrying in 5 s — attempt 2')
     act(() => vi.advanceTimersByTime(6_000))
-    expect(line.textContent).toBe('Service busy, retrying…')
+    expect(line.textContent).toBe('Service busy, retrying… — attempt 2')
     rerender(<SyncProgressBar progress={{ ...base, retry: { ...retry, attempt: 2, retryInSeconds: 16 } }} />)
-    expect(line.textContent).toBe('Service busy, retrying in 16 s')
+    expect(line.textContent).toBe('Service busy, retrying in 16 s — attempt 3')
     rerender(<SyncProgressBar progress={{ ...base, etaSeconds: 30 }} />)
     expect(line.textContent).toBe('Downloading employees: 1,500 of 5,000 (413 rows/s), about 30 s left')
     expect(line.classList.contains('sync-progress-retry')).toBe(false)
     // Another request's retry that looks just like the first still counts from its own start.
     rerender(<SyncProgressBar progress={{ ...base, retry }} />)
-    expect(line.textContent).toBe('Service busy, retrying in 8 s')
+    expect(line.textContent).toBe('Service busy, retrying in 8 s — attempt 2')
   })
 
   it('says the cause of a retry under the line, in the failure’s words, and drops it with the retry', () => {
@@ -136,7 +138,7 @@ describe('SyncProgressBar', () => {
       'The payroll service had a problem (HTTP 500): “maintenance until 02:00 UTC, ticket PAY-4471”. Try again in a few minutes.'
     const retry = { reason: 'server-error', retryInSeconds: 1, attempt: 1, cause } as const
     const { rerender, container } = render(<SyncProgressBar progress={{ ...base, retry }} />)
-    expect(screen.getByText('Service error, retrying in 1 s')).toBeTruthy()
+    expect(screen.getByText('Service error, retrying in 1 s — attempt 2')).toBeTruthy()
     expect(container.querySelector('.sync-progress-cause')?.textContent).toBe(cause)
     rerender(<SyncProgressBar progress={base} />)
     expect(container.querySelector('.sync-progress-cause')).toBeNull()
@@ -189,7 +191,7 @@ describe('a sync in the app, told only by events', () => {
         retry: { reason: 'rate-limited', retryInSeconds: 8, attempt: 1 },
       }),
     )
-    expect(within(sync).getByText('Service busy, retrying in 8 s')).toBeTruthy()
+    expect(within(sync).getByText('Service busy, retrying in 8 s — attempt 2')).toBeTruthy()
 
     // News of another run (its id is not the one sync:start answered) does not end this one.
     const other: SyncRunSummary = {

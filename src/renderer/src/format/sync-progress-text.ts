@@ -13,14 +13,17 @@ const PHASES: Record<SyncProgress['phase'], string> = {
 
 export const STARTING_TEXT = 'Starting sync…'
 
-/** What the service did and when the next attempt goes; `secondsLeft` counts down from `retryInSeconds`. */
+/**
+ * What the service did, when the next attempt goes and which of how many it is ("Service busy, retrying in 8 s —
+ * attempt 2 of 8"); `secondsLeft` counts down from `retryInSeconds`.
+ */
 export function retryText(retry: SyncRetry, secondsLeft: number = retry.retryInSeconds): string {
   const when = secondsLeft > 0 ? `retrying in ${formatCount(secondsLeft)} s` : 'retrying…'
   switch (retry.reason) {
     case 'rate-limited':
-      return `Service busy, ${when}`
+      return `Service busy, ${when} — ${attemptText(retry)}`
     case 'server-error':
-      return `Service error, ${when}`
+      return `Service error, ${when} — ${attemptText(retry)}`
     case 'network':
       return notAnsweringText(retry, secondsLeft)
   }
@@ -42,9 +45,13 @@ function notAnsweringText(retry: SyncRetry, secondsLeft: number): string {
   const at = retry.host === undefined ? '' : ` at ${retry.host}`
   const cause = (retry.code === undefined ? undefined : NO_ANSWER_CAUSES[retry.code]) ?? 'connection lost'
   const when = secondsLeft > 0 ? `in ${formatCount(secondsLeft)} s` : 'now'
-  const next = formatCount(retry.attempt + 1)
+  return `The payroll service${at} is not answering (${cause}). Trying again ${when} — ${attemptText(retry)}.`
+}
+
+/** The attempt to come, of how many when the retry policy says ("attempt 2 of 8", else "attempt 2"). */
+function attemptText(retry: SyncRetry): string {
   const of = retry.attempts === undefined ? '' : ` of ${formatCount(retry.attempts)}`
-  return `The payroll service${at} is not answering (${cause}). Trying again ${when} — attempt ${next}${of}.`
+  return `attempt ${formatCount(retry.attempt + 1)}${of}`
 }
 
 /** Time remaining, as coarse as a clerk plans with: seconds in fives, then minutes, then hours and minutes. */
