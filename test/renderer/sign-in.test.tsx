@@ -45,6 +45,24 @@ describe('first screen and sign-in', () => {
     expect(await screen.findByRole('button', { name: 'Sign in with your browser' })).toBeTruthy()
   })
 
+  it('asks for the client ID a profile with an address lacks, opening Settings at it', async () => {
+    const { core } = renderWithCore({
+      serviceEmployees: [],
+      settings: {
+        environment: 'staging',
+        clientId: '',
+        baseUrls: { staging: 'https://staging.example.com', production: '' },
+      },
+    })
+    const enter = await screen.findByRole('button', { name: 'Enter the client ID' })
+    expect(screen.getByText(/This profile has no client ID yet\./)).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Sign in with your browser' })).toBeNull()
+    fireEvent.click(enter)
+    const clientId = (await screen.findByLabelText('Client ID')) as HTMLInputElement
+    await waitFor(() => expect(document.activeElement).toBe(clientId))
+    expect(core.calls.map((call) => call.channel)).not.toContain('auth:sign-in')
+  })
+
   it('warns when secrets can only be kept in memory', async () => {
     renderWithCore({ serviceEmployees: [], secretStorage: 'memory-only' })
     expect(

@@ -121,7 +121,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
           onSignIn={auth.signIn}
           onCancel={auth.cancelSignIn}
           onOpenSettings={() => setScreen('settings')}
-          missingAddress={addressMissing(settings.view?.settings)}
+          missing={serviceFieldMissing(settings.view?.settings)}
           onEnterAddress={enterServiceAddress}
         />
       )
@@ -197,9 +197,11 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
  * Whether the profile's environment (Staging or Production) has no service address yet, so signing in cannot start;
  * false for Demo, whose service is built in, and while the settings are not read.
  */
-function addressMissing(settings: Settings | undefined): boolean {
-  if (settings === undefined || settings.environment === 'demo') return false
-  return settings.baseUrls[settings.environment].trim() === ''
+/** What the profile lacks before signing in can work: its environment's address first, then the client ID. */
+function serviceFieldMissing(settings: Settings | undefined): 'address' | 'client-id' | undefined {
+  if (settings === undefined || settings.environment === 'demo') return undefined
+  if (settings.baseUrls[settings.environment].trim() === '') return 'address'
+  return settings.clientId.trim() === '' ? 'client-id' : undefined
 }
 
 /**

@@ -54,15 +54,26 @@ export function SettingsIndex() {
 }
 
 /**
- * Settings opened at the service's fields: the focus on the chosen environment's address (on the environment for
- * Demo, which has none), once, when the form first shows.
+ * Settings opened at the service's fields: the focus, once, when the form first shows, on the first of them the
+ * profile lacks: the chosen environment's address, else the client ID (on the environment for Demo, which has
+ * neither).
  */
-export function useOpenAt(openAt: 'service' | undefined, environment: Environment): void {
-  const first = useRef(environment)
+export function useOpenAt(
+  openAt: 'service' | undefined,
+  environment: Environment,
+  given: { readonly address: boolean; readonly clientId: boolean },
+): void {
+  const first = useRef({ environment, given })
   useEffect(() => {
     if (openAt !== 'service') return
     // The service's section is the form's first: focusing its field brings it into view.
-    const target = first.current === 'demo' ? 'setting-environment' : `setting-${first.current}Url`
+    const { environment: shown, given: had } = first.current
+    const target =
+      shown === 'demo'
+        ? 'setting-environment'
+        : had.address && !had.clientId
+          ? 'setting-clientId'
+          : `setting-${shown}Url`
     document.getElementById(target)?.focus()
   }, [openAt])
 }

@@ -203,7 +203,10 @@ function SettingsEditor({
   const controller = useSettingsForm(saved, onSave, savedEmployees, secretLocked ? undefined : secret.save)
   const { form, errors, outcome, saving, unsaved, identityPending, change, submit, resolveIdentity } =
     controller
-  useOpenAt(openAt, form.environment)
+  useOpenAt(openAt, form.environment, {
+    address: form.environment !== 'demo' && form[`${form.environment}Url`].trim() !== '',
+    clientId: form.clientId.trim() !== '',
+  })
 
   const text = (
     field: TextFormField,

@@ -8,15 +8,19 @@ interface SignInPanelProps {
   readonly onSignIn: () => void
   readonly onCancel: () => void
   readonly onOpenSettings: () => void
-  /** The profile's environment has no service address yet: entering it is the one thing to do first. */
-  readonly missingAddress?: boolean
-  /** Settings, opened at the service's fields. */
+  /**
+   * What the profile lacks before signing in can work (its environment's service address, else its client ID):
+   * entering it is the one thing to do first.
+   */
+  readonly missing?: 'address' | 'client-id' | undefined
+  /** Settings, opened at the service's fields (at the one missing). */
   readonly onEnterAddress?: () => void
 }
 
 /**
  * The first screen before any employees are saved: sign in through the system browser, wait for it, or cancel; or,
- * while the profile has no service address, enter it first (signing in would only be refused for the lack of it).
+ * while the profile has no service address or client ID, enter it first (signing in would only be refused for the
+ * lack of it).
  * Once employees are saved, signing in again shows SignInWaiting beside them instead (App).
  */
 export function SignInPanel({
@@ -25,7 +29,7 @@ export function SignInPanel({
   onSignIn,
   onCancel,
   onOpenSettings,
-  missingAddress = false,
+  missing,
   onEnterAddress = onOpenSettings,
 }: SignInPanelProps) {
   const waiting = auth.status === 'signing-in'
@@ -43,7 +47,7 @@ export function SignInPanel({
       </p>
       {waiting ? (
         <SignInWaiting onCancel={onCancel} />
-      ) : missingAddress ? (
+      ) : missing === 'address' ? (
         <>
           <p>
             This profile has no {environment} service address yet. Enter it, with the client ID your IT team
@@ -51,6 +55,16 @@ export function SignInPanel({
           </p>
           <button type="button" className="primary" onClick={onEnterAddress}>
             Enter the service address
+          </button>
+        </>
+      ) : missing === 'client-id' ? (
+        <>
+          <p>
+            This profile has no client ID yet. Enter the client ID your IT team gave you in Settings; then
+            sign in here.
+          </p>
+          <button type="button" className="primary" onClick={onEnterAddress}>
+            Enter the client ID
           </button>
         </>
       ) : (
