@@ -187,6 +187,21 @@ describe('exports under the machine policy', () => {
     expect(request).toMatchObject({ format: 'xlsx', firstRows: 50 })
   })
 
+  it('prints no more rows than the policy allows in one export, and says why it stopped there', async () => {
+    const { core } = renderWithCore({
+      serviceEmployees: makeEmployees(120),
+      synced: true,
+      signedIn: true,
+      policy: { exports: { csvAllowed: true, maxRows: 10 } },
+    })
+    await screen.findByText('120 of 120 employees')
+    fireEvent.click(screen.getByRole('button', { name: 'Print…' }))
+    expect((await screen.findByText(/Printed the first 10 of 120 rows/)).textContent).toContain(
+      'Your organisation allows at most 10 in one export or print; narrow the view to print the others.',
+    )
+    expect(core.calls.some((call) => call.channel === 'export:print')).toBe(true)
+  })
+
   it('says in the roster dialog that a roster over the limit is cut, and exports its first rows', async () => {
     const { core } = renderWithCore({
       serviceEmployees: makeEmployees(120),

@@ -550,9 +550,11 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     },
     'export:show-in-folder': async () => exported,
     'export:print': async (request) => {
-      // Main prints the same rows an export would write, at most PRINT_MAX_ROWS of them.
+      // Main prints the same rows an export would write, at most PRINT_MAX_ROWS of them and never more than the
+      // policy's row limit (export-service.ts, preparePrint).
       const total = runQuery(cache, { ...exportRowQuery(request), offset: 0, limit: cache.length }).total
-      return { status: 'printed', rows: Math.min(total, PRINT_MAX_ROWS), total }
+      const bound = Math.min(PRINT_MAX_ROWS, policy.exports.maxRows ?? PRINT_MAX_ROWS)
+      return { status: 'printed', rows: Math.min(total, bound), total }
     },
     // As main's view-handlers.ts: the active profile's list, answered again after each change.
     'views:list': async () => views.list(activeId),

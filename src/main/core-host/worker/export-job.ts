@@ -34,6 +34,7 @@ export interface ExportJobInput {
 /** "Print…" as the core worker receives it: the page for a request, built from the same snapshot. */
 export type PrintJobInput = Omit<ExportJobInput, 'filePath' | 'maxRowsPerSheet' | 'rules'> & {
   readonly maxRows?: number
+  readonly policyMaxRows?: number
   /** The regional formats of the page's numbers and dates (the screen's); en-US when absent. */
   readonly locale?: string
   /** The profile's currency setting (an ISO 4217 code): amounts whose row names none are written in it. */

@@ -82,6 +82,7 @@ function printViewOnWorker(
         context: job.context,
         now: job.now,
         ...(job.maxRows === undefined ? {} : { maxRows: job.maxRows }),
+        ...(job.policyMaxRows === undefined ? {} : { policyMaxRows: job.policyMaxRows }),
         ...(job.locale === undefined ? {} : { locale: job.locale }),
         ...(job.currency === undefined ? {} : { currency: job.currency }),
       }),

@@ -60,6 +60,8 @@ export interface PrintJob {
   readonly context: ExportContext
   readonly now: number
   readonly maxRows?: number
+  /** The machine policy's `exports.maxRows`, which holds a print to it as it holds an export (the page says so). */
+  readonly policyMaxRows?: number
   /** The regional formats of the page's numbers and dates (shared/locale-format.ts); en-US when absent. */
   readonly locale?: string
   /** The profile's currency setting (an ISO 4217 code): amounts whose row names none are written in it. */

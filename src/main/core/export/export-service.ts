@@ -218,7 +218,7 @@ export class ExportService {
 
   /**
    * The page "Print…" prints for a request: the rows and columns the export would write (at most `maxRows`,
-   * PRINT_MAX_ROWS by default) as a self-contained HTML table, headed like the About sheet, its numbers and dates
+   * PRINT_MAX_ROWS by default, and never more than the policy's `exports.maxRows`) as a self-contained HTML table, headed like the About sheet, its numbers and dates
    * in `locale` (the screen's regional formats; en-US when absent), amounts whose row names no currency in
    * `currency` (the profile's setting). Writes nothing.
    */
@@ -232,6 +232,7 @@ export class ExportService {
       context: this.deps.context(),
       now: this.deps.clock.now(),
       ...(maxRows === undefined ? {} : { maxRows }),
+      ...(this.rules.maxRows === undefined ? {} : { policyMaxRows: this.rules.maxRows }),
       ...(locale === undefined ? {} : { locale }),
       ...(currency === undefined ? {} : { currency }),
     })

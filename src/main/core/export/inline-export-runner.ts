@@ -95,6 +95,7 @@ export function printViewOf(queries: RunnerQueries, job: PrintJob): PrintView {
     queries,
     about: { ...requestAbout(plan, job.context), createdAt: new Date(job.now) },
     ...(job.maxRows === undefined ? {} : { maxRows: job.maxRows }),
+    ...(job.policyMaxRows === undefined ? {} : { policyMaxRows: job.policyMaxRows }),
     ...(job.locale === undefined ? {} : { locale: job.locale }),
     ...(job.currency === undefined ? {} : { currency: job.currency }),
   })

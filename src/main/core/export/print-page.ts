@@ -32,6 +32,8 @@ export interface PrintPageInput {
   readonly rows: ReadonlyArray<EmployeeRow>
   /** Rows the view holds; more than `rows.length` when the page was cut at the bound. */
   readonly total: number
+  /** The bound was the machine policy's `exports.maxRows` (which binds exports too), not the page's own. */
+  readonly heldToPolicy?: boolean
   /**
    * The regional formats the clerk's screen shows (shared/locale-format.ts), which the cells' and the count's
    * numbers and dates follow: "58.234,50" and "27.11.2026" in de-DE. en-US when absent or not a locale.
@@ -142,9 +144,13 @@ export function printPageHtml(input: PrintPageInput): string {
     .map((line) => `<div><dt>${escapeHtml(line.label)}</dt><dd>${escapeHtml(String(line.value))}</dd></div>`)
     .join('')
 
+  const advice =
+    input.heldToPolicy === true
+      ? `Your organisation allows at most ${count(rows.length)} employees in one export or print; narrow the view to print the others.`
+      : 'Narrow the view, or export it to Excel for all of them.'
   const counted =
     rows.length < total
-      ? `<p class="count cut">Only the first ${count(rows.length)} of ${count(total)} employees are printed. Narrow the view, or export it to Excel for all of them.</p>`
+      ? `<p class="count cut">Only the first ${count(rows.length)} of ${count(total)} employees are printed. ${advice}</p>`
       : `<p class="count">${count(total)} ${total === 1 ? 'employee' : 'employees'}</p>`
 
   const numeric = columns.map((column) => column.kind === 'number' || isMoneyField(column.key))

@@ -32,6 +32,8 @@ export interface PrintViewOptions {
   /** The page's heading: the export's About facts, and when the page was made. */
   readonly about: ExportAbout
   readonly maxRows?: number
+  /** The machine policy's `exports.maxRows`: the page holds no more, and says why when it cuts there. */
+  readonly policyMaxRows?: number
   /** The regional formats of the page's numbers and dates; en-US when absent. */
   readonly locale?: string
   /** The profile's currency setting (an ISO 4217 code): amounts whose row names none are written in it. */
@@ -44,7 +46,9 @@ export interface PrintViewOptions {
  */
 export function buildPrintView(options: PrintViewOptions): PrintView {
   const { plan, about } = options
-  const maxRows = options.maxRows ?? PRINT_MAX_ROWS
+  const bound = options.maxRows ?? PRINT_MAX_ROWS
+  const policy = options.policyMaxRows
+  const maxRows = policy === undefined ? bound : Math.min(bound, policy)
   // "Selected rows" print what "Export selected rows" would write: the view's rows among them, in its order
   // (chosenRowSource's rule, read here synchronously).
   const wanted = plan.uuids === undefined ? undefined : new Set(plan.uuids)
@@ -73,6 +77,7 @@ export function buildPrintView(options: PrintViewOptions): PrintView {
       columns: plan.columns,
       rows,
       total,
+      ...(policy !== undefined && policy <= bound ? { heldToPolicy: true } : {}),
       ...(options.locale === undefined ? {} : { locale: options.locale }),
       ...(options.currency === undefined ? {} : { currency: options.currency }),
     }),

@@ -1,7 +1,9 @@
+import { useContext } from 'react'
 import type { ExportRequest } from '../../../shared/domain/export'
 import { formatCount } from '../format/format-value'
 import { APP_SHORTCUTS, ariaKeyShortcuts } from '../../../shared/shortcuts'
 import { useCommand } from '../hooks/use-app-commands'
+import { ExportRulesContext } from '../hooks/use-export-format'
 import { usePrint } from '../hooks/use-print'
 
 const PRINT_KEYS = ariaKeyShortcuts(APP_SHORTCUTS.find((shortcut) => shortcut.id === 'print')?.chords ?? [])
@@ -19,6 +21,8 @@ interface PrintButtonProps {
 export function PrintButton({ request, disabled }: PrintButtonProps) {
   const printer = usePrint()
   const { state } = printer
+  // The machine policy's row limit holds a print as it holds an export (the page says so too).
+  const { maxRows } = useContext(ExportRulesContext)
   const print = (): void => {
     if (!disabled) printer.print(request())
   }
@@ -40,8 +44,10 @@ export function PrintButton({ request, disabled }: PrintButtonProps) {
       )}
       {state.phase === 'cut' && (
         <span className="message-warning" role="status">
-          Printed the first {formatCount(state.rows)} of {formatCount(state.total)} rows. Narrow the view, or
-          export it for all of them.{' '}
+          Printed the first {formatCount(state.rows)} of {formatCount(state.total)} rows.{' '}
+          {state.rows === maxRows
+            ? `Your organisation allows at most ${formatCount(maxRows)} in one export or print; narrow the view to print the others.`
+            : 'Narrow the view, or export it for all of them.'}{' '}
           <button type="button" className="link" onClick={printer.dismiss}>
             Dismiss
           </button>

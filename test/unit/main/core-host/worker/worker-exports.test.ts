@@ -116,6 +116,25 @@ describe('exports on the core worker', () => {
     }
   })
 
+  it('holds a print to the machine policy’s row limit on the worker, and the page says why it stops there', async () => {
+    const held = new ExportService({
+      runner: workerExportRunner(host, cache),
+      clock: systemClock,
+      context: () => ({ environment: 'demo', tenantId: 'tenant-1', syncedAt: new Date() }),
+      rules: { csvAllowed: true, maxRows: 25 },
+    })
+    const page = await held.preparePrint(request('xlsx'))
+    expect(page.rows).toBe(25)
+    expect(page.html.match(/<tr>/g)).toHaveLength(26)
+    expect(page.html).toContain(
+      `Only the first 25 of ${page.total.toLocaleString('en-US')} employees are printed. Your organisation allows at most 25 employees in one export or print; narrow the view to print the others.`,
+    )
+    // A lower bound of the page's own still applies, with its own advice.
+    const shorter = await held.preparePrint(request('xlsx'), { maxRows: 10 })
+    expect(shorter.rows).toBe(10)
+    expect(shorter.html).toContain('Narrow the view, or export it to Excel for all of them.')
+  })
+
   it('writes the whole view with progress, counting the rows as the main thread would', async () => {
     const file = join(dir, 'view.csv')
     const progress: ExportProgress[] = []
