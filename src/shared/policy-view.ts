@@ -66,15 +66,32 @@ function savedEmployees(count: number, locale: string): string {
   return `${formatNumber(count, locale)} saved ${count === 1 ? 'employee' : 'employees'}`
 }
 
-/** What Sign out asks first when the policy deletes the profile's saved employees at sign-out. */
-export function signOutDeletesQuestion(count: number, profile: string, locale: string): string {
-  return `Signing out also deletes the ${savedEmployees(count, locale)} of ${profile}, as your organisation requires.`
+/** What a sign-out under `clearOnSignOut` deletes: the profile's saved employees and those it has set aside. */
+export interface SignOutDeletes {
+  readonly saved: number
+  readonly setAside: number
+}
+
+/** "the 5,000 saved employees of Acme and the 4,000 set aside", or either alone. */
+function deletedEmployees(deletes: SignOutDeletes, profile: string, locale: string): string {
+  const aside = `${formatNumber(deletes.setAside, locale)} ${deletes.setAside === 1 ? 'employee' : 'employees'} set aside`
+  if (deletes.saved === 0) return `the ${aside} from ${profile}`
+  const saved = `the ${savedEmployees(deletes.saved, locale)} of ${profile}`
+  return deletes.setAside === 0
+    ? saved
+    : `${saved} and the ${formatNumber(deletes.setAside, locale)} set aside`
+}
+
+/** What Sign out asks first when the policy deletes the profile's saved (and set-aside) employees at sign-out. */
+export function signOutDeletesQuestion(deletes: SignOutDeletes, profile: string, locale: string): string {
+  return `Signing out also deletes ${deletedEmployees(deletes, profile, locale)}, as your organisation requires.`
 }
 
 /** What the clerk is told once after a sign-out deleted the profile's saved employees (`clearOnSignOut`). */
-export function signOutDeletedNotice(count: number, profile: string, locale: string): string {
+export function signOutDeletedNotice(deletes: SignOutDeletes, profile: string, locale: string): string {
+  const one = deletes.saved + deletes.setAside === 1
   return (
-    `Signed out: the ${savedEmployees(count, locale)} of ${profile} ${count === 1 ? 'was' : 'were'} deleted, as ` +
+    `Signed out: ${deletedEmployees(deletes, profile, locale)} ${one ? 'was' : 'were'} deleted, as ` +
     'your organisation requires. Sign in and sync to see employees again.'
   )
 }

@@ -38,6 +38,37 @@ describe('Sign out under a policy that deletes the saved employees', () => {
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 
+  it('asks too when the profile holds only employees set aside, naming them', async () => {
+    const { core } = renderWithCore({
+      serviceEmployees: makeEmployees(300),
+      synced: true,
+      signedIn: true,
+      policy: { clearsOnSignOut: true },
+    })
+    expect(await screen.findByText('300 of 300 employees')).toBeTruthy()
+    // Another environment, the 300 saved employees set aside (decision 039): none saved, 300 kept aside.
+    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }))
+    await screen.findByRole('heading', { name: 'Settings' })
+    fireEvent.change(screen.getByLabelText('Environment'), { target: { value: 'staging' } })
+    fireEvent.change(screen.getByLabelText('Staging address'), {
+      target: { value: 'https://staging.payroll.example.com' },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    const identity = await screen.findByRole('dialog', { name: /^These saved employees came from/ })
+    fireEvent.click(
+      within(identity).getByRole('button', {
+        name: 'Change this profile and set its 300 saved employees aside',
+      }),
+    )
+    expect(await screen.findByText('Never synced')).toBeTruthy()
+    fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Sign out' }))
+    const question = await screen.findByRole('dialog', { name: 'Sign out of Staging?' })
+    expect(question.textContent).toContain(
+      'Signing out also deletes the 300 employees set aside from Staging, as your organisation requires.',
+    )
+    expect(signOuts(core)).toBe(0)
+  })
+
   it('signs out at once without the rule', async () => {
     const { core } = renderWithCore({ serviceEmployees: makeEmployees(3), synced: true, signedIn: true })
     expect(await screen.findByText('3 of 3 employees')).toBeTruthy()

@@ -169,7 +169,16 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         screen={screen}
         onScreen={setScreen}
         onSignOut={auth.signOut}
-        signOutDeletes={settings.view?.policy.clearsOnSignOut === true ? sync.status?.employeeCount : 0}
+        signOutDeletes={
+          settings.view?.policy.clearsOnSignOut === true
+            ? {
+                saved: sync.status?.employeeCount ?? 0,
+                setAside:
+                  profiles.list?.profiles.find((profile) => profile.id === profiles.list?.activeId)?.setAside
+                    ?.employeeCount ?? 0,
+              }
+            : undefined
+        }
         rowSource={sync.status?.source}
         sourceSetting={settings.view?.settings}
       />

@@ -12,7 +12,7 @@ import type { ViewHandlerDeps } from '../app/view-handlers'
 import type { AuthService } from '../auth/auth-service'
 import { cacheFoldersAt, type CacheFolders } from '../cache/cache-folders'
 import { savedEmployeeCount } from '../cache/saved-employee-count'
-import { deleteSetAside } from '../cache/set-aside-cache'
+import { deleteSetAside, readSetAside } from '../cache/set-aside-cache'
 import { systemClock, systemTimers, type Clock, type Timers } from '../clock'
 import { RosterDeskError } from '../errors'
 import { defaultExportFileName } from '../export/export-file-name'
@@ -394,8 +394,8 @@ async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string
 /**
  * The machine policy's `personalData.clearOnSignOut`, after a sign-out deleted the tokens: the active session is
  * closed (a sync or an export running is cancelled and waited for, as a profile switch does), the profile's
- * saved employees and any set aside are deleted, and the session opens again, empty. When there were saved
- * employees, `notices` (what the policy view tells the clerk once) gets one saying how many went, and whose.
+ * saved employees and any set aside are deleted, and the session opens again, empty. When there were any,
+ * `notices` (what the policy view tells the clerk once) gets one saying how many went, and whose.
  */
 async function clearOnSignOut(
   deps: AppCoreDeps,
@@ -405,12 +405,15 @@ async function clearOnSignOut(
   notices: string[],
 ): Promise<void> {
   const id = active().profileId
-  const count = active().employeeCount()
+  const deletes = {
+    saved: active().employeeCount(),
+    setAside: readSetAside(caches.cacheDir(id))?.employeeCount ?? 0,
+  }
   await withSessionClosed(() => clearSavedEmployees(caches.cacheDir(id)))
   const profile = deps.settings.profiles.get(id)
   const locale = resolveFormatLocale(profile.settings.formatLocale, deps.appInfo.systemLocale)
-  const notice = signOutDeletedNotice(count, profile.name, locale)
-  if (count > 0 && !notices.includes(notice)) notices.push(notice)
+  const notice = signOutDeletedNotice(deletes, profile.name, locale)
+  if (deletes.saved + deletes.setAside > 0 && !notices.includes(notice)) notices.push(notice)
   deps.logger.info(
     `Machine policy: deleted profile ${id}'s saved employees at sign-out (personalData.clearOnSignOut)`,
   )

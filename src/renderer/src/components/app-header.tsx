@@ -12,6 +12,7 @@ import type { ProfilesController } from '../hooks/use-profiles'
 import { OfflineIndicator } from './offline-indicator'
 import { ProfileSwitcher } from './profile-switcher'
 import { SignOutDialog } from './sign-out-dialog'
+import type { SignOutDeletes } from '../../../shared/policy-view'
 
 export type Screen = 'browse' | 'settings'
 
@@ -23,8 +24,8 @@ interface AppHeaderProps {
   readonly screen: Screen
   readonly onScreen: (screen: Screen) => void
   readonly onSignOut: () => void
-  /** Saved employees signing out deletes (the machine policy's clearOnSignOut): above 0, Sign out asks first. */
-  readonly signOutDeletes?: number | undefined
+  /** Employees signing out deletes, saved and set aside (the policy's clearOnSignOut): any, and Sign out asks first. */
+  readonly signOutDeletes?: SignOutDeletes | undefined
   /** Where the saved employees shown came from (their run's record), when known (decision 039). */
   readonly rowSource?: RowSource | undefined
   /** The profile's saved settings, whose source the rows' is compared with; absent until read. */
@@ -52,7 +53,7 @@ export function AppHeader({
   screen,
   onScreen,
   onSignOut,
-  signOutDeletes = 0,
+  signOutDeletes,
   rowSource,
   sourceSetting,
 }: AppHeaderProps) {
@@ -108,14 +109,21 @@ export function AppHeader({
           </button>
         )}
         {auth?.status === 'signed-in' && (
-          <button type="button" onClick={() => (signOutDeletes > 0 ? setAsking(true) : onSignOut())}>
+          <button
+            type="button"
+            onClick={() =>
+              signOutDeletes !== undefined && signOutDeletes.saved + signOutDeletes.setAside > 0
+                ? setAsking(true)
+                : onSignOut()
+            }
+          >
             Sign out
           </button>
         )}
-        {asking ? (
+        {asking && signOutDeletes !== undefined ? (
           <SignOutDialog
             profile={activeName ?? 'this profile'}
-            employeeCount={signOutDeletes}
+            deletes={signOutDeletes}
             onAnswer={(signOut) => {
               setAsking(false)
               if (signOut) onSignOut()

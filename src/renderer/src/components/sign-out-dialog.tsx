@@ -1,12 +1,12 @@
-import { signOutDeletesQuestion } from '../../../shared/policy-view'
+import { signOutDeletesQuestion, type SignOutDeletes } from '../../../shared/policy-view'
 import { displayLocale } from '../format/display-locale'
 import { ModalDialog } from './modal-dialog'
 
 interface SignOutDialogProps {
   /** The active profile's name: whose saved employees go. */
   readonly profile: string
-  /** Its saved employees, which signing out deletes. */
-  readonly employeeCount: number
+  /** Its saved employees and those it has set aside, which signing out deletes. */
+  readonly deletes: SignOutDeletes
   /** true: sign out (and delete them); false: Cancel, Escape or the backdrop, nothing done. */
   readonly onAnswer: (signOut: boolean) => void
 }
@@ -16,14 +16,14 @@ interface SignOutDialogProps {
  * (`personalData.clearOnSignOut`, issue 33 point 8): how many go, whose, and why, with Sign out and Cancel. The focus
  * starts on Cancel, so Enter pressed by habit deletes nothing.
  */
-export function SignOutDialog({ profile, employeeCount, onAnswer }: SignOutDialogProps) {
+export function SignOutDialog({ profile, deletes, onAnswer }: SignOutDialogProps) {
   return (
     <ModalDialog
       title={`Sign out of ${profile}?`}
       className="sign-out-dialog"
       onClose={() => onAnswer(false)}
     >
-      <p>{signOutDeletesQuestion(employeeCount, profile, displayLocale())}</p>
+      <p>{signOutDeletesQuestion(deletes, profile, displayLocale())}</p>
       <div className="dialog-actions">
         <button type="button" className="danger" onClick={() => onAnswer(true)}>
           Sign out
