@@ -1,3 +1,5 @@
+import { hash32 } from './random'
+
 /**
  * Fields a service adds under names a clerk never chose (issue 32, point 7): names with spaces, slashes, quotes
  * and brackets, names that read as formulas, names an object would answer from its prototype, a NUL, a lone
@@ -48,10 +50,10 @@ export const IBAN_FIELD = 'iban'
  * row's UUID and whose check digits are right (ISO 13616, mod 97), so it reads as a real one.
  */
 export function ibanOf(uuid: string): string {
+  let seed = 0
+  for (let index = 0; index < uuid.length; index++) seed = hash32(seed, uuid.charCodeAt(index), index)
   let digits = ''
-  for (let index = 0; digits.length < 18; index++) {
-    digits += String(uuid.charCodeAt(index % uuid.length) * (index + 7)).slice(-1)
-  }
+  for (let index = 0; digits.length < 18; index++) digits += String(hash32(seed, 34, index) % 10)
   // D = 13, E = 14; check digits 00 while computing.
   const check = 98n - (BigInt(`${digits}131400`) % 97n)
   return `DE${String(check).padStart(2, '0')}${digits}`
