@@ -24,9 +24,7 @@ export function sensitiveChangesSource(
       }
       return {
         ...entry,
-        changes: changes.map((change) =>
-          isSensitiveField(change.field) ? { field: change.field } : change,
-        ),
+        changes: changes.map((change) => (isSensitiveField(change.field) ? { field: change.field } : change)),
       }
     })
   return {
