@@ -28,6 +28,11 @@ export interface PolicyView {
    * (`signOutDeletesQuestion`); absent: it does not.
    */
   readonly clearsOnSignOut?: boolean
+  /**
+   * Sensitive columns are shown masked until the clerk chooses "Show" for each, every session
+   * (`personalData.maskSensitiveColumns`); absent: shown as they are.
+   */
+  readonly maskSensitiveColumns?: boolean
 }
 
 /**
@@ -39,7 +44,49 @@ export interface ExportRulesView {
   readonly csvAllowed: boolean
   /** The most employees one export may hold; undefined: no limit but the app's own. */
   readonly maxRows?: number | undefined
+  /**
+   * Whether exports, print and copy carry sensitive columns (shared/sensitive-fields.ts): `exclude` never, `ask`
+   * only when the clerk says so in the export's question (`sensitiveColumnsQuestion`); absent: `include`.
+   */
+  readonly sensitiveColumns?: SensitiveColumnsRule
 }
+
+/** What `exports.sensitiveColumns` may say (policy-schema.ts), and so `ExportRulesView.sensitiveColumns`. */
+export const SENSITIVE_COLUMNS_RULES = ['include', 'exclude', 'ask'] as const
+export type SensitiveColumnsRule = (typeof SENSITIVE_COLUMNS_RULES)[number]
+
+/** The clerk's answer to the export's question under `ask`, sent with the request (ExportRequest). */
+export type SensitiveColumnsAnswer = 'include' | 'exclude'
+
+/**
+ * Whether an export, a printed page or a copy carries sensitive columns (shared/sensitive-fields.ts) under the
+ * policy's `exports.sensitiveColumns`: `include` (or none) yes, `exclude` never, `ask` only when the clerk
+ * answered `include` to the export's question (a print or a copy, which ask nothing, leave them out); an
+ * `exclude` answer leaves them out under any rule.
+ */
+export function sensitiveColumnsIncluded(
+  rules: Pick<ExportRulesView, 'sensitiveColumns'>,
+  answer?: SensitiveColumnsAnswer,
+): boolean {
+  if (answer === 'exclude') return false
+  const rule = rules.sensitiveColumns ?? 'include'
+  return rule === 'include' || (rule === 'ask' && answer === 'include')
+}
+
+/** What the export asks under `exports.sensitiveColumns: "ask"`, naming the sensitive columns it would write. */
+export function sensitiveColumnsQuestion(labels: readonly string[]): string {
+  const one = labels.length === 1
+  const named = one ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`
+  return (
+    `${named} ${one ? 'holds' : 'hold'} sensitive personal data. Your organisation asks you to choose whether ` +
+    `this export includes ${one ? 'it' : 'them'}.`
+  )
+}
+
+/** Why an export is refused when every column it would write is sensitive and the policy leaves them out. */
+export const ONLY_SENSITIVE_COLUMNS_MESSAGE =
+  'Every column of this export holds sensitive personal data, which your organisation keeps out of exports. ' +
+  'Choose other columns and export again.'
 
 /** No export rules: every format, any number of rows. */
 export const NO_EXPORT_RULES: ExportRulesView = { csvAllowed: true, maxRows: undefined }

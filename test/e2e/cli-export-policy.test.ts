@@ -9,7 +9,7 @@ import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import { startCliProcess } from '../helpers/cli-process'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../helpers/seed-snapshot'
-import { readXlsx } from '../helpers/xlsx-reader'
+import { readCsv, readXlsx } from '../helpers/xlsx-reader'
 
 /** Twelve employees: eight in pay cycle PC-A, four in PC-B. */
 const STAFF: EmployeeRow[] = Array.from({ length: 12 }, (_, index) =>
@@ -156,5 +156,80 @@ describe('CLI: exports under the machine policy', () => {
     const nobody = await run(['audit', '--profile', 'Nobody'])
     expect(nobody.stdout.trim()).toBe(`Nothing has been exported from profile "Nobody" (${listed.record}).`)
     expect((await run(['audit', '--since', 'yesterday'])).code).toBe(2)
+  })
+})
+
+/** Six employees with their pay and bank details: an annual salary and an IBAN, as a service adds one. */
+const PAID: EmployeeRow[] = Array.from({ length: 6 }, (_, index) =>
+  employee(`p-${index + 1}`, `Paid${index + 1}`, `Person${index + 1}`, 'Active', {
+    annualSalary: 50_000 + index * 1_111.11,
+    iban: `DE8937040044053201300${index}`,
+    payCycleId: 'PC-A',
+  }),
+)
+
+describe('CLI: exports.sensitiveColumns: "exclude" (issue 34, point 2)', () => {
+  let dir: string
+  let cleanup: () => void
+  let db: string
+  let env: Record<string, string>
+
+  beforeAll(async () => {
+    ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-cli-sensitive-'))
+    db = join(dir, 'cache.db')
+    const cache = openCacheDatabase(db)
+    try {
+      await seedSnapshot(cache, PAID)
+    } finally {
+      cache.close()
+    }
+    const policyFile = join(dir, 'policy.json')
+    writeFileSync(policyFile, JSON.stringify({ exports: { sensitiveColumns: 'exclude' } }))
+    env = { ROSTERDESK_POLICY_FILE: policyFile, ROSTERDESK_USER_DATA_DIR: join(dir, 'data') }
+  })
+  afterAll(() => cleanup())
+
+  const run = (args: readonly string[]) => startCliProcess(args, env).done
+
+  it('writes no salary or IBAN to the XLSX or the CSV, even when asked to include them', async () => {
+    const columns = [
+      '--columns',
+      'lastName,firstName,annualSalary,iban,payCycleId',
+      '--sensitive-columns',
+      'include',
+    ]
+    const xlsx = await run(['export', '--db', db, '--out', join(dir, 'paid.xlsx'), ...columns])
+    expect(xlsx.code, xlsx.stderr).toBe(0)
+    const csv = await run(['export', '--db', db, '--out', join(dir, 'paid.csv')])
+    expect(csv.code, csv.stderr).toBe(0)
+
+    const book = await readXlsx(join(dir, 'paid.xlsx'))
+    const rows = book.sheets[0]!.rows
+    expect(rows[0]!.map((cell) => cell?.v)).toEqual(['Last name', 'First name', 'Pay cycle'])
+    expect(rows).toHaveLength(7)
+    const records = (await readCsv(join(dir, 'paid.csv'))).records
+    expect(records[0]).not.toContain('Annual salary')
+    expect(records[0]).not.toContain('IBAN')
+    expect(records[0]).toEqual(expect.arrayContaining(['Last name', 'First name', 'UUID']))
+    const values = [
+      ...book.sheets.flatMap((sheet) => sheet.rows.flat().map((cell) => String(cell?.v))),
+      ...records.flat(),
+    ]
+    for (const person of PAID) {
+      expect(values).not.toContain(String(person['iban']))
+      expect(values).not.toContain(String(person['annualSalary']))
+    }
+
+    const audit = await run(['audit', '--json'])
+    const listed = JSON.parse(audit.stdout) as {
+      entries: Array<{ columns: string[]; sensitiveColumns: boolean }>
+    }
+    // Newest first: the CSV (every column the cache knows, less the sensitive), then the XLSX.
+    expect(listed.entries).toMatchObject([
+      { sensitiveColumns: false },
+      { columns: ['lastName', 'firstName', 'payCycleId'], sensitiveColumns: false },
+    ])
+    expect(listed.entries[0]!.columns).not.toContain('iban')
+    expect(listed.entries[0]!.columns).not.toContain('annualSalary')
   })
 })

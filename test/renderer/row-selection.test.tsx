@@ -9,7 +9,7 @@ import {
   selectRange,
   toggleRow,
 } from '../../src/renderer/src/data/row-selection'
-import { toLines, toTsv, tsvCell } from '../../src/renderer/src/data/tsv'
+import { copiedColumns, toLines, toTsv, tsvCell } from '../../src/renderer/src/data/tsv'
 
 describe('row selection', () => {
   it('keeps ranges: click, Shift+click from the anchor, Ctrl+click in and out, select all', () => {
@@ -59,5 +59,17 @@ describe('tab-separated copies', () => {
       'Last name\tEmployee number\r\nMüller\t000042\r\n',
     )
     expect(toLines('employeeNumber', [{ employeeNumber: '1' }, { employeeNumber: '2' }])).toBe('1\r\n2')
+  })
+
+  it('copies a sensitive column only where the policy lets it leave and it is not masked (issue 34, point 2)', () => {
+    const column = (key: string) => ({ key, label: key, kind: 'text' as const, known: false })
+    const columns = ['lastName', 'annualSalary', 'iban'].map(column)
+    const keys = (rules: { sensitiveColumns?: 'include' | 'exclude' | 'ask' }, masked: string[] = []) =>
+      copiedColumns(columns, rules, (key) => masked.includes(key)).map((each) => each.key)
+    expect(keys({})).toEqual(['lastName', 'annualSalary', 'iban'])
+    expect(keys({ sensitiveColumns: 'include' }, ['iban'])).toEqual(['lastName', 'annualSalary'])
+    // A copy asks nothing: under ask, as under exclude, they stay.
+    expect(keys({ sensitiveColumns: 'ask' })).toEqual(['lastName'])
+    expect(keys({ sensitiveColumns: 'exclude' })).toEqual(['lastName'])
   })
 })

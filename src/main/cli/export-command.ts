@@ -27,7 +27,7 @@ import { appFolders, findCliView, readCliProfile, refuseOtherSource, type CliPro
 export const EXPORT_USAGE =
   'Usage: export (--db FILE | --profile NAME [--data-dir DIR]) --out FILE.xlsx|FILE.csv [--view NAME] [--q TEXT] [--col COLUMN] [--status TEXT]... ' +
   '[--pay-cycle ID]... [--sort COLUMN] [--order asc|desc] [--columns a,b,"c, d"] [--tenant T] [--environment E] ' +
-  `[--rows-per-sheet N]. ${viewOptionHelp(true)}`
+  `[--rows-per-sheet N] [--sensitive-columns include|exclude]. ${viewOptionHelp(true)}`
 
 /** Exit code of an export stopped by SIGINT/SIGTERM, as shells expect after an interrupt. */
 export const EXPORT_EXIT_CANCELLED = 130
@@ -42,6 +42,7 @@ const OPTIONS = {
   tenant: { type: 'string' },
   environment: { type: 'string' },
   'rows-per-sheet': { type: 'string' },
+  'sensitive-columns': { type: 'string' },
 } as const
 
 interface ExportArgs {
@@ -172,10 +173,17 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
     query.sort === undefined
       ? query.payCycleIds[0]
       : undefined
+  // The answer the app's export asks for under the policy's `exports.sensitiveColumns: "ask"`; absent there: left out.
+  const sensitive = stringOption(values, 'sensitive-columns')
+  if (sensitive !== undefined && sensitive !== 'include' && sensitive !== 'exclude') {
+    throw new UsageError(`--sensitive-columns is "include" or "exclude" (got "${sensitive}").`)
+  }
+  const answer: { sensitiveColumns?: 'include' | 'exclude' } =
+    sensitive === undefined ? {} : { sensitiveColumns: sensitive }
   const build = (chosen: string[]): ExportRequest =>
     rosterOf !== undefined
-      ? { kind: 'roster', payCycleId: rosterOf, columns: chosen, format }
-      : { kind: 'view', query, columns: chosen, format }
+      ? { kind: 'roster', payCycleId: rosterOf, columns: chosen, format, ...answer }
+      : { kind: 'view', query, columns: chosen, format, ...answer }
   return {
     db,
     profile,

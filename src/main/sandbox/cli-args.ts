@@ -40,6 +40,7 @@ export const USAGE = `Usage: npm run sandbox -- [options]
                          ${PAGE_ANSWER_FAULTS.join(' | ')}
   --odd-field-names      every row gains fields named like 'Cost Center', '=HYPERLINK(…)', '__proto__'
   --many-fields N        every row gains N fields (field00001, …)
+  --iban-field           every row gains an "iban" field (a German IBAN from its UUID)
   --tenant-required      refuse list requests without vnd.a1.tenant-id
   --token-expires-in J   the token answers' lifetime written as JSON text J (9223372036854775807, 1e308, '"3600"')
   --token-characters T:S the access or refresh token (T) served holds S, a JSON string's text (\\r\\n, \\u0001, é)
@@ -123,6 +124,7 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
         'echo-limit-above': { type: 'string' },
         'page-answer': { type: 'string' },
         'odd-field-names': { type: 'boolean' },
+        'iban-field': { type: 'boolean' },
         'many-fields': { type: 'string' },
         'tenant-required': { type: 'boolean' },
         'token-expires-in': { type: 'string' },
@@ -183,6 +185,8 @@ export function parseCliArgs(argv: readonly string[]): SandboxOptions | 'help' {
   )
   // Issue 32, point 7 (field-names.ts).
   if (values['odd-field-names'] === true) behaviours.oddFieldNames = true
+  // Issue 34, point 2: a bank-account field the service adds, sensitive by its name.
+  if (values['iban-field'] === true) behaviours.ibanField = true
   const manyFields = integer('many-fields', values['many-fields'], 1)
   if (manyFields !== undefined) behaviours.manyFields = manyFields
   const lifetimeSeconds = number('lifetime', values.lifetime, 0)

@@ -86,7 +86,10 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
   })
   useCommand('settings', () => setScreen('settings'))
   useCommand('shortcuts', () => setShortcutsOpen(true))
-  const payDisplay = usePayDisplaySettings(settings.view?.settings)
+  const payDisplay = usePayDisplaySettings(
+    settings.view?.settings,
+    settings.view?.policy.maskSensitiveColumns === true,
+  )
   const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined
 
   const settingsScreen =
@@ -137,14 +140,15 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
           onSyncNow={sync.start}
           onSignIn={auth.signIn}
         />
-        <SyncBar
-          sync={sync}
-          signedIn={signedIn}
-          signingIn={authStatus === 'signing-in'}
-          onSignIn={auth.signIn}
-          authError={auth.error}
-        />
+        {/* The sync bar's change report shows values as the table does (masked ones masked). */}
         <PayDisplayContext.Provider value={payDisplay}>
+          <SyncBar
+            sync={sync}
+            signedIn={signedIn}
+            signingIn={authStatus === 'signing-in'}
+            onSignIn={auth.signIn}
+            authError={auth.error}
+          />
           <BrowseView
             sync={sync}
             signedIn={signedIn}

@@ -17,6 +17,13 @@ const exportColumnsSchema = z.array(columnNameSchema).superRefine((columns, ctx)
  */
 const firstRowsSchema = z.int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
 
+/**
+ * The clerk's answer to the export's question under the machine policy's `exports.sensitiveColumns: "ask"`
+ * (policy-view.ts): whether sensitive columns go in the file. The core decides what is written
+ * (`allowedExportColumns`): under `exclude` they never go, whatever the request says.
+ */
+const sensitiveColumnsAnswerSchema = z.enum(['include', 'exclude']).optional()
+
 export const exportFormatSchema = z.enum(['xlsx', 'csv'])
 export type ExportFormat = z.infer<typeof exportFormatSchema>
 export const exportRequestSchema = z.discriminatedUnion('kind', [
@@ -31,6 +38,7 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
      */
     uuids: z.array(z.string().min(1).max(100)).min(1).max(MAX_EXPORT_UUIDS).optional(),
     firstRows: firstRowsSchema,
+    sensitiveColumns: sensitiveColumnsAnswerSchema,
   }),
   z.strictObject({
     kind: z.literal('roster'),
@@ -42,6 +50,7 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
     columns: exportColumnsSchema,
     format: exportFormatSchema,
     firstRows: firstRowsSchema,
+    sensitiveColumns: sensitiveColumnsAnswerSchema,
   }),
 ])
 export type ExportRequest = z.infer<typeof exportRequestSchema>
@@ -50,6 +59,7 @@ export type ExportRequest = z.infer<typeof exportRequestSchema>
 export const changesExportRequestSchema = z.strictObject({
   runId: z.int().min(1),
   format: exportFormatSchema,
+  sensitiveColumns: sensitiveColumnsAnswerSchema,
 })
 export type ChangesExportRequest = z.infer<typeof changesExportRequestSchema>
 

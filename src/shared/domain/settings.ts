@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SENSITIVE_COLUMNS_RULES } from '../policy-view'
 import { settingsSchema } from '../settings-schema'
 
 /** The settings as the renderer sees them; the settings themselves have one schema, in ../settings-schema.ts. */
@@ -17,9 +18,14 @@ export const settingsViewSchema = z.strictObject({
     lockedFields: z.array(z.string()),
     managedProfile: z.boolean(),
     problem: z.string().optional(),
-    exports: z.strictObject({ csvAllowed: z.boolean(), maxRows: z.int().min(1).optional() }),
+    exports: z.strictObject({
+      csvAllowed: z.boolean(),
+      maxRows: z.int().min(1).optional(),
+      sensitiveColumns: z.enum(SENSITIVE_COLUMNS_RULES).optional(),
+    }),
     notices: z.array(z.string()),
     clearsOnSignOut: z.boolean().optional(),
+    maskSensitiveColumns: z.boolean().optional(),
   }),
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>

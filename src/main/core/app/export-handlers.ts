@@ -70,6 +70,8 @@ export function createExportHandlers(deps: ExportHandlerDeps): Pick<InvokeHandle
       deps.exports.ensureIdle()
       // Over the policy's row limit, when the request's size is known, is refused before the save dialog too.
       deps.exports.ensureRowsAllowed(request)
+      // As is an export whose every column the policy keeps out (its sensitive columns).
+      deps.exports.allowedRequest(request)
       return exportToChosenFile(
         deps,
         deps.defaultExportFileName(request, new Date(deps.clock.now())),

@@ -55,13 +55,18 @@ const entrySchema = z.strictObject({
 })
 export type ExportRecordEntry = z.infer<typeof entrySchema>
 
-/** What the one recording an export makes says; the record adds the time, the runtime and sensitivity. */
+/** What the one recording an export makes says; the record adds the time and the runtime. */
 export type ExportRecordInput = Omit<
   ExportRecordEntry,
   'at' | 'runtime' | 'sensitiveColumns' | 'fileName' | 'folder'
 > & {
   /** The file written; absent for a print or a copy. */
   readonly filePath?: string
+  /**
+   * Whether sensitive data went, when the columns cannot say (a change report's fields are its rows); absent:
+   * whether one of `columns` is sensitive (shared/sensitive-fields.ts).
+   */
+  readonly sensitiveColumns?: boolean
 }
 
 /** The record as read back: its entries, oldest first, and how many damaged lines were skipped. */
@@ -97,12 +102,12 @@ export class ExportRecord {
 
   /** Writes one entry, durably. Throws what the file system says (a full disk, a folder not writable). */
   append(input: ExportRecordInput): ExportRecordEntry {
-    const { filePath, ...rest } = input
+    const { filePath, sensitiveColumns, ...rest } = input
     const entry = entrySchema.parse({
       ...rest,
       at: new Date(this.deps.clock.now()).toISOString(),
       runtime: this.deps.runtime,
-      sensitiveColumns: input.columns.some(isSensitiveField),
+      sensitiveColumns: sensitiveColumns ?? input.columns.some(isSensitiveField),
       ...(filePath === undefined ? {} : { fileName: basename(filePath), folder: dirname(filePath) }),
     })
     mkdirOwnerOnly(this.deps.dataDir)

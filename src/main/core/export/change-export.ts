@@ -120,7 +120,7 @@ function rowSource(
     async *batches() {
       for (const sheet of sheets) {
         for await (const entries of source.batches(sheet.kind, ENTRY_BATCH)) {
-          yield entries.flatMap((entry) => rowsOf(sheet.name, entry))
+          yield entries.flatMap((entry: ChangeEntry) => rowsOf(sheet.name, entry))
         }
       }
     },

@@ -9,12 +9,18 @@ import type { RowQuery } from '../../../shared/domain/query'
 import type { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
-import { checkExportFormat, checkExportRows, type ExportRules } from '../policy/export-rules'
-import { NO_EXPORT_RULES } from '../../../shared/policy-view'
+import {
+  allowedExportColumns,
+  checkExportFormat,
+  checkExportRows,
+  type ExportRules,
+} from '../policy/export-rules'
+import { NO_EXPORT_RULES, sensitiveColumnsIncluded } from '../../../shared/policy-view'
 import type { ExportFormat } from './export-types'
 import { exportResult, type ExportContext, type ExportRunner, type WrittenExport } from './export-runner'
 import type { PrintView } from './print-view'
 import type { ExportRecordInput } from '../export-record/export-record'
+import { sensitiveChangesSource } from './sensitive-changes'
 
 export type { ExportContext } from './export-runner'
 
@@ -102,11 +108,27 @@ export class ExportService {
   }
 
   /**
+   * The request as it is written: its columns those the policy's `exports.sensitiveColumns` and the clerk's
+   * answer allow (`allowedExportColumns`), the one place an export's, a printed page's or a print record's columns
+   * are decided, whatever the renderer asked for. Refuses ('not-allowed') one whose every column is left out:
+   * the handlers call it before the save dialog opens, as `ensureRowsAllowed`.
+   */
+  allowedRequest(request: ExportRequest): ExportRequest {
+    return {
+      ...request,
+      columns: allowedExportColumns(this.rules, request.columns, request.sensitiveColumns),
+    }
+  }
+
+  /**
    * Notes in the export record that the print dialog printed `rows` rows of `request` (export-handlers.ts calls
-   * it once the dialog says 'printed'; a cancelled dialog is not noted).
+   * it once the dialog says 'printed'; a cancelled dialog is not noted), with the columns the page held.
    */
   notePrinted(request: ExportRequest, rows: number): void {
-    this.record({ ...recordedRequest(this.deps.context(), request, rows), what: 'print' })
+    this.record({
+      ...recordedRequest(this.deps.context(), this.allowedRequest(request), rows),
+      what: 'print',
+    })
   }
 
   /**
@@ -149,14 +171,14 @@ export class ExportService {
    */
   async exportToFile(options: ExportToFileOptions): Promise<ExportResult> {
     this.ensureAllowed(options.request.format)
-    const { request } = options
+    const request = this.allowedRequest(options.request)
     const context = this.deps.context()
     const recorded = (rows: number): ExportRecordInput =>
       recordedRequest(context, request, rows, options.filePath)
     return this.exclusive(options, recorded, (signal) =>
       this.deps.runner.writeView(
         {
-          request: options.request,
+          request,
           context,
           now: this.deps.clock.now(),
           ...fileOptions(options),
@@ -179,6 +201,9 @@ export class ExportService {
     }
     this.ensureAllowed(options.request.format)
     const context = this.deps.context()
+    const include = sensitiveColumnsIncluded(this.rules, options.request.sensitiveColumns)
+    // Whether a sensitive field's values went into the file: read once it is written.
+    let sensitiveWritten = (): boolean => false
     const recorded = (rows: number): ExportRecordInput => ({
       ...(context.profile === undefined ? {} : { profile: context.profile }),
       what: 'changes',
@@ -187,11 +212,15 @@ export class ExportService {
       columns: [],
       rows,
       filePath: options.filePath,
+      sensitiveColumns: sensitiveWritten(),
     })
     return this.exclusive(options, recorded, async (signal) => {
       const described = changes.describe(options.request.runId)
-      // Opened on this thread; a runner elsewhere asks for its entries a batch at a time.
-      const source = changes.entries(described.run.runId)
+      // Opened on this thread; a runner elsewhere asks for its entries a batch at a time, through the filter
+      // that leaves sensitive fields' values out when they may not go.
+      const opened = sensitiveChangesSource(changes.entries(described.run.runId), include)
+      sensitiveWritten = opened.sensitiveWritten
+      const source = opened.source
       try {
         const written = await this.deps.runner.writeChanges(
           {
@@ -228,7 +257,7 @@ export class ExportService {
   ): Promise<PrintView> {
     const { maxRows, locale, currency } = options
     return this.deps.runner.printView({
-      request,
+      request: this.allowedRequest(request),
       context: this.deps.context(),
       now: this.deps.clock.now(),
       ...(maxRows === undefined ? {} : { maxRows }),

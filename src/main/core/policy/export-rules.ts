@@ -1,9 +1,13 @@
 import {
   CSV_NOT_ALLOWED_MESSAGE,
   NO_EXPORT_RULES,
+  ONLY_SENSITIVE_COLUMNS_MESSAGE,
+  sensitiveColumnsIncluded,
   tooManyRowsMessage,
   type ExportRulesView,
+  type SensitiveColumnsAnswer,
 } from '../../../shared/policy-view'
+import { isSensitiveField } from '../../../shared/sensitive-fields'
 import { RosterDeskError } from '../errors'
 import type { SensitivityLabel } from './policy-schema'
 import type { PolicyInForce } from './policy-in-force'
@@ -27,12 +31,38 @@ export function exportRulesOf(inForce: PolicyInForce): ExportRules {
     csvAllowed: rules.csvAllowed ?? true,
     maxRows: rules.maxRows,
     ...(rules.sensitivityLabel === undefined ? {} : { sensitivityLabel: rules.sensitivityLabel }),
+    ...(rules.sensitiveColumns === undefined ? {} : { sensitiveColumns: rules.sensitiveColumns }),
   }
 }
 
-/** What the renderer is shown of the rules (its schema is strict): the formats and the row limit. */
+/** What the renderer is shown of the rules (its schema is strict): the formats, the row limit, sensitive columns. */
 export function exportRulesView(rules: ExportRules): ExportRulesView {
-  return { csvAllowed: rules.csvAllowed, maxRows: rules.maxRows }
+  return {
+    csvAllowed: rules.csvAllowed,
+    maxRows: rules.maxRows,
+    ...(rules.sensitiveColumns === undefined ? {} : { sensitiveColumns: rules.sensitiveColumns }),
+  }
+}
+
+/**
+ * The columns an export of `columns` writes under the rules and the clerk's answer (`sensitiveColumnsIncluded`,
+ * decided in the core for every path, export-service.ts, so no renderer request gets round `exclude`):
+ * all, or those that are not sensitive, in the same order. Refuses ('not-allowed') an export whose every column is
+ * sensitive and left out, saying so, rather than writing a file of no columns.
+ */
+export function allowedExportColumns(
+  rules: ExportRules,
+  columns: readonly string[],
+  answer?: SensitiveColumnsAnswer,
+): string[] {
+  if (sensitiveColumnsIncluded(rules, answer)) return [...columns]
+  const kept = columns.filter((column) => !isSensitiveField(column))
+  if (kept.length === 0 && columns.length > 0) {
+    throw new RosterDeskError('not-allowed', ONLY_SENSITIVE_COLUMNS_MESSAGE, {
+      detail: `Machine policy: exports.sensitiveColumns is ${rules.sensitiveColumns ?? 'include'}; every column asked for is sensitive`,
+    })
+  }
+  return kept
 }
 
 /** Why the organisation does not allow `format` (CSV when `csvAllowed` is false); undefined when it does. */

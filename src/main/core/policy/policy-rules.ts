@@ -166,6 +166,9 @@ export class PolicyRules {
       exports: exportRulesView(exportRulesOf(this.inForce)),
       notices: [...notices],
       ...(this.inForce.policy?.personalData?.clearOnSignOut === true ? { clearsOnSignOut: true } : {}),
+      ...(this.inForce.policy?.personalData?.maskSensitiveColumns === true
+        ? { maskSensitiveColumns: true }
+        : {}),
     }
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { SENSITIVE_COLUMNS_RULES } from '../../../shared/policy-view'
 import { baseUrlSchema, environmentSchema, settingsSchema } from '../../../shared/settings-schema'
 import {
   clientCertificateProblem,
@@ -238,6 +239,12 @@ export const policySchema = z.strictObject(
         ),
         /** The Microsoft Purview sensitivity label every XLSX carries (export/sensitivity-label.ts). */
         sensitivityLabel: z.optional(sensitivityLabelSchema),
+        /** Whether exports, print and copy carry sensitive columns (export-rules.ts); 'include' when absent. */
+        sensitiveColumns: z.optional(
+          z.enum(SENSITIVE_COLUMNS_RULES, {
+            error: '"exports.sensitiveColumns" is "include", "exclude" or "ask".',
+          }),
+        ),
       }),
     ),
     personalData: z.optional(
@@ -253,6 +260,10 @@ export const policySchema = z.strictObject(
           z
             .int({ error: '"personalData.exportRecordDays" must be a whole number.' })
             .check(z.gte(1), z.lte(3650)),
+        ),
+        /** Sensitive columns (shared/sensitive-fields.ts) shown masked until the clerk shows each, per session. */
+        maskSensitiveColumns: z.optional(
+          z.boolean({ error: '"personalData.maskSensitiveColumns" must be true or false.' }),
         ),
         /** Signing out of a profile also deletes its saved employees. */
         clearOnSignOut: z.optional(
@@ -295,7 +306,14 @@ export const POLICY_REGISTRY_VALUES = [
   { value: 'CsvExportsAllowed', type: 'REG_DWORD', path: ['exports', 'csvAllowed'], boolean: true },
   { value: 'MaxExportRows', type: 'REG_DWORD', path: ['exports', 'maxRows'] },
   { value: 'SensitivityLabel', type: 'REG_SZ', path: ['exports', 'sensitivityLabel'], json: true },
+  { value: 'SensitiveColumns', type: 'REG_SZ', path: ['exports', 'sensitiveColumns'] },
   { value: 'DeleteUnsyncedAfterDays', type: 'REG_DWORD', path: ['personalData', 'deleteUnsyncedAfterDays'] },
   { value: 'ExportRecordDays', type: 'REG_DWORD', path: ['personalData', 'exportRecordDays'] },
+  {
+    value: 'MaskSensitiveColumns',
+    type: 'REG_DWORD',
+    path: ['personalData', 'maskSensitiveColumns'],
+    boolean: true,
+  },
   { value: 'ClearOnSignOut', type: 'REG_DWORD', path: ['personalData', 'clearOnSignOut'], boolean: true },
 ] as const

@@ -45,7 +45,7 @@ export function BrowseView(props: BrowseViewProps) {
   const { text, setText, choice, setChoice, filters, rows, columns, visible, viewState } = query
   // The columns on screen and on the printed page: the chosen ones, less money while pay is hidden.
   const shown = hidePay ? visible.visible.filter((column) => !isMoneyColumn(column)) : visible.visible
-  const exporter = useExport()
+  const exporter = useExport(columns)
   const formatChoice = useExportFormat({ compactNote: true })
   const searchRef = useRef<HTMLInputElement>(null)
   useFindShortcut(searchRef)

@@ -6,11 +6,14 @@ import type {
   ChangeSortColumn,
   FieldChange,
 } from '../../../shared/domain/changes'
+import type { JsonValue } from '../../../shared/domain/rows'
+import { maskedText } from '../../../shared/sensitive-fields'
 import { errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
 import { changeValue } from '../format/change-text'
 import { formatCount, plural } from '../format/format-value'
 import { useDebouncedValue } from '../hooks/use-debounced-value'
+import { isMasked, usePayDisplay } from '../hooks/use-pay-display'
 
 /** The order the report's list is in: a column, ascending or descending. */
 export type ChangeSort = NonNullable<ChangeListOptions['sort']>
@@ -223,6 +226,10 @@ function EntryRow({ entry, kind, selected, onOpen, fieldLabel }: EntryRowProps) 
 
 /** Each changed field, old value → new value; only the field names for syncs made before values were kept. */
 function FieldChanges({ entry, fieldLabel }: { entry: ChangeEntry; fieldLabel: (field: string) => string }) {
+  const display = usePayDisplay()
+  // A value of a masked column is masked here too (use-pay-display.ts), '(empty)' for none as any other.
+  const shown = (value: JsonValue | undefined, field: string): string =>
+    isMasked(display, field) ? maskedText(field, value) || '(empty)' : changeValue(value, field)
   if (entry.changes === undefined) {
     return <span className="change-entry-fields">{(entry.fields ?? []).map(fieldLabel).join(', ')}</span>
   }
@@ -230,9 +237,8 @@ function FieldChanges({ entry, fieldLabel }: { entry: ChangeEntry; fieldLabel: (
     <span className="change-entry-fields">
       {entry.changes.map((change) => (
         <span key={change.field} className={`field-change${wholeChange(change) ? ' whole' : ''}`}>
-          {fieldLabel(change.field)}:{' '}
-          <ChangedValue as="del" text={changeValue(change.before, change.field)} /> →{' '}
-          <ChangedValue as="ins" text={changeValue(change.after, change.field)} />
+          {fieldLabel(change.field)}: <ChangedValue as="del" text={shown(change.before, change.field)} /> →{' '}
+          <ChangedValue as="ins" text={shown(change.after, change.field)} />
         </span>
       ))}
     </span>

@@ -37,7 +37,7 @@ export function ChangeReportDialog({ dataVersion, onClose }: ChangeReportDialogP
   const dialogRef = useRef<HTMLDivElement>(null)
   const history = useChangeHistory(dataVersion)
   const columns = useColumns(dataVersion)
-  const exporter = useExport()
+  const exporter = useExport(columns)
   const [chosenRun, setChosenRun] = useState<number>()
   const [chosenKind, setChosenKind] = useState<ChangeKind>()
   const [open, setOpen] = useState<{ readonly entry: ChangeEntry; readonly kind: ChangeKind }>()

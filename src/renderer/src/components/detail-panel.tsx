@@ -6,7 +6,7 @@ import { isEmployeeReference, referenceLabel, referenceText } from '../format/em
 import { formatValue } from '../format/format-value'
 import { formatSyncMoment } from '../format/relative-time'
 import { useNow } from '../hooks/use-now'
-import { usePayDisplay } from '../hooks/use-pay-display'
+import { displayedValue, usePayDisplay, type PayDisplay } from '../hooks/use-pay-display'
 import { isMoneyValue, rowCurrency } from '../../../shared/money'
 import { useReferencedEmployees } from '../hooks/use-referenced-employees'
 // The row's own pay cycle field shows under the panel's one "Pay cycle" heading rather than among the fields.
@@ -128,7 +128,7 @@ function DetailFields({ detail, columns }: { detail: EmployeeDetail; columns: re
                 {pay.hidePay && isMoneyValue(key, value) ? (
                   <dd className="muted">Hidden (Hide pay is on)</dd>
                 ) : (
-                  <dd>{breakable(describe(value, key, currency))}</dd>
+                  <dd>{breakable(describe(pay, value, key, currency))}</dd>
                 )}
               </div>
             )
@@ -194,7 +194,13 @@ function breakable(text: string): ReactNode {
   )
 }
 
-function describe(value: JsonValue | undefined, key: string, currency: string | undefined): string {
+/** A field's value as the table writes it (masked while its column is, `displayedValue`), '—' for none. */
+function describe(
+  display: PayDisplay,
+  value: JsonValue | undefined,
+  key: string,
+  currency: string | undefined,
+): string {
   if (value === null || value === undefined || value === '') return '—'
-  return formatValue(value, key, currency)
+  return displayedValue(display, value, key, currency)
 }

@@ -1,8 +1,7 @@
 import { memo, type CSSProperties, type MouseEvent } from 'react'
 import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain/rows'
-import { formatValue } from '../format/format-value'
 import { isMoneyColumn, rowCurrency } from '../../../shared/money'
-import { usePayDisplay } from '../hooks/use-pay-display'
+import { displayedValue, usePayDisplay } from '../hooks/use-pay-display'
 import { fieldOf } from '../../../shared/row-field'
 
 interface EmployeeRowProps {
@@ -49,7 +48,8 @@ export const EmployeeRow = memo(function EmployeeRow(props: EmployeeRowProps) {
   const lastFrozen = frozen.findLastIndex((style) => style !== undefined)
   // A row still loading shows this in its first cell (the rest stay empty).
   const placeholder = failed ? 'Could not load' : '…'
-  const currency = rowCurrency(row, usePayDisplay().currency)
+  const display = usePayDisplay()
+  const currency = rowCurrency(row, display.currency)
   return (
     <div
       role="row"
@@ -77,7 +77,7 @@ export const EmployeeRow = memo(function EmployeeRow(props: EmployeeRowProps) {
           style={frozen[columnIndex]}
         >
           {row
-            ? formatValue(fieldOf(row, column.key), column.key, currency)
+            ? displayedValue(display, fieldOf(row, column.key), column.key, currency)
             : columnIndex === 0
               ? placeholder
               : ''}

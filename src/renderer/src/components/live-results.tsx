@@ -1,8 +1,9 @@
 import type { ServiceLookupResult } from '../../../shared/domain/lookup'
 import type { ColumnInfo } from '../../../shared/domain/rows'
-import { formatCount, formatValue, plural } from '../format/format-value'
+import { formatCount, plural } from '../format/format-value'
 import { formatDateTime, formatRelativeTime } from '../format/relative-time'
 import { useNow } from '../hooks/use-now'
+import { displayedValue, usePayDisplay } from '../hooks/use-pay-display'
 import { fieldOf } from '../../../shared/row-field'
 
 interface LiveResultsProps {
@@ -58,6 +59,7 @@ function foundWhere(result: ServiceLookupResult): string {
  */
 export function LiveResults({ text, result, columns, onHide }: LiveResultsProps) {
   const now = useNow()
+  const display = usePayDisplay()
   const rows = result.rows
   const more = result.searched.filter((searched) => searched.totalCount > searched.shown)
   return (
@@ -130,7 +132,9 @@ export function LiveResults({ text, result, columns, onHide }: LiveResultsProps)
                   <tr key={String(row.UUID)} className={saved ? 'live-saved' : 'live-unsaved'}>
                     <td>{saved ? 'Also saved' : 'Not saved yet'}</td>
                     {columns.map((column) => (
-                      <td key={column.key}>{formatValue(fieldOf(row, column.key), column.key)}</td>
+                      <td key={column.key}>
+                        {displayedValue(display, fieldOf(row, column.key), column.key)}
+                      </td>
                     ))}
                   </tr>
                 ))}

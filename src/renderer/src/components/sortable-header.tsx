@@ -1,6 +1,7 @@
 import { useRef, useState, type CSSProperties, type PointerEvent } from 'react'
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import type { EmployeeFilters } from '../data/employee-filters'
+import { isMasked, usePayDisplay } from '../hooks/use-pay-display'
 import { numeric } from './employee-row'
 
 /** The drag data type of a column header being moved, so a drop of anything else is ignored. */
@@ -28,7 +29,8 @@ interface SortableHeaderProps {
 
 /**
  * A column header: clicking sorts by it ascending, clicking again flips the order. Dragging the header moves the
- * column; dragging its right edge resizes it, a double-click there fits it to its content.
+ * column; dragging its right edge resizes it, a double-click there fits it to its content. A column masked by the
+ * machine policy (`isMasked`) has "Show" beside its heading: its values in clear for the rest of the session.
  */
 export function SortableHeader(props: SortableHeaderProps) {
   const { column, index, sort, onSort, frozen, frozenEdge, tabStop } = props
@@ -37,13 +39,15 @@ export function SortableHeader(props: SortableHeaderProps) {
   const resizing = useRef(false)
   const order = sort?.column === column.key ? sort.order : undefined
   const ariaSort = order === 'asc' ? 'ascending' : order === 'desc' ? 'descending' : 'none'
+  const display = usePayDisplay()
+  const masked = isMasked(display, column.key)
   return (
     <div
       role="columnheader"
       aria-sort={ariaSort}
       aria-colindex={index + 1}
       data-col={column.key}
-      className={`cell header-cell${numeric(column) ? ' num' : ''}${frozen ? ' frozen' : ''}${frozenEdge ? ' frozen-edge' : ''}${props.underPinned ? ' under-pinned' : ''}${dropTarget ? ' drop-target' : ''}`}
+      className={`cell header-cell${numeric(column) ? ' num' : ''}${frozen ? ' frozen' : ''}${frozenEdge ? ' frozen-edge' : ''}${props.underPinned ? ' under-pinned' : ''}${dropTarget ? ' drop-target' : ''}${masked ? ' masked' : ''}`}
       style={frozen}
       draggable
       onDragStart={(event) => {
@@ -81,6 +85,18 @@ export function SortableHeader(props: SortableHeaderProps) {
           {order === 'asc' ? '▲' : order === 'desc' ? '▼' : ''}
         </span>
       </button>
+      {masked && (
+        <button
+          type="button"
+          className="show-column"
+          tabIndex={tabStop ? 0 : -1}
+          aria-label={`Show ${column.label}`}
+          title={`Show ${column.label} for this session`}
+          onClick={() => display.showColumn?.(column.key)}
+        >
+          Show
+        </button>
+      )}
       <span
         className="resize-grip"
         aria-hidden="true"

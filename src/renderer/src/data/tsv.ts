@@ -1,6 +1,8 @@
 import type { ColumnInfo, EmployeeRow, JsonValue } from '../../../shared/domain/rows'
 import { MAX_EXPORT_UUIDS } from '../../../shared/export-limits'
+import { sensitiveColumnsIncluded, type ExportRulesView } from '../../../shared/policy-view'
 import { fieldOf } from '../../../shared/row-field'
+import { isSensitiveField } from '../../../shared/sensitive-fields'
 
 /** Rows one copy (or export of selected rows) takes: more is meant for an export of the whole view. */
 export const MAX_COPY_ROWS = MAX_EXPORT_UUIDS
@@ -16,6 +18,20 @@ export function tsvCell(value: JsonValue | undefined): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   const text = (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\r\n|[\t\r\n]/g, ' ')
   return /^[=+\-@]/.test(text) ? `'${text}` : text
+}
+
+/**
+ * The columns a copy of rows writes: those shown, in screen order, but a sensitive one (shared/sensitive-fields.ts)
+ * only where the machine policy lets sensitive columns leave (`sensitiveColumnsIncluded`: a copy asks nothing, so
+ * under `ask` they stay) and it is not masked on screen (`masked`, use-pay-display.ts's `isMasked`).
+ */
+export function copiedColumns(
+  columns: readonly ColumnInfo[],
+  rules: Pick<ExportRulesView, 'sensitiveColumns'>,
+  masked: (key: string) => boolean,
+): ColumnInfo[] {
+  const included = sensitiveColumnsIncluded(rules)
+  return columns.filter((column) => !isSensitiveField(column.key) || (included && !masked(column.key)))
 }
 
 /** A header row of the columns' labels, then a row per employee, CRLF between rows as Excel writes them. */

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useContext, useEffect, useState } from 'react'
 import type {
   ChangesExportRequest,
   ChangesWritten,
@@ -6,8 +6,12 @@ import type {
   ExportRequest,
   ExportResult,
 } from '../../../shared/domain/export'
+import type { ColumnInfo } from '../../../shared/domain/rows'
+import type { SensitiveColumnsAnswer } from '../../../shared/policy-view'
+import { isSensitiveField } from '../../../shared/sensitive-fields'
 import { errorCode, errorMessage } from '../api/client'
 import { useClient } from '../api/client-context'
+import { ExportRulesContext } from './use-export-format'
 
 export type ExportState =
   | { readonly phase: 'idle' }
@@ -22,8 +26,18 @@ export type ExportState =
   | { readonly phase: 'cancelled' }
   | { readonly phase: 'failed'; readonly message: string }
 
+/** The question an export asks first under `exports.sensitiveColumns: "ask"` (SensitiveColumnsDialog). */
+export interface SensitiveColumnsQuestion {
+  /** The sensitive columns the export would write, by label. */
+  readonly labels: readonly string[]
+  /** The clerk's answer; undefined: no export. */
+  answer(answer: SensitiveColumnsAnswer | undefined): void
+}
+
 export interface ExportController {
   readonly state: ExportState
+  /** While an export waits for the clerk to say whether its sensitive columns go; undefined otherwise. */
+  readonly question: SensitiveColumnsQuestion | undefined
   /** Starts an export; `label` says what is being exported while it runs. */
   start(request: ExportRequest, label: string): void
   /** Starts "Export changes…" of one sync; progress, cancel and "show in folder" work as for any export. */
@@ -33,10 +47,18 @@ export interface ExportController {
   dismiss(): void
 }
 
-/** One export at a time: main asks where to save, writes the file and reports progress on `export:progress`. */
-export function useExport(): ExportController {
+/**
+ * One export at a time: main asks where to save, writes the file and reports progress on `export:progress`. Under
+ * the machine policy's `exports.sensitiveColumns: "ask"`, an export that would write sensitive columns
+ * (shared/sensitive-fields.ts) first asks the clerk, naming them by their labels in `columns` (a change report:
+ * the data's sensitive columns, any of whose changes it may hold), and sends the answer with the request; the core
+ * decides what is written.
+ */
+export function useExport(columns: readonly ColumnInfo[] = []): ExportController {
   const client = useClient()
+  const rules = useContext(ExportRulesContext)
   const [state, setState] = useState<ExportState>({ phase: 'idle' })
+  const [question, setQuestion] = useState<SensitiveColumnsQuestion>()
 
   useEffect(
     () =>
@@ -69,14 +91,36 @@ export function useExport(): ExportController {
         ),
     )
   }, [])
+  // Asks first when the rule says so and `keys` hold a sensitive column; `go` gets the answer (none: not asked).
+  const askFirst = useCallback(
+    (keys: readonly string[], go: (answer: { sensitiveColumns?: SensitiveColumnsAnswer }) => void) => {
+      const sensitive = keys.filter(isSensitiveField)
+      if (rules.sensitiveColumns !== 'ask' || sensitive.length === 0) return go({})
+      const labelOf = (key: string): string => columns.find((column) => column.key === key)?.label ?? key
+      setQuestion({
+        labels: sensitive.map(labelOf),
+        answer: (answer) => {
+          setQuestion(undefined)
+          if (answer !== undefined) go({ sensitiveColumns: answer })
+        },
+      })
+    },
+    [rules.sensitiveColumns, columns],
+  )
   const start = useCallback(
-    (request: ExportRequest, label: string) => run(label, () => client.call('export:start', request)),
-    [client, run],
+    (request: ExportRequest, label: string) =>
+      askFirst(request.columns, (answer) =>
+        run(label, () => client.call('export:start', { ...request, ...answer })),
+      ),
+    [client, run, askFirst],
   )
   const startChanges = useCallback(
     (request: ChangesExportRequest, label: string) =>
-      run(label, () => client.call('changes:export', request)),
-    [client, run],
+      askFirst(
+        columns.map((column) => column.key),
+        (answer) => run(label, () => client.call('changes:export', { ...request, ...answer })),
+      ),
+    [client, run, askFirst, columns],
   )
   const cancel = useCallback(() => {
     client.call('export:cancel').catch(() => undefined)
@@ -93,5 +137,5 @@ export function useExport(): ExportController {
     )
   }, [client])
   const dismiss = useCallback(() => setState({ phase: 'idle' }), [])
-  return { state, start, startChanges, cancel, showInFolder, dismiss }
+  return { state, question, start, startChanges, cancel, showInFolder, dismiss }
 }

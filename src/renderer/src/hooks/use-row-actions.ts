@@ -1,13 +1,15 @@
-import { useEffect, useState, type ClipboardEvent, type MouseEvent, type RefObject } from 'react'
+import { useContext, useEffect, useState, type ClipboardEvent, type MouseEvent, type RefObject } from 'react'
 import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain/rows'
 import { chordLabel, GRID_SHORTCUTS } from '../../../shared/shortcuts'
 import type { MenuItem } from '../components/row-context-menu'
 import { cellSelector } from '../components/employee-row'
 import { isSelected, selectedCount, selectedIndexes, selectOnly } from '../data/row-selection'
 import type { RowWindowCache } from '../data/row-window-cache'
-import { MAX_COPY_ROWS, toLines, toTsv } from '../data/tsv'
+import { copiedColumns, MAX_COPY_ROWS, toLines, toTsv } from '../data/tsv'
 import { formatCount, plural } from '../format/format-value'
 import { isMac } from './use-app-commands'
+import { ExportRulesContext } from './use-export-format'
+import { isMasked, usePayDisplay } from './use-pay-display'
 import type { RowSelectionController } from './use-row-selection'
 
 /** How long what a copy did stays on screen (under the table, under a copied report). */
@@ -56,6 +58,8 @@ export function useRowActions(options: RowActionsOptions): RowActions {
     options
   const { selection, active, state, update, moveTo } = rowSelection
   const [notice, setNotice] = useState('')
+  const rules = useContext(ExportRulesContext)
+  const display = usePayDisplay()
   const [menu, setMenu] = useState<{ x: number; y: number }>()
   // What a copy did ("Copied 3 rows."), shown under the table for a while and read by screen readers.
   useEffect(() => {
@@ -78,7 +82,8 @@ export function useRowActions(options: RowActionsOptions): RowActions {
     void (async () => {
       try {
         const { rows, count } = await selectedRows()
-        const text = what === 'rows' ? toTsv(columns, rows) : toLines(what.key, rows)
+        const copyColumns = copiedColumns(columns, rules, (key) => isMasked(display, key))
+        const text = what === 'rows' ? toTsv(copyColumns, rows) : toLines(what.key, rows)
         await navigator.clipboard.writeText(text)
         const copied =
           what === 'rows' ? plural(rows.length, 'row') : `${what.label} of ${plural(rows.length, 'row')}`

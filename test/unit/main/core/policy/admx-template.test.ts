@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { SaxesParser } from 'saxes'
 import { describe, expect, it } from 'vitest'
 import { PROXY_MODES } from '../../../../../src/shared/settings-rules'
+import { SENSITIVE_COLUMNS_RULES } from '../../../../../src/shared/policy-view'
 import {
   POLICY_REGISTRY_VALUES,
   UPDATE_CHANNELS,
@@ -147,6 +148,7 @@ function accepts(path: readonly string[], value: unknown): boolean {
 const ENUM_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   ProxyMode: PROXY_MODES,
   UpdateChannel: UPDATE_CHANNELS,
+  SensitiveColumns: SENSITIVE_COLUMNS_RULES,
 }
 
 describe('the ADMX template for HKLM\\Software\\Policies\\RosterDesk', () => {
