@@ -1,6 +1,7 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { RosterDeskApi } from '../shared/ipc-contract'
 import { isEventChannel, isInvokeChannel } from '../shared/ipc-channels'
+import { TEST_HOOKS_SWITCH, type RosterDeskTestHooks } from '../shared/test-hooks'
 
 /**
  * The whole surface the renderer gets: `invoke` on the contract's channels and `on` for its events. Unlike a
@@ -27,3 +28,10 @@ const api: RosterDeskApi = {
 }
 
 contextBridge.exposeInMainWorld('rosterdesk', Object.freeze(api))
+
+// A test build's levers (shell/window-and-startup/test-hooks.ts: main adds the switch to this renderer's argv only
+// there): Electron's sandboxed preload has `process.argv` and `process.crash()` (docs/api/process.md, "Sandbox").
+if (process.argv.includes(TEST_HOOKS_SWITCH)) {
+  const hooks: RosterDeskTestHooks = { crashRenderer: () => process.crash() }
+  contextBridge.exposeInMainWorld('rosterdeskTestHooks', Object.freeze(hooks))
+}

@@ -21,7 +21,7 @@ const LAUNCH_TIMEOUT_MS = 120_000
 const FIRST_WINDOW_TIMEOUT_MS = 60_000
 
 /** The app's own environment, without Playwright's or a developer's NODE_OPTIONS leaking into it. */
-function launchEnv(dataDir: string): Record<string, string> {
+function launchEnv(dataDir: string, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && key !== 'NODE_OPTIONS') env[key] = value
@@ -29,14 +29,19 @@ function launchEnv(dataDir: string): Record<string, string> {
   // A fresh data folder: no settings, secrets or cache of a RosterDesk installed on this desktop, and its own
   // single-instance lock.
   env['ROSTERDESK_USER_DATA_DIR'] = dataDir
-  return env
+  return { ...env, ...extra }
 }
 
 /**
- * Starts the packaged app (packaged-app.ts finds it) with a data folder of its own under `workDir` and Chromium's
- * command line `args`, once its NodeCliInspect fuse lets Playwright attach.
+ * Starts the packaged app (packaged-app.ts finds it) with a data folder of its own under `workDir` (the same one
+ * each time, so a second launch is the next start), Chromium's command line `args` and `env` added to the
+ * environment, once its NodeCliInspect fuse lets Playwright attach.
  */
-export async function launchPackaged(workDir: string, args: readonly string[] = []): Promise<LaunchedApp> {
+export async function launchPackaged(
+  workDir: string,
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<LaunchedApp> {
   const packaged = findPackagedApp()
   const fuses = await readFuses(packaged.fuseBinary)
   if (!fuses['enableNodeCliInspectArguments']) {
@@ -52,7 +57,7 @@ export async function launchPackaged(workDir: string, args: readonly string[] = 
     // not to an executable path (playwright-core's electron launcher): without it, safeStorage on a macOS runner
     // asks the runner's real login keychain.
     args: [...(process.platform === 'darwin' ? ['--use-mock-keychain'] : []), ...args],
-    env: launchEnv(join(workDir, 'data')),
+    env: launchEnv(join(workDir, 'data'), env),
     timeout: LAUNCH_TIMEOUT_MS,
   })
   const page = await app.firstWindow({ timeout: FIRST_WINDOW_TIMEOUT_MS })

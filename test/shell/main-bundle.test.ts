@@ -73,7 +73,11 @@ describe('the built main bundle', () => {
 
     expect(state.windows).toHaveLength(1)
     const options = window.options as { webPreferences: Record<string, unknown> }
-    expect(options.webPreferences).toEqual(secureWebPreferences(PRELOAD_BUNDLE))
+    // No test hooks' switch: main's inspector is not open here, as in every installer's build (test-hooks.ts).
+    expect(options.webPreferences).toEqual({
+      ...secureWebPreferences(PRELOAD_BUNDLE),
+      additionalArguments: [],
+    })
     expect(window.loadedUrls).toEqual([`${APP_ORIGIN}/index.html`])
     expect(state.privilegedSchemes).toEqual(['rosterdesk-app'])
     expect(state.handledProtocols).toEqual(['rosterdesk-app'])

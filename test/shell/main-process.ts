@@ -64,6 +64,8 @@ export interface MainProcess {
   openUrl(url: string): Promise<void>
   /** The clerk closes the window `id`. */
   closeWindow(id: number): Promise<void>
+  /** The window `id`'s renderer crashes (process.crash()), as Electron reports it (stand-in/crash-reporter.ts). */
+  crashRenderer(id: number): Promise<void>
   /** The next event the shell sends to the window that satisfies `match` (including ones already sent). */
   waitForEvent(channel: string, match?: (payload: unknown) => boolean, timeoutMs?: number): Promise<unknown>
   /** The next URL the shell hands to shell.openExternal. */
@@ -271,6 +273,7 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
       void (await request({ type: 'second-instance', argv: [...argv], workingDirectory })),
     openUrl: async (url) => void (await request({ type: 'open-url', url })),
     closeWindow: async (id) => void (await request({ type: 'close-window', windowId: id })),
+    crashRenderer: async (id) => void (await request({ type: 'crash-renderer', windowId: id })),
     waitForEvent: (channel, match = () => true, timeoutMs = 60_000) =>
       waitUntil(
         () => events.find((event) => event.channel === channel && match(event.payload))?.payload,

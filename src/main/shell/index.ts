@@ -1,4 +1,5 @@
 import { app, BrowserWindow, dialog, screen, shell } from 'electron'
+import { url as inspectorUrl } from 'node:inspector'
 import { join } from 'node:path'
 import { createSafeStorageSecretStore } from './adapters/safe-storage-secret-store'
 import { installDeepLinkHandling, registerProtocolClients, schemeOf } from './adapters/deep-link'
@@ -18,10 +19,12 @@ import { closeLibraryChannels } from './ipc/library-channels'
 import { RemoteAppCore, type RemoteAppCoreOptions } from './core-process/remote-app-core'
 import { coreProcessEntry } from './core-process/core-process-channel'
 import { utilityProcessChannel } from './adapters/utility-process-channel'
+import { startCrashReporting } from './adapters/crash-reporting'
 import { createShellNetwork, type ShellNetworkParts } from './network/shell-network'
 import type { EventSink } from '../core/ipc/dispatch'
 import { appOrigins } from './window-and-startup/window-security'
 import { answerLaunch, relaunchArgs } from './window-and-startup/launch'
+import { testHookArguments, testHooksAllowed } from './window-and-startup/test-hooks'
 import {
   APP_USER_MODEL_ID,
   aboutText,
@@ -76,6 +79,8 @@ let core: RemoteAppCore | undefined
 let coreOptions: RemoteAppCoreOptions | undefined
 /** The app's updater (decision 044), made once the network is; About says "not set up" until then. */
 let updates: AppUpdates | undefined
+/** The newest crash since the last start (ISO), which the window tells the clerk of once (crash-reporting.ts). */
+let crashNoticeAt: string | undefined
 const trustedWebContents = new Set<number>()
 
 process.on('uncaughtException', (error) => {
@@ -114,6 +119,8 @@ function boot(): void {
     starting = false
     return
   }
+  // Before ready, so every process is covered; in the one running instance only, which tells of crashes once.
+  crashNoticeAt = startCrashReporting({ logger, closingCore: () => quitting }).noticeAt
   // Launching again brings the window forward (opening one if there is none), whether or not a callback URL came
   // with it; during a quit, RosterDesk starts again once the quit is done.
   app.on('second-instance', () => answerRelaunch())
@@ -194,6 +201,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
         ...(sandboxOffReason(app.commandLine, process.env) === undefined
           ? {}
           : { sandboxOff: true as const }),
+        ...(crashNoticeAt === undefined ? {} : { crashedAt: crashNoticeAt }),
       },
       dataDir: app.getPath('userData'),
       cacheRoot,
@@ -345,6 +353,7 @@ function openWindow(): void {
     origins,
     onLog: (message) => logger.warn(message),
     allowDevTools: !app.isPackaged,
+    additionalArguments: testHookArguments(testHooksAllowed(process.env, inspectorUrl())),
     bounds: {
       load: () => state.get(WINDOW_BOUNDS_KEY) ?? earlier?.get(WINDOW_BOUNDS_KEY),
       save: (value) => state.set(WINDOW_BOUNDS_KEY, value),

@@ -32,6 +32,8 @@ export interface AppWindowOptions {
   readonly displays: () => readonly Rect[]
   /** False in packaged builds: DevTools would let anyone at the desk read the cached payroll data raw. */
   readonly allowDevTools: boolean
+  /** The renderer's extra command line: the test hooks' switch in a test build only (test-hooks.ts). */
+  readonly additionalArguments: string[]
 }
 
 /** Creates the one app window with the settings window-security.ts defines (and the tests check). */
@@ -60,6 +62,7 @@ export function createAppWindow(options: AppWindowOptions): BrowserWindow {
       navigateOnDragDrop: false,
       spellcheck: false,
       disableBlinkFeatures: 'Auxclick',
+      additionalArguments: options.additionalArguments,
     },
   })
 

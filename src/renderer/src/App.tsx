@@ -7,6 +7,7 @@ import { ExportRulesProvider } from './components/export-rules-provider'
 import { PolicyNotices } from './components/policy-notices'
 import { SecretStorageBanner } from './components/secret-storage-banner'
 import { SandboxOffBanner } from './components/sandbox-off-banner'
+import { CrashNotice } from './components/crash-notice'
 import { SettingsScreen } from './components/settings-screen'
 import { ShortcutsDialog } from './components/shortcuts-dialog'
 import { rememberFocus } from './focus/focus-return'
@@ -187,6 +188,9 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         sourceSetting={settings.view?.settings}
       />
       {info?.sandboxOff === true ? <SandboxOffBanner /> : null}
+      {info?.crashedAt === undefined ? null : (
+        <CrashNotice crashedAt={info.crashedAt} locale={formatLocale} />
+      )}
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
       <UpdateBanner updates={updates} />
       <PolicyNotices policy={settings.view?.policy} />

@@ -15,5 +15,10 @@ export const appInfoSchema = z.strictObject({
   systemLocale: z.string().max(100).optional(),
   /** true: Chromium's sandbox is off (started with `--no-sandbox`); the window says so (sandbox-off-banner.tsx). */
   sandboxOff: z.literal(true).optional(),
+  /**
+   * The newest crash since the last start (ISO time; core/log/crash-records.ts), in the first run after it only:
+   * the window tells the clerk once (crash-notice.tsx).
+   */
+  crashedAt: z.iso.datetime().optional(),
 })
 export type AppInfo = z.infer<typeof appInfoSchema>

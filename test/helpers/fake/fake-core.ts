@@ -50,6 +50,8 @@ export interface FakeCoreOptions {
   readonly systemLocale?: string
   /** `app:get-info`'s sandboxOff: main reports Chromium's sandbox off (a `--no-sandbox` start). */
   readonly sandboxOff?: boolean
+  /** `app:get-info`'s crashedAt: main's newest crash since the last start (ISO), told to the clerk once. */
+  readonly crashedAt?: string
   /** When set, sign-in waits for `approveSignIn()` or a cancel instead of succeeding at once. */
   readonly manualSignIn?: boolean
   /** When set, a started sync stops after its first page until `releaseSync()` is called. */
@@ -325,6 +327,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       platform: 'linux',
       ...(options.systemLocale === undefined ? {} : { systemLocale: options.systemLocale }),
       ...(options.sandboxOff === true ? { sandboxOff: true as const } : {}),
+      ...(options.crashedAt === undefined ? {} : { crashedAt: options.crashedAt }),
     }),
     'auth:get-state': async () => auth,
     'auth:sign-in': async () => {

@@ -117,6 +117,9 @@ async function answer(message: ParentMessage): Promise<unknown> {
     case 'close-window':
       standIn.closeWindow(message.windowId)
       return null
+    case 'crash-renderer':
+      standIn.crashRenderer(message.windowId)
+      return null
   }
 }
 

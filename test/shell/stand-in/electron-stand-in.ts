@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import { pacString, routeFor, type StandInProxyConfig } from './proxy-rules'
 import { LINK_FD, onLines, type FromUtility, type ToUtility } from './utility-link'
+import { goneDetails, StandInCrashpad } from './crash-reporter'
 import type { StandInVerifyRequest } from './tls-verify'
 import {
   StandInClientRequest,
@@ -137,6 +138,10 @@ export interface StandInRecord {
    * name, or null for none.
    */
   readonly clientCertificates: Array<{ url: string; chosen: string | null }>
+  /** Every crashReporter.start: whether it uploads, and whether it came before `ready` (crash-reporter.ts). */
+  readonly crashReporterStarts: Array<{ uploadToServer: boolean; beforeReady: boolean }>
+  /** The dumps Crashpad wrote (their file names in crashDumps/completed). */
+  readonly crashDumps: string[]
   lockRequested: boolean
   lockReleased: boolean
   exitCode: number | undefined
@@ -273,6 +278,13 @@ export interface ElectronStandIn {
   openUrl(url: string): void
   /** The clerk closes a window (its close button): BrowserWindow 'close', then 'closed'. */
   closeWindow(id: number): void
+  /**
+   * The window `id`'s renderer crashes (process.crash(): SIGSEGV): Crashpad dumps it when it watches it, then, as
+   * WebContents::RenderProcessGone posts it (electron_api_web_contents.cc), `render-process-gone` with
+   * `{ reason: 'crashed', exitCode }` on the WebContents, which lib/browser/api/web-contents.ts re-emits on app as
+   * (event, webContents, details).
+   */
+  crashRenderer(id: number): void
   onSend(listener: (channel: string, payload: unknown) => void): void
   onOpenExternal(listener: (url: string) => void): void
   /** Runs before the process exits through app.quit()/app.exit(); the boot script flushes its messages there. */
@@ -324,6 +336,8 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     certificateChecks: [],
     clientCertificates: [],
     printed: [],
+    crashReporterStarts: [],
+    crashDumps: [],
     lockRequested: false,
     lockReleased: false,
     exitCode: undefined,
@@ -442,6 +456,9 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       return config.systemLocale ?? 'en-US'
     }
     getPath(name: string): string {
+      // DIR_CRASH_DUMPS: `<userData>/Crashpad` as userData is when first asked for, then kept (crash-reporter.ts).
+      if (name === 'crashDumps' && !paths.has(name))
+        paths.set(name, join(this.getPath('userData'), 'Crashpad'))
       const path = paths.get(name)
       if (path === undefined) throw new Error(`stand-in: no path named ${name}`)
       return path
@@ -543,6 +560,10 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     }
   }
   const app = new App()
+  const crashpad = new StandInCrashpad(
+    () => app.getPath('crashDumps'),
+    () => ready,
+  )
   const readyPromise = new Promise<void>((resolve) =>
     setImmediate(() => {
       ready = true
@@ -568,6 +589,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     constructor() {
       super()
       this.mainFrame = { url: '' }
+      crashpad.created(`renderer:${this.id}`)
     }
     setWindowOpenHandler(handler: (details: { url: string }) => unknown): void {
       this.openHandler = handler
@@ -871,17 +893,37 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       })
       this.#session?.users.add(this)
       utilityProcesses.push(this)
+      crashpad.created(`utility:${this.#child.pid}`)
+      const name = options.serviceName ?? 'Node Utility Process'
       this.#child.on('spawn', () => this.emit('spawn'))
       this.#child.on('message', (message: unknown) => this.emit('message', message))
       this.#child.on('exit', (code, signal) => {
         this.#session?.users.delete(this)
         for (const applied of this.#applying.values()) applied()
         this.#applying.clear()
+        // An end main did not ask for (kill()) is a child process gone: App::BrowserChildProcessCrashedOrKilled
+        // (shell/browser/api/electron_api_app.cc) emits `child-process-gone` on app with the type, Chromium's
+        // reason and exit code, the service's metrics name and the display name the fork gave (serviceName;
+        // UtilityProcessWrapper's WithDisplayName, electron_api_utility_process.cc).
+        const gone = this.#killed ? undefined : goneDetails(code, signal)
+        if (gone !== undefined) {
+          this.#dumped(signal)
+          app.emit('child-process-gone', electronEvent(), {
+            type: 'Utility',
+            ...gone,
+            serviceName: 'node.mojom.NodeService',
+            name,
+          })
+        }
         this.emit('exit', electronExitCode(code, signal, this.#killed))
       })
     }
     get pid(): number | undefined {
       return this.#child.pid
+    }
+    #dumped(signal: NodeJS.Signals | null): void {
+      const dump = crashpad.ended(`utility:${this.#child.pid}`, signal)
+      if (dump !== undefined) record.crashDumps.push(dump)
     }
     /**
      * electron_api_utility_process.cc, PostMessage: the value goes through electron::SerializeV8Value
@@ -1053,6 +1095,13 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
         new StandInUtilityProcess(modulePath, args, options),
     },
     BrowserWindow: StandInWindow,
+    crashReporter: {
+      ...crashpad.module,
+      start: (options?: { submitURL?: string; uploadToServer?: boolean }) => {
+        crashpad.module.start(options)
+        if (crashpad.started !== undefined) record.crashReporterStarts.push({ ...crashpad.started })
+      },
+    },
     session: { defaultSession, fromPartition },
     webContents: { getAllWebContents: () => allWindows.map((w) => w.webContents) },
     protocol: {
@@ -1337,6 +1386,18 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       const window = allWindows.find((w) => w.webContents.id === id)
       if (window === undefined) throw new Error(`stand-in: no window ${id}`)
       window.close()
+    },
+    crashRenderer(id) {
+      const window = allWindows.find((w) => w.webContents.id === id)
+      if (window === undefined) throw new Error(`stand-in: no window ${id}`)
+      const dump = crashpad.ended(`renderer:${id}`, 'SIGSEGV')
+      if (dump !== undefined) record.crashDumps.push(dump)
+      const details = goneDetails(null, 'SIGSEGV')
+      setImmediate(() => {
+        const event = electronEvent()
+        window.webContents.emit('render-process-gone', event, details)
+        app.emit('render-process-gone', event, window.webContents, details)
+      })
     },
     onSend: (listener) => void sendListeners.push(listener),
     onOpenExternal: (listener) => void externalListeners.push(listener),

@@ -35,6 +35,7 @@ export type ParentMessage = { readonly id: number } & (
   | { readonly type: 'second-instance'; readonly argv: string[]; readonly workingDirectory: string }
   | { readonly type: 'open-url'; readonly url: string }
   | { readonly type: 'close-window'; readonly windowId: number }
+  | { readonly type: 'crash-renderer'; readonly windowId: number }
 )
 
 export type ChildMessage =

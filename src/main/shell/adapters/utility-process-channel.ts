@@ -8,6 +8,9 @@ export interface UtilityNetworkOptions {
   readonly signIn: Pick<ProxySignIn, 'onLogin'>
 }
 
+/** The core process's name to Electron: `serviceName`, which `child-process-gone` gives back as `name`. */
+export const CORE_SERVICE_NAME = 'RosterDesk core'
+
 /** How long ending the process may take to be confirmed before the shell stops waiting for it. */
 const TERMINATE_WAIT_MS = 5_000
 
@@ -29,7 +32,7 @@ export function utilityProcessChannel(
   return {
     start(name, logger) {
       const child = utilityProcess.fork(entry.file, [], {
-        serviceName: 'RosterDesk core',
+        serviceName: CORE_SERVICE_NAME,
         execArgv: [...entry.execArgv],
         stdio: ['ignore', 'ignore', 'pipe'],
         // Its requests use this session (proxy, verify proc) and their 401/407 challenges come to main as this

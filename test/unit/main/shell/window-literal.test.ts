@@ -17,8 +17,11 @@ const WINDOW_SOURCE = resolve(__dirname, '../../../../src/main/shell/window.ts')
 const PRINT_WINDOW_SOURCE = resolve(__dirname, '../../../../src/main/shell/adapters/print-window.ts')
 /** The print window's one expression: the partition constant, exported by window-security.ts. */
 const PRINT_EXPRESSION_KEYS = new Set(['partition'])
-/** The one key whose value is a computed path, not a literal. */
-const EXPRESSION_KEYS = new Set(['preload'])
+/**
+ * The keys whose values main computes: the preload's path, and the renderer's extra command line (the test hooks'
+ * switch in a test build only, window-and-startup/test-hooks.ts; no security setting).
+ */
+const EXPRESSION_KEYS = new Set(['preload', 'additionalArguments'])
 
 type LiteralValue = string | number | boolean | null
 
