@@ -10,6 +10,9 @@ import {
 } from './domain/changes'
 import {
   changesExportRequestSchema,
+  copyRowsRequestSchema,
+  copyRowsResultSchema,
+  exportHistorySchema,
   exportProgressSchema,
   exportRequestSchema,
   exportResultSchema,
@@ -189,6 +192,14 @@ export const invokeChannels = {
     ]),
     result: printResultSchema,
   },
+  /**
+   * Copies chosen employees' values (copyRowsRequestSchema): main reads them from the saved employees and writes
+   * the system clipboard itself, tab-separated text and an HTML table in one write; a copy of more than one row is
+   * noted in the export record. Answers how many rows and columns the clipboard got.
+   */
+  'export:copy-rows': { args: z.tuple([copyRowsRequestSchema]), result: copyRowsResultSchema },
+  /** Help → Export history: every entry of the export record (all profiles'), newest first; no employee data. */
+  'export:history': { args: noArgs, result: exportHistorySchema },
 
   /** The active profile's saved views (view-schema.ts), by name. */
   'views:list': { args: noArgs, result: savedViewsSchema },

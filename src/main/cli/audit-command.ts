@@ -35,9 +35,9 @@ export async function runAuditCommand(args: readonly string[], io: CacheCommandI
     return reportUsage(error, io, AUDIT_USAGE)
   }
   const record = new ExportRecord({ dataDir, runtime: 'cli', clock: systemClock })
-  let read: ReturnType<ExportRecord['read']>
+  let read: ReturnType<ExportRecord['newestFirst']>
   try {
-    read = record.read()
+    read = record.newestFirst(profile)
   } catch (error) {
     const code = (error as { code?: unknown }).code
     writeLine(
@@ -46,10 +46,7 @@ export async function runAuditCommand(args: readonly string[], io: CacheCommandI
     )
     return 1
   }
-  const wanted = profile?.toLowerCase()
-  const entries = read.entries
-    .filter((entry) => wanted === undefined || entry.profile?.toLowerCase() === wanted)
-    .reverse()
+  const { entries } = read
   if (json) {
     writeLine(io.stdout, JSON.stringify({ record: record.path, entries, skippedLines: read.skipped }))
     return 0

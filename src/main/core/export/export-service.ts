@@ -14,6 +14,7 @@ import { NO_EXPORT_RULES } from '../../../shared/policy-view'
 import type { ExportFormat } from './export-types'
 import { exportResult, type ExportContext, type ExportRunner, type WrittenExport } from './export-runner'
 import type { PrintView } from './print-view'
+import { copyIsRecorded } from './copy-rows'
 import type { ExportRecordInput } from '../export-record/export-record'
 
 export type { ExportContext } from './export-runner'
@@ -107,6 +108,22 @@ export class ExportService {
    */
   notePrinted(request: ExportRequest, rows: number): void {
     this.record({ ...recordedRequest(this.deps.context(), request, rows), what: 'print' })
+  }
+
+  /**
+   * Notes in the export record that a copy put `rows` rows of `columns` on the clipboard, when `copyIsRecorded`
+   * (export-handlers.ts calls it once the clipboard holds them).
+   */
+  noteCopied(columns: readonly string[], rows: number): void {
+    if (!copyIsRecorded(rows)) return
+    const { profile } = this.deps.context()
+    this.record({
+      ...(profile === undefined ? {} : { profile }),
+      what: 'copy',
+      chosenRows: true,
+      columns: [...columns],
+      rows,
+    })
   }
 
   /**

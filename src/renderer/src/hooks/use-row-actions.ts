@@ -5,7 +5,9 @@ import type { MenuItem } from '../components/row-context-menu'
 import { cellSelector } from '../components/employee-row'
 import { isSelected, selectedCount, selectedIndexes, selectOnly } from '../data/row-selection'
 import type { RowWindowCache } from '../data/row-window-cache'
-import { MAX_COPY_ROWS, toLines, toTsv } from '../data/tsv'
+import { MAX_COPY_ROWS } from '../data/copy-limit'
+import { errorMessage } from '../api/client'
+import { useClient } from '../api/client-context'
 import { formatCount, plural } from '../format/format-value'
 import { isMac } from './use-app-commands'
 import type { RowSelectionController } from './use-row-selection'
@@ -20,7 +22,10 @@ export interface RowActions {
   /** Where the row menu is open (viewport coordinates), undefined while it is closed. */
   readonly menu: { x: number; y: number } | undefined
   readonly menuItems: MenuItem[]
-  /** Copies the selected rows as tab-separated text with the shown columns' headers. */
+  /**
+   * Copies the selected rows: main reads them by UUID and writes the clipboard, tab-separated text with the shown
+   * columns' headers and an HTML table beside it (`export:copy-rows`).
+   */
   copyRows(): void
   /** The Menu key or Shift+F10: the row menu under the active cell (selecting the first row if none is). */
   openMenuAtActive(): void
@@ -55,6 +60,7 @@ export function useRowActions(options: RowActionsOptions): RowActions {
   const { cache, scrollRef, columns, allColumns, rowSelection, onActiveChange, onOpen, onExportRows } =
     options
   const { selection, active, state, update, moveTo } = rowSelection
+  const client = useClient()
   const [notice, setNotice] = useState('')
   const [menu, setMenu] = useState<{ x: number; y: number }>()
   // What a copy did ("Copied 3 rows."), shown under the table for a while and read by screen readers.
@@ -76,15 +82,28 @@ export function useRowActions(options: RowActionsOptions): RowActions {
   const copy = (what: 'rows' | ColumnInfo): void => {
     if (selectedCount(selection) === 0) return
     void (async () => {
+      let uuids: string[]
+      let count: number
       try {
-        const { rows, count } = await selectedRows()
-        const text = what === 'rows' ? toTsv(columns, rows) : toLines(what.key, rows)
-        await navigator.clipboard.writeText(text)
-        const copied =
-          what === 'rows' ? plural(rows.length, 'row') : `${what.label} of ${plural(rows.length, 'row')}`
-        setNotice(`Copied ${copied}${cappedNote(count)}.`)
+        const selected = await selectedRows()
+        count = selected.count
+        uuids = uuidsOf(selected.rows)
       } catch {
-        setNotice('RosterDesk could not copy to the clipboard. Try again.')
+        setNotice('RosterDesk could not read the selected rows. Try again.')
+        return
+      }
+      if (uuids.length === 0) return
+      try {
+        // Which employees and columns: main reads their values from the saved employees and writes the clipboard.
+        const copied = await client.call('export:copy-rows', {
+          uuids,
+          columns: what === 'rows' ? columns.map((column) => column.key) : [what.key],
+          headers: what === 'rows',
+        })
+        const rows = plural(copied.rows, 'row')
+        setNotice(`Copied ${what === 'rows' ? rows : `${what.label} of ${rows}`}${cappedNote(count)}.`)
+      } catch (error) {
+        setNotice(errorMessage(error))
       }
     })()
   }
@@ -92,7 +111,7 @@ export function useRowActions(options: RowActionsOptions): RowActions {
     void (async () => {
       try {
         const { rows, count } = await selectedRows()
-        const uuids = rows.flatMap((row) => (typeof row['UUID'] === 'string' ? [row['UUID']] : []))
+        const uuids = uuidsOf(rows)
         if (count > MAX_COPY_ROWS) setNotice(`Exporting${cappedNote(count)}.`)
         if (uuids.length > 0) onExportRows(uuids)
       } catch {
@@ -166,3 +185,8 @@ export function useRowActions(options: RowActionsOptions): RowActions {
 }
 
 function noop(): void {}
+
+/** The rows' UUIDs, in their order: what a copy or an export of chosen rows names them by. */
+function uuidsOf(rows: readonly Row[]): string[] {
+  return rows.flatMap((row) => (typeof row['UUID'] === 'string' ? [row['UUID']] : []))
+}
