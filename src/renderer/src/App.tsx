@@ -9,6 +9,7 @@ import { SecretStorageBanner } from './components/secret-storage-banner'
 import { SandboxOffBanner } from './components/sandbox-off-banner'
 import { SettingsScreen } from './components/settings-screen'
 import { ShortcutsDialog } from './components/shortcuts-dialog'
+import { ExportHistoryDialog } from './components/export-history-dialog'
 import { rememberFocus } from './focus/focus-return'
 import { CommandProvider, useCommand } from './hooks/use-app-commands'
 import { SignInPanel } from './components/sign-in-panel'
@@ -66,6 +67,8 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
   const { screen, setScreen, settingsAt, enterServiceAddress } = useWorkspaceScreen(profiles)
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
   const closeShortcuts = useCallback(() => setShortcutsOpen(false), [])
+  const [historyOpen, setHistoryOpen] = useState(false)
+  const closeHistory = useCallback(() => setHistoryOpen(false), [])
   const authStatus = auth.state?.status
   const [refreshSync, reloadSettings] = [sync.refresh, settings.reload]
 
@@ -86,6 +89,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
   })
   useCommand('settings', () => setScreen('settings'))
   useCommand('shortcuts', () => setShortcutsOpen(true))
+  useCommand('export-history', () => setHistoryOpen(true))
   const payDisplay = usePayDisplaySettings(settings.view?.settings)
   const hasData = (sync.status?.employeeCount ?? 0) > 0 || sync.status?.lastComplete !== undefined
 
@@ -178,6 +182,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
       <UpdateBanner updates={updates} />
       <PolicyNotices policy={settings.view?.policy} />
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
+      {historyOpen && <ExportHistoryDialog onClose={closeHistory} />}
       <main className="app-main">
         {settingsScreen}
         {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}

@@ -107,7 +107,9 @@ export class ExportService {
    * it once the dialog says 'printed'; a cancelled dialog is not noted).
    */
   notePrinted(request: ExportRequest, rows: number): void {
-    this.record({ ...recordedRequest(this.deps.context(), request, rows), what: 'print' })
+    // A printed page has no file format (the request's is not used).
+    const { format: _unused, ...printed } = recordedRequest(this.deps.context(), request, rows)
+    this.record({ ...printed, what: 'print' })
   }
 
   /**

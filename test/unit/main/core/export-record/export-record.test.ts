@@ -167,6 +167,7 @@ describe('the export record through the real app core', () => {
     ])
     expect(entries).toHaveLength(6)
     expect(entries[4]).not.toHaveProperty('fileName')
+    expect(entries[4]).not.toHaveProperty('format')
     expect(entries[5]).toMatchObject({ sensitiveColumns: true, profile: 'Demo' })
     // Help → Export history lists the same entries, newest first.
     const history = (await app.invoke('export:history')) as { entries: unknown[]; skippedLines: number }
