@@ -33,6 +33,8 @@ export const INVOKE_CHANNELS = [
   'export:cancel',
   'export:show-in-folder',
   'export:print',
+  'export:copy-rows',
+  'export:history',
   'views:list',
   'views:save',
   'views:rename',

@@ -10,6 +10,9 @@ import {
 } from './domain/changes'
 import {
   changesExportRequestSchema,
+  copyRowsRequestSchema,
+  copyRowsResultSchema,
+  exportHistorySchema,
   exportProgressSchema,
   exportRequestSchema,
   exportResultSchema,
@@ -35,7 +38,7 @@ import {
 } from './connection-report-schema'
 import type { EventChannelName, InvokeChannelName } from './ipc-channels'
 import { updateRestartResultSchema, updateStateSchema } from './update-state-schema'
-import { APP_COMMANDS } from './shortcuts'
+import { MENU_COMMANDS } from './shortcuts'
 import { IPC_ERROR_CODES } from './ipc-error-codes'
 import { NEAR_MISS_MAX_SUGGESTIONS } from './near-miss'
 import { savedViewSchema, viewStateSchema } from './view-schema'
@@ -189,6 +192,14 @@ export const invokeChannels = {
     ]),
     result: printResultSchema,
   },
+  /**
+   * Copies chosen employees' values (copyRowsRequestSchema): main reads them from the saved employees and writes
+   * the system clipboard itself, tab-separated text and an HTML table in one write; a copy of more than one row is
+   * noted in the export record. Answers how many rows and columns the clipboard got.
+   */
+  'export:copy-rows': { args: z.tuple([copyRowsRequestSchema]), result: copyRowsResultSchema },
+  /** Help → Export history: every entry of the export record (all profiles'), newest first; no employee data. */
+  'export:history': { args: noArgs, result: exportHistorySchema },
 
   /** The active profile's saved views (view-schema.ts), by name. */
   'views:list': { args: noArgs, result: savedViewsSchema },
@@ -256,8 +267,8 @@ export const eventChannels = {
   'export:progress': exportProgressSchema,
   /** Another profile became active (or the list changed): everything shown must be read again. */
   'profiles:changed': profileListSchema,
-  /** A menu item (Export…, Sync, Settings…, Keyboard shortcuts) the window carries out, as its shortcut would. */
-  'app:command': z.enum(APP_COMMANDS),
+  /** A menu item (Export…, Sync, Settings…, Keyboard shortcuts, Export history) the window carries out. */
+  'app:command': z.enum(MENU_COMMANDS),
   /** What the query engine is preparing on the core worker (a first sort or "Search in", an index): [] when done. */
   'query:preparing': preparingListSchema,
   /** A proxy asks for credentials (main's `login` event for a proxy challenge): the window asks the clerk. */

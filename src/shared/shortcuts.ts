@@ -7,6 +7,10 @@
 export const APP_COMMANDS = ['export', 'print', 'sync', 'settings', 'shortcuts'] as const
 export type AppCommand = (typeof APP_COMMANDS)[number]
 
+/** What only the menu asks of the window (no key): Help → Export history. Sent on `app:command` too. */
+export const MENU_COMMANDS = [...APP_COMMANDS, 'export-history'] as const
+export type MenuCommand = (typeof MENU_COMMANDS)[number]
+
 export interface KeyChord {
   /** `KeyboardEvent.key`: lower case for letters ('e'), as the browser names the others ('F5', 'Home', ','). */
   readonly key: string

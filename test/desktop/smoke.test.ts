@@ -126,9 +126,12 @@ describe('the packaged RosterDesk on this desktop', () => {
     expect(pageErrors).toEqual([])
   })
 
-  it('copies three rows to the system clipboard as tab-separated text with headers', async () => {
-    // The page's copy asks Electron for 'clipboard-sanitized-write', which main grants to its page (decision 038);
-    // what reached the OS clipboard is read back in main, as another program would paste it.
+  it('copies three rows to the system clipboard as tab-separated text with headers and an HTML table', async () => {
+    // The page names the rows and columns; main reads them from the core and writes the OS clipboard with
+    // Electron's clipboard.write (decision 038). What reached the OS clipboard is read back in main, as another
+    // program would paste it: the text, and the HTML a spreadsheet pastes, whose text cells are in Excel's text
+    // format so an employee number keeps its leading zeros. Only this real OS clipboard proves the round trip;
+    // pasting into Excel itself is not automated here.
     await app.evaluate(({ clipboard }) => clipboard.clear())
     const grid = page.getByRole('grid', { name: 'Employees' })
     await grid.locator('[data-cell="0:0"]').click()
@@ -159,6 +162,16 @@ describe('the packaged RosterDesk on this desktop', () => {
     await expect
       .poll(() => app.evaluate(({ clipboard }) => clipboard.readText()))
       .toBe(`${expected.join('\r\n')}\r\n`)
+    const html = await app.evaluate(async ({ clipboard }) => {
+      const [item] = await clipboard.read()
+      if (item === undefined || !item.types.includes('text/html')) return ''
+      const blob = (await item.getType('text/html')) as Blob
+      return blob.text()
+    })
+    const numbers = rows.map((row) => String(row['employeeNumber'] ?? ''))
+    expect(numbers.every((number) => /^0\d+$/.test(number))).toBe(true)
+    for (const number of numbers)
+      expect(html.replace(/\s+/g, ' ')).toMatch(new RegExp(`<td[^>]*mso-number-format:[^>]*>${number}</td>`))
     expect(pageErrors).toEqual([])
   })
 

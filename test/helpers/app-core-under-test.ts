@@ -12,6 +12,7 @@ import type { PolicyInForce } from '../../src/main/core/policy/policy-in-force'
 import type { SecretVault } from '../../src/main/core/secrets/secret-store'
 import type { SessionRunners } from '../../src/main/core/session/session-runners'
 import type { Clock } from '../../src/main/core/clock'
+import type { ClipboardContent } from '../../src/main/core/export/copy-rows'
 import type { MemoryKeyValueBackend } from '../../src/main/core/settings/settings-store'
 import { SettingsStore } from '../../src/main/core/settings/settings-store'
 import type { SandboxHandle } from '../../src/main/sandbox'
@@ -50,6 +51,10 @@ export interface AppOptions {
   readonly runners?: (onWorker: SessionRunners) => SessionRunners
   /** Where the core looks for print pages left behind (AppCoreDeps.tempDir); absent: os.tmpdir(). */
   readonly tempDir?: string
+  /** Pages "Print…" hands the shell, which answers as if the clerk printed them; absent: printing not offered. */
+  readonly printed?: Array<{ readonly html: string; readonly title: string }>
+  /** What the table's Copy writes on the system clipboard, newest last; absent: no clipboard. */
+  readonly clipboard?: ClipboardContent[]
 }
 
 /** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
@@ -120,6 +125,17 @@ export async function startApp(
     revealFile: () => undefined,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.tempDir === undefined ? {} : { tempDir: options.tempDir }),
+    ...(options.printed === undefined
+      ? {}
+      : {
+          printPage: async (page) => {
+            options.printed?.push(page)
+            return 'printed' as const
+          },
+        }),
+    ...(options.clipboard === undefined
+      ? {}
+      : { writeClipboard: async (content) => void options.clipboard?.push(content) }),
   })
   let closed = false
   const close = async () => {

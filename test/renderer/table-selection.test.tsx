@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ExportRequest } from '../../src/shared/domain/export'
 import { fakeUuid, makeEmployees } from '../helpers/fake/fake-employees'
+import type { FakeCore } from '../helpers/fake/fake-core'
 import { bodyRows, renderWithCore, setUpAppTests } from './render-app'
 
 setUpAppTests()
@@ -9,28 +10,16 @@ setUpAppTests()
 const COUNT = 3_000
 const EMPLOYEES = makeEmployees(COUNT)
 
-/** What the page wrote to the clipboard, newest last (jsdom has no clipboard of its own). */
-let clipboard: string[] = []
-const realClipboard = Object.getOwnPropertyDescriptor(navigator, 'clipboard')
-beforeEach(() => {
-  clipboard = []
-  Object.defineProperty(navigator, 'clipboard', {
-    configurable: true,
-    value: {
-      writeText: (text: string) => {
-        clipboard.push(text)
-        return Promise.resolve()
-      },
-    },
-  })
-})
-afterEach(() => {
-  if (realClipboard) Object.defineProperty(navigator, 'clipboard', realClipboard)
-  else Reflect.deleteProperty(navigator, 'clipboard')
-})
+/**
+ * What main wrote on the system clipboard for the page's copies (the fake core's, by the core's own functions),
+ * newest last: the page names the employees and columns, main writes the text and an HTML table.
+ */
+let copied: FakeCore['copy'] | undefined
+const clipboard = (): string[] => (copied?.clipboard ?? []).map((content) => content.text)
 
 async function renderSynced() {
   const rendered = renderWithCore({ serviceEmployees: EMPLOYEES, synced: true, signedIn: true })
+  copied = rendered.core.copy
   await screen.findByText(`${COUNT.toLocaleString('en')} of ${COUNT.toLocaleString('en')} employees`)
   await waitFor(() => expect(bodyRows().length).toBeGreaterThan(0))
   return rendered
@@ -79,12 +68,12 @@ describe('selecting rows', () => {
   })
 
   it('copies the selected rows as tab-separated text with the shown columns as its header', async () => {
-    await renderSynced()
+    const { core } = await renderSynced()
     fireEvent.click(row(0).querySelector('[role="gridcell"]')!)
     fireEvent.click(row(2).querySelector('[role="gridcell"]')!, { shiftKey: true })
     press('c', { ctrlKey: true })
-    await waitFor(() => expect(clipboard).toHaveLength(1))
-    const lines = clipboard[0]!.split('\r\n')
+    await waitFor(() => expect(clipboard()).toHaveLength(1))
+    const lines = clipboard()[0]!.split('\r\n')
     expect(lines.at(-1)).toBe('')
     const [head, ...rows] = lines.slice(0, -1).map((line) => line.split('\t'))
     expect(head).toEqual(headers())
@@ -98,6 +87,22 @@ describe('selecting rows', () => {
       expect(cellsOfRow).toEqual(keys.map((key) => String(employee[key] ?? '')))
     }
     expect(await screen.findByText('Copied 3 rows.')).toBeTruthy()
+    // The page asked main with the employees' UUIDs and the shown columns' names, never their cells' text.
+    const asked = core.calls.filter((call) => call.channel === 'export:copy-rows').map((call) => call.args[0])
+    const uuids = rows.map((cellsOfRow) => String(saved.get(cellsOfRow[numberAt]!)!['UUID']))
+    expect(asked).toEqual([{ uuids, columns: keys, headers: true }])
+    // Beside the text, the same rows as an HTML table.
+    expect(copied?.clipboard[0]?.html).toMatch(/^<table><tr><th[^>]*>/)
+  })
+
+  it('says so when main could not write the clipboard', async () => {
+    const { core } = await renderSynced()
+    core.copy.failing = true
+    fireEvent.click(row(0).querySelector('[role="gridcell"]')!)
+    fireEvent.click(row(1).querySelector('[role="gridcell"]')!, { shiftKey: true })
+    press('c', { ctrlKey: true })
+    expect(await screen.findByText('RosterDesk could not copy to the clipboard. Try again.')).toBeTruthy()
+    expect(clipboard()).toEqual([])
   })
 
   it('copies rows far outside the rendered window, reading them through the query', async () => {
@@ -105,8 +110,8 @@ describe('selecting rows', () => {
     act(() => (row(0).querySelector('[role="gridcell"]') as HTMLElement).focus())
     press('a', { ctrlKey: true })
     press('c', { ctrlKey: true })
-    await waitFor(() => expect(clipboard).toHaveLength(1))
-    const lines = clipboard[0]!.trimEnd().split('\r\n')
+    await waitFor(() => expect(clipboard()).toHaveLength(1))
+    const lines = clipboard()[0]!.trimEnd().split('\r\n')
     expect(lines).toHaveLength(COUNT + 1)
     expect(new Set(lines.slice(1)).size).toBe(COUNT)
     const windows = core.calls
@@ -130,7 +135,7 @@ describe('selecting rows', () => {
     const numberAt = headers().indexOf('Employee number')
     const numbers = [4, 5, 6].map((i) => cells(i)[numberAt]!)
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Copy employee number' }))
-    await waitFor(() => expect(clipboard).toEqual([numbers.join('\r\n')]))
+    await waitFor(() => expect(clipboard()).toEqual([numbers.join('\r\n')]))
     // Closing the menu gives the focus back to the row it was opened on.
     await waitFor(() => expect(focused().closest('[role="row"]')?.getAttribute('aria-rowindex')).toBe('8'))
 

@@ -8,8 +8,8 @@ import { startMainProcess, type MainProcess, killAndWait } from './main-process'
 
 /**
  * The second half of copy's proof (the first, test/e2e/ui-copy-permission.test.ts, shows in real Chromium that the
- * table's copy needs exactly the 'clipboard-sanitized-write' permission): the built main process's answer when
- * Electron asks for it. The stand-in asks as Electron does (electron_permission_manager.cc, through the session's
+ * page's own copy, Copy report, needs exactly the 'clipboard-sanitized-write' permission): the built main
+ * process's answer when Electron asks for it. The stand-in asks as Electron does (electron_permission_manager.cc, through the session's
  * request and check handlers, with their argument shapes), so a main that refuses every request fails here.
  * Decision 038.
  */

@@ -132,6 +132,27 @@ describe('the built main bundle', () => {
     expect(printed?.html).toContain('<table')
     expect(printed?.title).toBe('Employees')
 
+    // The table's Copy: the page names employees and columns, the core reads them, main writes the clipboard:
+    // text and an HTML table in one ClipboardItem, through Electron's clipboard.write (stand-in/clipboard.ts).
+    const first = value<{ rows: Array<Record<string, unknown>> }>(
+      await main.invoke('employees:query', { limit: 3, sort: { column: 'employeeNumber', order: 'asc' } }),
+    ).rows
+    const copy = {
+      uuids: first.map((row) => row['UUID']),
+      columns: ['employeeNumber', 'lastName'],
+      headers: true,
+    }
+    expect(value(await main.invoke('export:copy-rows', copy))).toEqual({ rows: 3, columns: 2 })
+    const written = (await main.snapshot()).clipboardWrites
+    expect(written).toHaveLength(1)
+    expect(Object.keys(written[0]!).sort()).toEqual(['text/html', 'text/plain'])
+    const numbers = first.map((row) => String(row['employeeNumber']))
+    expect(written[0]!['text/plain']).toBe(
+      `Employee number\tLast name\r\n${first.map((row) => `${String(row['employeeNumber'])}\t${String(row['lastName'])}`).join('\r\n')}\r\n`,
+    )
+    const html = written[0]!['text/html']!
+    for (const number of numbers) expect(html).toContain(`<td style="mso-number-format:'\\@'">${number}</td>`)
+
     await main.quit()
     expect(await main.exited).toEqual({ code: 0, signal: null })
     expect(main.appExitCode()).toBe(0)

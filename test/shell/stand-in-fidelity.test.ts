@@ -92,6 +92,31 @@ async function forkModule(): Promise<{ child: UtilityChild; messages: unknown[];
   return { child, messages, exit }
 }
 
+describe('the stand-in’s clipboard, as Electron 45’s (stand-in/clipboard.ts)', () => {
+  it('takes only ClipboardItems with a type, commits every entry of one write at once, replacing what was held', async () => {
+    type Item = { readonly types: string[] }
+    const ClipboardItem = standIn.module['ClipboardItem'] as new (items: unknown) => Item
+    const clipboard = standIn.module['clipboard'] as {
+      write(items: unknown): Promise<void>
+      writeText(text: string): Promise<void>
+      readText(): Promise<string>
+    }
+    expect(() => new ClipboardItem({})).toThrow(TypeError)
+    expect(() => new ClipboardItem([])).toThrow(/object mapping MIME types/)
+    await expect(clipboard.write({ 'text/plain': 'x' })).rejects.toThrow(/array of ClipboardItem/)
+    await expect(clipboard.write([{ 'text/plain': 'x' }])).rejects.toThrow(/array of ClipboardItem/)
+    await clipboard.writeText('before')
+    const item = new ClipboardItem({
+      'text/plain': 'a\tb',
+      'text/html': Promise.resolve(new Blob(['<table>'])),
+    })
+    expect(item.types).toEqual(['text/plain', 'text/html'])
+    await clipboard.write([item])
+    expect(await clipboard.readText()).toBe('a\tb')
+    expect(standIn.record.clipboardWrites.at(-1)).toEqual({ 'text/plain': 'a\tb', 'text/html': '<table>' })
+  })
+})
+
 describe('the stand-in’s utility process, as Electron’s', () => {
   it('delivers a Buffer as a plain Uint8Array both ways, through parentPort, with no process.send', async () => {
     const { child, messages, exit } = await forkModule()

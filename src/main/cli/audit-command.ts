@@ -1,5 +1,6 @@
 import { systemClock } from '../core/clock'
 import { ExportRecord, type ExportRecordEntry } from '../core/export-record/export-record'
+import { recordFiltersText, recordWhatText } from '../../shared/export-record-text'
 import { appDataDir } from './data-dir'
 import {
   parseCommandArgs,
@@ -35,9 +36,9 @@ export async function runAuditCommand(args: readonly string[], io: CacheCommandI
     return reportUsage(error, io, AUDIT_USAGE)
   }
   const record = new ExportRecord({ dataDir, runtime: 'cli', clock: systemClock })
-  let read: ReturnType<ExportRecord['read']>
+  let read: ReturnType<ExportRecord['newestFirst']>
   try {
-    read = record.read()
+    read = record.newestFirst(profile)
   } catch (error) {
     const code = (error as { code?: unknown }).code
     writeLine(
@@ -46,10 +47,7 @@ export async function runAuditCommand(args: readonly string[], io: CacheCommandI
     )
     return 1
   }
-  const wanted = profile?.toLowerCase()
-  const entries = read.entries
-    .filter((entry) => wanted === undefined || entry.profile?.toLowerCase() === wanted)
-    .reverse()
+  const { entries } = read
   if (json) {
     writeLine(io.stdout, JSON.stringify({ record: record.path, entries, skippedLines: read.skipped }))
     return 0
@@ -70,24 +68,11 @@ export async function runAuditCommand(args: readonly string[], io: CacheCommandI
 
 /** One entry as a line: when, where from, what, how much, sensitive or not, and where it went. */
 function entryLine(entry: ExportRecordEntry): string {
-  const what =
-    entry.what === 'roster'
-      ? `roster ${entry.payCycleId ?? ''}`.trim()
-      : entry.what === 'changes'
-        ? `change report of sync ${entry.runId ?? ''}`.trim()
-        : entry.chosenRows === true
-          ? `${entry.what} (chosen rows)`
-          : entry.what
-  const filters = entry.filters
-  const filtered = [
-    filters?.searched === true ? `searched${filters.searchColumn ? ` in ${filters.searchColumn}` : ''}` : '',
-    filters?.statuses?.length ? `status ${filters.statuses.join(', ')}` : '',
-    filters?.payCycleIds?.length ? `pay cycle ${filters.payCycleIds.join(', ')}` : '',
-  ].filter(Boolean)
+  const filtered = recordFiltersText(entry)
   const parts = [
     entry.at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'),
     `${entry.runtime === 'cli' ? 'command line' : 'app'}${entry.profile === undefined ? '' : `, ${entry.profile}`}`,
-    `${what}${entry.format === undefined ? '' : ` (${entry.format})`}`,
+    `${recordWhatText(entry)}${entry.format === undefined ? '' : ` (${entry.format})`}`,
     `${entry.rows.toLocaleString('en')} rows, ${entry.columns.length} columns`,
     entry.sensitiveColumns ? 'with sensitive columns' : 'no sensitive columns',
     ...(filtered.length > 0 ? [filtered.join('; ')] : []),

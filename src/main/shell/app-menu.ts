@@ -1,5 +1,5 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron'
-import { APP_SHORTCUTS, chordAccelerator, type AppCommand } from '../../shared/shortcuts'
+import { APP_SHORTCUTS, chordAccelerator, type MenuCommand } from '../../shared/shortcuts'
 
 export interface AppMenuActions {
   readonly appName: string
@@ -11,7 +11,7 @@ export interface AppMenuActions {
   /** Help → Check for updates…: checks now, then shows About with the update state. */
   checkForUpdates(): void
   /** Asks the window to carry out a command (`app:command`), as its keyboard shortcut would. */
-  sendCommand(command: AppCommand): void
+  sendCommand(command: MenuCommand): void
 }
 
 /**
@@ -20,9 +20,9 @@ export interface AppMenuActions {
  * registered one would run the command twice or swallow Ctrl+R before the page sees it.
  */
 function commandItem(
-  command: AppCommand,
+  command: MenuCommand,
   label: string,
-  send: (command: AppCommand) => void,
+  send: (command: MenuCommand) => void,
 ): MenuItemConstructorOptions {
   const chord = APP_SHORTCUTS.find((shortcut) => shortcut.id === command)?.chords[0]
   return {
@@ -38,7 +38,7 @@ function commandItem(
  */
 export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOptions[] {
   const mac = actions.platform === 'darwin'
-  const send = (command: AppCommand): void => actions.sendCommand(command)
+  const send = (command: MenuCommand): void => actions.sendCommand(command)
   const settings = commandItem('settings', 'Settings…', send)
   const about: MenuItemConstructorOptions = {
     label: `About ${actions.appName}`,
@@ -112,6 +112,7 @@ export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOpt
       label: 'Help',
       submenu: [
         commandItem('shortcuts', 'Keyboard shortcuts', send),
+        commandItem('export-history', 'Export history', send),
         { label: 'Open log folder', click: () => actions.openLogFolder() },
         { label: 'Check for updates…', click: () => actions.checkForUpdates() },
         ...(mac ? [] : [{ type: 'separator' } satisfies MenuItemConstructorOptions, about]),

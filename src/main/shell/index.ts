@@ -8,6 +8,7 @@ import { createMainLogger } from './adapters/main-logger'
 import { logsFolder } from '../core/log/file-log'
 import { sandboxOffReason } from './window-and-startup/sandbox-check'
 import { createPrintWindowPrinter } from './adapters/print-window'
+import { writeSystemClipboard } from './adapters/clipboard'
 import { installAppMenu } from './app-menu'
 import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
 import { createAppWindow } from './window'
@@ -229,6 +230,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
       },
       revealFile: (path) => shell.showItemInFolder(path),
       printPage: createPrintWindowPrinter(() => mainWindow),
+      writeClipboard: writeSystemClipboard,
       network: network.services,
     },
     events,

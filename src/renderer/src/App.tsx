@@ -10,6 +10,7 @@ import { SandboxOffBanner } from './components/sandbox-off-banner'
 import { CrashNotice } from './components/crash-notice'
 import { SettingsScreen } from './components/settings-screen'
 import { ShortcutsDialog } from './components/shortcuts-dialog'
+import { ExportHistoryDialog } from './components/export-history-dialog'
 import { rememberFocus } from './focus/focus-return'
 import { CommandProvider, useCommand } from './hooks/use-app-commands'
 import { SignInPanel } from './components/sign-in-panel'
@@ -21,6 +22,8 @@ import { useAppInfo } from './hooks/use-app-info'
 import { useAuth } from './hooks/use-auth'
 import { unreachableOf, useOnline } from './hooks/use-online'
 import { useProfiles, type ProfilesController } from './hooks/use-profiles'
+import type { ProfileList } from '../../shared/domain/profiles'
+import type { SignOutDeletes } from '../../shared/policy-view'
 import { useSettings } from './hooks/use-settings'
 import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-display'
 import { useSync } from './hooks/use-sync'
@@ -67,6 +70,8 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
   const { screen, setScreen, settingsAt, enterServiceAddress } = useWorkspaceScreen(profiles)
   const [shortcutsOpen, setShortcutsOpen] = useState(false)
   const closeShortcuts = useCallback(() => setShortcutsOpen(false), [])
+  const [historyOpen, setHistoryOpen] = useState(false)
+  const closeHistory = useCallback(() => setHistoryOpen(false), [])
   const authStatus = auth.state?.status
   const [refreshSync, reloadSettings] = [sync.refresh, settings.reload]
 
@@ -87,6 +92,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
   })
   useCommand('settings', () => setScreen('settings'))
   useCommand('shortcuts', () => setShortcutsOpen(true))
+  useCommand('export-history', () => setHistoryOpen(true))
   const payDisplay = usePayDisplaySettings(
     settings.view?.settings,
     settings.view?.policy.maskSensitiveColumns === true,
@@ -174,16 +180,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         screen={screen}
         onScreen={setScreen}
         onSignOut={auth.signOut}
-        signOutDeletes={
-          settings.view?.policy.clearsOnSignOut === true
-            ? {
-                saved: sync.status?.employeeCount ?? 0,
-                setAside:
-                  profiles.list?.profiles.find((profile) => profile.id === profiles.list?.activeId)?.setAside
-                    ?.employeeCount ?? 0,
-              }
-            : undefined
-        }
+        signOutDeletes={signOutDeletesOf(settings.view?.policy, sync.status?.employeeCount, profiles.list)}
         rowSource={sync.status?.source}
         sourceSetting={settings.view?.settings}
       />
@@ -195,6 +192,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
       <UpdateBanner updates={updates} />
       <PolicyNotices policy={settings.view?.policy} />
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
+      {historyOpen && <ExportHistoryDialog onClose={closeHistory} />}
       <main className="app-main">
         {settingsScreen}
         {/* Kept mounted behind Settings so the clerk's search, filters, sort and scroll survive a visit there. */}
@@ -214,6 +212,20 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
  * Whether the profile's environment (Staging or Production) has no service address yet, so signing in cannot start;
  * false for Demo, whose service is built in, and while the settings are not read.
  */
+/**
+ * What Sign out deletes under the machine policy's `clearOnSignOut`: the active profile's saved employees and those
+ * it has set aside; undefined without the rule (Sign out then asks nothing).
+ */
+function signOutDeletesOf(
+  policy: { readonly clearsOnSignOut?: boolean | undefined } | undefined,
+  saved: number | undefined,
+  list: ProfileList | undefined,
+): SignOutDeletes | undefined {
+  if (policy?.clearsOnSignOut !== true) return undefined
+  const active = list?.profiles.find((profile) => profile.id === list.activeId)
+  return { saved: saved ?? 0, setAside: active?.setAside?.employeeCount ?? 0 }
+}
+
 /** What the profile lacks before signing in can work: its environment's address first, then the client ID. */
 function serviceFieldMissing(settings: Settings | undefined): 'address' | 'client-id' | undefined {
   if (settings === undefined || settings.environment === 'demo') return undefined

@@ -93,9 +93,70 @@ export const exportResultSchema = z.discriminatedUnion('status', [
 ])
 export type ExportResult = z.infer<typeof exportResultSchema>
 
+/**
+ * "Copy" in the table (its keyboard shortcut, the row menu): the chosen employees by UUID, in the table's order,
+ * and the columns the clipboard gets, by name, in screen order. Main reads their values from the saved employees
+ * (never cell text from the renderer) and writes the clipboard itself (decision 038): tab-separated text and an
+ * HTML table. `headers`: the columns' labels as a first row (whole rows); without (one column's values).
+ */
+export const copyRowsRequestSchema = z.strictObject({
+  uuids: z.array(z.string().min(1).max(100)).min(1).max(MAX_EXPORT_UUIDS),
+  columns: exportColumnsSchema.min(1),
+  headers: z.boolean(),
+})
+export type CopyRowsRequest = z.infer<typeof copyRowsRequestSchema>
+
+/** What a copy put on the clipboard: the rows (the chosen employees still saved) and the columns written. */
+export const copyRowsResultSchema = z.strictObject({ rows: z.int().min(0), columns: z.int().min(0) })
+export type CopyRowsResult = z.infer<typeof copyRowsResultSchema>
+
 /** "Print…": printed (or saved as PDF) with `rows` of the view's `total` on the page, or the dialog closed. */
 export const printResultSchema = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('printed'), rows: z.int().min(0), total: z.int().min(0) }),
   z.strictObject({ status: z.literal('cancelled') }),
 ])
 export type PrintResult = z.infer<typeof printResultSchema>
+
+/**
+ * One line of the export record (core/export-record/export-record.ts writes it; Help → Export history and `cli audit`
+ * show it): when, which runtime and profile, what, the filters and columns, the row count, whether sensitive
+ * columns went (shared/sensitive-fields.ts), and the file's name and folder. Never an employee's data: a search is
+ * recorded as "searched", not as what was typed, and no row value is ever written.
+ */
+export const exportRecordEntrySchema = z.strictObject({
+  /** When the file was written (ISO 8601, UTC). */
+  at: z.iso.datetime(),
+  runtime: z.enum(['app', 'cli']),
+  /** The profile's name; absent for a CLI command over a cache file that names none. */
+  profile: z.string().optional(),
+  what: z.enum(['view', 'roster', 'changes', 'print', 'copy']),
+  /** Only the employees the clerk chose (a view's "Export selected rows", a copy). */
+  chosenRows: z.boolean().optional(),
+  format: exportFormatSchema.optional(),
+  /** The view's filters: whether a search was applied (and in which column), statuses and pay cycles. */
+  filters: z
+    .strictObject({
+      searched: z.boolean(),
+      searchColumn: z.string().optional(),
+      statuses: z.array(z.string()).optional(),
+      payCycleIds: z.array(z.string()).optional(),
+      sort: z.string().optional(),
+    })
+    .optional(),
+  /** A roster's pay cycle; a change report's sync run. */
+  payCycleId: z.string().optional(),
+  runId: z.number().optional(),
+  columns: z.array(z.string()),
+  rows: z.int().min(0),
+  sensitiveColumns: z.boolean(),
+  fileName: z.string().optional(),
+  folder: z.string().optional(),
+})
+export type ExportRecordEntry = z.infer<typeof exportRecordEntrySchema>
+
+/** Help → Export history: the record's entries, newest first, and how many damaged lines were skipped. */
+export const exportHistorySchema = z.strictObject({
+  entries: z.array(exportRecordEntrySchema),
+  skippedLines: z.int().min(0),
+})
+export type ExportHistory = z.infer<typeof exportHistorySchema>

@@ -34,6 +34,8 @@ import {
 } from '../../../src/shared/source-identity'
 import { createFakeNetwork, type FakeNetwork, type FakeNetworkOptions } from './fake-network'
 import { createFakeUpdates, type FakeUpdates, type FakeUpdatesOptions } from './fake-updates'
+import { createFakeCopy, type FakeCopy } from './fake-copy'
+import type { ExportRecordEntry } from '../../../src/shared/domain/export'
 import { MemoryKeyValueBackend } from '../../../src/main/core/settings/key-value-backend'
 import { ViewStore } from '../../../src/main/core/settings/view-store'
 import { CERTIFICATES_BY_DIALOG } from '../../../src/shared/settings-rules'
@@ -90,6 +92,8 @@ export interface FakeCoreOptions {
   readonly network?: FakeNetworkOptions
   /** Main's updater: its state at the start and whether a restart must wait. */
   readonly updates?: FakeUpdatesOptions
+  /** The export record's entries before the test (newest first), as Help → Export history lists them. */
+  readonly exportRecord?: readonly ExportRecordEntry[]
 }
 
 export interface FakeCore {
@@ -107,6 +111,8 @@ export interface FakeCore {
   readonly network: FakeNetwork
   /** Main's updater: set its state (sent as `updates:state`), make a restart wait. */
   readonly updates: FakeUpdates
+  /** The table's Copy as main writes it: the system clipboard's contents, newest last; `failing` refuses them. */
+  readonly copy: FakeCopy
 }
 
 const PAGE = 500
@@ -311,6 +317,12 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     options.network,
   )
   const updates = createFakeUpdates(events, options.updates)
+  const copy = createFakeCopy({
+    cache: () => cache,
+    profile: () => activeName,
+    now,
+    ...(options.exportRecord === undefined ? {} : { record: options.exportRecord }),
+  })
   const status = (): SyncStatus => ({
     running,
     lastRun,
@@ -581,6 +593,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     },
     ...network.handlers,
     ...updates.handlers,
+    ...copy.handlers,
   }
 
   /** One run in the background: a page at a time with progress, then its summary as `sync:finished`. */
@@ -647,6 +660,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     },
     network,
     updates,
+    copy,
   }
 
   /** Where a run read from, as the real run log records it. */

@@ -6,6 +6,7 @@ import { createAppCore, type AppCore } from '../../../src/main/core/session/crea
 import { coreWorkerRunners } from '../../../src/main/core-host/worker/worker-runners'
 import type { RetryPolicy } from '../../../src/main/core/api/retry-policy'
 import type { Clock } from '../../../src/main/core/clock'
+import type { ClipboardContent } from '../../../src/main/core/export/copy-rows'
 import type { PolicyInForce } from '../../../src/main/core/policy/policy-in-force'
 import type { ColumnBuilder } from '../../../src/main/core/query/column-builds'
 import { createLogger } from '../../../src/main/core/log/logger'
@@ -34,6 +35,8 @@ export interface AppUnderTest {
   readonly revealed: string[]
   /** Pages "Print…" handed to the shell's printer (which answers as if the clerk printed them). */
   readonly printed: Array<{ readonly html: string; readonly title: string }>
+  /** What the table's Copy had main write on the system clipboard (text and HTML), newest last. */
+  readonly clipboard: ClipboardContent[]
   /** Log lines, for checking that nothing secret was written. */
   readonly log: string[]
   /** The core's secret store, as the shell's safeStorage-backed one would hold the tokens. */
@@ -79,6 +82,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   const callbacks: string[] = []
   const revealed: string[] = []
   const printed: AppUnderTest['printed'] = []
+  const clipboard: ClipboardContent[] = []
   const log: string[] = []
   const scheme = new URL(sandbox.credentials.redirectUri).protocol
   let sandboxClosed = false
@@ -131,6 +135,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
       printed.push(page)
       return 'printed'
     },
+    writeClipboard: async (content) => void clipboard.push(content),
   })
   handleCallbackUrl = (url) => void core.handleCallbackUrl(url)
   const calls: AppUnderTest['calls'] = []
@@ -148,6 +153,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     callbacks,
     revealed,
     printed,
+    clipboard,
     log,
     async approveSignIn(timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import { pacString, routeFor, type StandInProxyConfig } from './proxy-rules'
+import { createStandInClipboard, StandInClipboardItem } from './clipboard'
 import { LINK_FD, onLines, type FromUtility, type ToUtility } from './utility-link'
 import { goneDetails, StandInCrashpad } from './crash-reporter'
 import type { StandInVerifyRequest } from './tls-verify'
@@ -92,6 +93,8 @@ export interface StandInRecord {
   readonly menus: unknown[]
   /** Pages handed to webContents.print: the window's title and the file it had loaded, as read then. */
   readonly printed: Array<{ title: string; html: string }>
+  /** The system clipboard's contents by MIME type after each `clipboard.write` (clipboard.ts), newest last. */
+  readonly clipboardWrites: Array<Record<string, string>>
   /**
    * Every utilityProcess.fork: the module, its service name, its pid while it runs, the partition of the session
    * it was given (undefined: none, the system network context) and whether main answers its challenges.
@@ -338,6 +341,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
     printed: [],
     crashReporterStarts: [],
     crashDumps: [],
+    clipboardWrites: [],
     lockRequested: false,
     lockReleased: false,
     exitCode: undefined,
@@ -1169,6 +1173,8 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
         shouldReEncrypt: false,
       }),
     },
+    clipboard: createStandInClipboard(record),
+    ClipboardItem: StandInClipboardItem,
     Menu: {
       buildFromTemplate: (template: MenuTemplateItem[]) => ({ template }),
       setApplicationMenu: (menu: { template: MenuTemplateItem[] } | null) => {

@@ -91,6 +91,10 @@ describe('the one table of shortcuts', () => {
       }
       expect(sent).toEqual(APP_SHORTCUTS.map((shortcut) => shortcut.id))
       expect(items(template).some((item) => item.label === 'Keyboard shortcuts')).toBe(true)
+      // Help → Export history asks the window to open it (no key of its own).
+      sent.length = 0
+      ;(items(template).find((item) => item.label === 'Export history')?.click as () => void)()
+      expect(sent).toEqual(['export-history'])
       const file = template.find((item) => item.label === 'File')?.submenu as MenuItemConstructorOptions[]
       const print = file.find((item) => item.label === 'Print…')
       expect(print?.accelerator).toBe('CmdOrCtrl+P')

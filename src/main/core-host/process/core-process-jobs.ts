@@ -1,6 +1,7 @@
 import type { EventChannel, IpcResult } from '../../../shared/ipc-contract'
 import type { ExportFormat } from '../../../shared/domain/export'
 import type { PrintOutcome } from '../../core/export/print-view'
+import type { ClipboardContent } from '../../core/export/copy-rows'
 import type { AppCoreDeps } from '../../core/session/create-app-core'
 import type { StoredSecretKey } from '../../core/secrets/secret-store'
 import type { NetworkToApply, ProxyChoice, ProxySource } from '../../core/settings/network-settings'
@@ -78,7 +79,8 @@ export interface CoreNetworkFacts {
 
 /**
  * What only the shell (Electron's main process) has, asked for by the core process: the OS-encrypted secrets
- * (safeStorage exists only in main), the system browser, the native save dialog, Explorer/Finder and the printer.
+ * (safeStorage exists only in main), the system browser, the native save dialog, Explorer/Finder, the printer and
+ * the clipboard.
  */
 export type ShellCalls = {
   readonly 'secret-get': CallSpec<StoredSecretKey, string | undefined>
@@ -91,6 +93,8 @@ export type ShellCalls = {
   >
   readonly 'reveal-file': CallSpec<string, null>
   readonly 'print-page': CallSpec<{ readonly html: string; readonly title: string }, PrintOutcome>
+  /** Writes the system clipboard: the table's Copy, as text and an HTML table in one write. */
+  readonly 'clipboard-write': CallSpec<ClipboardContent, null>
   /** Applies the active profile's network settings to the core process's own session (proxy, certificates). */
   readonly 'network-apply': CallSpec<NetworkToApply, NetworkApplied>
   /** The route Electron resolved for a URL (`ses.resolveProxy`): "DIRECT", "PROXY host:port". */

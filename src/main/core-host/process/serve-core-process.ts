@@ -114,6 +114,7 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
                 .call('reveal-file', path)
                 .catch((error: unknown) => logger.warn('Showing an exported file failed', error)),
             ...(config.offersPrint ? { printPage: (page) => context.call('print-page', page) } : {}),
+            writeClipboard: async (content) => void (await context.call('clipboard-write', content)),
           })
         } catch (error) {
           await demo.close()

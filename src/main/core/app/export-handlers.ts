@@ -5,6 +5,9 @@ import { profileFileName } from '../export/export-file-name'
 import type { ExportMemory } from '../export/export-memory'
 import type { ExportService } from '../export/export-service'
 import type { PagePrinter } from '../export/print-view'
+import { clipboardContent, copiedColumns, type ClipboardWriter } from '../export/copy-rows'
+import type { ExportRecord } from '../export-record/export-record'
+import type { QueryEngine } from '../query/query-engine'
 import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 
 /** What an export to a file the clerk picks needs; `changes:export` (changes-handlers.ts) writes one too. */
@@ -24,9 +27,23 @@ export interface ExportHandlerDeps extends ExportFileDeps {
   readonly defaultExportFileName: (request: ExportRequest, now: Date) => string
   /** Prints a generated page (the shell's hidden print window); absent where nothing can print (the CLI). */
   readonly printPage?: PagePrinter
+  /** The saved employees a copy reads its rows and columns from. */
+  readonly queries: QueryEngine
+  /** Writes the system clipboard (main's `clipboard.write`); absent where there is none to write (the CLI). */
+  readonly writeClipboard?: ClipboardWriter
+  /** The user's export record, which Help → Export history lists; absent: nothing is recorded (tests). */
+  readonly exportRecord?: Pick<ExportRecord, 'newestFirst'>
 }
 
-export type ExportChannel = 'export:start' | 'export:cancel' | 'export:show-in-folder' | 'export:print'
+export type ExportChannel =
+  | 'export:start'
+  | 'export:cancel'
+  | 'export:show-in-folder'
+  | 'export:print'
+  | 'export:copy-rows'
+  | 'export:history'
+
+const COPY_FAILED = 'RosterDesk could not copy to the clipboard. Try again.'
 
 /**
  * The save dialog at `fileName` after the active profile's name (`profileFileName`), in the last folder that profile
@@ -119,6 +136,39 @@ export function createExportHandlers(deps: ExportHandlerDeps): Pick<InvokeHandle
       } finally {
         printing = false
       }
+    },
+    'export:copy-rows': async (request) => {
+      const writeClipboard = deps.writeClipboard
+      if (writeClipboard === undefined) throw new RosterDeskError('config', COPY_FAILED)
+      await deps.queries.open()
+      // The machine policy's sensitive columns leave only where it allows (a copy asks nothing: under `ask`, not).
+      const columns = copiedColumns(deps.exports.allowedColumns(request.columns), deps.queries.listColumns())
+      const rows = deps.queries.rowsOfUuids(request.uuids)
+      await writeClipboard(clipboardContent(columns, rows, request.headers)).catch((error: unknown) => {
+        throw new RosterDeskError('internal', COPY_FAILED, {
+          cause: error,
+          detail: error instanceof Error ? error.message : String(error),
+        })
+      })
+      deps.exports.noteCopied(
+        columns.map((column) => column.key),
+        rows.length,
+      )
+      return { rows: rows.length, columns: columns.length }
+    },
+    'export:history': async () => {
+      let read: ReturnType<ExportRecord['newestFirst']>
+      try {
+        read = deps.exportRecord?.newestFirst() ?? { entries: [], skipped: 0 }
+      } catch (error) {
+        const code = (error as { code?: unknown }).code
+        throw new RosterDeskError(
+          'storage',
+          'The export history cannot be read. Ask IT to check that your RosterDesk folder is readable.',
+          { cause: error, detail: typeof code === 'string' ? code : String(error) },
+        )
+      }
+      return { entries: [...read.entries], skippedLines: read.skipped }
     },
   }
 }

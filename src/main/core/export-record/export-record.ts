@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { z } from 'zod'
+import { exportRecordEntrySchema, type ExportRecordEntry } from '../../../shared/domain/export'
 import { isSensitiveField } from '../../../shared/sensitive-fields'
 import type { Clock } from '../clock'
 import { fsyncDirectory } from '../durable-fs'
@@ -24,36 +24,7 @@ export const EXPORT_RECORD_DEFAULT_DAYS = 365
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-const entrySchema = z.strictObject({
-  /** When the file was written (ISO 8601, UTC). */
-  at: z.iso.datetime(),
-  runtime: z.enum(['app', 'cli']),
-  /** The profile's name; absent for a CLI command over a cache file that names none. */
-  profile: z.string().optional(),
-  what: z.enum(['view', 'roster', 'changes', 'print', 'copy']),
-  /** Only the employees the clerk chose (a view's "Export selected rows"). */
-  chosenRows: z.boolean().optional(),
-  format: z.enum(['xlsx', 'csv']).optional(),
-  /** The view's filters: whether a search was applied (and in which column), statuses and pay cycles. */
-  filters: z
-    .strictObject({
-      searched: z.boolean(),
-      searchColumn: z.string().optional(),
-      statuses: z.array(z.string()).optional(),
-      payCycleIds: z.array(z.string()).optional(),
-      sort: z.string().optional(),
-    })
-    .optional(),
-  /** A roster's pay cycle; a change report's sync run. */
-  payCycleId: z.string().optional(),
-  runId: z.number().optional(),
-  columns: z.array(z.string()),
-  rows: z.int().min(0),
-  sensitiveColumns: z.boolean(),
-  fileName: z.string().optional(),
-  folder: z.string().optional(),
-})
-export type ExportRecordEntry = z.infer<typeof entrySchema>
+export type { ExportRecordEntry }
 
 /** What the one recording an export makes says; the record adds the time and the runtime. */
 export type ExportRecordInput = Omit<
@@ -103,7 +74,7 @@ export class ExportRecord {
   /** Writes one entry, durably. Throws what the file system says (a full disk, a folder not writable). */
   append(input: ExportRecordInput): ExportRecordEntry {
     const { filePath, sensitiveColumns, ...rest } = input
-    const entry = entrySchema.parse({
+    const entry = exportRecordEntrySchema.parse({
       ...rest,
       at: new Date(this.deps.clock.now()).toISOString(),
       runtime: this.deps.runtime,
@@ -145,6 +116,19 @@ export class ExportRecord {
     return { entries, skipped }
   }
 
+  /**
+   * The entries newest first (Help → Export history, `cli audit`), only `profile`'s when given (its name compared
+   * ignoring case; a deleted profile's entries stay), and how many damaged lines were skipped.
+   */
+  newestFirst(profile?: string): ExportRecordRead {
+    const read = this.read()
+    const wanted = profile?.toLowerCase()
+    const entries = read.entries.filter(
+      (entry) => wanted === undefined || entry.profile?.toLowerCase() === wanted,
+    )
+    return { entries: entries.reverse(), skipped: read.skipped }
+  }
+
   /** Drops entries older than `keepDays` (and damaged lines, once warned about), replacing the file whole. */
   private prune(): void {
     const { entries, skipped } = this.read()
@@ -175,7 +159,7 @@ export function exportRecordDays(inForce: PolicyInForce): { readonly keepDays?: 
 
 function parseLine(line: string): ExportRecordEntry | undefined {
   try {
-    const parsed = entrySchema.safeParse(JSON.parse(line))
+    const parsed = exportRecordEntrySchema.safeParse(JSON.parse(line))
     return parsed.success ? parsed.data : undefined
   } catch {
     return undefined

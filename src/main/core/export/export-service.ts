@@ -19,6 +19,7 @@ import { NO_EXPORT_RULES, sensitiveColumnsIncluded } from '../../../shared/polic
 import type { ExportFormat } from './export-types'
 import { exportResult, type ExportContext, type ExportRunner, type WrittenExport } from './export-runner'
 import type { PrintView } from './print-view'
+import { copyIsRecorded } from './copy-rows'
 import type { ExportRecordInput } from '../export-record/export-record'
 import { sensitiveChangesSource } from './sensitive-changes'
 
@@ -121,13 +122,40 @@ export class ExportService {
   }
 
   /**
+   * The columns a copy may carry of `columns`: without the sensitive ones unless the policy's
+   * `exports.sensitiveColumns` is `include` (a copy asks nothing); refused ('not-allowed') when none is left.
+   */
+  allowedColumns(columns: readonly string[]): string[] {
+    return allowedExportColumns(this.rules, columns)
+  }
+
+  /**
    * Notes in the export record that the print dialog printed `rows` rows of `request` (export-handlers.ts calls
    * it once the dialog says 'printed'; a cancelled dialog is not noted), with the columns the page held.
    */
   notePrinted(request: ExportRequest, rows: number): void {
+    // A printed page has no file format (the request's is not used).
+    const { format: _unused, ...printed } = recordedRequest(
+      this.deps.context(),
+      this.allowedRequest(request),
+      rows,
+    )
+    this.record({ ...printed, what: 'print' })
+  }
+
+  /**
+   * Notes in the export record that a copy put `rows` rows of `columns` on the clipboard, when `copyIsRecorded`
+   * (export-handlers.ts calls it once the clipboard holds them).
+   */
+  noteCopied(columns: readonly string[], rows: number): void {
+    if (!copyIsRecorded(rows)) return
+    const { profile } = this.deps.context()
     this.record({
-      ...recordedRequest(this.deps.context(), this.allowedRequest(request), rows),
-      what: 'print',
+      ...(profile === undefined ? {} : { profile }),
+      what: 'copy',
+      chosenRows: true,
+      columns: [...columns],
+      rows,
     })
   }
 

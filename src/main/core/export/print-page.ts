@@ -8,6 +8,9 @@ import { aboutLines } from './about-lines'
 import type { ExportAbout, ExportColumn } from './export-types'
 import { formatZonedTime, localTimeZone } from './zoned-time'
 import { fieldOf } from '../../../shared/row-field'
+import { escapeHtml } from './html-text'
+
+export { escapeHtml } from './html-text'
 
 /**
  * The page "Print…" prints: the current view as one self-contained HTML document (no script, no image, no
@@ -41,24 +44,6 @@ export interface PrintPageInput {
   readonly locale?: string
   /** The profile's currency setting: amounts whose row names no currency are written in it (shared/money.ts). */
   readonly currency?: string
-}
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-/** Text as HTML content or a quoted attribute value; control characters (which HTML cannot carry) are dropped. */
-export function escapeHtml(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex -- control characters are what is being removed
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
-      .replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char)
-  )
 }
 
 /** A string inside a CSS string literal (`content: "…"`); `<` escaped too, so it can never close the <style>. */

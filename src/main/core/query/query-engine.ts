@@ -302,6 +302,25 @@ export class QueryEngine {
     }
   }
 
+  /**
+   * The saved employees with these UUIDs (exactly as written), every field, in the order given, each once; UUIDs
+   * the current snapshot lacks (a sync removed them since) are left out. What a copy of chosen rows reads.
+   */
+  rowsOfUuids(uuids: readonly string[]): EmployeeRow[] {
+    const snapshot = this.current()
+    if (snapshot === null) return []
+    return this.guard(() => {
+      const rows = snapshot.rowsOfSlots([...snapshot.slotsOfUuids(uuids)])
+      const byUuid = new Map(rows.map((row) => [row['UUID'], row]))
+      const found: EmployeeRow[] = []
+      for (const uuid of new Set(uuids)) {
+        const row = byUuid.get(uuid)
+        if (row !== undefined) found.push(row)
+      }
+      return found
+    })
+  }
+
   /** One employee with every field and its pay cycles, or null when the cache does not hold that UUID. */
   getEmployee(uuid: string): EmployeeDetail | null {
     const snapshot = this.current()

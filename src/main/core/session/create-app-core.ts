@@ -23,6 +23,7 @@ import type { EventSink, InvokeHandlers } from '../ipc/dispatch'
 import type { Logger } from '../log/logger'
 import { exportRulesOf } from '../policy/export-rules'
 import { ExportRecord, exportRecordDays } from '../export-record/export-record'
+import type { ClipboardWriter } from '../export/copy-rows'
 import type { PolicyInForce } from '../policy/policy-in-force'
 import { resolveFormatLocale } from '../../../shared/locale-format'
 import { signOutDeletedNotice } from '../../../shared/policy-view'
@@ -91,6 +92,8 @@ export interface AppCoreDeps {
   readonly revealFile: (path: string) => void
   /** Prints a generated page through the system print dialog (the shell's print window); absent: not offered. */
   readonly printPage?: PagePrinter
+  /** Writes the system clipboard, text and HTML in one write (main's `clipboard.write`): the table's Copy. */
+  readonly writeClipboard?: ClipboardWriter
   /** Jitter source for sync backoff. */
   readonly random?: () => number
   /**
@@ -238,6 +241,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
   const handlers = createHandlers(
     currentSessionDeps(deps, () => session, {
       clock,
+      exportRecord: sessionDeps.exportRecord,
       profileName: () => profiles.get(profiles.activeId).name,
       changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
       policyView: () => deps.settings.policy.view(profiles.get(session.profileId), notices),
@@ -427,7 +431,7 @@ function currentSessionDeps(
   deps: AppCoreDeps,
   current: () => ProfileSession,
   shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity' | 'afterSignOut'> &
-    Required<Pick<HandlerDeps, 'policyView'>>,
+    Required<Pick<HandlerDeps, 'policyView'>> & { readonly exportRecord: ExportRecord | undefined },
 ): HandlerDeps {
   const network = deps.network ?? plainNodeNetwork
   return {
@@ -462,6 +466,8 @@ function currentSessionDeps(
     chooseExportPath: deps.chooseExportPath,
     revealFile: deps.revealFile,
     printPage: deps.printPage,
+    ...(deps.writeClipboard === undefined ? {} : { writeClipboard: deps.writeClipboard }),
+    ...(shared.exportRecord === undefined ? {} : { exportRecord: shared.exportRecord }),
     defaultExportFileName,
     lookupService: (request) => current().lookupService(request),
     fetch: deps.fetch,

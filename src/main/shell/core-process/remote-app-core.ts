@@ -5,6 +5,7 @@ import { isEventChannel } from '../../../shared/ipc-channels'
 import { type ExportFormat, exportFormatSchema } from '../../../shared/domain/export'
 import { cancelledError, RosterDeskError, toIpcError } from '../../core/errors'
 import type { PagePrinter } from '../../core/export/print-view'
+import type { ClipboardContent } from '../../core/export/copy-rows'
 import type { EventSink } from '../../core/ipc/dispatch'
 import { logFailure } from '../../core/log/log-failure'
 import type { Logger } from '../../core/log/logger'
@@ -33,6 +34,8 @@ export interface ShellServices {
   chooseExportPath(defaultPath: string, format: ExportFormat): Promise<string | undefined>
   revealFile(path: string): void
   readonly printPage?: PagePrinter
+  /** Writes the system clipboard (Electron's `clipboard.write`): the table's Copy, text and HTML at once. */
+  readonly writeClipboard?: (content: ClipboardContent) => Promise<void>
   /** The core process's own network session in main (the app); absent when it runs under plain Node. */
   readonly network?: ShellNetwork
 }
@@ -413,6 +416,14 @@ export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls
       if (typeof html !== 'string' || typeof title !== 'string')
         throw new TypeError('core process: a page to print is its HTML and title')
       return { value: await shell.printPage({ html, title }) }
+    },
+    'clipboard-write': async (content) => {
+      const { text, html } = (content ?? {}) as Partial<ClipboardContent>
+      if (shell.writeClipboard === undefined) throw new TypeError('core process: this shell has no clipboard')
+      if (typeof text !== 'string' || typeof html !== 'string')
+        throw new TypeError('core process: a copy is its text and its HTML')
+      await shell.writeClipboard({ text, html })
+      return { value: null }
     },
     ...networkCallHandlers(shell.network),
   }

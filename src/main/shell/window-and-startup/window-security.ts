@@ -127,8 +127,8 @@ export function windowOpenDecision(): { action: 'deny' } {
 }
 
 /**
- * The permissions the app's own page needs, and no more: writing text to the clipboard (Copy rows, Copy report),
- * which Chromium asks for as `clipboard-sanitized-write` when a page calls navigator.clipboard.writeText outside a
+ * The permissions the app's own page needs, and no more: writing text to the clipboard (Copy report; the table's
+ * Copy is main's own write, decision 038), which Chromium asks for as `clipboard-sanitized-write` when a page calls navigator.clipboard.writeText outside a
  * copy event (Electron forwards it to the session's handlers, shell/browser/electron_permission_manager.cc; the
  * names are those of docs/api/session.md, `setPermissionRequestHandler`). Camera, notifications, geolocation,
  * clipboard reading and the rest are refused.

@@ -1,9 +1,9 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react'
-import { APP_SHORTCUTS, findShortcut, isMacPlatform, type AppCommand } from '../../../shared/shortcuts'
+import { APP_SHORTCUTS, findShortcut, isMacPlatform, type MenuCommand } from '../../../shared/shortcuts'
 import { useClient } from '../api/client-context'
 
 /** What can be asked of the window from afar: the menu's and the keyboard's commands, and exporting some rows. */
-export interface CommandPayloads extends Record<AppCommand, undefined> {
+export interface CommandPayloads extends Record<MenuCommand, undefined> {
   /** "Export selected rows" from the table's row menu: the employees' UUIDs in table order. */
   readonly 'export-rows': readonly string[]
 }

@@ -1,14 +1,15 @@
-import { useContext, useEffect, useState, type ClipboardEvent, type MouseEvent, type RefObject } from 'react'
+import { useEffect, useState, type ClipboardEvent, type MouseEvent, type RefObject } from 'react'
 import type { ColumnInfo, EmployeeRow as Row } from '../../../shared/domain/rows'
 import { chordLabel, GRID_SHORTCUTS } from '../../../shared/shortcuts'
 import type { MenuItem } from '../components/row-context-menu'
 import { cellSelector } from '../components/employee-row'
 import { isSelected, selectedCount, selectedIndexes, selectOnly } from '../data/row-selection'
 import type { RowWindowCache } from '../data/row-window-cache'
-import { copiedColumns, MAX_COPY_ROWS, toLines, toTsv } from '../data/tsv'
+import { MAX_COPY_ROWS } from '../data/copy-limit'
+import { errorMessage } from '../api/client'
+import { useClient } from '../api/client-context'
 import { formatCount, plural } from '../format/format-value'
 import { isMac } from './use-app-commands'
-import { ExportRulesContext } from './use-export-format'
 import { isMasked, usePayDisplay } from './use-pay-display'
 import type { RowSelectionController } from './use-row-selection'
 
@@ -22,7 +23,10 @@ export interface RowActions {
   /** Where the row menu is open (viewport coordinates), undefined while it is closed. */
   readonly menu: { x: number; y: number } | undefined
   readonly menuItems: MenuItem[]
-  /** Copies the selected rows as tab-separated text with the shown columns' headers. */
+  /**
+   * Copies the selected rows: main reads them by UUID and writes the clipboard, tab-separated text with the shown
+   * columns' headers and an HTML table beside it (`export:copy-rows`).
+   */
   copyRows(): void
   /** The Menu key or Shift+F10: the row menu under the active cell (selecting the first row if none is). */
   openMenuAtActive(): void
@@ -57,9 +61,9 @@ export function useRowActions(options: RowActionsOptions): RowActions {
   const { cache, scrollRef, columns, allColumns, rowSelection, onActiveChange, onOpen, onExportRows } =
     options
   const { selection, active, state, update, moveTo } = rowSelection
-  const [notice, setNotice] = useState('')
-  const rules = useContext(ExportRulesContext)
+  const client = useClient()
   const display = usePayDisplay()
+  const [notice, setNotice] = useState('')
   const [menu, setMenu] = useState<{ x: number; y: number }>()
   // What a copy did ("Copied 3 rows."), shown under the table for a while and read by screen readers.
   useEffect(() => {
@@ -80,16 +84,32 @@ export function useRowActions(options: RowActionsOptions): RowActions {
   const copy = (what: 'rows' | ColumnInfo): void => {
     if (selectedCount(selection) === 0) return
     void (async () => {
+      let uuids: string[]
+      let count: number
       try {
-        const { rows, count } = await selectedRows()
-        const copyColumns = copiedColumns(columns, rules, (key) => isMasked(display, key))
-        const text = what === 'rows' ? toTsv(copyColumns, rows) : toLines(what.key, rows)
-        await navigator.clipboard.writeText(text)
-        const copied =
-          what === 'rows' ? plural(rows.length, 'row') : `${what.label} of ${plural(rows.length, 'row')}`
-        setNotice(`Copied ${copied}${cappedNote(count)}.`)
+        const selected = await selectedRows()
+        count = selected.count
+        uuids = uuidsOf(selected.rows)
       } catch {
-        setNotice('RosterDesk could not copy to the clipboard. Try again.')
+        setNotice('RosterDesk could not read the selected rows. Try again.')
+        return
+      }
+      if (uuids.length === 0) return
+      try {
+        // Which employees and columns: main reads their values from the saved employees and writes the clipboard.
+        const copied = await client.call('export:copy-rows', {
+          uuids,
+          // A column masked on screen is not copied; the core leaves out what the policy keeps in (copy-rows.ts).
+          columns:
+            what === 'rows'
+              ? columns.filter((column) => !isMasked(display, column.key)).map((column) => column.key)
+              : [what.key],
+          headers: what === 'rows',
+        })
+        const rows = plural(copied.rows, 'row')
+        setNotice(`Copied ${what === 'rows' ? rows : `${what.label} of ${rows}`}${cappedNote(count)}.`)
+      } catch (error) {
+        setNotice(errorMessage(error))
       }
     })()
   }
@@ -97,7 +117,7 @@ export function useRowActions(options: RowActionsOptions): RowActions {
     void (async () => {
       try {
         const { rows, count } = await selectedRows()
-        const uuids = rows.flatMap((row) => (typeof row['UUID'] === 'string' ? [row['UUID']] : []))
+        const uuids = uuidsOf(rows)
         if (count > MAX_COPY_ROWS) setNotice(`Exporting${cappedNote(count)}.`)
         if (uuids.length > 0) onExportRows(uuids)
       } catch {
@@ -171,3 +191,8 @@ export function useRowActions(options: RowActionsOptions): RowActions {
 }
 
 function noop(): void {}
+
+/** The rows' UUIDs, in their order: what a copy or an export of chosen rows names them by. */
+function uuidsOf(rows: readonly Row[]): string[] {
+  return rows.flatMap((row) => (typeof row['UUID'] === 'string' ? [row['UUID']] : []))
+}

@@ -6,6 +6,7 @@ import type { QueryResult } from '../../../../../src/shared/domain/query'
 import { isSensitiveField } from '../../../../../src/shared/sensitive-fields'
 import { ExportRecord, EXPORT_RECORD_FILE } from '../../../../../src/main/core/export-record/export-record'
 import { MemorySecretStore } from '../../../../../src/main/core/secrets/secret-store'
+import type { ClipboardContent } from '../../../../../src/main/core/export/copy-rows'
 import { MemoryKeyValueBackend } from '../../../../../src/main/core/settings/settings-store'
 import { sandbox, startApp, syncNow, tempDir } from '../../../../helpers/app-core-under-test'
 
@@ -95,12 +96,17 @@ describe('the export record', () => {
 })
 
 describe('the export record through the real app core', () => {
-  it('notes a view (searched by name), chosen rows and a change report, and holds no employee data', async () => {
+  it('notes each export path once (view, chosen rows, roster, changes, print, copy) and holds no employee data', async () => {
     const demo = await sandbox({ size: 30, seed: 8 })
     const dataDir = tempDir()
     const out = join(dataDir, 'exports')
     mkdirSync(out)
-    const app = await startApp(demo, dataDir, new MemoryKeyValueBackend(), new MemorySecretStore())
+    const printed: Array<{ html: string; title: string }> = []
+    const clipboard: ClipboardContent[] = []
+    const app = await startApp(demo, dataDir, new MemoryKeyValueBackend(), new MemorySecretStore(), {
+      printed,
+      clipboard,
+    })
     expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
     expect(await syncNow(app)).toMatchObject({ status: 'complete', stored: 30 })
     const all = (await app.invoke('employees:query', { limit: 30 })) as QueryResult
@@ -124,6 +130,21 @@ describe('the export record through the real app core', () => {
     expect(await app.invoke('changes:export', { runId: latest!.runId, format: 'xlsx' })).toMatchObject({
       status: 'written',
     })
+    const payCycleId = String(someone['payCycleId'] ?? '')
+    const roster = { kind: 'roster', payCycleId: payCycleId || 'PC-1', columns: ['lastName'], format: 'csv' }
+    app.savePath.next = join(out, 'roster.csv')
+    expect(await app.invoke('export:start', roster)).toMatchObject({ status: 'written' })
+    expect(await app.invoke('export:print', { ...view, query: {} })).toMatchObject({ status: 'printed' })
+    // A copy of three rows is noted; a copy of one employee's number is not.
+    const copy = { uuids: chosen.slice(0, 3), columns: ['employeeNumber', 'annualSalary'], headers: true }
+    expect(await app.invoke('export:copy-rows', copy)).toEqual({ rows: 3, columns: 2 })
+    const one = { uuids: chosen.slice(0, 1), columns: ['employeeNumber'], headers: false }
+    expect(await app.invoke('export:copy-rows', one)).toEqual({ rows: 1, columns: 1 })
+    expect(clipboard.map((content) => content.text.split('\r\n')[0])).toEqual([
+      'Employee number\tAnnual salary',
+      String(someone['employeeNumber']),
+    ])
+    expect(printed).toHaveLength(1)
 
     const { entries } = new ExportRecord({ dataDir, runtime: 'app', clock: { now: Date.now } }).read()
     expect(entries).toMatchObject([
@@ -140,11 +161,24 @@ describe('the export record through the real app core', () => {
       },
       { what: 'view', chosenRows: true, rows: 4, format: 'csv', sensitiveColumns: false },
       { what: 'changes', runId: latest!.runId, rows: 30, fileName: 'changes.xlsx' },
+      { what: 'roster', format: 'csv', fileName: 'roster.csv', folder: out },
+      { what: 'print', rows: 30, sensitiveColumns: true },
+      { what: 'copy', rows: 3, chosenRows: true, columns: ['employeeNumber', 'annualSalary'] },
     ])
-    // No employee's data: no name, UUID, e-mail or salary of the synced employees is in the record.
+    expect(entries).toHaveLength(6)
+    expect(entries[4]).not.toHaveProperty('fileName')
+    expect(entries[4]).not.toHaveProperty('format')
+    expect(entries[5]).toMatchObject({ sensitiveColumns: true, profile: 'Demo' })
+    // Help → Export history lists the same entries, newest first.
+    const history = (await app.invoke('export:history')) as { entries: unknown[]; skippedLines: number }
+    expect(history).toEqual({ entries: [...entries].reverse(), skippedLines: 0 })
+    // No employee's data: none of 50+ known values of the synced employees (names, UUIDs, numbers, e-mails,
+    // salaries) is in the record, though each path above wrote them to its file, page or clipboard.
     const text = readFileSync(join(dataDir, EXPORT_RECORD_FILE), 'utf8')
     const values = all.rows.flatMap((row) =>
-      ['UUID', 'lastName', 'firstName', 'email', 'annualSalary'].map((key) => String(row[key])),
+      ['UUID', 'lastName', 'firstName', 'email', 'employeeNumber', 'annualSalary'].map((key) =>
+        String(row[key]),
+      ),
     )
     expect(values.length).toBeGreaterThanOrEqual(50)
     expect(values.filter((value) => value.length >= 4 && text.includes(value))).toEqual([])

@@ -442,4 +442,25 @@ describe('shellCallHandlers', () => {
       value: '/x/roster.xlsx.chosen',
     })
   })
+
+  it('writes the clipboard only with a copy’s text and HTML, and only where the shell has one', async () => {
+    const copy = { text: 'a\tb\r\n', html: '<table></table>' }
+    await expect(calls['clipboard-write'](copy, signal)).rejects.toThrow(/no clipboard/)
+    const written: unknown[] = []
+    const withClipboard = shellCallHandlers({
+      secrets,
+      openExternal: async () => undefined,
+      chooseExportPath: async () => undefined,
+      revealFile: () => undefined,
+      writeClipboard: async (content) => void written.push(content),
+    })
+    expect(await withClipboard['clipboard-write'](copy, signal)).toEqual({ value: null })
+    await expect(withClipboard['clipboard-write']({ text: 'a', html: 3 } as never, signal)).rejects.toThrow(
+      /its text and its HTML/,
+    )
+    await expect(withClipboard['clipboard-write'](null as never, signal)).rejects.toThrow(
+      /its text and its HTML/,
+    )
+    expect(written).toEqual([copy])
+  })
 })
