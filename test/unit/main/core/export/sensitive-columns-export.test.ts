@@ -5,6 +5,7 @@ import type { ChangeEntry, ChangeHistoryEntry } from '../../../../../src/shared/
 import type { QueryResult } from '../../../../../src/shared/domain/query'
 import type { SettingsView } from '../../../../../src/shared/domain/settings'
 import { ExportRecord } from '../../../../../src/main/core/export-record/export-record'
+import type { ClipboardContent } from '../../../../../src/main/core/export/copy-rows'
 import { sensitiveChangesSource } from '../../../../../src/main/core/export/sensitive-changes'
 import type { ChangeEntrySource } from '../../../../../src/main/core/changes/change-history'
 import { policySchema } from '../../../../../src/main/core/policy/policy-schema'
@@ -68,7 +69,9 @@ describe('exports.sensitiveColumns: "exclude" through the real app core', () => 
     const dataDir = tempDir()
     const out = join(dataDir, 'exports')
     mkdirSync(out)
+    const clipboard: ClipboardContent[] = []
     const app = await startApp(demo, dataDir, new MemoryKeyValueBackend(), new MemorySecretStore(), {
+      clipboard,
       policy: {
         policy: policySchema.parse({
           exports: { sensitiveColumns: 'exclude' },
@@ -115,10 +118,21 @@ describe('exports.sensitiveColumns: "exclude" through the real app core', () => 
     expect(report).toContain('IBAN')
     for (const iban of ibans) expect(report).not.toContain(iban)
 
+    // A copy the window asks with the sensitive columns: the core leaves them out of text and HTML alike.
+    const copied = { uuids: all.rows.slice(0, 3).map((row) => String(row['UUID'])), headers: true }
+    const copy = { ...copied, columns: ['lastName', 'annualSalary', 'iban'] }
+    expect(await app.invoke('export:copy-rows', copy)).toEqual({ rows: 3, columns: 1 })
+    expect(clipboard[0]?.text.split('\r\n')[0]).toBe('Last name')
+    for (const iban of ibans) expect(`${clipboard[0]?.text}${clipboard[0]?.html}`).not.toContain(iban)
+    await expect(app.invoke('export:copy-rows', { ...copied, columns: ['iban'] })).rejects.toThrow(
+      /sensitive/i,
+    )
+
     const { entries } = new ExportRecord({ dataDir, runtime: 'app', clock: { now: Date.now } }).read()
     expect(entries).toMatchObject([
       { what: 'view', columns: ['lastName', 'department'], sensitiveColumns: false },
       { what: 'changes', sensitiveColumns: false },
+      { what: 'copy', columns: ['lastName'], rows: 3, sensitiveColumns: false },
     ])
   })
 })
