@@ -33,6 +33,8 @@ export const INVOKE_CHANNELS = [
   'export:cancel',
   'export:show-in-folder',
   'export:print',
+  'diagnostics:save',
+  'diagnostics:show-in-folder',
   'views:list',
   'views:save',
   'views:rename',

@@ -15,6 +15,7 @@ import {
   exportResultSchema,
   printResultSchema,
 } from './domain/export'
+import { diagnosticsResultSchema } from './domain/diagnostics'
 import { serviceLookupRequestSchema, serviceLookupResultSchema } from './domain/lookup'
 import { profileListSchema } from './domain/profiles'
 import {
@@ -189,6 +190,14 @@ export const invokeChannels = {
     ]),
     result: printResultSchema,
   },
+
+  /**
+   * Help → Save diagnostics…: asks main for a save location (native dialog, "RosterDesk diagnostics <date>.zip"),
+   * then writes the zip for IT (core/diagnostics/); nothing personal, no secret.
+   */
+  'diagnostics:save': { args: noArgs, result: diagnosticsResultSchema },
+  /** Reveals the last diagnostics file this session wrote; takes no path so the renderer cannot name one. */
+  'diagnostics:show-in-folder': { args: noArgs, result: z.boolean() },
 
   /** The active profile's saved views (view-schema.ts), by name. */
   'views:list': { args: noArgs, result: savedViewsSchema },

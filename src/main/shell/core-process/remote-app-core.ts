@@ -2,7 +2,8 @@ import type { IpcResult } from '../../../shared/ipc-contract'
 import type { SyncRunSummary } from '../../../shared/domain/sync'
 import { interruptedSync } from './interrupted-sync'
 import { isEventChannel } from '../../../shared/ipc-channels'
-import { type ExportFormat, exportFormatSchema } from '../../../shared/domain/export'
+import { type SavedFileKind, savedFileKindSchema } from '../../../shared/domain/export'
+import type { ShellFacts } from '../../core/diagnostics/diagnostics-parts'
 import { cancelledError, RosterDeskError, toIpcError } from '../../core/errors'
 import type { PagePrinter } from '../../core/export/print-view'
 import type { EventSink } from '../../core/ipc/dispatch'
@@ -30,8 +31,10 @@ export interface ShellServices {
   readonly secrets: SecretVault
   /** The system browser; given only the authorize URL the core composed. */
   openExternal(url: string): Promise<void>
-  chooseExportPath(defaultPath: string, format: ExportFormat): Promise<string | undefined>
+  chooseExportPath(defaultPath: string, kind: SavedFileKind): Promise<string | undefined>
   revealFile(path: string): void
+  /** What a diagnostics file says of this copy of the app (the install kind, the update state); absent: not known. */
+  facts?(): ShellFacts
   readonly printPage?: PagePrinter
   /** The core process's own network session in main (the app); absent when it runs under plain Node. */
   readonly network?: ShellNetwork
@@ -398,9 +401,9 @@ export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls
       return { value: null }
     },
     'choose-export-path': async ({ defaultPath, format }) => {
-      const chosen = exportFormatSchema.safeParse(format)
+      const chosen = savedFileKindSchema.safeParse(format)
       if (typeof defaultPath !== 'string' || !chosen.success)
-        throw new TypeError('core process: a save dialog needs a path and an export format')
+        throw new TypeError('core process: a save dialog needs a path and a file kind')
       return { value: await shell.chooseExportPath(defaultPath, chosen.data) }
     },
     'reveal-file': async (path) => {
@@ -408,6 +411,9 @@ export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls
       shell.revealFile(path)
       return { value: null }
     },
+    'shell-facts': async () => ({
+      value: shell.facts?.() ?? { installKind: 'not known here', updateState: 'not known here' },
+    }),
     'print-page': async ({ html, title }) => {
       if (shell.printPage === undefined) throw new TypeError('core process: this shell cannot print')
       if (typeof html !== 'string' || typeof title !== 'string')
