@@ -71,7 +71,8 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
     run: async (args, io) => (await import('./audit-command')).runAuditCommand(args, io),
   },
   diagnostics: {
-    summary: 'Write a diagnostics file for IT (--out FILE.zip): logs, policy, profiles, runs; nothing personal.',
+    summary:
+      'Write a diagnostics file for IT (--out FILE.zip): logs, policy, profiles, runs; nothing personal.',
     run: async (args, io) => (await import('./diagnostics-command')).runDiagnosticsCommand(args, io),
   },
   policy: {

@@ -29,7 +29,10 @@ const RULES: readonly Rule[] = [
   ],
   [
     'credential',
-    new RegExp(`((?:${SECRET_KEYS})["']?\\s*[:=]\\s*["']?)(?!\\[)[^\\s"'&,;}]+`, 'gi'),
+    new RegExp(
+      `((?<![A-Za-z0-9_])(?:${SECRET_KEYS})["']?\\s*[:=]\\s*["']?)(?!\\[|(?:true|false|null)\\b)[^\\s"'&,;}]+`,
+      'gi',
+    ),
     (_m, key) => `${key}[credential]`,
   ],
   ['token', /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, () => '[token]'],
