@@ -36,7 +36,7 @@ import {
 } from './connection-report-schema'
 import type { EventChannelName, InvokeChannelName } from './ipc-channels'
 import { updateRestartResultSchema, updateStateSchema } from './update-state-schema'
-import { APP_COMMANDS } from './shortcuts'
+import { APP_COMMANDS, MENU_ONLY_COMMANDS } from './shortcuts'
 import { IPC_ERROR_CODES } from './ipc-error-codes'
 import { NEAR_MISS_MAX_SUGGESTIONS } from './near-miss'
 import { savedViewSchema, viewStateSchema } from './view-schema'
@@ -266,7 +266,7 @@ export const eventChannels = {
   /** Another profile became active (or the list changed): everything shown must be read again. */
   'profiles:changed': profileListSchema,
   /** A menu item (Export…, Sync, Settings…, Keyboard shortcuts) the window carries out, as its shortcut would. */
-  'app:command': z.enum(APP_COMMANDS),
+  'app:command': z.enum([...APP_COMMANDS, ...MENU_ONLY_COMMANDS]),
   /** What the query engine is preparing on the core worker (a first sort or "Search in", an index): [] when done. */
   'query:preparing': preparingListSchema,
   /** A proxy asks for credentials (main's `login` event for a proxy challenge): the window asks the clerk. */

@@ -5,7 +5,9 @@
 
 /** What the menu and the keyboard can ask the window to do; main sends them on `app:command`. */
 export const APP_COMMANDS = ['export', 'print', 'sync', 'settings', 'shortcuts'] as const
-export type AppCommand = (typeof APP_COMMANDS)[number]
+/** What only the menu asks the window to do (no key): Help → Save diagnostics…. */
+export const MENU_ONLY_COMMANDS = ['save-diagnostics'] as const
+export type AppCommand = (typeof APP_COMMANDS)[number] | (typeof MENU_ONLY_COMMANDS)[number]
 
 export interface KeyChord {
   /** `KeyboardEvent.key`: lower case for letters ('e'), as the browser names the others ('F5', 'Home', ','). */

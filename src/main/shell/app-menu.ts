@@ -113,6 +113,7 @@ export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOpt
       submenu: [
         commandItem('shortcuts', 'Keyboard shortcuts', send),
         { label: 'Open log folder', click: () => actions.openLogFolder() },
+        commandItem('save-diagnostics', 'Save diagnostics…', send),
         { label: 'Check for updates…', click: () => actions.checkForUpdates() },
         ...(mac ? [] : [{ type: 'separator' } satisfies MenuItemConstructorOptions, about]),
       ],

@@ -4,6 +4,7 @@ import { interruptedSync } from './interrupted-sync'
 import { isEventChannel } from '../../../shared/ipc-channels'
 import { type SavedFileKind, savedFileKindSchema } from '../../../shared/domain/export'
 import type { ShellFacts } from '../../core/diagnostics/diagnostics-parts'
+import { CORE_PROCESS_LOG_LINES } from '../../core/diagnostics/diagnostics-logs'
 import { cancelledError, RosterDeskError, toIpcError } from '../../core/errors'
 import type { PagePrinter } from '../../core/export/print-view'
 import type { EventSink } from '../../core/ipc/dispatch'
@@ -307,7 +308,7 @@ export class RemoteAppCore {
 
   /** The core process stopped while serving: its requests have failed; start a fresh one unless it keeps dying. */
   private stopped(error: unknown): void {
-    this.logger.error('The core process stopped unexpectedly', error)
+    this.logger.error(CORE_PROCESS_LOG_LINES.stopped, error)
     this.endInterruptedSync()
     const now = this.now()
     while (this.restarts.length > 0 && now - (this.restarts[0] ?? now) > CORE_RESTART_WINDOW_MS)
@@ -341,7 +342,7 @@ export class RemoteAppCore {
         sent()
         if (this.closed) return
         this.failedRestarts = 0
-        this.logger.info('The core process was started again')
+        this.logger.info(CORE_PROCESS_LOG_LINES.restarted)
         this.options.onRestarted?.()
       },
       (failure: unknown) => {
@@ -363,7 +364,7 @@ export class RemoteAppCore {
         detail: `core process: restarted ${this.restarts.length} times within ${CORE_RESTART_WINDOW_MS / 1000} s, ${this.failedRestarts} restarts in a row never came up`,
       },
     )
-    this.logger.error('The core process keeps stopping; not starting it again')
+    this.logger.error(CORE_PROCESS_LOG_LINES.gaveUp)
     void this.host.stop(this.down)
     this.options.onDown?.()
   }
