@@ -35,6 +35,8 @@ export const INVOKE_CHANNELS = [
   'export:print',
   'export:copy-rows',
   'export:history',
+  'diagnostics:save',
+  'diagnostics:show-in-folder',
   'views:list',
   'views:save',
   'views:rename',

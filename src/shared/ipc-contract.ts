@@ -18,6 +18,7 @@ import {
   exportResultSchema,
   printResultSchema,
 } from './domain/export'
+import { diagnosticsResultSchema } from './domain/diagnostics'
 import { serviceLookupRequestSchema, serviceLookupResultSchema } from './domain/lookup'
 import { profileListSchema } from './domain/profiles'
 import {
@@ -201,6 +202,14 @@ export const invokeChannels = {
   /** Help → Export history: every entry of the export record (all profiles'), newest first; no employee data. */
   'export:history': { args: noArgs, result: exportHistorySchema },
 
+  /**
+   * Help → Save diagnostics…: asks main for a save location (native dialog, "RosterDesk diagnostics <date>.zip"),
+   * then writes the zip for IT (core/diagnostics/); nothing personal, no secret.
+   */
+  'diagnostics:save': { args: noArgs, result: diagnosticsResultSchema },
+  /** Reveals the last diagnostics file this session wrote; takes no path so the renderer cannot name one. */
+  'diagnostics:show-in-folder': { args: noArgs, result: z.boolean() },
+
   /** The active profile's saved views (view-schema.ts), by name. */
   'views:list': { args: noArgs, result: savedViewsSchema },
   /**
@@ -267,7 +276,7 @@ export const eventChannels = {
   'export:progress': exportProgressSchema,
   /** Another profile became active (or the list changed): everything shown must be read again. */
   'profiles:changed': profileListSchema,
-  /** A menu item (Export…, Sync, Settings…, Keyboard shortcuts, Export history) the window carries out. */
+  /** A menu item (Export…, Sync, Settings…, Keyboard shortcuts, Save diagnostics…, Export history) the window carries out. */
   'app:command': z.enum(MENU_COMMANDS),
   /** What the query engine is preparing on the core worker (a first sort or "Search in", an index): [] when done. */
   'query:preparing': preparingListSchema,

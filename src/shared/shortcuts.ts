@@ -5,11 +5,12 @@
 
 /** What the menu and the keyboard can ask the window to do; main sends them on `app:command`. */
 export const APP_COMMANDS = ['export', 'print', 'sync', 'settings', 'shortcuts'] as const
-export type AppCommand = (typeof APP_COMMANDS)[number]
-
-/** What only the menu asks of the window (no key): Help → Export history. Sent on `app:command` too. */
-export const MENU_COMMANDS = [...APP_COMMANDS, 'export-history'] as const
+/** What only the menu asks the window to do (no key): Help → Save diagnostics…, Help → Export history. */
+export const MENU_ONLY_COMMANDS = ['save-diagnostics', 'export-history'] as const
+/** Every command main may send on `app:command`: the keyed ones and the menu's own. */
+export const MENU_COMMANDS = [...APP_COMMANDS, ...MENU_ONLY_COMMANDS] as const
 export type MenuCommand = (typeof MENU_COMMANDS)[number]
+export type AppCommand = MenuCommand
 
 export interface KeyChord {
   /** `KeyboardEvent.key`: lower case for letters ('e'), as the browser names the others ('F5', 'Home', ','). */

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -10,7 +11,11 @@ import { DEFAULT_REDIRECT_URI } from '../../src/main/core/settings/settings-defa
 import { ensureBuiltBundles, MAIN_BUNDLE, PRELOAD_BUNDLE } from '../helpers/built-bundles'
 import { answerConsent } from '../helpers/consent'
 import { startTestSandbox } from '../helpers/sandbox'
+import { PYTHON } from '../helpers/xlsx-reader'
 import { startMainProcess, type MainProcess, killAndWait } from './main-process'
+
+/** Prints a diagnostics zip's summary.txt, read by Python's zipfile. */
+const UNZIP_SUMMARY = 'import sys, zipfile\nprint(zipfile.ZipFile(sys.argv[1]).read("summary.txt").decode())'
 
 /**
  * The Electron shell as it ships: `out/main/index.js`, run under plain Node against a recording stand-in for
@@ -152,6 +157,18 @@ describe('the built main bundle', () => {
     )
     const html = written[0]!['text/html']!
     for (const number of numbers) expect(html).toContain(`<td style="mso-number-format:'\\@'">${number}</td>`)
+
+    // Help → Save diagnostics…: main's save dialog, then the zip, with what only main knows (install kind, updates).
+    const zip = join(freshDir('diagnostics'), 'RosterDesk diagnostics.zip')
+    await main.setSavePath(zip)
+    expect(value<{ status: string }>(await main.invoke('diagnostics:save'))).toMatchObject({
+      status: 'written',
+      fileName: 'RosterDesk diagnostics.zip',
+    })
+    const facts = execFileSync(PYTHON, ['-c', UNZIP_SUMMARY, zip], { encoding: 'utf8' })
+    expect(facts).toContain('Install kind: packaged\n')
+    expect(facts).toMatch(/\nUpdates: .+\n/)
+    expect(facts).not.toContain('not known here')
 
     await main.quit()
     expect(await main.exited).toEqual({ code: 0, signal: null })

@@ -100,7 +100,7 @@ export function cliProfileSource(profile: CliProfile): SessionSource {
 let version: string | undefined | null = null
 
 /** RosterDesk's version, as the app reports it (app.getVersion() reads the same package.json); undefined if unread. */
-function rosterDeskVersion(): string | undefined {
+export function rosterDeskVersion(): string | undefined {
   if (version !== null) return version
   try {
     const parsed: unknown = JSON.parse(

@@ -70,6 +70,11 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
     summary: 'List every file exported, in the app or here (the export record), newest first.',
     run: async (args, io) => (await import('./audit-command')).runAuditCommand(args, io),
   },
+  diagnostics: {
+    summary:
+      'Write a diagnostics file for IT (--out FILE.zip): logs, policy, profiles, runs; nothing personal.',
+    run: async (args, io) => (await import('./diagnostics-command')).runDiagnosticsCommand(args, io),
+  },
   policy: {
     summary: "Show the machine policy in force (your organisation's settings), or --check a policy file.",
     run: async (args, io) => (await import('./policy-command')).runPolicyCommand(args, io),

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { environmentLabel } from '../../shared/settings-rules'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
 import { NETWORK_FIELDS, PolicyRules } from '../core/policy/policy-rules'
-import { POLICY_REGISTRY_KEY, policySchema, type MachinePolicy } from '../core/policy/policy-schema'
+import { policyWithoutSecrets } from '../core/policy/policy-secrets'
+import { POLICY_REGISTRY_KEY, policySchema } from '../core/policy/policy-schema'
 import { machinePolicyFile, POLICY_FILE_VARIABLE, policyTextProblems } from '../core/policy/policy-sources'
 import {
   parseCommandArgs,
@@ -39,7 +40,7 @@ export async function runPolicyCommand(args: readonly string[], io: CacheCommand
       JSON.stringify({
         source: inForce.source ?? null,
         problem: inForce.problem?.message ?? null,
-        policy: inForce.policy === undefined ? null : withoutSecrets(inForce.policy),
+        policy: inForce.policy === undefined ? null : policyWithoutSecrets(inForce.policy),
         locked: lockedByProfile(inForce),
         lookedIn: lookedIn(io),
       }),
@@ -93,21 +94,6 @@ function lookedIn(io: CacheCommandIo): string[] {
   if (named !== undefined && named !== '') return [`${named} (${POLICY_FILE_VARIABLE})`]
   const file = machinePolicyFile(io.platform, io.env)
   return io.platform === 'win32' ? [POLICY_REGISTRY_KEY, file] : [file]
-}
-
-/** The policy as shown: every value but the client secret, which becomes `hasClientSecret`. */
-function withoutSecrets(policy: MachinePolicy): unknown {
-  return {
-    ...policy,
-    ...(policy.profiles === undefined
-      ? {}
-      : {
-          profiles: policy.profiles.map(({ clientSecret, ...profile }) => ({
-            ...profile,
-            hasClientSecret: clientSecret !== undefined,
-          })),
-        }),
-  }
 }
 
 /** Each policy profile's locked settings fields, by its name (the network's are every profile's). */

@@ -76,19 +76,10 @@ export function readCliProfile(
   { dataDir, caches }: AppFolders,
   policy?: PolicyInForce,
 ): CliProfile {
-  const rules = cliPolicyRules(policy)
-  let stored: unknown
-  try {
-    stored = JSON.parse(readFileSync(join(dataDir, SETTINGS_FILE_NAME), 'utf8'))
-  } catch {
+  const store = readProfileStore(dataDir, policy, (rules) => {
     if (!rules.isManaged(name))
       throw new UsageError(`--profile: no RosterDesk settings found in ${dataDir} (see --data-dir).`)
-  }
-  const backend = new MemoryKeyValueBackend()
-  if (typeof stored === 'object' && stored !== null) {
-    for (const [key, value] of Object.entries(stored)) backend.set(key, value)
-  }
-  const store = new ProfileStore(backend, rules)
+  })
   const profiles = store.list()
   const wanted = name.trim().toLowerCase()
   const profile = profiles.find((candidate) => candidate.name.toLowerCase() === wanted)
@@ -112,6 +103,41 @@ export function readCliProfile(
     baseUrl: settings.environment === 'demo' ? undefined : settings.baseUrls[settings.environment],
     views: store.views.list(profile.id),
   }
+}
+
+/**
+ * The app's profiles, read-only over an in-memory copy of its settings file as `readCliProfile` reads one (the
+ * machine policy's profiles too); `missing` is called with the policy's rules when there is no settings file.
+ */
+function readProfileStore(
+  dataDir: string,
+  policy: PolicyInForce | undefined,
+  missing: (rules: ReturnType<typeof cliPolicyRules>) => void,
+): ProfileStore {
+  const rules = cliPolicyRules(policy)
+  let stored: unknown
+  try {
+    stored = JSON.parse(readFileSync(join(dataDir, SETTINGS_FILE_NAME), 'utf8'))
+  } catch {
+    missing(rules)
+  }
+  const backend = new MemoryKeyValueBackend()
+  if (typeof stored === 'object' && stored !== null) {
+    for (const [key, value] of Object.entries(stored)) backend.set(key, value)
+  }
+  return new ProfileStore(backend, rules)
+}
+
+/**
+ * Every profile of the app's settings and the active one's id (`cli diagnostics`), read as `readCliProfile` reads
+ * one; without a settings file, the machine policy's profiles only (or the first start's default).
+ */
+export function readCliProfiles(
+  folders: AppFolders,
+  policy?: PolicyInForce,
+): { readonly profiles: ReturnType<ProfileStore['list']>; readonly activeId: string } {
+  const store = readProfileStore(folders.dataDir, policy, () => undefined)
+  return { profiles: store.list(), activeId: store.activeId }
 }
 
 /**

@@ -114,6 +114,7 @@ export function appMenuTemplate(actions: AppMenuActions): MenuItemConstructorOpt
         commandItem('shortcuts', 'Keyboard shortcuts', send),
         commandItem('export-history', 'Export history', send),
         { label: 'Open log folder', click: () => actions.openLogFolder() },
+        commandItem('save-diagnostics', 'Save diagnostics…', send),
         { label: 'Check for updates…', click: () => actions.checkForUpdates() },
         ...(mac ? [] : [{ type: 'separator' } satisfies MenuItemConstructorOptions, about]),
       ],

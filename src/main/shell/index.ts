@@ -12,7 +12,8 @@ import { writeSystemClipboard } from './adapters/clipboard'
 import { installAppMenu } from './app-menu'
 import { registerAppSchemePrivileges, serveRenderer } from './app-protocol'
 import { createAppWindow } from './window'
-import { updateInputs } from './updates/update-inputs'
+import { installFacts, updateInputs } from './updates/update-inputs'
+import { installKind } from './window-and-startup/msi-install'
 import { registerInvokeHandlers } from './ipc/register-invoke-handlers'
 import { confirmInDialog, createSettingsChannels } from './ipc/settings-channels'
 import { windowEventSink } from './ipc/window-event-sink'
@@ -38,6 +39,7 @@ import { MemoryKeyValueBackend, SettingsStore, type KeyValueBackend } from '../c
 import { ReadThroughBackend } from '../core/settings/key-value-backend'
 import type { SyncStatus } from '../../shared/domain/sync'
 import { updateStateText, UPDATES_NOT_SET_UP } from '../../shared/update-state'
+import type { SavedFileKind } from '../../shared/domain/export'
 import { BusyWork } from './updates/busy-work'
 import { createAppUpdates, type AppUpdates } from './updates/app-updates'
 
@@ -50,6 +52,13 @@ import { createAppUpdates, type AppUpdates } from './updates/app-updates'
  */
 const osUserData = app.getPath('userData')
 app.setPath('userData', userDataFolder(osUserData, app.isPackaged, process.env['ROSTERDESK_USER_DATA_DIR']))
+/** The save dialog's file type, by what is saved: an export's format, or a diagnostics zip. */
+const SAVE_FILTERS: Readonly<Record<SavedFileKind, { name: string; extensions: string[] }>> = {
+  csv: { name: 'CSV', extensions: ['csv'] },
+  xlsx: { name: 'Excel workbook', extensions: ['xlsx'] },
+  zip: { name: 'Zip archive', extensions: ['zip'] },
+}
+
 const logsDir = logsFolder(app.getPath('userData'))
 // The saved employees: on Windows in the local, non-roaming folder; the settings and the log stay (decision 046).
 const cacheRoot = cacheRootFor({
@@ -217,11 +226,7 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
       chooseExportPath: async (defaultPath, format) => {
         const options = {
           defaultPath,
-          filters: [
-            format === 'csv'
-              ? { name: 'CSV', extensions: ['csv'] }
-              : { name: 'Excel workbook', extensions: ['xlsx'] },
-          ],
+          filters: [SAVE_FILTERS[format]],
         }
         const result = mainWindow
           ? await dialog.showSaveDialog(mainWindow, options)
@@ -229,6 +234,10 @@ async function start(deepLinks: ReturnType<typeof installDeepLinkHandling>): Pro
         return result.canceled ? undefined : result.filePath
       },
       revealFile: (path) => shell.showItemInFolder(path),
+      facts: () => ({
+        installKind: installKind(installFacts()),
+        updateState: updates === undefined ? UPDATES_NOT_SET_UP : updateStateText(updates.controller.state),
+      }),
       printPage: createPrintWindowPrinter(() => mainWindow),
       writeClipboard: writeSystemClipboard,
       network: network.services,

@@ -1,3 +1,4 @@
+import { DiagnosticsStatus } from './components/diagnostics-status'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
@@ -191,6 +192,7 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
       {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
       <UpdateBanner updates={updates} />
       <PolicyNotices policy={settings.view?.policy} />
+      <DiagnosticsStatus />
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
       {historyOpen && <ExportHistoryDialog onClose={closeHistory} />}
       <main className="app-main">

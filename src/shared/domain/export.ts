@@ -26,6 +26,9 @@ const sensitiveColumnsAnswerSchema = z.enum(['include', 'exclude']).optional()
 
 export const exportFormatSchema = z.enum(['xlsx', 'csv'])
 export type ExportFormat = z.infer<typeof exportFormatSchema>
+/** What main's save dialog is opened for (its file type filter): an export's format, or a diagnostics zip. */
+export const savedFileKindSchema = z.enum([...exportFormatSchema.options, 'zip'])
+export type SavedFileKind = z.infer<typeof savedFileKindSchema>
 export const exportRequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('view'),

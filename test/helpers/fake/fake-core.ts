@@ -168,6 +168,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
   let syncAbort = false
   let exportAbort = false
   let exported = false
+  let diagnosticsSaved = false
   const calls: FakeCore['calls'] = []
 
   /** What belongs to one profile; the active one's lives in the variables above, the others' here. */
@@ -571,6 +572,12 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
       const bound = Math.min(PRINT_MAX_ROWS, policy.exports.maxRows ?? PRINT_MAX_ROWS)
       return { status: 'printed', rows: Math.min(total, bound), total }
     },
+    // As main's diagnostics-handlers.ts, without the dialog or the file: always "saved" under the proposed name.
+    'diagnostics:save': async () => {
+      diagnosticsSaved = true
+      return { status: 'written', fileName: 'RosterDesk diagnostics 2026-01-01.zip', replaced: 0 }
+    },
+    'diagnostics:show-in-folder': async () => diagnosticsSaved,
     // As main's view-handlers.ts: the active profile's list, answered again after each change.
     'views:list': async () => views.list(activeId),
     'views:save': async (name, state, replace) => {

@@ -101,6 +101,13 @@ describe('the one table of shortcuts', () => {
       sent.length = 0
       ;(print?.click as () => void)()
       expect(sent).toEqual(['print'])
+      // Help → Save diagnostics… has no key: the menu asks the window, which asks the core (diagnostics-status.tsx).
+      const help = template.find((item) => item.label === 'Help')?.submenu as MenuItemConstructorOptions[]
+      const diagnostics = help.find((item) => item.label === 'Save diagnostics…')
+      expect(diagnostics?.accelerator).toBeUndefined()
+      sent.length = 0
+      ;(diagnostics?.click as () => void)()
+      expect(sent).toEqual(['save-diagnostics'])
     }
   })
 })

@@ -1,5 +1,6 @@
 import type { EventChannel, IpcResult } from '../../../shared/ipc-contract'
-import type { ExportFormat } from '../../../shared/domain/export'
+import type { SavedFileKind } from '../../../shared/domain/export'
+import type { ShellFacts } from '../../core/diagnostics/diagnostics-parts'
 import type { PrintOutcome } from '../../core/export/print-view'
 import type { ClipboardContent } from '../../core/export/copy-rows'
 import type { AppCoreDeps } from '../../core/session/create-app-core'
@@ -88,10 +89,12 @@ export type ShellCalls = {
   readonly 'secret-delete': CallSpec<StoredSecretKey, null>
   readonly 'open-external': CallSpec<string, null>
   readonly 'choose-export-path': CallSpec<
-    { readonly defaultPath: string; readonly format: ExportFormat },
+    { readonly defaultPath: string; readonly format: SavedFileKind },
     string | undefined
   >
   readonly 'reveal-file': CallSpec<string, null>
+  /** What only main knows for a diagnostics file: the install kind and the update state (never a secret). */
+  readonly 'shell-facts': CallSpec<null, ShellFacts>
   readonly 'print-page': CallSpec<{ readonly html: string; readonly title: string }, PrintOutcome>
   /** Writes the system clipboard: the table's Copy, as text and an HTML table in one write. */
   readonly 'clipboard-write': CallSpec<ClipboardContent, null>

@@ -109,6 +109,7 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
             uiState: settingsBackend,
             chooseExportPath: (defaultPath, format) =>
               context.call('choose-export-path', { defaultPath, format }),
+            shellFacts: () => context.call('shell-facts', null),
             revealFile: (path) =>
               void context
                 .call('reveal-file', path)

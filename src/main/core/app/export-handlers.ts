@@ -1,4 +1,10 @@
-import type { ExportFormat, ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain/export'
+import type {
+  ExportFormat,
+  ExportProgress,
+  ExportRequest,
+  ExportResult,
+  SavedFileKind,
+} from '../../../shared/domain/export'
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
 import { profileFileName } from '../export/export-file-name'
@@ -18,7 +24,7 @@ export interface ExportFileDeps {
   readonly exportProfile: () => { readonly id: string; readonly name: string }
   readonly events: EventSink
   /** The native save dialog, opened at `defaultPath` (a file name, in the last folder used when there is one). */
-  readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
+  readonly chooseExportPath: (defaultPath: string, kind: SavedFileKind) => Promise<string | undefined>
 }
 
 export interface ExportHandlerDeps extends ExportFileDeps {

@@ -2,6 +2,7 @@ import type { Clock } from '../clock'
 import type { InvokeHandlers } from '../ipc/dispatch'
 import { createAppHandlers, type AppHandlerDeps } from './app-handlers'
 import { createAuthHandlers, type AuthHandlerDeps } from './auth-handlers'
+import { createDiagnosticsHandlers, type DiagnosticsHandlerDeps } from './diagnostics-handlers'
 import { createChangesHandlers, type ChangesHandlerDeps } from './changes-handlers'
 import { createEmployeesHandlers, type EmployeesHandlerDeps } from './employees-handlers'
 import { createExportHandlers, type ExportHandlerDeps } from './export-handlers'
@@ -22,6 +23,7 @@ export interface HandlerDeps
     EmployeesHandlerDeps,
     ChangesHandlerDeps,
     ExportHandlerDeps,
+    DiagnosticsHandlerDeps,
     Omit<NetworkHandlerDeps, 'settingsView' | 'systemLocale'> {
   /** The whole clock: Test connection times its steps with it; the other domains read only `now`. */
   readonly clock: Clock
@@ -47,6 +49,7 @@ export function createHandlers(
     ...createEmployeesHandlers(deps),
     ...createChangesHandlers(deps),
     ...createExportHandlers(deps),
+    ...createDiagnosticsHandlers(deps),
     ...createNetworkHandlers(networkDeps(deps)),
     ...createProfileHandlers(profiles),
     ...createViewHandlers(views),

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
+import type { SyncRunSummary } from '../../../shared/domain/sync'
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-open'
+import { RunLog } from './run-log'
 
 /**
  * How many employees a cache that is not open holds (another profile's), read from its catalog's pointer to the
@@ -36,6 +38,24 @@ export function hasCurrentSnapshot(catalogPath: string): boolean {
     return db.prepare('SELECT 1 FROM current_snapshot WHERE id = 1').pluck().get() !== undefined
   } catch {
     return false
+  } finally {
+    db?.close()
+  }
+}
+
+/**
+ * The latest `limit` finished sync runs of a cache that is not open, newest first, read from its catalog's run log
+ * as `savedEmployeeCount` reads it (diagnostics: every profile's): [] when it was never synced, undefined when its
+ * catalog cannot be read.
+ */
+export function recentSyncRuns(catalogPath: string, limit: number): SyncRunSummary[] | undefined {
+  if (!existsSync(catalogPath)) return []
+  let db: SqliteDatabase | undefined
+  try {
+    db = openSqlite(catalogPath, { readonly: true, fileMustExist: true })
+    return new RunLog(db).recent(limit)
+  } catch {
+    return undefined
   } finally {
     db?.close()
   }

@@ -3,6 +3,7 @@ import type { Settings } from '../../../shared/settings-schema'
 import { RosterDeskError } from '../errors'
 import { profileSecretKey, type SecretVault, type StoredSecretKey } from '../secrets/secret-store'
 import type { PolicyRules } from './policy-rules'
+import type { MachinePolicy } from './policy-schema'
 
 /**
  * The vault as the app core's profiles see it with the machine policy in force: a profile the policy gives a
@@ -44,5 +45,23 @@ export function policySecrets(
       await vault.set(key, value)
     },
     delete: (key) => vault.delete(key),
+  }
+}
+
+/**
+ * The policy as it may be shown (`cli policy --json`, a diagnostics file): every value but each profile's client
+ * secret, which becomes `hasClientSecret`.
+ */
+export function policyWithoutSecrets(policy: MachinePolicy): unknown {
+  return {
+    ...policy,
+    ...(policy.profiles === undefined
+      ? {}
+      : {
+          profiles: policy.profiles.map(({ clientSecret, ...profile }) => ({
+            ...profile,
+            hasClientSecret: clientSecret !== undefined,
+          })),
+        }),
   }
 }

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import type { RetryPolicy } from '../api/retry-policy'
 import { join } from 'node:path'
-import type { ExportFormat } from '../../../shared/domain/export'
+import type { SavedFileKind } from '../../../shared/domain/export'
 import type { Settings } from '../../../shared/settings-schema'
 import type { FetchLike } from '../api/fetch-like'
 import { plainNodeNetwork, type AppNetwork } from '../app/network-handlers'
@@ -39,6 +39,8 @@ import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-en
 import { CACHE_FILE_NAME, FIRST_PROFILE_ID, type ProfileStore } from '../settings/profile-store'
 import { MemoryKeyValueBackend, type KeyValueBackend, type SettingsStore } from '../settings/settings-store'
 import type { SyncService } from '../sync/sync-service'
+import type { ShellFacts } from '../diagnostics/diagnostics-parts'
+import { appDiagnosticsWriter } from './app-diagnostics'
 import { identityActions } from './identity-change'
 import { openSession, preparingEvents, type ProfileSession, type SessionDeps } from './open-session'
 import type { SessionRunners } from './session-runners'
@@ -83,7 +85,7 @@ export interface AppCoreDeps {
   readonly events: EventSink
   readonly logger: Logger
   /** Native save dialog opened at `defaultPath`; undefined when the clerk cancels it. */
-  readonly chooseExportPath: (defaultPath: string, format: ExportFormat) => Promise<string | undefined>
+  readonly chooseExportPath: (defaultPath: string, kind: SavedFileKind) => Promise<string | undefined>
   /** Where small UI memories (the last export folder) persist; the settings' backend in the app. */
   readonly uiState?: KeyValueBackend
   /** Where the shell writes its print pages, swept at start (leftovers.ts); absent: os.tmpdir(). */
@@ -115,6 +117,8 @@ export interface AppCoreDeps {
    * being prepared); absent: the runners' builder as it is.
    */
   readonly columnBuilder?: (onWorker: ColumnBuilder) => ColumnBuilder
+  /** What only main knows for a diagnostics file (the install kind, the update state); absent: not known. */
+  readonly shellFacts?: () => Promise<ShellFacts>
 }
 
 export interface AppCore {
@@ -245,6 +249,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       profileName: () => profiles.get(profiles.activeId).name,
       changeIdentity: (choice, settings) => identity.changeIdentity(choice, settings),
       policyView: () => deps.settings.policy.view(profiles.get(session.profileId), notices),
+      writeDiagnostics: appDiagnosticsWriter({ ...deps, caches, clock }, () => handlers['network:check']()),
       ...(personalData.clearOnSignOut
         ? { afterSignOut: () => clearOnSignOut(deps, caches, () => session, withSessionClosed, notices) }
         : {}),
@@ -430,7 +435,10 @@ async function clearOnSignOut(
 function currentSessionDeps(
   deps: AppCoreDeps,
   current: () => ProfileSession,
-  shared: Pick<HandlerDeps, 'clock' | 'profileName' | 'changeIdentity' | 'afterSignOut'> &
+  shared: Pick<
+    HandlerDeps,
+    'clock' | 'profileName' | 'changeIdentity' | 'afterSignOut' | 'writeDiagnostics'
+  > &
     Required<Pick<HandlerDeps, 'policyView'>> & { readonly exportRecord: ExportRecord | undefined },
 ): HandlerDeps {
   const network = deps.network ?? plainNodeNetwork
@@ -478,5 +486,6 @@ function currentSessionDeps(
     network,
     rememberedProxies: () => network.rememberedProxies(),
     policyView: shared.policyView,
+    writeDiagnostics: shared.writeDiagnostics,
   }
 }

@@ -2,7 +2,9 @@ import type { IpcResult } from '../../../shared/ipc-contract'
 import type { SyncRunSummary } from '../../../shared/domain/sync'
 import { interruptedSync } from './interrupted-sync'
 import { isEventChannel } from '../../../shared/ipc-channels'
-import { type ExportFormat, exportFormatSchema } from '../../../shared/domain/export'
+import { type SavedFileKind, savedFileKindSchema } from '../../../shared/domain/export'
+import type { ShellFacts } from '../../core/diagnostics/diagnostics-parts'
+import { CORE_PROCESS_LOG_LINES } from '../../core/diagnostics/diagnostics-logs'
 import { cancelledError, RosterDeskError, toIpcError } from '../../core/errors'
 import type { PagePrinter } from '../../core/export/print-view'
 import type { ClipboardContent } from '../../core/export/copy-rows'
@@ -31,8 +33,10 @@ export interface ShellServices {
   readonly secrets: SecretVault
   /** The system browser; given only the authorize URL the core composed. */
   openExternal(url: string): Promise<void>
-  chooseExportPath(defaultPath: string, format: ExportFormat): Promise<string | undefined>
+  chooseExportPath(defaultPath: string, kind: SavedFileKind): Promise<string | undefined>
   revealFile(path: string): void
+  /** What a diagnostics file says of this copy of the app (the install kind, the update state); absent: not known. */
+  facts?(): ShellFacts
   readonly printPage?: PagePrinter
   /** Writes the system clipboard (Electron's `clipboard.write`): the table's Copy, text and HTML at once. */
   readonly writeClipboard?: (content: ClipboardContent) => Promise<void>
@@ -307,7 +311,7 @@ export class RemoteAppCore {
 
   /** The core process stopped while serving: its requests have failed; start a fresh one unless it keeps dying. */
   private stopped(error: unknown): void {
-    this.logger.error('The core process stopped unexpectedly', error)
+    this.logger.error(CORE_PROCESS_LOG_LINES.stopped, error)
     this.endInterruptedSync()
     const now = this.now()
     while (this.restarts.length > 0 && now - (this.restarts[0] ?? now) > CORE_RESTART_WINDOW_MS)
@@ -341,7 +345,7 @@ export class RemoteAppCore {
         sent()
         if (this.closed) return
         this.failedRestarts = 0
-        this.logger.info('The core process was started again')
+        this.logger.info(CORE_PROCESS_LOG_LINES.restarted)
         this.options.onRestarted?.()
       },
       (failure: unknown) => {
@@ -363,7 +367,7 @@ export class RemoteAppCore {
         detail: `core process: restarted ${this.restarts.length} times within ${CORE_RESTART_WINDOW_MS / 1000} s, ${this.failedRestarts} restarts in a row never came up`,
       },
     )
-    this.logger.error('The core process keeps stopping; not starting it again')
+    this.logger.error(CORE_PROCESS_LOG_LINES.gaveUp)
     void this.host.stop(this.down)
     this.options.onDown?.()
   }
@@ -401,9 +405,9 @@ export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls
       return { value: null }
     },
     'choose-export-path': async ({ defaultPath, format }) => {
-      const chosen = exportFormatSchema.safeParse(format)
+      const chosen = savedFileKindSchema.safeParse(format)
       if (typeof defaultPath !== 'string' || !chosen.success)
-        throw new TypeError('core process: a save dialog needs a path and an export format')
+        throw new TypeError('core process: a save dialog needs a path and a file kind')
       return { value: await shell.chooseExportPath(defaultPath, chosen.data) }
     },
     'reveal-file': async (path) => {
@@ -411,6 +415,9 @@ export function shellCallHandlers(shell: ShellServices): CallHandlers<ShellCalls
       shell.revealFile(path)
       return { value: null }
     },
+    'shell-facts': async () => ({
+      value: shell.facts?.() ?? { installKind: 'not known here', updateState: 'not known here' },
+    }),
     'print-page': async ({ html, title }) => {
       if (shell.printPage === undefined) throw new TypeError('core process: this shell cannot print')
       if (typeof html !== 'string' || typeof title !== 'string')

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { loadMachinePolicy } from '../../core/policy/policy-sources'
 import { systemPolicySources } from '../../core/policy/registry-query'
 import type { MachinePolicy } from '../../core/policy/policy-schema'
-import { managedInstallReason } from '../window-and-startup/msi-install'
+import { managedInstallReason, type MsiInstallFacts } from '../window-and-startup/msi-install'
 
 export interface UpdateInputs {
   readonly policy: MachinePolicy['updates'] | undefined
@@ -19,19 +19,21 @@ export interface UpdateInputs {
  */
 export async function updateInputs(): Promise<UpdateInputs> {
   const inForce = await loadMachinePolicy(systemPolicySources(app.isPackaged))
+  return { policy: inForce.policy?.updates, disabledReason: managedInstallReason(installFacts()) }
+}
+
+/** What msi-install.ts decides this copy's install from: the running app's. */
+export function installFacts(): MsiInstallFacts {
   return {
-    policy: inForce.policy?.updates,
-    disabledReason: managedInstallReason({
-      platform: process.platform,
-      isPackaged: app.isPackaged,
-      execPath: process.execPath,
-      readFile: (path) => {
-        try {
-          return readFileSync(path)
-        } catch {
-          return undefined
-        }
-      },
-    }),
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    execPath: process.execPath,
+    readFile: (path) => {
+      try {
+        return readFileSync(path)
+      } catch {
+        return undefined
+      }
+    },
   }
 }

@@ -62,6 +62,18 @@ export function managedInstallReason(facts: MsiInstallFacts): string | undefined
   )
 }
 
+/**
+ * How this copy was installed, as a diagnostics file says it: "MSI", "per-machine" (NSIS for all users),
+ * "per-user" (a packaged Windows copy without either marker: NSIS per user or portable), "packaged" (macOS, Linux)
+ * or "unpackaged" (`npm start`). Pure with its facts.
+ */
+export function installKind(facts: MsiInstallFacts): string {
+  if (!facts.isPackaged) return 'unpackaged'
+  if (facts.platform !== 'win32') return 'packaged'
+  if (markerFound(facts, MSI_MARKER)) return 'MSI'
+  return markerFound(facts, PER_MACHINE_MARKER) ? 'per-machine' : 'per-user'
+}
+
 type Marker = typeof MSI_MARKER | typeof PER_MACHINE_MARKER
 
 /** Whether a packaged Windows app's folder holds `marker`'s file with its section, key and value. */

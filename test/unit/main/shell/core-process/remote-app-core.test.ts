@@ -463,4 +463,25 @@ describe('shellCallHandlers', () => {
     )
     expect(written).toEqual([copy])
   })
+
+  it('opens the save dialog for a diagnostics zip too, for no other kind, and says what only main knows', async () => {
+    expect(await calls['choose-export-path']({ defaultPath: '/x/d.zip', format: 'zip' }, signal)).toEqual({
+      value: '/x/d.zip.chosen',
+    })
+    await expect(
+      calls['choose-export-path']({ defaultPath: '/x/d.exe', format: 'exe' as never }, signal),
+    ).rejects.toThrow(/a path and a file kind/)
+    expect(await calls['shell-facts'](null, signal)).toEqual({
+      value: { installKind: 'not known here', updateState: 'not known here' },
+    })
+    const facts = { installKind: 'MSI', updateState: 'Updates are off: IT updates RosterDesk' }
+    const withFacts = shellCallHandlers({
+      secrets,
+      openExternal: async () => undefined,
+      chooseExportPath: async () => undefined,
+      revealFile: () => undefined,
+      facts: () => facts,
+    })
+    expect(await withFacts['shell-facts'](null, signal)).toEqual({ value: facts })
+  })
 })

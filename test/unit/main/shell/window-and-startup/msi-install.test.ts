@@ -4,6 +4,7 @@ import {
   MSI_UPDATES_OFF_REASON,
   PER_MACHINE_MARKER,
   PER_MACHINE_UPDATES_OFF_REASON,
+  installKind,
   isMsiInstall,
   managedInstallReason,
   type MsiInstallFacts,
@@ -95,5 +96,25 @@ describe('managedInstallReason', () => {
     const readFile = files({ [PER_MACHINE_PATH]: ansi('[RosterDesk]\r\nInstalledBy=nsis-per-machine\r\n') })
     expect(managedInstallReason(facts(undefined, { readFile, platform: 'darwin' }))).toBeUndefined()
     expect(managedInstallReason(facts(undefined, { readFile, isPackaged: false }))).toBeUndefined()
+  })
+})
+
+/** What a diagnostics file says of the install: by the same markers, and whether the app is packaged at all. */
+describe('installKind', () => {
+  const PER_MACHINE_PATH = `C:\\Program Files\\RosterDesk\\${PER_MACHINE_MARKER.file}`
+  const perMachine = ansi('[RosterDesk]\r\nInstalledBy=nsis-per-machine\r\n')
+
+  it('names an MSI, a per-machine, a per-user, a packaged and an unpackaged copy', () => {
+    expect(installKind(facts(ansi('[RosterDesk]\r\nInstalledBy=msi\r\n')))).toBe('MSI')
+    expect(
+      installKind(
+        facts(undefined, { readFile: (path) => (path === PER_MACHINE_PATH ? perMachine : undefined) }),
+      ),
+    ).toBe('per-machine')
+    expect(installKind(facts(undefined))).toBe('per-user')
+    expect(installKind(facts(undefined, { platform: 'darwin' }))).toBe('packaged')
+    expect(installKind(facts(ansi('[RosterDesk]\r\nInstalledBy=msi\r\n'), { isPackaged: false }))).toBe(
+      'unpackaged',
+    )
   })
 })
