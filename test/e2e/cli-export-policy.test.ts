@@ -10,6 +10,7 @@ import { startCliProcess } from '../helpers/cli-process'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../helpers/seed-snapshot'
 import { readXlsx } from '../helpers/xlsx-reader'
+import { TEST_CACHE_KEY } from '../helpers/test-cache-key'
 
 /** Twelve employees: eight in pay cycle PC-A, four in PC-B. */
 const STAFF: EmployeeRow[] = Array.from({ length: 12 }, (_, index) =>
@@ -38,7 +39,7 @@ describe('CLI: exports under the machine policy', () => {
   beforeAll(async () => {
     ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-cli-export-policy-'))
     db = join(dir, 'cache.db')
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       await seedSnapshot(cache, STAFF)
     } finally {

@@ -8,6 +8,7 @@ import { childProgramArgs, sandboxCliEnv, sandboxServiceArgs } from '../helpers/
 import { startTestSandbox } from '../helpers/sandbox'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { rawSnapshot } from '../helpers/raw-snapshot'
+import { TEST_CACHE_KEY } from '../helpers/test-cache-key'
 
 /**
  * Kills a syncing CLI process with SIGKILL at each named step of its run (SYNC_CHECKPOINTS, sync-options.ts: the
@@ -76,7 +77,7 @@ describe('a sync killed at any step', () => {
 
   /** Opens the cache as the app would, checks its integrity, and returns its rows as canonical JSON. */
   function openAndRead(): string[] {
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok')
       const reader = cache.currentSnapshot()

@@ -19,6 +19,7 @@ import { answerConsent } from './consent'
 import { startTestSandbox } from './sandbox'
 import { aboutCells, readXlsx } from './xlsx-reader'
 import { testCoreWorkerEntry } from './core-worker-bundle'
+import { TEST_CACHE_KEY } from './test-cache-key'
 
 /**
  * The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault, driven
@@ -97,6 +98,7 @@ export async function startApp(
     options.log?.push(`${level} ${text}`)
   })
   const core = await createAppCore({
+    cacheKey: TEST_CACHE_KEY,
     appInfo: { name: 'RosterDesk', version: options.version ?? '0.1.0', platform: 'linux' },
     dataDir,
     settings: new SettingsStore(backend, options.policy),
@@ -110,7 +112,7 @@ export async function startApp(
     events: sink,
     logger,
     runners: (options.runners ?? ((onWorker) => onWorker))(
-      coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
+      coreWorkerRunners({ logger, entry: await testCoreWorkerEntry(), cacheKey: TEST_CACHE_KEY }),
     ),
     chooseExportPath: async () => {
       savePath.asked++

@@ -11,6 +11,7 @@ import { ensureBuiltBundles, MAIN_BUNDLE, PRELOAD_BUNDLE } from '../helpers/buil
 import { answerConsent } from '../helpers/consent'
 import { startTestSandbox } from '../helpers/sandbox'
 import { startMainProcess, type MainProcess, killAndWait } from './main-process'
+import { TEST_CACHE_KEY } from '../helpers/test-cache-key'
 
 /**
  * The Electron shell as it ships: `out/main/index.js`, run under plain Node against a recording stand-in for
@@ -304,7 +305,7 @@ describe('the built main bundle against a Staging service', () => {
     } finally {
       sandbox.setBehaviours({ latencyMs: 0 })
     }
-    const cache = openCacheDatabase(join(userData, 'cache', 'employees.sqlite'), { mustExist: true })
+    const cache = openCacheDatabase(join(userData, 'cache', 'employees.sqlite'), { key: TEST_CACHE_KEY, mustExist: true })
     try {
       expect(cache.employeeCount()).toBe(30_000)
       expect(cache.runs.lastRun()?.status).toBe('cancelled')

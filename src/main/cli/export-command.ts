@@ -46,6 +46,8 @@ const OPTIONS = {
 
 interface ExportArgs {
   readonly db: string
+  /** Whether `db` is the cache the app fills for --profile (not an explicit --db). */
+  readonly appCache: boolean
   /** The profile named by --profile: the About sheet's name and source. */
   readonly profile: CliProfile | undefined
   readonly out: string
@@ -91,6 +93,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
       {
         db: parsed.db,
         mustExist: true,
+        appCache: parsed.appCache,
         ...(parsed.profile === undefined
           ? {}
           : { profile: parsed.profile.name, source: cliProfileSource(parsed.profile) }),
@@ -178,6 +181,7 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
       : { kind: 'view', query, columns: chosen, format }
   return {
     db,
+    appCache: stringOption(values, 'db') === undefined && profile !== undefined,
     profile,
     out,
     format,

@@ -1,16 +1,17 @@
 import { existsSync } from 'node:fs'
+import type { CacheKey } from '../sqlite/cache-key'
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-open'
 
 /**
  * How many employees a cache that is not open holds (another profile's), read from its catalog's pointer to the
  * current snapshot without opening the cache as the app does (no sweep, no migration): 0 when it has never been
- * synced, undefined when its catalog cannot be read.
+ * synced, undefined when its catalog cannot be read (or not with `key`).
  */
-export function savedEmployeeCount(catalogPath: string): number | undefined {
+export function savedEmployeeCount(catalogPath: string, key: CacheKey): number | undefined {
   if (!existsSync(catalogPath)) return 0
   let db: SqliteDatabase | undefined
   try {
-    db = openSqlite(catalogPath, { readonly: true, fileMustExist: true })
+    db = openSqlite(catalogPath, { readonly: true, fileMustExist: true, key })
     const count: unknown = db
       .prepare('SELECT employee_count FROM current_snapshot WHERE id = 1')
       .pluck()
@@ -28,11 +29,11 @@ export function savedEmployeeCount(catalogPath: string): number | undefined {
  * Whether a cache that is not open holds a complete sync (its catalog points at a snapshot), read as
  * `savedEmployeeCount` reads it; false when it has none or its catalog cannot be read.
  */
-export function hasCurrentSnapshot(catalogPath: string): boolean {
+export function hasCurrentSnapshot(catalogPath: string, key: CacheKey): boolean {
   if (!existsSync(catalogPath)) return false
   let db: SqliteDatabase | undefined
   try {
-    db = openSqlite(catalogPath, { readonly: true, fileMustExist: true })
+    db = openSqlite(catalogPath, { readonly: true, fileMustExist: true, key })
     return db.prepare('SELECT 1 FROM current_snapshot WHERE id = 1').pluck().get() !== undefined
   } catch {
     return false

@@ -12,6 +12,9 @@ import type { ViewHandlerDeps } from '../app/view-handlers'
 import type { AuthService } from '../auth/auth-service'
 import { cacheFoldersAt, type CacheFolders } from '../cache/cache-folders'
 import { savedEmployeeCount } from '../cache/saved-employee-count'
+import type { CacheKey } from '../sqlite/cache-key'
+import type { CacheKeyKept } from '../secrets/app-cache-key'
+import { writerIsActive } from '../cache/cache-age'
 import { deleteSetAside } from '../cache/set-aside-cache'
 import { systemClock, systemTimers, type Clock, type Timers } from '../clock'
 import { RosterDeskError } from '../errors'
@@ -57,6 +60,16 @@ export interface AppCoreDeps {
    * (`moveCaches`, decision 046); absent: under `dataDir`.
    */
   readonly caches?: CacheFolders
+  /**
+   * The user's key of every cache file, every profile's (cache-key.ts): the app's from its vault (app-cache-key.ts),
+   * never a renderer's to see. Given once here; the sessions, the retention sweep and the profile list read with it.
+   */
+  readonly cacheKey: CacheKey
+  /**
+   * Where `cacheKey` is kept (app-cache-key.ts); absent: the keychain. 'memory': a key of this start only, so the
+   * caches earlier starts wrote cannot be read and are deleted before any opens (the window says so once).
+   */
+  readonly cacheKeyKept?: CacheKeyKept
   /**
    * The active profile's settings, and every profile (`settings.profiles`), with the machine policy in force
    * (`settings.policy`; its `inForce` is what loadMachinePolicy found: exports, personal data, updates rules).
@@ -148,7 +161,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
   const employeeCount = (id: string): number | undefined =>
     id === session.profileId
       ? session.employeeCount()
-      : savedEmployeeCount(join(caches.cacheDir(id), CACHE_FILE_NAME))
+      : savedEmployeeCount(join(caches.cacheDir(id), CACHE_FILE_NAME), deps.cacheKey)
   const tenantOf = (settings: Settings): string =>
     resolveEnvironment(settings, deps.demo.environment).tenantId
   const emitProfiles = () =>
@@ -174,9 +187,10 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       profileId: profile.id,
       catalog: join(caches.cacheDir(profile.id), CACHE_FILE_NAME),
     })),
-    { clock, logger: deps.logger },
+    { clock, key: deps.cacheKey, logger: deps.logger },
   )
   const notices = retention.notice === undefined ? [] : [retention.notice]
+  if (deps.cacheKeyKept === 'memory') clearUnreadableCaches(deps, caches)
   // What a crash left (print pages, deleted profiles' folders, part files), before any session opens.
   sweepAtStart(deps, caches)
 
@@ -227,6 +241,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 
   const identity = identityActions({
     caches,
+    cacheKey: deps.cacheKey,
     settings: deps.settings,
     clock,
     session: () => session,
@@ -286,6 +301,24 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 }
 
 /**
+ * With a key of this start only (no keychain, no key file allowed), every profile's saved employees written at an
+ * earlier start cannot be read: they are deleted (set-aside copies too) rather than set aside at each start, except
+ * a cache a live process is writing (a `cli sync`, with its own key), left as it is.
+ */
+function clearUnreadableCaches(deps: AppCoreDeps, caches: CacheFolders): void {
+  for (const profile of deps.settings.profiles.list()) {
+    const dir = caches.cacheDir(profile.id)
+    if (writerIsActive(join(dir, CACHE_FILE_NAME))) continue
+    try {
+      clearSavedEmployees(dir)
+    } catch (error) {
+      deps.logger.warn(`Cache key: could not delete profile ${profile.id}'s unreadable saved employees`, error)
+    }
+  }
+  deps.logger.info('Cache key: kept in memory only (no keychain); saved employees are synced again at each start')
+}
+
+/**
  * Sweeps what an earlier run left (leftovers.ts): print pages and deleted profiles' folders now, then takes others'
  * rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in each profile's
  * last export folder in the background (it may be a slow network share); "earlier" is before this process started.
@@ -325,6 +358,7 @@ function sessionDepsOf(
 ): SessionDeps {
   return {
     caches: shared.caches,
+    cacheKey: deps.cacheKey,
     settings: deps.settings,
     secrets: deps.secrets,
     fetch: deps.fetch,

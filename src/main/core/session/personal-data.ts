@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { retentionNotice } from '../../../shared/policy-view'
 import { lastSavedAt, writerIsActive } from '../cache/cache-age'
+import type { CacheKey } from '../sqlite/cache-key'
 import { errorCode } from '../cache/cache-move'
 import { savedEmployeeCount } from '../cache/saved-employee-count'
 import { deleteSetAside, setAsideDir } from '../cache/set-aside-cache'
@@ -31,6 +32,8 @@ export function personalDataRulesOf(inForce: PolicyInForce): PersonalDataRules {
 
 export interface RetentionSweepDeps {
   readonly clock: Pick<Clock, 'now'>
+  /** The key of every cache file: a catalog that does not open with it counts from its file's time. */
+  readonly key: CacheKey
   readonly logger: Pick<Logger, 'info' | 'warn'>
   /**
    * How a cache folder and its set-aside copy are deleted: the real deletions by default; a test gives one that
@@ -81,7 +84,7 @@ export function deleteExpiredCaches(
   for (const { profileId, catalog: catalogPath } of caches) {
     const cacheDir = dirname(catalogPath)
     const expired = (catalog: string, what: string): boolean => {
-      const savedAt = lastSavedAt(catalog)
+      const savedAt = lastSavedAt(catalog, deps.key)
       if (savedAt === undefined || savedAt >= cutoff) return false
       if (writerIsActive(catalog)) {
         deps.logger.warn(
@@ -89,7 +92,7 @@ export function deleteExpiredCaches(
         )
         return false
       }
-      const count = savedEmployeeCount(catalog)
+      const count = savedEmployeeCount(catalog, deps.key)
       deps.logger.info(
         `Machine policy: deleting profile ${profileId}'s ${what} (${count ?? 'unknown number of'} employees, ` +
           `last synced ${new Date(savedAt).toISOString()}): personalData.deleteUnsyncedAfterDays is ${days}`,

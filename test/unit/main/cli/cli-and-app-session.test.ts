@@ -15,6 +15,7 @@ import type { SyncStartOptions } from '../../../../src/main/core/sync/sync-servi
 import { CaptureLogger } from '../../../helpers/capture-logger'
 import { sandbox, startApp, syncNow, tempDir } from '../../../helpers/app-core-under-test'
 import { writeSettingsFile } from '../../../helpers/settings-file'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 /** What the sessions asked their runners for: each sync's start options and each export's context. */
 interface Asked {
@@ -69,6 +70,7 @@ async function cli(
     platform: 'linux',
     logger: new CaptureLogger(),
     runners,
+    cacheKey: () => TEST_CACHE_KEY,
   }
   return { code: await command(args, io), stderr: text }
 }
