@@ -10,6 +10,7 @@ import { dispatchInvoke, type EventSink } from '../../src/main/core/ipc/dispatch
 import { createLogger } from '../../src/main/core/log/logger'
 import type { PolicyInForce } from '../../src/main/core/policy/policy-in-force'
 import type { SecretVault } from '../../src/main/core/secrets/secret-store'
+import type { AppCacheKey } from '../../src/main/core/secrets/app-cache-key'
 import type { SessionRunners } from '../../src/main/core/session/session-runners'
 import type { Clock } from '../../src/main/core/clock'
 import type { MemoryKeyValueBackend } from '../../src/main/core/settings/settings-store'
@@ -51,6 +52,8 @@ export interface AppOptions {
   readonly runners?: (onWorker: SessionRunners) => SessionRunners
   /** Where the core looks for print pages left behind (AppCoreDeps.tempDir); absent: os.tmpdir(). */
   readonly tempDir?: string
+  /** The user's cache key and where it is kept (app-cache-key.ts); absent: the tests' key, in the keychain. */
+  readonly cacheKey?: AppCacheKey
 }
 
 /** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
@@ -97,8 +100,10 @@ export async function startApp(
     log.push(`${level}: ${text}`)
     options.log?.push(`${level} ${text}`)
   })
+  const cacheKey = options.cacheKey ?? { key: TEST_CACHE_KEY, kept: 'keychain' }
   const core = await createAppCore({
-    cacheKey: TEST_CACHE_KEY,
+    cacheKey: cacheKey.key,
+    cacheKeyKept: cacheKey.kept,
     appInfo: { name: 'RosterDesk', version: options.version ?? '0.1.0', platform: 'linux' },
     dataDir,
     settings: new SettingsStore(backend, options.policy),
@@ -112,7 +117,7 @@ export async function startApp(
     events: sink,
     logger,
     runners: (options.runners ?? ((onWorker) => onWorker))(
-      coreWorkerRunners({ logger, entry: await testCoreWorkerEntry(), cacheKey: TEST_CACHE_KEY }),
+      coreWorkerRunners({ logger, entry: await testCoreWorkerEntry(), cacheKey: cacheKey.key }),
     ),
     chooseExportPath: async () => {
       savePath.asked++

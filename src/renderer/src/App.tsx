@@ -174,7 +174,9 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         sourceSetting={settings.view?.settings}
       />
       {info?.sandboxOff === true ? <SandboxOffBanner /> : null}
-      {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
+      {auth.state?.secretStorage === 'memory-only' ? (
+        <SecretStorageBanner savedEmployeesUntilQuit={auth.state.savedEmployeesUntilQuit === true} />
+      ) : null}
       <UpdateBanner updates={updates} />
       <PolicyNotices policy={settings.view?.policy} />
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}

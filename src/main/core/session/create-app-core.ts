@@ -190,7 +190,6 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
     { clock, key: deps.cacheKey, logger: deps.logger },
   )
   const notices = retention.notice === undefined ? [] : [retention.notice]
-  if (deps.cacheKeyKept === 'memory') clearUnreadableCaches(deps, caches)
   // What a crash left (print pages, deleted profiles' folders, part files), before any session opens.
   sweepAtStart(deps, caches)
 
@@ -312,18 +311,24 @@ function clearUnreadableCaches(deps: AppCoreDeps, caches: CacheFolders): void {
     try {
       clearSavedEmployees(dir)
     } catch (error) {
-      deps.logger.warn(`Cache key: could not delete profile ${profile.id}'s unreadable saved employees`, error)
+      deps.logger.warn(
+        `Cache key: could not delete profile ${profile.id}'s unreadable saved employees`,
+        error,
+      )
     }
   }
-  deps.logger.info('Cache key: kept in memory only (no keychain); saved employees are synced again at each start')
+  deps.logger.info(
+    'Cache key: kept in memory only (no keychain); saved employees are synced again at each start',
+  )
 }
 
 /**
- * Sweeps what an earlier run left (leftovers.ts): print pages and deleted profiles' folders now, then takes others'
- * rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in each profile's
+ * Sweeps what an earlier run left: the caches no key of this start opens (clearUnreadableCaches), then
+ * (leftovers.ts) print pages and deleted profiles' folders, then takes others' rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in each profile's
  * last export folder in the background (it may be a slow network share); "earlier" is before this process started.
  */
 function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
+  if (deps.cacheKeyKept === 'memory') clearUnreadableCaches(deps, caches)
   const startedAt = performance.timeOrigin
   const profiles = deps.settings.profiles
   sweepLeftovers({
@@ -359,6 +364,7 @@ function sessionDepsOf(
   return {
     caches: shared.caches,
     cacheKey: deps.cacheKey,
+    ...(deps.cacheKeyKept === 'memory' ? { cacheKeyInMemory: true } : {}),
     settings: deps.settings,
     secrets: deps.secrets,
     fetch: deps.fetch,

@@ -79,6 +79,8 @@ export interface SessionDeps {
   readonly caches: CacheFolders
   /** The user's key of every cache file (AppCoreDeps.cacheKey). */
   readonly cacheKey: CacheKey
+  /** The key lives in memory only (AppCoreDeps.cacheKeyKept 'memory'): the sign-in state tells the window. */
+  readonly cacheKeyInMemory?: boolean
   /** The active profile's settings, and every profile (`settings.profiles`). */
   readonly settings: SettingsStore
   /** Every profile's secrets; each session sees only its own (`profileSecrets`). */
@@ -135,6 +137,7 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
       ? {}
       : { receivesSchemeCallbacks: deps.receivesSchemeCallbacks }),
     logger: deps.logger,
+    ...(deps.cacheKeyInMemory === true ? { savedEmployeesUntilQuit: true } : {}),
   })
 
   const cacheDir = deps.caches.cacheDir(profileId)

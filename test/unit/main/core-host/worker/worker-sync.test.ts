@@ -80,7 +80,7 @@ describe('syncs on the core worker', () => {
     const open = vi.spyOn(SnapshotReader, 'open')
     try {
       expect(temp.cache.currentSnapshot()?.runId).toBe(summary.id)
-      expect(open).toHaveBeenCalledWith(current?.path, summary.id, expect.any(Function), {
+      expect(open).toHaveBeenCalledWith(current?.path, TEST_CACHE_KEY, summary.id, expect.any(Function), {
         alreadyChecked: sealed?.checked,
       })
     } finally {
