@@ -11,7 +11,7 @@ import { ensureBuiltBundles, MAIN_BUNDLE, PRELOAD_BUNDLE } from '../helpers/buil
 import { answerConsent } from '../helpers/consent'
 import { startTestSandbox } from '../helpers/sandbox'
 import { startMainProcess, type MainProcess, killAndWait } from './main-process'
-import { TEST_CACHE_KEY } from '../helpers/test-cache-key'
+import { standInVaultCacheKey } from './stand-in-vault'
 
 /**
  * The Electron shell as it ships: `out/main/index.js`, run under plain Node against a recording stand-in for
@@ -305,7 +305,11 @@ describe('the built main bundle against a Staging service', () => {
     } finally {
       sandbox.setBehaviours({ latencyMs: 0 })
     }
-    const cache = openCacheDatabase(join(userData, 'cache', 'employees.sqlite'), { key: TEST_CACHE_KEY, mustExist: true })
+    // The app's cache key, from its vault: the user's `cacheKey` secret, wrapped by the stand-in's safeStorage.
+    const cache = openCacheDatabase(join(userData, 'cache', 'employees.sqlite'), {
+      key: standInVaultCacheKey(userData),
+      mustExist: true,
+    })
     try {
       expect(cache.employeeCount()).toBe(30_000)
       expect(cache.runs.lastRun()?.status).toBe('cancelled')
