@@ -200,7 +200,9 @@ async function syncOf(context: BenchContext, core: AppCore): Promise<Measured> {
     '1000',
   ])
   const cache = openCacheDatabase(join(context.dir, 'synced.sqlite'), { key: BENCH_CACHE_KEY })
-  const worker = new WorkerHost<CoreJobs>(withCacheKey(coreWorkerEntry(), BENCH_CACHE_KEY), { name: 'core worker' })
+  const worker = new WorkerHost<CoreJobs>(withCacheKey(coreWorkerEntry(), BENCH_CACHE_KEY), {
+    name: 'core worker',
+  })
   try {
     const tokens = await signIn(sandbox)
     // As the app core wires it: the run on the core worker, this thread's fetch and tokens answering its calls.

@@ -176,7 +176,9 @@ export const syncSection: BenchSection = {
       '--max-page-size',
       String(SERVED_PAGE),
     ])
-    const worker = new WorkerHost<CoreJobs>(withCacheKey(coreWorkerEntry(), BENCH_CACHE_KEY), { name: 'core worker' })
+    const worker = new WorkerHost<CoreJobs>(withCacheKey(coreWorkerEntry(), BENCH_CACHE_KEY), {
+      name: 'core worker',
+    })
     try {
       const tokens = await signIn(sandbox)
       // Unmeasured runs warm the sandbox's caches (pages of both sizes) and both processes' JIT, as a

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readOwner, writerLockPathOf } from '../../src/main/core/cache/writer-lock'
 import type { SandboxHandle } from '../../src/main/sandbox/index'

@@ -39,7 +39,9 @@ export function cliTestConfigHome(): string {
     process.once('exit', () => rmSync(made, { recursive: true, force: true }))
     // The CLI's key file in its default data folder holds the tests' key, so a test opens what a CLI wrote.
     mkdirSync(join(made, 'RosterDesk'), { mode: 0o700 })
-    writeFileSync(cacheKeyFilePath(join(made, 'RosterDesk')), `${TEST_CACHE_KEY.revealHex()}\n`, { mode: 0o600 })
+    writeFileSync(cacheKeyFilePath(join(made, 'RosterDesk')), `${TEST_CACHE_KEY.revealHex()}\n`, {
+      mode: 0o600,
+    })
     configHome = made
   }
   return configHome

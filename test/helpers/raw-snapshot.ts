@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3-multiple-ciphers'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import { onTestFinished } from 'vitest'
 import { rawDatabase } from './test-cache-key'
 

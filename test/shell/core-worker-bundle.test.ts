@@ -70,7 +70,7 @@ describe('the built core worker', () => {
     expect(code(MAIN_BUNDLE)).toContain('core-process.js')
     // Electron's main only routes: none of the engine's native or heavy modules is loaded there.
     expect(code(MAIN_BUNDLE)).not.toMatch(/require\(["'](better-sqlite3|exceljs)/)
-    expect(code(CORE_PROCESS_BUNDLE)).toMatch(/require\(["']better-sqlite3["']\)/)
+    expect(code(CORE_PROCESS_BUNDLE)).toMatch(/require\(["']better-sqlite3-multiple-ciphers["']\)/)
     // Neither a worker thread nor a utility process has main's Electron APIs: nothing of Electron may reach
     // them, nor the chunks they share with main.
     for (const entry of [built, CORE_PROCESS_BUNDLE]) {
@@ -82,7 +82,9 @@ describe('the built core worker', () => {
   })
 
   it('runs under plain Node and builds what the query engine would', async () => {
-    host = new WorkerHost<CoreJobs>(withCacheKey({ file: built, execArgv: [] }, TEST_CACHE_KEY), { name: 'built core worker' })
+    host = new WorkerHost<CoreJobs>(withCacheKey({ file: built, execArgv: [] }, TEST_CACHE_KEY), {
+      name: 'built core worker',
+    })
     const reader = cache.currentSnapshot()
     if (reader === null) throw new Error('no snapshot')
     const values = rawSnapshot(reader)

@@ -317,7 +317,8 @@ function standInSafeStorage(config: StandInConfig, isReady: () => boolean) {
   return {
     isEncryptionAvailable: () => isReady(),
     isAsyncEncryptionAvailable: async () => isReady(),
-    getSelectedStorageBackend: () => (isReady() ? (config.safeStorageBackend ?? 'gnome_libsecret') : 'unknown'),
+    getSelectedStorageBackend: () =>
+      isReady() ? (config.safeStorageBackend ?? 'gnome_libsecret') : 'unknown',
     encryptStringAsync: async (text: string) => {
       if (!isReady()) throw new Error(notReady)
       return Buffer.from(`v11:${keychain}:${text}`, 'utf8')

@@ -21,8 +21,13 @@ export function withCacheKey(entry: WorkerEntry, key: CacheKey): WorkerEntry {
 /** The key this worker was started with; a worker started without one refuses every job that needs it. */
 export function workerCacheKey(data: unknown = workerData): CacheKey {
   const hex =
-    typeof data === 'object' && data !== null && 'cacheKeyHex' in data ? (data as CacheKeyWorkerData).cacheKeyHex : ''
+    typeof data === 'object' && data !== null && 'cacheKeyHex' in data
+      ? (data as CacheKeyWorkerData).cacheKeyHex
+      : ''
   if (typeof hex !== 'string' || hex === '')
-    throw new RosterDeskError('internal', 'The core worker was started without the key of the saved employees.')
+    throw new RosterDeskError(
+      'internal',
+      'The core worker was started without the key of the saved employees.',
+    )
   return CacheKey.fromHex(hex)
 }

@@ -33,7 +33,10 @@ export function cacheKeyFileExists(path: string): boolean {
  * beyond 0600), another account's, or one that holds anything but a key is refused with a precise error naming
  * the file and what to do; the key itself is never in a message.
  */
-export function readCacheKeyFile(path: string, platform: NodeJS.Platform = process.platform): CacheKey | undefined {
+export function readCacheKeyFile(
+  path: string,
+  platform: NodeJS.Platform = process.platform,
+): CacheKey | undefined {
   let text: string
   try {
     const stats = statSync(path)
@@ -42,10 +45,14 @@ export function readCacheKeyFile(path: string, platform: NodeJS.Platform = proce
   } catch (error) {
     if (error instanceof RosterDeskError) throw error
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new RosterDeskError('storage', `RosterDesk could not read the key of the saved employees, ${path}.`, {
-      detail: `cache key file unreadable: ${(error as NodeJS.ErrnoException).code ?? 'unknown'}`,
-      cause: error,
-    })
+    throw new RosterDeskError(
+      'storage',
+      `RosterDesk could not read the key of the saved employees, ${path}.`,
+      {
+        detail: `cache key file unreadable: ${(error as NodeJS.ErrnoException).code ?? 'unknown'}`,
+        cause: error,
+      },
+    )
   }
   if (!/^[0-9a-f]{64}\r?\n?$/i.test(text))
     throw new RosterDeskError(
@@ -65,9 +72,13 @@ function refuseLoose(path: string, mode: number, uid: number): void {
       { detail: `cache key file mode ${(mode & 0o777).toString(8)}` },
     )
   if (own !== undefined && uid !== own)
-    throw new RosterDeskError('storage', `The key file ${path} belongs to another account; RosterDesk does not use it.`, {
-      detail: `cache key file owner ${uid}, this process ${own}`,
-    })
+    throw new RosterDeskError(
+      'storage',
+      `The key file ${path} belongs to another account; RosterDesk does not use it.`,
+      {
+        detail: `cache key file owner ${uid}, this process ${own}`,
+      },
+    )
 }
 
 /**
@@ -86,10 +97,14 @@ export function readOrCreateCacheKeyFile(
   try {
     if (writeKeyOnce(path, key)) return { key, created: true }
   } catch (error) {
-    throw new RosterDeskError('storage', `RosterDesk could not write the key of the saved employees, ${path}.`, {
-      detail: `cache key file write failed: ${(error as NodeJS.ErrnoException).code ?? 'unknown'}`,
-      cause: error,
-    })
+    throw new RosterDeskError(
+      'storage',
+      `RosterDesk could not write the key of the saved employees, ${path}.`,
+      {
+        detail: `cache key file write failed: ${(error as NodeJS.ErrnoException).code ?? 'unknown'}`,
+        cause: error,
+      },
+    )
   }
   const raced = readCacheKeyFile(path, platform)
   if (raced === undefined) throw new RosterDeskError('storage', `RosterDesk could not write ${path}.`)

@@ -37,7 +37,9 @@ export type StoredSecretKey = SecretKey | `profile:${string}:${SecretKey}` | Mai
 const STORED_KEY = new RegExp(`^(?:profile:[a-z0-9-]{1,64}:)?(?:${SECRET_KEYS.join('|')})$`)
 
 export function isStoredSecretKey(name: string): name is StoredSecretKey {
-  return STORED_KEY.test(name) || isMainSecretKey(name) || (USER_SECRET_KEYS as readonly string[]).includes(name)
+  return (
+    STORED_KEY.test(name) || isMainSecretKey(name) || (USER_SECRET_KEYS as readonly string[]).includes(name)
+  )
 }
 
 export function isMainSecretKey(name: string): name is MainSecretKey {

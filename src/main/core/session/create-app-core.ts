@@ -14,7 +14,6 @@ import { cacheFoldersAt, type CacheFolders } from '../cache/cache-folders'
 import { savedEmployeeCount } from '../cache/saved-employee-count'
 import type { CacheKey } from '../sqlite/cache-key'
 import type { CacheKeyKept } from '../secrets/app-cache-key'
-import { writerIsActive } from '../cache/cache-age'
 import { deleteSetAside } from '../cache/set-aside-cache'
 import { systemClock, systemTimers, type Clock, type Timers } from '../clock'
 import { RosterDeskError } from '../errors'
@@ -30,7 +29,12 @@ import type { PolicyInForce } from '../policy/policy-in-force'
 import { resolveFormatLocale } from '../../../shared/locale-format'
 import { signOutDeletedNotice } from '../../../shared/policy-view'
 import { tightenOlderInstallOnce } from '../owner-only'
-import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from './personal-data'
+import {
+  clearSavedEmployees,
+  clearUnreadableCaches,
+  deleteExpiredCaches,
+  personalDataRulesOf,
+} from './personal-data'
 import { sweepExportFolder, sweepLeftovers } from './leftovers'
 import type { ColumnBuilder } from '../query/column-builds'
 import type { QueryEngine } from '../query/query-engine'
@@ -300,35 +304,13 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 }
 
 /**
- * With a key of this start only (no keychain, no key file allowed), every profile's saved employees written at an
- * earlier start cannot be read: they are deleted (set-aside copies too) rather than set aside at each start, except
- * a cache a live process is writing (a `cli sync`, with its own key), left as it is.
- */
-function clearUnreadableCaches(deps: AppCoreDeps, caches: CacheFolders): void {
-  for (const profile of deps.settings.profiles.list()) {
-    const dir = caches.cacheDir(profile.id)
-    if (writerIsActive(join(dir, CACHE_FILE_NAME))) continue
-    try {
-      clearSavedEmployees(dir)
-    } catch (error) {
-      deps.logger.warn(
-        `Cache key: could not delete profile ${profile.id}'s unreadable saved employees`,
-        error,
-      )
-    }
-  }
-  deps.logger.info(
-    'Cache key: kept in memory only (no keychain); saved employees are synced again at each start',
-  )
-}
-
-/**
  * Sweeps what an earlier run left: the caches no key of this start opens (clearUnreadableCaches), then
  * (leftovers.ts) print pages and deleted profiles' folders, then takes others' rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in each profile's
  * last export folder in the background (it may be a slow network share); "earlier" is before this process started.
  */
 function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
-  if (deps.cacheKeyKept === 'memory') clearUnreadableCaches(deps, caches)
+  if (deps.cacheKeyKept === 'memory')
+    clearUnreadableCaches(deps.settings.profiles.list(), caches, deps.logger)
   const startedAt = performance.timeOrigin
   const profiles = deps.settings.profiles
   sweepLeftovers({

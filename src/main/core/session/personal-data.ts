@@ -9,6 +9,8 @@ import { deleteSetAside, setAsideDir } from '../cache/set-aside-cache'
 import type { Clock } from '../clock'
 import { fsyncDirectory } from '../durable-fs'
 import type { Logger } from '../log/logger'
+import type { CacheFolders } from '../cache/cache-folders'
+import { CACHE_FILE_NAME } from '../settings/profile-store'
 import type { PolicyInForce } from '../policy/policy-in-force'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -139,4 +141,26 @@ export function clearSavedEmployees(cacheDir: string): void {
 function removeCacheFolder(cacheDir: string): void {
   rmSync(cacheDir, { recursive: true, force: true })
   fsyncDirectory(dirname(cacheDir))
+}
+
+/**
+ * With a key of this start only (no keychain, no key file allowed), every profile's saved employees written at an
+ * earlier start cannot be read: they are deleted (set-aside copies too) rather than set aside at each start, except
+ * a cache a live process is writing (a `cli sync`, with its own key), left as it is.
+ */
+export function clearUnreadableCaches(
+  profiles: ReadonlyArray<{ readonly id: string }>,
+  caches: Pick<CacheFolders, 'cacheDir'>,
+  logger: Pick<Logger, 'info' | 'warn'>,
+): void {
+  for (const profile of profiles) {
+    const dir = caches.cacheDir(profile.id)
+    if (writerIsActive(join(dir, CACHE_FILE_NAME))) continue
+    try {
+      clearSavedEmployees(dir)
+    } catch (error) {
+      logger.warn(`Cache key: could not delete profile ${profile.id}'s unreadable saved employees`, error)
+    }
+  }
+  logger.info('Cache key: kept in memory only (no keychain); saved employees are synced again at each start')
 }

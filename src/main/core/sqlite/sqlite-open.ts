@@ -59,7 +59,10 @@ function unlock(db: SqliteDatabase, key: CacheKey): void {
   } catch (error) {
     db.close()
     if (sqliteCode(error) === 'SQLITE_NOTADB')
-      throw new RosterDeskError('damaged-cache', LOCKED_CACHE_MESSAGE, { detail: 'SQLITE_NOTADB', cause: error })
+      throw new RosterDeskError('damaged-cache', LOCKED_CACHE_MESSAGE, {
+        detail: 'SQLITE_NOTADB',
+        cause: error,
+      })
     throw error
   }
 }
@@ -89,8 +92,12 @@ export function sqliteCode(error: unknown): string | undefined {
 /** Translates a SQLite failure into what a clerk can do about it. Already-translated errors pass through. */
 export function storageError(error: unknown, path: string): RosterDeskError {
   if (error instanceof RosterDeskError) {
-    if (error.code !== 'damaged-cache' || error.detail === undefined || error.detail.includes(path)) return error
-    return new RosterDeskError('damaged-cache', error.message, { detail: `${error.detail} (${path})`, cause: error.cause })
+    if (error.code !== 'damaged-cache' || error.detail === undefined || error.detail.includes(path))
+      return error
+    return new RosterDeskError('damaged-cache', error.message, {
+      detail: `${error.detail} (${path})`,
+      cause: error.cause,
+    })
   }
   const code = sqliteCode(error) ?? (error instanceof Error ? error.message : 'unknown')
   const detail = `${code} (${path})`

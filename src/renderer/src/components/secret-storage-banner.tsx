@@ -2,7 +2,11 @@
  * Shown when the OS offers no secure store, so secrets last only until RosterDesk quits; with
  * `savedEmployeesUntilQuit`, the saved employees' key too (no key file allowed), so they are synced again.
  */
-export function SecretStorageBanner({ savedEmployeesUntilQuit = false }: { savedEmployeesUntilQuit?: boolean }) {
+export function SecretStorageBanner({
+  savedEmployeesUntilQuit = false,
+}: {
+  savedEmployeesUntilQuit?: boolean
+}) {
   return (
     // A labelled region, so this warning beside the header is inside a landmark like the rest of the page.
     <section className="banner banner-warning" aria-label="Password storage">

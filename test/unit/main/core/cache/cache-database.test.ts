@@ -217,7 +217,9 @@ describe('openCacheDatabase', () => {
     const cache = openCache()
     const { run, writer } = cache.runs.beginRun(SETTINGS, new Date())
     writer.close()
-    expect(() => SnapshotReader.open(run.snapshotPath, TEST_CACHE_KEY, run.id)).toThrow(/saved employees are damaged/)
+    expect(() => SnapshotReader.open(run.snapshotPath, TEST_CACHE_KEY, run.id)).toThrow(
+      /saved employees are damaged/,
+    )
   })
 })
 

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { locateCacheFolders } from '../../../../../src/main/core/cache/cache-folders'
 import { moveCaches, nodeMoveFs, type MoveFs } from '../../../../../src/main/core/cache/cache-move'

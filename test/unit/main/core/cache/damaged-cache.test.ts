@@ -24,7 +24,8 @@ import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
  * What the clerk reads: a file whose first page does not decrypt (replaced, emptied) cannot be told from one locked
  * with another key (LOCKED_CACHE_MESSAGE); damage further in is damage.
  */
-const MESSAGE = /^(?:The saved employees are damaged; sync to rebuild them\.|The saved employees could not be unlocked with this computer’s key; a full sync is needed to rebuild them\.)$/
+const MESSAGE =
+  /^(?:The saved employees are damaged; sync to rebuild them\.|The saved employees could not be unlocked with this computer’s key; a full sync is needed to rebuild them\.)$/
 const PAGE = 4096
 
 type Damage = (path: string) => void
@@ -175,7 +176,10 @@ describe('a damaged cache', () => {
 
       const cache = open()
       expect(cache.employeeCount()).toBe(0)
-      expect(cache.runs.lastRun()).toMatchObject({ errorCode: 'damaged-cache', error: expect.stringMatching(MESSAGE) })
+      expect(cache.runs.lastRun()).toMatchObject({
+        errorCode: 'damaged-cache',
+        error: expect.stringMatching(MESSAGE),
+      })
       expect(asideFiles(dir, 'employees.sqlite')).toHaveLength(1)
       await seedSnapshot(cache, rows(2))
       expect(cache.employeeCount()).toBe(2)

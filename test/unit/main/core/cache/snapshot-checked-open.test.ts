@@ -53,15 +53,21 @@ describe('SnapshotReader.open with a file already checked', () => {
     // Unchecked, the damage is found.
     expect(() => SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1)).toThrow(/damaged/)
     // Trusted: the same path, size and mtime open without the check.
-    const trusted = SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1, undefined, { alreadyChecked: { size, mtimeMs } })
+    const trusted = SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1, undefined, {
+      alreadyChecked: { size, mtimeMs },
+    })
     expect(trusted.isOpen).toBe(true)
     trusted.close()
     // A different mtime or size is another file: checked again.
     expect(() =>
-      SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1, undefined, { alreadyChecked: { size, mtimeMs: mtimeMs + 1000 } }),
+      SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1, undefined, {
+        alreadyChecked: { size, mtimeMs: mtimeMs + 1000 },
+      }),
     ).toThrow(/damaged/)
     expect(() =>
-      SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1, undefined, { alreadyChecked: { size: size + PAGE, mtimeMs } }),
+      SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1, undefined, {
+        alreadyChecked: { size: size + PAGE, mtimeMs },
+      }),
     ).toThrow(/damaged/)
   })
 

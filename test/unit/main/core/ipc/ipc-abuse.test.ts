@@ -127,7 +127,11 @@ describe('the IPC surface under abuse (fast-check through the real dispatch)', (
       },
       events: { emit: () => undefined },
       logger: silentLogger,
-      runners: coreWorkerRunners({ logger: silentLogger, entry: await testCoreWorkerEntry(), cacheKey: TEST_CACHE_KEY }),
+      runners: coreWorkerRunners({
+        logger: silentLogger,
+        entry: await testCoreWorkerEntry(),
+        cacheKey: TEST_CACHE_KEY,
+      }),
       // A save dialog the clerk cancels: an export that gets through validation writes nothing.
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,

@@ -66,7 +66,11 @@ describe('changes:history, changes:list and changes:export behind IPC', () => {
         },
       },
       logger: silentLogger,
-      runners: coreWorkerRunners({ logger: silentLogger, entry: await testCoreWorkerEntry(), cacheKey: TEST_CACHE_KEY }),
+      runners: coreWorkerRunners({
+        logger: silentLogger,
+        entry: await testCoreWorkerEntry(),
+        cacheKey: TEST_CACHE_KEY,
+      }),
       chooseExportPath: async (defaultPath) => {
         offered.push(defaultPath)
         return savePath

@@ -64,7 +64,11 @@ describe('personalData.deleteUnsyncedAfterDays on caches never synced completely
     const swept = deleteExpiredCaches(
       { deleteUnsyncedAfterDays: 30, clearOnSignOut: false },
       [{ profileId: 'p1', catalog: join(old, 'employees.sqlite') }],
-      { clock, key: TEST_CACHE_KEY, logger: { info: () => undefined, warn: (text: string) => warnings.push(text) } },
+      {
+        clock,
+        key: TEST_CACHE_KEY,
+        logger: { info: () => undefined, warn: (text: string) => warnings.push(text) },
+      },
     )
     expect(swept.notice).toBeUndefined()
     expect(existsSync(catalog)).toBe(true)

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../../../src/shared/domain/rows'
 import {
