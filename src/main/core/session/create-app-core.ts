@@ -305,12 +305,13 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 
 /**
  * Sweeps what an earlier run left: the caches no key of this start opens (clearUnreadableCaches), then
- * (leftovers.ts) print pages and deleted profiles' folders, then takes others' rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in each profile's
- * last export folder in the background (it may be a slow network share); "earlier" is before this process started.
+ * (leftovers.ts) print pages and deleted profiles' folders, then takes others' rights off what older versions
+ * wrote with the umask's modes (owner-only.ts), then the part files in each profile's last export folder in the
+ * background (it may be a slow network share); "earlier" is before this process started.
  */
 function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
   if (deps.cacheKeyKept === 'memory')
-    clearUnreadableCaches(deps.settings.profiles.list(), caches, deps.logger)
+    clearUnreadableCaches(deps.settings.profiles.list(), caches, deps.cacheKey, deps.logger)
   const startedAt = performance.timeOrigin
   const profiles = deps.settings.profiles
   sweepLeftovers({

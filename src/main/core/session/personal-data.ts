@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { retentionNotice } from '../../../shared/policy-view'
 import { lastSavedAt, writerIsActive } from '../cache/cache-age'
@@ -146,16 +146,20 @@ function removeCacheFolder(cacheDir: string): void {
 /**
  * With a key of this start only (no keychain, no key file allowed), every profile's saved employees written at an
  * earlier start cannot be read: they are deleted (set-aside copies too) rather than set aside at each start, except
- * a cache a live process is writing (a `cli sync`, with its own key), left as it is.
+ * a cache a live process is writing (a `cli sync`, with its own key) and one `key` opens (encrypted at this start,
+ * from an earlier version's plain cache), left as they are.
  */
 export function clearUnreadableCaches(
   profiles: ReadonlyArray<{ readonly id: string }>,
   caches: Pick<CacheFolders, 'cacheDir'>,
+  key: CacheKey,
   logger: Pick<Logger, 'info' | 'warn'>,
 ): void {
   for (const profile of profiles) {
     const dir = caches.cacheDir(profile.id)
-    if (writerIsActive(join(dir, CACHE_FILE_NAME))) continue
+    const catalog = join(dir, CACHE_FILE_NAME)
+    if (writerIsActive(catalog)) continue
+    if (existsSync(catalog) && savedEmployeeCount(catalog, key) !== undefined) continue
     try {
       clearSavedEmployees(dir)
     } catch (error) {
