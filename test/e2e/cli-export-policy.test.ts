@@ -10,7 +10,7 @@ import { startCliProcess } from '../helpers/cli-process'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../helpers/seed-snapshot'
 import { readXlsx } from '../helpers/xlsx-reader'
-import { TEST_CACHE_KEY } from '../helpers/test-cache-key'
+import { TEST_CACHE_KEY, writeTestKeyFile } from '../helpers/test-cache-key'
 
 /** Twelve employees: eight in pay cycle PC-A, four in PC-B. */
 const STAFF: EmployeeRow[] = Array.from({ length: 12 }, (_, index) =>
@@ -53,6 +53,8 @@ describe('CLI: exports under the machine policy', () => {
       JSON.stringify({ exports: { csvAllowed: false, maxRows: 5, sensitivityLabel: LABEL } }),
     )
     env = { ROSTERDESK_POLICY_FILE: policyFile, ROSTERDESK_USER_DATA_DIR: join(dir, 'data') }
+    // The CLI's key file in its data folder holds the key the cache was seeded with.
+    writeTestKeyFile(join(dir, 'data'))
   })
   afterAll(() => cleanup())
 

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3-multiple-ciphers'
 import { CacheKey, cipherPragmas } from '../../src/main/core/sqlite/cache-key'
-import { readdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { cacheKeyFilePath } from '../../src/main/core/secrets/cache-key-file'
 
 /**
  * The cache key of the tests' caches: in-process caches, the in-process CLI commands (run-cli.ts), and the CLI
@@ -47,4 +48,10 @@ export function encryptFixtureCopy(folder: string, key: CacheKey = TEST_CACHE_KE
       db.close()
     }
   }
+}
+
+/** Writes the tests' key as the key file of the data folder `dataDir` (made 0700 if missing), as the CLI reads it. */
+export function writeTestKeyFile(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  writeFileSync(cacheKeyFilePath(dataDir), `${TEST_CACHE_KEY.revealHex()}\n`, { mode: 0o600 })
 }
