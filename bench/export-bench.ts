@@ -13,6 +13,7 @@ import type { BenchContext, BenchSection } from './bench-kit'
 import { table, verdict } from './bench-kit'
 import type { ProcessReport } from './process-report'
 import { seedGeneratedCache } from './seed-cache'
+import { BENCH_CACHE_KEY } from './bench-cache-key'
 
 /**
  * Export benchmark, as a clerk runs the export: from a synced cache (the sandbox's generator committed through the
@@ -58,7 +59,7 @@ interface ChildLine {
 
 /** Every column of the cache and its rows in the default order, as the CLI's export reads them. */
 function cacheRows(db: string): { columns: string[]; rows: EmployeeRow[] } {
-  const cache = openCacheDatabase(db, { mustExist: true })
+  const cache = openCacheDatabase(db, { key: BENCH_CACHE_KEY, mustExist: true })
   try {
     const queries = new QueryEngine(cache)
     const columns = queries.listColumns().map((column) => column.key)
@@ -98,7 +99,7 @@ async function plainStream(db: string, file: string): Promise<number> {
 
 /** The export service twice in one process; the second export, everything loaded, is timed. */
 async function coreWarm(db: string, file: string): Promise<number> {
-  const cache = openCacheDatabase(db, { mustExist: true })
+  const cache = openCacheDatabase(db, { key: BENCH_CACHE_KEY, mustExist: true })
   try {
     const queries = new QueryEngine(cache)
     const service = new ExportService({
@@ -257,7 +258,7 @@ export async function exportBench(
   for (const rows of sizes) {
     const db = join(context.dir, `cache-${rows}.sqlite`)
     context.log(`export: seeding a cache of ${rows.toLocaleString('en-US')} employees`)
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: BENCH_CACHE_KEY })
     await seedGeneratedCache(cache, rows)
     cache.close()
     // tsx compiles each source file once into its cache; a clerk's scheduled runs find it filled.

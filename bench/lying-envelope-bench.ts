@@ -8,6 +8,7 @@ import type { SyncLimits } from '../src/main/core/sync/sync-engine'
 import type { BenchContext, BenchSection } from './bench-kit'
 import { ms, table } from './bench-kit'
 import { signIn, startSandboxProcess, type SandboxProcess } from './sandbox-process'
+import { BENCH_CACHE_KEY } from './bench-cache-key'
 
 const EMPLOYEES = 100_000
 const CLAIMED = 1_000_000_000
@@ -32,7 +33,7 @@ async function lyingSync(
   tokens: AccessTokenSource,
   limits: Partial<SyncLimits>,
 ): Promise<LyingRun> {
-  const cache = openCacheDatabase(join(context.dir, `${name}.db`))
+  const cache = openCacheDatabase(join(context.dir, `${name}.db`), { key: BENCH_CACHE_KEY })
   global.gc?.()
   const baseRssBytes = process.memoryUsage().rss
   let peakRssBytes = baseRssBytes

@@ -6,6 +6,7 @@ import type { ExportResult, PrintResult } from '../src/shared/domain/export'
 import type { EmployeeQuery } from '../src/shared/domain/query'
 import type { AppCore } from '../src/main/core/session/create-app-core'
 import { CORE_WORKER_IDLE_STOP_MS } from '../src/main/core-host/worker/worker-entry'
+import { withCacheKey } from '../src/main/core-host/worker/worker-cache-key'
 import { openCacheDatabase } from '../src/main/core/cache/cache-database'
 import { systemClock } from '../src/main/core/clock'
 import { dispatchInvoke } from '../src/main/core/ipc/dispatch'
@@ -26,6 +27,7 @@ import type { AppMemory } from './app-memory'
 import { appCoreOver, benchQueries } from './query-bench'
 import { signIn, startSandboxProcess } from './sandbox-process'
 import { seedCacheFile } from './seed-cache'
+import { BENCH_CACHE_KEY } from './bench-cache-key'
 
 /**
  * The issue's size; MAIN_THREAD_BENCH_EMPLOYEES lowers it for a quick try of the section itself, and
@@ -197,8 +199,10 @@ async function syncOf(context: BenchContext, core: AppCore): Promise<Measured> {
     '--max-page-size',
     '1000',
   ])
-  const cache = openCacheDatabase(join(context.dir, 'synced.sqlite'))
-  const worker = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+  const cache = openCacheDatabase(join(context.dir, 'synced.sqlite'), { key: BENCH_CACHE_KEY })
+  const worker = new WorkerHost<CoreJobs>(withCacheKey(coreWorkerEntry(), BENCH_CACHE_KEY), {
+    name: 'core worker',
+  })
   try {
     const tokens = await signIn(sandbox)
     // As the app core wires it: the run on the core worker, this thread's fetch and tokens answering its calls.

@@ -17,6 +17,7 @@ import { createRng } from '../src/main/sandbox/random'
 import type { BenchContext, BenchSection } from './bench-kit'
 import { ms, percentiles, table, verdict } from './bench-kit'
 import { seedGeneratedCache } from './seed-cache'
+import { BENCH_CACHE_KEY } from './bench-cache-key'
 
 const SIZES = [100_000, 1_000_000] as const
 const TARGET_P95: Record<number, number> = { 100_000: 10, 1_000_000: 50 }
@@ -91,6 +92,7 @@ export function appCoreOver(dataDir: string, overrides: Partial<AppCoreDeps> = {
   return createAppCore({
     appInfo: { name: 'RosterDesk', version: 'bench', platform: process.platform },
     dataDir,
+    cacheKey: BENCH_CACHE_KEY,
     settings: new SettingsStore(new MemoryKeyValueBackend()),
     secrets: new MemorySecretStore(),
     fetch: () => Promise.reject(new Error('the query bench makes no requests')),
@@ -107,7 +109,7 @@ export function appCoreOver(dataDir: string, overrides: Partial<AppCoreDeps> = {
     },
     events: { emit: () => undefined },
     logger: silentLogger,
-    runners: coreWorkerRunners({ logger: silentLogger }),
+    runners: coreWorkerRunners({ logger: silentLogger, cacheKey: BENCH_CACHE_KEY }),
     chooseExportPath: async () => undefined,
     revealFile: () => undefined,
     ...overrides,
@@ -142,7 +144,7 @@ async function runSize(context: BenchContext, size: number): Promise<string[]> {
   mkdirSync(join(dataDir, 'cache'), { recursive: true })
   context.log(`query: generating and storing ${size.toLocaleString('en-US')} employees`)
   let start = performance.now()
-  const cache = openCacheDatabase(join(dataDir, 'cache', CACHE_FILE_NAME))
+  const cache = openCacheDatabase(join(dataDir, 'cache', CACHE_FILE_NAME), { key: BENCH_CACHE_KEY })
   await seedGeneratedCache(cache, size)
   const seedMs = performance.now() - start
   const core = await appCoreOver(dataDir)

@@ -16,6 +16,7 @@ import { createRng } from '../src/main/sandbox/random'
 import type { BenchContext, BenchSection } from './bench-kit'
 import { ms, percentiles, table } from './bench-kit'
 import { seedGeneratedCache } from './seed-cache'
+import { BENCH_CACHE_KEY } from './bench-cache-key'
 
 /**
  * Issue 13's evidence for the search index: the custom index RosterDesk stores with each snapshot against the
@@ -278,7 +279,7 @@ function engineStrategy(cache: CacheDatabase, dir: string): Strategy {
   const writable = new Database(copy)
   writable.exec('DELETE FROM search_index')
   writable.close()
-  const unindexed = SnapshotReader.open(copy, 0)
+  const unindexed = SnapshotReader.open(copy, BENCH_CACHE_KEY, 0)
   const start = performance.now()
   const rebuilt = SearchIndex.load(unindexed)
   const buildMs = performance.now() - start
@@ -772,7 +773,7 @@ async function runSize(context: BenchContext, size: number): Promise<SizeResult>
   const dir = join(context.dir, `search-${size}`)
   mkdirSync(join(dir, 'cache'), { recursive: true })
   context.log(`search strategies: seeding ${label} employees`)
-  const cache = openCacheDatabase(join(dir, 'cache', CACHE_FILE_NAME))
+  const cache = openCacheDatabase(join(dir, 'cache', CACHE_FILE_NAME), { key: BENCH_CACHE_KEY })
   try {
     await seedGeneratedCache(cache, size)
     const reader = cache.currentSnapshot()

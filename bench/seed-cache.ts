@@ -8,6 +8,7 @@ import { STORED_INDEX_VERSION } from '../src/main/core/query/stored-index'
 import { commitSnapshot } from '../src/main/core/sync/commit-snapshot'
 import { SnapshotBuilder, loadPreviousSnapshot } from '../src/main/core/sync/snapshot-builder'
 import { EmployeeGenerator } from '../src/main/sandbox/data'
+import { BENCH_CACHE_KEY } from './bench-cache-key'
 
 /**
  * Commits `count` employees from the sandbox's generator as a snapshot, through the sync's own builder, writer
@@ -75,7 +76,7 @@ export async function seedCacheFile(catalogPath: string, count: number): Promise
     if (existsSync(catalogPath)) return 'reused'
   }
   mkdirSync(target, { recursive: true })
-  const cache = openCacheDatabase(catalogPath)
+  const cache = openCacheDatabase(catalogPath, { key: BENCH_CACHE_KEY })
   try {
     await seedGeneratedCache(cache, count)
   } finally {

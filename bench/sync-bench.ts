@@ -14,11 +14,13 @@ import type { SyncRunner } from '../src/main/core/sync/sync-service'
 import { silentLogger } from '../src/main/core/log/logger'
 import type { CoreJobs } from '../src/main/core-host/worker/core-jobs'
 import { coreWorkerEntry } from '../src/main/core-host/worker/worker-entry'
+import { withCacheKey } from '../src/main/core-host/worker/worker-cache-key'
 import { WorkerHost } from '../src/main/core-host/worker/worker-host'
 import { workerSyncRunner } from '../src/main/core-host/worker/worker-sync'
 import type { BenchContext, BenchSection } from './bench-kit'
 import { ms, percentiles, table, verdict } from './bench-kit'
 import { signIn, startSandboxProcess, type SandboxProcess } from './sandbox-process'
+import { BENCH_CACHE_KEY } from './bench-cache-key'
 
 const EMPLOYEES = 100_000
 /** The settings' default: what today's client asks for on every request, and what the new one falls back to. */
@@ -55,7 +57,7 @@ async function timedSync(
    */
   which: 'first' | 'later' = 'first',
 ): Promise<TimedRun> {
-  const cache = openCacheDatabase(join(context.dir, `${name}.db`))
+  const cache = openCacheDatabase(join(context.dir, `${name}.db`), { key: BENCH_CACHE_KEY })
   const deps = { cache, fetch: sandbox.fetch, tokens, clock: systemClock, random: Math.random }
   const run: SyncRunner =
     worker === undefined
@@ -174,7 +176,9 @@ export const syncSection: BenchSection = {
       '--max-page-size',
       String(SERVED_PAGE),
     ])
-    const worker = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    const worker = new WorkerHost<CoreJobs>(withCacheKey(coreWorkerEntry(), BENCH_CACHE_KEY), {
+      name: 'core worker',
+    })
     try {
       const tokens = await signIn(sandbox)
       // Unmeasured runs warm the sandbox's caches (pages of both sizes) and both processes' JIT, as a

@@ -7,6 +7,7 @@ import { SnapshotBuilder } from '../src/main/core/sync/snapshot-builder'
 import { EmployeeGenerator } from '../src/main/sandbox/data'
 import type { BenchContext, BenchSection } from './bench-kit'
 import { ms, rate, table, verdict } from './bench-kit'
+import { BENCH_CACHE_KEY } from './bench-cache-key'
 
 const ROWS = 100_000
 const PAGE_SIZE = 500
@@ -52,7 +53,7 @@ function rawInsert(path: string, rows: readonly EmployeeRow[]): number {
 /** The cache's path: the sync's builder page by page (hash, change tracking, columns), then seal and fsync. */
 async function cacheWrite(path: string, rows: readonly EmployeeRow[]): Promise<number> {
   const start = performance.now()
-  const writer = SnapshotWriter.create(path)
+  const writer = SnapshotWriter.create(path, BENCH_CACHE_KEY)
   const builder = new SnapshotBuilder(writer, null)
   for (let offset = 0; offset < rows.length; offset += PAGE_SIZE) {
     builder.addPage({

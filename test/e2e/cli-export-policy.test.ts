@@ -10,6 +10,7 @@ import { startCliProcess } from '../helpers/cli-process'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../helpers/seed-snapshot'
 import { readCsv, readXlsx } from '../helpers/xlsx-reader'
+import { TEST_CACHE_KEY, writeTestKeyFile } from '../helpers/test-cache-key'
 
 /** Twelve employees: eight in pay cycle PC-A, four in PC-B. */
 const STAFF: EmployeeRow[] = Array.from({ length: 12 }, (_, index) =>
@@ -38,7 +39,7 @@ describe('CLI: exports under the machine policy', () => {
   beforeAll(async () => {
     ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-cli-export-policy-'))
     db = join(dir, 'cache.db')
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       await seedSnapshot(cache, STAFF)
     } finally {
@@ -52,6 +53,8 @@ describe('CLI: exports under the machine policy', () => {
       JSON.stringify({ exports: { csvAllowed: false, maxRows: 5, sensitivityLabel: LABEL } }),
     )
     env = { ROSTERDESK_POLICY_FILE: policyFile, ROSTERDESK_USER_DATA_DIR: join(dir, 'data') }
+    // The CLI's key file in its data folder holds the key the cache was seeded with.
+    writeTestKeyFile(join(dir, 'data'))
   })
   afterAll(() => cleanup())
 
@@ -177,7 +180,7 @@ describe('CLI: exports.sensitiveColumns: "exclude" (issue 34, point 2)', () => {
   beforeAll(async () => {
     ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-cli-sensitive-'))
     db = join(dir, 'cache.db')
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       await seedSnapshot(cache, PAID)
     } finally {
@@ -186,6 +189,7 @@ describe('CLI: exports.sensitiveColumns: "exclude" (issue 34, point 2)', () => {
     const policyFile = join(dir, 'policy.json')
     writeFileSync(policyFile, JSON.stringify({ exports: { sensitiveColumns: 'exclude' } }))
     env = { ROSTERDESK_POLICY_FILE: policyFile, ROSTERDESK_USER_DATA_DIR: join(dir, 'data') }
+    writeTestKeyFile(join(dir, 'data'))
   })
   afterAll(() => cleanup())
 

@@ -22,7 +22,9 @@ describe('the CLI’s log', () => {
     })
     const { code, stdout, stderr } = await done
     expect(code).toBe(1)
-    expect(stderr).toContain('Export failed: The saved employees are damaged; sync to rebuild them.')
+    expect(stderr).toContain(
+      'Export failed: The saved employees could not be unlocked with this computer’s key; a full sync is needed to rebuild them.',
+    )
     expect(stderr).toMatch(/WARN {2}Export failed\n {2}RosterDeskError \[damaged-cache\]/)
     expect(`${stdout}\n${stderr}`).not.toMatch(/^\s+at /m)
     const logFile = join(dataDir, 'logs', 'cli.log')

@@ -8,6 +8,7 @@ import { childProgramArgs, sandboxCliEnv, sandboxServiceArgs } from '../helpers/
 import { startTestSandbox } from '../helpers/sandbox'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { rawSnapshot } from '../helpers/raw-snapshot'
+import { TEST_CACHE_KEY, writeTestKeyFile } from '../helpers/test-cache-key'
 
 /**
  * Kills a syncing CLI process with SIGKILL at each named step of its run (SYNC_CHECKPOINTS, sync-options.ts: the
@@ -36,12 +37,15 @@ describe('a sync killed at any step', () => {
   let dir: string
   let cleanup: () => void
   let db: string
+  let dataDir: string
 
   beforeAll(async () => {
     // Pages of 100 at most (the CLI asks for the largest page served), so the run stages 30 pages.
     sandbox = await startTestSandbox({ size: SIZE, seed: 21, behaviours: { maxPageSize: 100 } })
     ;({ dir, cleanup } = makeTempDir('rosterdesk-e2e-crash-'))
     db = join(dir, 'cache.db')
+    dataDir = join(dir, 'data')
+    writeTestKeyFile(dataDir)
   })
   afterAll(async () => {
     await sandbox.close()
@@ -55,7 +59,16 @@ describe('a sync killed at any step', () => {
     const child = spawn(
       process.execPath,
       [...entry, ...sandboxServiceArgs(sandbox), '--db', db, '--page-size', '100', '--json'],
-      { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...sandboxCliEnv(sandbox) }, stdio: 'ignore' },
+      {
+        cwd: ROOT,
+        // Its own data folder, holding the tests' key file (never the user's home).
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          ROSTERDESK_USER_DATA_DIR: dataDir,
+          ...sandboxCliEnv(sandbox),
+        },
+        stdio: 'ignore',
+      },
     )
     return new Promise((resolvePromise, reject) => {
       child.once('error', reject)
@@ -76,7 +89,7 @@ describe('a sync killed at any step', () => {
 
   /** Opens the cache as the app would, checks its integrity, and returns its rows as canonical JSON. */
   function openAndRead(): string[] {
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok')
       const reader = cache.currentSnapshot()

@@ -9,6 +9,7 @@ import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import { useSandboxPerTest } from '../helpers/sandbox'
 import { readXlsx } from '../helpers/xlsx-reader'
 import type { DumpedCell, DumpedSheet } from '../helpers/xlsx-reader'
+import { TEST_CACHE_KEY } from '../helpers/test-cache-key'
 
 /**
  * The CLI's `sync` then `export --out x.xlsx` against a service that writes values no double or recursion holds
@@ -81,7 +82,7 @@ describe('CLI sync and export: values kept exactly as the service wrote them', (
     const status = await run(sandbox, ['status', '--db', join(dir, 'cache.db'), '--json'])
     expect(JSON.parse(status.stdout)).toMatchObject({ lastComplete: { numbersTooLarge: 2 } })
 
-    const cache = openCacheDatabase(join(dir, 'cache.db'))
+    const cache = openCacheDatabase(join(dir, 'cache.db'), { key: TEST_CACHE_KEY })
     const stored = (() => {
       try {
         return rawSnapshot(cache.currentSnapshot())

@@ -241,7 +241,7 @@ describe('CLI: sync, search and status', () => {
     const damaged = await runCli(['search', '--db', junk, '--json'])
     expect(damaged.code).toBe(1)
     expect(oneLine(damaged)).toMatch(
-      /^Search failed: The saved employees are damaged; sync to rebuild them\.\n$/,
+      /^Search failed: The saved employees could not be unlocked with this computer’s key; a full sync is needed to rebuild them\.\n$/,
     )
 
     const unknownColumn = await runCli(['search', '--db', db, '--sort', 'shoeSize', '--json'])

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readOwner, writerLockPathOf } from '../../src/main/core/cache/writer-lock'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { sandboxCliEnv, sandboxServiceArgs, startCliProcess } from '../helpers/cli-process'
 import { startTestSandbox } from '../helpers/sandbox'
 import { currentSnapshotPath, makeTempDir } from '../helpers/cache-test-helpers'
+import { rawDatabase } from '../helpers/test-cache-key'
 
 const SIZE = 1200
 
@@ -17,7 +18,7 @@ function readOnce(catalog: string): number | null {
     if (snapshot === null) return null
     let db: Database.Database
     try {
-      db = new Database(snapshot, { readonly: true, fileMustExist: true })
+      db = rawDatabase(snapshot, { readonly: true, fileMustExist: true })
     } catch (error) {
       // Between reading the pointer and opening its file, a commit swapped it and swept the old file: a reader
       // that opens by name reads the pointer again (the app's readers hold their file open instead). The same

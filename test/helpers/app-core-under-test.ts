@@ -10,6 +10,7 @@ import { dispatchInvoke, type EventSink } from '../../src/main/core/ipc/dispatch
 import { createLogger } from '../../src/main/core/log/logger'
 import type { PolicyInForce } from '../../src/main/core/policy/policy-in-force'
 import type { SecretVault } from '../../src/main/core/secrets/secret-store'
+import type { AppCacheKey } from '../../src/main/core/secrets/app-cache-key'
 import type { SessionRunners } from '../../src/main/core/session/session-runners'
 import type { Clock } from '../../src/main/core/clock'
 import type { ClipboardContent } from '../../src/main/core/export/copy-rows'
@@ -20,6 +21,7 @@ import { answerConsent } from './consent'
 import { startTestSandbox } from './sandbox'
 import { aboutCells, readXlsx } from './xlsx-reader'
 import { testCoreWorkerEntry } from './core-worker-bundle'
+import { TEST_CACHE_KEY } from './test-cache-key'
 
 /**
  * The app core as Electron's main builds it, over a data folder, a settings backend and a secret vault, driven
@@ -55,6 +57,8 @@ export interface AppOptions {
   readonly printed?: Array<{ readonly html: string; readonly title: string }>
   /** What the table's Copy writes on the system clipboard, newest last; absent: no clipboard. */
   readonly clipboard?: ClipboardContent[]
+  /** The user's cache key and where it is kept (app-cache-key.ts); absent: the tests' key, in the keychain. */
+  readonly cacheKey?: AppCacheKey
 }
 
 /** Registered on the importing test file (each file evaluates this module afresh): what its tests started. */
@@ -101,7 +105,10 @@ export async function startApp(
     log.push(`${level}: ${text}`)
     options.log?.push(`${level} ${text}`)
   })
+  const cacheKey = options.cacheKey ?? { key: TEST_CACHE_KEY, kept: 'keychain' }
   const core = await createAppCore({
+    cacheKey: cacheKey.key,
+    cacheKeyKept: cacheKey.kept,
     appInfo: { name: 'RosterDesk', version: options.version ?? '0.1.0', platform: 'linux' },
     dataDir,
     settings: new SettingsStore(backend, options.policy),
@@ -115,7 +122,7 @@ export async function startApp(
     events: sink,
     logger,
     runners: (options.runners ?? ((onWorker) => onWorker))(
-      coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
+      coreWorkerRunners({ logger, entry: await testCoreWorkerEntry(), cacheKey: cacheKey.key }),
     ),
     chooseExportPath: async () => {
       savePath.asked++

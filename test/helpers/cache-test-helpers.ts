@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
+import { rawDatabase } from './test-cache-key'
 
 /** A fresh directory under the OS temp dir; `cleanup` removes it. */
 export function makeTempDir(prefix = 'rosterdesk-cache-'): { dir: string; cleanup: () => void } {
@@ -12,7 +12,7 @@ export function makeTempDir(prefix = 'rosterdesk-cache-'): { dir: string; cleanu
 
 /** Every row of every table (and the schema) of one SQLite file, hashed in a stable order. */
 export function logicalHash(path: string, skipTables: readonly string[] = []): string {
-  const db = new Database(path, { readonly: true, fileMustExist: true })
+  const db = rawDatabase(path, { readonly: true, fileMustExist: true })
   try {
     const hash = createHash('sha256')
     const tables = db
@@ -44,7 +44,7 @@ export function fileHash(path: string): string {
 
 /** The current snapshot file a catalog names, read straight from the catalog (no RosterDesk code involved). */
 export function currentSnapshotPath(catalogPath: string): string | null {
-  const db = new Database(catalogPath, { fileMustExist: true })
+  const db = rawDatabase(catalogPath, { fileMustExist: true })
   try {
     const file = db.prepare('SELECT file FROM current_snapshot WHERE id = 1').pluck().get()
     return typeof file === 'string' ? join(`${catalogPath}.snapshots`, file) : null
@@ -65,7 +65,7 @@ export interface CacheFingerprint {
 
 /** Everything a failed run must leave untouched, taken after the catalog's WAL is checkpointed. */
 export function fingerprintCache(catalogPath: string): CacheFingerprint {
-  const checkpoint = new Database(catalogPath, { fileMustExist: true })
+  const checkpoint = rawDatabase(catalogPath, { fileMustExist: true })
   checkpoint.pragma('wal_checkpoint(TRUNCATE)')
   const runs = checkpoint.prepare('SELECT * FROM sync_runs ORDER BY id').raw().all()
   checkpoint.close()

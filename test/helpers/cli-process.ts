@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcessByStdio } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import type { SandboxHandle } from '../../src/main/sandbox/index'
 import { BUNDLE_ENTRIES, bundledProgram } from './test-bundles'
+import { cacheKeyFilePath } from '../../src/main/core/secrets/cache-key-file'
+import { TEST_CACHE_KEY } from './test-cache-key'
 
 const ROOT = resolve(__dirname, '..', '..')
 
@@ -28,12 +30,18 @@ let configHome: string | undefined
 
 /**
  * The XDG_CONFIG_HOME every CLI a test starts gets unless the test names one: the CLI's default data folder, and
- * so its log (cli.log), lands in a folder of the test run's own, removed when it ends, never in the user's.
+ * so its log (cli.log) and its key file (holding TEST_CACHE_KEY), lands in a folder of the test run's own,
+ * removed when it ends, never in the user's.
  */
 export function cliTestConfigHome(): string {
   if (configHome === undefined) {
     const made = mkdtempSync(join(tmpdir(), 'rosterdesk-cli-config-'))
     process.once('exit', () => rmSync(made, { recursive: true, force: true }))
+    // The CLI's key file in its default data folder holds the tests' key, so a test opens what a CLI wrote.
+    mkdirSync(join(made, 'RosterDesk'), { mode: 0o700 })
+    writeFileSync(cacheKeyFilePath(join(made, 'RosterDesk')), `${TEST_CACHE_KEY.revealHex()}\n`, {
+      mode: 0o600,
+    })
     configHome = made
   }
   return configHome

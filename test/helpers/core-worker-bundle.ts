@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path'
 import type { WorkerEntry } from '../../src/main/core-host/worker/worker-host'
 import { freshNodeBundles } from './fresh-bundles'
+import { withCacheKey } from '../../src/main/core-host/worker/worker-cache-key'
+import { TEST_CACHE_KEY } from './test-cache-key'
 
 const ROOT = resolve(__dirname, '../..')
 /** Beside the renderer's test build (.tmp/test-build), never in `out/`, which the installers pack. */
@@ -24,10 +26,11 @@ const bundles = (): Promise<(name: keyof typeof ENTRIES) => string> =>
  * The core worker as the tests start it: `src/main/core-host/worker/core-worker.ts` bundled once per change of the
  * sources (esbuild, as the app's bundle is one file beside main's), so each worker a test starts loads one file
  * instead of compiling some 200 modules through tsx (about 0.6 s of CPU per start). Native and lazily loaded
- * packages (better-sqlite3, exceljs) stay in node_modules, found from the repository as the source's are.
+ * packages (better-sqlite3, exceljs) stay in node_modules, found from the repository as the source's are. Its
+ * cache key is the tests' (TEST_CACHE_KEY); coreWorkerRunners gives it the one it is handed.
  */
 export async function testCoreWorkerEntry(): Promise<WorkerEntry> {
-  return { file: (await bundles())('core-worker'), execArgv: [] }
+  return withCacheKey({ file: (await bundles())('core-worker'), execArgv: [] }, TEST_CACHE_KEY)
 }
 
 /**

@@ -9,6 +9,7 @@
 import { createLogger } from '../../src/main/core/log/logger'
 import { SYNC_CHECKPOINTS, type SyncCheckpoint } from '../../src/main/core/sync/sync-options'
 import { runSyncCommand } from '../../src/main/cli/sync-command'
+import { TEST_CACHE_KEY } from './test-cache-key'
 
 const [target, ...args] = process.argv.slice(2)
 const [step, nth] = (target ?? '').split(':')
@@ -21,6 +22,7 @@ void runSyncCommand(args, {
   env: process.env,
   platform: process.platform,
   logger: createLogger(() => undefined),
+  cacheKey: () => TEST_CACHE_KEY,
   syncCheckpoint: (passed) => {
     if (passed !== step) return
     passes += 1

@@ -10,6 +10,7 @@ import { CaptureLogger } from './capture-logger'
 import { cliTestConfigHome } from './cli-process'
 import { freshNodeBundles } from './fresh-bundles'
 import { BUNDLE_ENTRIES } from './test-bundles'
+import { TEST_CACHE_KEY } from './test-cache-key'
 
 /** What one CLI command printed and the exit code it returned. */
 export interface CommandRun {
@@ -33,7 +34,14 @@ export async function runCommand(
   const text = { out: '', err: '' }
   stdout.on('data', (chunk: Buffer) => (text.out += chunk.toString('utf8')))
   stderr.on('data', (chunk: Buffer) => (text.err += chunk.toString('utf8')))
-  const io: CacheCommandIo = { stdout, stderr, env, platform: 'linux', logger: new CaptureLogger() }
+  const io: CacheCommandIo = {
+    stdout,
+    stderr,
+    env,
+    platform: 'linux',
+    logger: new CaptureLogger(),
+    cacheKey: () => TEST_CACHE_KEY,
+  }
   const code = await command(args, policy === undefined ? io : { ...io, policy })
   return { code, stdout: text.out, stderr: text.err }
 }

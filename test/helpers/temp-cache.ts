@@ -3,6 +3,7 @@ import { afterEach, beforeEach } from 'vitest'
 import { openCacheDatabase } from '../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../src/main/core/cache/cache-database'
 import { makeTempDir } from './cache-test-helpers'
+import { TEST_CACHE_KEY } from './test-cache-key'
 
 /** A cache opened in a directory of its own for the current test; read only inside tests and hooks. */
 export interface TempCache {
@@ -18,7 +19,7 @@ export function useTempCache(prefix?: string): TempCache {
   let opened: { cache: CacheDatabase; dir: string; cleanup: () => void } | undefined
   beforeEach(() => {
     const { dir, cleanup } = makeTempDir(prefix)
-    opened = { cache: openCacheDatabase(join(dir, 'cache.db')), dir, cleanup }
+    opened = { cache: openCacheDatabase(join(dir, 'cache.db'), { key: TEST_CACHE_KEY }), dir, cleanup }
   })
   afterEach(() => {
     opened?.cache.close()

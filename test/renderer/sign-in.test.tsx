@@ -72,6 +72,15 @@ describe('first screen and sign-in', () => {
     ).toBeTruthy()
   })
 
+  it('says, beside it, that the saved employees last only until quit when their key is in memory only', async () => {
+    renderWithCore({ serviceEmployees: [], secretStorage: 'memory-only', savedEmployeesUntilQuit: true })
+    const banner = await screen.findByRole('region', { name: 'Password storage' })
+    expect(banner.textContent).toBe(
+      'This computer offers no secure password store: you will need to sign in again each time RosterDesk ' +
+        'starts. The saved employees are kept only until RosterDesk quits, so each start syncs them again.',
+    )
+  })
+
   it('waits for the browser with a Cancel button, and cancelling shows why sign-in stopped', async () => {
     const { core } = renderWithCore({ serviceEmployees: [], manualSignIn: true })
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in with your browser' }))

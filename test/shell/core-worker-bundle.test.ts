@@ -14,6 +14,8 @@ import { ensureBuiltBundles, MAIN_BUNDLE } from '../helpers/built-bundles'
 import { makeTempDir } from '../helpers/cache-test-helpers'
 import { seedSnapshot } from '../helpers/seed-snapshot'
 import { rawSnapshot } from '../helpers/raw-snapshot'
+import { TEST_CACHE_KEY } from '../helpers/test-cache-key'
+import { withCacheKey } from '../../src/main/core-host/worker/worker-cache-key'
 
 const CORE_PROCESS_BUNDLE = join(dirname(MAIN_BUNDLE), 'core-process.js')
 
@@ -43,7 +45,7 @@ describe('the built core worker', () => {
     await ensureBuiltBundles()
     const temp = makeTempDir()
     dir = temp.dir
-    cache = openCacheDatabase(join(dir, 'cache.db'))
+    cache = openCacheDatabase(join(dir, 'cache.db'), { key: TEST_CACHE_KEY })
     const generator = new EmployeeGenerator(9, 500)
     await seedSnapshot(
       cache,
@@ -80,7 +82,9 @@ describe('the built core worker', () => {
   })
 
   it('runs under plain Node and builds what the query engine would', async () => {
-    host = new WorkerHost<CoreJobs>({ file: built, execArgv: [] }, { name: 'built core worker' })
+    host = new WorkerHost<CoreJobs>(withCacheKey({ file: built, execArgv: [] }, TEST_CACHE_KEY), {
+      name: 'built core worker',
+    })
     const reader = cache.currentSnapshot()
     if (reader === null) throw new Error('no snapshot')
     const values = rawSnapshot(reader)

@@ -13,6 +13,7 @@ import { answerConsent } from '../helpers/consent'
 import { startTestSandbox } from '../helpers/sandbox'
 import { PYTHON } from '../helpers/xlsx-reader'
 import { startMainProcess, type MainProcess, killAndWait } from './main-process'
+import { standInVaultCacheKey } from './stand-in-vault'
 
 /** Prints a diagnostics zip's summary.txt, read by Python's zipfile. */
 const UNZIP_SUMMARY = 'import sys, zipfile\nprint(zipfile.ZipFile(sys.argv[1]).read("summary.txt").decode())'
@@ -346,7 +347,11 @@ describe('the built main bundle against a Staging service', () => {
     } finally {
       sandbox.setBehaviours({ latencyMs: 0 })
     }
-    const cache = openCacheDatabase(join(userData, 'cache', 'employees.sqlite'), { mustExist: true })
+    // The app's cache key, from its vault: the user's `cacheKey` secret, wrapped by the stand-in's safeStorage.
+    const cache = openCacheDatabase(join(userData, 'cache', 'employees.sqlite'), {
+      key: standInVaultCacheKey(userData),
+      mustExist: true,
+    })
     try {
       expect(cache.employeeCount()).toBe(30_000)
       expect(cache.runs.lastRun()?.status).toBe('cancelled')

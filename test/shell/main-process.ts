@@ -89,6 +89,10 @@ export interface MainProcessOptions {
   readonly registeredHandlerPath?: string
   /** The OS's regional formats (`app.getSystemLocale()`); en-US by default. */
   readonly systemLocale?: string
+  /** Linux's safeStorage backend (StandInConfig.safeStorageBackend); gnome_libsecret by default. */
+  readonly safeStorageBackend?: 'gnome_libsecret' | 'kwallet5' | 'basic_text'
+  /** The keychain safeStorage encrypts with (StandInConfig.keychain); another refuses what the first wrote. */
+  readonly keychain?: string
   /** What `app.getVersion()` answers; 0.1.0-shell-test by default. */
   readonly version?: string
   /** Electron's `process.resourcesPath` (where a packaged app's app-update.yml is); the project's resources/. */
@@ -144,6 +148,10 @@ export function startMainProcess(options: MainProcessOptions): MainProcess {
         : { STANDIN_REGISTERED_HANDLER: options.registeredHandlerPath }),
       ...(options.systemLocale === undefined ? {} : { STANDIN_SYSTEM_LOCALE: options.systemLocale }),
       ...(options.version === undefined ? {} : { STANDIN_APP_VERSION: options.version }),
+      ...(options.safeStorageBackend === undefined
+        ? {}
+        : { STANDIN_SAFE_STORAGE_BACKEND: options.safeStorageBackend }),
+      ...(options.keychain === undefined ? {} : { STANDIN_KEYCHAIN: options.keychain }),
       ...(options.resourcesPath === undefined ? {} : { STANDIN_RESOURCES_PATH: options.resourcesPath }),
       ...options.env,
     },

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { Logger } from '../core/log/logger'
+import type { CacheKey } from '../core/sqlite/cache-key'
 import type { PolicyInForce } from '../core/policy/policy-in-force'
 import type { SessionRunners } from '../core/session/session-runners'
 import type { SyncCheckpoint } from '../core/sync/sync-options'
@@ -26,6 +27,11 @@ export interface CacheCommandIo {
   readonly policy?: PolicyInForce
   /** The user's data folder (`appDataDir`), where the export record is kept; absent: exports are not recorded. */
   readonly dataDir?: string
+  /**
+   * The user's cache key, read (made on first use) when a command opens a cache: the owner-only key file in the
+   * data folder (index.ts, cache-key-file.ts); a test's own key in-process.
+   */
+  readonly cacheKey: () => CacheKey
   /**
    * Where a command's session runs its work (cli-session.ts): the inline runners when absent, as the CLI passes
    * none; a test's to see what a command asks of them.

@@ -33,6 +33,7 @@ export async function runCacheReader<T>(
   io: CacheCommandIo,
 ): Promise<number> {
   let db: string
+  let appCache = false
   let parsed: T
   let profile: CliProfile | undefined
   try {
@@ -52,10 +53,8 @@ export async function runCacheReader<T>(
             appFolders(stringOption(values, 'data-dir'), io.env, io.platform),
             io.policy,
           )
-    db =
-      stringOption(values, 'db') === undefined && profile !== undefined
-        ? profile.db
-        : resolve(requiredOption(values, 'db'))
+    appCache = stringOption(values, 'db') === undefined && profile !== undefined
+    db = appCache && profile !== undefined ? profile.db : resolve(requiredOption(values, 'db'))
     parsed = command.parse(values, profile)
   } catch (error) {
     return reportUsage(error, io, command.usage)
@@ -66,6 +65,7 @@ export async function runCacheReader<T>(
       {
         db,
         mustExist: true,
+        appCache,
         ...(profile === undefined ? {} : { profile: profile.name, source: cliProfileSource(profile) }),
       },
       io,

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { systemClock } from '../core/clock'
+import { isRosterDeskError, RosterDeskError } from '../core/errors'
+import { CACHE_KEY_FILE_NAME, cacheKeyFilePath } from '../core/secrets/cache-key-file'
+import type { CacheKey } from '../core/sqlite/cache-key'
 import { exportRulesOf } from '../core/policy/export-rules'
 import { ExportRecord, exportRecordDays } from '../core/export-record/export-record'
 import { NO_POLICY } from '../core/policy/policy-in-force'
@@ -20,6 +23,11 @@ export interface CliSessionOptions {
   readonly db: string
   /** A command that reads a cache never creates one. */
   readonly mustExist?: boolean
+  /**
+   * `db` is the cache the app fills for `--profile` (not an explicit --db): one that does not open with the CLI's
+   * key (the app's key is in its keychain) is refused with what to do, never set aside or otherwise touched.
+   */
+  readonly appCache?: boolean
   /** The fetch and tokens of a command that reaches the service (`sync`). */
   readonly connection?: SessionConnection
   /** The source the command resolved (`cliServiceSource`, `cliProfileSource`); absent: none (a bare --db). */
@@ -37,9 +45,40 @@ export interface CliSessionOptions {
  * app's say. Close it when done.
  */
 export function openCliSession(options: CliSessionOptions, io: CacheCommandIo): SessionServices {
+  const key = io.cacheKey()
+  try {
+    return openCliSessionWith(key, options, io)
+  } catch (error) {
+    if (options.appCache !== true || !isRosterDeskError(error) || error.code !== 'damaged-cache') throw error
+    throw new RosterDeskError('damaged-cache', appCacheLockedMessage(options.profile ?? '', io), {
+      detail: error.detail ?? error.message,
+      cause: error,
+    })
+  }
+}
+
+/**
+ * What the CLI says when the app's cache of a `--profile` does not open with its key: the app keeps its key in the
+ * keychain, which a command line cannot read (or the cache is damaged); nothing was changed, and how to go on.
+ */
+function appCacheLockedMessage(profile: string, io: CacheCommandIo): string {
+  const file = io.dataDir === undefined ? CACHE_KEY_FILE_NAME : cacheKeyFilePath(io.dataDir)
+  return (
+    `The saved employees of profile "${profile}" cannot be opened with the command line's key (${file}): the app ` +
+    'keeps their key in this computer’s keychain, which the command line cannot read (or they are damaged). ' +
+    'Nothing was changed; give --db FILE for a cache of the command line’s own.'
+  )
+}
+
+function openCliSessionWith(key: CacheKey, options: CliSessionOptions, io: CacheCommandIo): SessionServices {
   const appVersion = rosterDeskVersion()
   return openSessionServices({
-    db: { path: options.db, ...(options.mustExist === undefined ? {} : { mustExist: options.mustExist }) },
+    db: {
+      path: options.db,
+      key,
+      ...(options.mustExist === undefined ? {} : { mustExist: options.mustExist }),
+      ...(options.appCache === true ? { keepDamaged: true } : {}),
+    },
     ...(options.connection === undefined ? {} : { connection: options.connection }),
     clock: systemClock,
     random: Math.random,

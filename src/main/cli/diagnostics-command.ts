@@ -1,4 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
+import { cacheKeyFilePath, readCacheKeyFile } from '../core/secrets/cache-key-file'
+import type { CacheKey } from '../core/sqlite/cache-key'
 import { dirname, resolve } from 'node:path'
 import type { ConnectionReport } from '../../shared/connection-report'
 import { systemClock } from '../core/clock'
@@ -75,7 +77,12 @@ export async function runDiagnosticsCommand(args: readonly string[], io: CacheCo
         now: new Date(systemClock.now()),
         app: { name: 'RosterDesk', version: rosterDeskVersion() ?? 'unknown' },
         policy: io.policy ?? NO_POLICY,
-        profiles: diagnosticsProfiles(profiles.profiles, profiles.activeId, folders.caches),
+        profiles: diagnosticsProfiles(
+          profiles.profiles,
+          profiles.activeId,
+          folders.caches,
+          cliCacheKey(folders.dataDir),
+        ),
         connection: await cliConnection(checked, io),
         folders: { 'Saved employees': folders.caches.root, 'Data folder': folders.dataDir },
       },
@@ -129,5 +136,17 @@ async function cliConnection(
   } catch (error) {
     logFailure(io.logger, 'Diagnostics: the connection check did not run', error)
     return { problem: toIpcError(error).message }
+  }
+}
+
+/**
+ * The CLI's cache key when it has one (`cache.key` in the data folder), to read the profiles' runs; never made
+ * here, and a key file refused (others may read it) leaves the runs out rather than the file unwritten.
+ */
+function cliCacheKey(dataDir: string): CacheKey | undefined {
+  try {
+    return readCacheKeyFile(cacheKeyFilePath(dataDir))
+  } catch {
+    return undefined
   }
 }

@@ -47,6 +47,8 @@ const OPTIONS = {
 
 interface ExportArgs {
   readonly db: string
+  /** Whether `db` is the cache the app fills for --profile (not an explicit --db). */
+  readonly appCache: boolean
   /** The profile named by --profile: the About sheet's name and source. */
   readonly profile: CliProfile | undefined
   readonly out: string
@@ -92,6 +94,7 @@ export async function runExportCommand(args: readonly string[], io: CacheCommand
       {
         db: parsed.db,
         mustExist: true,
+        appCache: parsed.appCache,
         ...(parsed.profile === undefined
           ? {}
           : { profile: parsed.profile.name, source: cliProfileSource(parsed.profile) }),
@@ -186,6 +189,7 @@ function parseExportArgs(args: readonly string[], io: CacheCommandIo): ExportArg
       : { kind: 'view', query, columns: chosen, format, ...answer }
   return {
     db,
+    appCache: stringOption(values, 'db') === undefined && profile !== undefined,
     profile,
     out,
     format,

@@ -6,6 +6,8 @@ import { loadMachinePolicy } from '../core/policy/policy-sources'
 import { systemPolicySources } from '../core/policy/registry-query'
 import { cliLogFile, createCliLogger } from './cli-logger'
 import { appDataDir, dataDirFlag } from './data-dir'
+import { cacheKeyFilePath, readOrCreateCacheKeyFile } from '../core/secrets/cache-key-file'
+import type { CacheKey } from '../core/sqlite/cache-key'
 
 /**
  * The headless CLI: `npm run --silent cli -- <command> [options]`. Each command lives in its own
@@ -27,6 +29,8 @@ export interface CliIo {
    * (policy-flags.ts). The CLI runs from source, so ROSTERDESK_POLICY_FILE always counts (decision 042).
    */
   readonly policy: PolicyInForce
+  /** The user's cache key from `cache.key` in the data folder, made on first use (cache-key-file.ts). */
+  readonly cacheKey: () => CacheKey
 }
 
 export interface CliCommand {
@@ -89,6 +93,7 @@ function helpText(): string {
 const argv = process.argv.slice(2)
 const dataDir = appDataDir(dataDirFlag(argv), process.env, process.platform)
 const logger = createCliLogger(process.stderr, process.env, undefined, cliLogFile(dataDir))
+let cacheKey: CacheKey | undefined
 
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = argv
@@ -107,6 +112,7 @@ async function main(argv: readonly string[]): Promise<number> {
     logger,
     dataDir,
     policy,
+    cacheKey: () => (cacheKey ??= readOrCreateCacheKeyFile(cacheKeyFilePath(dataDir)).key),
   }
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     io.stdout.write(helpText())

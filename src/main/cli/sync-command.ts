@@ -130,6 +130,7 @@ export async function runSyncCommand(args: readonly string[], io: CacheCommandIo
     session = openCliSession(
       {
         db,
+        appCache: parsed.fromProfile,
         connection: { fetch, tokens },
         source: cliServiceSource(parsed.service, parsed.settings, tenantId),
         ...(profile === undefined ? {} : { profile: profile.name }),

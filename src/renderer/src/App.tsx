@@ -1,5 +1,5 @@
 import { DiagnosticsStatus } from './components/diagnostics-status'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState, type ComponentProps } from 'react'
 import { AppHeader, type Screen } from './components/app-header'
 import { BrowseView } from './components/browse-view'
 import { EmptyState } from './components/empty-state'
@@ -25,6 +25,8 @@ import { unreachableOf, useOnline } from './hooks/use-online'
 import { useProfiles, type ProfilesController } from './hooks/use-profiles'
 import type { ProfileList } from '../../shared/domain/profiles'
 import type { SignOutDeletes } from '../../shared/policy-view'
+import type { AppInfo } from '../../shared/domain/app-info'
+import type { AuthState } from '../../shared/domain/auth'
 import { useSettings } from './hooks/use-settings'
 import { PayDisplayContext, usePayDisplaySettings } from './hooks/use-pay-display'
 import { useSync } from './hooks/use-sync'
@@ -185,14 +187,13 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
         rowSource={sync.status?.source}
         sourceSetting={settings.view?.settings}
       />
-      {info?.sandboxOff === true ? <SandboxOffBanner /> : null}
-      {info?.crashedAt === undefined ? null : (
-        <CrashNotice crashedAt={info.crashedAt} locale={formatLocale} />
-      )}
-      {auth.state?.secretStorage === 'memory-only' ? <SecretStorageBanner /> : null}
-      <UpdateBanner updates={updates} />
-      <PolicyNotices policy={settings.view?.policy} />
-      <DiagnosticsStatus />
+      <WorkspaceBanners
+        info={info}
+        auth={auth.state}
+        updates={updates}
+        policy={settings.view?.policy}
+        formatLocale={formatLocale}
+      />
       {shortcutsOpen && <ShortcutsDialog onClose={closeShortcuts} />}
       {historyOpen && <ExportHistoryDialog onClose={closeHistory} />}
       <main className="app-main">
@@ -214,6 +215,36 @@ function Workspace({ profiles, updates }: WorkspaceProps) {
  * Whether the profile's environment (Staging or Production) has no service address yet, so signing in cannot start;
  * false for Demo, whose service is built in, and while the settings are not read.
  */
+/** The lines above the workspace: the app's state the clerk should know of, each shown only when it applies. */
+function WorkspaceBanners({
+  info,
+  auth,
+  updates,
+  policy,
+  formatLocale,
+}: {
+  readonly info: AppInfo | undefined
+  readonly auth: AuthState | undefined
+  readonly updates: UpdatesController
+  readonly policy: ComponentProps<typeof PolicyNotices>['policy']
+  readonly formatLocale: string
+}) {
+  return (
+    <>
+      {info?.sandboxOff === true ? <SandboxOffBanner /> : null}
+      {info?.crashedAt === undefined ? null : (
+        <CrashNotice crashedAt={info.crashedAt} locale={formatLocale} />
+      )}
+      {auth?.secretStorage === 'memory-only' ? (
+        <SecretStorageBanner savedEmployeesUntilQuit={auth.savedEmployeesUntilQuit === true} />
+      ) : null}
+      <UpdateBanner updates={updates} />
+      <PolicyNotices policy={policy} />
+      <DiagnosticsStatus />
+    </>
+  )
+}
+
 /**
  * What Sign out deletes under the machine policy's `clearOnSignOut`: the active profile's saved employees and those
  * it has set aside; undefined without the rule (Sign out then asks nothing).

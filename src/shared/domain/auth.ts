@@ -10,5 +10,7 @@ export const authStateSchema = z.strictObject({
   /** The last sign-in problem, worded for a clerk. */
   error: z.string().optional(),
   secretStorage: z.enum(['os', 'memory-only']),
+  /** The saved employees' key lives in memory only (no keychain, no key file allowed): they are synced each start. */
+  savedEmployeesUntilQuit: z.literal(true).optional(),
 })
 export type AuthState = z.infer<typeof authStateSchema>

@@ -47,6 +47,8 @@ export interface FakeCoreOptions {
   readonly synced?: boolean
   readonly signedIn?: boolean
   readonly secretStorage?: 'os' | 'memory-only'
+  /** The saved employees' key is in memory only (AuthState.savedEmployeesUntilQuit). */
+  readonly savedEmployeesUntilQuit?: boolean
   readonly settings?: Partial<Settings>
   /** What main reports as the OS's regional formats (`app.getSystemLocale()`); absent as in a browser. */
   readonly systemLocale?: string
@@ -131,6 +133,7 @@ export function createFakeCore(events: FakeEvents, options: FakeCoreOptions): Fa
     environment: options.settings?.environment ?? 'demo',
     tenantId: options.settings?.tenantId ?? 'tenant-demo',
     secretStorage: options.secretStorage ?? 'os',
+    ...(options.savedEmployeesUntilQuit === true ? { savedEmployeesUntilQuit: true as const } : {}),
   }
   let settings: Settings = {
     environment: 'demo',

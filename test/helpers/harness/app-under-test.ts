@@ -18,6 +18,7 @@ import type { InvokeHandlers } from '../../../src/main/core/ipc/dispatch'
 import { createEventHub, type EventHub } from './event-hub'
 import { startHarness, type Harness } from './server'
 import { testCoreWorkerEntry } from '../core-worker-bundle'
+import { TEST_CACHE_KEY } from '../test-cache-key'
 
 export interface AppUnderTest {
   readonly core: AppCore
@@ -93,6 +94,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
   const secrets = new MemorySecretStore()
   const saveDialog: AppUnderTest['saveDialog'] = { offered: [], folder: undefined }
   const core = await createAppCore({
+    cacheKey: TEST_CACHE_KEY,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.columnBuilder === undefined ? {} : { columnBuilder: options.columnBuilder }),
     ...(options.syncRetry === undefined ? {} : { syncRetry: options.syncRetry }),
@@ -122,7 +124,7 @@ export async function startAppUnderTest(options: AppUnderTestOptions): Promise<A
     events,
     logger,
     // The worker's code from one bundle, as the app's build has it: its thread starts without tsx's transforms.
-    runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
+    runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry(), cacheKey: TEST_CACHE_KEY }),
     // The clerk accepts what the save dialog offers (the last folder used, else the data folder), unless the test
     // picked a folder.
     chooseExportPath: async (defaultPath) => {

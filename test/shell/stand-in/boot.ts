@@ -11,6 +11,8 @@ const bundle = required('ROSTERDESK_SHELL_BUNDLE')
 const execPath = process.env['STANDIN_EXEC_PATH']
 const registeredHandlerPath = process.env['STANDIN_REGISTERED_HANDLER']
 const systemLocale = process.env['STANDIN_SYSTEM_LOCALE']
+const backend = process.env['STANDIN_SAFE_STORAGE_BACKEND']
+const keychain = process.env['STANDIN_KEYCHAIN']
 const standIn = createElectronStandIn({
   userData: required('STANDIN_USER_DATA'),
   isPackaged: process.env['STANDIN_PACKAGED'] === '1',
@@ -19,6 +21,10 @@ const standIn = createElectronStandIn({
   ...(execPath === undefined ? {} : { execPath }),
   ...(registeredHandlerPath === undefined ? {} : { registeredHandlerPath }),
   ...(systemLocale === undefined ? {} : { systemLocale }),
+  ...(backend === 'basic_text' || backend === 'kwallet5' || backend === 'gnome_libsecret'
+    ? { safeStorageBackend: backend }
+    : {}),
+  ...(keychain === undefined ? {} : { keychain }),
 })
 // The OS the shell believes it runs on (its window-all-closed and protocol rules differ), for this process only:
 // Node's own modules were set up for the real one before this line.

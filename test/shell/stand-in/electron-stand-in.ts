@@ -38,6 +38,17 @@ export interface StandInConfig {
   readonly registeredHandlerPath?: string
   /** The OS's regional formats, as `app.getSystemLocale()` reports them ("de-DE"); en-US when not set. */
   readonly systemLocale?: string
+  /**
+   * Linux's safeStorage backend, as `safeStorage.getSelectedStorageBackend()` reports it once the app is ready
+   * ('gnome_libsecret' when not set): 'basic_text' is Chromium's fallback without a keychain, whose key is a
+   * constant in its source.
+   */
+  readonly safeStorageBackend?: 'gnome_libsecret' | 'kwallet5' | 'basic_text'
+  /**
+   * Which keychain this start's safeStorage encrypts with ('keychain-1' when not set): what another keychain
+   * encrypted (a new OS profile, another computer) it refuses to decrypt, as Electron's does.
+   */
+  readonly keychain?: string
 }
 
 export interface RecordedWindow {
@@ -304,6 +315,38 @@ export interface SquirrelBehaviour {
   relaunch: 'quit' | 'never' | { readonly error: string }
   /** How many updates Squirrel has downloaded. */
   fetched: number
+}
+
+/**
+ * safeStorage as Electron's shell/browser/api/electron_api_safe_storage.cc has it: before `ready`,
+ * `getSelectedStorageBackend` answers 'unknown' (GetSelectedLinuxBackend), `isAsyncEncryptionAvailable` resolves
+ * false (IsAsyncEncryptionAvailable) and the async calls reject "safeStorage cannot be used before app is ready"
+ * (encryptStringAsync, decryptStringAsync); after it, the backend is the configured one, and a ciphertext another
+ * keychain encrypted is refused with decryptStringAsync's "Error while decrypting the ciphertext provided to
+ * safeStorage.decryptStringAsync.". Reversible on purpose (`v11` + the keychain's name + the text): the stand-in
+ * proves what the shell stores through safeStorage, not the OS's cryptography.
+ */
+function standInSafeStorage(config: StandInConfig, isReady: () => boolean) {
+  const keychain = config.keychain ?? 'keychain-1'
+  const notReady = 'safeStorage cannot be used before app is ready'
+  return {
+    isEncryptionAvailable: () => isReady(),
+    isAsyncEncryptionAvailable: async () => isReady(),
+    getSelectedStorageBackend: () =>
+      isReady() ? (config.safeStorageBackend ?? 'gnome_libsecret') : 'unknown',
+    encryptStringAsync: async (text: string) => {
+      if (!isReady()) throw new Error(notReady)
+      return Buffer.from(`v11:${keychain}:${text}`, 'utf8')
+    },
+    decryptStringAsync: async (data: Buffer) => {
+      if (!isReady()) throw new Error(notReady)
+      const text = data.toString('utf8')
+      const prefix = `v11:${keychain}:`
+      if (!text.startsWith(prefix))
+        throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync.')
+      return { result: text.slice(prefix.length), shouldReEncrypt: false }
+    },
+  }
 }
 
 export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
@@ -1162,17 +1205,7 @@ export function createElectronStandIn(config: StandInConfig): ElectronStandIn {
       },
       showItemInFolder: (path: string) => record.shownItems.push(path),
     },
-    safeStorage: {
-      isEncryptionAvailable: () => true,
-      isAsyncEncryptionAvailable: async () => true,
-      getSelectedStorageBackend: () => 'gnome_libsecret',
-      // Reversible on purpose: the stand-in only proves the shell stores secrets through safeStorage.
-      encryptStringAsync: async (text: string) => Buffer.from(`stand-in:${text}`, 'utf8'),
-      decryptStringAsync: async (data: Buffer) => ({
-        result: data.toString('utf8').replace(/^stand-in:/, ''),
-        shouldReEncrypt: false,
-      }),
-    },
+    safeStorage: standInSafeStorage(config, () => ready),
     clipboard: createStandInClipboard(record),
     ClipboardItem: StandInClipboardItem,
     Menu: {

@@ -11,6 +11,7 @@ import { SettingsStore } from '../../core/settings/settings-store'
 import { openSettingsFile } from '../../core/settings/settings-file'
 import { forwardingLogger, serveJobs, type JobHandlers, type JobPort } from '../worker/serve-jobs'
 import { coreWorkerRunners } from '../worker/worker-runners'
+import { appCacheKey } from '../../core/secrets/app-cache-key'
 import type { CoreProcessJobs } from './core-process-jobs'
 import { processPort } from './process-channel'
 import { proxyRoute, shellAppNetwork } from './app-network'
@@ -84,6 +85,14 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
         const settings = new SettingsStore(settingsBackend, policy)
         network = config.usesShellNetwork ? shellNetworkSync(context, settings, logger) : undefined
         await network?.applied()
+        // The user's cache key, before any cache opens: from the vault (main's safeStorage), else the key file the
+        // policy allows, else this start's own (app-cache-key.ts). It goes to the core and its worker only.
+        const cacheKey = await appCacheKey({
+          vault,
+          dataDir: config.dataDir,
+          keyFileAllowed: policy.policy?.personalData?.cacheKeyFile === true,
+          logger,
+        })
         const demo = await deps.startDemo()
         try {
           return await createAppCore({
@@ -97,11 +106,13 @@ export function coreProcessHandlers(deps: CoreProcessDeps): JobHandlers<CoreProc
               : { receivesSchemeCallbacks: config.receivesSchemeCallbacks }),
             settings,
             secrets: vault,
+            cacheKey: cacheKey.key,
+            cacheKeyKept: cacheKey.kept,
             fetch: appFetch(deps, network, context),
             ...(network === undefined ? {} : { network: shellAppNetwork(context) }),
             openExternal: async (url) => void (await context.call('open-external', url)),
             demo,
-            runners: coreWorkerRunners({ logger }),
+            runners: coreWorkerRunners({ logger, cacheKey: cacheKey.key }),
             onSyncStarted: (runId) => context.progress({ type: 'sync-started', runId }),
             ...(config.replacesStopped === true ? { noLaunchSync: true } : {}),
             events,

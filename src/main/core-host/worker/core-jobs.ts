@@ -23,6 +23,7 @@ import type { ExportJobInput, PrintJobInput } from './export-job'
 import type { PrintView } from '../../core/export/print-view'
 import type { JobHandlers } from './serve-jobs'
 import type { JobSpec } from './worker-protocol'
+import type { CacheKey } from '../../core/sqlite/cache-key'
 
 /** Which column of which snapshot file to build from. */
 export interface ColumnJobInput {
@@ -66,8 +67,8 @@ export interface OpenedSearchIndex {
 }
 
 /** Reads one column of a snapshot on a read-only connection of the worker's own, closed afterwards. */
-function withColumnValues<T>(input: ColumnJobInput, use: (values: StoredValue[]) => T): T {
-  const reader = SnapshotReader.open(input.snapshotPath, 0, undefined, { formatOnly: true })
+function withColumnValues<T>(input: ColumnJobInput, key: CacheKey, use: (values: StoredValue[]) => T): T {
+  const reader = SnapshotReader.open(input.snapshotPath, key, 0, undefined, { formatOnly: true })
   try {
     return use(reader.columnValues(input.column, input.kind))
   } finally {
@@ -76,25 +77,27 @@ function withColumnValues<T>(input: ColumnJobInput, use: (values: StoredValue[])
 }
 
 /**
+ * The core worker's handlers; every cache file a job opens is opened with the key `cacheKey` gives (the thread's
+ * own, worker-cache-key.ts), asked at each job so a worker started without one refuses the job, not its start.
  * The builds below each end with collectGarbage(): their garbage is collected before they answer, while the host
  * waits, not while it adopts the answer (collect-garbage.ts).
  */
-export const coreJobHandlers: JobHandlers<CoreJobs> = {
+export const coreJobHandlers = (cacheKey: () => CacheKey): JobHandlers<CoreJobs> => ({
   'sort-order': (input, context) => {
-    const order = withColumnValues(input, (values) => buildSortOrder(values, input.tieOrder))
+    const order = withColumnValues(input, cacheKey(), (values) => buildSortOrder(values, input.tieOrder))
     // rank, order and rankStart are fresh arrays: moved to the host, not copied.
     context.transfer(order.rank.buffer, order.order.buffer, order.rankStart.buffer)
     collectGarbage()
     return order
   },
   'column-index': (input, context) => {
-    const parts = withColumnValues(input, (values) => columnTokenIndex(values).toParts())
+    const parts = withColumnValues(input, cacheKey(), (values) => columnTokenIndex(values).toParts())
     context.transfer(parts.text.buffer, parts.offsets.buffer, parts.starts.buffer, parts.postings.buffer)
     collectGarbage()
     return parts
   },
   'uuid-parts': (input, context) => {
-    const reader = SnapshotReader.open(input.snapshotPath, 0, undefined, { formatOnly: true })
+    const reader = SnapshotReader.open(input.snapshotPath, cacheKey(), 0, undefined, { formatOnly: true })
     try {
       const data = UuidParts.read(reader)?.toData() ?? null
       if (data !== null) context.transfer(data.text.buffer, data.starts.buffer)
@@ -107,6 +110,7 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
   'search-index': (input, context) => {
     const reader = SnapshotReader.open(
       input.snapshotPath,
+      cacheKey(),
       0,
       undefined,
       input.checked === undefined ? {} : { alreadyChecked: input.checked },
@@ -130,10 +134,10 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
       reader.close()
     }
   },
-  export: runExportJob,
+  export: (input, context) => runExportJob(input, context, cacheKey()),
   'export-changes': runChangesExportJob,
-  'print-view': runPrintJob,
-  sync: runSyncJob,
+  'print-view': (input, context) => runPrintJob(input, context, cacheKey()),
+  sync: (input, context) => runSyncJob(input, context, cacheKey()),
   'load-exceljs': async (_input, context) => {
     // The warning about moved internals is logged here, once per worker start.
     try {
@@ -143,7 +147,7 @@ export const coreJobHandlers: JobHandlers<CoreJobs> = {
       return { loaded: false, error: error instanceof Error ? error.message : String(error) }
     }
   },
-}
+})
 
 /**
  * The parts with every typed array on a buffer of its own: arrays read from SQLite blobs may be views into a

@@ -1,6 +1,7 @@
 import type { ExportProgress, ExportRequest, ExportResult } from '../../../shared/domain/export'
 import { SnapshotReader } from '../../core/snapshot/snapshot-reader'
 import type { CheckedFile } from '../../core/snapshot/snapshot-reader'
+import type { CacheKey } from '../../core/sqlite/cache-key'
 import { printViewOf, writeViewExport } from '../../core/export/inline-export-runner'
 import { exportResult, type ExportContext } from '../../core/export/export-runner'
 import type { PrintView } from '../../core/export/print-view'
@@ -50,8 +51,9 @@ export type PrintJobInput = Omit<ExportJobInput, 'filePath' | 'maxRowsPerSheet' 
 export function runExportJob(
   input: ExportJobInput,
   context: JobContext<ExportProgress>,
+  key: CacheKey,
 ): Promise<ExportResult> {
-  return withSnapshotQueries(input, (queries) =>
+  return withSnapshotQueries(input, key, (queries) =>
     exportResult(() =>
       writeViewExport(
         queries,
@@ -75,13 +77,18 @@ export function runExportJob(
  * Builds the page "Print…" prints with the inline runner's function (printViewOf): matching and ordering the
  * view, reading up to PRINT_MAX_ROWS rows and writing them as HTML took main 0.1–0.9 s at a million employees.
  */
-export function runPrintJob(input: PrintJobInput, _context: JobContext<never>): Promise<PrintView> {
-  return withSnapshotQueries(input, async (queries) => printViewOf(queries, input))
+export function runPrintJob(
+  input: PrintJobInput,
+  _context: JobContext<never>,
+  key: CacheKey,
+): Promise<PrintView> {
+  return withSnapshotQueries(input, key, async (queries) => printViewOf(queries, input))
 }
 
-/** A query engine over the job's snapshot alone, closed once `use` settles. */
+/** A query engine over the job's snapshot alone (opened with `key`), closed once `use` settles. */
 async function withSnapshotQueries<T>(
   input: Pick<ExportJobInput, 'snapshot' | 'catalogPath'>,
+  key: CacheKey,
   use: (queries: QueryEngine) => Promise<T>,
 ): Promise<T> {
   const snapshot = input.snapshot
@@ -90,6 +97,7 @@ async function withSnapshotQueries<T>(
       ? null
       : SnapshotReader.open(
           snapshot.path,
+          key,
           snapshot.runId,
           undefined,
           snapshot.checked === undefined ? {} : { alreadyChecked: snapshot.checked },

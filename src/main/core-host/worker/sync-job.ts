@@ -3,6 +3,7 @@ import type { FetchLike } from '../../core/api/fetch-like'
 import { BodyTooLargeError } from '../../core/api/http-json'
 import type { AccessTokenSource } from '../../core/api/access-token-source'
 import { openCacheDatabase } from '../../core/cache/cache-database'
+import type { CacheKey } from '../../core/sqlite/cache-key'
 import type { SealedSnapshot } from '../../core/cache/cache-database'
 import { systemClock } from '../../core/clock'
 import { RosterDeskError } from '../../core/errors'
@@ -78,9 +79,13 @@ type SyncContext = JobContext<SyncJobEvent, SyncCalls>
  * bytes again, and a refusal reaches the list client as the `BodyTooLargeError` it words with the page and the
  * setting (decision 036).
  */
-export async function runSyncJob(input: SyncJobInput, context: SyncContext): Promise<SyncJobResult> {
+export async function runSyncJob(
+  input: SyncJobInput,
+  context: SyncContext,
+  key: CacheKey,
+): Promise<SyncJobResult> {
   const logger = workerLogger(context)
-  const cache = openCacheDatabase(input.catalogPath, { logger })
+  const cache = openCacheDatabase(input.catalogPath, { key, logger })
   if (input.sealed !== undefined) cache.adoptSealedSnapshot(input.sealed)
   try {
     const summary = await runSync(

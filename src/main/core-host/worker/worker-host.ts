@@ -8,6 +8,8 @@ import { fromWorkerError, isFromWorker, toWorkerError } from './worker-protocol'
 export interface WorkerEntry {
   readonly file: string
   readonly execArgv: readonly string[]
+  /** The thread's `workerData` (the core worker's: its cache key, worker-cache-key.ts); absent: none. */
+  readonly workerData?: unknown
 }
 
 /**
@@ -36,7 +38,11 @@ export interface JobChannelStarter {
 export function threadChannel(entry: WorkerEntry): JobChannelStarter {
   return {
     start(name, logger) {
-      const worker = new Worker(entry.file, { execArgv: [...entry.execArgv], name })
+      const worker = new Worker(entry.file, {
+        execArgv: [...entry.execArgv],
+        name,
+        ...(entry.workerData === undefined ? {} : { workerData: entry.workerData }),
+      })
       worker.on('messageerror', (error: Error) => {
         logger.error(`The ${name} sent a message that could not be read`, error)
       })

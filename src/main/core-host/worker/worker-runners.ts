@@ -6,6 +6,8 @@ import { CORE_WORKER_IDLE_STOP_MS, coreWorkerEntry } from './worker-entry'
 import { workerExportRunner } from './worker-exports'
 import { WorkerHost, type WorkerEntry } from './worker-host'
 import { workerSyncRunner } from './worker-sync'
+import { withCacheKey } from './worker-cache-key'
+import type { CacheKey } from '../../core/sqlite/cache-key'
 
 /**
  * The app's session runners: syncs, first-use builds and exports as jobs on one core worker, which every profile's
@@ -15,8 +17,11 @@ import { workerSyncRunner } from './worker-sync'
 export function coreWorkerRunners(options: {
   readonly logger: Logger
   readonly entry?: WorkerEntry
+  /** The user's cache key, given to the worker once (worker-cache-key.ts). */
+  readonly cacheKey: CacheKey
 }): SessionRunners {
-  const worker = new WorkerHost<CoreJobs>(options.entry ?? coreWorkerEntry(), {
+  const entry = withCacheKey(options.entry ?? coreWorkerEntry(), options.cacheKey)
+  const worker = new WorkerHost<CoreJobs>(entry, {
     name: 'core worker',
     logger: options.logger,
     idleStopMs: CORE_WORKER_IDLE_STOP_MS,

@@ -35,6 +35,8 @@ export interface AuthServiceDeps {
   /** How long a sign-in waits for the browser; 10 minutes unless told. */
   signInTimeoutMs?: number
   refreshSkewMs?: number
+  /** The saved employees' key is this start's only (AppCoreDeps.cacheKeyKept 'memory'): the window says so. */
+  savedEmployeesUntilQuit?: boolean
 }
 
 export type AuthStateListener = (state: AuthState) => void
@@ -129,6 +131,7 @@ export class AuthService {
       tenantId: environment.tenantId,
       ...(this.#error === undefined ? {} : { error: this.#error }),
       secretStorage: this.#deps.secrets.persistent ? 'os' : 'memory-only',
+      ...(this.#deps.savedEmployeesUntilQuit === true ? { savedEmployeesUntilQuit: true as const } : {}),
     }
   }
 

@@ -1,13 +1,14 @@
 import { statSync } from 'node:fs'
+import type { CacheKey } from '../sqlite/cache-key'
 import { openSqlite, type SqliteDatabase } from '../sqlite/sqlite-open'
 import { processIsAlive, readOwner, writerLockPathOf } from './writer-lock'
 
 /**
  * When a cache that is not open last received a complete sync (its catalog's current snapshot was committed), in
  * ms since the epoch, read without opening the cache as the app does; a cache with no complete sync, or whose
- * catalog cannot be read, is as old as its catalog file. Undefined when there is no catalog.
+ * catalog cannot be read (or not with `key`), is as old as its catalog file. Undefined when there is no catalog.
  */
-export function lastSavedAt(catalogPath: string): number | undefined {
+export function lastSavedAt(catalogPath: string, key: CacheKey): number | undefined {
   let fileTime: number
   try {
     fileTime = statSync(catalogPath).mtimeMs
@@ -16,7 +17,7 @@ export function lastSavedAt(catalogPath: string): number | undefined {
   }
   let db: SqliteDatabase | undefined
   try {
-    db = openSqlite(catalogPath, { readonly: true, fileMustExist: true })
+    db = openSqlite(catalogPath, { readonly: true, fileMustExist: true, key })
     const committed: unknown = db
       .prepare('SELECT committed_at FROM current_snapshot WHERE id = 1')
       .pluck()

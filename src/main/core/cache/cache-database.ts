@@ -14,11 +14,22 @@ import { quickCheck } from '../snapshot/snapshot-schema'
 import { prepared } from '../sqlite/prepared-statements'
 import { DAMAGED_CACHE_MESSAGE, damagedCacheError, openSqlite, storageError } from '../sqlite/sqlite-open'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
+import type { CacheKey } from '../sqlite/cache-key'
 import { SyncRuns } from './sync-runs'
 
 export interface OpenCacheOptions {
+  /**
+   * The key every file of this cache is encrypted with (cache-key.ts): the catalog, its snapshots and change logs.
+   * A file it does not open (another key, a plain file) is damaged to this cache: set aside, never read in clear.
+   */
+  readonly key: CacheKey
   /** Refuse a missing or never-synced file instead of creating one (the search and status commands). */
   readonly mustExist?: boolean
+  /**
+   * Refuse a catalog that does not open (damaged, or not with `key`) instead of setting it aside: the CLI's
+   * `--profile`, whose key may not be the app's, never touches the app's cache.
+   */
+  readonly keepDamaged?: boolean
   /** Where setting a damaged file aside is logged. */
   readonly logger?: Logger
 }
@@ -31,8 +42,8 @@ export interface CurrentSnapshotInfo {
   readonly committedAt: string
 }
 
-/** Opens (creating and migrating when allowed) the employee cache at `path`. */
-export function openCacheDatabase(path: string, options: OpenCacheOptions = {}): CacheDatabase {
+/** Opens (creating and migrating when allowed) the employee cache at `path`, encrypted with `options.key`. */
+export function openCacheDatabase(path: string, options: OpenCacheOptions): CacheDatabase {
   const mustExist = options.mustExist ?? false
   if (mustExist && !existsSync(path)) {
     throw new RosterDeskError(
@@ -41,23 +52,28 @@ export function openCacheDatabase(path: string, options: OpenCacheOptions = {}):
     )
   }
   const logger = options.logger ?? silentLogger
+  const key = options.key
   try {
-    return openCatalog(path, mustExist, logger)
+    return openCatalog(path, key, mustExist, logger)
   } catch (error) {
     if (!isDamagedCache(error)) throw error
     // The read-only commands leave the file the user named as it is; the app and `sync` set it aside and start
     // an empty catalog, which the next sync fills.
-    if (mustExist) throw damagedCacheError(`${path}: ${describeDetail(error)}`, error)
+    if (mustExist || options.keepDamaged === true)
+      throw new RosterDeskError('damaged-cache', damageMessage(error), {
+        detail: `${path}: ${describeDetail(error)}`,
+        cause: error,
+      })
     const aside = setAsideDamaged(path, new Date())
     logger.warn(`Cache: the catalog ${path} is damaged; kept it as ${basename(aside)}, starting empty`, error)
-    const cache = openCatalog(path, false, logger)
-    cache.runs.log.recordDamage(new Date().toISOString(), basename(aside), DAMAGED_CACHE_MESSAGE)
+    const cache = openCatalog(path, key, false, logger)
+    cache.runs.log.recordDamage(new Date().toISOString(), basename(aside), damageMessage(error))
     return cache
   }
 }
 
-function openCatalog(path: string, mustExist: boolean, logger: Logger): CacheDatabase {
-  const db = openSqlite(path, { fileMustExist: mustExist })
+function openCatalog(path: string, key: CacheKey, mustExist: boolean, logger: Logger): CacheDatabase {
+  const db = openSqlite(path, { fileMustExist: mustExist, key })
   try {
     migrateCatalog(db, path, !mustExist)
     db.pragma('journal_mode = WAL')
@@ -70,13 +86,18 @@ function openCatalog(path: string, mustExist: boolean, logger: Logger): CacheDat
     db.close()
     throw storageError(error, path)
   }
-  const cache = new CacheDatabase(path, db, logger)
+  const cache = new CacheDatabase(path, db, key, logger)
   cache.runs.sweep()
   return cache
 }
 
 function isDamagedCache(error: unknown): boolean {
   return isRosterDeskError(error) && error.code === 'damaged-cache'
+}
+
+/** What the run log tells the clerk of a set-aside file: the damage's own words (a lost key's or a damaged file's). */
+function damageMessage(error: unknown): string {
+  return isDamagedCache(error) && isRosterDeskError(error) ? error.message : DAMAGED_CACHE_MESSAGE
 }
 
 function describeDetail(error: unknown): string {
@@ -120,6 +141,8 @@ export class CacheDatabase {
   constructor(
     readonly path: string,
     readonly db: SqliteDatabase,
+    /** The key of every file of this cache: its snapshots and change logs are opened and written with it. */
+    readonly key: CacheKey,
     private readonly logger: Logger = silentLogger,
   ) {
     this.runLog = new RunLog(db)
@@ -186,6 +209,7 @@ export class CacheDatabase {
     try {
       reader = SnapshotReader.open(
         info.path,
+        this.key,
         info.runId,
         (closed) => this.onReaderClosed(closed),
         sealed === undefined ? {} : { alreadyChecked: sealed },
@@ -220,7 +244,7 @@ export class CacheDatabase {
       this.db
         .transaction(() => {
           prepared(this.db, 'DELETE FROM current_snapshot WHERE id = 1 AND run_id = ?').run(info.runId)
-          this.runLog.recordDamage(new Date().toISOString(), basename(info.path), DAMAGED_CACHE_MESSAGE)
+          this.runLog.recordDamage(new Date().toISOString(), basename(info.path), damageMessage(error))
         })
         .immediate()
     } catch (catalogError) {

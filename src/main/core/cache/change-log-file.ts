@@ -9,6 +9,7 @@ import type { EmployeeRow } from '../../../shared/domain/rows'
 import { RosterDeskError } from '../errors'
 import type Database from 'better-sqlite3-multiple-ciphers'
 import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
+import type { CacheKey } from '../sqlite/cache-key'
 import { foldText } from '../text/text-fold'
 import { damagedCacheError, openSqlite, storageError } from '../sqlite/sqlite-open'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
@@ -85,8 +86,8 @@ export class ChangeLogWriter extends RunFileWriter {
     )
   }
 
-  static create(path: string): ChangeLogWriter {
-    return createRunFileWriter(path, (db) => {
+  static create(path: string, key: CacheKey): ChangeLogWriter {
+    return createRunFileWriter(path, key, (db) => {
       db.exec(TABLES)
       return new ChangeLogWriter(path, db)
     })
@@ -169,8 +170,8 @@ export class ChangeLogReader {
     this.selectEntry = selectEntry(db)
   }
 
-  static open(path: string): ChangeLogReader {
-    const db = openSqlite(path, { readonly: true, fileMustExist: true })
+  static open(path: string, key: CacheKey): ChangeLogReader {
+    const db = openSqlite(path, { readonly: true, fileMustExist: true, key })
     try {
       const applicationId = Number(db.pragma('application_id', { simple: true }))
       const version = Number(db.pragma('user_version', { simple: true }))

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { readdirSync } from 'node:fs'
+import type { CacheKey } from '../sqlite/cache-key'
 import { openSqlite, sqliteCode } from '../sqlite/sqlite-open'
 
 /**
@@ -58,10 +59,10 @@ export function listSnapshotFiles(directory: string): string[] {
  * True while a sync run is writing the file: writers hold SQLite's exclusive lock for their whole life, and the
  * OS drops it when the process dies, so a killed run's file reads as free.
  */
-export function isSnapshotBeingWritten(path: string): boolean {
+export function isSnapshotBeingWritten(path: string, key: CacheKey): boolean {
   let db
   try {
-    db = openSqlite(path, { fileMustExist: true, timeout: 0 })
+    db = openSqlite(path, { fileMustExist: true, timeout: 0, key })
     db.prepare('SELECT count(*) FROM sqlite_master').get()
     return false
   } catch (error) {

@@ -19,6 +19,7 @@ import { removeSnapshotFile } from '../sqlite/run-file-writer'
 import { SnapshotWriter } from '../snapshot/snapshot-writer'
 import { storageError } from '../sqlite/sqlite-open'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
+import type { CacheKey } from '../sqlite/cache-key'
 import { WriterLock } from './writer-lock'
 
 /** A run that has been logged as started and may write its snapshot file. */
@@ -41,6 +42,8 @@ interface CurrentSnapshot {
  * snapshot is current, and the catalog's own steps of a commit (naming the new snapshot, letting go of the old).
  */
 export interface RunCatalog {
+  /** The key the run's files are written with (the catalog's own). */
+  readonly key: CacheKey
   readonly snapshotDirectory: string
   readonly changeLogDirectory: string
   readonly changeLogs: ChangeLogCatalog
@@ -108,7 +111,7 @@ export class SyncRuns {
       mkdirOwnerOnly(directory)
       const file = newSnapshotFileName(startedAt.getTime())
       const snapshotPath = join(directory, file)
-      const writer = SnapshotWriter.create(snapshotPath)
+      const writer = SnapshotWriter.create(snapshotPath, this.catalog.key)
       try {
         const startedAtText = startedAt.toISOString()
         const id = this.log.insertRunning(startedAtText, file, settings)
@@ -153,7 +156,7 @@ export class SyncRuns {
     this.catalog.assertOpen()
     const directory = this.catalog.changeLogDirectory
     mkdirOwnerOnly(directory)
-    return ChangeLogWriter.create(join(directory, newChangeLogFileName(now.getTime())))
+    return ChangeLogWriter.create(join(directory, newChangeLogFileName(now.getTime())), this.catalog.key)
   }
 
   /**
@@ -239,7 +242,7 @@ export class SyncRuns {
     for (const run of this.log.running()) {
       const path = join(snapshots, run.snapshotFile)
       // Files are created before runs are logged: no file, or a file no process holds, means the run died.
-      if (!existsSync(path) || !isSnapshotBeingWritten(path)) {
+      if (!existsSync(path) || !isSnapshotBeingWritten(path, this.catalog.key)) {
         this.log.markInterrupted(run.id, new Date().toISOString())
       }
     }
@@ -250,7 +253,7 @@ export class SyncRuns {
       if (this.catalog.isReading(path)) continue
       if (this.log.statusOfFile(name) === 'running') continue
       // A file no run names yet may belong to a run starting in another process this very moment.
-      if (isSnapshotBeingWritten(path)) continue
+      if (isSnapshotBeingWritten(path, this.catalog.key)) continue
       removeSnapshotFile(path)
     }
     // Change logs: those of failed or killed runs, and those a commit let go but could not delete (open elsewhere).
@@ -259,7 +262,7 @@ export class SyncRuns {
     for (const name of listChangeLogFiles(changeLogs)) {
       if (named.has(name)) continue
       const path = join(changeLogs, name)
-      if (isSnapshotBeingWritten(path)) continue
+      if (isSnapshotBeingWritten(path, this.catalog.key)) continue
       removeSnapshotFile(path)
     }
   }

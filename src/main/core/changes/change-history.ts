@@ -95,7 +95,7 @@ export class ChangeHistory {
     this.run(runId)
     const path = this.guard(() => this.deps.cache.changeLogPath(runId))
     if (path !== undefined) {
-      const reader = ChangeLogReader.open(path)
+      const reader = ChangeLogReader.open(path, this.deps.cache.key)
       try {
         const searched = (options.search ?? '').trim() !== ''
         return {
@@ -136,7 +136,7 @@ export class ChangeHistory {
     const run = this.run(runId)
     const path = this.guard(() => this.deps.cache.changeLogPath(runId))
     if (path !== undefined) {
-      const reader = ChangeLogReader.open(path)
+      const reader = ChangeLogReader.open(path, this.deps.cache.key)
       try {
         const numberColumn = reader.info('number_column')
         return {

@@ -3,6 +3,7 @@ import type { Settings } from '../../../shared/settings-schema'
 import type { CacheFolders } from '../cache/cache-folders'
 import { recentSyncRuns } from '../cache/saved-employee-count'
 import { CACHE_FILE_NAME } from '../settings/profile-store'
+import type { CacheKey } from '../sqlite/cache-key'
 import { DIAGNOSTICS_RUNS, type DiagnosticsProfile } from './diagnostics-parts'
 
 /** A profile as the app's profile store (or the CLI's read of it) lists it. */
@@ -20,12 +21,14 @@ export function diagnosticsProfiles(
   profiles: readonly ListedProfile[],
   activeId: string | undefined,
   caches: CacheFolders,
+  /** The user's cache key, which the catalogs are encrypted with; undefined: runs not read. */
+  key: CacheKey | undefined,
 ): DiagnosticsProfile[] {
   return profiles.map((profile) => ({
     id: profile.id,
     name: profile.name,
     active: profile.id === activeId,
     settings: profile.settings,
-    runs: recentSyncRuns(join(caches.cacheDir(profile.id), CACHE_FILE_NAME), DIAGNOSTICS_RUNS),
+    runs: recentSyncRuns(join(caches.cacheDir(profile.id), CACHE_FILE_NAME), key, DIAGNOSTICS_RUNS),
   }))
 }

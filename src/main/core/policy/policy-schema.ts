@@ -269,6 +269,11 @@ export const policySchema = z.strictObject(
         clearOnSignOut: z.optional(
           z.boolean({ error: '"personalData.clearOnSignOut" must be true or false.' }),
         ),
+        /**
+         * Where the OS offers no keychain, the app keeps the saved employees' key in an owner-only file (so they
+         * survive a restart) instead of in memory only (app-cache-key.ts).
+         */
+        cacheKeyFile: z.optional(z.boolean({ error: '"personalData.cacheKeyFile" must be true or false.' })),
       }),
     ),
   },
@@ -316,4 +321,5 @@ export const POLICY_REGISTRY_VALUES = [
     boolean: true,
   },
   { value: 'ClearOnSignOut', type: 'REG_DWORD', path: ['personalData', 'clearOnSignOut'], boolean: true },
+  { value: 'CacheKeyFile', type: 'REG_DWORD', path: ['personalData', 'cacheKeyFile'], boolean: true },
 ] as const

@@ -22,15 +22,24 @@ export const MAIN_SECRET_KEYS = ['proxyCredentials'] as const
 export type MainSecretKey = (typeof MAIN_SECRET_KEYS)[number]
 
 /**
+ * The user's own secrets, one per user and not per profile, which the core process may ask for and the renderer
+ * never sees (no channel names them): the key of every saved-employee cache file (app-cache-key.ts).
+ */
+export const USER_SECRET_KEYS = ['cacheKey'] as const
+export type UserSecretKey = (typeof USER_SECRET_KEYS)[number]
+
+/**
  * A key as stored: the first profile's secrets keep the bare names a single-environment release wrote (so an
  * upgrade moves and decrypts nothing); every other profile's are namespaced `profile:<id>:<name>`.
  */
-export type StoredSecretKey = SecretKey | `profile:${string}:${SecretKey}` | MainSecretKey
+export type StoredSecretKey = SecretKey | `profile:${string}:${SecretKey}` | MainSecretKey | UserSecretKey
 
 const STORED_KEY = new RegExp(`^(?:profile:[a-z0-9-]{1,64}:)?(?:${SECRET_KEYS.join('|')})$`)
 
 export function isStoredSecretKey(name: string): name is StoredSecretKey {
-  return STORED_KEY.test(name) || isMainSecretKey(name)
+  return (
+    STORED_KEY.test(name) || isMainSecretKey(name) || (USER_SECRET_KEYS as readonly string[]).includes(name)
+  )
 }
 
 export function isMainSecretKey(name: string): name is MainSecretKey {

@@ -8,12 +8,15 @@ import { toIpcError } from '../errors'
 import { logsFolder } from '../log/file-log'
 import type { Logger } from '../log/logger'
 import type { SettingsStore } from '../settings/settings-store'
+import type { CacheKey } from '../sqlite/cache-key'
 
 export interface AppDiagnosticsDeps {
   readonly appInfo: { readonly name: string; readonly version: string; readonly systemLocale?: string }
   /** The data folder: its `logs` holds the app's main.log and the CLI's cli.log (logsFolder). */
   readonly dataDir: string
   readonly caches: CacheFolders
+  /** The user's cache key: the profiles' runs are read from their encrypted catalogs. */
+  readonly cacheKey: CacheKey
   readonly settings: SettingsStore
   readonly clock: Pick<Clock, 'now'>
   readonly logger: Logger
@@ -50,7 +53,7 @@ export function appDiagnosticsWriter(
         app: deps.appInfo,
         shell,
         policy: deps.settings.policy.inForce,
-        profiles: diagnosticsProfiles(profiles.list(), profiles.activeId, deps.caches),
+        profiles: diagnosticsProfiles(profiles.list(), profiles.activeId, deps.caches, deps.cacheKey),
         connection,
         folders: { 'Saved employees': deps.caches.root, 'Data folder': deps.dataDir },
       },

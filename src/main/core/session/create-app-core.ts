@@ -12,6 +12,8 @@ import type { ViewHandlerDeps } from '../app/view-handlers'
 import type { AuthService } from '../auth/auth-service'
 import { cacheFoldersAt, type CacheFolders } from '../cache/cache-folders'
 import { savedEmployeeCount } from '../cache/saved-employee-count'
+import type { CacheKey } from '../sqlite/cache-key'
+import type { CacheKeyKept } from '../secrets/app-cache-key'
 import { deleteSetAside, readSetAside } from '../cache/set-aside-cache'
 import { systemClock, systemTimers, type Clock, type Timers } from '../clock'
 import { RosterDeskError } from '../errors'
@@ -28,7 +30,12 @@ import type { PolicyInForce } from '../policy/policy-in-force'
 import { resolveFormatLocale } from '../../../shared/locale-format'
 import { signOutDeletedNotice } from '../../../shared/policy-view'
 import { tightenOlderInstallOnce } from '../owner-only'
-import { clearSavedEmployees, deleteExpiredCaches, personalDataRulesOf } from './personal-data'
+import {
+  clearSavedEmployees,
+  clearUnreadableCaches,
+  deleteExpiredCaches,
+  personalDataRulesOf,
+} from './personal-data'
 import { sweepExportFolder, sweepLeftovers } from './leftovers'
 import type { ColumnBuilder } from '../query/column-builds'
 import type { QueryEngine } from '../query/query-engine'
@@ -60,6 +67,16 @@ export interface AppCoreDeps {
    * (`moveCaches`, decision 046); absent: under `dataDir`.
    */
   readonly caches?: CacheFolders
+  /**
+   * The user's key of every cache file, every profile's (cache-key.ts): the app's from its vault (app-cache-key.ts),
+   * never a renderer's to see. Given once here; the sessions, the retention sweep and the profile list read with it.
+   */
+  readonly cacheKey: CacheKey
+  /**
+   * Where `cacheKey` is kept (app-cache-key.ts); absent: the keychain. 'memory': a key of this start only, so the
+   * caches earlier starts wrote cannot be read and are deleted before any opens (the window says so once).
+   */
+  readonly cacheKeyKept?: CacheKeyKept
   /**
    * The active profile's settings, and every profile (`settings.profiles`), with the machine policy in force
    * (`settings.policy`; its `inForce` is what loadMachinePolicy found: exports, personal data, updates rules).
@@ -155,7 +172,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
   const employeeCount = (id: string): number | undefined =>
     id === session.profileId
       ? session.employeeCount()
-      : savedEmployeeCount(join(caches.cacheDir(id), CACHE_FILE_NAME))
+      : savedEmployeeCount(join(caches.cacheDir(id), CACHE_FILE_NAME), deps.cacheKey)
   const tenantOf = (settings: Settings): string =>
     resolveEnvironment(settings, deps.demo.environment).tenantId
   const emitProfiles = () =>
@@ -181,7 +198,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
       profileId: profile.id,
       catalog: join(caches.cacheDir(profile.id), CACHE_FILE_NAME),
     })),
-    { clock, logger: deps.logger },
+    { clock, key: deps.cacheKey, logger: deps.logger },
   )
   const notices = retention.notice === undefined ? [] : [retention.notice]
   // What a crash left (print pages, deleted profiles' folders, part files), before any session opens.
@@ -234,6 +251,7 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 
   const identity = identityActions({
     caches,
+    cacheKey: deps.cacheKey,
     settings: deps.settings,
     clock,
     session: () => session,
@@ -295,11 +313,14 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
 }
 
 /**
- * Sweeps what an earlier run left (leftovers.ts): print pages and deleted profiles' folders now, then takes others'
- * rights off what older versions wrote with the umask's modes (owner-only.ts), then the part files in each profile's
- * last export folder in the background (it may be a slow network share); "earlier" is before this process started.
+ * Sweeps what an earlier run left: the caches no key of this start opens (clearUnreadableCaches), then
+ * (leftovers.ts) print pages and deleted profiles' folders, then takes others' rights off what older versions
+ * wrote with the umask's modes (owner-only.ts), then the part files in each profile's last export folder in the
+ * background (it may be a slow network share); "earlier" is before this process started.
  */
 function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
+  if (deps.cacheKeyKept === 'memory')
+    clearUnreadableCaches(deps.settings.profiles.list(), caches, deps.cacheKey, deps.logger)
   const startedAt = performance.timeOrigin
   const profiles = deps.settings.profiles
   sweepLeftovers({
@@ -334,6 +355,8 @@ function sessionDepsOf(
 ): SessionDeps {
   return {
     caches: shared.caches,
+    cacheKey: deps.cacheKey,
+    ...(deps.cacheKeyKept === 'memory' ? { cacheKeyInMemory: true } : {}),
     settings: deps.settings,
     secrets: deps.secrets,
     fetch: deps.fetch,

@@ -12,6 +12,7 @@ import {
 import type { Clock } from '../clock'
 import { RosterDeskError } from '../errors'
 import type { CacheFolders } from '../cache/cache-folders'
+import type { CacheKey } from '../sqlite/cache-key'
 import { CACHE_FILE_NAME } from '../settings/profile-store'
 import type { SettingsStore } from '../settings/settings-store'
 import type { ProfileSession } from './open-session'
@@ -20,6 +21,8 @@ import type { ProfileSession } from './open-session'
 export interface IdentityChangeDeps {
   /** Where each profile's employee cache lives (decision 046). */
   readonly caches: CacheFolders
+  /** The key of every cache file (another profile's catalog is read with it). */
+  readonly cacheKey: CacheKey
   readonly settings: SettingsStore
   readonly clock: Clock
   /** The active profile's session now. */
@@ -59,7 +62,7 @@ export function identityActions(deps: IdentityChangeDeps): IdentityActions {
     const synced =
       id === session.profileId
         ? session.sync.getStatus().lastComplete !== undefined
-        : hasCurrentSnapshot(join(dir, CACHE_FILE_NAME))
+        : hasCurrentSnapshot(join(dir, CACHE_FILE_NAME), deps.cacheKey)
     if (!synced) return info
     deleteSetAside(dir)
     return undefined

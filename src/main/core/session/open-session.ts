@@ -20,6 +20,7 @@ import { profileSecrets, type SecretVault } from '../secrets/secret-store'
 import { deleteSetAside } from '../cache/set-aside-cache'
 import { mkdirOwnerOnly } from '../owner-only'
 import type { CacheFolders } from '../cache/cache-folders'
+import type { CacheKey } from '../sqlite/cache-key'
 import { CACHE_FILE_NAME, FIRST_PROFILE_ID } from '../settings/profile-store'
 import type { ResolvedEnvironment } from '../settings/resolve-environment'
 import type { SettingsStore } from '../settings/settings-store'
@@ -76,6 +77,10 @@ export function preparingEvents(events: EventSink): PreparingEvents {
 export interface SessionDeps {
   /** Where each profile's employee cache lives (decision 046). */
   readonly caches: CacheFolders
+  /** The user's key of every cache file (AppCoreDeps.cacheKey). */
+  readonly cacheKey: CacheKey
+  /** The key lives in memory only (AppCoreDeps.cacheKeyKept 'memory'): the sign-in state tells the window. */
+  readonly cacheKeyInMemory?: boolean
   /** The active profile's settings, and every profile (`settings.profiles`). */
   readonly settings: SettingsStore
   /** Every profile's secrets; each session sees only its own (`profileSecrets`). */
@@ -132,12 +137,13 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
       ? {}
       : { receivesSchemeCallbacks: deps.receivesSchemeCallbacks }),
     logger: deps.logger,
+    ...(deps.cacheKeyInMemory === true ? { savedEmployeesUntilQuit: true } : {}),
   })
 
   const cacheDir = deps.caches.cacheDir(profileId)
   mkdirOwnerOnly(cacheDir)
   const services = openSessionServices({
-    db: { path: join(cacheDir, CACHE_FILE_NAME) },
+    db: { path: join(cacheDir, CACHE_FILE_NAME), key: deps.cacheKey },
     connection: { fetch: deps.fetch, tokens: auth.tokens },
     clock,
     random: deps.random,

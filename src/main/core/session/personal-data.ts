@@ -1,13 +1,16 @@
-import { rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { retentionNotice } from '../../../shared/policy-view'
 import { lastSavedAt, writerIsActive } from '../cache/cache-age'
+import type { CacheKey } from '../sqlite/cache-key'
 import { errorCode } from '../cache/cache-move'
 import { savedEmployeeCount } from '../cache/saved-employee-count'
 import { deleteSetAside, setAsideDir } from '../cache/set-aside-cache'
 import type { Clock } from '../clock'
 import { fsyncDirectory } from '../durable-fs'
 import type { Logger } from '../log/logger'
+import type { CacheFolders } from '../cache/cache-folders'
+import { CACHE_FILE_NAME } from '../settings/profile-store'
 import type { PolicyInForce } from '../policy/policy-in-force'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -31,6 +34,8 @@ export function personalDataRulesOf(inForce: PolicyInForce): PersonalDataRules {
 
 export interface RetentionSweepDeps {
   readonly clock: Pick<Clock, 'now'>
+  /** The key of every cache file: a catalog that does not open with it counts from its file's time. */
+  readonly key: CacheKey
   readonly logger: Pick<Logger, 'info' | 'warn'>
   /**
    * How a cache folder and its set-aside copy are deleted: the real deletions by default; a test gives one that
@@ -81,7 +86,7 @@ export function deleteExpiredCaches(
   for (const { profileId, catalog: catalogPath } of caches) {
     const cacheDir = dirname(catalogPath)
     const expired = (catalog: string, what: string): boolean => {
-      const savedAt = lastSavedAt(catalog)
+      const savedAt = lastSavedAt(catalog, deps.key)
       if (savedAt === undefined || savedAt >= cutoff) return false
       if (writerIsActive(catalog)) {
         deps.logger.warn(
@@ -89,7 +94,7 @@ export function deleteExpiredCaches(
         )
         return false
       }
-      const count = savedEmployeeCount(catalog)
+      const count = savedEmployeeCount(catalog, deps.key)
       deps.logger.info(
         `Machine policy: deleting profile ${profileId}'s ${what} (${count ?? 'unknown number of'} employees, ` +
           `last synced ${new Date(savedAt).toISOString()}): personalData.deleteUnsyncedAfterDays is ${days}`,
@@ -136,4 +141,30 @@ export function clearSavedEmployees(cacheDir: string): void {
 function removeCacheFolder(cacheDir: string): void {
   rmSync(cacheDir, { recursive: true, force: true })
   fsyncDirectory(dirname(cacheDir))
+}
+
+/**
+ * With a key of this start only (no keychain, no key file allowed), every profile's saved employees written at an
+ * earlier start cannot be read: they are deleted (set-aside copies too) rather than set aside at each start, except
+ * a cache a live process is writing (a `cli sync`, with its own key) and one `key` opens (encrypted at this start,
+ * from an earlier version's plain cache), left as they are.
+ */
+export function clearUnreadableCaches(
+  profiles: ReadonlyArray<{ readonly id: string }>,
+  caches: Pick<CacheFolders, 'cacheDir'>,
+  key: CacheKey,
+  logger: Pick<Logger, 'info' | 'warn'>,
+): void {
+  for (const profile of profiles) {
+    const dir = caches.cacheDir(profile.id)
+    const catalog = join(dir, CACHE_FILE_NAME)
+    if (writerIsActive(catalog)) continue
+    if (existsSync(catalog) && savedEmployeeCount(catalog, key) !== undefined) continue
+    try {
+      clearSavedEmployees(dir)
+    } catch (error) {
+      logger.warn(`Cache key: could not delete profile ${profile.id}'s unreadable saved employees`, error)
+    }
+  }
+  logger.info('Cache key: kept in memory only (no keychain); saved employees are synced again at each start')
 }

@@ -5,6 +5,7 @@ import type { RetryPolicy } from '../api/retry-policy'
 import { openCacheDatabase, type CacheDatabase } from '../cache/cache-database'
 import { ChangeHistory } from '../changes/change-history'
 import type { Clock } from '../clock'
+import type { CacheKey } from '../sqlite/cache-key'
 import { RosterDeskError } from '../errors'
 import { ExportService } from '../export/export-service'
 import type { Logger } from '../log/logger'
@@ -30,8 +31,17 @@ export interface SessionConnection {
 
 /** What the services over one cache are built from, in the app and in the CLI. */
 export interface SessionServicesDeps {
-  /** The cache file; `mustExist`: a command that reads a cache never creates one. */
-  readonly db: { readonly path: string; readonly mustExist?: boolean }
+  /**
+   * The cache file and the key its files are encrypted with; `mustExist`: a command that reads a cache never
+   * creates one; `keepDamaged`: a catalog that does not open is refused, never set aside (the CLI's `--profile`,
+   * whose key may not be the app's).
+   */
+  readonly db: {
+    readonly path: string
+    readonly key: CacheKey
+    readonly mustExist?: boolean
+    readonly keepDamaged?: boolean
+  }
   /** Absent: the session does not reach the service (the CLI's reading commands); a sync is refused. */
   readonly connection?: SessionConnection
   readonly clock: Clock
@@ -85,7 +95,9 @@ export interface SessionServices {
 export function openSessionServices(deps: SessionServicesDeps): SessionServices {
   const { clock, logger, runners } = deps
   const cache = openCacheDatabase(deps.db.path, {
+    key: deps.db.key,
     ...(deps.db.mustExist === undefined ? {} : { mustExist: deps.db.mustExist }),
+    ...(deps.db.keepDamaged === undefined ? {} : { keepDamaged: deps.db.keepDamaged }),
     logger,
   })
   const connection = deps.connection ?? offline

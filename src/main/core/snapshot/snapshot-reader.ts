@@ -6,6 +6,7 @@ import { SnapshotRowReader } from './row-reader'
 import { checkSnapshotFormat, QUICK_CHECK_AT_OPEN_MAX_BYTES, quickCheck } from './snapshot-schema'
 import { openSqlite, storageError } from '../sqlite/sqlite-open'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
+import type { CacheKey } from '../sqlite/cache-key'
 
 /** A snapshot file as it was when its open-time check passed: the same path, size and mtime is the same file. */
 export interface CheckedFile {
@@ -88,19 +89,24 @@ export class SnapshotReader {
     readonly checkedAs: CheckedFile,
     db: SqliteDatabase,
     onClosed: (reader: SnapshotReader) => void,
+    private readonly key: CacheKey,
   ) {
     this.db = db
     this.onClosed = onClosed
   }
 
-  /** Opens and checks a committed snapshot file (quick_check up to QUICK_CHECK_AT_OPEN_MAX_BYTES). */
+  /**
+   * Opens and checks a committed snapshot file (quick_check up to QUICK_CHECK_AT_OPEN_MAX_BYTES), encrypted with
+   * `key` (a wrong key fails here as a damaged cache).
+   */
   static open(
     path: string,
+    key: CacheKey,
     runId: number,
     onClosed: (reader: SnapshotReader) => void = () => undefined,
     options: SnapshotOpenOptions = {},
   ): SnapshotReader {
-    const db = openSqlite(path, { readonly: true, fileMustExist: true })
+    const db = openSqlite(path, { readonly: true, fileMustExist: true, key })
     let checkedAs: CheckedFile
     try {
       checkSnapshotFormat(db, path)
@@ -116,7 +122,7 @@ export class SnapshotReader {
       db.close()
       throw storageError(error, path)
     }
-    return new SnapshotReader(runId, path, checkedAs, db, onClosed)
+    return new SnapshotReader(runId, path, checkedAs, db, onClosed, key)
   }
 
   get isOpen(): boolean {
@@ -153,7 +159,7 @@ export class SnapshotReader {
    * a connection of its own, so pages this reader already cached cannot hide what is on the disk now.
    */
   verify(): void {
-    const db = openSqlite(this.path, { readonly: true, fileMustExist: true })
+    const db = openSqlite(this.path, { readonly: true, fileMustExist: true, key: this.key })
     try {
       quickCheck(db, this.path)
     } catch (error) {

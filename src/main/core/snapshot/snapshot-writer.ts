@@ -1,6 +1,7 @@
 import type { ColumnInfo } from '../../../shared/domain/rows'
 import { yieldToEventLoop } from '../event-loop'
 import { createRunFileWriter, RunFileWriter } from '../sqlite/run-file-writer'
+import type { CacheKey } from '../sqlite/cache-key'
 import { fsyncFileAsync } from '../durable-fs'
 import { SNAPSHOT_INDEXES, SNAPSHOT_TABLES, stampSnapshot } from './snapshot-schema'
 import type { SqliteDatabase } from '../sqlite/sqlite-open'
@@ -106,8 +107,8 @@ export class SnapshotWriter extends RunFileWriter {
   }
 
   /** Creates the file (replacing debris of the same name) and its tables. */
-  static create(path: string): SnapshotWriter {
-    return createRunFileWriter(path, (db) => {
+  static create(path: string, key: CacheKey): SnapshotWriter {
+    return createRunFileWriter(path, key, (db) => {
       // Set before the first table exists, which is when SQLite fixes a file's page size.
       db.pragma(`page_size = ${SNAPSHOT_PAGE_SIZE}`)
       db.pragma('cache_size = -65536')

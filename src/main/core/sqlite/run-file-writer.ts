@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { fsyncDirectory, fsyncFileAsync } from '../durable-fs'
 import { openSqlite, storageError } from './sqlite-open'
 import type { SqliteDatabase } from './sqlite-open'
+import type { CacheKey } from './cache-key'
 
 /**
  * The files a sync run writes once, snapshots (core/snapshot) and change logs (core/cache) alike: here, below both
@@ -17,9 +18,9 @@ const SIDE_FILES = ['-journal', '-wal', '-shm'] as const
  * rollback journal and no fsync per write (a crash leaves only debris the next sweep deletes, never a file anyone
  * reads). The run forces it to disk once, when it seals it.
  */
-export function createRunFile(path: string): SqliteDatabase {
+export function createRunFile(path: string, key: CacheKey): SqliteDatabase {
   removeSnapshotFile(path)
-  const db = openSqlite(path)
+  const db = openSqlite(path, { key })
   try {
     db.pragma('locking_mode = EXCLUSIVE')
     // better-sqlite3's defensive mode refuses journal_mode = OFF, so it is lifted for this one pragma only.
@@ -49,12 +50,12 @@ export function removeSnapshotFile(path: string): boolean {
 
 /**
  * Creates a file one sync run writes once (a snapshot, a change log), private to the run until the catalog names
- * it (see createRunFile), and builds its writer over it. If anything fails on the way, nothing is left behind.
+ * it (see createRunFile), encrypted with `key`, and builds its writer over it. If anything fails on the way, nothing is left behind.
  */
-export function createRunFileWriter<T>(path: string, build: (db: SqliteDatabase) => T): T {
+export function createRunFileWriter<T>(path: string, key: CacheKey, build: (db: SqliteDatabase) => T): T {
   let db: SqliteDatabase
   try {
-    db = createRunFile(path)
+    db = createRunFile(path, key)
   } catch (error) {
     throw storageError(error, path)
   }

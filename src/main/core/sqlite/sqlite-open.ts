@@ -48,13 +48,21 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Sqlit
   }
 }
 
-/** Gives a new connection its key and proves it on the first page: a wrong key is SQLITE_NOTADB here, not later. */
+/**
+ * Gives a new connection its key and proves it on the first page: a wrong key (a lost or new keychain, a copied
+ * profile) is SQLITE_NOTADB here, not later, and fails as a damaged cache in the words of LOCKED_CACHE_MESSAGE.
+ */
 function unlock(db: SqliteDatabase, key: CacheKey): void {
   try {
     for (const pragma of cipherPragmas(key)) db.pragma(pragma)
     db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get()
   } catch (error) {
     db.close()
+    if (sqliteCode(error) === 'SQLITE_NOTADB')
+      throw new RosterDeskError('damaged-cache', LOCKED_CACHE_MESSAGE, {
+        detail: 'SQLITE_NOTADB',
+        cause: error,
+      })
     throw error
   }
 }
@@ -83,7 +91,14 @@ export function sqliteCode(error: unknown): string | undefined {
 
 /** Translates a SQLite failure into what a clerk can do about it. Already-translated errors pass through. */
 export function storageError(error: unknown, path: string): RosterDeskError {
-  if (error instanceof RosterDeskError) return error
+  if (error instanceof RosterDeskError) {
+    if (error.code !== 'damaged-cache' || error.detail === undefined || error.detail.includes(path))
+      return error
+    return new RosterDeskError('damaged-cache', error.message, {
+      detail: `${error.detail} (${path})`,
+      cause: error.cause,
+    })
+  }
   const code = sqliteCode(error) ?? (error instanceof Error ? error.message : 'unknown')
   const detail = `${code} (${path})`
   if (isDamage(code)) return damagedCacheError(detail, error)
@@ -123,6 +138,13 @@ export function storageError(error: unknown, path: string): RosterDeskError {
 
 /** What a clerk reads when a cache file is damaged; the detail (the file, SQLite's code) goes to the log. */
 export const DAMAGED_CACHE_MESSAGE = 'The saved employees are damaged; sync to rebuild them.'
+
+/**
+ * What a clerk reads when a cache file does not open with this computer's key (or its first page is damaged): the
+ * file is set aside like a damaged one and nothing else is lost.
+ */
+export const LOCKED_CACHE_MESSAGE =
+  'The saved employees could not be unlocked with this computer’s key; a full sync is needed to rebuild them.'
 
 /** SQLite's codes for a file that is not (or no longer) a valid database. */
 export function isDamage(code: string | undefined): boolean {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExportRecordEntry } from '../../../../src/shared/domain/export'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 import { openCacheDatabase } from '../../../../src/main/core/cache/cache-database'
 import { runAuditCommand } from '../../../../src/main/cli/audit-command'
 import { runChangesCommand } from '../../../../src/main/cli/changes-command'
@@ -32,7 +33,7 @@ describe('cli audit over the CLI’s own exports', () => {
   beforeAll(async () => {
     folder = tempFolder()
     db = join(folder.path, 'cache.db')
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       await syncFromSandbox(cache, sandbox(), { pageSize: 40, tenantId: 'tenant-demo' })
     } finally {

@@ -8,6 +8,7 @@ import { employee, seedSnapshot } from '../../../helpers/seed-snapshot'
 import { tempFolder } from '../../../helpers/export-fixtures'
 import { runCliProcess } from '../../../helpers/run-cli'
 import type { CliProcessRun } from '../../../helpers/run-cli'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 /** Runs `npm run --silent cli -- changes ...`. */
 const changes = (args: string[]): Promise<CliProcessRun> => runCliProcess(['changes', ...args])
@@ -35,7 +36,7 @@ describe('cli changes', () => {
   beforeAll(async () => {
     folder = tempFolder()
     db = join(folder.path, 'cache.db')
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       await seedSnapshot(cache, STAFF)
       const moved = [STAFF[0]!, { ...STAFF[2]!, payCycleId: 'PC-B' }, STAFF[3]!]

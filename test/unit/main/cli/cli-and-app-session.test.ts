@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { CacheCommandIo } from '../../../../src/main/cli/cache-command-args'
 import { runExportCommand } from '../../../../src/main/cli/export-command'
 import { runSyncCommand } from '../../../../src/main/cli/sync-command'
+import { runSearchCommand } from '../../../../src/main/cli/search-command'
+import { CacheKey } from '../../../../src/main/core/sqlite/cache-key'
 import { systemClock } from '../../../../src/main/core/clock'
 import type { ExportContext } from '../../../../src/main/core/export/export-runner'
 import { inlineRunners, type SessionRunners } from '../../../../src/main/core/session/session-runners'
@@ -15,6 +18,7 @@ import type { SyncStartOptions } from '../../../../src/main/core/sync/sync-servi
 import { CaptureLogger } from '../../../helpers/capture-logger'
 import { sandbox, startApp, syncNow, tempDir } from '../../../helpers/app-core-under-test'
 import { writeSettingsFile } from '../../../helpers/settings-file'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 /** What the sessions asked their runners for: each sync's start options and each export's context. */
 interface Asked {
@@ -69,6 +73,7 @@ async function cli(
     platform: 'linux',
     logger: new CaptureLogger(),
     runners,
+    cacheKey: () => TEST_CACHE_KEY,
   }
   return { code: await command(args, io), stderr: text }
 }
@@ -156,4 +161,52 @@ describe('the CLI and the app open their sessions through one composition', () =
     })
     expect(fromCli.exports).toEqual(fromApp.exports)
   })
+
+  it('--profile on a cache the app keyed in its keychain: refused with what to do, the cache untouched', async () => {
+    const service = await sandbox({ size: 30, seed: 9 })
+    const dataDir = tempDir()
+    const backend = new MemoryKeyValueBackend()
+    // The app's own key, in its keychain: not the CLI's (the CLI's is TEST_CACHE_KEY, from its key file).
+    const app = await startApp(service, dataDir, backend, new MemorySecretStore(), {
+      cacheKey: { key: CacheKey.create(), kept: 'keychain' },
+    })
+    expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
+    expect(await syncNow(app)).toMatchObject({ status: 'complete', stored: 30 })
+    await app.close()
+    writeSettingsFile(dataDir, backend)
+    const cacheDir = join(dataDir, 'cache')
+    const before = fingerprint(cacheDir)
+
+    const env = {
+      ROSTERDESK_CLIENT_SECRET: service.credentials.clientSecret,
+      ROSTERDESK_ACCESS_TOKEN: service.issueTokens().accessToken,
+    }
+    const profile = ['--profile', 'Demo', '--data-dir', dataDir, '--base-url', service.baseUrl]
+    for (const [command, args] of [
+      [runSyncCommand, profile],
+      [runSearchCommand, ['--profile', 'Demo', '--data-dir', dataDir]],
+    ] as const) {
+      const run = await cli(command, args, env, inlineRunners)
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain(
+        'The saved employees of profile "Demo" cannot be opened with the command line\'s key (cache.key): the app ' +
+          'keeps their key in this computer’s keychain, which the command line cannot read (or they are damaged). ' +
+          'Nothing was changed; give --db FILE for a cache of the command line’s own.',
+      )
+    }
+    // Nothing set aside, renamed or written: every file as it was.
+    expect(fingerprint(cacheDir)).toEqual(before)
+  })
 })
+
+/** Every file under `folder` with its bytes' hash. */
+function fingerprint(folder: string): Record<string, string> {
+  return Object.fromEntries(
+    readdirSync(folder, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const path = join(entry.parentPath, entry.name)
+        return [path.slice(folder.length), createHash('sha256').update(readFileSync(path)).digest('hex')]
+      }),
+  )
+}

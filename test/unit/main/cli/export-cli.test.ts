@@ -11,6 +11,7 @@ import { aboutCells, readCsv, readXlsx } from '../../../helpers/xlsx-reader'
 import { runCliFromSource, runCliProcess } from '../../../helpers/run-cli'
 import { tempFolder } from '../../../helpers/export-fixtures'
 import { expectedField } from '../../../helpers/xlsx-expectations'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 describe('cli export', () => {
   const sandbox = useTestSandbox({ size: 500, seed: 5 })
@@ -23,7 +24,7 @@ describe('cli export', () => {
   beforeAll(async () => {
     folder = tempFolder()
     db = join(folder.path, 'cache.db')
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       await syncFromSandbox(cache, sandbox(), { pageSize: 250, tenantId: 'tenant-demo' })
       const columns = new QueryEngine(cache).listColumns()
@@ -37,7 +38,7 @@ describe('cli export', () => {
   afterAll(() => folder?.remove())
 
   function engineRows(query: RowQuery): Array<Record<string, unknown>> {
-    const cache = openCacheDatabase(db, { mustExist: true })
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY, mustExist: true })
     try {
       return [...new QueryEngine(cache).iterateRows(query)].flat()
     } finally {

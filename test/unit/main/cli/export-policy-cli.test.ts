@@ -9,6 +9,7 @@ import type { PolicyInForce } from '../../../../src/main/core/policy/policy-in-f
 import { employee, seedSnapshot } from '../../../helpers/seed-snapshot'
 import { tempFolder } from '../../../helpers/export-fixtures'
 import { runCommand } from '../../../helpers/run-cli'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 /** Twelve employees: eight in pay cycle PC-A, four in PC-B. */
 const STAFF: EmployeeRow[] = Array.from({ length: 12 }, (_, index) =>
@@ -31,7 +32,7 @@ describe('cli export and changes --out under the machine policy’s export rules
   beforeAll(async () => {
     folder = tempFolder()
     db = join(folder.path, 'cache.db')
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       await seedSnapshot(cache, STAFF)
     } finally {

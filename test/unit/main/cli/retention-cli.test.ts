@@ -7,6 +7,7 @@ import { openCacheDatabase } from '../../../../src/main/core/cache/cache-databas
 import type { PolicyInForce } from '../../../../src/main/core/policy/policy-in-force'
 import { MemoryKeyValueBackend, SettingsStore } from '../../../../src/main/core/settings/settings-store'
 import { runCommand, useScratch } from '../../../helpers/run-cli'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 const scratch = useScratch()
 const DAY = 24 * 60 * 60 * 1000
@@ -26,7 +27,7 @@ function appDataWithOldCache(daysOld: number): { dataDir: string; catalog: strin
   const cacheDir = join(dataDir, 'profiles', acme.id, 'cache')
   mkdirSync(cacheDir, { recursive: true })
   const catalog = join(cacheDir, 'employees.sqlite')
-  openCacheDatabase(catalog).close()
+  openCacheDatabase(catalog, { key: TEST_CACHE_KEY }).close()
   const time = new Date(Date.now() - daysOld * DAY)
   utimesSync(catalog, time, time)
   return { dataDir, catalog }

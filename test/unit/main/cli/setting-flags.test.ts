@@ -5,6 +5,7 @@ import { SYNC_USAGE, runSyncCommand } from '../../../../src/main/cli/sync-comman
 import { MemoryKeyValueBackend, SettingsStore } from '../../../../src/main/core/settings/settings-store'
 import { PAGE_SIZE_SETTING } from '../../../../src/shared/settings-rules'
 import { CaptureLogger } from '../../../helpers/capture-logger'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 /** Runs a CLI command in-process; every case here is refused before it touches a file or the network. */
 async function run(
@@ -22,6 +23,7 @@ async function run(
     env,
     platform: 'linux',
     logger: new CaptureLogger(),
+    cacheKey: () => TEST_CACHE_KEY,
   })
   return { code, stderr: text }
 }

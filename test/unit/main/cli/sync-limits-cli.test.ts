@@ -12,6 +12,7 @@ import { policySchema } from '../../../../src/main/core/policy/policy-schema'
 import { runCommand, useScratch } from '../../../helpers/run-cli'
 import { startTestSandbox } from '../../../helpers/sandbox'
 import { rawSnapshot } from '../../../helpers/raw-snapshot'
+import { TEST_CACHE_KEY, encryptFixtureCopy } from '../../../helpers/test-cache-key'
 
 const scratch = useScratch()
 
@@ -131,7 +132,8 @@ describe('values cut to the longest field allowed', () => {
   it('are absent from runs logged before the count was kept (a catalog migrated from version 2)', () => {
     const dir = tempDir()
     cpSync(resolve(__dirname, '../../../fixtures/cache-v2'), dir, { recursive: true })
-    const cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+    encryptFixtureCopy(dir)
+    const cache = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
     try {
       expect(cache.db.pragma('user_version', { simple: true })).toBe(CATALOG_VERSION)
       const last = cache.lastCompleteRun()
@@ -155,7 +157,7 @@ describe('sync’s --sync-scope', () => {
     expect(result.code).toBe(0)
     const summary = JSON.parse(result.stdout) as { status: string; stored: number }
     expect(summary.status).toBe('complete')
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     try {
       const rows = rawSnapshot(cache.currentSnapshot())
         .prepare('SELECT row_json FROM employees')

@@ -8,6 +8,7 @@ import { HOSTILE_TEXTS } from '../../../../src/main/sandbox/hostile-names'
 import { employee, seedSnapshot } from '../../../helpers/seed-snapshot'
 import { tempFolder } from '../../../helpers/export-fixtures'
 import { runCommand } from '../../../helpers/run-cli'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 /** What a terminal acts on instead of printing (terminal-text.ts's list), never to reach the CLI's text output. */
 // eslint-disable-next-line no-control-regex -- finding the control characters is the point
@@ -20,7 +21,7 @@ describe('the CLI prints service text safely in a terminal', () => {
   it('escapes control characters and direction overrides in names: search and changes, text and JSON', async () => {
     folder = tempFolder()
     const db = join(folder.path, 'cache.db')
-    const cache = openCacheDatabase(db)
+    const cache = openCacheDatabase(db, { key: TEST_CACHE_KEY })
     const hostile = HOSTILE_TEXTS.slice(0, 3).map((text, index) =>
       employee(`u-${index}`, text.first, text.last, 'Active', { jobTitle: text.jobTitle }),
     )

@@ -14,6 +14,7 @@ import { runCommand } from '../../../helpers/run-cli'
 import { startTestSandbox } from '../../../helpers/sandbox'
 import { syncFromSandbox } from '../../../helpers/sync-from-sandbox'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../../helpers/xlsx-reader'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 /** A view saved in the app: leavers and people on leave, by hire date, newest first, four columns. */
 const LEAVERS: ViewState = {
@@ -49,7 +50,7 @@ beforeAll(async () => {
   // The cache the app fills for that profile.
   const cacheDir = profileCacheDir(dataDir, 'p1')
   mkdirSync(cacheDir, { recursive: true })
-  const cache = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME))
+  const cache = openCacheDatabase(join(cacheDir, CACHE_FILE_NAME), { key: TEST_CACHE_KEY })
   try {
     await syncFromSandbox(cache, sandbox)
   } finally {

@@ -17,6 +17,7 @@ import { canMountSmallVolume, mountSmallVolume, type SmallVolume } from '../../.
 import { sandboxSyncService, syncFromSandbox } from '../../../helpers/sync-from-sandbox'
 import { ABOUT, GENERATED_COLUMNS, generatedRow } from '../../../helpers/export-fixtures'
 import { fingerprintCache } from '../../../helpers/cache-test-helpers'
+import { TEST_CACHE_KEY } from '../../../helpers/test-cache-key'
 
 const DISK_FULL =
   /^The disk is full\. .+ needs about [\d.]+ (KB|MB) free in \/.+\. Free some space there and try again\./
@@ -40,7 +41,7 @@ describe.skipIf(!canMountSmallVolume())('a full disk (a real 6 MB tmpfs)', () =>
   })
 
   it('a sync fails with the space needed and where; the previous cache is intact byte for byte', async () => {
-    const cache = openCacheDatabase(join(volume.path, 'employees.sqlite'))
+    const cache = openCacheDatabase(join(volume.path, 'employees.sqlite'), { key: TEST_CACHE_KEY })
     opened.push(cache)
     await syncFromSandbox(cache, sandbox, { pageSize: 250 })
     const before = fingerprintCache(cache.path)

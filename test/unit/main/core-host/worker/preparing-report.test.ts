@@ -15,6 +15,7 @@ import { EmployeeGenerator } from '../../../../../src/main/sandbox/data'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { seedSnapshot } from '../../../../helpers/seed-snapshot'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 const COUNT = 500
 
@@ -46,7 +47,7 @@ describe('the query engine says what it is preparing', () => {
   beforeAll(async () => {
     const temp = makeTempDir()
     cleanup = temp.cleanup
-    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
+    cache = openCacheDatabase(join(temp.dir, 'cache.db'), { key: TEST_CACHE_KEY })
     const generator = new EmployeeGenerator(11, COUNT)
     await seedSnapshot(
       cache,

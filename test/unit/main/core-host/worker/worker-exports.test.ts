@@ -17,6 +17,7 @@ import { EmployeeGenerator } from '../../../../../src/main/sandbox/data'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { seedSnapshot } from '../../../../helpers/seed-snapshot'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 const COUNT = 4_000
 
@@ -33,7 +34,7 @@ describe('exports on the core worker', () => {
     const temp = makeTempDir()
     cleanup = temp.cleanup
     dir = temp.dir
-    cache = openCacheDatabase(join(dir, 'cache.db'))
+    cache = openCacheDatabase(join(dir, 'cache.db'), { key: TEST_CACHE_KEY })
     const generator = new EmployeeGenerator(11, COUNT)
     await seedSnapshot(
       cache,

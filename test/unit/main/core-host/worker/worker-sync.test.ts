@@ -13,6 +13,8 @@ import { WorkerHost } from '../../../../../src/main/core-host/worker/worker-host
 import { workerSyncRunner } from '../../../../../src/main/core-host/worker/worker-sync'
 import { useTempCache } from '../../../../helpers/temp-cache'
 import { FakeListService, FakeTokens, endlessListPage, makeEmployees } from '../../../../helpers/sync-fakes'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
+import { withCacheKey } from '../../../../../src/main/core-host/worker/worker-cache-key'
 
 /**
  * Syncs run on the core worker over a writer connection of its own, while this thread's (injected) fetch and
@@ -24,7 +26,7 @@ describe('syncs on the core worker', () => {
   const options = { baseUrl: 'https://payroll.example', pageSize: 10, concurrency: 2 }
 
   beforeAll(() => {
-    host = new WorkerHost<CoreJobs>(coreWorkerEntry(), { name: 'core worker' })
+    host = new WorkerHost<CoreJobs>(withCacheKey(coreWorkerEntry(), TEST_CACHE_KEY), { name: 'core worker' })
   })
   afterAll(async () => {
     await host.stop()
@@ -78,7 +80,7 @@ describe('syncs on the core worker', () => {
     const open = vi.spyOn(SnapshotReader, 'open')
     try {
       expect(temp.cache.currentSnapshot()?.runId).toBe(summary.id)
-      expect(open).toHaveBeenCalledWith(current?.path, summary.id, expect.any(Function), {
+      expect(open).toHaveBeenCalledWith(current?.path, TEST_CACHE_KEY, summary.id, expect.any(Function), {
         alreadyChecked: sealed?.checked,
       })
     } finally {

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-database'
 import type { CacheDatabase } from '../../../../../src/main/core/cache/cache-database'
@@ -10,6 +9,8 @@ import { RosterDeskError } from '../../../../../src/main/core/errors'
 import { fileHash, fingerprintCache, makeTempDir, summaryFor } from '../../../../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
 import { rawSnapshot } from '../../../../helpers/raw-snapshot'
+import { TEST_CACHE_KEY, rawDatabase } from '../../../../helpers/test-cache-key'
+import { LOCKED_CACHE_MESSAGE } from '../../../../../src/main/core/sqlite/sqlite-open'
 
 const SETTINGS = { pageSize: 100, concurrency: 2, trackedPayCycles: [] }
 
@@ -23,7 +24,7 @@ describe('openCacheDatabase', () => {
     cleanup()
   })
   const openCache = (name = 'cache.db', options = {}): CacheDatabase => {
-    const cache = openCacheDatabase(join(dir, name), options)
+    const cache = openCacheDatabase(join(dir, name), { key: TEST_CACHE_KEY, ...options })
     open.push(cache)
     return cache
   }
@@ -42,7 +43,7 @@ describe('openCacheDatabase', () => {
 
   it('migrates a version 1 catalog in place, keeping its run log', () => {
     const path = join(dir, 'v1.db')
-    const raw = new Database(path)
+    const raw = rawDatabase(path)
     raw.pragma(`application_id = ${CATALOG_APPLICATION_ID}`)
     raw.exec(`CREATE TABLE sync_runs (
       id INTEGER PRIMARY KEY AUTOINCREMENT, started_at TEXT NOT NULL, ended_at TEXT,
@@ -66,7 +67,7 @@ describe('openCacheDatabase', () => {
 
   it('refuses a SQLite file that belongs to something else, and leaves it untouched', () => {
     const path = join(dir, 'other.db')
-    const other = new Database(path)
+    const other = rawDatabase(path)
     other.exec(
       'CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5)',
     )
@@ -78,7 +79,7 @@ describe('openCacheDatabase', () => {
 
   it('refuses a cache written by a newer RosterDesk', () => {
     openCache().close()
-    const raw = new Database(join(dir, 'cache.db'))
+    const raw = rawDatabase(join(dir, 'cache.db'))
     raw.pragma(`user_version = ${CATALOG_VERSION + 1}`)
     raw.close()
     expect(() => openCache()).toThrow(/newer version of RosterDesk/)
@@ -91,7 +92,8 @@ describe('openCacheDatabase', () => {
     const error = captureError(() => openCache('junk.db', { mustExist: true }))
     expect(error).toBeInstanceOf(RosterDeskError)
     expect((error as RosterDeskError).code).toBe('damaged-cache')
-    expect((error as RosterDeskError).message).toBe('The saved employees are damaged; sync to rebuild them.')
+    // A file whose first page does not decrypt reads as one locked with another key: the two cannot be told apart.
+    expect((error as RosterDeskError).message).toBe(LOCKED_CACHE_MESSAGE)
     // A read-only open never renames the file the user named.
     expect(existsSync(join(dir, 'junk.db'))).toBe(true)
   })
@@ -215,7 +217,9 @@ describe('openCacheDatabase', () => {
     const cache = openCache()
     const { run, writer } = cache.runs.beginRun(SETTINGS, new Date())
     writer.close()
-    expect(() => SnapshotReader.open(run.snapshotPath, run.id)).toThrow(/saved employees are damaged/)
+    expect(() => SnapshotReader.open(run.snapshotPath, TEST_CACHE_KEY, run.id)).toThrow(
+      /saved employees are damaged/,
+    )
   })
 })
 

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { locateCacheFolders } from '../../../../../src/main/core/cache/cache-folders'
 import { moveCaches, nodeMoveFs, type MoveFs } from '../../../../../src/main/core/cache/cache-move'
@@ -12,6 +12,7 @@ import { CACHE_FILE_NAME, profileCacheDir } from '../../../../../src/main/core/s
 import { settleCacheFolders } from '../../../../../src/main/core-host/process/serve-core-process'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { TEST_CACHE_KEY, rawDatabase } from '../../../../helpers/test-cache-key'
 
 /**
  * The move of the caches from the roaming data folder to the local one (decision 046): stopped at every step
@@ -44,7 +45,7 @@ function employeesIn(dir: string): string[] | undefined {
   const catalog = join(dir, CACHE_FILE_NAME)
   if (!existsSync(catalog)) return undefined
   const read = <T>(path: string, query: (db: Database.Database) => T): T => {
-    const db = new Database(path, { readonly: true, fileMustExist: true })
+    const db = rawDatabase(path, { readonly: true, fileMustExist: true })
     try {
       return query(db)
     } finally {
@@ -62,7 +63,7 @@ function employeesIn(dir: string): string[] | undefined {
 
 async function seedCache(dir: string, uuids: readonly string[]): Promise<void> {
   mkdirSync(dir, { recursive: true })
-  const cache = openCacheDatabase(join(dir, CACHE_FILE_NAME))
+  const cache = openCacheDatabase(join(dir, CACHE_FILE_NAME), { key: TEST_CACHE_KEY })
   try {
     await seedSnapshot(
       cache,

@@ -5,6 +5,7 @@ import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-data
 import { SnapshotReader } from '../../../../../src/main/core/snapshot/snapshot-reader'
 import { makeTempDir, summaryFor } from '../../../../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 const PAGE = 4096
 
@@ -26,7 +27,7 @@ describe('SnapshotReader.open with a file already checked', () => {
   let snapshot: string
   beforeEach(async () => {
     ;({ dir, cleanup } = makeTempDir('rosterdesk-checked-'))
-    const cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+    const cache = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
     await seedSnapshot(
       cache,
       Array.from({ length: 600 }, (_, i) => employee(`u-${i}`, `First${i}`, `Last${i}`, 'Active')),
@@ -37,7 +38,7 @@ describe('SnapshotReader.open with a file already checked', () => {
   afterEach(() => cleanup())
 
   it('says what it checked: the file’s size and modification time', () => {
-    const reader = SnapshotReader.open(snapshot, 1)
+    const reader = SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1)
     const stats = statSync(snapshot)
     expect(reader.checkedAs).toEqual({ size: stats.size, mtimeMs: stats.mtimeMs })
     reader.close()
@@ -50,22 +51,28 @@ describe('SnapshotReader.open with a file already checked', () => {
     const { size, mtimeMs } = statSync(snapshot)
 
     // Unchecked, the damage is found.
-    expect(() => SnapshotReader.open(snapshot, 1)).toThrow(/damaged/)
+    expect(() => SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1)).toThrow(/damaged/)
     // Trusted: the same path, size and mtime open without the check.
-    const trusted = SnapshotReader.open(snapshot, 1, undefined, { alreadyChecked: { size, mtimeMs } })
+    const trusted = SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1, undefined, {
+      alreadyChecked: { size, mtimeMs },
+    })
     expect(trusted.isOpen).toBe(true)
     trusted.close()
     // A different mtime or size is another file: checked again.
     expect(() =>
-      SnapshotReader.open(snapshot, 1, undefined, { alreadyChecked: { size, mtimeMs: mtimeMs + 1000 } }),
+      SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1, undefined, {
+        alreadyChecked: { size, mtimeMs: mtimeMs + 1000 },
+      }),
     ).toThrow(/damaged/)
     expect(() =>
-      SnapshotReader.open(snapshot, 1, undefined, { alreadyChecked: { size: size + PAGE, mtimeMs } }),
+      SnapshotReader.open(snapshot, TEST_CACHE_KEY, 1, undefined, {
+        alreadyChecked: { size: size + PAGE, mtimeMs },
+      }),
     ).toThrow(/damaged/)
   })
 
   it('a cache opens the snapshot its own sync sealed without the check; any other cache checks it', () => {
-    const sealing = openCacheDatabase(join(dir, 'employees.sqlite'))
+    const sealing = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
     const info = sealing.currentSnapshotInfo()
     expect(info).not.toBeNull()
     scribbleMiddlePage(snapshot)
@@ -78,7 +85,7 @@ describe('SnapshotReader.open with a file already checked', () => {
     sealing.close()
 
     // Another process, or this one after a restart: checked, and the damage found (the file set aside).
-    const other = openCacheDatabase(join(dir, 'employees.sqlite'))
+    const other = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
     expect(other.currentSnapshot()).toBeNull()
     expect(other.runs.lastRun()?.errorCode).toBe('damaged-cache')
     other.close()
@@ -89,7 +96,7 @@ describe('SnapshotReader.open with a file already checked', () => {
       Array.from({ length: n }, (_, i) => employee(`u-${i}`, `First${i}`, `Last${i}`, 'Active'))
     const verify = vi.spyOn(SnapshotReader.prototype, 'verify')
     try {
-      const cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+      const cache = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
       // Another process sealed the base (beforeEach): checked.
       await seedSnapshot(cache, rows(601))
       expect(verify).toHaveBeenCalledTimes(1)
@@ -122,12 +129,12 @@ describe('SnapshotReader.open with a file already checked', () => {
       cache.close()
 
       // Another connection (the core worker's) checks it, unless told of the seal by the one that made it.
-      const worker = openCacheDatabase(join(dir, 'employees.sqlite'))
+      const worker = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
       if (record !== null) worker.adoptSealedSnapshot(record)
       await seedSnapshot(worker, rows(604))
       expect(verify).toHaveBeenCalledTimes(3)
       worker.close()
-      const fresh = openCacheDatabase(join(dir, 'employees.sqlite'))
+      const fresh = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
       await seedSnapshot(fresh, rows(605))
       expect(verify).toHaveBeenCalledTimes(4)
       // A record of another file is not taken.
@@ -140,7 +147,7 @@ describe('SnapshotReader.open with a file already checked', () => {
   })
 
   it('takes a record only of the current snapshot, and trusts it only while the file is unchanged', () => {
-    const cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+    const cache = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
     scribbleMiddlePage(snapshot)
     utimesSync(snapshot, 1_700_000_000, 1_700_000_000)
     const { size, mtimeMs } = statSync(snapshot)

@@ -2,7 +2,6 @@ import { cpSync, existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../../../src/shared/domain/rows'
-import Database from 'better-sqlite3-multiple-ciphers'
 import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-database'
 import { ChangeLogReader, type ChangeLogRecord } from '../../../../../src/main/core/cache/change-log-file'
 import type { CacheDatabase } from '../../../../../src/main/core/cache/cache-database'
@@ -11,6 +10,7 @@ import { ChangeHistory } from '../../../../../src/main/core/changes/change-histo
 import { QueryEngine } from '../../../../../src/main/core/query/query-engine'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { TEST_CACHE_KEY, encryptFixtureCopy, rawDatabase } from '../../../../helpers/test-cache-key'
 
 /** A cache written by RosterDesk before change logs existed (catalog version 2); see its README. */
 const FIXTURE_V2 = resolve(__dirname, '../../../../fixtures/cache-v2')
@@ -31,7 +31,7 @@ describe('the change history', () => {
   let cache: CacheDatabase
   let history: ChangeHistory
   const open = (path: string): void => {
-    cache = openCacheDatabase(path)
+    cache = openCacheDatabase(path, { key: TEST_CACHE_KEY })
     history = new ChangeHistory({ cache, queries: new QueryEngine(cache) })
   }
   beforeEach(() => {
@@ -52,10 +52,10 @@ describe('the change history', () => {
     log.write(records)
     await log.seal({})
     log.close()
-    const file = new Database(log.path)
+    const file = rawDatabase(log.path)
     file.exec(sql)
     file.close()
-    return ChangeLogReader.open(log.path)
+    return ChangeLogReader.open(log.path, TEST_CACHE_KEY)
   }
 
   const FIRST = [staff(1, 'Adams'), staff(2, 'Baker'), staff(3, 'Clark'), staff(4, 'Dunn'), staff(5, 'Evans')]
@@ -290,7 +290,8 @@ describe('a cache written before change logs existed', () => {
   beforeEach(() => {
     ;({ dir, cleanup } = makeTempDir('rosterdesk-history-v2-'))
     cpSync(FIXTURE_V2, dir, { recursive: true })
-    cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+    encryptFixtureCopy(dir)
+    cache = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
   })
   afterEach(() => {
     cache.close()

@@ -21,6 +21,7 @@ import type { DumpedSheet } from '../../../../helpers/xlsx-reader'
 import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
 import { tempFolder } from '../../../../helpers/export-fixtures'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 const BEFORE: EmployeeRow[] = [
   employee('u-1', 'Ann', 'Lee', 'Active', { employeeNumber: '0000001', payCycleId: 'PC-A', grade: 3 }),
@@ -56,7 +57,7 @@ describe('Export changes…', () => {
   let runId: number
   beforeEach(async () => {
     folder = tempFolder()
-    cache = openCacheDatabase(join(folder.path, 'cache.db'))
+    cache = openCacheDatabase(join(folder.path, 'cache.db'), { key: TEST_CACHE_KEY })
     service = changesService(cache)
     await seedSnapshot(cache, BEFORE)
     runId = (await seedSnapshot(cache, AFTER)).id
@@ -288,7 +289,7 @@ describe('Export changes… with salaries', () => {
 
   it('writes a changed salary as money, by the one rule the screen uses, and other numbers as they were', async () => {
     const folder = tempFolder()
-    const cache = openCacheDatabase(join(folder.path, 'cache.db'))
+    const cache = openCacheDatabase(join(folder.path, 'cache.db'), { key: TEST_CACHE_KEY })
     try {
       const service = changesService(cache)
       await seedSnapshot(cache, before)

@@ -14,6 +14,7 @@ import { syncFromSandbox } from '../../../../helpers/sync-from-sandbox'
 import { aboutCells, readCsv, readXlsx, sheetNamed } from '../../../../helpers/xlsx-reader'
 import { tempFolder } from '../../../../helpers/export-fixtures'
 import { expectDataRows, expectedField } from '../../../../helpers/xlsx-expectations'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 /**
  * The export through the real cache and query engine: a sandbox synced into a cache file, exported as the app
@@ -28,7 +29,7 @@ describe('export from a synced cache', () => {
 
   beforeAll(async () => {
     folder = tempFolder()
-    cache = openCacheDatabase(join(folder.path, 'cache.db'))
+    cache = openCacheDatabase(join(folder.path, 'cache.db'), { key: TEST_CACHE_KEY })
     await syncFromSandbox(cache, sandbox(), { pageSize: 250, concurrency: 2 })
     queries = new QueryEngine(cache)
     exports = new ExportService({

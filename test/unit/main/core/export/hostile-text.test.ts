@@ -12,6 +12,7 @@ import { syncFromSandbox } from '../../../../helpers/sync-from-sandbox'
 import { readCsv, readXlsx, sheetNamed } from '../../../../helpers/xlsx-reader'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { ABOUT } from '../../../../helpers/export-fixtures'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 const SIZE = 120
 // eslint-disable-next-line no-control-regex
@@ -27,7 +28,7 @@ describe('hostile text from the service: kept as sent in the cache, neutralised 
   beforeAll(async () => {
     sandbox = await startTestSandbox({ size: SIZE, seed: 9, hostileNames: true })
     ;({ dir, cleanup } = makeTempDir('rosterdesk-hostile-'))
-    cache = openCacheDatabase(join(dir, 'employees.sqlite'))
+    cache = openCacheDatabase(join(dir, 'employees.sqlite'), { key: TEST_CACHE_KEY })
     await syncFromSandbox(cache, sandbox, { pageSize: 50 })
     queries = new QueryEngine(cache)
   }, 60_000)

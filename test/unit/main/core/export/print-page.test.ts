@@ -18,6 +18,7 @@ import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
 import { ABOUT, TRICKY_COLUMNS, TRICKY_ROWS } from '../../../../helpers/export-fixtures'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 const HOSTILE_ROWS = [
   {
@@ -154,6 +155,7 @@ describe('export:print over the real core', () => {
       return answer
     }
     const core = await createAppCore({
+      cacheKey: TEST_CACHE_KEY,
       appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
       dataDir,
       settings: new SettingsStore(new MemoryKeyValueBackend()),
@@ -169,7 +171,7 @@ describe('export:print over the real core', () => {
       },
       events: sink,
       logger,
-      runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
+      runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry(), cacheKey: TEST_CACHE_KEY }),
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,
       printPage,

@@ -16,6 +16,7 @@ import type { SandboxHandle } from '../../../../../src/main/sandbox'
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 /**
  * The IPC surface under abuse: every invoke channel receives random, malformed and oversized argument lists
@@ -108,6 +109,7 @@ describe('the IPC surface under abuse (fast-check through the real dispatch)', (
       set: (key: string, value: unknown) => store.set(key, value),
     }
     core = await createAppCore({
+      cacheKey: TEST_CACHE_KEY,
       appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
       dataDir,
       settings: new SettingsStore(backend),
@@ -125,7 +127,11 @@ describe('the IPC surface under abuse (fast-check through the real dispatch)', (
       },
       events: { emit: () => undefined },
       logger: silentLogger,
-      runners: coreWorkerRunners({ logger: silentLogger, entry: await testCoreWorkerEntry() }),
+      runners: coreWorkerRunners({
+        logger: silentLogger,
+        entry: await testCoreWorkerEntry(),
+        cacheKey: TEST_CACHE_KEY,
+      }),
       // A save dialog the clerk cancels: an export that gets through validation writes nothing.
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,

@@ -10,6 +10,7 @@ import { createRng } from '../../../../../src/main/sandbox/random'
 import { columnsOf, runQuery } from '../../../../helpers/fake/fake-query'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 /**
  * The renderer tests' fake core answers `employees:query` and `employees:columns` with fake-query.ts; component
@@ -125,7 +126,7 @@ describe('the renderer tests’ fake query engine agrees with the real one', () 
   beforeAll(async () => {
     const temp = makeTempDir()
     cleanup = temp.cleanup
-    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
+    cache = openCacheDatabase(join(temp.dir, 'cache.db'), { key: TEST_CACHE_KEY })
     await seedSnapshot(cache, rows)
     engine = new QueryEngine(cache)
   })
@@ -140,7 +141,7 @@ describe('the renderer tests’ fake query engine agrees with the real one', () 
 
   it('answers the same before any sync', () => {
     const temp = makeTempDir()
-    const empty = openCacheDatabase(join(temp.dir, 'cache.db'))
+    const empty = openCacheDatabase(join(temp.dir, 'cache.db'), { key: TEST_CACHE_KEY })
     try {
       const real = new QueryEngine(empty)
       const query = { text: 'ann', facets: true, offset: 0, limit: 10 }

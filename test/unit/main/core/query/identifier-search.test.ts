@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EmployeeQuery } from '../../../../../src/shared/domain/query'
 import type { EmployeeRow } from '../../../../../src/shared/domain/rows'
@@ -10,6 +9,7 @@ import { decodeStoredIndex, STORED_INDEX_VERSION } from '../../../../../src/main
 import { SnapshotReader } from '../../../../../src/main/core/snapshot/snapshot-reader'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { TEST_CACHE_KEY, rawDatabase } from '../../../../helpers/test-cache-key'
 
 /**
  * The default search box as clerks use it, against the real engine over a real (small) cache: employee numbers
@@ -79,7 +79,7 @@ describe('the default search box', () => {
   beforeAll(async () => {
     const temp = makeTempDir()
     cleanup = temp.cleanup
-    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
+    cache = openCacheDatabase(join(temp.dir, 'cache.db'), { key: TEST_CACHE_KEY })
     await seedSnapshot(cache, ROWS)
     engine = new QueryEngine(cache)
   })
@@ -218,7 +218,7 @@ describe('the default search box', () => {
   })
 
   it('keeps the identifier indexes in the snapshot, so opening it reads them rather than the rows', () => {
-    const reader = SnapshotReader.open(cache.currentSnapshotInfo()?.path ?? '', 0)
+    const reader = SnapshotReader.open(cache.currentSnapshotInfo()?.path ?? '', TEST_CACHE_KEY, 0)
     try {
       const stored = decodeStoredIndex(reader.storedIndexParts())
       expect(stored?.identifiers.map((column) => [column.key, column.role])).toEqual([
@@ -236,10 +236,10 @@ describe('the default search box', () => {
 
   it('answers with the same rules from a cache whose stored index is of an older version', async () => {
     const temp = makeTempDir()
-    const old = openCacheDatabase(join(temp.dir, 'old.db'))
+    const old = openCacheDatabase(join(temp.dir, 'old.db'), { key: TEST_CACHE_KEY })
     try {
       await seedSnapshot(old, ROWS)
-      const raw = new Database(old.currentSnapshotInfo()?.path ?? '')
+      const raw = rawDatabase(old.currentSnapshotInfo()?.path ?? '')
       // An index as RosterDesk wrote it before this version: version 1, names only, terms in the JSON.
       raw.prepare('DELETE FROM search_index').run()
       raw.prepare('INSERT INTO search_index (part, data) VALUES (?, ?)').run(

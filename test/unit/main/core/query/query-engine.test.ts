@@ -6,6 +6,7 @@ import type { CacheDatabase } from '../../../../../src/main/core/cache/cache-dat
 import { QueryEngine } from '../../../../../src/main/core/query/query-engine'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 const ROWS: EmployeeRow[] = [
   employee('0a1b2c3d-0000-4000-8000-000000000001', 'Seán', "O'Brien", 'Active', {
@@ -55,7 +56,7 @@ describe('QueryEngine', () => {
   beforeEach(() => {
     const temp = makeTempDir()
     cleanup = temp.cleanup
-    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
+    cache = openCacheDatabase(join(temp.dir, 'cache.db'), { key: TEST_CACHE_KEY })
     engine = new QueryEngine(cache)
   })
   afterEach(() => {

@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EmployeeQuery, FacetCount } from '../../../../../src/shared/domain/query'
 import type { EmployeeRow } from '../../../../../src/shared/domain/rows'
@@ -10,6 +9,7 @@ import { QueryEngine } from '../../../../../src/main/core/query/query-engine'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { seedSnapshot } from '../../../../helpers/seed-snapshot'
 import { createRng } from '../../../../../src/main/sandbox/random'
+import { TEST_CACHE_KEY, rawDatabase } from '../../../../helpers/test-cache-key'
 
 /**
  * The engine against a slow, obvious reference over the same rows: random queries mixing text, filters, sorts
@@ -299,7 +299,7 @@ describe('QueryEngine against a reference implementation', () => {
   beforeAll(async () => {
     const temp = makeTempDir()
     cleanup = temp.cleanup
-    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
+    cache = openCacheDatabase(join(temp.dir, 'cache.db'), { key: TEST_CACHE_KEY })
     await seedSnapshot(cache, rows, tracked)
     engine = new QueryEngine(cache)
   })
@@ -360,11 +360,11 @@ describe('QueryEngine against a reference implementation', () => {
 
   it('answers the same from an index rebuilt from the columns as from the one the sync stored', async () => {
     const temp = makeTempDir()
-    const bare = openCacheDatabase(join(temp.dir, 'bare.db'))
+    const bare = openCacheDatabase(join(temp.dir, 'bare.db'), { key: TEST_CACHE_KEY })
     try {
       await seedSnapshot(bare, rows, tracked)
       const path = bare.currentSnapshotInfo()?.path ?? ''
-      const raw = new Database(path)
+      const raw = rawDatabase(path)
       expect(raw.prepare('SELECT count(*) FROM search_index').pluck().get()).toBeGreaterThan(5)
       raw.prepare('DELETE FROM search_index').run()
       raw.close()

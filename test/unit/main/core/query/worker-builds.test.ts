@@ -13,6 +13,7 @@ import { EmployeeGenerator } from '../../../../../src/main/sandbox/data'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { seedSnapshot } from '../../../../helpers/seed-snapshot'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 const COUNT = 3_000
 
@@ -35,7 +36,7 @@ describe('query builds on the core worker', () => {
   beforeAll(async () => {
     const temp = makeTempDir()
     cleanup = temp.cleanup
-    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
+    cache = openCacheDatabase(join(temp.dir, 'cache.db'), { key: TEST_CACHE_KEY })
     const rows = Array.from({ length: COUNT }, (_, i) => generator.row(i) as unknown as EmployeeRow)
     await seedSnapshot(cache, rows)
     host = new WorkerHost<CoreJobs>(await testCoreWorkerEntry(), { name: 'core worker' })

@@ -20,6 +20,7 @@ import type { SandboxHandle } from '../../../../../src/main/sandbox'
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 interface Harness {
   core: AppCore
@@ -59,6 +60,7 @@ async function startApp(
   const settings = new SettingsStore(backend)
   if (Object.keys(saved).length > 0) expect(settings.update(saved)).toMatchObject({ ok: true })
   const core = await createAppCore({
+    cacheKey: TEST_CACHE_KEY,
     ...time,
     appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
     dataDir,
@@ -73,7 +75,7 @@ async function startApp(
     demo: { environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials }, close: async () => undefined },
     events: sink,
     logger,
-    runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
+    runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry(), cacheKey: TEST_CACHE_KEY }),
     chooseExportPath: async (defaultPath) => {
       savePath.offered.push(defaultPath)
       return savePath.next

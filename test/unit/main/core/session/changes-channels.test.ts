@@ -14,6 +14,7 @@ import type { SandboxHandle } from '../../../../../src/main/sandbox'
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 /**
  * The change report's channels through the contract, as the renderer reaches them: arguments checked by
@@ -45,6 +46,7 @@ describe('changes:history, changes:list and changes:export behind IPC', () => {
     sandbox = await startTestSandbox({ size: 300, seed: 8 })
     dataDir = mkdtempSync(join(tmpdir(), 'rosterdesk-changes-ipc-'))
     core = await createAppCore({
+      cacheKey: TEST_CACHE_KEY,
       appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
       dataDir,
       settings: new SettingsStore(new MemoryKeyValueBackend()),
@@ -64,7 +66,11 @@ describe('changes:history, changes:list and changes:export behind IPC', () => {
         },
       },
       logger: silentLogger,
-      runners: coreWorkerRunners({ logger: silentLogger, entry: await testCoreWorkerEntry() }),
+      runners: coreWorkerRunners({
+        logger: silentLogger,
+        entry: await testCoreWorkerEntry(),
+        cacheKey: TEST_CACHE_KEY,
+      }),
       chooseExportPath: async (defaultPath) => {
         offered.push(defaultPath)
         return savePath

@@ -7,6 +7,7 @@ import { openCacheDatabase } from '../../../../../src/main/core/cache/cache-data
 import { writerLockPathOf } from '../../../../../src/main/core/cache/writer-lock'
 import { deleteExpiredCaches, personalDataRulesOf } from '../../../../../src/main/core/session/personal-data'
 import { NO_POLICY } from '../../../../../src/main/core/policy/policy-in-force'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 const DAY = 24 * 60 * 60 * 1000
 const dirs: string[] = []
@@ -21,7 +22,7 @@ function neverSyncedCache(daysOld: number, now: number): string {
   const cacheDir = join(root, 'cache')
   mkdirSync(cacheDir)
   const catalog = join(cacheDir, 'employees.sqlite')
-  openCacheDatabase(catalog).close()
+  openCacheDatabase(catalog, { key: TEST_CACHE_KEY }).close()
   const time = new Date(now - daysOld * DAY)
   utimesSync(catalog, time, time)
   return cacheDir
@@ -42,7 +43,7 @@ describe('personalData.deleteUnsyncedAfterDays on caches never synced completely
         { profileId: 'p1', catalog: join(old, 'employees.sqlite') },
         { profileId: 'p2', catalog: join(recent, 'employees.sqlite') },
       ],
-      { clock, logger },
+      { clock, key: TEST_CACHE_KEY, logger },
     )
     expect(swept).toEqual({ deletedCaches: 1, deletedSetAside: 0, notice: retentionNotice(30) })
     expect(existsSync(old)).toBe(false)
@@ -63,7 +64,11 @@ describe('personalData.deleteUnsyncedAfterDays on caches never synced completely
     const swept = deleteExpiredCaches(
       { deleteUnsyncedAfterDays: 30, clearOnSignOut: false },
       [{ profileId: 'p1', catalog: join(old, 'employees.sqlite') }],
-      { clock, logger: { info: () => undefined, warn: (text: string) => warnings.push(text) } },
+      {
+        clock,
+        key: TEST_CACHE_KEY,
+        logger: { info: () => undefined, warn: (text: string) => warnings.push(text) },
+      },
     )
     expect(swept.notice).toBeUndefined()
     expect(existsSync(catalog)).toBe(true)
@@ -87,7 +92,7 @@ describe('personalData.deleteUnsyncedAfterDays on caches never synced completely
         { profileId: 'p1', catalog: join(busy, 'employees.sqlite') },
         { profileId: 'p2', catalog: join(other, 'employees.sqlite') },
       ],
-      { clock, logger, remove: { cache: refuse, setAside: refuse } },
+      { clock, key: TEST_CACHE_KEY, logger, remove: { cache: refuse, setAside: refuse } },
     )
     expect(swept).toEqual({ deletedCaches: 1, deletedSetAside: 0, notice: retentionNotice(30) })
     expect(existsSync(join(busy, 'employees.sqlite'))).toBe(true)
@@ -104,6 +109,7 @@ describe('personalData.deleteUnsyncedAfterDays on caches never synced completely
     expect(rules).toEqual({ deleteUnsyncedAfterDays: undefined, clearOnSignOut: false })
     const swept = deleteExpiredCaches(rules, [{ profileId: 'p1', catalog: join(old, 'employees.sqlite') }], {
       clock,
+      key: TEST_CACHE_KEY,
       logger: { info: () => undefined, warn: () => undefined },
     })
     expect(swept.deletedCaches).toBe(0)

@@ -17,6 +17,7 @@ import type { SandboxHandle } from '../../../../../src/main/sandbox'
 import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 /** A build the test holds back: asked for yet, and let go on to the worker. */
 interface Gate {
@@ -77,6 +78,7 @@ describe('query:preparing', () => {
       },
     })
     core = await createAppCore({
+      cacheKey: TEST_CACHE_KEY,
       appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
       dataDir,
       settings: new SettingsStore(new MemoryKeyValueBackend()),
@@ -92,7 +94,7 @@ describe('query:preparing', () => {
       },
       events: { emit: (channel, payload) => events.push({ channel, payload }) },
       logger,
-      runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
+      runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry(), cacheKey: TEST_CACHE_KEY }),
       chooseExportPath: async () => undefined,
       revealFile: () => undefined,
       columnBuilder: holding,

@@ -19,6 +19,7 @@ import {
   tempDir,
   uuids,
 } from '../../../../helpers/app-core-under-test'
+import { encryptFixtureCopy } from '../../../../helpers/test-cache-key'
 
 /** Electron's safeStorage stand-in: reversible, so the test can read what was stored under which name. */
 class ReversingSafeStorage implements SafeStorageLike {
@@ -43,6 +44,7 @@ describe('upgrading from the release before profiles', () => {
     const dataDir = tempDir()
     // What that release left on disk: its one cache (test/fixtures/cache-v2, written by an older release still),
     cpSync(resolve(__dirname, '../../../../fixtures/cache-v2'), join(dataDir, 'cache'), { recursive: true })
+    encryptFixtureCopy(join(dataDir, 'cache'))
     // its flat settings (electron-store's `settings` and `settingsVersion` 1),
     const backend = new MemoryKeyValueBackend()
     const flat = {

@@ -14,6 +14,7 @@ import { answerConsent } from '../../../../helpers/consent'
 import { startTestSandbox } from '../../../../helpers/sandbox'
 import { aboutCells, readXlsx } from '../../../../helpers/xlsx-reader'
 import { testCoreWorkerEntry } from '../../../../helpers/core-worker-bundle'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 /**
  * "Look up on the service" and the active-only sync scope, through the contract's handlers (dispatchInvoke, as
@@ -48,6 +49,7 @@ async function startApp(size = 300): Promise<App> {
   const logger = createLogger((level, line) => logs.push(`${level} ${line}`))
   const finished: unknown[] = []
   const core = await createAppCore({
+    cacheKey: TEST_CACHE_KEY,
     appInfo: { name: 'RosterDesk', version: '0.1.0', platform: 'linux' },
     dataDir,
     settings: new SettingsStore(new MemoryKeyValueBackend()),
@@ -63,7 +65,7 @@ async function startApp(size = 300): Promise<App> {
     demo: { environment: { baseUrl: sandbox.baseUrl, ...sandbox.credentials }, close: async () => undefined },
     events: { emit: (channel, payload) => void (channel === 'sync:finished' && finished.push(payload)) },
     logger,
-    runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry() }),
+    runners: coreWorkerRunners({ logger, entry: await testCoreWorkerEntry(), cacheKey: TEST_CACHE_KEY }),
     chooseExportPath: async () => savePath.next,
     revealFile: () => undefined,
   })

@@ -9,6 +9,7 @@ import { QueryEngine } from '../../../../../src/main/core/query/query-engine'
 import { ROWS_PER_LOOKUP, storedFieldsFor } from '../../../../../src/main/core/snapshot/row-reader'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { employee, seedSnapshot } from '../../../../helpers/seed-snapshot'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 /**
  * Rows are read a batch per statement (row-reader.ts): the order of the query, every field as stored, the chosen
@@ -50,7 +51,7 @@ describe('rows read a batch per statement', () => {
 
   beforeAll(async () => {
     dir = makeTempDir()
-    cache = openCacheDatabase(join(dir.dir, 'cache.db'))
+    cache = openCacheDatabase(join(dir.dir, 'cache.db'), { key: TEST_CACHE_KEY })
     await seedSnapshot(cache, ROWS)
     engine = new QueryEngine(cache)
   })

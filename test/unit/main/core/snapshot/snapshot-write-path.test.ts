@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import Database from 'better-sqlite3-multiple-ciphers'
+import type Database from 'better-sqlite3-multiple-ciphers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { EmployeeRow } from '../../../../../src/shared/domain/rows'
 import {
@@ -12,6 +12,7 @@ import { rowHash } from '../../../../../src/main/core/sync/row-hash'
 import { SnapshotBuilder } from '../../../../../src/main/core/sync/snapshot-builder'
 import type { PreviousSnapshot } from '../../../../../src/main/core/sync/snapshot-builder'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
+import { TEST_CACHE_KEY, rawDatabase } from '../../../../helpers/test-cache-key'
 
 /**
  * The write path a sync takes for every page (SnapshotBuilder.addPage → SnapshotWriter.writeRows), checked on
@@ -30,7 +31,7 @@ describe('the snapshot write path', () => {
   })
 
   const readBack = (path: string): Database.Database => {
-    const db = new Database(path, { readonly: true, fileMustExist: true })
+    const db = rawDatabase(path, { readonly: true, fileMustExist: true })
     opened.push(db)
     return db
   }
@@ -76,7 +77,7 @@ describe('the snapshot write path', () => {
       UPSERT_ROWS_PER_STATEMENT + 1,
       137,
     ]
-    const writer = SnapshotWriter.create(join(dir, 'pages.sqlite'))
+    const writer = SnapshotWriter.create(join(dir, 'pages.sqlite'), TEST_CACHE_KEY)
     const written: StagedEmployee[] = []
     let next = 1
     for (const size of sizes) {
@@ -90,7 +91,7 @@ describe('the snapshot write path', () => {
   })
 
   it('replaces rows in list order, within one statement and across pages, as row-by-row upserts did', async () => {
-    const writer = SnapshotWriter.create(join(dir, 'replace.sqlite'))
+    const writer = SnapshotWriter.create(join(dir, 'replace.sqlite'), TEST_CACHE_KEY)
     const page = Array.from({ length: UPSERT_ROWS_PER_STATEMENT + 10 }, (_, i) => staged(i + 1))
     // Ids 3 and 55 again later in the same page: one inside the first statement, one in the row-by-row rest.
     page[20] = staged(3, '-second')
@@ -125,7 +126,7 @@ describe('the snapshot write path', () => {
 
   it('reports changes from the rows as last staged: replaced in a later pass, gone, changed back', async () => {
     const before = rowsOf(30)
-    const writer = SnapshotWriter.create(join(dir, 'changes.sqlite'))
+    const writer = SnapshotWriter.create(join(dir, 'changes.sqlite'), TEST_CACHE_KEY)
     const builder = new SnapshotBuilder(writer, previousOf(before))
     // Pass 1: E-0 renamed, E-1 with a new status, E-2 changed (but changed back in pass 2), E-29 missing, one new.
     const pass1 = rowsOf(29, (i) =>
@@ -192,7 +193,7 @@ describe('the snapshot write path', () => {
   })
 
   it('takes snapshot ids far beyond its first allocation (the list position of a late page)', async () => {
-    const writer = SnapshotWriter.create(join(dir, 'late.sqlite'))
+    const writer = SnapshotWriter.create(join(dir, 'late.sqlite'), TEST_CACHE_KEY)
     const builder = new SnapshotBuilder(writer, null)
     builder.addPage({ pass: 1, page: 9_000, position: 8_999_000, rows: rowsOf(2) })
     const built = builder.finish({ pass: 1, totalCount: 2, limit: 1_000, pages: 1, uuids: new Set() })

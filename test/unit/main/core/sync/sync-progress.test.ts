@@ -13,6 +13,7 @@ import type { SandboxBehavioursPatch, SandboxHandle } from '../../../../../src/m
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { useTestSandbox } from '../../../../helpers/sandbox'
 import { fakeClock } from '../../../../helpers/sync-fakes'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 /**
  * Progress as the real sync engine reports it against the sandbox service: one fraction across the main list
@@ -34,7 +35,7 @@ describe('sync progress against the sandbox', () => {
   beforeEach(() => {
     const temp = makeTempDir()
     cleanup = temp.cleanup
-    cache = openCacheDatabase(join(temp.dir, 'cache.db'))
+    cache = openCacheDatabase(join(temp.dir, 'cache.db'), { key: TEST_CACHE_KEY })
   })
   afterEach(() => {
     sandbox().setBehaviours({ latencyMs: 0, faults: { rateLimit: 0, serverErrorHtml: 0 } })

@@ -10,6 +10,7 @@ import type { SandboxHandle, SandboxOptions } from '../../../../../src/main/sand
 import { startTestSandbox } from '../../../../helpers/sandbox'
 import { makeTempDir } from '../../../../helpers/cache-test-helpers'
 import { rawSnapshot } from '../../../../helpers/raw-snapshot'
+import { TEST_CACHE_KEY } from '../../../../helpers/test-cache-key'
 
 /**
  * A sync scoped to active employees (`statusFilter=1`) against the sandbox service, which filters as the spec says:
@@ -23,7 +24,7 @@ describe('runSync with scope "active"', () => {
   let sandbox: SandboxHandle | undefined
   beforeEach(() => {
     ;({ dir, cleanup } = makeTempDir())
-    cache = openCacheDatabase(join(dir, 'cache.db'))
+    cache = openCacheDatabase(join(dir, 'cache.db'), { key: TEST_CACHE_KEY })
   })
   afterEach(async () => {
     await sandbox?.close()
