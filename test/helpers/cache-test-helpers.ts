@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3-multiple-ciphers'
+import { cipherPragmas, type CacheKey } from '../../src/main/core/sqlite/cache-key'
 
 /** A fresh directory under the OS temp dir; `cleanup` removes it. */
 export function makeTempDir(prefix = 'rosterdesk-cache-'): { dir: string; cleanup: () => void } {
@@ -10,10 +11,11 @@ export function makeTempDir(prefix = 'rosterdesk-cache-'): { dir: string; cleanu
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** Every row of every table (and the schema) of one SQLite file, hashed in a stable order. */
-export function logicalHash(path: string, skipTables: readonly string[] = []): string {
+/** Every row of every table (and the schema) of one SQLite file, hashed in a stable order; `key` if encrypted. */
+export function logicalHash(path: string, skipTables: readonly string[] = [], key?: CacheKey): string {
   const db = new Database(path, { readonly: true, fileMustExist: true })
   try {
+    if (key !== undefined) for (const pragma of cipherPragmas(key)) db.pragma(pragma)
     const hash = createHash('sha256')
     const tables = db
       .prepare("SELECT name, sql FROM sqlite_master WHERE type IN ('table', 'index', 'view') ORDER BY name")
