@@ -92,13 +92,15 @@ export interface EncryptionReport {
 
 /**
  * Encrypts with `key` every plain SQLite file of the profile whose cache folder is `cacheDir` (and of its set-aside
- * copy, set-aside-cache.ts), all or nothing (above). Wired at each start before anything opens the profile's cache
- * (the app core's and the CLI's, once per profile), after the caches' move (cache-move.ts): cheap when there is
- * nothing to do (a header read per file, no lock). It takes the profile's writer lock (writer-lock.ts) itself for
- * the work, so the caller holds none; a sync holding it (an older `cli sync` still running) fails with 'busy' and
- * the files stay as they were, to be encrypted at the next start. Synchronous: a million employees' snapshot takes
- * seconds (bench/RESULTS.md). Any other failure (a full disk) is a storage error with every file as before; a
- * failure while renaming leaves the journal, and the next call finishes the job.
+ * copy, set-aside-cache.ts), all or nothing (above). Belongs at each start before anything opens the profile's
+ * cache, after the caches' move: in the app, in `settleCacheFolders` (core-host/process/serve-core-process.ts)
+ * once `moveCaches` is done, for each profile's `caches.cacheDir(id)`; in the CLI, where `--profile` resolves its
+ * folder (cli/profile-flag.ts). Cheap when there is nothing to do (a header read per file, no lock). It takes the
+ * profile's writer lock (writer-lock.ts) itself for the work, so the caller holds none, only the key; a sync
+ * holding it (an older `cli sync` still running) fails with 'busy' and the files stay as they were, to be
+ * encrypted at the next start. Synchronous: a million employees' snapshot takes seconds (decision 063). Any other
+ * failure (a full disk) is a storage error with every file as before; a failure while renaming leaves the journal,
+ * and the next call finishes the job. A profile it failed on must not be opened with the key meanwhile.
  */
 export function encryptPlainCaches(
   cacheDir: string,
