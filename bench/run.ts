@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3-multiple-ciphers'
 import type { BenchSection } from './bench-kit'
 import { scratchDir } from './bench-kit'
+import { cipherSection } from './cipher-bench'
 import { exportSection } from './export-bench'
 import { filterMixSection } from './filter-mix-bench'
 import { keystrokeSection } from './keystroke-bench'
@@ -33,6 +34,7 @@ const SECTIONS: readonly BenchSection[] = [
   nearMissSection,
   filterMixSection,
   keystrokeSection,
+  cipherSection,
 ]
 
 function machine(): string {

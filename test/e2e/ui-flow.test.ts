@@ -336,7 +336,9 @@ describe("a clerk's first run, through the real core and the sandbox", () => {
     try {
       await page.getByRole('button', { name: 'Sync', exact: true }).click()
       const line = page.locator('.sync-progress-text')
-      await page.getByText(/^Service busy, retrying in [1-4] s — attempt \d+ of \d+$/).waitFor({ timeout: 10_000 })
+      await page
+        .getByText(/^Service busy, retrying in [1-4] s — attempt \d+ of \d+$/)
+        .waitFor({ timeout: 10_000 })
       expect(await line.getAttribute('class')).toContain('sync-progress-retry')
       await ui.screenshot('ui-flow-10a-sync-retry')
       sandbox.setBehaviours({ faults: { rateLimit: 0 } })

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { rawDatabase } from './test-cache-key'
+import Database from 'better-sqlite3-multiple-ciphers'
+import type { CacheKey } from '../../src/main/core/sqlite/cache-key'
+import { rawDatabase, TEST_CACHE_KEY } from './test-cache-key'
 
 /** A fresh directory under the OS temp dir; `cleanup` removes it. */
 export function makeTempDir(prefix = 'rosterdesk-cache-'): { dir: string; cleanup: () => void } {
@@ -10,9 +12,19 @@ export function makeTempDir(prefix = 'rosterdesk-cache-'): { dir: string; cleanu
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** Every row of every table (and the schema) of one SQLite file, hashed in a stable order. */
-export function logicalHash(path: string, skipTables: readonly string[] = []): string {
-  const db = rawDatabase(path, { readonly: true, fileMustExist: true })
+/**
+ * Every row of every table (and the schema) of one SQLite file, hashed in a stable order: a file encrypted with
+ * `key` (the tests' by default), or a plain one (`'plain'`: a cache written before issue 34).
+ */
+export function logicalHash(
+  path: string,
+  skipTables: readonly string[] = [],
+  key: CacheKey | 'plain' = TEST_CACHE_KEY,
+): string {
+  const db =
+    key === 'plain'
+      ? new Database(path, { readonly: true, fileMustExist: true })
+      : rawDatabase(path, { readonly: true, fileMustExist: true }, key)
   try {
     const hash = createHash('sha256')
     const tables = db

@@ -1,5 +1,3 @@
-import { rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import type { RetryPolicy } from '../api/retry-policy'
 import { join } from 'node:path'
 import type { SavedFileKind } from '../../../shared/domain/export'
@@ -14,7 +12,6 @@ import { cacheFoldersAt, type CacheFolders } from '../cache/cache-folders'
 import { savedEmployeeCount } from '../cache/saved-employee-count'
 import type { CacheKey } from '../sqlite/cache-key'
 import type { CacheKeyKept } from '../secrets/app-cache-key'
-import { deleteSetAside, readSetAside } from '../cache/set-aside-cache'
 import { systemClock, systemTimers, type Clock, type Timers } from '../clock'
 import { RosterDeskError } from '../errors'
 import { defaultExportFileName } from '../export/export-file-name'
@@ -27,21 +24,12 @@ import { exportRulesOf } from '../policy/export-rules'
 import { ExportRecord, exportRecordDays } from '../export-record/export-record'
 import type { ClipboardWriter } from '../export/copy-rows'
 import type { PolicyInForce } from '../policy/policy-in-force'
-import { resolveFormatLocale } from '../../../shared/locale-format'
-import { signOutDeletedNotice } from '../../../shared/policy-view'
-import { tightenOlderInstallOnce } from '../owner-only'
-import {
-  clearSavedEmployees,
-  clearUnreadableCaches,
-  deleteExpiredCaches,
-  personalDataRulesOf,
-} from './personal-data'
-import { sweepExportFolder, sweepLeftovers } from './leftovers'
+import { personalDataRulesOf } from './personal-data'
 import type { ColumnBuilder } from '../query/column-builds'
 import type { QueryEngine } from '../query/query-engine'
 import { policySecrets } from '../policy/policy-secrets'
 import { bindUnboundSecrets, boundClientSecrets } from '../secrets/bound-client-secret'
-import { deleteProfileSecrets, profileSecrets, type SecretVault } from '../secrets/secret-store'
+import { profileSecrets, type SecretVault } from '../secrets/secret-store'
 import { resolveEnvironment, type DemoEnvironment } from '../settings/resolve-environment'
 import { CACHE_FILE_NAME, FIRST_PROFILE_ID, type ProfileStore } from '../settings/profile-store'
 import { MemoryKeyValueBackend, type KeyValueBackend, type SettingsStore } from '../settings/settings-store'
@@ -50,6 +38,7 @@ import type { ShellFacts } from '../diagnostics/diagnostics-parts'
 import { appDiagnosticsWriter } from './app-diagnostics'
 import { identityActions } from './identity-change'
 import { openSession, preparingEvents, type ProfileSession, type SessionDeps } from './open-session'
+import { clearOnSignOut, deleteProfile, settleCachesAtStart } from './saved-employees'
 import type { SessionRunners } from './session-runners'
 
 export interface AppCoreDeps {
@@ -190,19 +179,9 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
     exportRecord: appExportRecord(deps, clock, policy),
   })
 
-  // The organisation's retention rule runs before any cache is opened (personal-data.ts).
+  // Plain caches encrypted, the organisation's retention rule, what a crash left: before any cache is opened.
   const personalData = personalDataRulesOf(policy)
-  const retention = deleteExpiredCaches(
-    personalData,
-    profiles.list().map((profile) => ({
-      profileId: profile.id,
-      catalog: join(caches.cacheDir(profile.id), CACHE_FILE_NAME),
-    })),
-    { clock, key: deps.cacheKey, logger: deps.logger },
-  )
-  const notices = retention.notice === undefined ? [] : [retention.notice]
-  // What a crash left (print pages, deleted profiles' folders, part files), before any session opens.
-  sweepAtStart(deps, caches)
+  const notices = settleCachesAtStart(deps, caches, clock, personalData)
 
   let session = await openSession(sessionDeps, profiles.activeId)
   /** Set while a switch closes one session and opens the next; a second switch meanwhile is refused. */
@@ -312,31 +291,6 @@ export async function createAppCore(given: AppCoreDeps): Promise<AppCore> {
   }
 }
 
-/**
- * Sweeps what an earlier run left: the caches no key of this start opens (clearUnreadableCaches), then
- * (leftovers.ts) print pages and deleted profiles' folders, then takes others' rights off what older versions
- * wrote with the umask's modes (owner-only.ts), then the part files in each profile's last export folder in the
- * background (it may be a slow network share); "earlier" is before this process started.
- */
-function sweepAtStart(deps: AppCoreDeps, caches: CacheFolders): void {
-  if (deps.cacheKeyKept === 'memory')
-    clearUnreadableCaches(deps.settings.profiles.list(), caches, deps.cacheKey, deps.logger)
-  const startedAt = performance.timeOrigin
-  const profiles = deps.settings.profiles
-  sweepLeftovers({
-    tempDir: deps.tempDir ?? tmpdir(),
-    cacheRoots: [caches.root, deps.dataDir],
-    wasDeleted: (id) => profiles.wasDeleted(id),
-    startedAt,
-    logger: deps.logger,
-  })
-  const tightened = tightenOlderInstallOnce(deps.dataDir, [caches.root])
-  if (tightened > 0)
-    deps.logger.info(`Start: ${tightened} folder(s) and file(s) made readable by this account only`)
-  for (const folder of new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).folders())
-    void sweepExportFolder({ folder, startedAt, logger: deps.logger }).catch(() => undefined)
-}
-
 /** The user's export record, kept in the app's data folder as long as the machine policy says. */
 function appExportRecord(deps: AppCoreDeps, clock: Clock, policy: PolicyInForce): ExportRecord {
   return new ExportRecord({
@@ -403,52 +357,6 @@ function viewHandlerDeps(profiles: ProfileStore, clock: Clock): ViewHandlerDeps 
     profileExists: (id) => profiles.list().some((profile) => profile.id === id),
     clock,
   }
-}
-
-/**
- * Removes a profile that is not active, and its data with it: the saved employees (the whole folder, snapshots
- * and change files included, and any set aside) and every secret it had, then its entry in the settings and its
- * last export folder. The data goes first: a deletion that fails half way leaves the profile listed, to be deleted
- * again, never a folder of employees no profile names (those an older version left are swept at start,
- * leftovers.ts). Nothing has these open.
- */
-async function deleteProfile(deps: AppCoreDeps, caches: CacheFolders, id: string): Promise<void> {
-  const profiles = deps.settings.profiles
-  profiles.checkDeletable(id)
-  const cacheDir = caches.cacheDir(id)
-  rmSync(caches.profileDir(id), { recursive: true, force: true })
-  deleteSetAside(cacheDir)
-  await deleteProfileSecrets(deps.secrets, id, FIRST_PROFILE_ID)
-  profiles.delete(id)
-  new ExportMemory(deps.uiState ?? new MemoryKeyValueBackend()).forget(id)
-}
-
-/**
- * The machine policy's `personalData.clearOnSignOut`, after a sign-out deleted the tokens: the active session is
- * closed (a sync or an export running is cancelled and waited for, as a profile switch does), the profile's
- * saved employees and any set aside are deleted, and the session opens again, empty. When there were any,
- * `notices` (what the policy view tells the clerk once) gets one saying how many went, and whose.
- */
-async function clearOnSignOut(
-  deps: AppCoreDeps,
-  caches: CacheFolders,
-  active: () => ProfileSession,
-  withSessionClosed: (work: () => void) => Promise<void>,
-  notices: string[],
-): Promise<void> {
-  const id = active().profileId
-  const deletes = {
-    saved: active().employeeCount(),
-    setAside: readSetAside(caches.cacheDir(id))?.employeeCount ?? 0,
-  }
-  await withSessionClosed(() => clearSavedEmployees(caches.cacheDir(id)))
-  const profile = deps.settings.profiles.get(id)
-  const locale = resolveFormatLocale(profile.settings.formatLocale, deps.appInfo.systemLocale)
-  const notice = signOutDeletedNotice(deletes, profile.name, locale)
-  if (deletes.saved + deletes.setAside > 0 && !notices.includes(notice)) notices.push(notice)
-  deps.logger.info(
-    `Machine policy: deleted profile ${id}'s saved employees at sign-out (personalData.clearOnSignOut)`,
-  )
 }
 
 /**

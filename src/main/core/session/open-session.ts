@@ -18,6 +18,7 @@ import type { ColumnBuilder } from '../query/column-builds'
 import type { QueryEngine } from '../query/query-engine'
 import { profileSecrets, type SecretVault } from '../secrets/secret-store'
 import { deleteSetAside } from '../cache/set-aside-cache'
+import { encryptPlainCaches } from '../cache/encrypt-plain-caches'
 import { mkdirOwnerOnly } from '../owner-only'
 import type { CacheFolders } from '../cache/cache-folders'
 import type { CacheKey } from '../sqlite/cache-key'
@@ -142,6 +143,9 @@ export async function openSession(deps: SessionDeps, profileId: string): Promise
 
   const cacheDir = deps.caches.cacheDir(profileId)
   mkdirOwnerOnly(cacheDir)
+  // Never opened with the key while an earlier version's plain files are there (they would read as damaged):
+  // encrypted first, all or nothing (a no-op once done; 'busy' while an older `cli sync` holds the cache).
+  encryptPlainCaches(cacheDir, deps.cacheKey, { logger: deps.logger })
   const services = openSessionServices({
     db: { path: join(cacheDir, CACHE_FILE_NAME), key: deps.cacheKey },
     connection: { fetch: deps.fetch, tokens: auth.tokens },

@@ -56,3 +56,11 @@ export const CACHE_KDF_ITERATIONS = 1
 export function cipherPragmas(key: CacheKey): readonly string[] {
   return [`cipher='${CACHE_CIPHER}'`, `kdf_iter=${CACHE_KDF_ITERATIONS}`, `hexkey='${key.revealHex()}'`]
 }
+
+/**
+ * The pragmas, in order, that encrypt a plain file in place with `key` on a connection opened without one (the
+ * migration of caches from before issue 34, encrypt-plain-caches.ts, which runs them on a copy only).
+ */
+export function rekeyPragmas(key: CacheKey): readonly string[] {
+  return [`cipher='${CACHE_CIPHER}'`, `kdf_iter=${CACHE_KDF_ITERATIONS}`, `hexrekey='${key.revealHex()}'`]
+}
