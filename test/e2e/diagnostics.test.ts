@@ -7,6 +7,7 @@ import { policySchema } from '../../src/main/core/policy/policy-schema'
 import { MemorySecretStore } from '../../src/main/core/secrets/secret-store'
 import { MemoryKeyValueBackend } from '../../src/main/core/settings/settings-store'
 import { sandbox, startApp, syncNow, tempDir } from '../helpers/app-core-under-test'
+import { TEST_CACHE_KEY, writeTestKeyFile } from '../helpers/test-cache-key'
 import { startCliProcess } from '../helpers/cli-process'
 import { PYTHON } from '../helpers/xlsx-reader'
 import { writeSettingsFile } from '../helpers/settings-file'
@@ -58,6 +59,8 @@ describe('Save diagnostics (issue 35, points 2–4)', () => {
     const policy = { policy: policySchema.parse(policyValue), source: policyFile, problem: undefined }
     const backend = new MemoryKeyValueBackend()
     const app = await startApp(demo, dataDir, backend, new MemorySecretStore(), { policy })
+    // The app's key is also the CLI's (the key file it adopts, decision 064), so the CLI reads the runs too.
+    writeTestKeyFile(dataDir)
 
     // The caches: a sync of the policy's profile (active at a first start): 50 of its 60 employees' values.
     expect(await app.invoke('auth:sign-in')).toMatchObject({ status: 'signed-in' })
@@ -114,7 +117,15 @@ describe('Save diagnostics (issue 35, points 2–4)', () => {
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain(`--out: "${join(dataDir, 'x.txt')}" must end in .zip.`)
 
-    const secrets = [TOKEN, BARE_TOKEN, clientSecret, PROXY_PASSWORD, SAVED_SEARCH, ...employeeValues]
+    const secrets = [
+      TOKEN,
+      BARE_TOKEN,
+      clientSecret,
+      PROXY_PASSWORD,
+      SAVED_SEARCH,
+      TEST_CACHE_KEY.revealHex(),
+      ...employeeValues,
+    ]
     for (const file of [appFile, cliFile]) {
       expect(statSync(file).mode & 0o777).toBe(0o600)
       const entries = unzip(file)
