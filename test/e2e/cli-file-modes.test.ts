@@ -83,10 +83,11 @@ describe.skipIf(process.platform === 'win32')('CLI: what sync and export create 
     const created = modesUnder(dataDir)
     created.delete('settings.json') // the test's, written as the app would
     const paths = [...created.keys()]
-    // What two syncs of a profile create: its folders, the catalog, a snapshot and a change log; the export, its
-    // line in the export record.
+    // What two syncs of a profile create: its folders, the catalog, a snapshot and a change log; the user's cache
+    // key (decision 064); the export, its line in the export record.
     const cache = 'profiles/p2/cache'
     expect(paths.filter((path) => !/\.sqlite\.(snapshots|changes)\//.test(path)).sort()).toEqual([
+      'cache.key',
       'export-record.jsonl',
       'profiles',
       'profiles/p2',

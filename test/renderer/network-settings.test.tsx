@@ -206,8 +206,12 @@ describe('Settings → Network: extra certificates and remembered sign-ins', () 
     // Its own channel: a settings change cannot name the file (issue 31, point 2).
     expect(updates(core.calls)).toEqual([])
     expect(core.calls.filter((call) => call.channel === 'network:remove-certificates')).toHaveLength(1)
-    // The pressed button is gone: the focus stays in the field.
-    expect(document.activeElement).toBe(within(certificates()).getByRole('button', { name: 'Choose file…' }))
+    // The pressed button is gone: the focus stays in the field (moved there once the row without it is drawn).
+    await waitFor(() =>
+      expect(document.activeElement).toBe(
+        within(certificates()).getByRole('button', { name: 'Choose file…' }),
+      ),
+    )
     expect(within(certificates()).getByRole('status').textContent).toMatch(/^Removed:/)
   })
 
