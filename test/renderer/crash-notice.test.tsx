@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { crashNoticeText } from '../../src/renderer/src/components/crash-notice'
 import { renderWithCore, setUpAppTests } from './render-app'
@@ -9,12 +9,16 @@ setUpAppTests()
 describe('the crash notice', () => {
   it('says when RosterDesk closed, that the saved employees are safe, and what to save for IT; Dismiss keeps it away', async () => {
     const crashedAt = new Date(Date.now() - 60 * 60 * 1000)
-    renderWithCore({ serviceEmployees: [], crashedAt: crashedAt.toISOString() })
+    const rendered = renderWithCore({ serviceEmployees: [], crashedAt: crashedAt.toISOString() })
     const notice = await screen.findByRole('region', { name: 'RosterDesk closed unexpectedly' })
     const weekday = new Intl.DateTimeFormat('en', { weekday: 'long' }).format(crashedAt)
     expect(notice.textContent).toContain(`RosterDesk closed unexpectedly on ${weekday} at `)
     expect(notice.textContent).toContain('Your saved employees are safe. Save diagnostics for IT')
-    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }))
+    // Its button runs Help → Save diagnostics…: the same save, and the same line saying where the file went.
+    const { core } = rendered
+    fireEvent.click(within(notice).getByRole('button', { name: 'Save diagnostics…' }))
+    await waitFor(() => expect(core.calls.some((call) => call.channel === 'diagnostics:save')).toBe(true))
+    fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }))
     expect(screen.queryByRole('region', { name: 'RosterDesk closed unexpectedly' })).toBeNull()
   })
 

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useCommandBus } from '../hooks/use-app-commands'
 
 /** Where a notice dismissed in this run is remembered: the window's session, which a reload keeps. */
 const DISMISSED_KEY = 'rosterdesk.crashNoticeDismissed'
@@ -6,8 +7,8 @@ const DISMISSED_KEY = 'rosterdesk.crashNoticeDismissed'
 /**
  * The clerk's notice after RosterDesk closed unexpectedly (issue 35, point 1), without alarm: when (the weekday in
  * English, as UI text stays English, with the day when it is over six days ago; the clock in the locale's digits),
- * that the saved employees are safe, and what to do for IT (Help → Save diagnostics…, issue 35 point 2: plain
- * words here, no button).
+ * that the saved employees are safe, and what to do for IT (the notice's "Save diagnostics…" runs Help → Save
+ * diagnostics…).
  */
 export function crashNoticeText(at: Date, now: Date, locale: string): string {
   const weekday = new Intl.DateTimeFormat('en', { weekday: 'long' }).format(at)
@@ -33,6 +34,7 @@ function dismissedAt(): string | undefined {
  */
 export function CrashNotice({ crashedAt, locale }: { readonly crashedAt: string; readonly locale: string }) {
   const [dismissed, setDismissed] = useState(() => dismissedAt() === crashedAt)
+  const commands = useCommandBus()
   if (dismissed) return null
   const dismiss = (): void => {
     try {
@@ -45,6 +47,9 @@ export function CrashNotice({ crashedAt, locale }: { readonly crashedAt: string;
   return (
     <section className="banner crash-notice" aria-label="RosterDesk closed unexpectedly">
       <p>{crashNoticeText(new Date(crashedAt), new Date(), locale)}</p>
+      <button type="button" onClick={() => commands.dispatch('save-diagnostics', undefined)}>
+        Save diagnostics…
+      </button>
       <button type="button" onClick={dismiss}>
         Dismiss
       </button>
