@@ -40,7 +40,7 @@ describe('a cache an earlier version wrote in clear, at the first start of this 
     expect(filesUnder(cacheDir).some((path) => header(path) === 'SQLite format 3')).toBe(true)
 
     const app = await startApp(
-      await sandbox({ size: 3 }),
+      await sandbox({ size: 3, seed: 34 }),
       dataDir,
       new MemoryKeyValueBackend(),
       new MemorySecretStore(),
