@@ -64,7 +64,7 @@ export interface SecretVault {
 }
 
 export class MemorySecretStore implements SecretVault {
-  readonly persistent = false
+  readonly persistent: boolean = false
   readonly #values = new Map<StoredSecretKey, string>()
 
   async get(key: StoredSecretKey): Promise<string | undefined> {

@@ -8,27 +8,13 @@ import {
   readCacheKeyFile,
   readOrCreateCacheKeyFile,
 } from '../../../../../src/main/core/secrets/cache-key-file'
-import {
-  MemorySecretStore,
-  type SecretVault,
-  type StoredSecretKey,
-} from '../../../../../src/main/core/secrets/secret-store'
+import { MemorySecretStore } from '../../../../../src/main/core/secrets/secret-store'
 import { CacheKey } from '../../../../../src/main/core/sqlite/cache-key'
 import { CaptureLogger } from '../../../../helpers/capture-logger'
 
 /** A vault that keeps what it is given, as the app's safeStorage-backed one does when the OS has a keychain. */
-class KeychainVault implements SecretVault {
-  readonly persistent = true
-  readonly #values = new Map<StoredSecretKey, string>()
-  async get(key: StoredSecretKey): Promise<string | undefined> {
-    return this.#values.get(key)
-  }
-  async set(key: StoredSecretKey, value: string): Promise<void> {
-    this.#values.set(key, value)
-  }
-  async delete(key: StoredSecretKey): Promise<void> {
-    this.#values.delete(key)
-  }
+class KeychainVault extends MemorySecretStore {
+  override readonly persistent = true
 }
 
 let dir: string
